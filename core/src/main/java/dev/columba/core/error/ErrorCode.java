@@ -1,0 +1,74 @@
+package dev.columba.core.error;
+
+/**
+ * Every error Columba reports, one enum with a range per category, mapped to a SQLSTATE at the
+ * SQL edge. Codes are stable: tests and users may match on them.
+ *
+ * <ul>
+ *   <li>1000-1999: user errors (bad input, bad settings, constraint violations)</li>
+ *   <li>2000-2999: resource errors (memory, disk, buffer pool, limits)</li>
+ *   <li>3000-3999: corruption (checksums, formats, versions)</li>
+ *   <li>9000-9999: internal errors (bugs)</li>
+ * </ul>
+ */
+public enum ErrorCode {
+    INVALID_ARGUMENT(1000, Category.USER, "22023"),
+    UNKNOWN_SETTING(1001, Category.USER, "42704"),
+    INVALID_SETTING_VALUE(1002, Category.USER, "22023"),
+    SETTING_NOT_SESSION_SCOPED(1003, Category.USER, "55P02"),
+    VALUE_OUT_OF_RANGE(1010, Category.USER, "22003"),
+    STRING_TOO_LONG(1011, Category.USER, "22001"),
+    NULL_NOT_ALLOWED(1012, Category.USER, "23502"),
+    DUPLICATE_KEY(1013, Category.USER, "23505"),
+    WRONG_TYPE(1014, Category.USER, "42804"),
+    OBJECT_NOT_FOUND(1020, Category.USER, "42P01"),
+    OBJECT_ALREADY_EXISTS(1021, Category.USER, "42P07"),
+    ROW_TOO_LARGE(1030, Category.USER, "54000"),
+    KEY_TOO_LARGE(1031, Category.USER, "54000"),
+    TRANSACTION_STATE(1040, Category.USER, "25000"),
+    DATABASE_CLOSED(1050, Category.USER, "08003"),
+    DATABASE_IN_USE(1051, Category.USER, "55006"),
+
+    OUT_OF_MEMORY(2000, Category.RESOURCE, "53200"),
+    BUFFER_POOL_EXHAUSTED(2001, Category.RESOURCE, "53200"),
+    TRANSACTION_TOO_LARGE(2002, Category.RESOURCE, "53400"),
+    DISK_FULL(2010, Category.RESOURCE, "53100"),
+    IO_ERROR(2020, Category.RESOURCE, "58030"),
+
+    PAGE_CHECKSUM_MISMATCH(3000, Category.CORRUPTION, "XX001"),
+    PAGE_HEADER_INVALID(3001, Category.CORRUPTION, "XX001"),
+    FILE_MAGIC_MISMATCH(3010, Category.CORRUPTION, "XX001"),
+    FORMAT_TOO_OLD(3011, Category.CORRUPTION, "XX001"),
+    FORMAT_TOO_NEW(3012, Category.CORRUPTION, "XX001"),
+    FILE_TRUNCATED(3013, Category.CORRUPTION, "XX001"),
+    WAL_CORRUPT(3020, Category.CORRUPTION, "XX001"),
+    INDEX_CORRUPT(3030, Category.CORRUPTION, "XX002"),
+
+    INTERNAL(9000, Category.INTERNAL, "XX000");
+
+    /** The kind of failure, which decides who can fix it. */
+    public enum Category { USER, RESOURCE, CORRUPTION, INTERNAL }
+
+    private final int code;
+    private final Category category;
+    private final String sqlState;
+
+    ErrorCode(int code, Category category, String sqlState) {
+        this.code = code;
+        this.category = category;
+        this.sqlState = sqlState;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public Category category() {
+        return category;
+    }
+
+    /** The five-character SQLSTATE reported through JDBC. */
+    public String sqlState() {
+        return sqlState;
+    }
+}

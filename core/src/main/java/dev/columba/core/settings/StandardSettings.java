@@ -1,0 +1,92 @@
+package dev.columba.core.settings;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.settings.Setting.Scope;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Every setting Columba knows, with its default. {@code StandardSettingsTest} pins each name and
+ * default, so changing one is a visible decision.
+ */
+public final class StandardSettings {
+
+    private StandardSettings() {
+    }
+
+    public static final Setting<Boolean> READ_AHEAD = Setting.bool("read_ahead",
+            "Sequential read-ahead for rowstore scans and columnstore segment reads (trace flag 652 turns it off).",
+            true, Scope.SESSION);
+
+    public static final Setting<Integer> READ_AHEAD_MAX_PAGES_PER_IO = Setting.integer("read_ahead_max_pages_per_io",
+            "Largest read-ahead I/O of a rowstore scan, in contiguous 8 KB pages.",
+            64, 1, 1024, "pages", Scope.SESSION);
+
+    public static final Setting<Integer> READ_AHEAD_DEPTH_PAGES = Setting.integer("read_ahead_depth_pages",
+            "How far ahead of the reader a rowstore scan keeps its read-ahead, in 8 KB pages.",
+            500, 1, 1 << 20, "pages", Scope.SESSION);
+
+    public static final Setting<Boolean> PREFETCH = Setting.bool("prefetch",
+            "Random prefetch of inner-side pages for index nested-loop joins (trace flag 8744 turns it off).",
+            true, Scope.SESSION);
+
+    public static final Setting<Integer> PREFETCH_THRESHOLD_ROWS = Setting.integer("prefetch_threshold_rows",
+            "The planner enables random prefetch when the outer side is estimated above this many rows.",
+            25, 0, Integer.MAX_VALUE, "rows", Scope.SESSION);
+
+    public static final Setting<Integer> PREFETCH_DEPTH = Setting.integer("prefetch_depth",
+            "How many page reads random prefetch keeps in flight.",
+            64, 1, 4096, "pages", Scope.SESSION);
+
+    public static final Setting<Long> BUFFER_POOL_SIZE = Setting.bytes("buffer_pool_size",
+            "Capacity of the buffer pool (off-heap frames of 8 KB).",
+            256L << 20, 1L << 20, 1L << 40, Scope.STARTUP);
+
+    public static final Setting<Boolean> DIRECT_IO = Setting.bool("direct_io",
+            "Open data files with O_DIRECT, bypassing the operating system's page cache.",
+            false, Scope.STARTUP);
+
+    public static final Setting<Integer> IO_THREADS = Setting.integer("io_threads",
+            "Threads that perform asynchronous reads (read-ahead and prefetch); bounds the I/Os in flight.",
+            32, 1, 1024, "threads", Scope.STARTUP);
+
+    public static final Setting<Long> WAL_SEGMENT_SIZE = Setting.bytes("wal_segment_size",
+            "Size at which the write-ahead log starts a new segment file.",
+            64L << 20, 1L << 20, 1L << 30, Scope.STARTUP);
+
+    public static final Setting<Long> CHECKPOINT_WAL_SIZE = Setting.bytes("checkpoint_wal_size",
+            "A checkpoint starts automatically when this much log has been written since the last one.",
+            256L << 20, 1L << 20, 1L << 40, Scope.GLOBAL);
+
+    public static final Setting<Integer> TRANSACTION_MAX_BUFFER_PERCENT = Setting.integer(
+            "transaction_max_buffer_percent",
+            "Share of the buffer pool one write transaction's private page copies may occupy.",
+            50, 1, 90, "percent", Scope.GLOBAL);
+
+    /** Every setting, in the order {@code SHOW ALL} lists them. */
+    public static final List<Setting<?>> ALL = List.of(
+            READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
+            PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH,
+            BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
+            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, TRANSACTION_MAX_BUFFER_PERCENT);
+
+    private static final Map<String, Setting<?>> BY_NAME =
+            ALL.stream().collect(Collectors.toUnmodifiableMap(Setting::name, Function.identity()));
+
+    /**
+     * The setting named {@code name}, ignoring case.
+     *
+     * @throws ColumbaException {@link ErrorCode#UNKNOWN_SETTING} if there is none
+     */
+    public static Setting<?> byName(String name) {
+        Setting<?> setting = BY_NAME.get(name.toLowerCase(Locale.ROOT));
+        if (setting == null) {
+            throw new ColumbaException(ErrorCode.UNKNOWN_SETTING, "unknown setting '" + name + "'");
+        }
+        return setting;
+    }
+}

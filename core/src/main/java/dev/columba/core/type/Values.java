@@ -1,0 +1,92 @@
+package dev.columba.core.type;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Conversions between the Java representation of values (see {@link SqlType}) and the
+ * primitive forms they are stored in: days since the epoch for DATE, microseconds for TIMESTAMP,
+ * unscaled integers for DECIMAL. Also the check that a value fits its type.
+ */
+public final class Values {
+    private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
+
+    private Values() {
+    }
+
+    public static int dateToDays(LocalDate date) {
+        return Math.toIntExact(date.toEpochDay());
+    }
+
+    public static LocalDate daysToDate(int days) {
+        return LocalDate.ofEpochDay(days);
+    }
+
+    public static long timestampToMicros(LocalDateTime timestamp) {
+        long seconds = timestamp.toEpochSecond(ZoneOffset.UTC);
+        return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), timestamp.getNano() / 1_000);
+    }
+
+    public static LocalDateTime microsToTimestamp(long micros) {
+        return EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+
+    /**
+     * Checks that {@code value} is a valid non-null value of {@code type} and returns it in
+     * canonical form (DECIMAL at the type's scale, CHAR blank-padded, TIMESTAMP truncated to
+     * microseconds).
+     *
+     * @throws IllegalArgumentException naming the type and the value when it does not fit
+     */
+    public static Object canonical(SqlType type, Object value) {
+        return switch (type) {
+            case SqlType.BooleanType ignored -> cast(type, value, Boolean.class);
+            case SqlType.IntegerType ignored -> cast(type, value, Integer.class);
+            case SqlType.BigintType ignored -> cast(type, value, Long.class);
+            case SqlType.DoubleType ignored -> cast(type, value, Double.class);
+            case SqlType.DecimalType decimal -> {
+                BigDecimal number = cast(type, value, BigDecimal.class);
+                BigDecimal scaled;
+                try {
+                    scaled = number.setScale(decimal.scale(), RoundingMode.UNNECESSARY);
+                } catch (ArithmeticException e) {
+                    throw new IllegalArgumentException(type.sqlName() + " cannot hold " + number + " without rounding");
+                }
+                if (scaled.precision() > decimal.precision() && scaled.signum() != 0) {
+                    throw new IllegalArgumentException(type.sqlName() + " cannot hold " + number + ": too many digits");
+                }
+                yield scaled;
+            }
+            case SqlType.VarcharType varchar -> {
+                String text = cast(type, value, String.class);
+                if (text.codePointCount(0, text.length()) > varchar.maxLength()) {
+                    throw new IllegalArgumentException(type.sqlName() + " cannot hold a string of "
+                            + text.codePointCount(0, text.length()) + " characters");
+                }
+                yield text;
+            }
+            case SqlType.CharType character -> {
+                String text = cast(type, value, String.class);
+                int length = text.codePointCount(0, text.length());
+                if (length > character.length()) {
+                    throw new IllegalArgumentException(type.sqlName() + " cannot hold a string of " + length + " characters");
+                }
+                yield length == character.length() ? text : text + " ".repeat(character.length() - length);
+            }
+            case SqlType.DateType ignored -> cast(type, value, LocalDate.class);
+            case SqlType.TimestampType ignored -> cast(type, value, LocalDateTime.class).truncatedTo(ChronoUnit.MICROS);
+        };
+    }
+
+    private static <T> T cast(SqlType type, Object value, Class<T> javaClass) {
+        if (!javaClass.isInstance(value)) {
+            throw new IllegalArgumentException(type.sqlName() + " expects a " + javaClass.getSimpleName() + ", got "
+                    + (value == null ? "null" : value.getClass().getSimpleName() + " " + value));
+        }
+        return javaClass.cast(value);
+    }
+}

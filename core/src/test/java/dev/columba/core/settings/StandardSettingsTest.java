@@ -1,0 +1,86 @@
+package dev.columba.core.settings;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** Pins the name and default of every setting: changing one must be a visible decision. */
+class StandardSettingsTest {
+
+    @Test
+    void everyNameAndDefaultIsPinned() {
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("read_ahead", "on");
+        expected.put("read_ahead_max_pages_per_io", "64");
+        expected.put("read_ahead_depth_pages", "500");
+        expected.put("prefetch", "on");
+        expected.put("prefetch_threshold_rows", "25");
+        expected.put("prefetch_depth", "64");
+        expected.put("buffer_pool_size", "256MB");
+        expected.put("direct_io", "off");
+        expected.put("io_threads", "32");
+        expected.put("wal_segment_size", "64MB");
+        expected.put("checkpoint_wal_size", "256MB");
+        expected.put("transaction_max_buffer_percent", "50");
+
+        Map<String, String> actual = new LinkedHashMap<>();
+        for (Setting<?> setting : StandardSettings.ALL) {
+            actual.put(setting.name(), setting.formatObject(setting.defaultValue()));
+        }
+        assertEquals(expected, actual);
+    }
+
+    @Test
+    void valuesOutOfBoundsAreRejectedNotClamped() {
+        ColumbaException error = assertThrows(ColumbaException.class,
+                () -> StandardSettings.READ_AHEAD_MAX_PAGES_PER_IO.parse("5000"));
+        assertEquals(ErrorCode.INVALID_SETTING_VALUE, error.errorCode());
+        assertEquals("[INVALID_SETTING_VALUE] invalid value 5000 for setting read_ahead_max_pages_per_io: "
+                + "must be between 1 and 1024", error.getMessage());
+    }
+
+    @Test
+    void malformedValuesNameTheSettingAndWhatWasExpected() {
+        ColumbaException error = assertThrows(ColumbaException.class,
+                () -> StandardSettings.BUFFER_POOL_SIZE.parse("lots"));
+        assertEquals("[INVALID_SETTING_VALUE] invalid value 'lots' for setting buffer_pool_size: "
+                + "expected a size such as 8MB", error.getMessage());
+        assertEquals(64L << 20, StandardSettings.BUFFER_POOL_SIZE.parse("64 MB"));
+        assertEquals(false, StandardSettings.READ_AHEAD.parse("OFF"));
+    }
+
+    @Test
+    void unknownSettingsAreReportedByName() {
+        ColumbaException error = assertThrows(ColumbaException.class, () -> StandardSettings.byName("readahead"));
+        assertEquals(ErrorCode.UNKNOWN_SETTING, error.errorCode());
+        assertEquals(StandardSettings.READ_AHEAD, StandardSettings.byName("READ_AHEAD"));
+    }
+
+    @Test
+    void sessionValuesOverrideGlobalValuesWhichOverrideDefaults() {
+        Properties properties = new Properties();
+        properties.setProperty("read_ahead_depth_pages", "100");
+        properties.setProperty("not_a_setting", "ignored");
+        SettingValues global = SettingValues.fromProperties(properties);
+        SettingValues session = global.child().withSessionValue(StandardSettings.READ_AHEAD, "off");
+
+        assertEquals(100, session.get(StandardSettings.READ_AHEAD_DEPTH_PAGES));
+        assertEquals(false, session.get(StandardSettings.READ_AHEAD));
+        assertEquals(true, global.get(StandardSettings.READ_AHEAD));
+        assertEquals(64, session.get(StandardSettings.READ_AHEAD_MAX_PAGES_PER_IO));
+        assertEquals("100", global.toProperties().getProperty("read_ahead_depth_pages"));
+    }
+
+    @Test
+    void startupSettingsCannotBeChangedPerSession() {
+        ColumbaException error = assertThrows(ColumbaException.class,
+                () -> SettingValues.defaults().child().withSessionValue(StandardSettings.BUFFER_POOL_SIZE, "1GB"));
+        assertEquals(ErrorCode.SETTING_NOT_SESSION_SCOPED, error.errorCode());
+    }
+}
