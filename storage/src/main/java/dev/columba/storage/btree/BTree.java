@@ -1,0 +1,523 @@
+package dev.columba.storage.btree;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.alloc.Allocator;
+import dev.columba.storage.buffer.Access;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.buffer.PageRef;
+import dev.columba.storage.buffer.WriteSet;
+import dev.columba.storage.page.Page;
+import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.page.PageType;
+import dev.columba.storage.page.SlottedPage;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A B+tree of memcomparable byte keys and byte values on 8 KB pages: the clustered index of a
+ * rowstore table (value = the row), a secondary index (key = index key + clustering key), the
+ * catalog.
+ *
+ * <p>Leaves and internal pages are linked to their siblings at every level, so a scan can walk
+ * the leaves in key order and read-ahead can walk the level above them to learn which leaves come
+ * next. The root never moves: when it splits, its content moves to two new pages and it becomes
+ * their parent, so the catalog never has to learn a new root.
+ *
+ * <p>Splits are half by bytes, except at the right edge of the tree, where a page that receives an
+ * insert past its last key keeps everything and the new page starts with the new key: ascending
+ * loads (identity keys) then fill pages completely, as SQL Server's do. Separators are the shortest
+ * prefix of the right page's first key that still sorts above the left page's last key.
+ *
+ * <p>Deletes free a page when it becomes empty and collapse a root left with a single child;
+ * pages are not merged when merely sparse (PostgreSQL's choice): a rebuild restores density.
+ *
+ * <p>Writes go through a {@link WriteSet}, reads through any {@link PageReader}. Instances are
+ * immutable descriptors (object, root, allocation map) and thread-safe.
+ */
+public final class BTree {
+    private static final int MAX_DEPTH = 32;
+
+    private final int objectId;
+    private final long rootPage;
+    private final long firstOamPage;
+
+    public BTree(int objectId, long rootPage, long firstOamPage) {
+        this.objectId = objectId;
+        this.rootPage = rootPage;
+        this.firstOamPage = firstOamPage;
+    }
+
+    /** Creates an empty tree: its allocation map and a root leaf. */
+    public static BTree create(WriteSet writes, Allocator allocator, int objectId, IoCounters counters) {
+        long oamPage = allocator.createObject(writes, objectId, counters);
+        long root = allocator.allocatePage(writes, objectId, oamPage, counters);
+        try (PageRef ref = writes.create(root)) {
+            Page.format(ref.page(), root, PageType.BTREE_LEAF, objectId, 0);
+        }
+        return new BTree(objectId, root, oamPage);
+    }
+
+    public int objectId() {
+        return objectId;
+    }
+
+    public long rootPage() {
+        return rootPage;
+    }
+
+    public long firstOamPage() {
+        return firstOamPage;
+    }
+
+    /** Largest key in bytes. */
+    public static int maxKeyLength() {
+        return Node.MAX_KEY_LENGTH;
+    }
+
+    /** Largest key plus value in bytes that fits in one leaf cell; larger rows must move values out of row. */
+    public static int maxEntryLength() {
+        return Node.MAX_LEAF_CELL - Node.LEAF_CELL_OVERHEAD;
+    }
+
+    // ---- reads --------------------------------------------------------------------------------
+
+    /** A copy of the value stored under {@code key}, or null. */
+    public byte[] get(PageReader reader, byte[] key, IoCounters counters) {
+        MemorySegment keySegment = MemorySegment.ofArray(key);
+        long pageId = rootPage;
+        for (int depth = 0; depth < MAX_DEPTH; depth++) {
+            try (PageRef ref = reader.read(pageId, Access.RANDOM, counters)) {
+                MemorySegment page = checkPage(ref.page(), pageId);
+                if (Node.isLeaf(page)) {
+                    int slot = Node.searchLeaf(page, keySegment);
+                    return slot >= 0 ? Node.value(page, slot) : null;
+                }
+                pageId = Node.childAt(page, Node.searchInternal(page, keySegment));
+            }
+        }
+        throw tooDeep();
+    }
+
+    /**
+     * Opens a cursor over the keys in {@code [low, high]} in key order; a null bound is open, and
+     * the inclusive flags decide whether a bound itself is included.
+     */
+    public Cursor scan(PageReader reader, ScanRange range, ReadAheadOptions readAhead, IoCounters counters) {
+        return new Cursor(this, reader, range, readAhead, counters);
+    }
+
+    /**
+     * Descends to the leaf that would hold {@code key} (the first leaf for null) and returns the
+     * path of internal pages and child indexes taken, the leaf last.
+     */
+    Path descend(PageReader reader, byte[] key, IoCounters counters) {
+        MemorySegment keySegment = key == null ? null : MemorySegment.ofArray(key);
+        Path path = new Path();
+        long pageId = rootPage;
+        for (int depth = 0; depth < MAX_DEPTH; depth++) {
+            try (PageRef ref = reader.read(pageId, Access.RANDOM, counters)) {
+                MemorySegment page = checkPage(ref.page(), pageId);
+                if (Node.isLeaf(page)) {
+                    path.leaf = pageId;
+                    return path;
+                }
+                int childIndex = keySegment == null ? -1 : Node.searchInternal(page, keySegment);
+                path.push(pageId, childIndex);
+                pageId = Node.childAt(page, childIndex);
+            }
+        }
+        throw tooDeep();
+    }
+
+    /** Levels from the root to the leaves: 1 for a tree that is a single leaf. */
+    public int height(PageReader reader, IoCounters counters) {
+        return descend(reader, null, counters).depth + 1;
+    }
+
+    // ---- writes -------------------------------------------------------------------------------
+
+    /**
+     * Inserts a new key.
+     *
+     * @return false, changing nothing, if the key is already present
+     */
+    public boolean insert(WriteSet writes, Allocator allocator, byte[] key, byte[] value, IoCounters counters) {
+        return store(writes, allocator, key, value, false, counters);
+    }
+
+    /**
+     * Inserts the key or replaces its value.
+     *
+     * @return true if the key was new
+     */
+    public boolean put(WriteSet writes, Allocator allocator, byte[] key, byte[] value, IoCounters counters) {
+        return store(writes, allocator, key, value, true, counters);
+    }
+
+    private boolean store(WriteSet writes, Allocator allocator, byte[] key, byte[] value, boolean replace,
+                          IoCounters counters) {
+        checkEntry(key, value);
+        Path path = descend(writes, key, counters);
+        MemorySegment keySegment = MemorySegment.ofArray(key);
+        int insertionPoint;
+        boolean existed;
+        try (PageRef ref = writes.read(path.leaf, Access.RANDOM, counters)) {
+            int slot = Node.searchLeaf(ref.page(), keySegment);
+            existed = slot >= 0;
+            if (existed && !replace) {
+                return false;
+            }
+            insertionPoint = existed ? slot : -slot - 1;
+        }
+        if (existed) {
+            try (PageRef ref = writes.modify(path.leaf, counters)) {
+                MemorySegment page = ref.page();
+                int cell = SlottedPage.cellOffset(page, insertionPoint);
+                if (Node.valueLength(page, cell) == value.length) {
+                    MemorySegment.copy(value, 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE,
+                            Node.valueOffset(page, cell), value.length);
+                    return false;
+                }
+                SlottedPage.remove(page, insertionPoint, Node.leafCellLength(page, cell));
+            }
+        }
+        insertIntoLeaf(writes, allocator, path, insertionPoint, key, value, counters);
+        return !existed;
+    }
+
+    private void insertIntoLeaf(WriteSet writes, Allocator allocator, Path path, int slot, byte[] key, byte[] value,
+                                IoCounters counters) {
+        int size = Node.leafCellSize(key, value);
+        List<byte[][]> cells;
+        boolean rightEdgeAppend;
+        try (PageRef ref = writes.modify(path.leaf, counters)) {
+            MemorySegment page = ref.page();
+            if (SlottedPage.fits(page, size)) {
+                int cell = SlottedPage.insert(page, slot, size, Node.LEAF_LENGTH);
+                Node.writeLeafCell(page, cell, key, value);
+                return;
+            }
+            cells = leafCells(page);
+            rightEdgeAppend = Page.next(page) == PageFormat.NO_PAGE && slot == cells.size();
+        }
+        cells.add(slot, new byte[][] {key, value});
+        int split = rightEdgeAppend ? cells.size() - 1 : balancedSplit(cells, true);
+        splitPage(writes, allocator, path, path.depth, path.leaf, 0, PageFormat.NO_PAGE, cells, split, counters);
+    }
+
+    /**
+     * Replaces the page {@code pageId} (at {@code level}) by itself holding {@code cells[0, split)}
+     * and a new right sibling holding the rest, then posts the separator to the parent. For
+     * internal pages, {@code cells[split]}'s key moves up and its child becomes the new page's
+     * leftmost child. {@code pathIndex} is the page's own position in the path (the leaf's is
+     * {@code path.depth}); its parent is at {@code pathIndex - 1}.
+     */
+    private void splitPage(WriteSet writes, Allocator allocator, Path path, int pathIndex, long pageId, int level,
+                           long leftmostChild, List<byte[][]> cells, int split, IoCounters counters) {
+        boolean leaf = level == 0;
+        byte[] separator;
+        List<byte[][]> left = cells.subList(0, split);
+        List<byte[][]> right;
+        long rightLeftmost;
+        if (leaf) {
+            right = cells.subList(split, cells.size());
+            separator = shortestSeparator(left.get(left.size() - 1)[0], right.get(0)[0]);
+            rightLeftmost = PageFormat.NO_PAGE;
+        } else {
+            separator = cells.get(split)[0];
+            rightLeftmost = toLong(cells.get(split)[1]);
+            right = cells.subList(split + 1, cells.size());
+        }
+        PageType type = leaf ? PageType.BTREE_LEAF : PageType.BTREE_INTERNAL;
+        if (pageId == rootPage) {
+            long leftId = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+            long rightId = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+            writeNode(writes, leftId, type, level, PageFormat.NO_PAGE, rightId, leftmostChild, left, counters);
+            writeNode(writes, rightId, type, level, leftId, PageFormat.NO_PAGE, rightLeftmost, right, counters);
+            List<byte[][]> rootCells = new ArrayList<>();
+            rootCells.add(new byte[][] {separator, toBytes(rightId)});
+            writeNode(writes, rootPage, PageType.BTREE_INTERNAL, level + 1, PageFormat.NO_PAGE, PageFormat.NO_PAGE,
+                    leftId, rootCells, counters);
+            return;
+        }
+        long rightId = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+        long oldNext;
+        long previous;
+        try (PageRef ref = writes.read(pageId, Access.RANDOM, counters)) {
+            oldNext = Page.next(ref.page());
+            previous = Page.previous(ref.page());
+        }
+        writeNode(writes, pageId, type, level, previous, rightId, leftmostChild, left, counters);
+        writeNode(writes, rightId, type, level, pageId, oldNext, rightLeftmost, right, counters);
+        if (oldNext != PageFormat.NO_PAGE) {
+            try (PageRef ref = writes.modify(oldNext, counters)) {
+                Page.setPrevious(ref.page(), rightId);
+            }
+        }
+        insertIntoParent(writes, allocator, path, pathIndex - 1, separator, rightId, counters);
+    }
+
+    /** Posts {@code separator -> child} into the internal page at {@code depth} of the path. */
+    private void insertIntoParent(WriteSet writes, Allocator allocator, Path path, int depth, byte[] separator,
+                                  long child, IoCounters counters) {
+        long parentId = path.pages[depth];
+        int slot = path.childIndexes[depth] + 1;
+        int size = Node.internalCellSize(separator);
+        List<byte[][]> cells;
+        int level;
+        long leftmost;
+        boolean rightEdgeAppend;
+        try (PageRef ref = writes.modify(parentId, counters)) {
+            MemorySegment page = ref.page();
+            if (SlottedPage.fits(page, size)) {
+                int cell = SlottedPage.insert(page, slot, size, Node.INTERNAL_LENGTH);
+                Node.writeInternalCell(page, cell, separator, child);
+                return;
+            }
+            cells = internalCells(page);
+            level = Page.level(page);
+            leftmost = Node.leftmostChild(page);
+            rightEdgeAppend = Page.next(page) == PageFormat.NO_PAGE && slot == cells.size();
+        }
+        cells.add(slot, new byte[][] {separator, toBytes(child)});
+        int split = rightEdgeAppend ? cells.size() - 1 : balancedSplit(cells, false);
+        splitPage(writes, allocator, path, depth, parentId, level, leftmost, cells, split, counters);
+    }
+
+    /**
+     * Removes {@code key}.
+     *
+     * @return false if it was not present
+     */
+    public boolean delete(WriteSet writes, Allocator allocator, byte[] key, IoCounters counters) {
+        Path path = descend(writes, key, counters);
+        MemorySegment keySegment = MemorySegment.ofArray(key);
+        boolean empty;
+        try (PageRef ref = writes.read(path.leaf, Access.RANDOM, counters)) {
+            if (Node.searchLeaf(ref.page(), keySegment) < 0) {
+                return false;
+            }
+        }
+        try (PageRef ref = writes.modify(path.leaf, counters)) {
+            MemorySegment page = ref.page();
+            int slot = Node.searchLeaf(page, keySegment);
+            SlottedPage.remove(page, slot, Node.leafCellLength(page, SlottedPage.cellOffset(page, slot)));
+            empty = Page.slotCount(page) == 0;
+        }
+        if (empty && path.leaf != rootPage) {
+            removeEmptyPage(writes, allocator, path, path.depth - 1, path.leaf, counters);
+        }
+        return true;
+    }
+
+    /** Unlinks and frees the empty page {@code pageId} whose parent is at {@code parentDepth}. */
+    private void removeEmptyPage(WriteSet writes, Allocator allocator, Path path, int parentDepth, long pageId,
+                                 IoCounters counters) {
+        long previous;
+        long next;
+        try (PageRef ref = writes.read(pageId, Access.RANDOM, counters)) {
+            previous = Page.previous(ref.page());
+            next = Page.next(ref.page());
+        }
+        if (previous != PageFormat.NO_PAGE) {
+            try (PageRef ref = writes.modify(previous, counters)) {
+                Page.setNext(ref.page(), next);
+            }
+        }
+        if (next != PageFormat.NO_PAGE) {
+            try (PageRef ref = writes.modify(next, counters)) {
+                Page.setPrevious(ref.page(), previous);
+            }
+        }
+        allocator.freePage(writes, firstOamPage, pageId, counters);
+
+        long parentId = path.pages[parentDepth];
+        int childIndex = path.childIndexes[parentDepth];
+        boolean parentEmpty;
+        try (PageRef ref = writes.modify(parentId, counters)) {
+            MemorySegment page = ref.page();
+            int count = Page.slotCount(page);
+            parentEmpty = count == 0;
+            if (childIndex >= 0) {
+                int cell = SlottedPage.cellOffset(page, childIndex);
+                SlottedPage.remove(page, childIndex, Node.internalCellLength(page, cell));
+            } else if (count > 0) {
+                // The leftmost child went: the first separator's child takes its place.
+                int cell = SlottedPage.cellOffset(page, 0);
+                Page.setSpecial(page, Node.child(page, cell));
+                SlottedPage.remove(page, 0, Node.internalCellLength(page, cell));
+            }
+        }
+        if (parentEmpty) {
+            if (parentId == rootPage) {
+                try (PageRef ref = writes.modify(rootPage, counters)) {
+                    Page.format(ref.page(), rootPage, PageType.BTREE_LEAF, objectId, 0);
+                }
+            } else {
+                removeEmptyPage(writes, allocator, path, parentDepth - 1, parentId, counters);
+            }
+            return;
+        }
+        if (parentId == rootPage) {
+            collapseRoot(writes, allocator, counters);
+        }
+    }
+
+    /** While the root is an internal page with a single child, pulls the child up into the root. */
+    private void collapseRoot(WriteSet writes, Allocator allocator, IoCounters counters) {
+        while (true) {
+            long child;
+            try (PageRef ref = writes.read(rootPage, Access.RANDOM, counters)) {
+                MemorySegment root = ref.page();
+                if (Node.isLeaf(root) || Page.slotCount(root) > 0) {
+                    return;
+                }
+                child = Node.leftmostChild(root);
+            }
+            try (PageRef childRef = writes.read(child, Access.RANDOM, counters);
+                 PageRef rootRef = writes.modify(rootPage, counters)) {
+                MemorySegment.copy(childRef.page(), 0, rootRef.page(), 0, PageFormat.PAGE_SIZE);
+                MemorySegment root = rootRef.page();
+                root.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
+                        PageFormat.PAGE_ID_OFFSET, rootPage);
+                Page.setPrevious(root, PageFormat.NO_PAGE);
+                Page.setNext(root, PageFormat.NO_PAGE);
+            }
+            allocator.freePage(writes, firstOamPage, child, counters);
+        }
+    }
+
+    // ---- node content -------------------------------------------------------------------------
+
+    private static List<byte[][]> leafCells(MemorySegment page) {
+        int count = Page.slotCount(page);
+        List<byte[][]> cells = new ArrayList<>(count + 1);
+        for (int slot = 0; slot < count; slot++) {
+            cells.add(new byte[][] {Node.key(page, slot), Node.value(page, slot)});
+        }
+        return cells;
+    }
+
+    private static List<byte[][]> internalCells(MemorySegment page) {
+        int count = Page.slotCount(page);
+        List<byte[][]> cells = new ArrayList<>(count + 1);
+        for (int slot = 0; slot < count; slot++) {
+            cells.add(new byte[][] {Node.key(page, slot), toBytes(Node.child(page, SlottedPage.cellOffset(page, slot)))});
+        }
+        return cells;
+    }
+
+    /** The number of cells that stay left so both halves hold about the same bytes. */
+    private static int balancedSplit(List<byte[][]> cells, boolean leaf) {
+        long total = 0;
+        for (byte[][] cell : cells) {
+            total += cellSize(cell, leaf);
+        }
+        long running = 0;
+        for (int index = 0; index < cells.size() - 1; index++) {
+            running += cellSize(cell(cells, index), leaf);
+            if (running >= total / 2) {
+                return index + 1;
+            }
+        }
+        return cells.size() - 1;
+    }
+
+    private static byte[][] cell(List<byte[][]> cells, int index) {
+        return cells.get(index);
+    }
+
+    private static int cellSize(byte[][] cell, boolean leaf) {
+        return (leaf ? Node.LEAF_CELL_OVERHEAD + cell[1].length : Node.INTERNAL_CELL_OVERHEAD) + cell[0].length
+                + SlottedPage.SLOT_SIZE;
+    }
+
+    /** Formats {@code pageId} and fills it with {@code cells} in order. */
+    private void writeNode(WriteSet writes, long pageId, PageType type, int level, long previous, long next,
+                           long leftmostChild, List<byte[][]> cells, IoCounters counters) {
+        try (PageRef ref = writes.isModified(pageId) ? writes.modify(pageId, counters) : writes.create(pageId)) {
+            MemorySegment page = ref.page();
+            Page.format(page, pageId, type, objectId, level);
+            Page.setPrevious(page, previous);
+            Page.setNext(page, next);
+            Page.setSpecial(page, leftmostChild);
+            boolean leaf = type == PageType.BTREE_LEAF;
+            for (byte[][] cell : cells) {
+                if (leaf) {
+                    int offset = SlottedPage.append(page, Node.leafCellSize(cell[0], cell[1]), Node.LEAF_LENGTH);
+                    Node.writeLeafCell(page, offset, cell[0], cell[1]);
+                } else {
+                    int offset = SlottedPage.append(page, Node.internalCellSize(cell[0]), Node.INTERNAL_LENGTH);
+                    Node.writeInternalCell(page, offset, cell[0], toLong(cell[1]));
+                }
+            }
+        }
+    }
+
+    /** The shortest prefix of {@code right} that sorts above {@code left} (and not above {@code right}). */
+    static byte[] shortestSeparator(byte[] left, byte[] right) {
+        int mismatch = Arrays.mismatch(left, right);
+        if (mismatch < 0 || mismatch >= right.length) {
+            return right.clone();
+        }
+        return Arrays.copyOf(right, mismatch + 1);
+    }
+
+    private static byte[] toBytes(long value) {
+        byte[] bytes = new byte[8];
+        for (int index = 0; index < 8; index++) {
+            bytes[index] = (byte) (value >>> (56 - index * 8));
+        }
+        return bytes;
+    }
+
+    private static long toLong(byte[] bytes) {
+        long value = 0;
+        for (byte b : bytes) {
+            value = (value << 8) | (b & 0xFF);
+        }
+        return value;
+    }
+
+    private static void checkEntry(byte[] key, byte[] value) {
+        if (key.length > Node.MAX_KEY_LENGTH) {
+            throw new ColumbaException(ErrorCode.KEY_TOO_LARGE,
+                    "index key of " + key.length + " bytes exceeds the maximum of " + Node.MAX_KEY_LENGTH);
+        }
+        if (Node.leafCellSize(key, value) > Node.MAX_LEAF_CELL) {
+            throw new ColumbaException(ErrorCode.ROW_TOO_LARGE, "index entry of " + (key.length + value.length)
+                    + " bytes exceeds the maximum of " + maxEntryLength());
+        }
+    }
+
+    MemorySegment checkPage(MemorySegment page, long pageId) {
+        PageType type = Page.type(page);
+        if ((type != PageType.BTREE_LEAF && type != PageType.BTREE_INTERNAL) || Page.objectId(page) != objectId) {
+            throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "page " + pageId + " should be a B+tree page of object "
+                    + objectId + " but is a " + type + " page of object " + Page.objectId(page));
+        }
+        return page;
+    }
+
+    private static ColumbaException tooDeep() {
+        return new ColumbaException(ErrorCode.INDEX_CORRUPT, "B+tree deeper than " + MAX_DEPTH + " levels: a cycle?");
+    }
+
+    /** Internal pages visited from the root down, with the child index taken in each, and the leaf. */
+    static final class Path {
+        final long[] pages = new long[MAX_DEPTH];
+        final int[] childIndexes = new int[MAX_DEPTH];
+        int depth;
+        long leaf;
+
+        void push(long pageId, int childIndex) {
+            pages[depth] = pageId;
+            childIndexes[depth] = childIndex;
+            depth++;
+        }
+    }
+}

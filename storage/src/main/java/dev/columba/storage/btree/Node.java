@@ -1,0 +1,193 @@
+package dev.columba.storage.btree;
+
+import dev.columba.storage.page.Page;
+import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.page.SlottedPage;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * Cell layout of B+tree pages (docs/format/data-file.md, "B+tree pages"), as static methods over
+ * the page segment. Keys are memcomparable byte strings: unsigned byte order is key order.
+ *
+ * <pre>
+ * leaf cell:     u16 key length | u16 value length | key | value
+ * internal cell: u16 key length | key | u64 child page id
+ * </pre>
+ * An internal page's header "special" field holds its leftmost child, which covers keys below the
+ * first separator; the child of cell i covers keys from separator i up to separator i + 1.
+ */
+final class Node {
+    private Node() {
+    }
+
+    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /** Largest key: as SQL Server, 900 bytes, so that an internal page always holds several. */
+    static final int MAX_KEY_LENGTH = 900;
+    /** Largest leaf cell: at least four fit in a page. */
+    static final int MAX_LEAF_CELL = PageFormat.USABLE_SIZE / 4 - SlottedPage.SLOT_SIZE;
+    static final int LEAF_CELL_OVERHEAD = 4;
+    static final int INTERNAL_CELL_OVERHEAD = 2 + 8;
+
+    static final SlottedPage.CellLength LEAF_LENGTH = Node::leafCellLength;
+    static final SlottedPage.CellLength INTERNAL_LENGTH = Node::internalCellLength;
+
+    static boolean isLeaf(MemorySegment page) {
+        return Page.level(page) == 0;
+    }
+
+    static int u16(MemorySegment page, long offset) {
+        return Short.toUnsignedInt(page.get(SHORT, offset));
+    }
+
+    static int leafCellLength(MemorySegment page, int cell) {
+        return LEAF_CELL_OVERHEAD + u16(page, cell) + u16(page, cell + 2);
+    }
+
+    static int internalCellLength(MemorySegment page, int cell) {
+        return INTERNAL_CELL_OVERHEAD + u16(page, cell);
+    }
+
+    static int cellLength(MemorySegment page, int cell) {
+        return isLeaf(page) ? leafCellLength(page, cell) : internalCellLength(page, cell);
+    }
+
+    static int keyOffset(MemorySegment page, int cell) {
+        return isLeaf(page) ? cell + 4 : cell + 2;
+    }
+
+    static int keyLength(MemorySegment page, int cell) {
+        return u16(page, cell);
+    }
+
+    static int valueOffset(MemorySegment page, int cell) {
+        return cell + 4 + u16(page, cell);
+    }
+
+    static int valueLength(MemorySegment page, int cell) {
+        return u16(page, cell + 2);
+    }
+
+    static long child(MemorySegment page, int cell) {
+        return page.get(LONG, cell + 2 + u16(page, cell));
+    }
+
+    static void setChild(MemorySegment page, int cell, long child) {
+        page.set(LONG, cell + 2 + u16(page, cell), child);
+    }
+
+    static long leftmostChild(MemorySegment page) {
+        return Page.special(page);
+    }
+
+    /** The child covering slot index {@code childIndex}: -1 is the leftmost child. */
+    static long childAt(MemorySegment page, int childIndex) {
+        return childIndex < 0 ? leftmostChild(page) : child(page, SlottedPage.cellOffset(page, childIndex));
+    }
+
+    /** Copies the key of the cell in {@code slot}. */
+    static byte[] key(MemorySegment page, int slot) {
+        int cell = SlottedPage.cellOffset(page, slot);
+        int offset = keyOffset(page, cell);
+        return page.asSlice(offset, keyLength(page, cell)).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Copies the value of the leaf cell in {@code slot}. */
+    static byte[] value(MemorySegment page, int slot) {
+        int cell = SlottedPage.cellOffset(page, slot);
+        return page.asSlice(valueOffset(page, cell), valueLength(page, cell)).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Unsigned comparison of the key in {@code slot} with {@code key}. */
+    static int compareSlot(MemorySegment page, int slot, MemorySegment key) {
+        int cell = SlottedPage.cellOffset(page, slot);
+        int offset = keyOffset(page, cell);
+        int length = keyLength(page, cell);
+        return compare(page, offset, length, key);
+    }
+
+    static int compare(MemorySegment page, long offset, int length, MemorySegment key) {
+        long keyLength = key.byteSize();
+        long mismatch = MemorySegment.mismatch(page, offset, offset + length, key, 0, keyLength);
+        if (mismatch < 0) {
+            return 0;
+        }
+        if (mismatch == length) {
+            return -1;
+        }
+        if (mismatch == keyLength) {
+            return 1;
+        }
+        return Integer.compare(Byte.toUnsignedInt(page.get(ValueLayout.JAVA_BYTE, offset + mismatch)),
+                Byte.toUnsignedInt(key.get(ValueLayout.JAVA_BYTE, mismatch)));
+    }
+
+    /**
+     * Binary search of a leaf: the slot holding {@code key}, or {@code -(insertion point) - 1}.
+     */
+    static int searchLeaf(MemorySegment page, MemorySegment key) {
+        int low = 0;
+        int high = Page.slotCount(page) - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            int comparison = compareSlot(page, middle, key);
+            if (comparison < 0) {
+                low = middle + 1;
+            } else if (comparison > 0) {
+                high = middle - 1;
+            } else {
+                return middle;
+            }
+        }
+        return -(low + 1);
+    }
+
+    /**
+     * The child index of an internal page whose subtree covers {@code key}: the last separator not
+     * greater than the key, or -1 for the leftmost child.
+     */
+    static int searchInternal(MemorySegment page, MemorySegment key) {
+        int low = 0;
+        int high = Page.slotCount(page) - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            if (compareSlot(page, middle, key) <= 0) {
+                low = middle + 1;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return low - 1;
+    }
+
+    /** Writes a leaf cell at {@code cell}. */
+    static void writeLeafCell(MemorySegment page, int cell, byte[] key, byte[] value) {
+        page.set(SHORT, cell, (short) key.length);
+        page.set(SHORT, cell + 2, (short) value.length);
+        MemorySegment.copy(key, 0, page, ValueLayout.JAVA_BYTE, cell + 4, key.length);
+        MemorySegment.copy(value, 0, page, ValueLayout.JAVA_BYTE, cell + 4 + key.length, value.length);
+    }
+
+    /** Writes an internal cell at {@code cell}. */
+    static void writeInternalCell(MemorySegment page, int cell, byte[] key, long child) {
+        page.set(SHORT, cell, (short) key.length);
+        MemorySegment.copy(key, 0, page, ValueLayout.JAVA_BYTE, cell + 2, key.length);
+        page.set(LONG, cell + 2 + key.length, child);
+    }
+
+    static int leafCellSize(byte[] key, byte[] value) {
+        return LEAF_CELL_OVERHEAD + key.length + value.length;
+    }
+
+    static int internalCellSize(byte[] key) {
+        return INTERNAL_CELL_OVERHEAD + key.length;
+    }
+
+    /** Bytes used by cells and slots: what page density measures. */
+    static int usedBytes(MemorySegment page) {
+        return PageFormat.USABLE_SIZE - SlottedPage.totalFree(page);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.columba.storage.page;
+
+/**
+ * Constants of the data-file page layout shared by readers and writers. The specification is
+ * docs/format/data-file.md; change both together and bump {@link #PAGE_FORMAT_VERSION}.
+ *
+ * <p>Every page starts with a 64-byte header, little-endian:
+ * <pre>
+ * offset size field
+ *  0     4    checksum       CRC32C of bytes 4..8191, written when the page goes to disk
+ *  4     1    page type      {@link PageType} code
+ *  5     1    format version {@link #PAGE_FORMAT_VERSION}
+ *  6     2    flags          reserved, 0
+ *  8     8    page id        the page's own number, to detect misdirected writes
+ * 16     8    LSN            log position of the last change applied
+ * 24     4    object id      owning table or index (0 = database-wide structure)
+ * 28     2    level          B+tree level, 0 for leaves
+ * 30     2    slot count
+ * 32     2    free start     first byte after the slot array
+ * 34     2    free end       first byte of cell data (cells grow down from the end)
+ * 36     2    garbage bytes  bytes of deleted cells not yet compacted away
+ * 38     2    reserved, 0
+ * 40     8    previous page  sibling link (0 = none)
+ * 48     8    next page      sibling link (0 = none)
+ * 56     8    special        type-specific: leftmost child of an internal page, ...
+ * </pre>
+ */
+public final class PageFormat {
+    private PageFormat() {
+    }
+
+    public static final int PAGE_SIZE = 8192;
+    public static final int PAGES_PER_EXTENT = 8;
+    public static final int EXTENT_SIZE = PAGE_SIZE * PAGES_PER_EXTENT;
+    public static final int HEADER_SIZE = 64;
+    public static final int PAGE_FORMAT_VERSION = 1;
+
+    /** Page id 0 is the file header, never a link target, so it doubles as "no page". */
+    public static final long NO_PAGE = 0;
+
+    public static final int CHECKSUM_OFFSET = 0;
+    public static final int TYPE_OFFSET = 4;
+    public static final int VERSION_OFFSET = 5;
+    public static final int FLAGS_OFFSET = 6;
+    public static final int PAGE_ID_OFFSET = 8;
+    public static final int LSN_OFFSET = 16;
+    public static final int OBJECT_ID_OFFSET = 24;
+    public static final int LEVEL_OFFSET = 28;
+    public static final int SLOT_COUNT_OFFSET = 30;
+    public static final int FREE_START_OFFSET = 32;
+    public static final int FREE_END_OFFSET = 34;
+    public static final int GARBAGE_OFFSET = 36;
+    public static final int PREVIOUS_OFFSET = 40;
+    public static final int NEXT_OFFSET = 48;
+    public static final int SPECIAL_OFFSET = 56;
+
+    /** The bytes a page can use for slots and cells. */
+    public static final int USABLE_SIZE = PAGE_SIZE - HEADER_SIZE;
+
+    public static long extentOf(long pageId) {
+        return pageId / PAGES_PER_EXTENT;
+    }
+
+    public static long firstPageOf(long extent) {
+        return extent * PAGES_PER_EXTENT;
+    }
+
+    public static long offsetOf(long pageId) {
+        return pageId * PAGE_SIZE;
+    }
+}
