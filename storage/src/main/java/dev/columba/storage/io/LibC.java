@@ -55,7 +55,6 @@ final class LibC {
     static final int EINTR = 4;
     static final int ENOENT = 2;
     static final int EAGAIN = 11;
-    static final int ENOMEM = 12;
     static final int EINVAL = 22;
     static final int EEXIST = 17;
     static final int ENOSPC = 28;
