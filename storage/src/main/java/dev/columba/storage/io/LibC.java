@@ -37,8 +37,25 @@ final class LibC {
 
     static final int SEEK_END = 2;
 
+    static final int PROT_READ = 1;
+    static final int MAP_SHARED = 1;
+    /** {@code mmap}'s failure value, {@code (void *) -1}. */
+    static final long MAP_FAILED = -1L;
+
+    /** {@code madvise(2)} advice; the same numbers on x86-64 and AArch64. */
+    static final int MADV_NORMAL = 0;
+    static final int MADV_RANDOM = 1;
+    static final int MADV_SEQUENTIAL = 2;
+    static final int MADV_WILLNEED = 3;
+    static final int MADV_DONTNEED = 4;
+
+    /** {@code sysconf} name of the page size in the GNU C library on Linux (and musl). */
+    static final int SC_PAGESIZE = 30;
+
     static final int EINTR = 4;
     static final int ENOENT = 2;
+    static final int EAGAIN = 11;
+    static final int EINVAL = 22;
     static final int EEXIST = 17;
     static final int ENOSPC = 28;
     static final int EOPNOTSUPP = 95;
@@ -75,6 +92,16 @@ final class LibC {
     /** Returns the error number itself rather than setting errno. */
     private static final MethodHandle POSIX_FADVISE = downcall("posix_fadvise",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle MMAP = downcall("mmap",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG), CAPTURE_ERRNO);
+    private static final MethodHandle MUNMAP =
+            downcall("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE_ERRNO);
+    private static final MethodHandle MADVISE =
+            downcall("madvise", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle MINCORE =
+            downcall("mincore", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle SYSCONF =
+            downcall("sysconf", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle STRERROR = downcall("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
     /** {@code struct iovec}: base pointer and length. */
@@ -192,6 +219,58 @@ final class LibC {
     static int posixFadvise(int fd, long offset, long length, int advice) {
         try {
             return (int) POSIX_FADVISE.invokeExact(fd, offset, length, advice);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    /**
+     * Maps {@code length} bytes of {@code fd} at {@code offset} (a multiple of the page size).
+     *
+     * @return the mapping's address, or {@link #MAP_FAILED}
+     */
+    static long mmap(long length, int protection, int flags, int fd, long offset) {
+        try {
+            MemorySegment address =
+                    (MemorySegment) MMAP.invokeExact(CAPTURE.get(), MemorySegment.NULL, length, protection, flags, fd, offset);
+            return address.address();
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    static int munmap(long address, long length) {
+        try {
+            return (int) MUNMAP.invokeExact(CAPTURE.get(), MemorySegment.ofAddress(address), length);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    /** {@code address} must be a multiple of the page size. */
+    static int madvise(long address, long length, int advice) {
+        try {
+            return (int) MADVISE.invokeExact(CAPTURE.get(), MemorySegment.ofAddress(address), length, advice);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    /**
+     * Writes one byte per page of {@code [address, address + length)} into {@code vector}, bit 0 set
+     * when the page is resident. {@code address} must be a multiple of the page size.
+     */
+    static int mincore(long address, long length, MemorySegment vector) {
+        try {
+            return (int) MINCORE.invokeExact(CAPTURE.get(), MemorySegment.ofAddress(address), length, vector);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    static long sysconf(int name) {
+        try {
+            return (long) SYSCONF.invokeExact(CAPTURE.get(), name);
         } catch (Throwable e) {
             throw rethrow(e);
         }

@@ -58,7 +58,7 @@ final class NativeFileHandle implements FileHandle {
                 if (errno == LibC.EINTR) {
                     continue;
                 }
-                throw failure("pread", path, offset + done, errno);
+                throw failure("pread", offset + done, length - done, target.asSlice(done), errno);
             }
             if (n == 0) {
                 break;
@@ -94,7 +94,7 @@ final class NativeFileHandle implements FileHandle {
                     if (errno == LibC.EINTR) {
                         continue;
                     }
-                    throw failure("preadv", path, offset + done, errno);
+                    throw failure("preadv", offset + done, total - done, targets[first].asSlice(firstSkip), errno);
                 }
                 if (n == 0) {
                     break;
@@ -130,7 +130,7 @@ final class NativeFileHandle implements FileHandle {
                 if (errno == LibC.EINTR) {
                     continue;
                 }
-                throw failure("pwrite", path, offset + done, errno);
+                throw failure("pwrite", offset + done, length - done, source.asSlice(done), errno);
             }
             done += n;
         }
@@ -204,6 +204,21 @@ final class NativeFileHandle implements FileHandle {
             throw NativeFilesFacade.notOpen(path);
         }
         return descriptor;
+    }
+
+    /**
+     * A failed read or write. With {@code O_DIRECT}, {@code EINVAL} almost always means a misaligned
+     * offset, length or buffer, so the message gives all three.
+     */
+    private ColumbaException failure(String call, long offset, long length, MemorySegment buffer, int errno) {
+        if (!direct || errno != LibC.EINVAL) {
+            return failure(call, path, offset, errno);
+        }
+        return new ColumbaException(ErrorCode.IO_ERROR, call + " failed on " + path + " at offset " + offset + ": "
+                + LibC.strerror(errno) + " (errno " + errno + ", EINVAL): the file is open with O_DIRECT, which needs"
+                + " the offset, the length and the buffer address aligned to the device's block size (Columba aligns"
+                + " to " + FilesFacade.DIRECT_IO_ALIGNMENT + "); here offset " + offset + ", length " + length
+                + ", buffer address 0x" + Long.toHexString(buffer.address()));
     }
 
     static ColumbaException failure(String call, Path path, long offset, int errno) {

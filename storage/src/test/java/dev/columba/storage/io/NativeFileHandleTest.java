@@ -55,4 +55,43 @@ class NativeFileHandleTest {
         assertTrue(error.getMessage().contains(missing.toString()), error.getMessage());
         assertTrue(error.getMessage().contains("errno 2"), error.getMessage());
     }
+
+    @Test
+    void writingToAFullDeviceIsDiskFullNamingTheFile() {
+        Path full = Path.of("/dev/full");
+        try (Arena arena = Arena.ofConfined();
+             FileHandle file = NativeFilesFacade.INSTANCE.open(full, FilesFacade.OpenMode.READ_WRITE, false)) {
+            MemorySegment source = arena.allocate(8192);
+            ColumbaException error = assertThrows(ColumbaException.class, () -> file.write(8192, source));
+            assertEquals(ErrorCode.DISK_FULL, error.errorCode(), error.getMessage());
+            assertTrue(error.getMessage().contains("/dev/full") && error.getMessage().contains("offset 8192")
+                    && error.getMessage().contains("errno 28"), error.getMessage());
+        }
+    }
+
+    @Test
+    void directReadsOfUnalignedOffsetsOrBuffersAreRejectedByTheKernelNamingFileAndOffset() {
+        Path path = directory.resolve("data");
+        TestFiles.writePattern(path, 64 * 1024);
+        try (Arena arena = Arena.ofConfined();
+             FileHandle file = NativeFilesFacade.INSTANCE.open(path, FilesFacade.OpenMode.READ_WRITE, true)) {
+            MemorySegment aligned = arena.allocate(2 * 8192, FilesFacade.DIRECT_IO_ALIGNMENT);
+            assertEquals(8192, file.read(8192, aligned.asSlice(0, 8192)));
+            TestFiles.assertPattern(aligned.asSlice(0, 8192), 8192);
+
+            assertDirectEinval(() -> file.read(100, aligned.asSlice(0, 8192)), path, "offset 100");
+            assertDirectEinval(() -> file.read(8192, aligned.asSlice(1, 8192)), path, "offset 8192");
+            assertDirectEinval(() -> file.readScatter(8192, new MemorySegment[] {aligned.asSlice(1, 4096)}), path,
+                    "offset 8192");
+            assertDirectEinval(() -> file.write(100, aligned.asSlice(0, 4096)), path, "offset 100");
+        }
+    }
+
+    private static void assertDirectEinval(org.junit.jupiter.api.function.Executable call, Path path, String offset) {
+        ColumbaException error = assertThrows(ColumbaException.class, call);
+        assertEquals(ErrorCode.IO_ERROR, error.errorCode());
+        String message = error.getMessage();
+        assertTrue(message.contains(path.toString()) && message.contains(offset) && message.contains("EINVAL")
+                && message.contains("O_DIRECT"), message);
+    }
 }

@@ -1,0 +1,88 @@
+package dev.columba.storage.io;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Paging advice and residency for file mappings the caller made with
+ * {@code FileChannel.map(mode, position, size, arena)}: the columnstore's read-ahead
+ * ({@code MADV_RANDOM} on the mapping, {@code MADV_WILLNEED} ahead of the scan) and the
+ * {@code mincore} check that tells which of its pages were read from storage.
+ *
+ * <p>Offsets are relative to the segment, which need not start on a page boundary. The kernel works
+ * in whole pages, and the pages around an unaligned range belong to the same mapping
+ * ({@code FileChannel.map} maps from the page boundary below {@code position}, and a mapping always
+ * ends on one), so a range is widened to whole pages, except for {@link MemoryAdvice#DONTNEED},
+ * which is narrowed to the whole pages inside it because on a private mapping it discards changes.
+ *
+ * <p>The caller keeps the segment's arena open during a call: an unmapped range fails with
+ * {@code ENOMEM}, and a range mapped again by someone else in between would receive the advice.
+ */
+public final class MemoryMapping {
+
+    private MemoryMapping() {
+    }
+
+    /** Gives {@code advice} for {@code [offset, offset + length)} of {@code mapped}. */
+    public static void madvise(MemorySegment mapped, long offset, long length, MemoryAdvice advice) {
+        checkRange(mapped, offset, length);
+        long start = mapped.address() + offset;
+        long end = start + length;
+        int code = switch (advice) {
+            case NORMAL -> LibC.MADV_NORMAL;
+            case RANDOM -> LibC.MADV_RANDOM;
+            case SEQUENTIAL -> LibC.MADV_SEQUENTIAL;
+            case WILLNEED -> LibC.MADV_WILLNEED;
+            case DONTNEED -> LibC.MADV_DONTNEED;
+        };
+        long pageStart;
+        long pageEnd;
+        if (advice == MemoryAdvice.DONTNEED) {
+            pageStart = ResidencyProbe.alignUp(start);
+            pageEnd = ResidencyProbe.alignDown(end);
+        } else {
+            pageStart = ResidencyProbe.alignDown(start);
+            pageEnd = ResidencyProbe.alignUp(end);
+        }
+        if (pageEnd <= pageStart) {
+            return;
+        }
+        while (LibC.madvise(pageStart, pageEnd - pageStart, code) != 0) {
+            int errno = LibC.errno();
+            if (errno != LibC.EAGAIN && errno != LibC.EINTR) {
+                throw new ColumbaException(ErrorCode.IO_ERROR, "madvise(" + advice + ") failed on " + mapped
+                        + " at offset " + offset + " for " + length + " bytes: " + LibC.strerror(errno)
+                        + " (errno " + errno + ")");
+            }
+        }
+    }
+
+    /**
+     * The bytes of {@code [offset, offset + length)} of {@code mapped} that are in the page cache,
+     * whether or not this process has touched them: the range's overlap with each resident page.
+     * Asking reads nothing and changes no residency.
+     */
+    public static long residentBytes(MemorySegment mapped, long offset, long length) {
+        checkRange(mapped, offset, length);
+        if (length == 0) {
+            return 0;
+        }
+        long start = mapped.address() + offset;
+        return ResidencyProbe.residentBytes(start, start + length, mapped, offset);
+    }
+
+    private static void checkRange(MemorySegment mapped, long offset, long length) {
+        if (!mapped.isMapped()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT,
+                    mapped + " is not a file mapping (FileChannel.map with an Arena)");
+        }
+        if (!mapped.scope().isAlive()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, mapped + " is no longer mapped: its arena is closed");
+        }
+        if (offset < 0 || length < 0 || length > mapped.byteSize() - offset) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "range of " + length + " bytes at offset " + offset
+                    + " is outside the mapping of " + mapped.byteSize() + " bytes");
+        }
+    }
+}
