@@ -60,7 +60,9 @@ final class CommentVocabulary {
     };
 
     /** Words beyond ASCII, drawn rarely, so some texts take more UTF-8 bytes than characters. */
-    static final String[] NON_ASCII_WORDS = {"naïve", "café", "résumé", "façade", "déjà", "über", "–", "…", "→", "™",};
+    static final String[] NON_ASCII_WORDS = {
+        "naïve", "café", "résumé", "façade", "déjà", "über", "–", "…", "→", "™",
+    };
 
     /** User names for {@code @mentions}; digits are appended per mention. */
     static final String[] NAMES = {

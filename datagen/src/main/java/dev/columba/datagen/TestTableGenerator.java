@@ -18,11 +18,11 @@ import dev.columba.core.type.SqlType;
  * </pre>
  *
  * <p>{@code intcolumn}: the seed fills it from {@code master.dbo.spt_values}, whose type 'P' rows
- * hold the numbers 0..2047 (the other ~450 rows add a few more small numbers), and the cross join
- * emits the inner table's numbers over and over. This generator keeps that shape and drops the
- * irregular extra rows: {@code intcolumn = (ID - 1) % 2048}, so it cycles 0, 1, ..., 2047, 0, 1, ...
- * and {@code Age} cycles 25..34 within it. Neither is ever NULL although the seed declares them
- * nullable.
+ * hold the numbers 0..2047 (its other few hundred rows hold assorted small codes), and the cross
+ * join repeats the inner side's numbers for every row of the outer side. This generator keeps
+ * that shape and leaves out the irregular rows: {@code intcolumn = (ID - 1) % 2048}, cycling 0, 1,
+ * ..., 2047, 0, 1, ..., so {@code Age} cycles through 25..34. It is never NULL although the seed
+ * declares it nullable.
  *
  * <p>{@code Randomvalue} is the seed's {@code RAND() * ID} truncated, with the per-row random
  * number derived from (seed, ID) instead of {@code NEWID()}. The seed later runs {@code ALTER COLUMN

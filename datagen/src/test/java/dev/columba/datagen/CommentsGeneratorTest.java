@@ -119,7 +119,8 @@ class CommentsGeneratorTest extends TableGeneratorContractTest {
         LocalDateTime previous = LocalDateTime.of(2008, 8, 1, 0, 0);
         for (Object[] row : sample) {
             LocalDateTime creation = (LocalDateTime) row[CREATION_DATE];
-            assertFalse(creation.isBefore(previous), "Id " + row[ID] + " at " + creation + " before " + previous + ", " + context());
+            assertFalse(creation.isBefore(previous),
+                    "Id " + row[ID] + " at " + creation + " before " + previous + ", " + context());
             previous = creation;
         }
         LocalDateTime last = (LocalDateTime) sample.getLast()[CREATION_DATE];

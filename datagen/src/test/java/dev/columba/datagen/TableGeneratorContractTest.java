@@ -17,6 +17,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -119,6 +122,30 @@ abstract class TableGeneratorContractTest {
             List<Object[]> joined = new ArrayList<>();
             parts.forEach(joined::addAll);
             assertSameRows(full, joined, generator.tableName() + " in " + chunks + " chunks, " + TestSeed.describe(seed));
+        }
+    }
+
+    /** Generators are shared by loader threads, one cursor each. */
+    @Test
+    void oneGeneratorServesCursorsOnSeveralThreads() throws Exception {
+        for (TableGenerator generator : newGenerators()) {
+            List<Object[]> full = collect(generator.cursor());
+            long rowCount = generator.rowCount();
+            int chunks = 4;
+            List<Future<List<Object[]>>> parts = new ArrayList<>();
+            try (ExecutorService threads = Executors.newFixedThreadPool(chunks)) {
+                for (int chunk = 0; chunk < chunks; chunk++) {
+                    long from = rowCount * chunk / chunks;
+                    long to = rowCount * (chunk + 1) / chunks;
+                    parts.add(threads.submit(() -> collect(generator.cursor(from, to))));
+                }
+                List<Object[]> joined = new ArrayList<>();
+                for (Future<List<Object[]>> part : parts) {
+                    joined.addAll(part.get());
+                }
+                assertSameRows(full, joined,
+                        generator.tableName() + " on " + chunks + " threads, " + TestSeed.describe(seed));
+            }
         }
     }
 

@@ -83,7 +83,8 @@ class TestTableGeneratorTest extends TableGeneratorContractTest {
         assertEquals(PINNED_RANDOMVALUES_SEED_42, actual.toString().trim());
     }
 
-    private static final String PINNED_RANDOMVALUES_SEED_42 = "224663 947813 965880 11282 328268 147905 330591 649873 834296 158695";
+    private static final String PINNED_RANDOMVALUES_SEED_42 =
+            "224663 947813 965880 11282 328268 147905 330591 649873 834296 158695";
 
     @Test
     void rowCountsAnIntIdentityCannotHoldAreRejected() {

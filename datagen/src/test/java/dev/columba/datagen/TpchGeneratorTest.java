@@ -60,6 +60,7 @@ class TpchGeneratorTest extends TableGeneratorContractTest {
     void lineitemCountsMatchDbgenAtLargerScaleFactors() {
         assertEquals(600_572L, TpchGenerator.of(Table.LINEITEM, 0.1).rowCount());
         assertEquals(6_001_215L, TpchGenerator.of(Table.LINEITEM, 1).rowCount());
+        assertEquals(59_986_052L, TpchGenerator.of(Table.LINEITEM, 10).rowCount());
     }
 
     /** Every row and every value as the library makes it when asked for the whole table at once. */
