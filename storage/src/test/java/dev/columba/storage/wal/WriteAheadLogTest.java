@@ -227,6 +227,10 @@ class WriteAheadLogTest {
         log.flush(end);
         try (WriteAheadLog reopened = open(MEGABYTE)) {
             assertEquals(List.of(commit(1)), recordsOf(readAll(reopened, 0)));
+            long unflushed = reopened.append(List.of(commit(2)));
+            reopened.close();
+            ColumbaException flush = assertThrows(ColumbaException.class, () -> reopened.flush(unflushed));
+            assertEquals(ErrorCode.DATABASE_CLOSED, flush.errorCode());
         }
     }
 
