@@ -86,8 +86,11 @@ public final class WriteAheadLog implements AutoCloseable {
     // Guarded by syncLock: whether someone holds the sync role (a leader, a segment switch, close).
     private boolean syncing;
 
-    /** Set once, when the log can no longer be trusted to append or sync; never cleared. */
-    private volatile ColumbaException failure;
+    /** Why the log stopped: set once, when it can no longer be trusted to append or sync; never cleared. */
+    private record Stopped(ErrorCode code, String message, RuntimeException cause) {
+    }
+
+    private volatile Stopped stopped;
     private volatile boolean closed;
 
     private final AtomicLong records = new AtomicLong();
@@ -295,7 +298,7 @@ public final class WriteAheadLog implements AutoCloseable {
      * written to the page cache; call {@link #flush} with the returned LSN to make them durable.
      *
      * @param recordLsns if not null, receives the start LSN of each record at the same index (the
-     *     LSN a page is stamped with); at least {@code group.size()} long
+     *     LSN a page is stamped with); at least {@code group.size()} long; unspecified if the append fails
      * @return the LSN just past the group: its commit LSN
      * @throws ColumbaException {@link ErrorCode#DISK_FULL} or {@link ErrorCode#IO_ERROR} if the write
      *     failed (the group is then not in the log), or if the log refuses appends after an earlier failure
@@ -387,7 +390,7 @@ public final class WriteAheadLog implements AutoCloseable {
         try {
             current.truncate(groupStart - currentStart);
         } catch (RuntimeException truncateFailure) {
-            truncateFailure.addSuppressed(writeFailure);
+            writeFailure.addSuppressed(truncateFailure);
             fail(truncateFailure, "an append failed at offset " + (groupStart - currentStart) + " of "
                     + current.path() + " and its partial bytes could not be cut off");
         }
@@ -499,9 +502,9 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     private void fail(RuntimeException cause, String what) {
-        if (failure == null) {
+        if (stopped == null) {
             ErrorCode code = cause instanceof ColumbaException columba ? columba.errorCode() : ErrorCode.IO_ERROR;
-            failure = new ColumbaException(code, "write-ahead log " + directory + " stopped: " + what
+            stopped = new Stopped(code, "write-ahead log " + directory + " stopped: " + what
                     + "; reopen the database to recover", cause);
         }
     }
@@ -510,9 +513,9 @@ public final class WriteAheadLog implements AutoCloseable {
         if (closed) {
             throw new ColumbaException(ErrorCode.DATABASE_CLOSED, "write-ahead log " + directory + " is closed");
         }
-        ColumbaException stopped = failure;
-        if (stopped != null) {
-            throw new ColumbaException(stopped.errorCode(), stopped.getMessage(), stopped);
+        Stopped reason = stopped;
+        if (reason != null) {
+            throw new ColumbaException(reason.code(), reason.message(), reason.cause());
         }
     }
 

@@ -190,6 +190,27 @@ class LogRecoveryTest {
     }
 
     @Test
+    void anEarlierSegmentEndingInsideAGroupIsCorruption() {
+        writeGroups(3);
+        Path first = segment(directory(), 0);
+        // Rewrite the first segment's last commit, validly framed but without the group-end flag.
+        long commitLsn = HEADER + GROUP_FRAME + IMAGE_FRAME;
+        byte[] frame = new byte[COMMIT_FRAME];
+        RecordCodec.encode(commit(1), commitLsn, false, frame, 0, new java.util.zip.CRC32C());
+        LogFixtures.overwrite(first, commitLsn, frame);
+        try (WriteAheadLog log = open(); LogReader reader = log.read(0)) {
+            for (int record = 0; record < 4; record++) {
+                reader.next();
+            }
+            ColumbaException error = assertThrows(ColumbaException.class, reader::hasNext);
+            assertEquals(ErrorCode.WAL_CORRUPT, error.errorCode());
+            assertTrue(error.getMessage().contains(first + " at offset " + (HEADER + GROUP_FRAME)
+                    + ": the group starting here does not end before the end of the segment, and later segments follow"),
+                    error.getMessage());
+        }
+    }
+
+    @Test
     void aBadRecordInTheMiddleOfTheLastSegmentEndsTheReadAsTorn() {
         List<Long> commitLsns = writeGroups(2);
         try (WriteAheadLog log = open()) {

@@ -225,12 +225,36 @@ class WriteAheadLogTest {
         assertEquals(ErrorCode.DATABASE_CLOSED, append.errorCode());
         assertEquals(ErrorCode.DATABASE_CLOSED, assertThrows(ColumbaException.class, () -> log.read(0)).errorCode());
         log.flush(end);
-        try (WriteAheadLog reopened = open(MEGABYTE)) {
-            assertEquals(List.of(commit(1)), recordsOf(readAll(reopened, 0)));
-            long unflushed = reopened.append(List.of(commit(2)));
-            reopened.close();
-            ColumbaException flush = assertThrows(ColumbaException.class, () -> reopened.flush(unflushed));
-            assertEquals(ErrorCode.DATABASE_CLOSED, flush.errorCode());
+        WriteAheadLog reopened = open(MEGABYTE);
+        assertEquals(List.of(commit(1)), recordsOf(readAll(reopened, 0)));
+        long unflushed = reopened.append(List.of(commit(2)));
+        reopened.close();
+        ColumbaException flush = assertThrows(ColumbaException.class, () -> reopened.flush(unflushed));
+        assertEquals(ErrorCode.DATABASE_CLOSED, flush.errorCode());
+    }
+
+    @Test
+    void closingTheLogAndItsReadersReleasesEveryDescriptor() throws Exception {
+        long before = openDescriptors();
+        try (WriteAheadLog log = open(20_000)) {
+            for (int transaction = 0; transaction < 5; transaction++) {
+                log.append(List.of(image(transaction, transaction), commit(transaction)));
+            }
+            try (LogReader unread = log.read(0)) {
+                assertTrue(unread.hasNext());
+            }
+            assertEquals(10, readAll(log, 0).size());
+            assertThrows(ColumbaException.class, () -> log.read(1));
+        }
+        try (WriteAheadLog reopened = open(20_000)) {
+            assertEquals(3, reopened.segmentStartLsns().size());
+        }
+        assertEquals(before, openDescriptors());
+    }
+
+    private static long openDescriptors() throws Exception {
+        try (var descriptors = Files.list(Path.of("/proc/self/fd"))) {
+            return descriptors.count();
         }
     }
 

@@ -113,7 +113,7 @@ class WriteFailureTest {
 
             ColumbaException refused = assertThrows(ColumbaException.class, () -> log.append(List.of(commit(2))));
             assertEquals(ErrorCode.IO_ERROR, refused.errorCode());
-            assertTrue(refused.getMessage().contains("write-ahead log " + directory() + " stopped: an append failed at offset "
+            assertTrue(refused.getMessage().startsWith("[IO_ERROR] write-ahead log " + directory() + " stopped: an append failed at offset "
                     + before + " of " + segment(directory(), 0) + " and its partial bytes could not be cut off;"
                     + " reopen the database to recover"), refused.getMessage());
             assertEquals(ErrorCode.IO_ERROR, assertThrows(ColumbaException.class, () -> log.flush(before)).errorCode());
