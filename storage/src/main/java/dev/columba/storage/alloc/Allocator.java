@@ -50,6 +50,8 @@ public final class Allocator {
     private final Map<Long, Position> hints = new HashMap<>();
     /** No extent below this is free. */
     private long freeExtentHint = 1;
+    /** Per heap (by first OAM page): the page new rows were last put on. */
+    private final Map<Long, Long> insertPageHints = new HashMap<>();
 
     private record Position(long oamPage, int entry) {
     }
@@ -187,10 +189,21 @@ public final class Allocator {
             freeExtent(writes, entry.extent(), counters);
         }
         hints.remove(firstOamPage);
+        insertPageHints.remove(firstOamPage);
+    }
+
+    /** The page an object last inserted into, or {@link PageFormat#NO_PAGE}: a hint, check it. */
+    public long insertPageHint(long firstOamPage) {
+        return insertPageHints.getOrDefault(firstOamPage, PageFormat.NO_PAGE);
+    }
+
+    public void rememberInsertPage(long firstOamPage, long pageId) {
+        insertPageHints.put(firstOamPage, pageId);
     }
 
     /** Forgets every hint; called after a rollback undid allocations the hints may point past. */
     public void forgetHints() {
+        insertPageHints.clear();
         hints.clear();
         freeExtentHint = 1;
     }

@@ -110,6 +110,11 @@ public final class BTree {
         return new Cursor(this, reader, range, readAhead, counters);
     }
 
+    /** Opens an unordered scan of every entry, visiting pages in allocation order. */
+    public AllocationOrderCursor scanAllocationOrder(PageReader reader, ReadAheadOptions readAhead, IoCounters counters) {
+        return new AllocationOrderCursor(this, reader, readAhead, counters);
+    }
+
     /**
      * Descends to the leaf that would hold {@code key} (the first leaf for null) and returns the
      * path of internal pages and child indexes taken, the leaf last.

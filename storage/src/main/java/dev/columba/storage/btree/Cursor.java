@@ -10,7 +10,6 @@ import dev.columba.storage.page.Page;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.page.SlottedPage;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * An index-order scan of a {@link BTree} range: seeks to the first key, then follows the leaf chain.
@@ -20,7 +19,7 @@ import java.lang.foreign.ValueLayout;
  * <p>The current entry's bytes are valid until the next {@link #next()} or {@link #close()}. Owned
  * by one thread; always close it (it holds a pin).
  */
-public final class Cursor implements AutoCloseable {
+public final class Cursor implements EntryCursor {
     private final BTree tree;
     private final PageReader reader;
     private final IoCounters counters;
@@ -59,6 +58,7 @@ public final class Cursor implements AutoCloseable {
     }
 
     /** Moves to the next entry in range; false at the end. */
+    @Override
     public boolean next() {
         while (!done) {
             MemorySegment page = current.page();
@@ -92,34 +92,29 @@ public final class Cursor implements AutoCloseable {
     }
 
     /** The page holding the current entry; valid until the next move. */
+    @Override
     public MemorySegment page() {
         return current.page();
     }
 
+    @Override
     public int keyOffset() {
         return entryCell + 4;
     }
 
+    @Override
     public int keyLength() {
         return Node.keyLength(current.page(), entryCell);
     }
 
+    @Override
     public int valueOffset() {
         return Node.valueOffset(current.page(), entryCell);
     }
 
+    @Override
     public int valueLength() {
         return Node.valueLength(current.page(), entryCell);
-    }
-
-    /** A copy of the current key. */
-    public byte[] key() {
-        return current.page().asSlice(keyOffset(), keyLength()).toArray(ValueLayout.JAVA_BYTE);
-    }
-
-    /** A copy of the current value. */
-    public byte[] value() {
-        return current.page().asSlice(valueOffset(), valueLength()).toArray(ValueLayout.JAVA_BYTE);
     }
 
     /** Read-ahead requests this scan issued. */

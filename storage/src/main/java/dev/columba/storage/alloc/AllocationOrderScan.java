@@ -1,0 +1,81 @@
+package dev.columba.storage.alloc;
+
+import dev.columba.core.stats.IoCounter;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.buffer.Access;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.buffer.PageRef;
+import dev.columba.storage.buffer.SequentialReadAhead;
+import java.util.HashSet;
+import java.util.List;
+import java.util.PrimitiveIterator;
+import java.util.Set;
+
+/**
+ * Visits every page of an object in allocation order (extent by extent, ascending in the file), as
+ * a heap scan or an unordered scan of a B+tree does, with read-ahead over the same order: runs of
+ * consecutive pages become single large I/Os, and a gap between extents splits them. The object's
+ * allocation-map pages are skipped. The caller decides which page types it wants.
+ *
+ * <p>Not safe against concurrent changes to the object: the reader holds the object's shared lock
+ * or is the writer itself. Owned by one thread.
+ */
+public final class AllocationOrderScan implements AutoCloseable {
+    private final PageReader reader;
+    private final IoCounters counters;
+    private final long[] pages;
+    private final SequentialReadAhead readAhead;
+    private int position;
+
+    public AllocationOrderScan(PageReader reader, long firstOamPage, ReadAheadOptions options, IoCounters counters) {
+        this.reader = reader;
+        this.counters = counters;
+        counters.increment(IoCounter.SCAN_COUNT);
+        Set<Long> mapPages = new HashSet<>(Allocator.mapPages(reader, firstOamPage, counters));
+        List<ExtentEntry> extents = Allocator.extents(reader, firstOamPage, counters);
+        long[] collected = new long[extents.size() * 8];
+        int count = 0;
+        for (ExtentEntry extent : extents) {
+            for (int pageInExtent = 0; pageInExtent < 8; pageInExtent++) {
+                long pageId = extent.firstPage() + pageInExtent;
+                if (extent.isAllocated(pageInExtent) && !mapPages.contains(pageId)) {
+                    collected[count++] = pageId;
+                }
+            }
+        }
+        this.pages = java.util.Arrays.copyOf(collected, count);
+        if (options.enabled() && count > 0) {
+            PrimitiveIterator.OfLong upcoming = java.util.Arrays.stream(pages).iterator();
+            readAhead = new SequentialReadAhead(reader.bufferPool(), upcoming, options.depthPages(),
+                    options.maxPagesPerIo(), Access.SCAN, counters);
+        } else {
+            readAhead = null;
+        }
+    }
+
+    /** The number of pages the scan will visit. */
+    public int pageCount() {
+        return pages.length;
+    }
+
+    /** Pins the next page in allocation order, or returns null at the end. The caller closes it. */
+    public PageRef nextPage() {
+        if (position >= pages.length) {
+            return null;
+        }
+        long pageId = pages[position++];
+        PageRef ref = reader.read(pageId, Access.SCAN, counters);
+        if (readAhead != null) {
+            readAhead.advance();
+        }
+        return ref;
+    }
+
+    @Override
+    public void close() {
+        if (readAhead != null) {
+            readAhead.close();
+        }
+    }
+}

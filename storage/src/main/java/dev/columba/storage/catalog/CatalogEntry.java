@@ -1,0 +1,72 @@
+package dev.columba.storage.catalog;
+
+import dev.columba.core.schema.TableSchema;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the catalog knows about one object: a table or an index. Immutable; a change writes a new
+ * entry. The serialized form is specified in docs/format/catalog.md.
+ */
+public sealed interface CatalogEntry {
+
+    int objectId();
+
+    String name();
+
+    /** Where the object's pages are listed (its first allocation-map page). */
+    long firstOamPage();
+
+    /** How a table stores its rows. */
+    enum Organization {
+        /** A B+tree ordered by the key columns; the row is the leaf value. */
+        CLUSTERED,
+        /** Unordered pages; rows are addressed by row id (page and slot). */
+        HEAP
+    }
+
+    /**
+     * A rowstore table.
+     *
+     * @param keyColumns the clustered key (empty for a heap)
+     * @param uniqueKey  whether the clustered key is unique; if not, each row gets a uniquifier
+     * @param rootPage   the B+tree root (clustered) or first heap page
+     * @param options    table options as text (e.g. {@code storage}), for layers above
+     */
+    record Table(int objectId, String name, TableSchema schema, Organization organization, List<Integer> keyColumns,
+                 boolean uniqueKey, long rootPage, long firstOamPage, Map<String, String> options) implements CatalogEntry {
+        public Table {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(schema, "schema");
+            keyColumns = List.copyOf(keyColumns);
+            options = Map.copyOf(options);
+            if (organization == Organization.CLUSTERED && keyColumns.isEmpty()) {
+                throw new IllegalArgumentException("clustered table " + name + " needs key columns");
+            }
+            if (organization == Organization.HEAP && !keyColumns.isEmpty()) {
+                throw new IllegalArgumentException("heap table " + name + " has no key columns");
+            }
+            for (int column : keyColumns) {
+                if (column < 0 || column >= schema.size()) {
+                    throw new IllegalArgumentException("key column " + column + " out of range for table " + name);
+                }
+            }
+        }
+    }
+
+    /**
+     * A secondary (nonclustered) index of a table: a B+tree whose key is the index key followed by
+     * the row's locator (the clustered key, or the row id of a heap).
+     */
+    record Index(int objectId, String name, int tableId, List<Integer> keyColumns, boolean unique, long rootPage,
+                 long firstOamPage) implements CatalogEntry {
+        public Index {
+            Objects.requireNonNull(name, "name");
+            keyColumns = List.copyOf(keyColumns);
+            if (keyColumns.isEmpty()) {
+                throw new IllegalArgumentException("index " + name + " needs key columns");
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.columba.storage.catalog;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The serialized form of catalog entries (docs/format/catalog.md): big-endian, a version byte, a
+ * kind byte, then the fields. Shared by writer and reader.
+ */
+public final class CatalogFormat {
+    private CatalogFormat() {
+    }
+
+    public static final int VERSION = 1;
+    static final int KIND_TABLE = 1;
+    static final int KIND_INDEX = 2;
+
+    /** The catalog B+tree key of an object: its id as four big-endian bytes. */
+    public static byte[] key(int objectId) {
+        return new byte[] {(byte) (objectId >>> 24), (byte) (objectId >>> 16), (byte) (objectId >>> 8), (byte) objectId};
+    }
+
+    public static byte[] encode(CatalogEntry entry) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            switch (entry) {
+                case CatalogEntry.Table table -> {
+                    out.writeByte(KIND_TABLE);
+                    out.writeInt(table.objectId());
+                    out.writeUTF(table.name());
+                    out.writeByte(table.organization().ordinal());
+                    out.writeBoolean(table.uniqueKey());
+                    out.writeLong(table.rootPage());
+                    out.writeLong(table.firstOamPage());
+                    writeColumns(out, table.keyColumns());
+                    out.writeShort(table.schema().size());
+                    for (Column column : table.schema().columns()) {
+                        out.writeUTF(column.name());
+                        out.writeBoolean(column.nullable());
+                        writeType(out, column.type());
+                    }
+                    Map<String, String> options = new TreeMap<>(table.options());
+                    out.writeShort(options.size());
+                    for (Map.Entry<String, String> option : options.entrySet()) {
+                        out.writeUTF(option.getKey());
+                        out.writeUTF(option.getValue());
+                    }
+                }
+                case CatalogEntry.Index index -> {
+                    out.writeByte(KIND_INDEX);
+                    out.writeInt(index.objectId());
+                    out.writeUTF(index.name());
+                    out.writeInt(index.tableId());
+                    out.writeBoolean(index.unique());
+                    out.writeLong(index.rootPage());
+                    out.writeLong(index.firstOamPage());
+                    writeColumns(out, index.keyColumns());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Decodes an entry.
+     *
+     * @throws ColumbaException FORMAT_TOO_NEW for a newer version, INDEX_CORRUPT for malformed bytes
+     */
+    public static CatalogEntry decode(byte[] bytes) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            int version = in.readUnsignedByte();
+            if (version > VERSION) {
+                throw new ColumbaException(ErrorCode.FORMAT_TOO_NEW, "catalog entry has format version " + version
+                        + ", newer than this build (" + VERSION + ")");
+            }
+            if (version < 1) {
+                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry has format version " + version);
+            }
+            int kind = in.readUnsignedByte();
+            return switch (kind) {
+                case KIND_TABLE -> {
+                    int objectId = in.readInt();
+                    String name = in.readUTF();
+                    CatalogEntry.Organization organization = CatalogEntry.Organization.values()[in.readUnsignedByte()];
+                    boolean uniqueKey = in.readBoolean();
+                    long rootPage = in.readLong();
+                    long firstOamPage = in.readLong();
+                    List<Integer> keyColumns = readColumns(in);
+                    int columnCount = in.readUnsignedShort();
+                    List<Column> columns = new ArrayList<>(columnCount);
+                    for (int index = 0; index < columnCount; index++) {
+                        String columnName = in.readUTF();
+                        boolean nullable = in.readBoolean();
+                        columns.add(new Column(columnName, readType(in), nullable));
+                    }
+                    int optionCount = in.readUnsignedShort();
+                    Map<String, String> options = new TreeMap<>();
+                    for (int index = 0; index < optionCount; index++) {
+                        options.put(in.readUTF(), in.readUTF());
+                    }
+                    yield new CatalogEntry.Table(objectId, name, new TableSchema(columns), organization, keyColumns,
+                            uniqueKey, rootPage, firstOamPage, options);
+                }
+                case KIND_INDEX -> {
+                    int objectId = in.readInt();
+                    String name = in.readUTF();
+                    int tableId = in.readInt();
+                    boolean unique = in.readBoolean();
+                    long rootPage = in.readLong();
+                    long firstOamPage = in.readLong();
+                    yield new CatalogEntry.Index(objectId, name, tableId, readColumns(in), unique, rootPage, firstOamPage);
+                }
+                default -> throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of unknown kind " + kind);
+            };
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ColumbaException columba) {
+                throw columba;
+            }
+            throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "malformed catalog entry: " + e, e);
+        }
+    }
+
+    private static void writeColumns(DataOutputStream out, List<Integer> columns) throws IOException {
+        out.writeShort(columns.size());
+        for (int column : columns) {
+            out.writeShort(column);
+        }
+    }
+
+    private static List<Integer> readColumns(DataInputStream in) throws IOException {
+        int count = in.readUnsignedShort();
+        List<Integer> columns = new ArrayList<>(count);
+        for (int index = 0; index < count; index++) {
+            columns.add(in.readUnsignedShort());
+        }
+        return columns;
+    }
+
+    private static void writeType(DataOutputStream out, SqlType type) throws IOException {
+        switch (type) {
+            case SqlType.BooleanType ignored -> out.writeByte(1);
+            case SqlType.IntegerType ignored -> out.writeByte(2);
+            case SqlType.BigintType ignored -> out.writeByte(3);
+            case SqlType.DoubleType ignored -> out.writeByte(4);
+            case SqlType.DecimalType decimal -> {
+                out.writeByte(5);
+                out.writeByte(decimal.precision());
+                out.writeByte(decimal.scale());
+            }
+            case SqlType.VarcharType varchar -> {
+                out.writeByte(6);
+                out.writeInt(varchar.maxLength());
+            }
+            case SqlType.CharType character -> {
+                out.writeByte(7);
+                out.writeInt(character.length());
+            }
+            case SqlType.DateType ignored -> out.writeByte(8);
+            case SqlType.TimestampType ignored -> out.writeByte(9);
+        }
+    }
+
+    private static SqlType readType(DataInputStream in) throws IOException {
+        int code = in.readUnsignedByte();
+        return switch (code) {
+            case 1 -> SqlType.BOOLEAN;
+            case 2 -> SqlType.INT;
+            case 3 -> SqlType.BIGINT;
+            case 4 -> SqlType.DOUBLE;
+            case 5 -> SqlType.decimal(in.readUnsignedByte(), in.readUnsignedByte());
+            case 6 -> SqlType.varchar(in.readInt());
+            case 7 -> SqlType.character(in.readInt());
+            case 8 -> SqlType.DATE;
+            case 9 -> SqlType.TIMESTAMP;
+            default -> throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry has unknown type code " + code);
+        };
+    }
+}

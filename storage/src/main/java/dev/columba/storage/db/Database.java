@@ -1,0 +1,342 @@
+package dev.columba.storage.db;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.settings.SettingValues;
+import dev.columba.core.settings.StandardSettings;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.stats.IoStats;
+import dev.columba.storage.alloc.Allocator;
+import dev.columba.storage.buffer.BufferPool;
+import dev.columba.storage.buffer.WriteSet;
+import dev.columba.storage.catalog.Catalog;
+import dev.columba.storage.file.DataFile;
+import dev.columba.storage.io.FilesFacade;
+import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.txn.ObjectLocks;
+import dev.columba.storage.txn.Transaction;
+import dev.columba.storage.txn.TransactionManager;
+import dev.columba.storage.wal.LogRecord;
+import dev.columba.storage.wal.WriteAheadLog;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * An open rowstore database: its directory (docs/format/database-directory.md), data file,
+ * buffer pool, log, catalog and transactions. Opening a directory that is not a database creates
+ * one; opening one that was not closed cleanly replays its log first (redo of committed
+ * transactions from the last checkpoint), then checkpoints.
+ *
+ * <p>One process at a time: the directory's lock file is held while the database is open.
+ * Thread-safe.
+ */
+public final class Database implements AutoCloseable {
+    static final String DATA_DIRECTORY = "data";
+    static final String DATA_FILE = "columba.data";
+    static final String WAL_DIRECTORY = "wal";
+    static final String LOCK_FILE = "lock";
+
+    private final Path directory;
+    private final FilesFacade files;
+    private final SettingValues globals;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final DataFile dataFile;
+    private final BufferPool pool;
+    private final WriteAheadLog log;
+    private final Allocator allocator;
+    private final TransactionManager transactions;
+    private final Catalog catalog;
+    private final IoCounters systemCounters = new IoCounters();
+    private final Object checkpointLock = new Object();
+    private final RecoveryReport recovery;
+    private volatile long lastRedoLsn;
+    private volatile boolean closed;
+
+    /** What opening the database found and did. */
+    public record RecoveryReport(boolean created, long redoLsn, long endLsn, int transactionsReplayed,
+                                 int recordsApplied, int recordsSkipped, int incompleteRecordsDiscarded) {
+    }
+
+    private Database(Path directory, FilesFacade files, SettingValues globals, FileChannel lockChannel, FileLock lock) {
+        this.directory = directory;
+        this.files = files;
+        this.globals = globals;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        boolean created = !ControlFile.exists(directory);
+        Path dataPath = directory.resolve(DATA_DIRECTORY).resolve(DATA_FILE);
+        boolean direct = globals.get(StandardSettings.DIRECT_IO);
+        UUID databaseId;
+        long redoLsn;
+        long nextTransactionId;
+        ControlFile control = null;
+        if (created) {
+            databaseId = UUID.randomUUID();
+            createDirectories();
+            DatabaseProperties.write(files, directory, globals);
+            this.dataFile = DataFile.create(files, dataPath, databaseId, nowMicros(), direct);
+        } else {
+            control = ControlFile.read(files, directory);
+            this.dataFile = DataFile.open(files, dataPath, direct);
+            if (!dataFile.databaseId().equals(control.databaseId())) {
+                dataFile.close();
+                throw new ColumbaException(ErrorCode.FILE_MAGIC_MISMATCH, "data file " + dataPath + " belongs to database "
+                        + dataFile.databaseId() + ", the control file to " + control.databaseId());
+            }
+            databaseId = control.databaseId();
+        }
+        int frames = (int) Math.min(Integer.MAX_VALUE, globals.get(StandardSettings.BUFFER_POOL_SIZE) / PageFormat.PAGE_SIZE);
+        this.pool = new BufferPool(dataFile, frames, globals.get(StandardSettings.IO_THREADS));
+        this.log = WriteAheadLog.open(files, directory.resolve(WAL_DIRECTORY), globals.get(StandardSettings.WAL_SEGMENT_SIZE));
+        pool.setLogFlusher(log::flush);
+        this.allocator = new Allocator(dataFile);
+        int maxTransactionFrames = frames * globals.get(StandardSettings.TRANSACTION_MAX_BUFFER_PERCENT) / 100;
+        if (created) {
+            redoLsn = log.endLsn();
+            nextTransactionId = 1;
+        } else {
+            redoLsn = control.redoLsn();
+            nextTransactionId = control.nextTransactionId();
+        }
+        Recovery.Result replay = created ? Recovery.Result.NONE
+                : new Recovery(pool, log, maxTransactionFrames, systemCounters).replay(redoLsn);
+        this.transactions = new TransactionManager(pool, log, allocator, new ObjectLocks(),
+                Math.max(nextTransactionId, replay.maxTransactionId() + 1), redoLsn, maxTransactionFrames);
+        this.lastRedoLsn = redoLsn;
+        if (created) {
+            try (Transaction bootstrap = transactions.begin()) {
+                WriteSet writes = bootstrap.writes();
+                Allocator.formatFirstGam(writes);
+                Catalog.bootstrap(writes, allocator, systemCounters);
+                bootstrap.commit();
+            }
+        }
+        this.catalog = Catalog.open(pool, systemCounters);
+        this.recovery = new RecoveryReport(created, redoLsn, log.endLsn(), replay.transactions(), replay.applied(),
+                replay.skipped(), replay.discarded());
+        checkpoint();
+    }
+
+    /** Opens (or creates) the database in {@code directory} with its stored settings. */
+    public static Database open(Path directory) {
+        return open(directory, new Properties(), NativeFilesFacade.INSTANCE);
+    }
+
+    /**
+     * Opens (or creates) the database in {@code directory}. Settings in {@code overrides} apply for
+     * this opening on top of the stored ones (a new database stores them).
+     *
+     * @throws ColumbaException DATABASE_IN_USE if another process has it open, a corruption code if
+     *         its files are damaged, INVALID_SETTING_VALUE for a bad setting
+     */
+    public static Database open(Path directory, Properties overrides, FilesFacade files) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create database directory " + directory + ": " + e, e);
+        }
+        Properties stored = Files.exists(directory.resolve(DatabaseProperties.FILE_NAME))
+                ? DatabaseProperties.read(directory) : new Properties();
+        Properties effective = new Properties();
+        effective.putAll(stored);
+        effective.putAll(overrides);
+        SettingValues globals = SettingValues.fromProperties(effective);
+        FileChannel channel;
+        FileLock lock;
+        try {
+            channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot lock database " + directory + ": " + e, e);
+        }
+        if (lock == null) {
+            closeQuietly(channel);
+            throw new ColumbaException(ErrorCode.DATABASE_IN_USE, "database " + directory + " is open in another process"
+                    + " or by another Database instance");
+        }
+        try {
+            return new Database(directory, files, globals, channel, lock);
+        } catch (RuntimeException e) {
+            try {
+                lock.release();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    private void createDirectories() {
+        try {
+            Files.createDirectories(directory.resolve(DATA_DIRECTORY));
+            Files.createDirectories(directory.resolve(WAL_DIRECTORY));
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create " + directory + ": " + e, e);
+        }
+        files.syncDirectory(directory);
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    public SettingValues settings() {
+        return globals;
+    }
+
+    public BufferPool bufferPool() {
+        return pool;
+    }
+
+    public DataFile dataFile() {
+        return dataFile;
+    }
+
+    public WriteAheadLog log() {
+        return log;
+    }
+
+    public Allocator allocator() {
+        return allocator;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public ObjectLocks locks() {
+        return transactions.locks();
+    }
+
+    public TransactionManager transactions() {
+        return transactions;
+    }
+
+    /** Counters charged for the database's own reads (catalog, recovery, allocation maps). */
+    public IoCounters systemCounters() {
+        return systemCounters;
+    }
+
+    public RecoveryReport recoveryReport() {
+        return recovery;
+    }
+
+    /** Begins a write transaction (one at a time; waits for the current one). */
+    public Transaction begin() {
+        checkOpen();
+        Transaction transaction = transactions.begin();
+        return transaction;
+    }
+
+    /**
+     * Writes every dirty page, makes the data file durable, logs a checkpoint and records it in
+     * the control file; log segments before the new redo point are removed. Readers and the writer
+     * carry on meanwhile, except for the moment the redo point is chosen.
+     */
+    public void checkpoint() {
+        checkOpen();
+        synchronized (checkpointLock) {
+            long redo = transactions.quiesced(() -> {
+                long end = log.endLsn();
+                transactions.setRedoPoint(end);
+                return end;
+            });
+            pool.writeDirty(pool.dirtyPages());
+            dataFile.sync();
+            long[] lsns = new long[1];
+            long checkpointEnd = log.append(List.of(new LogRecord.Checkpoint(redo)), lsns);
+            log.flush(checkpointEnd);
+            new ControlFile(dataFile.databaseId(), lsns[0], redo, transactions.nextTransactionId()).write(files, directory);
+            log.removeSegmentsBefore(redo);
+            lastRedoLsn = redo;
+        }
+    }
+
+    /** Checkpoints if the log has grown past {@code checkpoint_wal_size} since the last one. */
+    public void checkpointIfDue() {
+        if (log.endLsn() - lastRedoLsn >= globals.get(StandardSettings.CHECKPOINT_WAL_SIZE)) {
+            checkpoint();
+        }
+    }
+
+    /**
+     * {@code DBCC DROPCLEANBUFFERS}: empties the buffer pool of clean pages and drops the data file
+     * from the operating system's page cache, so the next read of any page is cold. Writes nothing;
+     * dirty pages stay (checkpoint first for a fully cold pool). Returns the pages dropped.
+     */
+    public int dropCleanBuffers() {
+        checkOpen();
+        return pool.dropCleanBuffers();
+    }
+
+    /** Every read the buffer pool has served since the database opened. */
+    public IoStats cumulativeIoStatistics() {
+        return pool.cumulativeStatistics();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new ColumbaException(ErrorCode.DATABASE_CLOSED, "database " + directory + " is closed");
+        }
+    }
+
+    /** Checkpoints and closes every file; the database is then clean and needs no recovery. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            checkpoint();
+        } finally {
+            closed = true;
+            try {
+                log.close();
+            } finally {
+                try {
+                    pool.close();
+                } finally {
+                    try {
+                        dataFile.close();
+                    } finally {
+                        try {
+                            lock.release();
+                        } catch (IOException ignored) {
+                            // The lock goes with the channel anyway.
+                        }
+                        closeQuietly(lockChannel);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // Nothing was written through it.
+        }
+    }
+
+    private static long nowMicros() {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+    }
+}

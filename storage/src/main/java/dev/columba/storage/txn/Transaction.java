@@ -1,0 +1,84 @@
+package dev.columba.storage.txn;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.buffer.WriteSet;
+
+/**
+ * A write transaction. There is one at a time per database (the single writer): it changes private
+ * copies of pages in its {@link WriteSet}, which commit logs and publishes and rollback drops.
+ * Owned by the thread that began it; it must end with {@link #commit()} or {@link #rollback()}
+ * ({@link #close()} rolls back an open transaction).
+ */
+public final class Transaction implements AutoCloseable {
+    enum State { ACTIVE, COMMITTED, ROLLED_BACK }
+
+    private final TransactionManager manager;
+    private final long id;
+    private final WriteSet writes;
+    private State state = State.ACTIVE;
+
+    Transaction(TransactionManager manager, long id, WriteSet writes) {
+        this.manager = manager;
+        this.id = id;
+        this.writes = writes;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    /** The transaction's pages: reads see its own changes. */
+    public WriteSet writes() {
+        checkActive();
+        return writes;
+    }
+
+    /** Counters for reads the transaction makes on its own behalf (allocation maps, catalog). */
+    public IoCounters systemCounters() {
+        return manager.systemCounters();
+    }
+
+    public boolean isActive() {
+        return state == State.ACTIVE;
+    }
+
+    /**
+     * Makes the changes durable and visible. Returns once the commit record is on stable storage.
+     *
+     * @return the commit LSN (0 if the transaction changed nothing)
+     */
+    public long commit() {
+        checkActive();
+        try {
+            return manager.commit(this);
+        } finally {
+            state = State.COMMITTED;
+        }
+    }
+
+    /** Drops every change. */
+    public void rollback() {
+        if (state != State.ACTIVE) {
+            return;
+        }
+        state = State.ROLLED_BACK;
+        manager.rollback(this);
+    }
+
+    private void checkActive() {
+        if (state != State.ACTIVE) {
+            throw new ColumbaException(ErrorCode.TRANSACTION_STATE, "transaction " + id + " is " + state);
+        }
+    }
+
+    WriteSet writeSet() {
+        return writes;
+    }
+
+    @Override
+    public void close() {
+        rollback();
+    }
+}

@@ -1,0 +1,232 @@
+package dev.columba.storage.txn;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.alloc.Allocator;
+import dev.columba.storage.buffer.BufferPool;
+import dev.columba.storage.buffer.WriteSet;
+import dev.columba.storage.page.Page;
+import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.wal.LogRecord;
+import dev.columba.storage.wal.WriteAheadLog;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Begins, commits and rolls back write transactions; one at a time (the single writer).
+ *
+ * <p>Commit, under the writer lock: one log record per changed page — its full image if the page
+ * was last changed before the current checkpoint's redo point (or is new), so that recovery never
+ * applies a delta to a torn page; otherwise the byte ranges that differ from the committed version
+ * — then a commit record, appended as one group. The new page versions are then installed (the
+ * changed objects held exclusively for that instant, see {@link ObjectLocks}), the writer lock is
+ * released, and the committer waits for the log to be durable up to its commit record. Committers
+ * that arrive while a sync is in flight share the next one (group commit). A reader may see a
+ * commit a few milliseconds before it is durable; if the machine dies in that window the commit is
+ * lost, but its committer never heard it succeed.
+ */
+public final class TransactionManager {
+    /** Deltas separated by fewer identical bytes than this are logged as one range. */
+    private static final int DELTA_MERGE_GAP = 16;
+
+    private final BufferPool pool;
+    private final WriteAheadLog log;
+    private final Allocator allocator;
+    private final ObjectLocks locks;
+    private final ReentrantLock writerLock = new ReentrantLock(true);
+    private final AtomicLong nextTransactionId;
+    private final IoCounters systemCounters = new IoCounters();
+    private final int maxTransactionFrames;
+    private volatile long redoPoint;
+    private volatile ColumbaException failure;
+
+    public TransactionManager(BufferPool pool, WriteAheadLog log, Allocator allocator, ObjectLocks locks,
+                              long firstTransactionId, long redoPoint, int maxTransactionFrames) {
+        this.pool = pool;
+        this.log = log;
+        this.allocator = allocator;
+        this.locks = locks;
+        this.nextTransactionId = new AtomicLong(firstTransactionId);
+        this.redoPoint = redoPoint;
+        this.maxTransactionFrames = maxTransactionFrames;
+    }
+
+    /** Begins a write transaction, waiting for the current one to end. */
+    public Transaction begin() {
+        checkHealthy();
+        writerLock.lock();
+        try {
+            checkHealthy();
+            return new Transaction(this, nextTransactionId.getAndIncrement(),
+                    new WriteSet(pool, maxTransactionFrames, systemCounters));
+        } catch (RuntimeException e) {
+            writerLock.unlock();
+            throw e;
+        }
+    }
+
+    public ObjectLocks locks() {
+        return locks;
+    }
+
+    public Allocator allocator() {
+        return allocator;
+    }
+
+    IoCounters systemCounters() {
+        return systemCounters;
+    }
+
+    public long nextTransactionId() {
+        return nextTransactionId.get();
+    }
+
+    /** The LSN from which recovery would replay; changes to pages older than it log full images. */
+    public long redoPoint() {
+        return redoPoint;
+    }
+
+    /**
+     * Runs {@code action} with no write transaction in progress and returns its result; used by
+     * checkpoints to pick a redo point that no commit straddles.
+     */
+    public <T> T quiesced(java.util.function.Supplier<T> action) {
+        writerLock.lock();
+        try {
+            return action.get();
+        } finally {
+            writerLock.unlock();
+        }
+    }
+
+    /** Moves the redo point: from now on, a page's first change logs its full image. */
+    public void setRedoPoint(long lsn) {
+        this.redoPoint = lsn;
+    }
+
+    long commit(Transaction transaction) {
+        WriteSet writes = transaction.writeSet();
+        long commitLsn;
+        try {
+            List<WriteSet.Entry> entries = writes.entries();
+            if (entries.isEmpty()) {
+                writes.close();
+                return 0;
+            }
+            List<LogRecord> group = new ArrayList<>(entries.size() + 1);
+            int[] objectIds = new int[entries.size()];
+            long redo = redoPoint;
+            for (int index = 0; index < entries.size(); index++) {
+                WriteSet.Entry entry = entries.get(index);
+                group.add(pageRecord(entry, redo));
+                objectIds[index] = Page.objectId(entry.page());
+            }
+            group.add(new LogRecord.Commit(transaction.id(), nowMicros()));
+            long[] lsns = new long[group.size()];
+            try {
+                commitLsn = log.append(group, lsns);
+            } catch (RuntimeException e) {
+                writes.close();
+                allocator.forgetHints();
+                throw e;
+            }
+            try (ObjectLocks.Lease ignored = locks.exclusive(objectIds)) {
+                writes.install(lsns);
+            }
+        } finally {
+            writerLock.unlock();
+        }
+        try {
+            log.flush(commitLsn);
+        } catch (RuntimeException e) {
+            failure = new ColumbaException(ErrorCode.IO_ERROR, "the log could not be made durable, so transaction "
+                    + transaction.id() + " may or may not survive a crash; the database refuses further writes"
+                    + " until it is reopened (" + e.getMessage() + ")", e);
+            throw failure;
+        }
+        return commitLsn;
+    }
+
+    void rollback(Transaction transaction) {
+        try {
+            transaction.writeSet().close();
+            allocator.forgetHints();
+        } finally {
+            writerLock.unlock();
+        }
+    }
+
+    private void checkHealthy() {
+        ColumbaException current = failure;
+        if (current != null) {
+            throw new ColumbaException(current.errorCode(), current.getMessage(), current);
+        }
+    }
+
+    /**
+     * The redo record of one changed page: a full image when the page is new or its committed
+     * version predates the redo point, else the changed byte ranges. The checksum and LSN fields
+     * are left out of deltas: the page's LSN is set when the record is applied, its checksum when it
+     * is written.
+     */
+    static LogRecord pageRecord(WriteSet.Entry entry, long redoPoint) {
+        MemorySegment copy = entry.page();
+        MemorySegment base = entry.basePage();
+        long pageId = entry.pageId();
+        if (base == null || Page.lsn(base) < redoPoint) {
+            return new LogRecord.PageImage(pageId, copy.toArray(ValueLayout.JAVA_BYTE));
+        }
+        List<LogRecord.PageDelta.Range> ranges = new ArrayList<>();
+        int offset = PageFormat.TYPE_OFFSET;
+        int end = PageFormat.PAGE_SIZE;
+        while (offset < end) {
+            long mismatch = MemorySegment.mismatch(copy, offset, end, base, offset, end);
+            if (mismatch < 0) {
+                break;
+            }
+            int start = offset + (int) mismatch;
+            // Extend the range while differences are closer than the merge gap.
+            int rangeEnd = start + 1;
+            while (rangeEnd < end) {
+                int probeEnd = Math.min(end, rangeEnd + DELTA_MERGE_GAP);
+                long next = MemorySegment.mismatch(copy, rangeEnd, probeEnd, base, rangeEnd, probeEnd);
+                if (next < 0) {
+                    break;
+                }
+                rangeEnd = rangeEnd + (int) next + 1;
+            }
+            addRange(ranges, copy, start, rangeEnd);
+            offset = rangeEnd;
+        }
+        return new LogRecord.PageDelta(pageId, ranges);
+    }
+
+    /** Adds {@code [start, end)} of the page, leaving out the LSN field. */
+    private static void addRange(List<LogRecord.PageDelta.Range> ranges, MemorySegment page, int start, int end) {
+        int lsnStart = PageFormat.LSN_OFFSET;
+        int lsnEnd = PageFormat.LSN_OFFSET + 8;
+        if (start < lsnStart) {
+            addPlain(ranges, page, start, Math.min(end, lsnStart));
+        }
+        if (end > lsnEnd) {
+            addPlain(ranges, page, Math.max(start, lsnEnd), end);
+        }
+    }
+
+    private static void addPlain(List<LogRecord.PageDelta.Range> ranges, MemorySegment page, int start, int end) {
+        if (end > start) {
+            ranges.add(new LogRecord.PageDelta.Range(start, page.asSlice(start, end - start).toArray(ValueLayout.JAVA_BYTE)));
+        }
+    }
+
+    private static long nowMicros() {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+    }
+}
