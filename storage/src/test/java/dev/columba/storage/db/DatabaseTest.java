@@ -1,0 +1,78 @@
+package dev.columba.storage.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.btree.BTree;
+import dev.columba.storage.txn.Transaction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DatabaseTest {
+    @TempDir
+    Path directory;
+
+    private static byte[] key(int number) {
+        return String.format("key-%08d", number).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] value(int number) {
+        return ("value of " + number + " ").repeat(1 + number % 5).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static Properties small() {
+        Properties properties = new Properties();
+        properties.setProperty("buffer_pool_size", "8MB");
+        return properties;
+    }
+
+    @Test
+    void committedChangesSurviveCloseAndReopenAndRolledBackOnesDoNot() {
+        IoCounters counters = new IoCounters();
+        BTree tree;
+        try (Database database = Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE)) {
+            assertTrue(database.recoveryReport().created());
+            try (Transaction transaction = database.begin()) {
+                tree = BTree.create(transaction.writes(), database.allocator(), 100, counters);
+                for (int number = 0; number < 5000; number++) {
+                    tree.insert(transaction.writes(), database.allocator(), key(number), value(number), counters);
+                }
+                transaction.commit();
+            }
+            try (Transaction transaction = database.begin()) {
+                for (int number = 5000; number < 6000; number++) {
+                    tree.insert(transaction.writes(), database.allocator(), key(number), value(number), counters);
+                }
+                tree.delete(transaction.writes(), database.allocator(), key(7), counters);
+                transaction.rollback();
+            }
+            assertNull(tree.get(database.bufferPool(), key(5500), counters));
+            assertArrayEquals(value(7), tree.get(database.bufferPool(), key(7), counters));
+        }
+        try (Database database = Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE)) {
+            assertEquals(0, database.recoveryReport().transactionsReplayed(), "a clean close leaves nothing to replay");
+            for (int number = 0; number < 5000; number++) {
+                assertArrayEquals(value(number), tree.get(database.bufferPool(), key(number), counters));
+            }
+            assertNull(tree.get(database.bufferPool(), key(5500), counters));
+        }
+    }
+
+    @Test
+    void aSecondOpenOfTheSameDirectoryIsRefused() {
+        try (Database database = Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE)) {
+            ColumbaException error = assertThrows(ColumbaException.class,
+                    () -> Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE));
+            assertEquals(ErrorCode.DATABASE_IN_USE, error.errorCode());
+        }
+    }
+}
