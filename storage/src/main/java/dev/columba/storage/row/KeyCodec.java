@@ -1,0 +1,409 @@
+package dev.columba.storage.row;
+
+import static dev.columba.storage.row.RowFormat.KEY_INT;
+import static dev.columba.storage.row.RowFormat.KEY_LONG;
+import static dev.columba.storage.row.RowFormat.KEY_NULL;
+import static dev.columba.storage.row.RowFormat.KEY_STRING_END;
+import static dev.columba.storage.row.RowFormat.KEY_STRING_ESCAPED_ZERO;
+import static dev.columba.storage.row.RowFormat.KEY_VALUE;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.type.SqlType;
+import dev.columba.core.type.Values;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Encodes the keys of one index (a list of column types) as bytes whose unsigned lexicographic
+ * order ({@link Arrays#compareUnsigned(byte[], byte[])}, {@link MemorySegment#mismatch}) is the SQL
+ * order of the keys, column by column: NULL first, then values ascending. So the B+tree compares
+ * keys without decoding them. Specified in {@code docs/format/row.md}, section "Keys".
+ *
+ * <p>Each column is a marker byte (NULL or value) followed, for a value, by an order-preserving
+ * form: integers big-endian with the sign bit flipped, doubles by their IEEE bits transformed so
+ * that -0.0 equals 0.0 and NaN sorts last, decimals as their unscaled value at the column's scale,
+ * strings as UTF-8 (code point order) with 0x00 escaped and a terminator. Every column's encoding
+ * is self-delimiting, which gives the prefix property: the encoding of a key's first {@code k}
+ * columns is a byte prefix of the key's encoding, and {@link #prefixLowerBound} and
+ * {@link #prefixUpperBound} bound exactly the keys that start with given values.
+ *
+ * <p>The encoding is lossy where SQL equality is: -0.0 decodes as 0.0, every NaN as the canonical
+ * NaN, and a decimal at the column's scale. Immutable and thread-safe.
+ */
+public final class KeyCodec {
+    private final List<SqlType> types;
+    private final PhysicalType[] physicalTypes;
+    /** Per column, {@code key column <index> <SQL type>}: the start of every message about its values. */
+    private final String[] labels;
+    private final int[] scales;
+    private final int[] characterLimits;
+
+    public KeyCodec(List<SqlType> types) {
+        this.types = List.copyOf(types);
+        if (this.types.isEmpty()) {
+            throw new IllegalArgumentException("a key needs at least one column");
+        }
+        int columnCount = this.types.size();
+        physicalTypes = new PhysicalType[columnCount];
+        labels = new String[columnCount];
+        scales = new int[columnCount];
+        characterLimits = new int[columnCount];
+        for (int columnIndex = 0; columnIndex < columnCount; columnIndex++) {
+            SqlType type = this.types.get(columnIndex);
+            physicalTypes[columnIndex] = PhysicalType.of(type);
+            labels[columnIndex] = "key column " + columnIndex + " " + type.sqlName();
+            scales[columnIndex] = type instanceof SqlType.DecimalType decimal ? decimal.scale() : 0;
+            characterLimits[columnIndex] = ColumnValues.characterLimit(type);
+        }
+    }
+
+    public static KeyCodec of(SqlType... types) {
+        return new KeyCodec(List.of(types));
+    }
+
+    public List<SqlType> types() {
+        return types;
+    }
+
+    /**
+     * The bytes of {@code key}'s encoding.
+     *
+     * @throws ColumbaException WRONG_TYPE, STRING_TOO_LONG, VALUE_OUT_OF_RANGE or INVALID_ARGUMENT
+     *     (a string that is not Unicode) naming the key column and the value; KEY_TOO_LARGE beyond
+     *     2^31 - 9 bytes
+     */
+    public int encodedLength(Object[] key) {
+        checkArity(key);
+        return checkedLength(measure(key, key.length));
+    }
+
+    /**
+     * Writes {@code key} at {@code offset} of {@code target}; every value is checked before the
+     * first byte is written.
+     *
+     * @return the bytes written, {@link #encodedLength(Object[])}
+     * @throws IllegalArgumentException when the key does not fit in {@code target} at {@code offset}
+     */
+    public int encode(Object[] key, MemorySegment target, long offset) {
+        checkArity(key);
+        int length = checkedLength(measure(key, key.length));
+        if (offset < 0 || offset > target.byteSize() - length) {
+            throw new IllegalArgumentException("a key of " + length + " bytes does not fit at offset " + offset
+                    + " of a segment of " + target.byteSize() + " bytes");
+        }
+        write(key, key.length, target, offset);
+        return length;
+    }
+
+    public byte[] encode(Object[] key) {
+        checkArity(key);
+        return encodePrefix(key, 0);
+    }
+
+    /**
+     * The smallest encoding of a key starting with the values {@code prefix} (any number from 0 to
+     * the key's column count): their own encoding, a byte prefix of every such key. Inclusive.
+     */
+    public byte[] prefixLowerBound(Object[] prefix) {
+        checkPrefix(prefix);
+        return encodePrefix(prefix, 0);
+    }
+
+    /**
+     * An exclusive upper bound of the keys starting with the values {@code prefix}: every full key
+     * {@code k} that starts with them has {@code prefixLowerBound(prefix) <= encode(k) <
+     * prefixUpperBound(prefix)}, and every other key lies outside that range. It is the prefix's
+     * encoding followed by a byte above both column markers.
+     */
+    public byte[] prefixUpperBound(Object[] prefix) {
+        checkPrefix(prefix);
+        byte[] bound = encodePrefix(prefix, 1);
+        bound[bound.length - 1] = RowFormat.KEY_PREFIX_UPPER;
+        return bound;
+    }
+
+    /** The values of an encoded key; see the class comment for what the encoding does not keep. */
+    public Object[] decode(byte[] key) {
+        return decode(MemorySegment.ofArray(key), 0, key.length);
+    }
+
+    /**
+     * The values of the key of {@code length} bytes at {@code offset}.
+     *
+     * @throws ColumbaException INDEX_CORRUPT when those bytes are not exactly one key
+     */
+    public Object[] decode(MemorySegment source, long offset, int length) {
+        if (offset < 0 || length < 0 || offset > source.byteSize() - length) {
+            throw corrupt(offset, "a key of " + length + " bytes does not fit in a segment of " + source.byteSize() + " bytes");
+        }
+        Object[] values = new Object[types.size()];
+        long end = parse(source, offset, offset + length, values);
+        if (end != offset + length) {
+            throw corrupt(offset, (offset + length - end) + " bytes follow the last key column");
+        }
+        return values;
+    }
+
+    /**
+     * The length of the key stored at {@code offset}, found by walking its columns.
+     *
+     * @throws ColumbaException INDEX_CORRUPT when no whole key starts there
+     */
+    public int encodedLength(MemorySegment source, long offset) {
+        if (offset < 0 || offset > source.byteSize()) {
+            throw corrupt(offset, "outside a segment of " + source.byteSize() + " bytes");
+        }
+        long end = parse(source, offset, source.byteSize(), null);
+        return Math.toIntExact(end - offset);
+    }
+
+    // ---- Encoding internals --------------------------------------------------------------------
+
+    private void checkArity(Object[] key) {
+        if (key.length != types.size()) {
+            throw new IllegalArgumentException("key has " + key.length + " values, index has " + types.size() + " columns");
+        }
+    }
+
+    private void checkPrefix(Object[] prefix) {
+        if (prefix.length > types.size()) {
+            throw new IllegalArgumentException("prefix has " + prefix.length + " values, index has " + types.size() + " columns");
+        }
+    }
+
+    private byte[] encodePrefix(Object[] values, int extraBytes) {
+        int length = checkedLength(measure(values, values.length) + extraBytes);
+        byte[] encoded = new byte[length];
+        write(values, values.length, MemorySegment.ofArray(encoded), 0);
+        return encoded;
+    }
+
+    private int checkedLength(long length) {
+        if (length > RowFormat.MAX_KEY_BYTES) {
+            throw new ColumbaException(ErrorCode.KEY_TOO_LARGE, "key of " + types.size() + " columns needs " + length
+                    + " bytes, more than the format's " + RowFormat.MAX_KEY_BYTES);
+        }
+        return (int) length;
+    }
+
+    /** Checks the first {@code count} values and returns the bytes they encode to. */
+    private long measure(Object[] values, int count) {
+        long length = count;
+        for (int columnIndex = 0; columnIndex < count; columnIndex++) {
+            Object value = values[columnIndex];
+            if (value == null) {
+                continue;
+            }
+            String label = labels[columnIndex];
+            length += switch (physicalTypes[columnIndex]) {
+                case BOOLEAN -> {
+                    ColumnValues.booleanValue(value, label);
+                    yield 1;
+                }
+                case INT -> {
+                    ColumnValues.intValue(value, label);
+                    yield Integer.BYTES;
+                }
+                case DATE -> {
+                    ColumnValues.days(value, label);
+                    yield Integer.BYTES;
+                }
+                case BIGINT -> {
+                    ColumnValues.bigintValue(value, label);
+                    yield Long.BYTES;
+                }
+                case TIMESTAMP -> {
+                    ColumnValues.micros(value, label);
+                    yield Long.BYTES;
+                }
+                case DOUBLE -> {
+                    ColumnValues.doubleValue(value, label);
+                    yield Long.BYTES;
+                }
+                case DECIMAL64, DECIMAL128 -> {
+                    ColumnValues.decimal(value, (SqlType.DecimalType) types.get(columnIndex), label);
+                    yield physicalTypes[columnIndex].width();
+                }
+                case VARCHAR -> {
+                    String text = ColumnValues.string(value, characterLimits[columnIndex], label);
+                    yield Utf8.length(text, true, label) + 2;
+                }
+                case CHAR -> {
+                    String text = ColumnValues.string(value, characterLimits[columnIndex], label);
+                    yield Utf8.length(text, true, label) + ColumnValues.padding(text, characterLimits[columnIndex]) + 2;
+                }
+            };
+        }
+        return length;
+    }
+
+    /** Writes the first {@code count} values, checked by {@link #measure}; returns the end offset. */
+    private long write(Object[] values, int count, MemorySegment target, long offset) {
+        long position = offset;
+        for (int columnIndex = 0; columnIndex < count; columnIndex++) {
+            Object value = values[columnIndex];
+            if (value == null) {
+                target.set(ValueLayout.JAVA_BYTE, position++, KEY_NULL);
+                continue;
+            }
+            target.set(ValueLayout.JAVA_BYTE, position++, KEY_VALUE);
+            String label = labels[columnIndex];
+            switch (physicalTypes[columnIndex]) {
+                case BOOLEAN -> target.set(ValueLayout.JAVA_BYTE, position++, (byte) (ColumnValues.booleanValue(value, label) ? 1 : 0));
+                case INT -> position = putInt(target, position, ColumnValues.intValue(value, label));
+                case DATE -> position = putInt(target, position, ColumnValues.days(value, label));
+                case BIGINT -> position = putLong(target, position, ColumnValues.bigintValue(value, label));
+                case TIMESTAMP -> position = putLong(target, position, ColumnValues.micros(value, label));
+                case DOUBLE -> {
+                    double number = ColumnValues.doubleValue(value, label);
+                    // -0.0 == 0.0 in SQL; doubleToLongBits maps every NaN to the one canonical NaN.
+                    long bits = Double.doubleToLongBits(number == 0.0 ? 0.0 : number);
+                    // Positive: flip the sign bit, above all negatives. Negative: flip every bit, so
+                    // larger magnitudes sort lower.
+                    target.set(KEY_LONG, position, bits ^ (bits >> (Long.SIZE - 1) | Long.MIN_VALUE));
+                    position += Long.BYTES;
+                }
+                case DECIMAL64 -> position = putLong(target, position, ColumnValues.unscaledLow(decimal(columnIndex, value)));
+                case DECIMAL128 -> {
+                    BigDecimal decimal = decimal(columnIndex, value);
+                    // Two's complement 128-bit order: signed high half, then unsigned low half.
+                    position = putLong(target, position, ColumnValues.unscaledHigh(decimal));
+                    target.set(KEY_LONG, position, ColumnValues.unscaledLow(decimal));
+                    position += Long.BYTES;
+                }
+                case VARCHAR, CHAR -> {
+                    String text = (String) value;
+                    position += Utf8.write(text, target, position, true, KEY_STRING_ESCAPED_ZERO);
+                    if (physicalTypes[columnIndex] == PhysicalType.CHAR) {
+                        int padding = ColumnValues.padding(text, characterLimits[columnIndex]);
+                        Utf8.writeBlanks(target, position, padding);
+                        position += padding;
+                    }
+                    target.set(ValueLayout.JAVA_BYTE, position++, (byte) 0);
+                    target.set(ValueLayout.JAVA_BYTE, position++, KEY_STRING_END);
+                }
+            }
+        }
+        return position;
+    }
+
+    private BigDecimal decimal(int columnIndex, Object value) {
+        return ColumnValues.decimal(value, (SqlType.DecimalType) types.get(columnIndex), labels[columnIndex]);
+    }
+
+    /** Signed to unsigned order: flip the sign bit, big-endian. */
+    private static long putInt(MemorySegment target, long position, int value) {
+        target.set(KEY_INT, position, value ^ Integer.MIN_VALUE);
+        return position + Integer.BYTES;
+    }
+
+    private static long putLong(MemorySegment target, long position, long value) {
+        target.set(KEY_LONG, position, value ^ Long.MIN_VALUE);
+        return position + Long.BYTES;
+    }
+
+    // ---- Decoding internals --------------------------------------------------------------------
+
+    /**
+     * Walks one key from {@code offset}, never reading at or past {@code limit}, and returns where
+     * it ends; fills {@code values} when not null.
+     */
+    private long parse(MemorySegment source, long offset, long limit, Object[] values) {
+        long position = offset;
+        for (int columnIndex = 0; columnIndex < physicalTypes.length; columnIndex++) {
+            require(position, 1, limit, offset, columnIndex);
+            byte marker = source.get(ValueLayout.JAVA_BYTE, position++);
+            if (marker == KEY_NULL) {
+                continue;
+            }
+            if (marker != KEY_VALUE) {
+                throw corrupt(offset, labels[columnIndex] + " starts with byte 0x" + Integer.toHexString(marker & 0xFF)
+                        + " at " + (position - 1) + ", not a NULL or value marker");
+            }
+            PhysicalType physical = physicalTypes[columnIndex];
+            if (physical.variableLength()) {
+                position = parseString(source, position, limit, offset, columnIndex, values);
+                continue;
+            }
+            require(position, physical.width(), limit, offset, columnIndex);
+            if (values != null) {
+                values[columnIndex] = switch (physical) {
+                    case BOOLEAN -> {
+                        byte bool = source.get(ValueLayout.JAVA_BYTE, position);
+                        if (bool != 0 && bool != 1) {
+                            throw corrupt(offset, labels[columnIndex] + " holds byte " + bool + " at " + position + ", not 0 or 1");
+                        }
+                        yield bool == 1;
+                    }
+                    case INT -> source.get(KEY_INT, position) ^ Integer.MIN_VALUE;
+                    case DATE -> Values.daysToDate(source.get(KEY_INT, position) ^ Integer.MIN_VALUE);
+                    case BIGINT -> source.get(KEY_LONG, position) ^ Long.MIN_VALUE;
+                    case TIMESTAMP -> Values.microsToTimestamp(source.get(KEY_LONG, position) ^ Long.MIN_VALUE);
+                    case DOUBLE -> {
+                        long bits = source.get(KEY_LONG, position);
+                        yield Double.longBitsToDouble(bits ^ (~bits >> (Long.SIZE - 1) | Long.MIN_VALUE));
+                    }
+                    case DECIMAL64 -> BigDecimal.valueOf(source.get(KEY_LONG, position) ^ Long.MIN_VALUE, scales[columnIndex]);
+                    case DECIMAL128 -> ColumnValues.decimalOf(source.get(KEY_LONG, position) ^ Long.MIN_VALUE,
+                            source.get(KEY_LONG, position + Long.BYTES), scales[columnIndex]);
+                    case VARCHAR, CHAR -> throw new IllegalStateException(labels[columnIndex] + " is variable-length");
+                };
+            }
+            position += physical.width();
+        }
+        return position;
+    }
+
+    /** Walks an escaped, terminated string from {@code start}; returns the position after it. */
+    private long parseString(MemorySegment source, long start, long limit, long keyOffset, int columnIndex, Object[] values) {
+        long position = start;
+        long unescapedLength = 0;
+        while (true) {
+            require(position, 1, limit, keyOffset, columnIndex);
+            if (source.get(ValueLayout.JAVA_BYTE, position++) == 0) {
+                require(position, 1, limit, keyOffset, columnIndex);
+                byte escape = source.get(ValueLayout.JAVA_BYTE, position++);
+                if (escape == KEY_STRING_END) {
+                    break;
+                }
+                if (escape != KEY_STRING_ESCAPED_ZERO) {
+                    throw corrupt(keyOffset, labels[columnIndex] + " has byte 0x00 followed by 0x"
+                            + Integer.toHexString(escape & 0xFF) + " at " + (position - 1) + ", neither escape nor end");
+                }
+            }
+            unescapedLength++;
+        }
+        if (values != null) {
+            if (unescapedLength > RowFormat.MAX_KEY_BYTES) {
+                throw corrupt(keyOffset, labels[columnIndex] + " holds " + unescapedLength + " bytes");
+            }
+            byte[] utf8 = new byte[(int) unescapedLength];
+            long read = start;
+            for (int index = 0; index < utf8.length; index++) {
+                byte next = source.get(ValueLayout.JAVA_BYTE, read++);
+                if (next == 0) {
+                    read++;
+                }
+                utf8[index] = next;
+            }
+            values[columnIndex] = new String(utf8, StandardCharsets.UTF_8);
+        }
+        return position;
+    }
+
+    private void require(long position, int bytes, long limit, long keyOffset, int columnIndex) {
+        if (position > limit - bytes) {
+            throw corrupt(keyOffset, labels[columnIndex] + " needs " + bytes + " bytes at " + position
+                    + " but the key ends at " + limit);
+        }
+    }
+
+    private static ColumbaException corrupt(long keyOffset, String detail) {
+        return new ColumbaException(ErrorCode.INDEX_CORRUPT, "corrupt key at offset " + keyOffset + ": " + detail);
+    }
+}
