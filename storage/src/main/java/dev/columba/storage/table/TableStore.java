@@ -1,0 +1,399 @@
+package dev.columba.storage.table;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.type.SqlType;
+import dev.columba.storage.alloc.Allocator;
+import dev.columba.storage.btree.BTree;
+import dev.columba.storage.btree.Cursor;
+import dev.columba.storage.btree.EntryCursor;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.btree.ScanRange;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.buffer.WriteSet;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.heap.Heap;
+import dev.columba.storage.lob.OverflowStore;
+import dev.columba.storage.row.KeyCodec;
+import dev.columba.storage.row.LobRef;
+import dev.columba.storage.row.RowCodec;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A rowstore table at run time: its rows encoded with {@link RowCodec} in a clustered
+ * {@link BTree} (keyed by the clustered key, memcomparable, plus a uniquifier when the key is not
+ * unique) or in a {@link Heap}, values too large for a page moved to overflow pages, and its
+ * secondary indexes kept in step. Immutable and thread-safe; reads go through a
+ * {@link PageReader}, writes through the writer's {@link WriteSet}.
+ */
+public final class TableStore {
+    /** Bytes of the uniquifier appended to a non-unique clustered key. */
+    private static final int UNIQUIFIER_BYTES = 4;
+
+    private final CatalogEntry.Table definition;
+    private final RowCodec rows;
+    private final KeyCodec keys;
+    private final BTree tree;
+    private final Heap heap;
+    private final List<IndexStore> indexes;
+
+    public TableStore(CatalogEntry.Table definition, List<CatalogEntry.Index> indexes) {
+        this.definition = definition;
+        this.rows = new RowCodec(definition.schema());
+        if (definition.organization() == CatalogEntry.Organization.CLUSTERED) {
+            this.keys = new KeyCodec(types(definition.schema(), definition.keyColumns()));
+            this.tree = new BTree(definition.objectId(), definition.rootPage(), definition.firstOamPage());
+            this.heap = null;
+        } else {
+            this.keys = null;
+            this.tree = null;
+            this.heap = new Heap(definition.objectId(), definition.firstOamPage());
+        }
+        List<IndexStore> stores = new ArrayList<>();
+        for (CatalogEntry.Index index : indexes) {
+            stores.add(new IndexStore(index, definition.schema()));
+        }
+        this.indexes = List.copyOf(stores);
+    }
+
+    static List<SqlType> types(TableSchema schema, List<Integer> columns) {
+        List<SqlType> types = new ArrayList<>(columns.size());
+        for (int column : columns) {
+            types.add(schema.column(column).type());
+        }
+        return types;
+    }
+
+    public CatalogEntry.Table definition() {
+        return definition;
+    }
+
+    public String name() {
+        return definition.name();
+    }
+
+    public TableSchema schema() {
+        return definition.schema();
+    }
+
+    public List<IndexStore> indexes() {
+        return indexes;
+    }
+
+    /** The clustered B+tree, or null for a heap. */
+    public BTree tree() {
+        return tree;
+    }
+
+    /** The heap, or null for a clustered table. */
+    public Heap heap() {
+        return heap;
+    }
+
+    public RowCodec rowCodec() {
+        return rows;
+    }
+
+    // ---- writing ------------------------------------------------------------------------------
+
+    /**
+     * Inserts a row (values in column order).
+     *
+     * @throws ColumbaException DUPLICATE_KEY for a duplicate unique key, or the row codec's
+     *         validation errors naming the column
+     */
+    public void insert(WriteSet writes, Allocator allocator, Object[] row, IoCounters counters) {
+        if (row.length != schema().size()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + name() + " has " + schema().size()
+                    + " columns, the row has " + row.length + " values");
+        }
+        rows.encodedSize(row);
+        byte[] locator;
+        if (tree != null) {
+            byte[] key = clusteredKey(writes, row, counters);
+            byte[] encoded = encodeRow(writes, allocator, row, BTree.maxEntryLength() - key.length, counters);
+            for (IndexStore index : indexes) {
+                index.checkUnique(writes, row, counters);
+            }
+            if (!tree.insert(writes, allocator, key, encoded, counters)) {
+                throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key " + describeKey(row)
+                        + " in table " + name());
+            }
+            locator = key;
+        } else {
+            for (IndexStore index : indexes) {
+                index.checkUnique(writes, row, counters);
+            }
+            byte[] encoded = encodeRow(writes, allocator, row, Heap.MAX_ROW_LENGTH, counters);
+            locator = IndexStore.rowIdLocator(heap.insert(writes, allocator, encoded, counters));
+        }
+        for (IndexStore index : indexes) {
+            index.insert(writes, allocator, row, locator, counters);
+        }
+    }
+
+    /**
+     * Deletes the row whose clustered key is {@code keyValues} (a unique clustered key).
+     *
+     * @return false if there was none
+     */
+    public boolean delete(WriteSet writes, Allocator allocator, Object[] keyValues, IoCounters counters) {
+        requireUniqueClustered("delete by key");
+        byte[] key = keys.encode(keyValues);
+        byte[] encoded = tree.get(writes, key, counters);
+        if (encoded == null) {
+            return false;
+        }
+        Object[] row = rows.decode(MemorySegment.ofArray(encoded), 0);
+        for (IndexStore index : indexes) {
+            index.delete(writes, allocator, resolve(writes, row.clone(), counters), key, counters);
+        }
+        freeLobs(writes, allocator, row, counters);
+        tree.delete(writes, allocator, key, counters);
+        return true;
+    }
+
+    /** Deletes a heap row by row id; false if there was none. */
+    public boolean deleteRow(WriteSet writes, Allocator allocator, long rowId, IoCounters counters) {
+        if (heap == null) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + name() + " is not a heap");
+        }
+        byte[] encoded = heap.fetch(writes, rowId, counters);
+        if (encoded == null) {
+            return false;
+        }
+        Object[] row = rows.decode(MemorySegment.ofArray(encoded), 0);
+        for (IndexStore index : indexes) {
+            index.delete(writes, allocator, resolve(writes, row.clone(), counters), IndexStore.rowIdLocator(rowId), counters);
+        }
+        freeLobs(writes, allocator, row, counters);
+        return heap.delete(writes, rowId, counters);
+    }
+
+    /** Replaces the row with the same unique clustered key; false if there was none. */
+    public boolean update(WriteSet writes, Allocator allocator, Object[] row, IoCounters counters) {
+        requireUniqueClustered("update by key");
+        Object[] keyValues = keyValues(row);
+        if (!delete(writes, allocator, keyValues, counters)) {
+            return false;
+        }
+        insert(writes, allocator, row, counters);
+        return true;
+    }
+
+    private void requireUniqueClustered(String operation) {
+        if (tree == null || !definition.uniqueKey()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, operation + " needs a unique clustered key; table "
+                    + name() + " has none");
+        }
+    }
+
+    /** The clustered B+tree key: the key columns, plus a uniquifier one above the key's last duplicate. */
+    private byte[] clusteredKey(WriteSet writes, Object[] row, IoCounters counters) {
+        Object[] keyValues = keyValues(row);
+        byte[] key = keys.encode(keyValues);
+        if (definition.uniqueKey()) {
+            return key;
+        }
+        int uniquifier = 0;
+        ScanRange duplicates = new ScanRange(key, true, keys.prefixUpperBound(keyValues), false);
+        try (Cursor cursor = tree.scan(writes, duplicates, ReadAheadOptions.OFF, new IoCounters())) {
+            while (cursor.next()) {
+                MemorySegment page = cursor.page();
+                int end = cursor.keyOffset() + cursor.keyLength();
+                int last = 0;
+                for (int index = UNIQUIFIER_BYTES; index > 0; index--) {
+                    last = (last << 8) | Byte.toUnsignedInt(page.get(java.lang.foreign.ValueLayout.JAVA_BYTE, end - index));
+                }
+                uniquifier = last + 1;
+            }
+        }
+        byte[] withUniquifier = Arrays.copyOf(key, key.length + UNIQUIFIER_BYTES);
+        for (int index = 0; index < UNIQUIFIER_BYTES; index++) {
+            withUniquifier[key.length + index] = (byte) (uniquifier >>> (8 * (UNIQUIFIER_BYTES - 1 - index)));
+        }
+        return withUniquifier;
+    }
+
+    Object[] keyValues(Object[] row) {
+        List<Integer> keyColumns = definition.keyColumns();
+        Object[] values = new Object[keyColumns.size()];
+        for (int index = 0; index < values.length; index++) {
+            values[index] = row[keyColumns.get(index)];
+        }
+        return values;
+    }
+
+    private String describeKey(Object[] row) {
+        return Arrays.toString(keyValues(row));
+    }
+
+    /** Encodes the row, first moving its largest values to overflow pages until it fits {@code limit}. */
+    private byte[] encodeRow(WriteSet writes, Allocator allocator, Object[] row, int limit, IoCounters counters) {
+        int[] outOfRow = rows.columnsToMoveOutOfRow(row, limit);
+        if (outOfRow.length == 0) {
+            return rows.encode(row);
+        }
+        Object[] stored = row.clone();
+        for (int column : outOfRow) {
+            byte[] bytes = rows.lobBytes(column, stored[column]);
+            long firstPage = OverflowStore.write(writes, allocator, definition.objectId(), definition.firstOamPage(), bytes,
+                    counters);
+            stored[column] = new LobRef(firstPage, bytes.length);
+        }
+        return rows.encode(stored);
+    }
+
+    private void freeLobs(WriteSet writes, Allocator allocator, Object[] row, IoCounters counters) {
+        for (Object value : row) {
+            if (value instanceof LobRef lob) {
+                OverflowStore.free(writes, allocator, definition.firstOamPage(), lob.firstPageId(), counters);
+            }
+        }
+    }
+
+    /** Replaces every {@link LobRef} in {@code row} by its value, read from the overflow pages. */
+    Object[] resolve(PageReader reader, Object[] row, IoCounters counters) {
+        for (int column = 0; column < row.length; column++) {
+            if (row[column] instanceof LobRef lob) {
+                row[column] = rows.valueFromLobBytes(column, OverflowStore.read(reader, lob.firstPageId(), lob.byteLength(),
+                        counters));
+            }
+        }
+        return row;
+    }
+
+    // ---- reading ------------------------------------------------------------------------------
+
+    /** The row with the unique clustered key {@code keyValues}, or null. */
+    public Object[] get(PageReader reader, Object[] keyValues, IoCounters counters) {
+        requireUniqueClustered("get by key");
+        byte[] encoded = tree.get(reader, keys.encode(keyValues), counters);
+        return encoded == null ? null : resolve(reader, rows.decode(MemorySegment.ofArray(encoded), 0), counters);
+    }
+
+    /** The row a secondary index's locator points at, or null if it is gone. */
+    public Object[] fetch(PageReader reader, byte[] locator, IoCounters counters) {
+        byte[] encoded = tree != null ? tree.get(reader, locator, counters)
+                : heap.fetch(reader, IndexStore.rowIdOf(locator), counters);
+        return encoded == null ? null : resolve(reader, rows.decode(MemorySegment.ofArray(encoded), 0), counters);
+    }
+
+    /** Opens a scan; see {@link TableScan}. */
+    public RowCursor scan(PageReader reader, TableScan scan, IoCounters counters) {
+        int[] projection = scan.projection() != null ? scan.projection() : allColumns();
+        if (heap != null) {
+            if (scan.order() != TableScan.Order.ALLOCATION && (scan.low() != null || scan.high() != null)) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "heap " + name() + " has no key to scan a range of");
+            }
+            Heap.HeapCursor cursor = heap.scan(reader, scan.readAhead(), counters);
+            return new DecodingCursor(reader, counters, projection) {
+                @Override
+                boolean advance() {
+                    return cursor.next();
+                }
+
+                @Override
+                MemorySegment page() {
+                    return cursor.page();
+                }
+
+                @Override
+                int rowOffset() {
+                    return cursor.rowOffset();
+                }
+
+                @Override
+                public void close() {
+                    cursor.close();
+                }
+            };
+        }
+        EntryCursor entries;
+        if (scan.order() == TableScan.Order.ALLOCATION) {
+            entries = tree.scanAllocationOrder(reader, scan.readAhead(), counters);
+        } else {
+            byte[] low = scan.low() == null ? null : keys.prefixLowerBound(scan.low());
+            byte[] high = scan.high() == null ? null : scan.highInclusive()
+                    ? keys.prefixUpperBound(scan.high()) : keys.prefixLowerBound(scan.high());
+            // Bounds are key prefixes: "> low" starts above every key with that prefix.
+            byte[] start = low == null || scan.lowInclusive() ? low : keys.prefixUpperBound(scan.low());
+            entries = tree.scan(reader, new ScanRange(start, true, high, false), scan.readAhead(), counters);
+        }
+        return new DecodingCursor(reader, counters, projection) {
+            @Override
+            boolean advance() {
+                return entries.next();
+            }
+
+            @Override
+            MemorySegment page() {
+                return entries.page();
+            }
+
+            @Override
+            int rowOffset() {
+                return entries.valueOffset();
+            }
+
+            @Override
+            public void close() {
+                entries.close();
+            }
+        };
+    }
+
+    private int[] allColumns() {
+        int[] columns = new int[schema().size()];
+        for (int column = 0; column < columns.length; column++) {
+            columns[column] = column;
+        }
+        return columns;
+    }
+
+    /** Decodes the projected columns of each row into one reused array, resolving overflow values. */
+    private abstract class DecodingCursor implements RowCursor {
+        private final PageReader reader;
+        private final IoCounters counters;
+        private final int[] projection;
+        private final Object[] row;
+
+        DecodingCursor(PageReader reader, IoCounters counters, int[] projection) {
+            this.reader = reader;
+            this.counters = counters;
+            this.projection = projection;
+            this.row = new Object[projection.length];
+        }
+
+        abstract boolean advance();
+
+        abstract MemorySegment page();
+
+        abstract int rowOffset();
+
+        @Override
+        public boolean next() {
+            if (!advance()) {
+                return false;
+            }
+            rows.decode(page(), rowOffset(), projection, row);
+            for (int index = 0; index < row.length; index++) {
+                if (row[index] instanceof LobRef lob) {
+                    row[index] = rows.valueFromLobBytes(projection[index],
+                            OverflowStore.read(reader, lob.firstPageId(), lob.byteLength(), counters));
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public Object[] row() {
+            return row;
+        }
+    }
+}

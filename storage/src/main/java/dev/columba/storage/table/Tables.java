@@ -1,0 +1,156 @@
+package dev.columba.storage.table;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.btree.BTree;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.catalog.Catalog;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.heap.Heap;
+import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.txn.ObjectLocks;
+import dev.columba.storage.txn.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Data definition and lookup of rowstore tables and indexes in a database's catalog. DDL runs in
+ * the caller's write transaction, so it commits or rolls back with the rest of it.
+ */
+public final class Tables {
+    private final Database database;
+
+    public Tables(Database database) {
+        this.database = database;
+    }
+
+    /**
+     * Creates a table. With key columns it is clustered on them (unique or not); without, a heap.
+     *
+     * @throws ColumbaException OBJECT_ALREADY_EXISTS if the name is taken
+     */
+    public TableStore createTable(Transaction transaction, String name, TableSchema schema, List<Integer> keyColumns,
+                                  boolean uniqueKey, Map<String, String> options) {
+        IoCounters counters = transaction.systemCounters();
+        Catalog catalog = database.catalog();
+        if (catalog.byName(transaction.writes(), name, counters).isPresent()) {
+            throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table or index " + name + " already exists");
+        }
+        int objectId = catalog.allocateObjectId(transaction.writes(), counters);
+        CatalogEntry.Table entry;
+        if (keyColumns.isEmpty()) {
+            Heap heap = Heap.create(transaction.writes(), database.allocator(), objectId, counters);
+            entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.HEAP, List.of(), false,
+                    PageFormat.NO_PAGE, heap.firstOamPage(), options);
+        } else {
+            BTree tree = BTree.create(transaction.writes(), database.allocator(), objectId, counters);
+            entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.CLUSTERED, keyColumns,
+                    uniqueKey, tree.rootPage(), tree.firstOamPage(), options);
+        }
+        catalog.put(transaction.writes(), database.allocator(), entry, counters);
+        return new TableStore(entry, List.of());
+    }
+
+    /**
+     * Creates a secondary index on {@code table} and fills it from the table's rows.
+     *
+     * @throws ColumbaException OBJECT_ALREADY_EXISTS, or DUPLICATE_KEY if a unique index meets duplicates
+     */
+    public TableStore createIndex(Transaction transaction, String tableName, String indexName, List<Integer> keyColumns,
+                                  boolean unique) {
+        IoCounters counters = transaction.systemCounters();
+        Catalog catalog = database.catalog();
+        TableStore table = table(transaction.writes(), tableName, counters);
+        if (catalog.byName(transaction.writes(), indexName, counters).isPresent()) {
+            throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table or index " + indexName + " already exists");
+        }
+        int objectId = catalog.allocateObjectId(transaction.writes(), counters);
+        BTree tree = BTree.create(transaction.writes(), database.allocator(), objectId, counters);
+        CatalogEntry.Index entry = new CatalogEntry.Index(objectId, indexName, table.definition().objectId(), keyColumns,
+                unique, tree.rootPage(), tree.firstOamPage());
+        catalog.put(transaction.writes(), database.allocator(), entry, counters);
+        List<CatalogEntry.Index> indexes = new ArrayList<>();
+        for (IndexStore index : table.indexes()) {
+            indexes.add(index.definition());
+        }
+        IndexStore index = new IndexStore(entry, table.schema());
+        boolean heap = table.heap() != null;
+        List<Object[]> rows = new ArrayList<>();
+        List<byte[]> locators = new ArrayList<>();
+        if (heap) {
+            try (Heap.HeapCursor cursor = table.heap().scan(transaction.writes(), ReadAheadOptions.OFF, counters)) {
+                while (cursor.next()) {
+                    rows.add(table.resolve(transaction.writes(),
+                            table.rowCodec().decode(cursor.page(), cursor.rowOffset()), counters));
+                    locators.add(IndexStore.rowIdLocator(cursor.rowId()));
+                }
+            }
+        } else {
+            try (var cursor = table.tree().scan(transaction.writes(), dev.columba.storage.btree.ScanRange.ALL,
+                    ReadAheadOptions.OFF, counters)) {
+                while (cursor.next()) {
+                    rows.add(table.resolve(transaction.writes(),
+                            table.rowCodec().decode(cursor.page(), cursor.valueOffset()), counters));
+                    locators.add(cursor.key());
+                }
+            }
+        }
+        for (int row = 0; row < rows.size(); row++) {
+            index.checkUnique(transaction.writes(), rows.get(row), counters);
+            index.insert(transaction.writes(), database.allocator(), rows.get(row), locators.get(row), counters);
+        }
+        indexes.add(entry);
+        return new TableStore(table.definition(), indexes);
+    }
+
+    /** Drops a table, its indexes and all their pages. */
+    public void dropTable(Transaction transaction, String name) {
+        IoCounters counters = transaction.systemCounters();
+        TableStore table = table(transaction.writes(), name, counters);
+        for (IndexStore index : table.indexes()) {
+            database.allocator().dropObject(transaction.writes(), index.definition().firstOamPage(), counters);
+            database.catalog().remove(transaction.writes(), database.allocator(), index.definition().objectId(), counters);
+        }
+        database.allocator().dropObject(transaction.writes(), table.definition().firstOamPage(), counters);
+        database.catalog().remove(transaction.writes(), database.allocator(), table.definition().objectId(), counters);
+    }
+
+    /**
+     * The table named {@code name} as {@code reader} sees the catalog.
+     *
+     * @throws ColumbaException OBJECT_NOT_FOUND
+     */
+    public TableStore table(PageReader reader, String name, IoCounters counters) {
+        return find(reader, name, counters).orElseThrow(() ->
+                new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "table " + name + " does not exist"));
+    }
+
+    public Optional<TableStore> find(PageReader reader, String name, IoCounters counters) {
+        Catalog catalog = database.catalog();
+        try (ObjectLocks.Lease ignored = reader instanceof dev.columba.storage.buffer.BufferPool
+                ? database.locks().shared(Catalog.CATALOG_OBJECT_ID) : null) {
+            Optional<CatalogEntry> entry = catalog.byName(reader, name, counters);
+            if (entry.isEmpty() || !(entry.get() instanceof CatalogEntry.Table table)) {
+                return Optional.empty();
+            }
+            return Optional.of(new TableStore(table, catalog.indexesOf(reader, table.objectId(), counters)));
+        }
+    }
+
+    /** Every table, by object id. */
+    public List<CatalogEntry.Table> list(PageReader reader, IoCounters counters) {
+        List<CatalogEntry.Table> tables = new ArrayList<>();
+        for (CatalogEntry entry : database.catalog().entries(reader, counters)) {
+            if (entry instanceof CatalogEntry.Table table) {
+                tables.add(table);
+            }
+        }
+        return tables;
+    }
+}
