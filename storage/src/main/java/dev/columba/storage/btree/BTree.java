@@ -87,19 +87,12 @@ public final class BTree {
 
     /** A copy of the value stored under {@code key}, or null. */
     public byte[] get(PageReader reader, byte[] key, IoCounters counters) {
-        MemorySegment keySegment = MemorySegment.ofArray(key);
-        long pageId = rootPage;
-        for (int depth = 0; depth < MAX_DEPTH; depth++) {
-            try (PageRef ref = reader.read(pageId, Access.RANDOM, counters)) {
-                MemorySegment page = checkPage(ref.page(), pageId);
-                if (Node.isLeaf(page)) {
-                    int slot = Node.searchLeaf(page, keySegment);
-                    return slot >= 0 ? Node.value(page, slot) : null;
-                }
-                pageId = Node.childAt(page, Node.searchInternal(page, keySegment));
-            }
+        Path path = descend(reader, key, counters);
+        try (PageRef ref = path.takeLeaf(reader, Access.RANDOM, counters)) {
+            MemorySegment page = checkPage(ref.page(), path.leaf);
+            int slot = Node.searchLeaf(page, MemorySegment.ofArray(key));
+            return slot >= 0 ? Node.value(page, slot) : null;
         }
-        throw tooDeep();
     }
 
     /**
@@ -117,22 +110,36 @@ public final class BTree {
 
     /**
      * Descends to the leaf that would hold {@code key} (the first leaf for null) and returns the
-     * path of internal pages and child indexes taken, the leaf last.
+     * path of internal pages and child indexes taken. The leaf itself is not read unless it is the
+     * root (then the path holds it pinned, see {@link Path#takeLeaf}), so every page of the path
+     * is requested exactly once.
      */
     Path descend(PageReader reader, byte[] key, IoCounters counters) {
         MemorySegment keySegment = key == null ? null : MemorySegment.ofArray(key);
         Path path = new Path();
         long pageId = rootPage;
         for (int depth = 0; depth < MAX_DEPTH; depth++) {
-            try (PageRef ref = reader.read(pageId, Access.RANDOM, counters)) {
-                MemorySegment page = checkPage(ref.page(), pageId);
-                if (Node.isLeaf(page)) {
-                    path.leaf = pageId;
-                    return path;
-                }
+            PageRef ref = reader.read(pageId, Access.RANDOM, counters);
+            MemorySegment page;
+            try {
+                page = checkPage(ref.page(), pageId);
+            } catch (RuntimeException e) {
+                ref.close();
+                throw e;
+            }
+            if (Node.isLeaf(page)) {
+                path.leaf = pageId;
+                path.leafRef = ref;
+                return path;
+            }
+            try (ref) {
                 int childIndex = keySegment == null ? -1 : Node.searchInternal(page, keySegment);
                 path.push(pageId, childIndex);
                 pageId = Node.childAt(page, childIndex);
+                if (Page.level(page) == 1) {
+                    path.leaf = pageId;
+                    return path;
+                }
             }
         }
         throw tooDeep();
@@ -140,7 +147,9 @@ public final class BTree {
 
     /** Levels from the root to the leaves: 1 for a tree that is a single leaf. */
     public int height(PageReader reader, IoCounters counters) {
-        return descend(reader, null, counters).depth + 1;
+        Path path = descend(reader, null, counters);
+        path.releaseLeaf();
+        return path.depth + 1;
     }
 
     // ---- writes -------------------------------------------------------------------------------
@@ -170,7 +179,7 @@ public final class BTree {
         MemorySegment keySegment = MemorySegment.ofArray(key);
         int insertionPoint;
         boolean existed;
-        try (PageRef ref = writes.read(path.leaf, Access.RANDOM, counters)) {
+        try (PageRef ref = path.takeLeaf(writes, Access.RANDOM, counters)) {
             int slot = Node.searchLeaf(ref.page(), keySegment);
             existed = slot >= 0;
             if (existed && !replace) {
@@ -302,7 +311,7 @@ public final class BTree {
         Path path = descend(writes, key, counters);
         MemorySegment keySegment = MemorySegment.ofArray(key);
         boolean empty;
-        try (PageRef ref = writes.read(path.leaf, Access.RANDOM, counters)) {
+        try (PageRef ref = path.takeLeaf(writes, Access.RANDOM, counters)) {
             if (Node.searchLeaf(ref.page(), keySegment) < 0) {
                 return false;
             }
@@ -518,6 +527,22 @@ public final class BTree {
         final int[] childIndexes = new int[MAX_DEPTH];
         int depth;
         long leaf;
+        /** The leaf, pinned, when the descent had to read it (a root leaf); else null. */
+        PageRef leafRef;
+
+        /** The leaf pinned for the caller: the one the descent read, or a fresh read. */
+        PageRef takeLeaf(PageReader reader, Access access, IoCounters counters) {
+            PageRef ref = leafRef;
+            leafRef = null;
+            return ref != null ? ref : reader.read(leaf, access, counters);
+        }
+
+        void releaseLeaf() {
+            if (leafRef != null) {
+                leafRef.close();
+                leafRef = null;
+            }
+        }
 
         void push(long pageId, int childIndex) {
             pages[depth] = pageId;

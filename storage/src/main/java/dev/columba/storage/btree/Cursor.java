@@ -40,7 +40,7 @@ public final class Cursor implements EntryCursor {
         this.highInclusive = range.highInclusive();
         counters.increment(IoCounter.SCAN_COUNT);
         BTree.Path path = tree.descend(reader, range.low(), counters);
-        current = reader.read(path.leaf, Access.SCAN, counters);
+        current = path.takeLeaf(reader, Access.SCAN, counters);
         tree.checkPage(current.page(), path.leaf);
         position = 0;
         if (range.low() != null) {

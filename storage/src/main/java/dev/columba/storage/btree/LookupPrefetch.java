@@ -34,7 +34,9 @@ public final class LookupPrefetch implements AutoCloseable {
             @Override
             public boolean hasNext() {
                 while (pending < 0 && upcomingKeys.hasNext()) {
-                    long leaf = tree.descend(reader, upcomingKeys.next(), counters).leaf;
+                    BTree.Path path = tree.descend(reader, upcomingKeys.next(), counters);
+                    path.releaseLeaf();
+                    long leaf = path.leaf;
                     if (leaf != previous) {
                         pending = leaf;
                     }

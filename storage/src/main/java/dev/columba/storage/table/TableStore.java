@@ -285,7 +285,7 @@ public final class TableStore {
     }
 
     /** Opens a scan; see {@link TableScan}. */
-    public RowCursor scan(PageReader reader, TableScan scan, IoCounters counters) {
+    public TableCursor scan(PageReader reader, TableScan scan, IoCounters counters) {
         int[] projection = scan.projection() != null ? scan.projection() : allColumns();
         if (heap != null) {
             if (scan.order() != TableScan.Order.ALLOCATION && (scan.low() != null || scan.high() != null)) {
@@ -357,7 +357,7 @@ public final class TableStore {
     }
 
     /** Decodes the projected columns of each row into one reused array, resolving overflow values. */
-    private abstract class DecodingCursor implements RowCursor {
+    private abstract class DecodingCursor implements TableCursor {
         private final PageReader reader;
         private final IoCounters counters;
         private final int[] projection;
