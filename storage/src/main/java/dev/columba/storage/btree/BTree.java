@@ -145,6 +145,13 @@ public final class BTree {
         throw tooDeep();
     }
 
+    /** The leaf page that holds, or would hold, {@code key}. */
+    public long leafFor(PageReader reader, byte[] key, IoCounters counters) {
+        Path path = descend(reader, key, counters);
+        path.releaseLeaf();
+        return path.leaf;
+    }
+
     /** Levels from the root to the leaves: 1 for a tree that is a single leaf. */
     public int height(PageReader reader, IoCounters counters) {
         Path path = descend(reader, null, counters);
