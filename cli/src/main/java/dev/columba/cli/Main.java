@@ -19,17 +19,31 @@ public final class Main {
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         return switch (args[0]) {
-            case "demo" -> {
-                out.println("Columba");
-                out.println("The storage engine's demonstration arrives with the rowstore (issue 2); nothing to run yet.");
-                yield 0;
-            }
+            case "demo" -> demo(rest, out, err);
             default -> {
                 err.println("columba: unknown command '" + args[0] + "'");
                 usage(err);
                 yield 2;
             }
         };
+    }
+
+    private static int demo(String[] args, PrintStream out, PrintStream err) throws Exception {
+        long rows = 1_000_000;
+        java.nio.file.Path directory = null;
+        boolean keep = false;
+        for (int index = 0; index < args.length; index++) {
+            switch (args[index]) {
+                case "--rows" -> rows = Long.parseLong(args[++index].replace("_", ""));
+                case "--dir" -> directory = java.nio.file.Path.of(args[++index]);
+                case "--keep" -> keep = true;
+                default -> {
+                    err.println("columba demo: unknown option '" + args[index] + "' (options: --rows N, --dir PATH, --keep)");
+                    return 2;
+                }
+            }
+        }
+        return new dev.columba.cli.demo.StorageDemo(out, rows, directory, keep).run();
     }
 
     private static void usage(PrintStream err) {

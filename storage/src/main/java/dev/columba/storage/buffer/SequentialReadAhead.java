@@ -58,8 +58,14 @@ public final class SequentialReadAhead implements AutoCloseable {
         return ios;
     }
 
+    /**
+     * Issues I/Os while the window has room for a whole one: topping up a page at a time would turn
+     * the steady state into single-page reads (SQL Server also issues a block of reads and tops up
+     * with an equal number). The last I/Os of a scan, and runs cut by gaps, are shorter.
+     */
     private void fill() {
-        while (scheduled - consumed < depth && peek()) {
+        int wholeIo = Math.min(maxPagesPerIo, depth);
+        while (depth - (scheduled - consumed) >= wholeIo && peek()) {
             long first = take();
             int count = 1;
             while (count < maxPagesPerIo && scheduled + count - consumed < depth && peek() && lookahead == first + count) {
