@@ -55,6 +55,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private final ExecutorService ioThreads;
     private final ThreadLocal<MemorySegment> writeBuffer;
     private volatile LongConsumer logFlusher = lsn -> { };
+    private volatile LongConsumer ioSizeListener = bytes -> { };
     private volatile boolean closed;
 
     /**
@@ -95,6 +96,22 @@ public final class BufferPool implements PageReader, AutoCloseable {
     @Override
     public BufferPool bufferPool() {
         return this;
+    }
+
+    /** Sets what hears the size in bytes of every read request this pool makes (for metrics). */
+    public void setIoSizeListener(LongConsumer listener) {
+        this.ioSizeListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** Pages whose current version is dirty now. */
+    public int dirtyPageCount() {
+        int dirty = 0;
+        for (Frame frame : frames) {
+            if (frame.dirty && frame.state == Frame.State.VALID) {
+                dirty++;
+            }
+        }
+        return dirty;
     }
 
     public int capacity() {
@@ -208,6 +225,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         charge(counters, lob ? IoCounter.LOB_PHYSICAL_READS : IoCounter.PHYSICAL_READS, 1);
         charge(counters, IoCounter.READ_IOS, 1);
         charge(counters, IoCounter.READ_BYTES, PageFormat.PAGE_SIZE);
+        ioSizeListener.accept(PageFormat.PAGE_SIZE);
         frame.lsn = Page.lsn(frame.memory);
         frame.dirty = false;
         frame.state = Frame.State.VALID;
@@ -284,6 +302,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         charge(counters, lob ? IoCounter.LOB_READ_AHEAD_READS : IoCounter.READ_AHEAD_READS, batch.length);
         charge(counters, IoCounter.READ_IOS, 1);
         charge(counters, IoCounter.READ_BYTES, (long) batch.length * PageFormat.PAGE_SIZE);
+        ioSizeListener.accept((long) batch.length * PageFormat.PAGE_SIZE);
         for (Frame frame : batch) {
             try {
                 Page.verify(frame.memory, frame.pageId, store.name());
