@@ -134,15 +134,24 @@ public final class WriteSet implements PageReader, AutoCloseable {
         }
     }
 
+    /** The LSN to pass to {@link #install} for a copy that ended up identical to its base. */
+    public static final long UNCHANGED = -1;
+
     /**
      * Publishes every copy as the committed version of its page, stamped with its log position.
      *
-     * @param lsns the LSN of each entry's log record, in {@link #entries()} order
+     * @param lsns the LSN of each entry's log record, in {@link #entries()} order, or
+     *             {@link #UNCHANGED} for a copy that is dropped because it equals its base
      */
     public void install(long[] lsns) {
         int index = 0;
         for (Entry entry : entries.values()) {
-            pool.install(entry.copy(), lsns[index++]);
+            long lsn = lsns[index++];
+            if (lsn == UNCHANGED) {
+                pool.releasePrivate(entry.copy());
+            } else {
+                pool.install(entry.copy(), lsn);
+            }
             if (entry.base() != null) {
                 entry.base().close();
             }

@@ -121,12 +121,25 @@ public final class TransactionManager {
                 return 0;
             }
             List<LogRecord> group = new ArrayList<>(entries.size() + 1);
-            int[] objectIds = new int[entries.size()];
+            int[] recordOf = new int[entries.size()];
+            List<Integer> changedObjects = new ArrayList<>();
             long redo = redoPoint;
             for (int index = 0; index < entries.size(); index++) {
                 WriteSet.Entry entry = entries.get(index);
-                group.add(pageRecord(entry, redo));
-                objectIds[index] = Page.objectId(entry.page());
+                LogRecord record = pageRecord(entry, redo);
+                if (record == null) {
+                    recordOf[index] = -1;
+                    continue;
+                }
+                recordOf[index] = group.size();
+                group.add(record);
+                changedObjects.add(Page.objectId(entry.page()));
+            }
+            long[] installLsns = new long[entries.size()];
+            if (group.isEmpty()) {
+                java.util.Arrays.fill(installLsns, WriteSet.UNCHANGED);
+                writes.install(installLsns);
+                return 0;
             }
             group.add(new LogRecord.Commit(transaction.id(), nowMicros()));
             long[] lsns = new long[group.size()];
@@ -137,8 +150,12 @@ public final class TransactionManager {
                 allocator.forgetHints();
                 throw e;
             }
+            for (int index = 0; index < entries.size(); index++) {
+                installLsns[index] = recordOf[index] < 0 ? WriteSet.UNCHANGED : lsns[recordOf[index]];
+            }
+            int[] objectIds = changedObjects.stream().mapToInt(Integer::intValue).toArray();
             try (ObjectLocks.Lease ignored = locks.exclusive(objectIds)) {
-                writes.install(lsns);
+                writes.install(installLsns);
             }
         } finally {
             writerLock.unlock();
@@ -174,7 +191,7 @@ public final class TransactionManager {
      * The redo record of one changed page: a full image when the page is new or its committed
      * version predates the redo point, else the changed byte ranges. The checksum and LSN fields
      * are left out of deltas: the page's LSN is set when the record is applied, its checksum when it
-     * is written.
+     * is written. Null when the copy ended up identical to its base: nothing to log.
      */
     static LogRecord pageRecord(WriteSet.Entry entry, long redoPoint) {
         MemorySegment copy = entry.page();
@@ -205,7 +222,7 @@ public final class TransactionManager {
             addRange(ranges, copy, start, rangeEnd);
             offset = rangeEnd;
         }
-        return new LogRecord.PageDelta(pageId, ranges);
+        return ranges.isEmpty() ? null : new LogRecord.PageDelta(pageId, ranges);
     }
 
     /** Adds {@code [start, end)} of the page, leaving out the LSN field. */
