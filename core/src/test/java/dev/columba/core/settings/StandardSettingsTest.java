@@ -83,4 +83,16 @@ class StandardSettingsTest {
                 () -> SettingValues.defaults().child().withSessionValue(StandardSettings.BUFFER_POOL_SIZE, "1GB"));
         assertEquals(ErrorCode.SETTING_NOT_SESSION_SCOPED, error.errorCode());
     }
+
+    @Test
+    void traceFlagsSwitchTheSettingsTheyStandFor() {
+        SettingValues session = SettingValues.defaults().child();
+        SettingValues noReadAhead = TraceFlags.apply(session, TraceFlags.NO_READ_AHEAD, true);
+        assertEquals(false, noReadAhead.get(StandardSettings.READ_AHEAD));
+        assertEquals(true, noReadAhead.get(StandardSettings.PREFETCH));
+        assertEquals(true, TraceFlags.apply(noReadAhead, TraceFlags.NO_READ_AHEAD, false).get(StandardSettings.READ_AHEAD));
+        assertEquals(false, TraceFlags.apply(session, TraceFlags.NO_PREFETCH, true).get(StandardSettings.PREFETCH));
+        ColumbaException error = assertThrows(ColumbaException.class, () -> TraceFlags.apply(session, 1117, true));
+        assertEquals(ErrorCode.INVALID_ARGUMENT, error.errorCode());
+    }
 }
