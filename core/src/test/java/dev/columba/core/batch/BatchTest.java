@@ -1,0 +1,45 @@
+package dev.columba.core.batch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.memory.Memory;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.nio.charset.StandardCharsets;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.junit.jupiter.api.Test;
+
+class BatchTest {
+    @Test
+    void selectionNamesTheLiveRowsAndClosingReleasesEverything() {
+        try (Memory memory = new Memory(64 << 20)) {
+            BufferAllocator allocator = memory.child("test", 16 << 20);
+            TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("name", SqlType.varchar(10)));
+            try (Batch batch = Batch.create(schema, allocator)) {
+                IntVector ids = (IntVector) batch.column(0);
+                VarCharVector names = (VarCharVector) batch.column(1);
+                ids.allocateNew(4);
+                names.allocateNew(4);
+                for (int row = 0; row < 4; row++) {
+                    ids.set(row, row * 10);
+                    names.setSafe(row, ("n" + row).getBytes(StandardCharsets.UTF_8));
+                }
+                batch.setRowCount(4);
+                assertFalse(batch.hasSelection());
+                assertEquals(4, batch.selectedCount());
+                batch.select(new int[] {1, 3}, 2);
+                assertTrue(batch.hasSelection());
+                assertEquals(2, batch.selectedCount());
+                assertEquals(30, ids.get(batch.selectedRow(1)));
+                assertTrue(allocator.getAllocatedMemory() > 0);
+            }
+            assertEquals(0, allocator.getAllocatedMemory(), "closing the batch released its vectors");
+            allocator.close();
+        }
+    }
+}
