@@ -23,7 +23,12 @@ public sealed interface CatalogEntry {
         /** A B+tree ordered by the key columns; the row is the leaf value. */
         CLUSTERED,
         /** Unordered pages; rows are addressed by row id (page and slot). */
-        HEAP
+        HEAP,
+        /**
+         * Compressed rowgroups and delta rowgroups (module columnstore); the root and allocation map
+         * are those of the table's rowgroup directory B+tree.
+         */
+        COLUMNSTORE
     }
 
     /**
@@ -44,8 +49,8 @@ public sealed interface CatalogEntry {
             if (organization == Organization.CLUSTERED && keyColumns.isEmpty()) {
                 throw new IllegalArgumentException("clustered table " + name + " needs key columns");
             }
-            if (organization == Organization.HEAP && !keyColumns.isEmpty()) {
-                throw new IllegalArgumentException("heap table " + name + " has no key columns");
+            if (organization != Organization.CLUSTERED && !keyColumns.isEmpty()) {
+                throw new IllegalArgumentException(organization + " table " + name + " has no key columns");
             }
             for (int column : keyColumns) {
                 if (column < 0 || column >= schema.size()) {

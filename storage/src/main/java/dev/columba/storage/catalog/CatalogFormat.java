@@ -97,7 +97,12 @@ public final class CatalogFormat {
                 case KIND_TABLE -> {
                     int objectId = in.readInt();
                     String name = in.readUTF();
-                    CatalogEntry.Organization organization = CatalogEntry.Organization.values()[in.readUnsignedByte()];
+                    int organizationCode = in.readUnsignedByte();
+                    if (organizationCode >= CatalogEntry.Organization.values().length) {
+                        throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry has unknown table organization "
+                                + organizationCode);
+                    }
+                    CatalogEntry.Organization organization = CatalogEntry.Organization.values()[organizationCode];
                     boolean uniqueKey = in.readBoolean();
                     long rootPage = in.readLong();
                     long firstOamPage = in.readLong();

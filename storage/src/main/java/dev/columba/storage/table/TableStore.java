@@ -43,6 +43,10 @@ public final class TableStore {
     private final List<IndexStore> indexes;
 
     public TableStore(CatalogEntry.Table definition, List<CatalogEntry.Index> indexes) {
+        if (definition.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + definition.name()
+                    + " is a columnstore table, not a rowstore one");
+        }
         this.definition = definition;
         this.rows = new RowCodec(definition.schema());
         if (definition.organization() == CatalogEntry.Organization.CLUSTERED) {

@@ -122,9 +122,9 @@ public final class Tables {
     }
 
     /**
-     * The table named {@code name} as {@code reader} sees the catalog.
+     * The rowstore table named {@code name} as {@code reader} sees the catalog.
      *
-     * @throws ColumbaException OBJECT_NOT_FOUND
+     * @throws ColumbaException OBJECT_NOT_FOUND (also for a columnstore table of that name)
      */
     public TableStore table(PageReader reader, String name, IoCounters counters) {
         return find(reader, name, counters).orElseThrow(() ->
@@ -136,7 +136,8 @@ public final class Tables {
         try (ObjectLocks.Lease ignored = reader instanceof dev.columba.storage.buffer.BufferPool
                 ? database.locks().shared(Catalog.CATALOG_OBJECT_ID) : null) {
             Optional<CatalogEntry> entry = catalog.byName(reader, name, counters);
-            if (entry.isEmpty() || !(entry.get() instanceof CatalogEntry.Table table)) {
+            if (entry.isEmpty() || !(entry.get() instanceof CatalogEntry.Table table)
+                    || table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
                 return Optional.empty();
             }
             return Optional.of(new TableStore(table, catalog.indexesOf(reader, table.objectId(), counters)));

@@ -1,0 +1,306 @@
+package dev.columba.columnstore.table;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.btree.BTree;
+import dev.columba.storage.btree.Cursor;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.btree.ScanRange;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.buffer.WriteSet;
+import dev.columba.storage.catalog.Catalog;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.row.RowCodec;
+import dev.columba.storage.txn.Transaction;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A columnstore table at run time: its rowgroup directory, its delete bitmap and its delta
+ * rowgroups, all rowstore B+trees of the database tagged with the table's object id (so one object
+ * lock covers the whole table and everything commits and recovers with the log), plus the
+ * immutable rowgroup files under {@code <db>/columnstore/<object id>/}.
+ *
+ * <p>Row positions: a row is addressed by its rowgroup id and its position in the rowgroup. In a
+ * delta rowgroup the position is the delta B+tree's key (assigned in insert order, never reused);
+ * compressing keeps the order, so a compressed rowgroup's row i is the delta's i-th surviving row.
+ *
+ * <p>Immutable and thread-safe; changes go through the writer's {@link Transaction}.
+ */
+public final class ColumnstoreTable {
+    private final Database database;
+    private final CatalogEntry.Table definition;
+    private final ColumnstoreOptions options;
+    private final BTree directory;
+    private final RowCodec rows;
+
+    private ColumnstoreTable(Database database, CatalogEntry.Table definition) {
+        if (definition.organization() != CatalogEntry.Organization.COLUMNSTORE) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + definition.name() + " is not a columnstore table");
+        }
+        this.database = database;
+        this.definition = definition;
+        this.options = ColumnstoreOptions.parse(definition.options());
+        this.directory = new BTree(definition.objectId(), definition.rootPage(), definition.firstOamPage());
+        this.rows = new RowCodec(definition.schema());
+    }
+
+    /**
+     * Creates an empty columnstore table in the transaction.
+     *
+     * @throws ColumbaException OBJECT_ALREADY_EXISTS, or INVALID_ARGUMENT/INVALID_SETTING_VALUE for bad options
+     */
+    public static ColumnstoreTable create(Database database, Transaction transaction, String name, TableSchema schema,
+                                          Map<String, String> options) {
+        ColumnstoreOptions parsed = ColumnstoreOptions.parse(options);
+        IoCounters counters = transaction.systemCounters();
+        WriteSet writes = transaction.writes();
+        Catalog catalog = database.catalog();
+        if (catalog.byName(writes, name, counters).isPresent()) {
+            throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table or index " + name + " already exists");
+        }
+        int objectId = catalog.allocateObjectId(writes, counters);
+        BTree directory = BTree.create(writes, database.allocator(), objectId, counters);
+        BTree deleteBitmap = BTree.create(writes, database.allocator(), objectId, counters);
+        directory.put(writes, database.allocator(), MetadataFormat.TABLE_KEY, MetadataFormat.encode(
+                new MetadataFormat.TableRecord(deleteBitmap.rootPage(), deleteBitmap.firstOamPage(), 0)), counters);
+        CatalogEntry.Table entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.COLUMNSTORE,
+                List.of(), false, directory.rootPage(), directory.firstOamPage(), parsed.toMap());
+        catalog.put(writes, database.allocator(), entry, counters);
+        return new ColumnstoreTable(database, entry);
+    }
+
+    /** The columnstore table named {@code name}, if there is one. */
+    public static Optional<ColumnstoreTable> find(Database database, PageReader reader, String name, IoCounters counters) {
+        return database.catalog().byName(reader, name, counters)
+                .filter(entry -> entry instanceof CatalogEntry.Table table
+                        && table.organization() == CatalogEntry.Organization.COLUMNSTORE)
+                .map(entry -> new ColumnstoreTable(database, (CatalogEntry.Table) entry));
+    }
+
+    public static ColumnstoreTable open(Database database, CatalogEntry.Table definition) {
+        return new ColumnstoreTable(database, definition);
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public CatalogEntry.Table definition() {
+        return definition;
+    }
+
+    public String name() {
+        return definition.name();
+    }
+
+    public int objectId() {
+        return definition.objectId();
+    }
+
+    public TableSchema schema() {
+        return definition.schema();
+    }
+
+    public ColumnstoreOptions options() {
+        return options;
+    }
+
+    public RowCodec rowCodec() {
+        return rows;
+    }
+
+    /** Where the table's rowgroup files live. */
+    public Path fileDirectory() {
+        return database.directory().resolve("columnstore").resolve(String.valueOf(definition.objectId()));
+    }
+
+    /** The file of compressed rowgroup {@code rowgroupId}. */
+    public Path rowgroupFile(int rowgroupId) {
+        return fileDirectory().resolve(rowgroupId + ".crg");
+    }
+
+    // ---- metadata -----------------------------------------------------------------------------
+
+    MetadataFormat.TableRecord tableRecord(PageReader reader, IoCounters counters) {
+        byte[] bytes = directory.get(reader, MetadataFormat.TABLE_KEY, counters);
+        if (bytes == null) {
+            throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "columnstore table " + name() + " has no table record");
+        }
+        return MetadataFormat.decodeTable(bytes);
+    }
+
+    private BTree deleteBitmap(PageReader reader, IoCounters counters) {
+        MetadataFormat.TableRecord record = tableRecord(reader, counters);
+        return new BTree(objectId(), record.deleteBitmapRoot(), record.deleteBitmapOam());
+    }
+
+    /** Every live rowgroup (tombstones excluded), by id. */
+    public List<RowgroupEntry> rowgroups(PageReader reader, IoCounters counters) {
+        List<RowgroupEntry> entries = new ArrayList<>();
+        try (Cursor cursor = directory.scan(reader, new ScanRange(null, true, MetadataFormat.TABLE_KEY, false),
+                ReadAheadOptions.OFF, counters)) {
+            while (cursor.next()) {
+                RowgroupEntry entry = MetadataFormat.decodeRowgroup(cursor.value());
+                if (entry.state() != RowgroupState.TOMBSTONE) {
+                    entries.add(entry);
+                }
+            }
+        }
+        return entries;
+    }
+
+    public Optional<RowgroupEntry> rowgroup(PageReader reader, int rowgroupId, IoCounters counters) {
+        byte[] bytes = directory.get(reader, MetadataFormat.rowgroupKey(rowgroupId), counters);
+        return bytes == null ? Optional.empty() : Optional.of(MetadataFormat.decodeRowgroup(bytes));
+    }
+
+    void putRowgroup(WriteSet writes, RowgroupEntry entry, IoCounters counters) {
+        directory.put(writes, database.allocator(), MetadataFormat.rowgroupKey(entry.rowgroupId()),
+                MetadataFormat.encode(entry), counters);
+    }
+
+    void removeRowgroup(WriteSet writes, int rowgroupId, IoCounters counters) {
+        directory.delete(writes, database.allocator(), MetadataFormat.rowgroupKey(rowgroupId), counters);
+    }
+
+    /** Reserves the next rowgroup id in the transaction. */
+    int nextRowgroupId(WriteSet writes, IoCounters counters) {
+        MetadataFormat.TableRecord record = tableRecord(writes, counters);
+        directory.put(writes, database.allocator(), MetadataFormat.TABLE_KEY, MetadataFormat.encode(
+                new MetadataFormat.TableRecord(record.deleteBitmapRoot(), record.deleteBitmapOam(),
+                        record.nextRowgroupId() + 1)), counters);
+        return record.nextRowgroupId();
+    }
+
+    // ---- delta rowgroups ----------------------------------------------------------------------
+
+    BTree deltaTree(RowgroupEntry entry) {
+        if (!entry.isDelta()) {
+            throw new IllegalArgumentException("rowgroup " + entry.rowgroupId() + " is " + entry.state());
+        }
+        return new BTree(objectId(), entry.deltaRoot(), entry.deltaOam());
+    }
+
+    /**
+     * Inserts one row (values in column order) into the OPEN delta rowgroup, opening one if there is
+     * none; a delta rowgroup that reaches {@code rowgroup_max_rows} becomes CLOSED, for the tuple
+     * mover. Returns the row's rowgroup id and position as {@code (rowgroup << 32) | position}.
+     *
+     * @throws ColumbaException the row codec's validation errors, naming the column
+     */
+    public long insert(Transaction transaction, Object[] row) {
+        WriteSet writes = transaction.writes();
+        IoCounters counters = transaction.systemCounters();
+        byte[] encoded = rows.encode(row);
+        if (encoded.length > BTree.maxEntryLength() - 4) {
+            throw new ColumbaException(ErrorCode.ROW_TOO_LARGE, "row of " + encoded.length + " bytes exceeds the delta"
+                    + " rowgroup maximum of " + (BTree.maxEntryLength() - 4) + " bytes in table " + name());
+        }
+        RowgroupEntry open = null;
+        for (RowgroupEntry entry : rowgroups(writes, counters)) {
+            if (entry.state() == RowgroupState.OPEN) {
+                open = entry;
+                break;
+            }
+        }
+        if (open == null) {
+            int rowgroupId = nextRowgroupId(writes, counters);
+            BTree tree = BTree.create(writes, database.allocator(), objectId(), counters);
+            open = new RowgroupEntry(rowgroupId, RowgroupState.OPEN, 0, 0, 0, TrimReason.NO_TRIM, nowMicros(),
+                    tree.rootPage(), tree.firstOamPage());
+        }
+        int position = (int) open.totalRows();
+        deltaTree(open).insert(writes, database.allocator(), MetadataFormat.deltaKey(position), encoded, counters);
+        RowgroupEntry updated = open.withRows(position + 1L);
+        if (updated.totalRows() >= options.rowgroupMaxRows()) {
+            updated = updated.withState(RowgroupState.CLOSED);
+        }
+        putRowgroup(writes, updated, counters);
+        return ((long) open.rowgroupId() << 32) | position;
+    }
+
+    /**
+     * Deletes the row at {@code position} of rowgroup {@code rowgroupId}: removed from a delta
+     * rowgroup, marked in the delete bitmap of a compressed one.
+     *
+     * @return false if there was no such live row
+     */
+    public boolean delete(Transaction transaction, int rowgroupId, int position) {
+        WriteSet writes = transaction.writes();
+        IoCounters counters = transaction.systemCounters();
+        Optional<RowgroupEntry> found = rowgroup(writes, rowgroupId, counters);
+        if (found.isEmpty() || found.get().state() == RowgroupState.TOMBSTONE || position < 0
+                || position >= found.get().totalRows()) {
+            return false;
+        }
+        RowgroupEntry entry = found.get();
+        boolean deleted;
+        if (entry.isDelta()) {
+            deleted = deltaTree(entry).delete(writes, database.allocator(), MetadataFormat.deltaKey(position), counters);
+        } else {
+            deleted = deleteBitmap(writes, counters).insert(writes, database.allocator(),
+                    MetadataFormat.deletedRowKey(rowgroupId, position), new byte[0], counters);
+        }
+        if (deleted) {
+            putRowgroup(writes, entry.withDeletedRows(entry.deletedRows() + 1), counters);
+        }
+        return deleted;
+    }
+
+    /** The positions deleted from compressed rowgroup {@code rowgroupId}. */
+    public BitSet deletedRows(PageReader reader, int rowgroupId, IoCounters counters) {
+        BitSet deleted = new BitSet();
+        ScanRange range = new ScanRange(MetadataFormat.rowgroupKey(rowgroupId), true,
+                MetadataFormat.rowgroupKey(rowgroupId + 1), false);
+        try (Cursor cursor = deleteBitmap(reader, counters).scan(reader, range, ReadAheadOptions.OFF, counters)) {
+            while (cursor.next()) {
+                deleted.set(MetadataFormat.intAt(cursor.key(), 4));
+            }
+        }
+        return deleted;
+    }
+
+    /** A delta rowgroup's rows in position order: each call of the visitor gets the position and the row. */
+    public void forEachDeltaRow(PageReader reader, RowgroupEntry entry, IoCounters counters, DeltaRowVisitor visitor) {
+        try (Cursor cursor = deltaTree(entry).scan(reader, ScanRange.ALL, ReadAheadOptions.OFF, counters)) {
+            while (cursor.next()) {
+                MemorySegment page = cursor.page();
+                int position = page.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN),
+                        cursor.keyOffset());
+                visitor.visit(position, page, cursor.valueOffset());
+            }
+        }
+    }
+
+    /** Receives delta rows: the row's bytes are valid only during the call. */
+    @FunctionalInterface
+    public interface DeltaRowVisitor {
+        void visit(int position, MemorySegment page, int rowOffset);
+    }
+
+    /** Creates the directory of the table's rowgroup files if it is missing. */
+    public void ensureFileDirectory() {
+        try {
+            Files.createDirectories(fileDirectory());
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create " + fileDirectory() + ": " + e.getMessage(), e);
+        }
+    }
+
+    static long nowMicros() {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+    }
+}
