@@ -24,6 +24,28 @@ public final class MemoryMapping {
     private MemoryMapping() {
     }
 
+    /**
+     * Maps {@code [0, length)} of {@code file} read-only and shared, advised {@code MADV_RANDOM} so the
+     * kernel reads only the pages touched or asked for with {@code WILLNEED}. The mapping lives until
+     * {@code arena} closes ({@code munmap} then), independently of the file handle.
+     *
+     * @throws ColumbaException IO_ERROR naming the file if the mapping fails
+     */
+    public static MemorySegment mapReadOnly(FileHandle file, long length, java.lang.foreign.Arena arena) {
+        if (length <= 0) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "cannot map " + length + " bytes of " + file.path());
+        }
+        long address = LibC.mmap(length, LibC.PROT_READ, LibC.MAP_SHARED, file.descriptor(), 0);
+        if (address == LibC.MAP_FAILED) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "mmap of " + length + " bytes of " + file.path() + " failed: "
+                    + LibC.strerror(LibC.errno()) + " (errno " + LibC.errno() + ")");
+        }
+        MemorySegment mapped = MemorySegment.ofAddress(address).reinterpret(length, arena,
+                segment -> LibC.munmap(address, length));
+        madvise(mapped, 0, length, MemoryAdvice.RANDOM);
+        return mapped;
+    }
+
     /** Gives {@code advice} for {@code [offset, offset + length)} of {@code mapped}. */
     public static void madvise(MemorySegment mapped, long offset, long length, MemoryAdvice advice) {
         checkRange(mapped, offset, length);
