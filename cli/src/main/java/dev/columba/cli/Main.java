@@ -37,6 +37,6 @@ public final class Main {
     }
 
     private static void usage(PrintStream err) {
-        err.println("usage: columba demo | test | inspect <file> | bench [suite]");
+        err.println("usage: columba demo | test | inspect <path> [options] | bench [suite]");
     }
 }

@@ -48,15 +48,17 @@ final class AllocationView {
     private final BitSet systemPages;
     private final boolean ownersKnown;
     private final List<Long> gamPages;
+    private final boolean extentsAssumed;
 
     private AllocationView(BitSet extentsInUse, long extentCount, int[] owners, BitSet systemPages, boolean ownersKnown,
-                           List<Long> gamPages) {
+                           List<Long> gamPages, boolean extentsAssumed) {
         this.extentsInUse = extentsInUse;
         this.extentCount = extentCount;
         this.owners = owners;
         this.systemPages = systemPages;
         this.ownersKnown = ownersKnown;
         this.gamPages = gamPages;
+        this.extentsAssumed = extentsAssumed;
     }
 
     /**
@@ -74,6 +76,7 @@ final class AllocationView {
         BitSet extents = new BitSet();
         BitSet systemPages = new BitSet();
         List<Long> gamPages = new ArrayList<>();
+        boolean extentsAssumed = false;
         systemPages.set((int) DataFileFormat.FILE_HEADER_PAGE);
         systemPages.set((int) DataFileFormat.BOOT_PAGE);
         for (long interval = 0; interval * EXTENTS_PER_GAM < extentCount; interval++) {
@@ -92,6 +95,7 @@ final class AllocationView {
                         + info.typeName() + " page" : info.finding(reader.name()));
                 // Unknown: count the interval's extents in the file as in use rather than hide pages.
                 extents.set((int) firstExtent, (int) Math.min(extentCount, firstExtent + EXTENTS_PER_GAM));
+                extentsAssumed = true;
                 continue;
             }
             for (int bit = 0; bit < EXTENTS_PER_GAM; bit++) {
@@ -118,7 +122,7 @@ final class AllocationView {
         for (CatalogEntry entry : catalog.entries()) {
             known &= claim(reader, entry.objectId(), entry.name(), entry.firstOamPage(), extents, owners, findings, indent);
         }
-        return new AllocationView(extents, extentCount, owners, systemPages, known, gamPages);
+        return new AllocationView(extents, extentCount, owners, systemPages, known, gamPages, extentsAssumed);
     }
 
     /** Walks one object's allocation map chain and marks the pages it claims; false if it could not be read whole. */
@@ -214,6 +218,11 @@ final class AllocationView {
 
     long extentCount() {
         return extentCount;
+    }
+
+    /** Whether some extents count as in use only because their global allocation map is unreadable. */
+    boolean extentsAssumed() {
+        return extentsAssumed;
     }
 
     long extentsInUse() {

@@ -12,11 +12,14 @@ import dev.columba.storage.page.PageType;
 import dev.columba.storage.page.SlottedPage;
 import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -160,13 +163,15 @@ final class DataFileDump implements AutoCloseable {
                     + boot.catalogFirstOamPage() + ", next object id " + boot.nextObjectId());
         }
         out.println(INDENT + "extents in use  " + allocation.extentsInUse() + " of " + allocation.extentCount() + ": "
-                + allocation.extentRanges());
+                + allocation.extentRanges() + (allocation.extentsAssumed()
+                ? " (a global allocation map is damaged: its extents are taken as in use)" : ""));
 
         Map<PageType, long[]> byType = new EnumMap<>(PageType.class);
         Map<Integer, long[]> byObject = new TreeMap<>();
         long neverWritten = 0;
         long badChecksums = 0;
         long badHeaders = 0;
+        long damagedBodies = 0;
         for (long pageId = 0; pageId < pages; pageId++) {
             MemorySegment page = reader.read(pageId);
             PageInfo info = PageInfo.of(pageId, page);
@@ -184,6 +189,13 @@ final class DataFileDump implements AutoCloseable {
                 continue;
             }
             AllocationView.State state = allocation.state(pageId);
+            if (info.sound() && state != AllocationView.State.FREE) {
+                String structure = PageStructure.problem(page, info);
+                if (structure != null) {
+                    findings.report(INDENT, reader.name() + " page " + pageId + " (" + info.typeName() + "): " + structure);
+                    damagedBodies++;
+                }
+            }
             boolean live = state == AllocationView.State.SYSTEM || state == AllocationView.State.IN_USE;
             PageType type = info.type();
             if (type != null) {
@@ -233,7 +245,8 @@ final class DataFileDump implements AutoCloseable {
         objects.print(out);
         out.println();
         out.println("checksums: " + pages + " pages read, " + badChecksums + " BAD"
-                + (badHeaders > 0 ? "; " + badHeaders + " more with a bad header" : ""));
+                + (badHeaders > 0 ? "; " + badHeaders + " more with a bad header" : "")
+                + (damagedBodies > 0 ? "; " + damagedBodies + " with a sound header but a damaged body" : ""));
     }
 
     /** The per-object columns of the summary. */
@@ -307,10 +320,18 @@ final class DataFileDump implements AutoCloseable {
                         .stripTrailing());
                 continue;
             }
-            String notes = String.join("; ", info.problems().stream()
+            List<String> notes = new ArrayList<>(info.problems().stream()
                     .filter(problem -> !problem.startsWith("checksum")).toList());
+            if (info.sound()) {
+                String structure = PageStructure.problem(page, info);
+                if (structure != null) {
+                    notes.add(structure);
+                    findings.record(reader.name() + " page " + pageId + " (" + info.typeName() + "): " + structure);
+                }
+            }
             out.println(String.format(format, pageId, info.typeName(), catalog.label(info.objectId()), info.level(),
-                    info.lsn(), info.slotCount(), freeBytes(info, page), info.checksumOk() ? "OK" : "BAD", state, notes)
+                    info.lsn(), info.slotCount(), freeBytes(info, page), info.checksumOk() ? "OK" : "BAD", state,
+                    String.join("; ", notes))
                     .stripTrailing());
         }
         out.println(INDENT + listed + (listed == 1 ? " page" : " pages"));
@@ -426,10 +447,10 @@ final class DataFileDump implements AutoCloseable {
 
     /** Reads the key of a B+tree cell as bytes: small, and the decoders want an array. */
     static byte[] bytes(MemorySegment page, int offset, int length) {
-        return page.asSlice(offset, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return page.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE);
     }
 
-    /** The error text of a decoding failure, without the error-code prefix's brackets doubled. */
+    /** The message of a decoding failure: a ColumbaException's names its error code. */
     static String reason(RuntimeException failure) {
         return failure instanceof ColumbaException columba ? columba.getMessage() : failure.toString();
     }

@@ -16,6 +16,7 @@ import java.util.List;
  * printed; {@value #USAGE} a usage error, or a path that is no Columba file.
  */
 public final class Inspect {
+    private static final String INDENT = DataFileDump.INDENT;
     public static final int OK = 0;
     public static final int DAMAGED = 1;
     public static final int USAGE = 2;
@@ -142,22 +143,32 @@ public final class Inspect {
         if (control == null) {
             return;
         }
-        if (dataHeader != null && !control.databaseId().equals(dataHeader.databaseId())) {
-            findings.report("", "the control file belongs to database " + control.databaseId() + ", the data file to "
-                    + dataHeader.databaseId());
+        out.println();
+        out.println("across files");
+        if (dataHeader != null) {
+            if (control.databaseId().equals(dataHeader.databaseId())) {
+                out.println(INDENT + "database id     the control file and the data file agree");
+            } else {
+                findings.report(INDENT, "the control file belongs to database " + control.databaseId()
+                        + ", the data file to " + dataHeader.databaseId());
+            }
         }
         if (log.end() == null) {
             return;
         }
         long start = log.startLsn();
         long end = log.end().lsn();
-        if (control.redoLsn() < start || control.redoLsn() > end) {
-            findings.report("", "the control file's redo LSN " + control.redoLsn() + " lies outside the log, which runs from "
-                    + start + " to " + end + ": recovery cannot start there");
+        if (control.redoLsn() >= start && control.redoLsn() <= end) {
+            out.println(INDENT + "redo LSN        " + control.redoLsn() + " lies in the log (" + start + " to " + end + ")");
+        } else {
+            findings.report(INDENT, "the control file's redo LSN " + control.redoLsn() + " lies outside the log, which runs "
+                    + "from " + start + " to " + end + ": recovery cannot start there");
         }
-        if (control.checkpointLsn() < start || control.checkpointLsn() >= end) {
-            findings.report("", "the control file's checkpoint LSN " + control.checkpointLsn() + " lies outside the log, "
-                    + "which runs from " + start + " to " + end);
+        if (control.checkpointLsn() >= start && control.checkpointLsn() < end) {
+            out.println(INDENT + "checkpoint LSN  " + control.checkpointLsn() + " lies in the log");
+        } else {
+            findings.report(INDENT, "the control file's checkpoint LSN " + control.checkpointLsn() + " lies outside the "
+                    + "log, which runs from " + start + " to " + end);
         }
     }
 }

@@ -64,7 +64,7 @@ record InspectOptions(Path path, boolean pages, long page, boolean hex, String o
         if (hex && page < 0) {
             throw new UsageException("--hex goes with --page N");
         }
-        if (object != null && !catalog) {
+        if (object != null && !catalog && page < 0) {
             pages = true;
         }
         return new InspectOptions(path, pages, page, hex, object, catalog, records);

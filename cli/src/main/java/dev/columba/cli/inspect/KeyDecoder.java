@@ -10,6 +10,7 @@ import dev.columba.storage.heap.Heap;
 import dev.columba.storage.row.KeyCodec;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -113,7 +114,7 @@ final class KeyDecoder {
     }
 
     private static byte[] tail(byte[] key, int from) {
-        return java.util.Arrays.copyOfRange(key, from, key.length);
+        return Arrays.copyOfRange(key, from, key.length);
     }
 
     private static void expect(int rest, int expected, String what) {
