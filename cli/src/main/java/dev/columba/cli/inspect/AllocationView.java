@@ -13,11 +13,9 @@ import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.page.PageType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -47,17 +45,15 @@ final class AllocationView {
     private final int[] owners;
     private final BitSet systemPages;
     private final boolean ownersKnown;
-    private final List<Long> gamPages;
     private final boolean extentsAssumed;
 
     private AllocationView(BitSet extentsInUse, long extentCount, int[] owners, BitSet systemPages, boolean ownersKnown,
-                           List<Long> gamPages, boolean extentsAssumed) {
+                           boolean extentsAssumed) {
         this.extentsInUse = extentsInUse;
         this.extentCount = extentCount;
         this.owners = owners;
         this.systemPages = systemPages;
         this.ownersKnown = ownersKnown;
-        this.gamPages = gamPages;
         this.extentsAssumed = extentsAssumed;
     }
 
@@ -75,14 +71,12 @@ final class AllocationView {
         }
         BitSet extents = new BitSet();
         BitSet systemPages = new BitSet();
-        List<Long> gamPages = new ArrayList<>();
         boolean extentsAssumed = false;
         systemPages.set((int) DataFileFormat.FILE_HEADER_PAGE);
         systemPages.set((int) DataFileFormat.BOOT_PAGE);
         for (long interval = 0; interval * EXTENTS_PER_GAM < extentCount; interval++) {
             long firstExtent = interval * EXTENTS_PER_GAM;
             long gamPage = DataFileFormat.gamPageFor(firstExtent);
-            gamPages.add(gamPage);
             if (!reader.contains(gamPage)) {
                 continue;
             }
@@ -122,7 +116,7 @@ final class AllocationView {
         for (CatalogEntry entry : catalog.entries()) {
             known &= claim(reader, entry.objectId(), entry.name(), entry.firstOamPage(), extents, owners, findings, indent);
         }
-        return new AllocationView(extents, extentCount, owners, systemPages, known, gamPages, extentsAssumed);
+        return new AllocationView(extents, extentCount, owners, systemPages, known, extentsAssumed);
     }
 
     /** Walks one object's allocation map chain and marks the pages it claims; false if it could not be read whole. */
@@ -227,10 +221,6 @@ final class AllocationView {
 
     long extentsInUse() {
         return extentsInUse.cardinality();
-    }
-
-    List<Long> gamPages() {
-        return gamPages;
     }
 
     /** The extents in use as ranges, e.g. {@code 0-17, 20, 22-30}. */

@@ -132,16 +132,8 @@ final class DataFileDump implements AutoCloseable {
         return DataFileReader.boot(page);
     }
 
-    CatalogView catalog() {
-        return catalog;
-    }
-
     DataFileReader.FileHeader header() {
         return header;
-    }
-
-    long pageCount() {
-        return reader.pageCount();
     }
 
     // ---- summary -------------------------------------------------------------------------------

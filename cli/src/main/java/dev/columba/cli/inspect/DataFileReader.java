@@ -41,10 +41,6 @@ final class DataFileReader implements AutoCloseable {
         this.trailingBytes = size % PAGE_SIZE;
     }
 
-    Path path() {
-        return file.path();
-    }
-
     String name() {
         return file.path().toString();
     }

@@ -1,9 +1,7 @@
 package dev.columba.cli.inspect;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -29,17 +27,16 @@ final class Findings {
         }
     }
 
-    /** Records a problem without printing it where it is met (a reader that runs before any output). */
+    /**
+     * Records a problem without printing it where it is met: for a listing whose own line already
+     * shows it (a page marked BAD), so that it appears only in the closing list.
+     */
     void record(String problem) {
         problems.add(problem);
     }
 
     boolean any() {
         return !problems.isEmpty();
-    }
-
-    List<String> all() {
-        return new ArrayList<>(problems);
     }
 
     /** Prints the closing summary: "no problems found", or the count and every problem again. */

@@ -2,7 +2,6 @@ package dev.columba.cli.inspect;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import java.util.Locale;
 
 /**
  * The write-ahead log's on-disk layout as inspect reads it, specified in docs/format/wal.md
@@ -43,10 +42,6 @@ final class LogLayout {
     static final int CHECKPOINT_PAYLOAD = 8;
 
     static final String SEGMENT_SUFFIX = ".wal";
-
-    static String segmentName(long startLsn) {
-        return String.format(Locale.ROOT, "%016x", startLsn) + SEGMENT_SUFFIX;
-    }
 
     /** The start LSN a segment file name stands for, or -1 if the name is not a segment's. */
     static long startLsnOfName(String fileName) {

@@ -30,10 +30,6 @@ final class TextTable {
         return headers.length;
     }
 
-    boolean isEmpty() {
-        return rows.isEmpty();
-    }
-
     void print(PrintStream out) {
         int[] widths = new int[headers.length];
         boolean[] numeric = new boolean[headers.length];
