@@ -1,7 +1,9 @@
 package dev.columba.cli;
 
+import dev.columba.cli.inspect.Inspect;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.List;
 
 /** The {@code columba} command: dispatches to the subcommand named by the first argument. */
 public final class Main {
@@ -12,7 +14,8 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    /** Runs the subcommand {@code args[0]} with the rest of the arguments; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         if (args.length == 0) {
             usage(err);
             return 2;
@@ -20,6 +23,7 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         return switch (args[0]) {
             case "demo" -> demo(rest, out, err);
+            case "inspect" -> Inspect.run(List.of(rest), out, err);
             default -> {
                 err.println("columba: unknown command '" + args[0] + "'");
                 usage(err);
@@ -47,6 +51,6 @@ public final class Main {
     }
 
     private static void usage(PrintStream err) {
-        err.println("usage: columba demo | test | inspect <file> | bench [suite]");
+        err.println("usage: columba demo | test | inspect <path> [options] | bench [suite]");
     }
 }

@@ -1,0 +1,213 @@
+package dev.columba.cli.inspect;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.storage.catalog.Catalog;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.catalog.CatalogFormat;
+import dev.columba.storage.page.Page;
+import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.page.PageType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The catalog's entries as far as they can be read from the data file: found from the boot page,
+ * by descending the catalog B+tree along its leftmost children and then following the leaf chain.
+ * A damaged page on the way is reported and ends the walk; the entries read so far stay usable,
+ * so names and key types are known for what survived.
+ */
+final class CatalogView {
+    /** The catalog key: an object id as four big-endian bytes ({@link CatalogFormat#key}). */
+    private static final ValueLayout.OfInt BIG_ENDIAN_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private final Map<Integer, CatalogEntry> entries;
+    private final boolean complete;
+
+    private CatalogView(Map<Integer, CatalogEntry> entries, boolean complete) {
+        this.entries = entries;
+        this.complete = complete;
+    }
+
+    static CatalogView unreadable() {
+        return new CatalogView(new TreeMap<>(), false);
+    }
+
+    /**
+     * Reads the catalog rooted at {@code boot.catalogRoot()}, reporting every problem met.
+     */
+    static CatalogView read(DataFileReader reader, DataFileReader.Boot boot, Findings findings, String indent) {
+        Map<Integer, CatalogEntry> entries = new TreeMap<>();
+        // Pages seen on the way down, then along the leaf chain: coming back to one is a cycle.
+        Set<Long> visited = new HashSet<>();
+        long pageId = boot.catalogRoot();
+        // Down the leftmost children to the first leaf.
+        while (true) {
+            MemorySegment page = catalogPage(reader, pageId, visited, findings, indent, "the catalog root path");
+            if (page == null) {
+                return new CatalogView(entries, false);
+            }
+            if (Page.type(page) == PageType.BTREE_LEAF) {
+                break;
+            }
+            pageId = Page.special(page);
+        }
+        boolean complete = true;
+        visited.clear();
+        while (pageId != PageFormat.NO_PAGE) {
+            MemorySegment page = catalogPage(reader, pageId, visited, findings, indent, "the catalog leaf chain");
+            if (page == null) {
+                complete = false;
+                break;
+            }
+            if (Page.type(page) != PageType.BTREE_LEAF) {
+                findings.report(indent, reader.name() + " page " + pageId + ": the catalog leaf chain leads to a "
+                        + Page.type(page) + " page");
+                complete = false;
+                break;
+            }
+            String slotArray = Cell.slotArrayProblem(page);
+            if (slotArray != null) {
+                findings.report(indent, reader.name() + " page " + pageId + " (catalog leaf): " + slotArray);
+                complete = false;
+            }
+            for (Cell cell : Cell.read(page, PageType.BTREE_LEAF)) {
+                complete &= readEntry(reader.name(), pageId, page, cell, entries, findings, indent);
+            }
+            pageId = Page.next(page);
+        }
+        return new CatalogView(entries, complete);
+    }
+
+    private static boolean readEntry(String fileName, long pageId, MemorySegment page, Cell cell,
+                                     Map<Integer, CatalogEntry> entries, Findings findings, String indent) {
+        String where = fileName + " page " + pageId + " (catalog leaf) slot " + cell.slot();
+        switch (cell) {
+            case Cell.Leaf leaf -> {
+                if (leaf.keyLength() != 4) {
+                    findings.report(indent, where + ": key of " + leaf.keyLength() + " bytes, expected a 4-byte object id");
+                    return false;
+                }
+                int objectId = page.get(BIG_ENDIAN_INT, leaf.keyOffset());
+                byte[] value = page.asSlice(leaf.valueOffset(), leaf.valueLength()).toArray(ValueLayout.JAVA_BYTE);
+                try {
+                    CatalogEntry entry = CatalogFormat.decode(value);
+                    if (entry.objectId() != objectId) {
+                        findings.report(indent, where + ": key says object " + objectId + " but the entry is object "
+                                + entry.objectId() + " (" + entry.name() + ")");
+                    }
+                    entries.put(entry.objectId(), entry);
+                    return true;
+                } catch (ColumbaException | IllegalArgumentException undecodable) {
+                    findings.report(indent, where + ": entry of object " + objectId + " cannot be decoded: "
+                            + undecodable.getMessage());
+                    return false;
+                }
+            }
+            case Cell.Damaged damaged -> {
+                findings.report(indent, where + ": " + damaged.problem());
+                return false;
+            }
+            case Cell.Internal _, Cell.HeapRow _, Cell.Tombstone _ -> throw new IllegalStateException("leaf cells only");
+        }
+    }
+
+    /** Reads a page the catalog walk leads to, or reports why it cannot be used and returns null. */
+    private static MemorySegment catalogPage(DataFileReader reader, long pageId, Set<Long> visited, Findings findings,
+                                             String indent, String path) {
+        if (!reader.contains(pageId) || pageId == PageFormat.NO_PAGE) {
+            findings.report(indent, reader.name() + ": " + path + " leads to page " + pageId + ", outside the file's "
+                    + reader.pageCount() + " pages; the catalog cannot be read further");
+            return null;
+        }
+        if (!visited.add(pageId)) {
+            findings.report(indent, reader.name() + ": " + path + " comes back to page " + pageId + " (a cycle)");
+            return null;
+        }
+        MemorySegment page = reader.read(pageId);
+        PageInfo info = PageInfo.of(pageId, page);
+        if (!info.sound()) {
+            findings.report(indent, info.finding(reader.name()));
+            findings.report(indent, reader.name() + ": the catalog cannot be read past page " + pageId);
+            return null;
+        }
+        PageType type = info.type();
+        if ((type != PageType.BTREE_LEAF && type != PageType.BTREE_INTERNAL) || info.objectId() != Catalog.CATALOG_OBJECT_ID) {
+            findings.report(indent, reader.name() + " page " + pageId + ": " + path + " leads to a " + info.typeName()
+                    + " page of object " + info.objectId() + ", expected a B+tree page of the catalog (object "
+                    + Catalog.CATALOG_OBJECT_ID + ")");
+            return null;
+        }
+        return page;
+    }
+
+    /** Whether every catalog page and entry could be read. */
+    boolean complete() {
+        return complete;
+    }
+
+    List<CatalogEntry> entries() {
+        return new ArrayList<>(entries.values());
+    }
+
+    Optional<CatalogEntry> entry(int objectId) {
+        return Optional.ofNullable(entries.get(objectId));
+    }
+
+    /** A name for any object id: the database-wide pages and the catalog have none in the catalog. */
+    String name(int objectId) {
+        if (objectId == 0) {
+            return "(database)";
+        }
+        if (objectId == Catalog.CATALOG_OBJECT_ID) {
+            return "(catalog)";
+        }
+        CatalogEntry entry = entries.get(objectId);
+        return entry == null ? "(unknown)" : entry.name();
+    }
+
+    /** {@code "100 orders"}: the id and its name. */
+    String label(int objectId) {
+        return objectId + " " + name(objectId);
+    }
+
+    /**
+     * The object an {@code --object} argument names: a number is an id, anything else a name
+     * (exact, then ignoring case).
+     *
+     * @throws UsageException when no entry has that name
+     */
+    int resolve(String idOrName) throws UsageException {
+        try {
+            return Integer.parseInt(idOrName);
+        } catch (NumberFormatException notANumber) {
+            // A name: look it up.
+        }
+        for (boolean ignoreCase : new boolean[] {false, true}) {
+            for (CatalogEntry entry : entries.values()) {
+                if (ignoreCase ? entry.name().equalsIgnoreCase(idOrName) : entry.name().equals(idOrName)) {
+                    return entry.objectId();
+                }
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (CatalogEntry entry : entries.values()) {
+            names.add(entry.name());
+        }
+        throw new UsageException("no table or index named '" + idOrName + "' in the catalog"
+                + (complete ? "" : " (the catalog could not be read whole; give the object id instead)")
+                + (names.isEmpty() ? "" : "; it has " + String.join(", ", names)));
+    }
+
+    static int bigEndianInt(byte[] bytes) {
+        return ByteBuffer.wrap(bytes).getInt();
+    }
+}

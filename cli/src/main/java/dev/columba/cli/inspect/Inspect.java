@@ -1,0 +1,174 @@
+package dev.columba.cli.inspect;
+
+import dev.columba.core.error.ColumbaException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code columba inspect <path> [options]}: the dumper of every Columba file format (H2's
+ * {@code MVStoreTool} plays this part for H2). It tells what the path is, reads it directly and
+ * read-only, reports damage where it meets it and carries on, and ends with the list of problems.
+ *
+ * <p>Exit codes: {@value #OK} nothing wrong; {@value #DAMAGED} damage found (a bad checksum or
+ * header, a torn log tail, an inconsistency between structures), everything readable still
+ * printed; {@value #USAGE} a usage error, or a path that is no Columba file.
+ */
+public final class Inspect {
+    private static final String INDENT = DataFileDump.INDENT;
+    public static final int OK = 0;
+    public static final int DAMAGED = 1;
+    public static final int USAGE = 2;
+
+    private final InspectOptions options;
+    private final PrintStream out;
+    private final Findings findings;
+
+    private Inspect(InspectOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+        this.findings = new Findings(out);
+    }
+
+    /** Runs the command with the arguments after {@code inspect}; returns the exit code. */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        InspectOptions options;
+        try {
+            options = InspectOptions.parse(args);
+        } catch (UsageException usage) {
+            err.println("columba inspect: " + usage.getMessage());
+            err.println(InspectOptions.USAGE);
+            return USAGE;
+        }
+        Inspect inspect = new Inspect(options, out);
+        try {
+            Target.Kind kind = Target.detect(options.path());
+            options.checkFits(kind);
+            inspect.dump(kind);
+        } catch (UsageException usage) {
+            err.println("columba inspect: " + usage.getMessage());
+            return USAGE;
+        } catch (ColumbaException unreadable) {
+            // An I/O error: what was printed stands, and the file could not be read to the end.
+            inspect.findings.report("", "cannot read " + options.path() + ": " + unreadable.getMessage());
+        }
+        inspect.findings.printSummary();
+        return inspect.findings.any() ? DAMAGED : OK;
+    }
+
+    private void dump(Target.Kind kind) throws UsageException {
+        Path path = options.path();
+        switch (kind) {
+            case DATABASE_DIRECTORY -> database(path);
+            case DATA_FILE -> dataFile(path);
+            case LOG_SEGMENT -> new LogDump(out, findings, options.records()).dumpSegment(path);
+            case LOG_DIRECTORY -> new LogDump(out, findings, options.records()).dumpDirectory(path);
+            case CONTROL_FILE -> ControlFileDump.dump(path, out, findings);
+            case PROPERTIES_FILE -> PropertiesDump.dump(path, out, findings);
+        }
+    }
+
+    private void dataFile(Path path) throws UsageException {
+        try (DataFileDump dump = DataFileDump.open(path, out, findings)) {
+            Integer object = options.object() == null ? null : dump.resolveObject(options.object());
+            if (!options.dataFileOptions()) {
+                dump.printSummary();
+            }
+            if (options.catalog()) {
+                dump.printCatalog(object);
+            }
+            if (options.pages()) {
+                dump.printPages(object);
+            }
+            if (options.page() >= 0) {
+                dump.printPage(options.page(), options.hex());
+            }
+        }
+    }
+
+    private void database(Path directory) throws UsageException {
+        Path dataFile = DirectoryLayout.dataFile(directory);
+        Path logDirectory = DirectoryLayout.logDirectory(directory);
+        if (options.anyView()) {
+            if (options.dataFileOptions()) {
+                if (present(dataFile, "the data file")) {
+                    dataFile(dataFile);
+                }
+            }
+            if (options.records()) {
+                if (options.dataFileOptions()) {
+                    out.println();
+                }
+                new LogDump(out, findings, true).dumpDirectory(logDirectory);
+            }
+            return;
+        }
+        out.println("database " + directory);
+        out.println();
+        Path properties = DirectoryLayout.propertiesFile(directory);
+        if (present(properties, DirectoryLayout.PROPERTIES_FILE)) {
+            PropertiesDump.dump(properties, out, findings);
+            out.println();
+        }
+        Path control = DirectoryLayout.controlFile(directory);
+        ControlFileDump.Fields controlFields = null;
+        if (present(control, "the control file")) {
+            controlFields = ControlFileDump.dump(control, out, findings);
+            out.println();
+        }
+        DataFileReader.FileHeader dataHeader = null;
+        if (present(dataFile, "the data file")) {
+            try (DataFileDump dump = DataFileDump.open(dataFile, out, findings)) {
+                dump.printSummary();
+                dataHeader = dump.header();
+            }
+            out.println();
+        }
+        LogDump.Summary log = new LogDump(out, findings, false).dumpDirectory(logDirectory);
+        crossCheck(controlFields, dataHeader, log);
+    }
+
+    /** Whether a file the database must have is there; reports it missing otherwise. */
+    private boolean present(Path file, String what) {
+        if (Files.exists(file)) {
+            return true;
+        }
+        findings.report("", what + " " + file + " is missing");
+        return false;
+    }
+
+    /** The control file must name the data file's database and point into the log that exists. */
+    private void crossCheck(ControlFileDump.Fields control, DataFileReader.FileHeader dataHeader, LogDump.Summary log) {
+        if (control == null) {
+            return;
+        }
+        out.println();
+        out.println("across files");
+        if (dataHeader != null) {
+            if (control.databaseId().equals(dataHeader.databaseId())) {
+                out.println(INDENT + "database id     the control file and the data file agree");
+            } else {
+                findings.report(INDENT, "the control file belongs to database " + control.databaseId()
+                        + ", the data file to " + dataHeader.databaseId());
+            }
+        }
+        if (log.end() == null) {
+            return;
+        }
+        long start = log.startLsn();
+        long end = log.end().lsn();
+        if (control.redoLsn() >= start && control.redoLsn() <= end) {
+            out.println(INDENT + "redo LSN        " + control.redoLsn() + " lies in the log (" + start + " to " + end + ")");
+        } else {
+            findings.report(INDENT, "the control file's redo LSN " + control.redoLsn() + " lies outside the log, which runs "
+                    + "from " + start + " to " + end + ": recovery cannot start there");
+        }
+        if (control.checkpointLsn() >= start && control.checkpointLsn() < end) {
+            out.println(INDENT + "checkpoint LSN  " + control.checkpointLsn() + " lies in the log");
+        } else {
+            findings.report(INDENT, "the control file's checkpoint LSN " + control.checkpointLsn() + " lies outside the "
+                    + "log, which runs from " + start + " to " + end);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.columba.cli.inspect;
+
+import static dev.columba.cli.inspect.DataFileDump.INDENT;
+
+import dev.columba.storage.page.PageFormat;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Dumps {@code columba.properties}: every key in order, and whether its format version and page
+ * size are ones this build reads (the checks storage's {@code DatabaseProperties} makes at open).
+ */
+final class PropertiesDump {
+    /** A properties file is small; anything longer is not one. */
+    private static final int MAX_LENGTH = 1 << 20;
+
+    private PropertiesDump() {
+    }
+
+    static void dump(Path path, PrintStream out, Findings findings) {
+        out.println("properties " + path);
+        String text;
+        try (ReadOnlyFile file = ReadOnlyFile.open(path)) {
+            if (file.size() > MAX_LENGTH) {
+                findings.report(INDENT, path + " is " + file.size() + " bytes long, too long for a properties file");
+                return;
+            }
+            text = new String(file.bytes(0, (int) file.size()), StandardCharsets.UTF_8);
+        }
+        Properties properties = new Properties();
+        try {
+            properties.load(new StringReader(text));
+        } catch (IOException | IllegalArgumentException malformed) {
+            findings.report(INDENT, path + " is not a readable properties file: " + malformed.getMessage());
+            return;
+        }
+        Map<String, String> sorted = new TreeMap<>();
+        for (String key : properties.stringPropertyNames()) {
+            sorted.put(key, properties.getProperty(key));
+        }
+        int width = 0;
+        for (String key : sorted.keySet()) {
+            width = Math.max(width, key.length());
+        }
+        for (Map.Entry<String, String> entry : sorted.entrySet()) {
+            out.println(INDENT + String.format("%-" + width + "s = %s", entry.getKey(), entry.getValue()));
+        }
+        String version = sorted.get(DirectoryLayout.FORMAT_VERSION_KEY);
+        if (version == null) {
+            findings.report(INDENT, path + " has no " + DirectoryLayout.FORMAT_VERSION_KEY);
+        } else if (!version.trim().equals(String.valueOf(DirectoryLayout.FORMAT_VERSION))) {
+            findings.report(INDENT, path + " has " + DirectoryLayout.FORMAT_VERSION_KEY + " = '" + version
+                    + "', this build reads " + DirectoryLayout.FORMAT_VERSION);
+        }
+        String pageSize = sorted.get(DirectoryLayout.PAGE_SIZE_KEY);
+        if (pageSize != null && !pageSize.trim().equals(String.valueOf(PageFormat.PAGE_SIZE))) {
+            findings.report(INDENT, path + " has " + DirectoryLayout.PAGE_SIZE_KEY + " = '" + pageSize
+                    + "', this build uses " + PageFormat.PAGE_SIZE);
+        }
+    }
+}
