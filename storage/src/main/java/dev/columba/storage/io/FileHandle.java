@@ -28,7 +28,8 @@ public interface FileHandle extends AutoCloseable {
     long size();
 
     /**
-     * Reads {@code target.byteSize()} bytes at {@code offset}, retrying short reads.
+     * Reads {@code target.byteSize()} bytes at {@code offset}, retrying short reads. Heap segments
+     * are accepted (staged through native memory).
      *
      * @return the bytes read, fewer than asked only when the file ends first
      */
@@ -42,7 +43,7 @@ public interface FileHandle extends AutoCloseable {
      */
     long readScatter(long offset, MemorySegment[] targets);
 
-    /** Writes all of {@code source} at {@code offset}, extending the file if needed. */
+    /** Writes all of {@code source} at {@code offset}, extending the file if needed; heap segments are staged. */
     void write(long offset, MemorySegment source);
 
     /** Forces written data to storage: {@code fdatasync(2)}, or {@code fsync(2)} with metadata. */

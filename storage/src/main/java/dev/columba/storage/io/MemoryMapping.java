@@ -95,9 +95,9 @@ public final class MemoryMapping {
     }
 
     private static void checkRange(MemorySegment mapped, long offset, long length) {
-        if (!mapped.isMapped()) {
+        if (!mapped.isNative()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT,
-                    mapped + " is not a file mapping (FileChannel.map with an Arena)");
+                    mapped + " is not a file mapping (FileChannel.map with an Arena, or mapReadOnly)");
         }
         if (!mapped.scope().isAlive()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, mapped + " is no longer mapped: its arena is closed");

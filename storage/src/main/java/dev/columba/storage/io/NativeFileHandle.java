@@ -46,8 +46,27 @@ final class NativeFileHandle implements FileHandle {
         return size;
     }
 
+    /** Native calls need native memory: heap segments are staged through a buffer this big. */
+    private static final long STAGING_BYTES = 1 << 20;
+
     @Override
     public long read(long offset, MemorySegment target) {
+        if (!target.isNative()) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment staging = arena.allocate(Math.min(STAGING_BYTES, Math.max(1, target.byteSize())), 4096);
+                long done = 0;
+                while (done < target.byteSize()) {
+                    long chunk = Math.min(staging.byteSize(), target.byteSize() - done);
+                    long read = read(offset + done, staging.asSlice(0, chunk));
+                    MemorySegment.copy(staging, 0, target, done, read);
+                    done += read;
+                    if (read < chunk) {
+                        break;
+                    }
+                }
+                return done;
+            }
+        }
         int descriptor = checkOpen();
         long done = 0;
         long length = target.byteSize();
@@ -120,6 +139,18 @@ final class NativeFileHandle implements FileHandle {
 
     @Override
     public void write(long offset, MemorySegment source) {
+        if (!source.isNative()) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment staging = arena.allocate(Math.min(STAGING_BYTES, Math.max(1, source.byteSize())), 4096);
+                for (long done = 0; done < source.byteSize(); ) {
+                    long chunk = Math.min(staging.byteSize(), source.byteSize() - done);
+                    MemorySegment.copy(source, done, staging, 0, chunk);
+                    write(offset + done, staging.asSlice(0, chunk));
+                    done += chunk;
+                }
+            }
+            return;
+        }
         int descriptor = checkOpen();
         long done = 0;
         long length = source.byteSize();

@@ -139,10 +139,8 @@ class MemoryMappingTest {
             closed = mapped;
         }
         assertInvalid(() -> MemoryMapping.residentBytes(closed, 0, 1), "arena is closed");
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment anonymous = arena.allocate(pageSize);
-            assertInvalid(() -> MemoryMapping.madvise(anonymous, 0, 1, MemoryAdvice.RANDOM), "not a file mapping");
-        }
+        MemorySegment heap = MemorySegment.ofArray(new byte[pageSize]);
+        assertInvalid(() -> MemoryMapping.madvise(heap, 0, 1, MemoryAdvice.RANDOM), "not a file mapping");
     }
 
     private static void assertInvalid(org.junit.jupiter.api.function.Executable call, String reason) {

@@ -1,0 +1,110 @@
+package dev.columba.columnstore.file;
+
+import static dev.columba.columnstore.file.RowgroupFileFormat.*;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.storage.io.FileHandle;
+import dev.columba.storage.io.FilesFacade;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes a rowgroup file: header, the segments in column order each on an 8 KB boundary, the
+ * footer, the trailer. Written under a temporary name, forced to storage and renamed into place,
+ * so the file either exists whole and durable or not at all.
+ */
+public final class RowgroupFileWriter {
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private RowgroupFileWriter() {
+    }
+
+    /**
+     * Writes the rowgroup to {@code target}.
+     *
+     * @return the file's size in bytes
+     */
+    public static long write(FilesFacade files, Path target, int rowgroupId, int rows, int flags,
+                             List<SegmentBlob> segments) {
+        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+        long[] offsets = new long[segments.size()];
+        long position = HEADER_SIZE;
+        for (int column = 0; column < segments.size(); column++) {
+            position = align(position);
+            offsets[column] = position;
+            position += segments.get(column).bytes().length;
+        }
+        long footerOffset = position;
+        long footerLength = 0;
+        for (SegmentBlob segment : segments) {
+            footerLength += FOOTER_ENTRY_FIXED + segment.metadata().length;
+        }
+        long size = footerOffset + footerLength + TRAILER_SIZE;
+        try (Arena arena = Arena.ofConfined();
+             FileHandle file = files.open(temporary, FilesFacade.OpenMode.CREATE, false)) {
+            file.truncate(0);
+            MemorySegment header = arena.allocate(HEADER_SIZE);
+            header.set(LONG, HEADER_MAGIC, MAGIC);
+            header.set(INT, HEADER_VERSION, VERSION);
+            header.set(INT, HEADER_FLAGS, flags);
+            header.set(INT, HEADER_ROWGROUP_ID, rowgroupId);
+            header.set(INT, HEADER_ROWS, rows);
+            header.set(SHORT, HEADER_COLUMNS, (short) segments.size());
+            header.set(INT, HEADER_CRC, crc(header.asSlice(0, HEADER_CRC)));
+            file.write(0, header);
+            for (int column = 0; column < segments.size(); column++) {
+                byte[] bytes = segments.get(column).bytes();
+                if (bytes.length > 0) {
+                    file.write(offsets[column], MemorySegment.ofArray(bytes));
+                }
+            }
+            MemorySegment footer = arena.allocate(Math.max(1, footerLength));
+            long at = 0;
+            for (int column = 0; column < segments.size(); column++) {
+                SegmentBlob segment = segments.get(column);
+                footer.set(LONG, at, offsets[column]);
+                footer.set(LONG, at + 8, segment.bytes().length);
+                footer.set(INT, at + 16, crc(MemorySegment.ofArray(segment.bytes())));
+                footer.set(INT, at + 20, segment.metadata().length);
+                MemorySegment.copy(segment.metadata(), 0, footer, ValueLayout.JAVA_BYTE, at + FOOTER_ENTRY_FIXED,
+                        segment.metadata().length);
+                at += FOOTER_ENTRY_FIXED + segment.metadata().length;
+            }
+            MemorySegment footerBytes = footer.asSlice(0, footerLength);
+            if (footerLength > 0) {
+                file.write(footerOffset, footerBytes);
+            }
+            MemorySegment trailer = arena.allocate(TRAILER_SIZE);
+            trailer.set(LONG, 0, footerOffset);
+            trailer.set(INT, 8, (int) footerLength);
+            trailer.set(INT, 12, crc(footerBytes));
+            trailer.set(LONG, 16, MAGIC);
+            file.write(footerOffset + footerLength, trailer);
+            file.force(true);
+        }
+        try {
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot move " + temporary + " to " + target + ": " + e, e);
+        }
+        files.syncDirectory(target.toAbsolutePath().getParent());
+        return size;
+    }
+
+    static int crc(MemorySegment bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes.asByteBuffer());
+        return (int) crc.getValue();
+    }
+}
