@@ -45,7 +45,7 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                   --results-dir DIR   where each run's report directory goes (default bench/results)
                   --forks N           JVMs per benchmark configuration (default 1)
                   --warmup N          unmeasured iterations per fork (default 1)
-                  --iterations N      measured iterations per fork (default 3, or 2 with --short)
+                  --iterations N      measured iterations per fork (default 5, or 2 with --short)
                   -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500
                 suites:
                 """.formatted(SHORT_SIZE_MB, FULL_SIZE_MB, SHORT_SIZE_MB));
@@ -98,7 +98,7 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
         return new BenchOptions(suite, shortMode, sizeMb != null ? sizeMb : shortMode ? SHORT_SIZE_MB : FULL_SIZE_MB,
                 dataDirectory != null ? dataDirectory : BenchDirectories.data(null),
                 resultsDirectory != null ? resultsDirectory : BenchDirectories.results(),
-                forks, warmup, iterations != null ? iterations : shortMode ? 2 : 3, parameters);
+                forks, warmup, iterations != null ? iterations : shortMode ? 2 : 5, parameters);
     }
 
     private static String value(String[] arguments, int index, String option) {

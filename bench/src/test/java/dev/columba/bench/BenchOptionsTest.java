@@ -25,7 +25,7 @@ class BenchOptionsTest {
         assertEquals(1024, full.sizeMb());
         assertEquals(1, full.forks());
         assertEquals(1, full.warmupIterations());
-        assertEquals(3, full.measurementIterations());
+        assertEquals(5, full.measurementIterations());
         assertTrue(full.dataDirectory().endsWith(Path.of("bench", "target", "data")), full.dataDirectory().toString());
         assertTrue(full.resultsDirectory().endsWith(Path.of("bench", "results")), full.resultsDirectory().toString());
 

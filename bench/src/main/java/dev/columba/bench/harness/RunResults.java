@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.Statistics;
 
 /** Reads JMH's results for reports: which benchmark and parameters, and the figures it recorded. */
 public final class RunResults {
@@ -43,6 +45,15 @@ public final class RunResults {
     public static OptionalDouble figure(RunResult result, Metric metric) {
         Result<?> figure = result.getSecondaryResults().get(metric.name());
         return figure == null ? OptionalDouble.empty() : OptionalDouble.of(figure.getScore());
+    }
+
+    /**
+     * The spread of {@code metric} over the measured iterations (one value per iteration, each the
+     * mean of that iteration's invocations), if the benchmark recorded it.
+     */
+    public static Optional<Statistics> statistics(RunResult result, Metric metric) {
+        Result<?> figure = result.getSecondaryResults().get(metric.name());
+        return figure == null ? Optional.empty() : Optional.of(figure.getStatistics());
     }
 
     /** A figure for a report: three significant digits, thousands separated, no exponent. */

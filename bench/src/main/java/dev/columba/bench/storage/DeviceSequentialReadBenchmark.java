@@ -51,7 +51,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 1)
-@Measurement(iterations = 3)
+@Measurement(iterations = 5)
 @Fork(1)
 public class DeviceSequentialReadBenchmark {
 

@@ -1,6 +1,5 @@
 package dev.columba.bench.storage;
 
-import static dev.columba.bench.harness.RunResults.figure;
 import static dev.columba.bench.harness.RunResults.format;
 
 import dev.columba.bench.harness.Metric;
@@ -9,8 +8,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * The rowstore-scan suite's part of the report: the table it scanned, and the figures seed 004 is
@@ -41,29 +42,35 @@ public final class RowstoreScanSummary {
 
     /** Markdown: a table of the key figures, then how to read them. */
     public static String keyFigures(Collection<RunResult> results) {
-        Scenario coldOn = scenario(results, true, "COLD");
-        Scenario coldOff = scenario(results, false, "COLD");
-        Scenario warmOn = scenario(results, true, "WARM");
-        Scenario warmOff = scenario(results, false, "WARM");
-        OptionalDouble direct = device(results, "DIRECT");
-        OptionalDouble buffered = device(results, "BUFFERED");
-        OptionalDouble deviceBest = max(direct, buffered);
+        Configuration coldOn = scan(results, true, "COLD");
+        Configuration coldOff = scan(results, false, "COLD");
+        Configuration warmOn = scan(results, true, "WARM");
+        Configuration warmOff = scan(results, false, "WARM");
+        Configuration direct = device(results, "DIRECT");
+        Configuration buffered = device(results, "BUFFERED");
+        OptionalDouble coldOnRate = coldOn.median(RowstoreScanBenchmark.SCAN_RATE);
+        OptionalDouble deviceBest = max(direct.median(DeviceSequentialReadBenchmark.DEVICE_RATE),
+                buffered.median(DeviceSequentialReadBenchmark.DEVICE_RATE));
 
         List<String[]> rows = new ArrayList<>();
-        rows.add(row("cold scan, read-ahead on", rate(coldOn)));
-        rows.add(row("cold scan, read-ahead off", rate(coldOff)));
-        rows.add(row("cold on / off", ratio(coldOn.rate(), coldOff.rate())));
-        rows.add(row("bytes per I/O, on / off", bytes(coldOn.bytesPerIo()) + " / " + bytes(coldOff.bytesPerIo())));
+        rows.add(row("cold scan, read-ahead on", scanRate(coldOn)));
+        rows.add(row("cold scan, read-ahead off", scanRate(coldOff)));
+        rows.add(row("cold on / off", ratio(coldOnRate, coldOff.median(RowstoreScanBenchmark.SCAN_RATE))));
+        rows.add(row("bytes per I/O, cold on / off", bytes(coldOn.median(RowstoreScanBenchmark.BYTES_PER_IO)) + " / "
+                + bytes(coldOff.median(RowstoreScanBenchmark.BYTES_PER_IO))));
         rows.add(row("device sequential read, O_DIRECT / buffered with the kernel's read-ahead",
-                megabytesPerSecond(direct) + " / " + megabytesPerSecond(buffered)));
+                rate(direct, DeviceSequentialReadBenchmark.DEVICE_RATE) + " / "
+                        + rate(buffered, DeviceSequentialReadBenchmark.DEVICE_RATE)));
         rows.add(row("cold on as % of the device (the better of the two; the issue asks >= 70%)",
-                percent(coldOn.rate(), deviceBest)));
-        rows.add(row("warm scan, read-ahead on / off", rate(warmOn) + " / " + rate(warmOff)));
+                percent(coldOnRate, deviceBest)));
+        rows.add(row("warm scan, read-ahead on", scanRate(warmOn)));
+        rows.add(row("warm scan, read-ahead off", scanRate(warmOff)));
         rows.add(row("(physical + read-ahead) x 8 KB / `read_bytes`, cold on / off",
-                withThreeDecimals(coldOn.countersToProcess()) + " / " + withThreeDecimals(coldOff.countersToProcess())));
+                withThreeDecimals(coldOn.median(RowstoreScanBenchmark.COUNTERS_TO_PROCESS)) + " / "
+                        + withThreeDecimals(coldOff.median(RowstoreScanBenchmark.COUNTERS_TO_PROCESS))));
         rows.add(row("read-ahead pages used / wasted, cold on",
-                number(coldOn.figure(RowstoreScanBenchmark.READ_AHEAD_USED)) + " / "
-                        + number(coldOn.figure(RowstoreScanBenchmark.READ_AHEAD_WASTED))));
+                number(coldOn.median(RowstoreScanBenchmark.READ_AHEAD_USED)) + " / "
+                        + number(coldOn.median(RowstoreScanBenchmark.READ_AHEAD_WASTED))));
 
         StringBuilder text = new StringBuilder("| figure | value |\n|---|---|\n");
         for (String[] cells : rows) {
@@ -71,52 +78,47 @@ public final class RowstoreScanSummary {
         }
         text.append("""
 
-                MB = 2^20 bytes. Scan MB/s = pages the scan requested x 8 KB over the scan's time (cold: all of
-                them came from the device), averaged over the measured scans. The device figures read the same
-                data file with one synchronous request at a time, so a read-ahead keeping several I/Os in
-                flight can exceed them. Read-ahead off is one synchronous 8 KB read per page (the data file is
-                opened with POSIX_FADV_RANDOM, so the kernel adds none of its own).
+                Medians over the measured iterations, with the range in brackets; ratios are of medians.
+                MB = 2^20 bytes. Scan MB/s = pages the scan requested x 8 KB over the scan's time (cold: all
+                of them came from the device). The device figures read the same data file with one
+                synchronous request at a time, so a read-ahead keeping several I/Os in flight can exceed
+                them. Read-ahead off is one synchronous 8 KB read per page (the data file is opened with
+                POSIX_FADV_RANDOM, so the kernel adds none of its own).
                 """);
         return text.toString();
     }
 
-    /** The figures of one read-ahead/cache combination, or empty when it was not run or run several ways. */
-    private record Scenario(RunResult result, String problem) {
-        OptionalDouble figure(Metric metric) {
-            return result == null ? OptionalDouble.empty() : RunResults.figure(result, metric);
+    /** One benchmark configuration's results, or why there is none to summarize. */
+    private record Configuration(RunResult result, String problem) {
+        OptionalDouble median(Metric metric) {
+            Optional<Statistics> values = statistics(metric);
+            return values.isPresent() ? OptionalDouble.of(values.get().getPercentile(50)) : OptionalDouble.empty();
         }
 
-        OptionalDouble rate() {
-            return figure(RowstoreScanBenchmark.SCAN_RATE);
+        Optional<Statistics> statistics(Metric metric) {
+            return result == null ? Optional.empty() : RunResults.statistics(result, metric);
         }
 
-        OptionalDouble bytesPerIo() {
-            return figure(RowstoreScanBenchmark.BYTES_PER_IO);
-        }
-
-        OptionalDouble countersToProcess() {
-            return figure(RowstoreScanBenchmark.COUNTERS_TO_PROCESS);
-        }
-
-        double seconds() {
-            return result.getPrimaryResult().getScore();
+        double medianSeconds() {
+            return result.getPrimaryResult().getStatistics().getPercentile(50);
         }
     }
 
-    private static Scenario scenario(Collection<RunResult> results, boolean readAhead, String cache) {
-        List<RunResult> selected = RunResults.select(results, RowstoreScanBenchmark.class,
-                "readAhead", String.valueOf(readAhead), "cache", cache);
+    private static Configuration scan(Collection<RunResult> results, boolean readAhead, String cache) {
+        return only(RunResults.select(results, RowstoreScanBenchmark.class,
+                "readAhead", String.valueOf(readAhead), "cache", cache));
+    }
+
+    private static Configuration device(Collection<RunResult> results, String access) {
+        return only(RunResults.select(results, DeviceSequentialReadBenchmark.class, "access", access));
+    }
+
+    private static Configuration only(List<RunResult> selected) {
         return switch (selected.size()) {
-            case 0 -> new Scenario(null, "not run");
-            case 1 -> new Scenario(selected.getFirst(), null);
-            default -> new Scenario(null, selected.size() + " configurations, see all results");
+            case 0 -> new Configuration(null, "not run");
+            case 1 -> new Configuration(selected.getFirst(), null);
+            default -> new Configuration(null, selected.size() + " configurations, see all results");
         };
-    }
-
-    private static OptionalDouble device(Collection<RunResult> results, String access) {
-        List<RunResult> selected = RunResults.select(results, DeviceSequentialReadBenchmark.class, "access", access);
-        return selected.size() == 1 ? figure(selected.getFirst(), DeviceSequentialReadBenchmark.DEVICE_RATE)
-                : OptionalDouble.empty();
     }
 
     private static OptionalDouble max(OptionalDouble left, OptionalDouble right) {
@@ -130,15 +132,22 @@ public final class RowstoreScanSummary {
         return new String[] {figure, value};
     }
 
-    private static String rate(Scenario scenario) {
-        if (scenario.result() == null) {
-            return scenario.problem();
-        }
-        return megabytesPerSecond(scenario.rate()) + " (" + format(scenario.seconds()) + " s per scan)";
+    private static String scanRate(Configuration scan) {
+        String rate = rate(scan, RowstoreScanBenchmark.SCAN_RATE);
+        return scan.result() == null ? rate : rate + ", " + format(scan.medianSeconds()) + " s per scan";
     }
 
-    private static String megabytesPerSecond(OptionalDouble value) {
-        return value.isPresent() ? format(value.getAsDouble()) + " MB/s" : "—";
+    /** "median MB/s (min–max)", or why there is no figure. */
+    private static String rate(Configuration configuration, Metric metric) {
+        if (configuration.result() == null) {
+            return configuration.problem();
+        }
+        Optional<Statistics> statistics = configuration.statistics(metric);
+        if (statistics.isEmpty()) {
+            return "—";
+        }
+        Statistics values = statistics.get();
+        return format(values.getPercentile(50)) + " MB/s (" + format(values.getMin()) + "–" + format(values.getMax()) + ")";
     }
 
     private static String ratio(OptionalDouble numerator, OptionalDouble denominator) {
