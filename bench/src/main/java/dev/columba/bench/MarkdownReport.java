@@ -78,7 +78,7 @@ final class MarkdownReport {
         }
         List<String> header = new ArrayList<>(parameters);
         header.add("score (" + results.getFirst().getPrimaryResult().getScoreUnit() + ")");
-        header.add("±");
+        header.add("± (99.9%)");
         for (Map.Entry<String, String> secondary : secondaryUnits.entrySet()) {
             header.add(secondary.getKey() + " (" + secondary.getValue() + ")");
         }
