@@ -1,0 +1,96 @@
+package dev.columba.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+
+    @Test
+    void fullAndShortModesHaveTheirDefaults() {
+        BenchOptions full = BenchOptions.parse("rowstore-scan");
+        assertEquals(Suite.ROWSTORE_SCAN, full.suite());
+        assertFalse(full.shortMode());
+        assertEquals(1024, full.sizeMb());
+        assertEquals(1, full.forks());
+        assertEquals(1, full.warmupIterations());
+        assertEquals(5, full.measurementIterations());
+        assertTrue(full.dataDirectory().endsWith(Path.of("bench", "target", "data")), full.dataDirectory().toString());
+        assertTrue(full.resultsDirectory().endsWith(Path.of("bench", "results")), full.resultsDirectory().toString());
+
+        BenchOptions quick = BenchOptions.parse("--short", "rowstore-scan");
+        assertTrue(quick.shortMode());
+        assertEquals(64, quick.sizeMb());
+        assertEquals(2, quick.measurementIterations());
+    }
+
+    @Test
+    void explicitOptionsWin() {
+        BenchOptions options = BenchOptions.parse("rowstore-scan", "--short", "--size-mb", "8", "--data-dir", "/d",
+                "--results-dir", "/r", "--forks", "0", "--warmup", "0", "--iterations", "5",
+                "-p", "readAheadDepthPages=100,500", "-p", "cache=COLD");
+        assertEquals(8, options.sizeMb());
+        assertEquals(Path.of("/d"), options.dataDirectory());
+        assertEquals(Path.of("/r"), options.resultsDirectory());
+        assertEquals(0, options.forks());
+        assertEquals(0, options.warmupIterations());
+        assertEquals(5, options.measurementIterations());
+        assertEquals(Map.of("readAheadDepthPages", List.of("100", "500"), "cache", List.of("COLD")), options.parameters());
+    }
+
+    @Test
+    void badArgumentsAreRejectedByName() {
+        assertInvalid("no suite given");
+        assertInvalid("unknown suite 'nope'; suites: rowstore-scan", "nope");
+        assertInvalid("unknown option '--fast'", "rowstore-scan", "--fast");
+        assertInvalid("option --size-mb needs a value", "rowstore-scan", "--size-mb");
+        assertInvalid("option --size-mb needs a whole number, got 'big'", "rowstore-scan", "--size-mb", "big");
+        assertInvalid("option --size-mb must be between 1 and 65536, got 0", "rowstore-scan", "--size-mb", "0");
+        assertInvalid("-p needs NAME=V1,V2..., got 'cache'", "rowstore-scan", "-p", "cache");
+        assertInvalid("parameter sizeMb is set by the runner; use --size-mb or --data-dir", "rowstore-scan", "-p",
+                "sizeMb=8");
+        assertInvalid("one suite per run: 'rowstore-scan' and 'rowstore-scan'", "rowstore-scan", "rowstore-scan");
+    }
+
+    @Test
+    void mainPrintsUsageForNoArgumentsAndBadOnes() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, BenchMain.run(new String[0], print(out), print(err)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("rowstore-scan"), err.toString(StandardCharsets.UTF_8));
+        assertEquals(0, BenchMain.run(new String[] {"--help"}, print(out), print(err)));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: columba bench <suite>"));
+        err.reset();
+        assertEquals(2, BenchMain.run(new String[] {"rowstore-scan", "--forks", "x"}, print(out), print(err)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(
+                "columba bench: [INVALID_ARGUMENT] option --forks needs a whole number, got 'x'"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void jvmOptionsComeFilteredFromThePom() {
+        List<String> options = JvmOptions.read();
+        assertTrue(options.contains("--enable-native-access=ALL-UNNAMED"), options.toString());
+        assertTrue(options.stream().noneMatch(option -> option.contains("${")), options.toString());
+    }
+
+    private static PrintStream print(ByteArrayOutputStream bytes) {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+
+    private static void assertInvalid(String message, String... arguments) {
+        ColumbaException error = assertThrows(ColumbaException.class, () -> BenchOptions.parse(arguments));
+        assertEquals(ErrorCode.INVALID_ARGUMENT, error.errorCode());
+        assertEquals("[INVALID_ARGUMENT] " + message, error.getMessage());
+    }
+}
