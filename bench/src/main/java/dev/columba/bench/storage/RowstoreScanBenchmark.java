@@ -56,7 +56,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Every scan's result (row count, sum of {@code j}, max of {@code dt}) is checked against the
  * expected value, once before measuring and after each measured scan; a wrong scan fails the run.
  *
- * <p>Caveats: the scan runs on one thread through the row-at-a-time {@code RowCursor} API (two
+ * <p>Caveats: the scan runs on one thread through the row-at-a-time {@code TableCursor} API (two
  * boxed values per row), so the warm figure measures the buffer pool, the leaf walk and row
  * decoding, not a batch-mode operator. Cold figures depend on the device, which on the reference
  * machine is a shared virtual disk that varies up to 2x between runs seconds apart: compare the on/off

@@ -14,7 +14,7 @@ import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.row.KeyCodec;
-import dev.columba.storage.table.RowCursor;
+import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.table.Tables;
@@ -145,7 +145,7 @@ public final class ScanTable {
         long rows = 0;
         long sumOfJ = 0;
         LocalDateTime maxDt = null;
-        try (RowCursor cursor = store.scan(reader, TableScan.all(readAhead).withProjection(J, DT), counters)) {
+        try (TableCursor cursor = store.scan(reader, TableScan.all(readAhead).withProjection(J, DT), counters)) {
             while (cursor.next()) {
                 Object[] row = cursor.row();
                 rows++;
