@@ -221,7 +221,7 @@ public final class ScanTable {
                 int last = (int) Math.min(rows, (long) first + ROWS_PER_TRANSACTION - 1);
                 try (Transaction transaction = database.begin()) {
                     for (int i = first; i <= last; i++) {
-                        table.insert(transaction.writes(), database.allocator(), row(i, rows), counters);
+                        table.insert(transaction, row(i, rows), counters);
                     }
                     transaction.commit();
                 }

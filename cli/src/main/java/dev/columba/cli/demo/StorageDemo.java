@@ -123,7 +123,7 @@ public final class StorageDemo {
         while (more) {
             try (Transaction transaction = database.begin()) {
                 for (int row = 0; row < ROWS_PER_TRANSACTION && (more = cursor.next()); row++) {
-                    table.insert(transaction.writes(), database.allocator(), cursor.row(), counters);
+                    table.insert(transaction, cursor.row(), counters);
                 }
                 transaction.commit();
             }

@@ -143,7 +143,7 @@ final class InspectFixture {
                         Column.nullable("customer", SqlType.varchar(40)), Column.nullable("amount", SqlType.decimal(10, 2)));
                 TableStore orders = tables.createTable(transaction, "orders", schema, List.of(0), true, Map.of());
                 for (int id = 1; id <= ORDER_ROWS; id++) {
-                    orders.insert(transaction.writes(), database.allocator(),
+                    orders.insert(transaction, 
                             new Object[] {id, customer(id), BigDecimal.valueOf(id * 25L, 2)}, counters);
                 }
                 transaction.commit();
@@ -160,7 +160,7 @@ final class InspectFixture {
                 TableStore events = tables.createTable(transaction, "events", schema, List.of(), false, Map.of());
                 for (int number = 0; number < EVENT_ROWS; number++) {
                     String note = number == 7 ? "x".repeat(20_000) : "event " + number;
-                    events.insert(transaction.writes(), database.allocator(), new Object[] {(long) number, note}, counters);
+                    events.insert(transaction, new Object[] {(long) number, note}, counters);
                 }
                 transaction.commit();
             }

@@ -77,7 +77,7 @@ public final class ColumnstoreTable {
         directory.put(writes, database.allocator(), MetadataFormat.TABLE_KEY, MetadataFormat.encode(
                 new MetadataFormat.TableRecord(deleteBitmap.rootPage(), deleteBitmap.firstOamPage(), 0)), counters);
         CatalogEntry.Table entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.COLUMNSTORE,
-                List.of(), false, directory.rootPage(), directory.firstOamPage(), parsed.toMap());
+                List.of(), false, directory.rootPage(), directory.firstOamPage(), parsed.toMap(), 0);
         catalog.put(writes, database.allocator(), entry, counters);
         return new ColumnstoreTable(database, entry);
     }
@@ -229,6 +229,7 @@ public final class ColumnstoreTable {
             updated = updated.withState(RowgroupState.CLOSED);
         }
         putRowgroup(writes, updated, counters);
+        transaction.adjustRowCount(objectId(), 1);
         return ((long) open.rowgroupId() << 32) | position;
     }
 
@@ -256,6 +257,7 @@ public final class ColumnstoreTable {
         }
         if (deleted) {
             putRowgroup(writes, entry.withDeletedRows(entry.deletedRows() + 1), counters);
+            transaction.adjustRowCount(objectId(), -1);
         }
         return deleted;
     }

@@ -87,6 +87,18 @@ public final class Catalog {
         tree.put(writes, allocator, CatalogFormat.key(entry.objectId()), CatalogFormat.encode(entry), counters);
     }
 
+    /** Adds {@code changes} (table object id to row delta) to the tables' row counts. */
+    public void adjustRowCounts(WriteSet writes, Allocator allocator, java.util.Map<Integer, Long> changes,
+                                IoCounters counters) {
+        for (java.util.Map.Entry<Integer, Long> change : changes.entrySet()) {
+            CatalogEntry entry = byId(writes, change.getKey(), counters).orElse(null);
+            if (entry instanceof CatalogEntry.Table table && change.getValue() != 0) {
+                put(writes, allocator, CatalogEntry.withRowCount(table, Math.max(0, table.rowCount() + change.getValue())),
+                        counters);
+            }
+        }
+    }
+
     public void remove(WriteSet writes, Allocator allocator, int objectId, IoCounters counters) {
         tree.delete(writes, allocator, CatalogFormat.key(objectId), counters);
     }

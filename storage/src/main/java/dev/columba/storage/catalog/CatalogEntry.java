@@ -38,14 +38,19 @@ public sealed interface CatalogEntry {
      * @param uniqueKey  whether the clustered key is unique; if not, each row gets a uniquifier
      * @param rootPage   the B+tree root (clustered) or first heap page
      * @param options    table options as text (e.g. {@code storage}), for layers above
+     * @param rowCount   rows in the table as of the last commit that changed it, kept exact by commits
      */
     record Table(int objectId, String name, TableSchema schema, Organization organization, List<Integer> keyColumns,
-                 boolean uniqueKey, long rootPage, long firstOamPage, Map<String, String> options) implements CatalogEntry {
+                 boolean uniqueKey, long rootPage, long firstOamPage, Map<String, String> options, long rowCount)
+            implements CatalogEntry {
         public Table {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(schema, "schema");
             keyColumns = List.copyOf(keyColumns);
             options = Map.copyOf(options);
+            if (rowCount < 0) {
+                throw new IllegalArgumentException("table " + name + " cannot have " + rowCount + " rows");
+            }
             if (organization == Organization.CLUSTERED && keyColumns.isEmpty()) {
                 throw new IllegalArgumentException("clustered table " + name + " needs key columns");
             }
@@ -64,6 +69,12 @@ public sealed interface CatalogEntry {
      * A secondary (nonclustered) index of a table: a B+tree whose key is the index key followed by
      * the row's locator (the clustered key, or the row id of a heap).
      */
+    /** A table with a different row count. */
+    static Table withRowCount(Table table, long rowCount) {
+        return new Table(table.objectId(), table.name(), table.schema(), table.organization(), table.keyColumns(),
+                table.uniqueKey(), table.rootPage(), table.firstOamPage(), table.options(), rowCount);
+    }
+
     record Index(int objectId, String name, int tableId, List<Integer> keyColumns, boolean unique, long rootPage,
                  long firstOamPage) implements CatalogEntry {
         public Index {

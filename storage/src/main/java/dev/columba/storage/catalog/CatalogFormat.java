@@ -46,6 +46,7 @@ public final class CatalogFormat {
                     out.writeBoolean(table.uniqueKey());
                     out.writeLong(table.rootPage());
                     out.writeLong(table.firstOamPage());
+                    out.writeLong(table.rowCount());
                     writeColumns(out, table.keyColumns());
                     out.writeShort(table.schema().size());
                     for (Column column : table.schema().columns()) {
@@ -106,6 +107,7 @@ public final class CatalogFormat {
                     boolean uniqueKey = in.readBoolean();
                     long rootPage = in.readLong();
                     long firstOamPage = in.readLong();
+                    long rowCount = in.readLong();
                     List<Integer> keyColumns = readColumns(in);
                     int columnCount = in.readUnsignedShort();
                     List<Column> columns = new ArrayList<>(columnCount);
@@ -120,7 +122,7 @@ public final class CatalogFormat {
                         options.put(in.readUTF(), in.readUTF());
                     }
                     yield new CatalogEntry.Table(objectId, name, new TableSchema(columns), organization, keyColumns,
-                            uniqueKey, rootPage, firstOamPage, options);
+                            uniqueKey, rootPage, firstOamPage, options, rowCount);
                 }
                 case KIND_INDEX -> {
                     int objectId = in.readInt();

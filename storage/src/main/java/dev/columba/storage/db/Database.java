@@ -124,6 +124,8 @@ public final class Database implements AutoCloseable {
             }
         }
         this.catalog = Catalog.open(pool, systemCounters);
+        transactions.setRowCountRecorder((writes, changes, counters) ->
+                catalog.adjustRowCounts(writes, allocator, changes, counters));
         this.recovery = new RecoveryReport(created, redoLsn, log.endLsn(), replay.transactions(), replay.applied(),
                 replay.skipped(), replay.discarded());
         checkpoint();

@@ -19,6 +19,7 @@ import dev.columba.storage.lob.OverflowStore;
 import dev.columba.storage.row.KeyCodec;
 import dev.columba.storage.row.LobRef;
 import dev.columba.storage.row.RowCodec;
+import dev.columba.storage.txn.Transaction;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,7 +30,8 @@ import java.util.List;
  * {@link BTree} (keyed by the clustered key, memcomparable, plus a uniquifier when the key is not
  * unique) or in a {@link Heap}, values too large for a page moved to overflow pages, and its
  * secondary indexes kept in step. Immutable and thread-safe; reads go through a
- * {@link PageReader}, writes through the writer's {@link WriteSet}.
+ * {@link PageReader}, writes through the writer's {@link Transaction}, which also carries the
+ * change to the table's row count into the catalog at commit.
  */
 public final class TableStore {
     /** Bytes of the uniquifier appended to a non-unique clustered key. */
@@ -111,7 +113,9 @@ public final class TableStore {
      * @throws ColumbaException DUPLICATE_KEY for a duplicate unique key, or the row codec's
      *         validation errors naming the column
      */
-    public void insert(WriteSet writes, Allocator allocator, Object[] row, IoCounters counters) {
+    public void insert(Transaction transaction, Object[] row, IoCounters counters) {
+        WriteSet writes = transaction.writes();
+        Allocator allocator = transaction.allocator();
         if (row.length != schema().size()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + name() + " has " + schema().size()
                     + " columns, the row has " + row.length + " values");
@@ -139,6 +143,7 @@ public final class TableStore {
         for (IndexStore index : indexes) {
             index.insert(writes, allocator, row, locator, counters);
         }
+        transaction.adjustRowCount(definition.objectId(), 1);
     }
 
     /**
@@ -146,8 +151,10 @@ public final class TableStore {
      *
      * @return false if there was none
      */
-    public boolean delete(WriteSet writes, Allocator allocator, Object[] keyValues, IoCounters counters) {
+    public boolean delete(Transaction transaction, Object[] keyValues, IoCounters counters) {
         requireUniqueClustered("delete by key");
+        WriteSet writes = transaction.writes();
+        Allocator allocator = transaction.allocator();
         byte[] key = keys.encode(keyValues);
         byte[] encoded = tree.get(writes, key, counters);
         if (encoded == null) {
@@ -159,11 +166,14 @@ public final class TableStore {
         }
         freeLobs(writes, allocator, row, counters);
         tree.delete(writes, allocator, key, counters);
+        transaction.adjustRowCount(definition.objectId(), -1);
         return true;
     }
 
     /** Deletes a heap row by row id; false if there was none. */
-    public boolean deleteRow(WriteSet writes, Allocator allocator, long rowId, IoCounters counters) {
+    public boolean deleteRow(Transaction transaction, long rowId, IoCounters counters) {
+        WriteSet writes = transaction.writes();
+        Allocator allocator = transaction.allocator();
         if (heap == null) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + name() + " is not a heap");
         }
@@ -176,17 +186,21 @@ public final class TableStore {
             index.delete(writes, allocator, resolve(writes, row.clone(), counters), IndexStore.rowIdLocator(rowId), counters);
         }
         freeLobs(writes, allocator, row, counters);
-        return heap.delete(writes, rowId, counters);
+        boolean deleted = heap.delete(writes, rowId, counters);
+        if (deleted) {
+            transaction.adjustRowCount(definition.objectId(), -1);
+        }
+        return deleted;
     }
 
     /** Replaces the row with the same unique clustered key; false if there was none. */
-    public boolean update(WriteSet writes, Allocator allocator, Object[] row, IoCounters counters) {
+    public boolean update(Transaction transaction, Object[] row, IoCounters counters) {
         requireUniqueClustered("update by key");
         Object[] keyValues = keyValues(row);
-        if (!delete(writes, allocator, keyValues, counters)) {
+        if (!delete(transaction, keyValues, counters)) {
             return false;
         }
-        insert(writes, allocator, row, counters);
+        insert(transaction, row, counters);
         return true;
     }
 

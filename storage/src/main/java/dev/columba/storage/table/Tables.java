@@ -47,11 +47,11 @@ public final class Tables {
         if (keyColumns.isEmpty()) {
             Heap heap = Heap.create(transaction.writes(), database.allocator(), objectId, counters);
             entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.HEAP, List.of(), false,
-                    PageFormat.NO_PAGE, heap.firstOamPage(), options);
+                    PageFormat.NO_PAGE, heap.firstOamPage(), options, 0);
         } else {
             BTree tree = BTree.create(transaction.writes(), database.allocator(), objectId, counters);
             entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.CLUSTERED, keyColumns,
-                    uniqueKey, tree.rootPage(), tree.firstOamPage(), options);
+                    uniqueKey, tree.rootPage(), tree.firstOamPage(), options, 0);
         }
         catalog.put(transaction.writes(), database.allocator(), entry, counters);
         return new TableStore(entry, List.of());

@@ -17,6 +17,7 @@ public final class Transaction implements AutoCloseable {
     private final TransactionManager manager;
     private final long id;
     private final WriteSet writes;
+    private final java.util.Map<Integer, Long> rowCountChanges = new java.util.TreeMap<>();
     private State state = State.ACTIVE;
 
     Transaction(TransactionManager manager, long id, WriteSet writes) {
@@ -33,6 +34,25 @@ public final class Transaction implements AutoCloseable {
     public WriteSet writes() {
         checkActive();
         return writes;
+    }
+
+    /** The database's space manager, which allocations of this transaction go through. */
+    public dev.columba.storage.alloc.Allocator allocator() {
+        return manager.allocator();
+    }
+
+    /**
+     * Records that the transaction changed the row count of table {@code objectId} by {@code delta};
+     * the catalog's count is updated with the commit (and not at all on rollback).
+     */
+    public void adjustRowCount(int objectId, long delta) {
+        checkActive();
+        rowCountChanges.merge(objectId, delta, Long::sum);
+    }
+
+    /** Row count changes by table object id, for the commit. */
+    java.util.Map<Integer, Long> rowCountChanges() {
+        return rowCountChanges;
     }
 
     /** Counters for reads the transaction makes on its own behalf (allocation maps, catalog). */

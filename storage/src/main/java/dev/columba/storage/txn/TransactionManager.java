@@ -46,6 +46,13 @@ public final class TransactionManager {
     private final int maxTransactionFrames;
     private volatile long redoPoint;
     private volatile ColumbaException failure;
+    private volatile RowCountRecorder rowCountRecorder = (writes, changes, counters) -> { };
+
+    /** Writes a committing transaction's row count changes into the catalog, through its write set. */
+    @FunctionalInterface
+    public interface RowCountRecorder {
+        void record(WriteSet writes, java.util.Map<Integer, Long> changes, IoCounters counters);
+    }
 
     public TransactionManager(BufferPool pool, WriteAheadLog log, Allocator allocator, ObjectLocks locks,
                               long firstTransactionId, long redoPoint, int maxTransactionFrames) {
@@ -56,6 +63,11 @@ public final class TransactionManager {
         this.nextTransactionId = new AtomicLong(firstTransactionId);
         this.redoPoint = redoPoint;
         this.maxTransactionFrames = maxTransactionFrames;
+    }
+
+    /** Sets who records row counts at commit (the database, in its catalog). */
+    public void setRowCountRecorder(RowCountRecorder recorder) {
+        this.rowCountRecorder = recorder;
     }
 
     /** Begins a write transaction, waiting for the current one to end. */
@@ -115,6 +127,15 @@ public final class TransactionManager {
         WriteSet writes = transaction.writeSet();
         long commitLsn;
         try {
+            if (!transaction.rowCountChanges().isEmpty()) {
+                try {
+                    rowCountRecorder.record(writes, transaction.rowCountChanges(), systemCounters);
+                } catch (RuntimeException e) {
+                    writes.close();
+                    allocator.forgetHints();
+                    throw e;
+                }
+            }
             List<WriteSet.Entry> entries = writes.entries();
             if (entries.isEmpty()) {
                 writes.close();

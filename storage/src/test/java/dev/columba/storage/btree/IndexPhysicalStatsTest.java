@@ -46,7 +46,7 @@ class IndexPhysicalStatsTest {
         for (int start = 0; start < ids.size(); start += 2000) {
             try (Transaction transaction = database.begin()) {
                 for (int id : ids.subList(start, Math.min(ids.size(), start + 2000))) {
-                    table.insert(transaction.writes(), database.allocator(), new Object[] {id, "row " + id}, counters);
+                    table.insert(transaction, new Object[] {id, "row " + id}, counters);
                 }
                 transaction.commit();
             }

@@ -43,7 +43,7 @@ class ScanResistanceTest {
         for (int start = 0; start < rows; start += 500) {
             try (Transaction transaction = database.begin()) {
                 for (int id = start; id < Math.min(rows, start + 500); id++) {
-                    table.insert(transaction.writes(), database.allocator(), new Object[] {id, "p".repeat(padding)}, counters);
+                    table.insert(transaction, new Object[] {id, "p".repeat(padding)}, counters);
                 }
                 transaction.commit();
             }

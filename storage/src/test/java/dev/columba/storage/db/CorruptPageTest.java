@@ -51,7 +51,7 @@ class CorruptPageTest {
                     TableStore table = tables.createTable(transaction, name, generator.schema(), List.of(0), true, Map.of());
                     RowCursor rows = generator.cursor();
                     while (rows.next()) {
-                        table.insert(transaction.writes(), database.allocator(), rows.row(), counters);
+                        table.insert(transaction, rows.row(), counters);
                     }
                 }
                 transaction.commit();

@@ -59,7 +59,7 @@ public final class CrashWorkload {
             table = tables.find(transaction.writes(), TABLE, counters).orElse(null);
             if (table == null) {
                 table = tables.createTable(transaction, TABLE, schema(), List.of(0), true, Map.of());
-                table.insert(transaction.writes(), database.allocator(), new Object[] {0, 0L, "counter"}, counters);
+                table.insert(transaction, new Object[] {0, 0L, "counter"}, counters);
             }
             transaction.commit();
         }
@@ -69,9 +69,9 @@ public final class CrashWorkload {
             try (Transaction transaction = database.begin()) {
                 for (int row = 0; row < ROWS_PER_BATCH; row++) {
                     int id = (int) ((batch - 1) * ROWS_PER_BATCH + row + 1);
-                    table.insert(transaction.writes(), database.allocator(), new Object[] {id, batch, payload(id)}, counters);
+                    table.insert(transaction, new Object[] {id, batch, payload(id)}, counters);
                 }
-                table.update(transaction.writes(), database.allocator(), new Object[] {0, batch, "counter"}, counters);
+                table.update(transaction, new Object[] {0, batch, "counter"}, counters);
                 transaction.commit();
             }
             System.out.println("C " + batch);
@@ -80,7 +80,7 @@ public final class CrashWorkload {
         }
         Transaction open = database.begin();
         for (int row = 1; row <= 2000; row++) {
-            table.insert(open.writes(), database.allocator(), new Object[] {-row, -1L, payload(row)}, counters);
+            table.insert(open, new Object[] {-row, -1L, payload(row)}, counters);
         }
         System.out.println("U");
         System.out.flush();

@@ -43,7 +43,7 @@ class DirectIoTest {
                 table = new Tables(database).createTable(transaction, "t", generator.schema(), List.of(0), true, Map.of());
                 RowCursor rows = generator.cursor();
                 while (rows.next()) {
-                    table.insert(transaction.writes(), database.allocator(), rows.row(), counters);
+                    table.insert(transaction, rows.row(), counters);
                 }
                 transaction.commit();
             }

@@ -54,14 +54,14 @@ class FaultToleranceTest {
             try (Transaction transaction = database.begin()) {
                 table = tables.createTable(transaction, "t", SCHEMA, List.of(0), true, Map.of());
                 for (int id = 0; id < 100; id++) {
-                    table.insert(transaction.writes(), database.allocator(), new Object[] {id, "committed"}, counters);
+                    table.insert(transaction, new Object[] {id, "committed"}, counters);
                 }
                 transaction.commit();
             }
             files.failNth(Operation.WRITE, 1, ".*\\.wal", Failure.DISK_FULL);
             try (Transaction transaction = database.begin()) {
                 for (int id = 100; id < 200; id++) {
-                    table.insert(transaction.writes(), database.allocator(), new Object[] {id, "lost"}, counters);
+                    table.insert(transaction, new Object[] {id, "lost"}, counters);
                 }
                 ColumbaException error = assertThrows(ColumbaException.class, transaction::commit);
                 assertEquals(ErrorCode.DISK_FULL, error.errorCode());
@@ -69,7 +69,7 @@ class FaultToleranceTest {
             }
             assertNull(table.get(database.bufferPool(), new Object[] {150}, counters), "the failed commit is not visible");
             try (Transaction transaction = database.begin()) {
-                table.insert(transaction.writes(), database.allocator(), new Object[] {300, "after"}, counters);
+                table.insert(transaction, new Object[] {300, "after"}, counters);
                 transaction.commit();
             }
         }
@@ -105,7 +105,7 @@ class FaultToleranceTest {
                         start.await();
                         for (int commit = 0; commit < commitsPerThread; commit++) {
                             try (Transaction transaction = database.begin()) {
-                                table.insert(transaction.writes(), database.allocator(),
+                                table.insert(transaction, 
                                         new Object[] {base + commit, "row"}, new IoCounters());
                                 transaction.commit();
                             }

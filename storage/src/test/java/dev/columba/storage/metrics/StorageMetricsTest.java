@@ -42,7 +42,7 @@ class StorageMetricsTest {
                 table = new Tables(database).createTable(transaction, "t", generator.schema(), List.of(0), true, Map.of());
                 RowCursor rows = generator.cursor();
                 while (rows.next()) {
-                    table.insert(transaction.writes(), database.allocator(), rows.row(), counters);
+                    table.insert(transaction, rows.row(), counters);
                 }
                 transaction.commit();
             }

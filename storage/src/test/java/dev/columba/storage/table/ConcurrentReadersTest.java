@@ -52,7 +52,7 @@ class ConcurrentReadersTest {
             try (Transaction transaction = database.begin()) {
                 table = new Tables(database).createTable(transaction, "accounts", schema, List.of(0), true, Map.of());
                 for (int id = 0; id < ROWS; id++) {
-                    table.insert(transaction.writes(), database.allocator(), new Object[] {id, BALANCE, "x".repeat(150)},
+                    table.insert(transaction, new Object[] {id, BALANCE, "x".repeat(150)},
                             counters);
                 }
                 transaction.commit();
@@ -102,12 +102,12 @@ class ConcurrentReadersTest {
                             int victim = live.remove(random.nextInt(live.size() / 4));
                             Object[] row = table.get(transaction.writes(), new Object[] {victim}, counters);
                             moved += (Long) row[1];
-                            table.delete(transaction.writes(), database.allocator(), new Object[] {victim}, counters);
+                            table.delete(transaction, new Object[] {victim}, counters);
                         }
                         for (int change = 0; change < 40; change++) {
                             long balance = change == 39 ? moved : Math.min(moved, random.nextInt(2 * (int) BALANCE));
                             moved -= balance;
-                            table.insert(transaction.writes(), database.allocator(),
+                            table.insert(transaction, 
                                     new Object[] {nextId, balance, "y".repeat(random.nextInt(200))}, counters);
                             live.add(nextId++);
                         }

@@ -59,7 +59,7 @@ class IoStatisticsTest {
             table = tables.createTable(transaction, "TestTable", generator.schema(), List.of(0), true, Map.of());
             RowCursor cursor = generator.cursor();
             while (cursor.next()) {
-                table.insert(transaction.writes(), database.allocator(), cursor.row(), counters);
+                table.insert(transaction, cursor.row(), counters);
             }
             transaction.commit();
         }

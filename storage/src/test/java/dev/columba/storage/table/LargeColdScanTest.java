@@ -51,7 +51,7 @@ class LargeColdScanTest {
             for (int start = 0; start < ROWS; start += 5_000) {
                 try (Transaction transaction = database.begin()) {
                     for (int i = start; i < Math.min(ROWS, start + 5_000); i++) {
-                        table.insert(transaction.writes(), database.allocator(), new Object[] {i, "abc"}, counters);
+                        table.insert(transaction, new Object[] {i, "abc"}, counters);
                     }
                     transaction.commit();
                 }

@@ -58,7 +58,7 @@ class TableStoreTest {
                     clustered ? List.of(0) : List.of(), true, Map.of());
             RowCursor cursor = generator.cursor();
             while (cursor.next()) {
-                table.insert(transaction.writes(), database.allocator(), cursor.row(), counters);
+                table.insert(transaction, cursor.row(), counters);
             }
             transaction.commit();
             return table;
@@ -139,9 +139,9 @@ class TableStoreTest {
             Object[] duplicate = row.clone();
             duplicate[0] = 99_999;
             ColumbaException error = assertThrows(ColumbaException.class,
-                    () -> table.insert(transaction.writes(), database.allocator(), duplicate, counters));
+                    () -> table.insert(transaction, duplicate, counters));
             assertEquals(ErrorCode.DUPLICATE_KEY, error.errorCode());
-            assertTrue(table.deleteRow(transaction.writes(), database.allocator(), dev.columba.storage.table.IndexStore
+            assertTrue(table.deleteRow(transaction, dev.columba.storage.table.IndexStore
                     .rowIdOf(found.get(0)), counters));
             transaction.commit();
         }
@@ -167,7 +167,7 @@ class TableStoreTest {
         try (Transaction transaction = database.begin()) {
             table = tables.createTable(transaction, "docs", schema, List.of(0), true, Map.of());
             for (Object[] row : rows) {
-                table.insert(transaction.writes(), database.allocator(), row, counters);
+                table.insert(transaction, row, counters);
             }
             transaction.commit();
         }
@@ -183,10 +183,10 @@ class TableStoreTest {
         assertTrue(scanCounters.snapshot().lobLogicalReads() > 0, "overflow pages are counted as lob reads");
         try (Transaction transaction = database.begin()) {
             for (int id = 0; id < 200; id += 2) {
-                assertTrue(table.delete(transaction.writes(), database.allocator(), new Object[] {id}, counters));
+                assertTrue(table.delete(transaction, new Object[] {id}, counters));
             }
             Object[] replacement = {1, "short now", "changed"};
-            assertTrue(table.update(transaction.writes(), database.allocator(), replacement, counters));
+            assertTrue(table.update(transaction, replacement, counters));
             transaction.commit();
         }
         assertArrayEquals(new Object[] {1, "short now", "changed"}, table.get(database.bufferPool(), new Object[] {1}, counters));
@@ -200,7 +200,7 @@ class TableStoreTest {
         try (Transaction transaction = database.begin()) {
             table = tables.createTable(transaction, "dups", schema, List.of(0), false, Map.of());
             for (long value = 0; value < 3000; value++) {
-                table.insert(transaction.writes(), database.allocator(), new Object[] {(int) (value % 7), value}, counters);
+                table.insert(transaction, new Object[] {(int) (value % 7), value}, counters);
             }
             transaction.commit();
         }
@@ -217,5 +217,21 @@ class TableStoreTest {
             }
         }
         assertEquals(3000 / 7 + (3000 % 7 > 3 ? 1 : 0), count);
+    }
+
+    @Test
+    void rowCountsInTheCatalogFollowCommitsAndIgnoreRollbacks() {
+        TableStore table = loadTestTable("counted", 1000, true);
+        assertEquals(1000, tables.table(database.bufferPool(), "counted", counters).definition().rowCount());
+        try (Transaction transaction = database.begin()) {
+            table.delete(transaction, new Object[] {1}, counters);
+            table.delete(transaction, new Object[] {2}, counters);
+            transaction.commit();
+        }
+        try (Transaction transaction = database.begin()) {
+            table.delete(transaction, new Object[] {3}, counters);
+            transaction.rollback();
+        }
+        assertEquals(998, tables.table(database.bufferPool(), "counted", counters).definition().rowCount());
     }
 }
