@@ -529,7 +529,7 @@ SqlSetOption ColumbaSetOption(Span s, String scope) :
         [ <EQ> ]
         value = ColumbaOptionValue()
         {
-            return new SqlSetOption(s.end(value), scope, name, value);
+            return new SqlSetOption(s.end(value), scope, (SqlNode) name, value);
         }
     |
         <RESET> { s.add(this); }
@@ -539,7 +539,7 @@ SqlSetOption ColumbaSetOption(Span s, String scope) :
             <ALL> { name = new SqlIdentifier("ALL", getPos()); }
         )
         {
-            return new SqlSetOption(s.end(name), scope, name, null);
+            return new SqlSetOption(s.end(name), scope, (SqlNode) name, null);
         }
     )
 }

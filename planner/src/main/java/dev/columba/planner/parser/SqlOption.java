@@ -58,7 +58,7 @@ public final class SqlOption extends SqlCall {
 
     /**
      * The value as text: a name as written ({@code columnstore}, {@code ON}), a string literal's
-     * contents, a number or boolean as SQL spells it; empty for a bare key or NULL.
+     * contents, a number's digits, {@code true} or {@code false}; empty for a bare key or NULL.
      */
     public Optional<String> valueText() {
         return switch (value) {

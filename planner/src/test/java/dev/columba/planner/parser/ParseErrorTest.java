@@ -111,6 +111,15 @@ class ParseErrorTest {
     }
 
     @Test
+    void identifiersAreAtMostSqlServersSysnameLong() {
+        String longest = "c".repeat(ColumbaSqlParser.IDENTIFIER_MAX_LENGTH);
+        ColumbaSqlParser.parse("SELECT " + longest + " FROM t");
+        ColumbaParseException error = parseError("SELECT " + longest + "c FROM t");
+        assertAt(1, 8, error);
+        assertTrue(error.getMessage().contains("must be less than or equal to 128 characters"), error.getMessage());
+    }
+
+    @Test
     void optionNeedsAKnownHint() {
         ColumbaParseException error = parseError("SELECT * FROM t OPTION (FAST 10)");
         assertAt(1, 25, error);
