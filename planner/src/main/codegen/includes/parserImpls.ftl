@@ -229,13 +229,19 @@ void ColumbaTableElement(List<SqlNode> columns, List<SqlPrimaryKey> keys) :
     column = ColumbaColumnDefinition(keys) { columns.add(column); }
 }
 
-/** [ CONSTRAINT name ] PRIMARY KEY [ CLUSTERED | NONCLUSTERED ] ( column [ASC], ... ) */
+/**
+ * [ CONSTRAINT name ] PRIMARY KEY [ CLUSTERED | NONCLUSTERED ] ( column [ASC], ... )
+ *     [ CLUSTERED | NONCLUSTERED ]
+ *
+ * SQL Server puts CLUSTERED before the columns; after them is accepted too, once.
+ */
 SqlPrimaryKey ColumbaPrimaryKeyConstraint() :
 {
     final Span s;
     SqlIdentifier constraintName = null;
-    final Clustering clustering;
+    Clustering clustering;
     final SqlNodeList columns;
+    final Clustering trailing;
 }
 {
     { s = Span.of(); }
@@ -243,6 +249,14 @@ SqlPrimaryKey ColumbaPrimaryKeyConstraint() :
     <PRIMARY> { s.add(this); } <KEY>
     clustering = ColumbaClustering()
     columns = ColumbaKeyColumnList()
+    trailing = ColumbaClustering() {
+        if (trailing != Clustering.UNSPECIFIED) {
+            if (clustering != Clustering.UNSPECIFIED) {
+                throw columbaError(getPos(), "PRIMARY KEY says " + clustering + " and " + trailing);
+            }
+            clustering = trailing;
+        }
+    }
     {
         return new SqlPrimaryKey(s.end(this), constraintName, clustering, columns);
     }

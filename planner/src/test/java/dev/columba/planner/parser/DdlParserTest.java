@@ -103,6 +103,15 @@ class DdlParserTest {
     }
 
     @Test
+    void clusteringMayFollowThePrimaryKeyColumns() {
+        SqlCreateTable create = RoundTrip.parse("CREATE TABLE t (a INT, PRIMARY KEY (a) NONCLUSTERED)",
+                SqlCreateTable.class);
+        assertEquals(Clustering.NONCLUSTERED, create.primaryKey().orElseThrow().clustering());
+        assertThrows(ColumbaParseException.class, () -> ColumbaSqlParser.parse(
+                "CREATE TABLE t (a INT, PRIMARY KEY CLUSTERED (a) NONCLUSTERED)"));
+    }
+
+    @Test
     void sqlServerTypeNamesMapToColumbaTypes() {
         SqlCreateTable create = RoundTrip.parse("""
                 CREATE TABLE types (a BIT, b BOOLEAN, c INT, d INTEGER, e BIGINT, f DOUBLE,
