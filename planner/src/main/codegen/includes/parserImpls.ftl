@@ -1,0 +1,782 @@
+<#--
+  Columba's productions, included into Calcite's Parser.jj by FMPP (config.fmpp lists which
+  hook calls each one). They are JavaCC grammar: the Java inside the braces is read by
+  JavaCC 4.0, so it keeps to Java 5 (no diamond, no lambdas, no var).
+
+  The statements are SQL Server's where Columba follows SQL Server (CREATE TABLE with
+  IDENTITY and computed columns, CLUSTERED indexes, DBCC, SET STATISTICS, OPTION (...)),
+  and PostgreSQL's COPY for loading files.
+-->
+
+/** A parse error at {@code pos} with a message of Columba's own. */
+JAVACODE CalciteContextException columbaError(SqlParserPos pos, String message)
+{
+    return new CalciteContextException(message, new CalciteException(message, null),
+        pos.getLineNum(), pos.getColumnNum(), pos.getEndLineNum(), pos.getEndColumnNum());
+}
+
+boolean ColumbaIfNotExists() :
+{
+}
+{
+    LOOKAHEAD(3) <IF> <NOT> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+boolean ColumbaIfExists() :
+{
+}
+{
+    LOOKAHEAD(2) <IF> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+/** [ CLUSTERED | NONCLUSTERED ] */
+Clustering ColumbaClustering() :
+{
+}
+{
+    <CLUSTERED> { return Clustering.CLUSTERED; }
+|
+    <NONCLUSTERED> { return Clustering.NONCLUSTERED; }
+|
+    { return Clustering.UNSPECIFIED; }
+}
+
+/** ( key [ [=] value ], ... ): table, index, COPY and ALTER TABLE SET options. */
+SqlNodeList ColumbaOptionList() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+}
+{
+    <LPAREN> { s = span(); }
+    ColumbaOption(list)
+    ( <COMMA> ColumbaOption(list) )*
+    <RPAREN> {
+        columbaCheckDistinctOptions(list);
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+/** Option names are case-insensitive; each may be given once. */
+JAVACODE void columbaCheckDistinctOptions(List<SqlNode> optionList)
+{
+    final Set<String> seen = new HashSet<String>();
+    for (SqlNode node : optionList) {
+        final SqlOption option = (SqlOption) node;
+        if (!seen.add(option.name())) {
+            throw columbaError(option.getParserPosition(),
+                "Option " + option.nameIdentifier() + " is given twice");
+        }
+    }
+}
+
+void ColumbaOption(List<SqlNode> list) :
+{
+    final SqlIdentifier name;
+    SqlNode value = null;
+}
+{
+    name = SimpleIdentifier()
+    [
+        [ <EQ> ]
+        value = ColumbaOptionValue()
+    ]
+    {
+        list.add(new SqlOption(Span.of(name).end(this), name, value));
+    }
+}
+
+/**
+ * A literal or a name. ON and TRIM are reserved words, so not names, but they are option values
+ * ({@code COMPRESS_ALL_ROW_GROUPS = ON}, {@code dictionary_overflow = trim}); they become names.
+ */
+SqlNode ColumbaOptionValue() :
+{
+    final SqlNode value;
+}
+{
+    (
+        value = Literal()
+    |
+        value = SimpleIdentifier()
+    |
+        ( <ON> | <TRIM> ) { value = new SqlIdentifier(unquotedIdentifier(), getPos()); }
+    )
+    { return value; }
+}
+
+/** A signed integer that may need 64 bits (IDENTITY seed and increment). */
+long ColumbaSignedLong() :
+{
+    final Span s;
+    boolean negative = false;
+    final Token t;
+}
+{
+    { s = span(); }
+    [ <PLUS> | <MINUS> { negative = true; } ]
+    t = <UNSIGNED_INTEGER_LITERAL>
+    {
+        final String digits = negative ? "-" + t.image : t.image;
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            throw columbaError(s.end(this),
+                "Integer " + digits + " does not fit in 64 bits");
+        }
+    }
+}
+
+/** SQL Server's type names that Calcite does not know, and (N)VARCHAR(MAX). */
+SqlTypeNameSpec ColumbaTypeName() :
+{
+    final Span s;
+    final SqlTypeName typeName;
+    int precision = -1;
+}
+{
+    (
+        <BIT> { s = span(); typeName = SqlTypeName.BOOLEAN; }
+    |
+        ( <VARCHAR> | <NVARCHAR> ) { s = span(); typeName = SqlTypeName.VARCHAR; }
+        precision = ColumbaLength()
+    |
+        ( <CHAR> | <NCHAR> ) { s = span(); }
+        (
+            <VARYING> { typeName = SqlTypeName.VARCHAR; }
+        |
+            { typeName = SqlTypeName.CHAR; }
+        )
+        precision = ColumbaLength()
+    |
+        <DATETIME> { s = span(); typeName = SqlTypeName.TIMESTAMP; }
+    |
+        <DATETIME2> { s = span(); typeName = SqlTypeName.TIMESTAMP; }
+        precision = PrecisionOpt()
+    )
+    {
+        return new SqlBasicTypeNameSpec(typeName, precision, s.end(this));
+    }
+}
+
+/** [ ( length | MAX ) ]; MAX and no length at all are both "no declared length" (-1). */
+int ColumbaLength() :
+{
+    int length = -1;
+}
+{
+    [
+        <LPAREN>
+        (
+            length = UnsignedIntLiteral()
+        |
+            <MAX>
+        )
+        <RPAREN>
+    ]
+    { return length; }
+}
+
+/**
+ * CREATE TABLE name ( column | constraint, ... ) [ WITH ( option, ... ) ]
+ * CREATE TABLE name [ WITH ( option, ... ) ] AS query
+ */
+SqlCreate ColumbaCreateTable(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    final Span elementSpan;
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+    final List<SqlPrimaryKey> keys = new ArrayList<SqlPrimaryKey>();
+    SqlNodeList columnList = SqlNodeList.EMPTY;
+    SqlNodeList optionList = SqlNodeList.EMPTY;
+    SqlNode query = null;
+}
+{
+    <TABLE> ifNotExists = ColumbaIfNotExists() name = CompoundIdentifier()
+    (
+        <LPAREN> { elementSpan = span(); }
+        ColumbaTableElement(columns, keys)
+        ( <COMMA> ColumbaTableElement(columns, keys) )*
+        <RPAREN> { columnList = new SqlNodeList(columns, elementSpan.end(this)); }
+        [ <WITH> optionList = ColumbaOptionList() ]
+    |
+        [ <WITH> optionList = ColumbaOptionList() ]
+        <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    )
+    {
+        if (keys.size() > 1) {
+            throw columbaError(keys.get(1).getParserPosition(),
+                "Table " + name + " has more than one PRIMARY KEY");
+        }
+        return new SqlCreateTable(s.end(this), replace, ifNotExists, name, columnList,
+            keys.isEmpty() ? null : keys.get(0), optionList, query);
+    }
+}
+
+void ColumbaTableElement(List<SqlNode> columns, List<SqlPrimaryKey> keys) :
+{
+    final SqlNode column;
+    final SqlPrimaryKey key;
+}
+{
+    key = ColumbaPrimaryKeyConstraint() { keys.add(key); }
+|
+    column = ColumbaColumnDefinition(keys) { columns.add(column); }
+}
+
+/**
+ * [ CONSTRAINT name ] PRIMARY KEY [ CLUSTERED | NONCLUSTERED ] ( column [ASC], ... )
+ *     [ CLUSTERED | NONCLUSTERED ]
+ *
+ * SQL Server puts CLUSTERED before the columns; after them is accepted too, once.
+ */
+SqlPrimaryKey ColumbaPrimaryKeyConstraint() :
+{
+    final Span s;
+    SqlIdentifier constraintName = null;
+    Clustering clustering;
+    final SqlNodeList columns;
+    final Clustering trailing;
+}
+{
+    { s = Span.of(); }
+    [ <CONSTRAINT> { s.add(this); } constraintName = SimpleIdentifier() ]
+    <PRIMARY> { s.add(this); } <KEY>
+    clustering = ColumbaClustering()
+    columns = ColumbaKeyColumnList()
+    trailing = ColumbaClustering() {
+        if (trailing != Clustering.UNSPECIFIED) {
+            if (clustering != Clustering.UNSPECIFIED) {
+                throw columbaError(getPos(), "PRIMARY KEY says " + clustering + " and " + trailing);
+            }
+            clustering = trailing;
+        }
+    }
+    {
+        return new SqlPrimaryKey(s.end(this), constraintName, clustering, columns);
+    }
+}
+
+/** ( column [ASC], ... ): key columns of a primary key or an index, all ascending. */
+SqlNodeList ColumbaKeyColumnList() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+}
+{
+    <LPAREN> { s = span(); }
+    ColumbaKeyColumn(list)
+    ( <COMMA> ColumbaKeyColumn(list) )*
+    <RPAREN> {
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+void ColumbaKeyColumn(List<SqlNode> list) :
+{
+    final SqlIdentifier column;
+}
+{
+    column = SimpleIdentifier()
+    [
+        <ASC>
+    |
+        <DESC> {
+            throw columbaError(getPos(), "Key column " + column
+                + " is DESC; Columba's B+tree keys are ascending only");
+        }
+    ]
+    { list.add(column); }
+}
+
+/**
+ * name type [ NULL | NOT NULL | IDENTITY [ ( seed, increment ) ] | DEFAULT expr
+ *           | PRIMARY KEY [ CLUSTERED | NONCLUSTERED ] ]...
+ * name AS expr [ PERSISTED ] [ NULL | NOT NULL ]...
+ *
+ * A column's PRIMARY KEY becomes a table constraint, added to {@code keys}.
+ */
+SqlColumnDefinition ColumbaColumnDefinition(List<SqlPrimaryKey> keys) :
+{
+    final SqlIdentifier name;
+    SqlDataTypeSpec type = null;
+    SqlNode computed = null;
+    boolean persisted = false;
+    Nullability nullability = Nullability.UNSPECIFIED;
+    SqlColumnDefinition.Identity identity = null;
+    SqlNode defaultValue = null;
+    long seed;
+    long increment;
+    Span keySpan;
+    Clustering clustering;
+}
+{
+    name = SimpleIdentifier()
+    (
+        <AS> computed = Expression(ExprContext.ACCEPT_NON_QUERY)
+        [ <PERSISTED> { persisted = true; } ]
+    |
+        type = DataType()
+    )
+    (
+        <NULL> { nullability = Nullability.NULLABLE; }
+    |
+        <NOT> <NULL> { nullability = Nullability.NOT_NULL; }
+    |
+        <IDENTITY> { seed = 1; increment = 1; }
+        [
+            <LPAREN> seed = ColumbaSignedLong() <COMMA> increment = ColumbaSignedLong() {
+                if (increment == 0) {
+                    throw columbaError(getPos(), "IDENTITY increment of column " + name + " is 0");
+                }
+            }
+            <RPAREN>
+        ]
+        { identity = new SqlColumnDefinition.Identity(seed, increment); }
+    |
+        <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY)
+    |
+        <PRIMARY> { keySpan = span(); } <KEY> clustering = ColumbaClustering() {
+            keys.add(new SqlPrimaryKey(keySpan.end(this), null, clustering,
+                new SqlNodeList(Collections.singletonList((SqlNode) name), name.getParserPosition())));
+        }
+    )*
+    {
+        return new SqlColumnDefinition(Span.of(name).end(this), name, type, nullability,
+            identity, computed, persisted, defaultValue);
+    }
+}
+
+/**
+ * CREATE [UNIQUE] [CLUSTERED | NONCLUSTERED] INDEX name ON table ( column, ... ) [ WITH (...) ]
+ * CREATE [CLUSTERED | NONCLUSTERED] COLUMNSTORE INDEX name ON table [ ( column, ... ) ] [ WITH (...) ]
+ */
+SqlCreate ColumbaCreateIndex(Span s, boolean replace) :
+{
+    boolean unique = false;
+    final Clustering clustering;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    SqlNodeList columns = SqlNodeList.EMPTY;
+    SqlNodeList optionList = SqlNodeList.EMPTY;
+}
+{
+    [ <UNIQUE> { unique = true; } ]
+    clustering = ColumbaClustering()
+    (
+        <COLUMNSTORE> {
+            if (unique) {
+                throw columbaError(s.end(this), "A columnstore index cannot be UNIQUE");
+            }
+        }
+        <INDEX> name = SimpleIdentifier() <ON> table = CompoundIdentifier()
+        [ columns = ParenthesizedSimpleIdentifierList() ]
+        [ <WITH> optionList = ColumbaOptionList() ]
+        {
+            return new SqlCreateColumnstoreIndex(s.end(this), replace,
+                clustering != Clustering.NONCLUSTERED, name, table, columns, optionList);
+        }
+    |
+        <INDEX> name = SimpleIdentifier() <ON> table = CompoundIdentifier()
+        columns = ColumbaKeyColumnList()
+        [ <WITH> optionList = ColumbaOptionList() ]
+        {
+            return new SqlCreateIndex(s.end(this), replace, unique, clustering, name, table,
+                columns, optionList);
+        }
+    )
+}
+
+/** DROP TABLE [ IF EXISTS ] name */
+SqlDrop ColumbaDropTable(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <TABLE> ifExists = ColumbaIfExists() name = CompoundIdentifier() {
+        return new SqlDropTable(s.end(this), ifExists, name);
+    }
+}
+
+/** DROP INDEX [ IF EXISTS ] name [ ON table ] */
+SqlDrop ColumbaDropIndex(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+    SqlIdentifier table = null;
+}
+{
+    <INDEX> ifExists = ColumbaIfExists() name = CompoundIdentifier()
+    [ <ON> table = CompoundIdentifier() ]
+    {
+        return new SqlDropIndex(s.end(this), ifExists, name, table);
+    }
+}
+
+/** TRUNCATE TABLE name [ CONTINUE IDENTITY | RESTART IDENTITY ] */
+SqlTruncate ColumbaTruncateTable(Span s) :
+{
+    final SqlIdentifier name;
+    boolean continueIdentity = false;
+}
+{
+    <TABLE> name = CompoundIdentifier()
+    [
+        <CONTINUE> <IDENTITY> { continueIdentity = true; }
+    |
+        <RESTART> <IDENTITY>
+    ]
+    {
+        return new SqlTruncateTable(s.end(this), name, continueIdentity);
+    }
+}
+
+/**
+ * ALTER TABLE name SET ( option, ... )
+ * ALTER TABLE name ALTER COLUMN column type [ NULL | NOT NULL ]
+ */
+SqlNode ColumbaAlterTable() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    final SqlNodeList optionList;
+    final SqlIdentifier column;
+    final SqlDataTypeSpec type;
+    Nullability nullability = Nullability.UNSPECIFIED;
+}
+{
+    <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
+    (
+        <SET> optionList = ColumbaOptionList() {
+            return new SqlAlterTableSetOptions(s.end(this), table, optionList);
+        }
+    |
+        <ALTER> <COLUMN> column = SimpleIdentifier() type = DataType()
+        [
+            <NULL> { nullability = Nullability.NULLABLE; }
+        |
+            <NOT> <NULL> { nullability = Nullability.NOT_NULL; }
+        ]
+        {
+            return new SqlAlterTableAlterColumn(s.end(this), table, column, type, nullability);
+        }
+    )
+}
+
+/** ALTER INDEX { name | ALL } ON table { REORGANIZE | REBUILD } [ WITH ( option, ... ) ] */
+SqlNode ColumbaAlterIndex() :
+{
+    final Span s;
+    SqlIdentifier name = null;
+    final SqlIdentifier table;
+    final SqlAlterIndex.Action action;
+    SqlNodeList optionList = SqlNodeList.EMPTY;
+}
+{
+    <ALTER> { s = span(); } <INDEX>
+    (
+        <ALL>
+    |
+        name = SimpleIdentifier()
+    )
+    <ON> table = CompoundIdentifier()
+    (
+        <REORGANIZE> { action = SqlAlterIndex.Action.REORGANIZE; }
+    |
+        <REBUILD> { action = SqlAlterIndex.Action.REBUILD; }
+    )
+    [ <WITH> optionList = ColumbaOptionList() ]
+    {
+        return new SqlAlterIndex(s.end(this), name, table, action, optionList);
+    }
+}
+
+/** SET STATISTICS { IO | TIME } [, ...] { ON | OFF } */
+SqlNode ColumbaSetStatistics() :
+{
+    final Span s;
+    final List<SqlSetStatistics.Kind> kinds = new ArrayList<SqlSetStatistics.Kind>();
+    final boolean on;
+}
+{
+    <SET> { s = span(); } <STATISTICS>
+    ColumbaStatisticsKind(kinds)
+    ( <COMMA> ColumbaStatisticsKind(kinds) )*
+    (
+        <ON> { on = true; }
+    |
+        <OFF> { on = false; }
+    )
+    {
+        return new SqlSetStatistics(s.end(this), kinds, on);
+    }
+}
+
+void ColumbaStatisticsKind(List<SqlSetStatistics.Kind> kinds) :
+{
+}
+{
+    <IO> { kinds.add(SqlSetStatistics.Kind.IO); }
+|
+    <TIME> { kinds.add(SqlSetStatistics.Kind.TIME); }
+}
+
+/**
+ * SET name [=] value, RESET name | ALL; after ALTER SYSTEM | SESSION too. Calcite's own
+ * production wants "="; SQL Server users write "SET read_ahead OFF".
+ */
+SqlSetOption ColumbaSetOption(Span s, String scope) :
+{
+    final SqlIdentifier name;
+    final SqlNode value;
+}
+{
+    (
+        <SET> { s.add(this); }
+        name = CompoundIdentifier()
+        [ <EQ> ]
+        value = ColumbaOptionValue()
+        {
+            return new SqlSetOption(s.end(value), scope, (SqlNode) name, value);
+        }
+    |
+        <RESET> { s.add(this); }
+        (
+            name = CompoundIdentifier()
+        |
+            <ALL> { name = new SqlIdentifier("ALL", getPos()); }
+        )
+        {
+            return new SqlSetOption(s.end(name), scope, (SqlNode) name, null);
+        }
+    )
+}
+
+/** CHECKPOINT */
+SqlNode ColumbaCheckpoint() :
+{
+}
+{
+    <CHECKPOINT> { return new SqlCheckpoint(getPos()); }
+}
+
+/** DBCC DROPCLEANBUFFERS | DBCC { TRACEON | TRACEOFF } ( flag, ... [, -1] ) */
+SqlNode ColumbaDbcc() :
+{
+    final Span s;
+    final SqlDbcc.Command command;
+    final List<Integer> flags = new ArrayList<Integer>();
+    final boolean[] global = { false };
+    final SqlIdentifier unknown;
+}
+{
+    <DBCC> { s = span(); }
+    (
+        LOOKAHEAD(1)
+        <DROPCLEANBUFFERS> {
+            return new SqlDbcc(s.end(this), SqlDbcc.Command.DROPCLEANBUFFERS, flags, false);
+        }
+    |
+        LOOKAHEAD(1)
+        (
+            <TRACEON> { command = SqlDbcc.Command.TRACEON; }
+        |
+            <TRACEOFF> { command = SqlDbcc.Command.TRACEOFF; }
+        )
+        <LPAREN>
+        ColumbaTraceFlag(flags, global)
+        ( <COMMA> ColumbaTraceFlag(flags, global) )*
+        <RPAREN>
+        {
+            if (flags.isEmpty()) {
+                throw columbaError(s.end(this), "DBCC " + command + " needs a trace flag");
+            }
+            return new SqlDbcc(s.end(this), command, flags, global[0]);
+        }
+    |
+        // Any other name: a message that says so, rather than Calcite's reading "DBCC" as a column.
+        unknown = SimpleIdentifier() {
+            throw columbaError(unknown.getParserPosition(), "Unknown DBCC command " + unknown
+                + "; Columba has DROPCLEANBUFFERS, TRACEON and TRACEOFF");
+        }
+    )
+}
+
+/** A trace flag number, or -1: "for every session" (SQL Server's global trace flag). */
+void ColumbaTraceFlag(List<Integer> flags, boolean[] global) :
+{
+    final Token first;
+    final int flag;
+}
+{
+    { first = getToken(1); }
+    flag = IntLiteral() {
+        if (flag == -1) {
+            global[0] = true;
+        } else if (flag < 0) {
+            throw columbaError(new SqlParserPos(first.beginLine, first.beginColumn,
+                token.endLine, token.endColumn), "Trace flag " + flag + " is negative");
+        } else {
+            flags.add(flag);
+        }
+    }
+}
+
+/** COPY table [ ( column, ... ) ] FROM 'file' [ WITH ( option, ... ) ] */
+SqlNode ColumbaCopy() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    SqlNodeList columns = SqlNodeList.EMPTY;
+    final SqlNode file;
+    SqlNodeList optionList = SqlNodeList.EMPTY;
+}
+{
+    <COPY> { s = span(); } table = CompoundIdentifier()
+    [ columns = ParenthesizedSimpleIdentifierList() ]
+    <FROM> file = StringLiteral()
+    [ <WITH> optionList = ColumbaOptionList() ]
+    {
+        return new SqlCopy(s.end(this), table, columns, SqlLiteral.unchain(file), optionList);
+    }
+}
+
+/** PRINT expression */
+SqlNode ColumbaPrint() :
+{
+    final Span s;
+    final SqlNode message;
+}
+{
+    <PRINT> { s = span(); } message = Expression(ExprContext.ACCEPT_NON_QUERY) {
+        return new SqlPrint(s.end(this), message);
+    }
+}
+
+/**
+ * EXPLAIN [ PLAN [ detail ] [ depth ] [ AS format ] FOR ] statement
+ *
+ * Calcite's EXPLAIN wants PLAN ... FOR; SQL Server and PostgreSQL users write EXPLAIN query.
+ * Both give Calcite's SqlExplain, whose explicandum may be a query with OPTION (...).
+ */
+SqlNode ColumbaExplain() :
+{
+    final Span s;
+    final SqlNode statement;
+    SqlExplainLevel detailLevel = SqlExplainLevel.EXPPLAN_ATTRIBUTES;
+    SqlExplain.Depth depth = SqlExplain.Depth.PHYSICAL;
+    SqlExplainFormat format = SqlExplainFormat.TEXT;
+}
+{
+    <EXPLAIN> { s = span(); }
+    [
+        LOOKAHEAD(1)
+        <PLAN>
+        [ detailLevel = ExplainDetailLevel() ]
+        depth = ExplainDepth()
+        [
+            LOOKAHEAD(2)
+            <AS> <XML> { format = SqlExplainFormat.XML; }
+        |
+            LOOKAHEAD(2)
+            <AS> <JSON> { format = SqlExplainFormat.JSON; }
+        |
+            <AS> <DOT_FORMAT> { format = SqlExplainFormat.DOT; }
+        ]
+        <FOR>
+    ]
+    (
+        statement = ColumbaQuery()
+    |
+        statement = SqlInsert()
+    |
+        statement = SqlDelete()
+    |
+        statement = SqlUpdate()
+    |
+        statement = SqlMerge()
+    )
+    {
+        return new SqlExplain(s.end(this), statement,
+            detailLevel.symbol(SqlParserPos.ZERO),
+            depth.symbol(SqlParserPos.ZERO),
+            format.symbol(SqlParserPos.ZERO),
+            nDynamicParams);
+    }
+}
+
+/** query [ OPTION ( hint, ... ) ]: SQL Server's query hints, at the end of a statement only. */
+SqlNode ColumbaQuery() :
+{
+    final SqlNode query;
+    final Span s;
+    final List<SqlNode> hints = new ArrayList<SqlNode>();
+}
+{
+    (
+        // SqlStmt tries this production with two tokens of lookahead, and a lookahead that
+        // reaches the end of a production succeeds: "TRUNCATE" or "INSERT" alone parse as calls
+        // of the functions of those names. Only what starts a query may pass, so that TRUNCATE,
+        // INSERT and the rest reach their own productions. (A helper method cannot say this: JavaCC
+        // declares them "throws ParseException", which its lookahead methods do not.)
+        LOOKAHEAD({
+            getToken(1).kind == SELECT || getToken(1).kind == WITH
+            || getToken(1).kind == VALUES || getToken(1).kind == VALUE
+            || getToken(1).kind == TABLE || getToken(1).kind == LPAREN
+        })
+        query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    |
+        UnusedExtension() { query = null; }
+    )
+    (
+        <OPTION> { s = span(); }
+        <LPAREN>
+        ColumbaQueryHint(hints)
+        ( <COMMA> ColumbaQueryHint(hints) )*
+        <RPAREN>
+        {
+            return new SqlQueryOption(Span.of(query).end(this), query,
+                new SqlNodeList(hints, s.end(this)));
+        }
+    |
+        { return query; }
+    )
+}
+
+/** LOOP JOIN | HASH JOIN | MERGE JOIN | MAXDOP n | RECOMPILE | FORCE ORDER */
+void ColumbaQueryHint(List<SqlNode> hints) :
+{
+    final Span s;
+    final int degree;
+}
+{
+    <LOOP> { s = span(); } <JOIN> {
+        hints.add(new SqlQueryHint(s.end(this), SqlQueryHint.Kind.LOOP_JOIN));
+    }
+|
+    <HASH> { s = span(); } <JOIN> {
+        hints.add(new SqlQueryHint(s.end(this), SqlQueryHint.Kind.HASH_JOIN));
+    }
+|
+    <MERGE> { s = span(); } <JOIN> {
+        hints.add(new SqlQueryHint(s.end(this), SqlQueryHint.Kind.MERGE_JOIN));
+    }
+|
+    <MAXDOP> { s = span(); } degree = UnsignedIntLiteral() {
+        hints.add(new SqlQueryHint(s.end(this), SqlQueryHint.Kind.MAXDOP, degree));
+    }
+|
+    <RECOMPILE> {
+        hints.add(new SqlQueryHint(getPos(), SqlQueryHint.Kind.RECOMPILE));
+    }
+|
+    <FORCE> { s = span(); } <ORDER> {
+        hints.add(new SqlQueryHint(s.end(this), SqlQueryHint.Kind.FORCE_ORDER));
+    }
+}

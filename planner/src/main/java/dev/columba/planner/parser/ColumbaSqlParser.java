@@ -1,0 +1,134 @@
+package dev.columba.planner.parser;
+
+import java.util.Collection;
+import java.util.List;
+
+import dev.columba.planner.parser.impl.ColumbaSqlParserImpl;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.config.Lex;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.validate.SqlConformance;
+
+/**
+ * Parses Columba SQL: Calcite's grammar plus SQL Server's DDL, session commands and query hints
+ * (see the node classes of this package). The one place the parser is configured:
+ *
+ * <ul>
+ *   <li>{@link Lex#SQL_SERVER}: identifiers quoted in brackets ({@code [Order Details]}), and, as in
+ *       SQL Server with QUOTED_IDENTIFIER ON, in double quotes; strings in single quotes. Unquoted
+ *       and quoted identifiers keep their case as written, and names match case-insensitively, so
+ *       {@code Testtable2} finds the table created as {@code testtable2}, and STATISTICS IO still
+ *       prints the name as it was created. (MYSQL_ANSI would match names the same way, but SQL
+ *       Server users and tools write brackets.)</li>
+ *   <li>{@link ColumbaConformance}: SQL Server 2008 plus {@code %}, {@code !=}, INSERT into a subset
+ *       of columns, OFFSET before LIMIT.</li>
+ *   <li>Identifiers up to 128 characters, SQL Server's {@code sysname}.</li>
+ * </ul>
+ *
+ * <p>Errors are {@link ColumbaParseException}s carrying the line and column of the offending token.
+ * The class is stateless and thread-safe; each call builds its own Calcite parser.
+ */
+public final class ColumbaSqlParser {
+    /** SQL Server's limit on identifier length (sysname = nvarchar(128)). */
+    public static final int IDENTIFIER_MAX_LENGTH = 128;
+
+    /** More expected tokens than this make the error message say only what was found. */
+    private static final int MAX_EXPECTED_TOKENS_LISTED = 12;
+
+    private static final SqlParser.Config CONFIG = SqlParser.config()
+            .withParserFactory(ColumbaSqlParserImpl.FACTORY)
+            .withLex(Lex.SQL_SERVER)
+            .withConformance(ColumbaConformance.INSTANCE)
+            .withIdentifierMaxLength(IDENTIFIER_MAX_LENGTH);
+
+    /** Writes SQL this parser reads back: bracket quoting, case kept. */
+    private static final SqlDialect DIALECT = new CalciteSqlDialect(CalciteSqlDialect.DEFAULT_CONTEXT
+            .withIdentifierQuoteString("[")
+            .withIdentifierEscapedQuoteString("]]")
+            .withUnquotedCasing(Casing.UNCHANGED)
+            .withQuotedCasing(Casing.UNCHANGED)
+            .withCaseSensitive(false)
+            .withConformance(ColumbaConformance.INSTANCE));
+
+    private ColumbaSqlParser() {
+    }
+
+    /** The parser configuration, for Calcite components that parse (e.g. {@code Frameworks}). */
+    public static SqlParser.Config config() {
+        return CONFIG;
+    }
+
+    /** The conformance the validator must use too, so that it accepts what the parser accepts. */
+    public static SqlConformance conformance() {
+        return ColumbaConformance.INSTANCE;
+    }
+
+    /** The dialect {@link #toSql(SqlNode)} writes. */
+    public static SqlDialect dialect() {
+        return DIALECT;
+    }
+
+    /**
+     * Parses one statement, which may end with a semicolon.
+     *
+     * @throws ColumbaParseException if {@code sql} does not parse, or is not exactly one statement
+     */
+    public static SqlNode parse(String sql) {
+        List<SqlNode> statements = parseStatements(sql);
+        if (statements.size() == 1) {
+            return statements.getFirst();
+        }
+        if (statements.isEmpty()) {
+            throw new ColumbaParseException("Expected a statement, found none", 1, 1, 1, 1, null);
+        }
+        SqlParserPos second = statements.get(1).getParserPosition();
+        throw new ColumbaParseException("Expected one statement, found " + statements.size()
+                + "; the second starts at line " + second.getLineNum() + ", column "
+                + second.getColumnNum(), second.getLineNum(), second.getColumnNum(),
+                second.getEndLineNum(), second.getEndColumnNum(), null);
+    }
+
+    /**
+     * Parses a script of statements separated by semicolons (several may share a line, a final
+     * semicolon is optional, empty statements are skipped), in order.
+     *
+     * @throws ColumbaParseException at the first statement that does not parse; positions are in
+     *         the whole script
+     */
+    public static List<SqlNode> parseStatements(String sql) {
+        try {
+            return List.copyOf(SqlParser.create(sql, CONFIG).parseStmtList().getList());
+        } catch (SqlParseException e) {
+            throw toColumbaException(e);
+        }
+    }
+
+    /** The node as SQL that {@link #parse(String)} reads back to an equal node. */
+    public static String toSql(SqlNode node) {
+        return node.toSqlString(DIALECT).getSql();
+    }
+
+    private static ColumbaParseException toColumbaException(SqlParseException e) {
+        SqlParserPos pos = e.getPos();
+        String found = firstLine(e.getMessage());
+        Collection<String> expected = e.getExpectedTokenNames();
+        String message = expected.isEmpty() || expected.size() > MAX_EXPECTED_TOKENS_LISTED
+                ? found
+                : found + " Was expecting one of: " + String.join(", ", expected) + ".";
+        if (pos == null) {
+            return new ColumbaParseException(message, 0, 0, 0, 0, e);
+        }
+        return new ColumbaParseException(message, pos.getLineNum(), pos.getColumnNum(),
+                pos.getEndLineNum(), pos.getEndColumnNum(), e);
+    }
+
+    private static String firstLine(String message) {
+        int newline = message.indexOf('\n');
+        return (newline < 0 ? message : message.substring(0, newline)).strip();
+    }
+}
