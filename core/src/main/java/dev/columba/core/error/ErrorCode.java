@@ -13,6 +13,7 @@ package dev.columba.core.error;
  */
 public enum ErrorCode {
     INVALID_ARGUMENT(1000, Category.USER, "22023"),
+    SYNTAX_ERROR(1004, Category.USER, "42601"),
     UNKNOWN_SETTING(1001, Category.USER, "42704"),
     INVALID_SETTING_VALUE(1002, Category.USER, "22023"),
     SETTING_NOT_SESSION_SCOPED(1003, Category.USER, "55P02"),

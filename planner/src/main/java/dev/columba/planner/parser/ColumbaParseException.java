@@ -11,11 +11,8 @@ import dev.columba.core.error.ErrorCode;
 public final class ColumbaParseException extends ColumbaException {
     private static final long serialVersionUID = 1L;
 
-    /**
-     * The code of a syntax error. Core has no SYNTAX_ERROR (SQLSTATE 42601) yet; until it does,
-     * INVALID_ARGUMENT stands in for it.
-     */
-    static final ErrorCode CODE = ErrorCode.INVALID_ARGUMENT;
+    /** The code of a syntax error (SQLSTATE 42601). */
+    static final ErrorCode CODE = ErrorCode.SYNTAX_ERROR;
 
     private final int line;
     private final int column;

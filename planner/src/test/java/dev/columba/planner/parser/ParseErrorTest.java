@@ -28,9 +28,9 @@ class ParseErrorTest {
         assertAt(2, 3, keyword);
         assertEquals(2, keyword.endLine());
         assertEquals(6, keyword.endColumn());
-        assertEquals(ErrorCode.INVALID_ARGUMENT, keyword.errorCode());
+        assertEquals(ErrorCode.SYNTAX_ERROR, keyword.errorCode());
         assertTrue(keyword.getMessage().startsWith(
-                "[INVALID_ARGUMENT] Incorrect syntax near the keyword 'FROM' at line 2, column 3."),
+                "[SYNTAX_ERROR] Incorrect syntax near the keyword 'FROM' at line 2, column 3."),
                 keyword.getMessage());
 
         // Calcite reports the sequence that went wrong from its first token: "= =" at the first "=".
@@ -44,7 +44,7 @@ class ParseErrorTest {
     void shortListsOfExpectedTokensAreNamed() {
         ColumbaParseException error = parseError("DBCC TRACEON 652");
         assertAt(1, 14, error);
-        assertEquals("[INVALID_ARGUMENT] Encountered \"652\" at line 1, column 14. Was expecting one of: \"(\".",
+        assertEquals("[SYNTAX_ERROR] Encountered \"652\" at line 1, column 14. Was expecting one of: \"(\".",
                 error.getMessage());
     }
 
@@ -52,7 +52,7 @@ class ParseErrorTest {
     void unknownDbccCommand() {
         ColumbaParseException error = parseError("DBCC FREEPROCCACHE");
         assertAt(1, 6, error);
-        assertEquals("[INVALID_ARGUMENT] Unknown DBCC command FREEPROCCACHE; Columba has DROPCLEANBUFFERS, "
+        assertEquals("[SYNTAX_ERROR] Unknown DBCC command FREEPROCCACHE; Columba has DROPCLEANBUFFERS, "
                 + "TRACEON and TRACEOFF", error.getMessage());
     }
 
@@ -67,7 +67,7 @@ class ParseErrorTest {
     void selectIntoIsNotSqlServersHere() {
         ColumbaParseException error = parseError("SELECT * INTO Testtable2 FROM TestTable t1");
         assertAt(1, 10, error);
-        assertTrue(error.getMessage().startsWith("[INVALID_ARGUMENT] Incorrect syntax near the keyword 'INTO'"),
+        assertTrue(error.getMessage().startsWith("[SYNTAX_ERROR] Incorrect syntax near the keyword 'INTO'"),
                 error.getMessage());
     }
 
@@ -84,7 +84,7 @@ class ParseErrorTest {
         ColumbaSqlParser.parse("SELECT 1;");
         ColumbaParseException two = parseError("SELECT 1;\n  SELECT 2");
         assertAt(2, 3, two);
-        assertEquals("[INVALID_ARGUMENT] Expected one statement, found 2; the second starts at line 2, column 3",
+        assertEquals("[SYNTAX_ERROR] Expected one statement, found 2; the second starts at line 2, column 3",
                 two.getMessage());
         parseError("  ");
     }

@@ -62,7 +62,10 @@ class DirectIoTest {
             IoStats stats = scan.snapshot();
             assertEquals(30_000, rows);
             assertTrue(stats.readAheadReads() > 0);
-            assertEquals(stats.pagesFromStorage() * 8192, readBytes, "counters agree with read_bytes: " + stats);
+            long counted = stats.pagesFromStorage() * 8192;
+            // One-sided, as in IoStatisticsTest: the JVM may read a class file during the window.
+            assertTrue(readBytes >= counted && readBytes <= counted + 65536,
+                    "counted " + counted + " bytes, read_bytes grew by " + readBytes + ": " + stats);
             Path dataFile = directory.resolve("data").resolve("columba.data");
             try (FileHandle file = NativeFilesFacade.INSTANCE.open(dataFile, FilesFacade.OpenMode.READ, false)) {
                 assertEquals(0, OsPageCache.residentBytes(file, 0, file.size()), "nothing of the data file is cached by the OS");

