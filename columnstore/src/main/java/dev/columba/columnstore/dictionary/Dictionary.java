@@ -205,13 +205,17 @@ public final class Dictionary {
         return dataStart + (long) index * kind.width();
     }
 
+    /** Where entry {@code index} ends in {@link #bytes()}: entries lie back to back, so the next one starts there. */
+    public long entryEnd(int index) {
+        if (kind == ValueKind.STRING) {
+            return dataStart + Integer.toUnsignedLong(bytes.get(LE_INT, HEADER_BYTES + (long) index * OFFSET_BYTES));
+        }
+        return dataStart + (index + 1L) * kind.width();
+    }
+
     /** The length in bytes of entry {@code index}. */
     public int entryLength(int index) {
-        if (kind == ValueKind.STRING) {
-            long end = Integer.toUnsignedLong(bytes.get(LE_INT, HEADER_BYTES + (long) index * OFFSET_BYTES));
-            return (int) (dataStart + end - entryOffset(index));
-        }
-        return kind.width();
+        return (int) (entryEnd(index) - entryOffset(index));
     }
 
     /** The stored long of entry {@code index} of a {@link ValueKind#fitsLong()} kind. */
