@@ -117,7 +117,12 @@ final class VectorKeys {
         }
     }
 
-    /** The memory of an Arrow buffer as a segment; valid while the buffer is neither released nor reallocated. */
+    /**
+     * The memory of an Arrow buffer; valid while the buffer is neither released nor reallocated.
+     * Sizing a raw address is a restricted method: Columba runs with native access enabled
+     * (ARCHITECTURE.md, "JVM").
+     */
+    @SuppressWarnings("restricted")
     static MemorySegment view(ArrowBuf buffer) {
         return MemorySegment.ofAddress(buffer.memoryAddress()).reinterpret(buffer.capacity());
     }

@@ -139,7 +139,9 @@ public final class SegmentReader {
      * Decodes rows {@code [fromRow, fromRow + count)} into rows
      * {@code [targetOffset, targetOffset + count)} of {@code target}, a vector of the segment's type
      * allocated by the caller (capacity grows as needed). VARCHAR targets are filled in order:
-     * earlier rows are kept, the value count becomes {@code targetOffset + count}.
+     * earlier rows are kept, the value count becomes {@code targetOffset + count}. Other targets
+     * keep rows outside the range, and their value count becomes at least
+     * {@code targetOffset + count}. No allocation per row, except growing a string data buffer.
      *
      * @throws ColumbaException INVALID_ARGUMENT for rows outside the segment, WRONG_TYPE for a
      *     vector of another type, INDEX_CORRUPT for corrupt bytes met on the way

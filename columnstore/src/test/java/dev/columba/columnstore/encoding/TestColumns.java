@@ -216,7 +216,7 @@ public final class TestColumns {
     }
 
     public static FieldVector newVector(BufferAllocator allocator, SqlType type) {
-        return (FieldVector) Field.nullable("column", type.arrowType()).createVector(allocator);
+        return Field.nullable("column", type.arrowType()).createVector(allocator);
     }
 
     private static void set(FieldVector vector, SqlType type, int row, Object value) {
