@@ -2,7 +2,6 @@ package dev.columba.columnstore.encoding;
 
 import dev.columba.columnstore.dictionary.ValueKind;
 import dev.columba.core.error.ColumbaException;
-import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.Collections;
