@@ -1,0 +1,41 @@
+package dev.columba.columnstore.dictionary;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The hash of a dictionary key (stored bytes), used by the builder's table and the frozen
+ * dictionary's lookup index. Eight bytes at a time with a multiply-xorshift mix: good enough
+ * spread for open addressing with linear probing, and no allocation.
+ */
+final class KeyHash {
+    private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+
+    private KeyHash() {
+    }
+
+    static int hash(MemorySegment bytes, long offset, int length) {
+        long hash = length * MULTIPLIER;
+        long position = offset;
+        long end = offset + length;
+        while (end - position >= Long.BYTES) {
+            hash = mix(hash ^ bytes.get(LE_LONG, position));
+            position += Long.BYTES;
+        }
+        if (position < end) {
+            long tail = 0;
+            for (int shift = 0; position < end; position++, shift += 8) {
+                tail |= (long) Byte.toUnsignedInt(bytes.get(ValueLayout.JAVA_BYTE, position)) << shift;
+            }
+            hash = mix(hash ^ tail);
+        }
+        return (int) (hash ^ (hash >>> 32));
+    }
+
+    private static long mix(long value) {
+        long mixed = value * MULTIPLIER;
+        return mixed ^ (mixed >>> 29);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.columba.columnstore.encoding;
+
+import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.core.type.SqlType;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A {@link EncodingKind#DICTIONARY} or {@link EncodingKind#DICTIONARY_RUN_LENGTH} body: the rows'
+ * dictionary ids as a packed stream ({@code packedIds}) or a run stream ({@code runIds}), the
+ * other null. Ids {@code [0, primaryCount)} are primary entries, {@code [primaryCount, idCount)}
+ * secondary ones. Every id is checked against the id space as it is read, so a corrupt id is an
+ * INDEX_CORRUPT error, never a read outside a dictionary. A filter evaluates the predicate on the
+ * dictionaries once ({@link IdCondition}) and then tests ids.
+ */
+record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLongs runIds,
+                      Dictionary primary, int primaryCount, Dictionary secondary, int idCount, String origin)
+        implements SegmentBody {
+
+    @Override
+    public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
+        if (count == 0) {
+            return;
+        }
+        MemorySegment primaryBytes = primary == null ? MemorySegment.NULL : primary.bytes();
+        MemorySegment secondaryBytes = secondary == null ? MemorySegment.NULL : secondary.bytes();
+        if (runIds != null) {
+            RunLongs.Cursor cursor = runIds.cursor();
+            cursor.seek(fromRow);
+            int row = fromRow;
+            int end = fromRow + count;
+            while (true) {
+                int stop = Math.min(cursor.end, end);
+                emit(target, targetIndex + row - fromRow, checked(cursor.value(), row), stop - row, primaryBytes, secondaryBytes);
+                row = stop;
+                if (row == end) {
+                    return;
+                }
+                cursor.next();
+            }
+        }
+        long[] scratch = new long[Math.min(count, CHUNK)];
+        for (int done = 0; done < count; done += scratch.length) {
+            int length = Math.min(scratch.length, count - done);
+            packedIds.read(fromRow + done, length, scratch);
+            if (kind.fitsLong()) {
+                for (int position = 0; position < length; position++) {
+                    long id = checked(scratch[position], fromRow + done + position);
+                    scratch[position] = id < primaryCount ? primary.longValue((int) id)
+                            : secondary.longValue((int) (id - primaryCount));
+                }
+                target.putLongs(targetIndex + done, scratch, length);
+            } else if (kind == ValueKind.STRING) {
+                // The hot loop of string columns: two offset reads and one copy a row.
+                for (int position = 0; position < length; position++) {
+                    long id = checked(scratch[position], fromRow + done + position);
+                    boolean inPrimary = id < primaryCount;
+                    int index = (int) (inPrimary ? id : id - primaryCount);
+                    Dictionary dictionary = inPrimary ? primary : secondary;
+                    long start = dictionary.entryOffset(index);
+                    target.putString(targetIndex + done + position, inPrimary ? primaryBytes : secondaryBytes, start,
+                            (int) (dictionary.entryEnd(index) - start));
+                }
+            } else {
+                for (int position = 0; position < length; position++) {
+                    emit(target, targetIndex + done + position, checked(scratch[position], fromRow + done + position), 1,
+                            primaryBytes, secondaryBytes);
+                }
+            }
+        }
+    }
+
+    /** Writes the entry of {@code id} to {@code repeat} target rows from {@code targetRow}. */
+    private void emit(VectorWriter target, int targetRow, long id, int repeat, MemorySegment primaryBytes,
+                      MemorySegment secondaryBytes) {
+        boolean inPrimary = id < primaryCount;
+        Dictionary dictionary = inPrimary ? primary : secondary;
+        MemorySegment bytes = inPrimary ? primaryBytes : secondaryBytes;
+        int index = (int) (inPrimary ? id : id - primaryCount);
+        switch (kind) {
+            case BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL64, DATE, TIMESTAMP ->
+                    target.fillLong(targetRow, dictionary.longValue(index), repeat);
+            case DECIMAL128 -> {
+                long offset = dictionary.entryOffset(index);
+                long low = bytes.get(SegmentFormat.LE_LONG, offset);
+                long high = bytes.get(SegmentFormat.LE_LONG, offset + 8);
+                for (int copy = 0; copy < repeat; copy++) {
+                    target.putWide(targetRow + copy, low, high);
+                }
+            }
+            case STRING -> {
+                long offset = dictionary.entryOffset(index);
+                int length = dictionary.entryLength(index);
+                for (int copy = 0; copy < repeat; copy++) {
+                    target.putString(targetRow + copy, bytes, offset, length);
+                }
+            }
+        }
+    }
+
+    private long checked(long id, int row) {
+        if (Long.compareUnsigned(id, idCount) >= 0) {
+            throw SegmentFormat.corrupt(origin, "row " + row + " has dictionary id " + id + ", beyond the " + idCount
+                    + " ids of its dictionaries");
+        }
+        return id;
+    }
+
+    @Override
+    public Object value(int row) {
+        long id;
+        if (runIds != null) {
+            RunLongs.Cursor cursor = runIds.cursor();
+            cursor.seek(row);
+            id = checked(cursor.value(), row);
+        } else {
+            id = checked(packedIds.get(row), row);
+        }
+        return id < primaryCount ? primary.value((int) id) : secondary.value((int) (id - primaryCount));
+    }
+
+    @Override
+    public RowFilter filter(ColumnPredicate predicate) {
+        IdCondition condition = IdCondition.bind(type, predicate, primary, primaryCount, secondary, idCount - primaryCount);
+        if (condition.matchesNone()) {
+            return RowFilter.NONE;
+        }
+        if (condition.matchesAll()) {
+            return RowFilter.ALL;
+        }
+        if (runIds != null) {
+            return new RowFilter() {
+                @Override
+                public int select(int fromRow, int count, int[] selection) {
+                    return RunBody.selectRuns(runIds, fromRow, count, selection,
+                            run -> condition.test(checked(runIds.value(run), fromRow)));
+                }
+
+                @Override
+                public boolean matches(int row) {
+                    RunLongs.Cursor cursor = runIds.cursor();
+                    cursor.seek(row);
+                    return condition.test(checked(cursor.value(), row));
+                }
+            };
+        }
+        return new RowFilter() {
+            @Override
+            public int select(int fromRow, int count, int[] selection) {
+                int selected = 0;
+                for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+                    selection[selected] = rowInRange;
+                    selected += matches(fromRow + rowInRange) ? 1 : 0;
+                }
+                return selected;
+            }
+
+            @Override
+            public boolean matches(int row) {
+                return condition.test(checked(packedIds.get(row), row));
+            }
+        };
+    }
+}

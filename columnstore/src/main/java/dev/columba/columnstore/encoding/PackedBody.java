@@ -1,0 +1,101 @@
+package dev.columba.columnstore.encoding;
+
+import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.core.type.SqlType;
+import java.util.Arrays;
+
+/**
+ * A {@link EncodingKind#VALUE} body: one packed stream of the rows' stored values. Comparisons
+ * run on the packed deltas: a range of values is a range of deltas ({@code constant - reference}),
+ * tested with one subtraction and one unsigned comparison per row.
+ */
+record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements SegmentBody {
+
+    @Override
+    public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
+        long[] scratch = new long[Math.min(count, CHUNK)];
+        for (int done = 0; done < count; done += scratch.length) {
+            int length = Math.min(scratch.length, count - done);
+            values.read(fromRow + done, length, scratch);
+            target.putLongs(targetIndex + done, scratch, length);
+        }
+    }
+
+    @Override
+    public Object value(int row) {
+        return ValueKind.fromLong(type, values.get(row));
+    }
+
+    @Override
+    public RowFilter filter(ColumnPredicate predicate) {
+        LongCondition condition = LongCondition.bind(type, predicate);
+        long reference = values.reference();
+        return switch (condition.shape) {
+            case NONE -> RowFilter.NONE;
+            case ALL -> RowFilter.ALL;
+            case RANGE -> {
+                // Valid deltas are value - reference for values >= reference, so clip the range there.
+                long low = Math.max(condition.low, reference);
+                if (low > condition.high) {
+                    yield RowFilter.NONE;
+                }
+                yield new DeltaRange(values, low - reference, condition.high - low);
+            }
+            case NOT_EQUAL -> condition.low < reference ? RowFilter.ALL
+                    : new DeltaNotEqual(values, condition.low - reference);
+            case ONE_OF -> new OneOf(values, condition.points);
+        };
+    }
+
+    /** Deltas in {@code [lowDelta, lowDelta + span]}, unsigned. */
+    private record DeltaRange(PackedLongs values, long lowDelta, long span) implements RowFilter {
+        @Override
+        public int select(int fromRow, int count, int[] selection) {
+            int selected = 0;
+            for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+                selection[selected] = rowInRange;
+                selected += Long.compareUnsigned(values.delta(fromRow + rowInRange) - lowDelta, span) <= 0 ? 1 : 0;
+            }
+            return selected;
+        }
+
+        @Override
+        public boolean matches(int row) {
+            return Long.compareUnsigned(values.delta(row) - lowDelta, span) <= 0;
+        }
+    }
+
+    private record DeltaNotEqual(PackedLongs values, long delta) implements RowFilter {
+        @Override
+        public int select(int fromRow, int count, int[] selection) {
+            int selected = 0;
+            for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+                selection[selected] = rowInRange;
+                selected += values.delta(fromRow + rowInRange) != delta ? 1 : 0;
+            }
+            return selected;
+        }
+
+        @Override
+        public boolean matches(int row) {
+            return values.delta(row) != delta;
+        }
+    }
+
+    private record OneOf(PackedLongs values, long[] points) implements RowFilter {
+        @Override
+        public int select(int fromRow, int count, int[] selection) {
+            int selected = 0;
+            for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+                selection[selected] = rowInRange;
+                selected += matches(fromRow + rowInRange) ? 1 : 0;
+            }
+            return selected;
+        }
+
+        @Override
+        public boolean matches(int row) {
+            return Arrays.binarySearch(points, values.get(row)) >= 0;
+        }
+    }
+}

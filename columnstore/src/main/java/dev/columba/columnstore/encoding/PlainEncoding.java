@@ -1,0 +1,69 @@
+package dev.columba.columnstore.encoding;
+
+import dev.columba.columnstore.dictionary.ValueKind;
+
+/**
+ * {@link EncodingKind#PLAIN}: every row's stored value (NULL rows zero, or an empty string);
+ * strings as end offsets then bytes. Applies to every kind, so the chooser always has a candidate.
+ */
+record PlainEncoding() implements Encoding {
+
+    @Override
+    public EncodingKind kind() {
+        return EncodingKind.PLAIN;
+    }
+
+    @Override
+    public boolean supports(ValueKind kind) {
+        return true;
+    }
+
+    @Override
+    public long estimate(SegmentAnalysis analysis) {
+        long values = analysis.kind == ValueKind.STRING
+                ? (long) SegmentFormat.STRING_OFFSET_BYTES * analysis.rowCount + analysis.stringBytes
+                : (long) analysis.kind.width() * analysis.rowCount;
+        return prefixBytes(analysis) + values;
+    }
+
+    @Override
+    public void writeBody(SegmentAnalysis analysis, ByteWriter out) {
+        VectorSource source = analysis.source;
+        ValueKind kind = analysis.kind;
+        switch (kind) {
+            case BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL64, DATE, TIMESTAMP -> {
+                for (int row = 0; row < analysis.rowCount; row++) {
+                    if (!analysis.isNull(row)) {
+                        kind.writeLong(out.segment(), out.position(), source.storedLong(row));
+                    }
+                    out.skip(kind.width());
+                }
+            }
+            case DECIMAL128 -> {
+                for (int row = 0; row < analysis.rowCount; row++) {
+                    boolean isNull = analysis.isNull(row);
+                    out.putLong(isNull ? 0 : source.decimalLow(row));
+                    out.putLong(isNull ? 0 : source.decimalHigh(row));
+                }
+            }
+            case STRING -> {
+                long end = 0;
+                for (int row = 0; row < analysis.rowCount; row++) {
+                    end += analysis.isNull(row) ? 0 : source.stringLength(row);
+                    out.putInt((int) end);
+                }
+                for (int row = 0; row < analysis.rowCount; row++) {
+                    if (!analysis.isNull(row)) {
+                        out.putBytes(source.stringData(), source.stringStart(row), source.stringLength(row));
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public SegmentBody openBody(BodyContext context) {
+        return PlainBody.read(context.type(), context.payload(), context.offset(), context.limit(), context.rowCount(),
+                context.origin());
+    }
+}

@@ -1,0 +1,43 @@
+package dev.columba.columnstore.encoding;
+
+/**
+ * A value predicate compiled against one segment's body. NULL rows hold an arbitrary stored value
+ * here; {@link SegmentFilter} removes them.
+ */
+interface RowFilter {
+    /**
+     * Writes the rows of {@code [fromRow, fromRow + count)} that match to {@code selection} as
+     * ascending offsets from {@code fromRow}, and returns how many.
+     */
+    int select(int fromRow, int count, int[] selection);
+
+    /** Whether row {@code row} matches. */
+    boolean matches(int row);
+
+    RowFilter NONE = new RowFilter() {
+        @Override
+        public int select(int fromRow, int count, int[] selection) {
+            return 0;
+        }
+
+        @Override
+        public boolean matches(int row) {
+            return false;
+        }
+    };
+
+    RowFilter ALL = new RowFilter() {
+        @Override
+        public int select(int fromRow, int count, int[] selection) {
+            for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+                selection[rowInRange] = rowInRange;
+            }
+            return count;
+        }
+
+        @Override
+        public boolean matches(int row) {
+            return true;
+        }
+    };
+}

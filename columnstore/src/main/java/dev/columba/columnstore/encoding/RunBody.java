@@ -1,0 +1,90 @@
+package dev.columba.columnstore.encoding;
+
+import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.core.type.SqlType;
+
+/**
+ * A {@link EncodingKind#RUN_LENGTH} body: one run stream of the rows' stored values. Decoding
+ * fills each run's rows with its value; a filter tests each run once.
+ */
+record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBody {
+
+    @Override
+    public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
+        if (count == 0) {
+            return;
+        }
+        RunLongs.Cursor cursor = runs.cursor();
+        cursor.seek(fromRow);
+        int row = fromRow;
+        int end = fromRow + count;
+        while (true) {
+            int stop = Math.min(cursor.end, end);
+            target.fillLong(targetIndex + row - fromRow, cursor.value(), stop - row);
+            row = stop;
+            if (row == end) {
+                return;
+            }
+            cursor.next();
+        }
+    }
+
+    @Override
+    public Object value(int row) {
+        RunLongs.Cursor cursor = runs.cursor();
+        cursor.seek(row);
+        return ValueKind.fromLong(type, cursor.value());
+    }
+
+    @Override
+    public RowFilter filter(ColumnPredicate predicate) {
+        LongCondition condition = LongCondition.bind(type, predicate);
+        return switch (condition.shape) {
+            case NONE -> RowFilter.NONE;
+            case ALL -> RowFilter.ALL;
+            case RANGE, NOT_EQUAL, ONE_OF -> new RowFilter() {
+                @Override
+                public int select(int fromRow, int count, int[] selection) {
+                    return selectRuns(runs, fromRow, count, selection, run -> condition.test(kind.sqlKey(runs.value(run))));
+                }
+
+                @Override
+                public boolean matches(int row) {
+                    RunLongs.Cursor cursor = runs.cursor();
+                    cursor.seek(row);
+                    return condition.test(kind.sqlKey(cursor.value()));
+                }
+            };
+        };
+    }
+
+    /** Tests a run by its index. */
+    interface RunTest {
+        boolean test(int run);
+    }
+
+    /** Selects the rows of {@code [fromRow, fromRow + count)} whose runs pass {@code test}, one test per run. */
+    static int selectRuns(RunLongs runs, int fromRow, int count, int[] selection, RunTest test) {
+        if (count == 0) {
+            return 0;
+        }
+        RunLongs.Cursor cursor = runs.cursor();
+        cursor.seek(fromRow);
+        int end = fromRow + count;
+        int selected = 0;
+        int row = fromRow;
+        while (true) {
+            int stop = Math.min(cursor.end, end);
+            if (test.test(cursor.run)) {
+                for (; row < stop; row++) {
+                    selection[selected++] = row - fromRow;
+                }
+            }
+            row = stop;
+            if (row == end) {
+                return selected;
+            }
+            cursor.next();
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package dev.columba.columnstore.encoding;
+
+import static dev.columba.columnstore.encoding.SegmentFormat.LE_INT;
+import static dev.columba.columnstore.encoding.SegmentFormat.LE_LONG;
+import static dev.columba.columnstore.encoding.SegmentFormat.LE_SHORT;
+import static dev.columba.columnstore.encoding.SegmentFormat.RUNS_HEADER_BYTES;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A run stream read in place: {@code rowCount} rows as runs of equal values. Layout: u32 run
+ * count {@code R}, i64 reference, u8 value width, u8 length width, u16 index stride {@code k};
+ * then the run values as a packed stream body (reference + delta), the run lengths minus one
+ * packed, and the run index: {@code ceil(R / k)} u32 entries, entry {@code b} the first row of
+ * run {@code b * k}.
+ *
+ * <p>Finding row {@code i}: binary search of the index for the last entry not after {@code i},
+ * then at most {@code k} run lengths summed from there: {@code O(log(R / k) + k)}. Opening checks
+ * every run length and index entry once ({@code O(R)}), so a corrupt stream is rejected before use
+ * and the loops that follow can trust it. Immutable.
+ */
+final class RunLongs {
+    private final MemorySegment bytes;
+    private final int runCount;
+    private final int rowCount;
+    private final long reference;
+    private final int valueWidth;
+    private final long valueMask;
+    private final int lengthWidth;
+    private final long lengthMask;
+    private final int stride;
+    private final long valuesOffset;
+    private final long lengthsOffset;
+    private final long indexOffset;
+    private final long end;
+
+    private RunLongs(MemorySegment bytes, long offset, int runCount, int rowCount, long reference,
+                     int valueWidth, int lengthWidth, int stride) {
+        this.bytes = bytes;
+        this.runCount = runCount;
+        this.rowCount = rowCount;
+        this.reference = reference;
+        this.valueWidth = valueWidth;
+        this.valueMask = valueWidth == 64 ? -1L : (1L << valueWidth) - 1;
+        this.lengthWidth = lengthWidth;
+        this.lengthMask = lengthWidth == 64 ? -1L : (1L << lengthWidth) - 1;
+        this.stride = stride;
+        this.valuesOffset = offset + RUNS_HEADER_BYTES;
+        this.lengthsOffset = valuesOffset + SegmentFormat.packedBytes(runCount, valueWidth);
+        this.indexOffset = lengthsOffset + SegmentFormat.packedBytes(runCount, lengthWidth);
+        this.end = indexOffset + 4L * indexEntries(runCount, stride);
+    }
+
+    private static long indexEntries(long runCount, int stride) {
+        return (runCount + stride - 1) / stride;
+    }
+
+    /** Checks and reads the stream of {@code rowCount} rows at {@code offset}, which must end by {@code limit}. */
+    static RunLongs read(MemorySegment bytes, long offset, long limit, int rowCount, String origin) {
+        if (limit - offset < RUNS_HEADER_BYTES) {
+            throw SegmentFormat.corrupt(origin, "run stream at offset " + offset + " needs " + RUNS_HEADER_BYTES
+                    + " header bytes, " + (limit - offset) + " remain");
+        }
+        long runCount = Integer.toUnsignedLong(bytes.get(LE_INT, offset));
+        long reference = bytes.get(LE_LONG, offset + 4);
+        int valueWidth = Byte.toUnsignedInt(bytes.get(ValueLayout.JAVA_BYTE, offset + 12));
+        int lengthWidth = Byte.toUnsignedInt(bytes.get(ValueLayout.JAVA_BYTE, offset + 13));
+        int stride = Short.toUnsignedInt(bytes.get(LE_SHORT, offset + 14));
+        if (rowCount == 0 ? runCount != 0 : runCount < 1 || runCount > rowCount) {
+            throw SegmentFormat.corrupt(origin, "run count " + runCount + " at offset " + offset + " for " + rowCount + " rows");
+        }
+        if (valueWidth > 64) {
+            throw SegmentFormat.corrupt(origin, "bit width " + valueWidth + " at offset " + (offset + 12));
+        }
+        if (lengthWidth > 32) {
+            throw SegmentFormat.corrupt(origin, "bit width " + lengthWidth + " at offset " + (offset + 13));
+        }
+        if (stride == 0) {
+            throw SegmentFormat.corrupt(origin, "run index stride 0 at offset " + (offset + 14));
+        }
+        long needed = RUNS_HEADER_BYTES + SegmentFormat.packedBytes(runCount, valueWidth)
+                + SegmentFormat.packedBytes(runCount, lengthWidth) + 4 * indexEntries(runCount, stride);
+        if (needed > limit - offset) {
+            throw SegmentFormat.corrupt(origin, runCount + " runs at offset " + offset + " need " + needed
+                    + " bytes, " + (limit - offset) + " remain");
+        }
+        RunLongs runs = new RunLongs(bytes, offset, (int) runCount, rowCount, reference, valueWidth, lengthWidth, stride);
+        runs.check(origin);
+        return runs;
+    }
+
+    private void check(String origin) {
+        long start = 0;
+        for (int run = 0; run < runCount; run++) {
+            if (run % stride == 0) {
+                long entryOffset = indexOffset + 4L * (run / stride);
+                long indexed = Integer.toUnsignedLong(bytes.get(LE_INT, entryOffset));
+                if (indexed != start) {
+                    throw SegmentFormat.corrupt(origin, "run index entry " + (run / stride) + " at offset " + entryOffset
+                            + " says run " + run + " starts at row " + indexed + ", the lengths say " + start);
+                }
+            }
+            start += length(run);
+            if (start > rowCount) {
+                throw SegmentFormat.corrupt(origin, "runs at offset " + lengthsOffset + " cover more than the "
+                        + rowCount + " rows by run " + run);
+            }
+        }
+        if (start != rowCount) {
+            throw SegmentFormat.corrupt(origin, "runs at offset " + lengthsOffset + " cover " + start + " of "
+                    + rowCount + " rows");
+        }
+    }
+
+    long end() {
+        return end;
+    }
+
+    int runCount() {
+        return runCount;
+    }
+
+    long reference() {
+        return reference;
+    }
+
+    int valueWidth() {
+        return valueWidth;
+    }
+
+    long value(int run) {
+        return reference + unpack(valuesOffset, valueWidth, valueMask, run);
+    }
+
+    int length(int run) {
+        return (int) unpack(lengthsOffset, lengthWidth, lengthMask, run) + 1;
+    }
+
+    private long unpack(long wordsOffset, int width, long mask, int index) {
+        if (width == 0) {
+            return 0;
+        }
+        long bit = (long) index * width;
+        long wordOffset = wordsOffset + ((bit >>> 6) << 3);
+        int shift = (int) (bit & 63);
+        long value = bytes.get(LE_LONG, wordOffset) >>> shift;
+        if (shift + width > 64) {
+            value |= bytes.get(LE_LONG, wordOffset + 8) << (64 - shift);
+        }
+        return value & mask;
+    }
+
+    /** A position in the runs: a cursor, not thread-safe, one per decode or filter call. */
+    Cursor cursor() {
+        return new Cursor();
+    }
+
+    final class Cursor {
+        /** The current run, and the rows {@code [start, end)} it covers. */
+        int run;
+        int start;
+        int end;
+
+        /** Moves to the run holding {@code row} (which is in {@code [0, rowCount)}). */
+        void seek(int row) {
+            int low = 0;
+            int high = (int) indexEntries(runCount, stride) - 1;
+            while (low < high) {
+                int middle = (low + high + 1) >>> 1;
+                if (bytes.get(LE_INT, indexOffset + 4L * middle) <= row) {
+                    low = middle;
+                } else {
+                    high = middle - 1;
+                }
+            }
+            run = low * stride;
+            start = bytes.get(LE_INT, indexOffset + 4L * low);
+            end = start + length(run);
+            while (end <= row) {
+                next();
+            }
+        }
+
+        /** Moves to the next run; the caller knows there is one. */
+        void next() {
+            run++;
+            start = end;
+            end = start + length(run);
+        }
+
+        long value() {
+            return RunLongs.this.value(run);
+        }
+    }
+
+    // ---- Writing ----------------------------------------------------------------------------------
+
+    /** Bytes of a run stream of {@code runCount} runs whose values span {@code valueWidth} bits. */
+    static long bytes(long runCount, int valueWidth, int lengthWidth) {
+        return RUNS_HEADER_BYTES + SegmentFormat.packedBytes(runCount, valueWidth)
+                + SegmentFormat.packedBytes(runCount, lengthWidth)
+                + 4 * indexEntries(runCount, SegmentFormat.RUN_INDEX_STRIDE);
+    }
+
+    /** Writes runs {@code values[i]} x {@code lengths[i]} for {@code i < runCount}. */
+    static void write(ByteWriter out, long[] values, int[] lengths, int runCount, long reference, int valueWidth,
+                      int lengthWidth) {
+        out.putInt(runCount);
+        out.putLong(reference);
+        out.putByte(valueWidth);
+        out.putByte(lengthWidth);
+        out.putShort(SegmentFormat.RUN_INDEX_STRIDE);
+        BitPacker valuePacker = new BitPacker(out, valueWidth);
+        for (int run = 0; run < runCount; run++) {
+            valuePacker.add(values[run] - reference);
+        }
+        valuePacker.finish();
+        BitPacker lengthPacker = new BitPacker(out, lengthWidth);
+        for (int run = 0; run < runCount; run++) {
+            lengthPacker.add(lengths[run] - 1);
+        }
+        lengthPacker.finish();
+        int start = 0;
+        for (int run = 0; run < runCount; run++) {
+            if (run % SegmentFormat.RUN_INDEX_STRIDE == 0) {
+                out.putInt(start);
+            }
+            start += lengths[run];
+        }
+    }
+}

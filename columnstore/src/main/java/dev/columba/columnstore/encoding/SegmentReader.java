@@ -1,0 +1,205 @@
+package dev.columba.columnstore.encoding;
+
+import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.type.SqlType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Reads one encoded segment in place: decodes row ranges into Arrow vectors, fetches single rows,
+ * and filters rows on the encoded data. Opening checks the whole structure (header, dictionary
+ * references, null bitmap against the null count, every length and width, run lengths against the
+ * row count), and reads check what opening cannot afford to (each dictionary id, each string
+ * offset) as they go: corrupt bytes raise {@link ColumbaException} INDEX_CORRUPT (FORMAT_TOO_NEW for
+ * a newer version) naming the offset and value, never an out-of-bounds access. Content damage that
+ * keeps the structure valid (a flipped bit in a value) decodes as a wrong value: the rowgroup
+ * file's checksum guards content.
+ *
+ * <p>Random access: every call names its rows, so skipping rows costs nothing ({@link EncodingKind}
+ * says what finding a row costs). {@link SegmentScanner} adds a sequential position on top.
+ *
+ * <p>Lifetime: the reader reads {@code bytes} (and the dictionaries) in place, so they must stay
+ * valid — a mapping's arena open — while it is used; an archived segment is decompressed to the
+ * heap once, at open. Immutable and thread-safe; each decode or filter call allocates a little
+ * state of its own, none per row.
+ */
+public final class SegmentReader {
+    private final SqlType type;
+    private final ValueKind kind;
+    private final SegmentHeader header;
+    private final MemorySegment payload;
+    /** Where the null bitmap starts in {@link #payload}; meaningful when the header has NULLs. */
+    private final long bitmapOffset;
+    private final SegmentBody body;
+    private final String origin;
+
+    private SegmentReader(SqlType type, SegmentHeader header, MemorySegment payload, long bitmapOffset,
+                          SegmentBody body, String origin) {
+        this.type = type;
+        this.kind = header.kind();
+        this.header = header;
+        this.payload = payload;
+        this.bitmapOffset = bitmapOffset;
+        this.body = body;
+        this.origin = origin;
+    }
+
+    /** Opens a segment that refers to no dictionary. */
+    public static SegmentReader open(MemorySegment bytes, SqlType type, String origin) {
+        return open(bytes, type, null, null, origin);
+    }
+
+    /**
+     * Checks and opens the segment that is exactly {@code bytes}, holding values of {@code type}.
+     *
+     * @param primary the primary dictionary the segment refers to, or null (ignored when the
+     *     segment refers to none; see {@link SegmentHeader#primaryDictionaryId()})
+     * @param secondary the secondary dictionary the segment refers to, or null
+     * @param origin where the bytes come from (file, rowgroup, column), named in error messages
+     * @throws ColumbaException FORMAT_TOO_NEW for a newer format; INDEX_CORRUPT for malformed bytes,
+     *     a segment of another kind than {@code type}'s, or missing or different dictionaries
+     */
+    public static SegmentReader open(MemorySegment bytes, SqlType type, Dictionary primary, Dictionary secondary,
+                                     String origin) {
+        Objects.requireNonNull(type, "type");
+        SegmentHeader header = SegmentHeader.read(bytes, origin);
+        ValueKind kind = ValueKind.of(type);
+        if (header.kind() != kind) {
+            throw SegmentFormat.corrupt(origin, "segment holds " + header.kind() + " values (offset "
+                    + SegmentFormat.KIND_OFFSET + "), the column is " + type.sqlName());
+        }
+        MemorySegment payload;
+        long payloadOffset;
+        if (header.archived()) {
+            payload = Archive.decompress(bytes, header.headerBytes(), origin);
+            payloadOffset = 0;
+        } else {
+            payload = bytes;
+            payloadOffset = header.headerBytes();
+        }
+        long limit = payload.byteSize();
+        long bodyOffset = payloadOffset;
+        if (header.hasNulls()) {
+            long bitmapBytes = SegmentFormat.nullBitmapBytes(header.rowCount());
+            if (limit - payloadOffset < bitmapBytes) {
+                throw SegmentFormat.corrupt(origin, "null bitmap of " + bitmapBytes + " bytes at offset " + payloadOffset
+                        + " does not fit the " + (limit - payloadOffset) + " bytes left");
+            }
+            checkNullBitmap(payload, payloadOffset, header, origin);
+            bodyOffset += bitmapBytes;
+        }
+        SegmentBody body = Encoding.of(header.encoding()).openBody(
+                new Encoding.BodyContext(type, header, payload, bodyOffset, limit, primary, secondary, origin));
+        return new SegmentReader(type, header, payload, payloadOffset, body, origin);
+    }
+
+    private static void checkNullBitmap(MemorySegment payload, long offset, SegmentHeader header, String origin) {
+        int rowCount = header.rowCount();
+        long nulls = 0;
+        long wholeBytes = rowCount >>> 3;
+        for (long byteIndex = 0; byteIndex < wholeBytes; byteIndex++) {
+            nulls += Integer.bitCount(Byte.toUnsignedInt(payload.get(ValueLayout.JAVA_BYTE, offset + byteIndex)));
+        }
+        if ((rowCount & 7) != 0) {
+            int last = Byte.toUnsignedInt(payload.get(ValueLayout.JAVA_BYTE, offset + wholeBytes));
+            if ((last >>> (rowCount & 7)) != 0) {
+                throw SegmentFormat.corrupt(origin, "null bitmap byte 0x" + Integer.toHexString(last) + " at offset "
+                        + (offset + wholeBytes) + " marks rows beyond the " + rowCount + " of the segment");
+            }
+            nulls += Integer.bitCount(last);
+        }
+        if (nulls != header.nullCount()) {
+            throw SegmentFormat.corrupt(origin, "null bitmap at offset " + offset + " marks " + nulls
+                    + " NULLs, the header says " + header.nullCount());
+        }
+    }
+
+    public SqlType type() {
+        return type;
+    }
+
+    public SegmentHeader header() {
+        return header;
+    }
+
+    public int rowCount() {
+        return header.rowCount();
+    }
+
+    public int nullCount() {
+        return header.nullCount();
+    }
+
+    /**
+     * Decodes rows {@code [fromRow, fromRow + count)} into rows
+     * {@code [targetOffset, targetOffset + count)} of {@code target}, a vector of the segment's type
+     * allocated by the caller (capacity grows as needed). VARCHAR targets are filled in order:
+     * earlier rows are kept, the value count becomes {@code targetOffset + count}. Other targets
+     * keep rows outside the range, and their value count becomes at least
+     * {@code targetOffset + count}. No allocation per row, except growing a string data buffer.
+     *
+     * @throws ColumbaException INVALID_ARGUMENT for rows outside the segment, WRONG_TYPE for a
+     *     vector of another type, INDEX_CORRUPT for corrupt bytes met on the way
+     */
+    public void decode(int fromRow, int count, FieldVector target, int targetOffset) {
+        checkRange(fromRow, count);
+        VectorWriter writer = new VectorWriter(target, type, targetOffset, count);
+        body.decode(fromRow, count, writer, targetOffset);
+        writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
+    }
+
+    /** Whether row {@code row} is NULL. */
+    public boolean isNull(int row) {
+        checkRange(row, 1);
+        return nullAt(row);
+    }
+
+    boolean nullAt(int row) {
+        return header.hasNulls()
+                && (payload.get(ValueLayout.JAVA_BYTE, bitmapOffset + (row >>> 3)) & (1 << (row & 7))) != 0;
+    }
+
+    /** The Java value of row {@code row} (see {@code SqlType}), or null when it is NULL. */
+    public Object fetch(int row) {
+        checkRange(row, 1);
+        return nullAt(row) ? null : body.value(row);
+    }
+
+    /**
+     * Compiles {@code predicate} against this segment. Comparisons and IN lists are evaluated on the
+     * encoded data: once per dictionary entry (dictionary encodings), on deltas from the reference
+     * (VALUE), once per run (run encodings), in place per row (PLAIN).
+     *
+     * @throws ColumbaException WRONG_TYPE when a constant is not of the column's Java class
+     */
+    public SegmentFilter filter(ColumnPredicate predicate) {
+        return switch (predicate) {
+            case ColumnPredicate.IsNull ignored -> new SegmentFilter(this, SegmentFilter.Mode.NULLS, null);
+            case ColumnPredicate.IsNotNull ignored -> new SegmentFilter(this, SegmentFilter.Mode.NOT_NULLS, null);
+            case ColumnPredicate.Comparison ignored -> new SegmentFilter(this, SegmentFilter.Mode.VALUES, body.filter(predicate));
+            case ColumnPredicate.In ignored -> new SegmentFilter(this, SegmentFilter.Mode.VALUES, body.filter(predicate));
+        };
+    }
+
+    /** A sequential cursor over this segment, at row 0. */
+    public SegmentScanner scanner() {
+        return new SegmentScanner(this);
+    }
+
+    void checkRange(int fromRow, int count) {
+        if (fromRow < 0 || count < 0 || fromRow > rowCount() - count) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "rows " + fromRow + " + " + count
+                    + " are outside the " + rowCount() + " rows of " + origin);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "segment of " + origin + ": " + header;
+    }
+}
