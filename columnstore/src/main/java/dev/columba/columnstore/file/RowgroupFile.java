@@ -30,6 +30,7 @@ public final class RowgroupFile implements AutoCloseable {
     private final int rowgroupId;
     private final int rows;
     private final int flags;
+    private final int columns;
     private final long[] offsets;
     private final long[] lengths;
     private final int[] checksums;
@@ -71,7 +72,11 @@ public final class RowgroupFile implements AutoCloseable {
         this.rowgroupId = mapping.get(INT, HEADER_ROWGROUP_ID);
         this.rows = mapping.get(INT, HEADER_ROWS);
         this.flags = mapping.get(INT, HEADER_FLAGS);
-        int columns = Short.toUnsignedInt(mapping.get(SHORT, HEADER_COLUMNS));
+        this.columns = Short.toUnsignedInt(mapping.get(SHORT, HEADER_COLUMNS));
+        int blobs = Short.toUnsignedInt(mapping.get(SHORT, HEADER_BLOBS));
+        if (blobs < columns) {
+            throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, HEADER_BLOBS, "has " + blobs + " blobs for " + columns + " columns");
+        }
         long footerOffset = mapping.get(LONG, trailer);
         int footerLength = mapping.get(INT, trailer + 8);
         if (footerOffset < HEADER_SIZE || footerLength < 0 || footerOffset + footerLength != trailer) {
@@ -84,15 +89,15 @@ public final class RowgroupFile implements AutoCloseable {
             throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, footerOffset, String.format(
                     "has a corrupt footer: checksum 0x%08x, computed 0x%08x", footerCrc, footerComputed));
         }
-        offsets = new long[columns];
-        lengths = new long[columns];
-        checksums = new int[columns];
-        metadata = new byte[columns][];
-        verified = new boolean[columns];
+        offsets = new long[blobs];
+        lengths = new long[blobs];
+        checksums = new int[blobs];
+        metadata = new byte[blobs][];
+        verified = new boolean[blobs];
         long at = footerOffset;
-        for (int column = 0; column < columns; column++) {
+        for (int column = 0; column < blobs; column++) {
             if (at + FOOTER_ENTRY_FIXED > trailer) {
-                throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, at, "has a footer too short for " + columns + " columns");
+                throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, at, "has a footer too short for " + blobs + " blobs");
             }
             offsets[column] = mapping.get(LONG, at);
             lengths[column] = mapping.get(LONG, at + 8);
@@ -149,6 +154,11 @@ public final class RowgroupFile implements AutoCloseable {
     }
 
     public int columnCount() {
+        return columns;
+    }
+
+    /** Blobs in the file: the column segments, then whatever follows them (secondary dictionaries). */
+    public int blobCount() {
         return offsets.length;
     }
 
@@ -169,7 +179,7 @@ public final class RowgroupFile implements AutoCloseable {
         return lengths[column];
     }
 
-    /** The footer metadata the encoding layer stored for the column. */
+    /** The footer metadata stored for blob {@code column} (a column's segment below {@link #columnCount()}). */
     public byte[] metadata(int column) {
         return metadata[column];
     }

@@ -4,9 +4,10 @@ package dev.columba.columnstore.file;
  * Constants of the rowgroup file (docs/format/rowgroup-file.md), shared by writer and reader.
  *
  * <pre>
- * header (64 bytes)  magic "CLMBRGRP", version, flags, rowgroup id, rows, columns, crc of the header
- * segments           one per column, each starting at a multiple of 8 KB
- * footer             per column: offset, length, crc32c of the segment, metadata length, metadata
+ * header (64 bytes)  magic "CLMBRGRP", version, flags, rowgroup id, rows, columns, blobs, crc of the header
+ * blobs              each starting at a multiple of 8 KB: one segment per column, then one secondary
+ *                    dictionary per column (empty where the column has none)
+ * footer             per blob: offset, length, crc32c of the blob, metadata length, metadata
  * trailer (24 bytes) footer offset, footer length, crc32c of the footer, magic "CLMBRGRP"
  * </pre>
  * Little-endian.
@@ -31,6 +32,7 @@ public final class RowgroupFileFormat {
     static final int HEADER_ROWGROUP_ID = 16;
     static final int HEADER_ROWS = 20;
     static final int HEADER_COLUMNS = 24;
+    static final int HEADER_BLOBS = 26;
     static final int HEADER_CRC = 60;
 
     /** Footer entry before its metadata: u64 offset, u64 length, u32 crc, u32 metadata length. */

@@ -31,12 +31,16 @@ public final class RowgroupFileWriter {
     }
 
     /**
-     * Writes the rowgroup to {@code target}.
+     * Writes the rowgroup to {@code target}: {@code segments} are the blobs in order, the first
+     * {@code columns} of them the column segments.
      *
      * @return the file's size in bytes
      */
-    public static long write(FilesFacade files, Path target, int rowgroupId, int rows, int flags,
+    public static long write(FilesFacade files, Path target, int rowgroupId, int rows, int flags, int columns,
                              List<SegmentBlob> segments) {
+        if (columns < 0 || columns > segments.size()) {
+            throw new IllegalArgumentException(columns + " columns among " + segments.size() + " blobs");
+        }
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
         long[] offsets = new long[segments.size()];
         long position = HEADER_SIZE;
@@ -60,7 +64,8 @@ public final class RowgroupFileWriter {
             header.set(INT, HEADER_FLAGS, flags);
             header.set(INT, HEADER_ROWGROUP_ID, rowgroupId);
             header.set(INT, HEADER_ROWS, rows);
-            header.set(SHORT, HEADER_COLUMNS, (short) segments.size());
+            header.set(SHORT, HEADER_COLUMNS, (short) columns);
+            header.set(SHORT, HEADER_BLOBS, (short) segments.size());
             header.set(INT, HEADER_CRC, crc(header.asSlice(0, HEADER_CRC)));
             file.write(0, header);
             for (int column = 0; column < segments.size(); column++) {

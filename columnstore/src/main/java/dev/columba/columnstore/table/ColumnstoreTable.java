@@ -1,5 +1,7 @@
 package dev.columba.columnstore.table;
 
+import dev.columba.columnstore.build.ColumnstoreOptions;
+import dev.columba.columnstore.build.TrimReason;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
@@ -275,6 +277,14 @@ public final class ColumnstoreTable {
         return deleted;
     }
 
+    /**
+     * A cursor over a delta rowgroup's rows in position order: the key is the position (4 bytes,
+     * big-endian), the value the row. The caller closes it.
+     */
+    public Cursor deltaCursor(PageReader reader, RowgroupEntry entry, IoCounters counters) {
+        return deltaTree(entry).scan(reader, ScanRange.ALL, ReadAheadOptions.OFF, counters);
+    }
+
     /** A delta rowgroup's rows in position order: each call of the visitor gets the position and the row. */
     public void forEachDeltaRow(PageReader reader, RowgroupEntry entry, IoCounters counters, DeltaRowVisitor visitor) {
         try (Cursor cursor = deltaTree(entry).scan(reader, ScanRange.ALL, ReadAheadOptions.OFF, counters)) {
@@ -291,6 +301,104 @@ public final class ColumnstoreTable {
     @FunctionalInterface
     public interface DeltaRowVisitor {
         void visit(int position, MemorySegment page, int rowOffset);
+    }
+
+    /** The table's primary dictionaries (read from their files on first use). */
+    public dev.columba.columnstore.build.PrimaryDictionaries primaryDictionaries() {
+        return RowgroupWriter.primaries(this);
+    }
+
+    /**
+     * Removes rowgroup files no committed rowgroup refers to (left by a rolled-back or crashed
+     * build) and temporary files. Runs inside the writer's transaction, the only writer of files.
+     */
+    void removeOrphanFiles(PageReader reader, IoCounters counters) {
+        if (!Files.isDirectory(fileDirectory())) {
+            return;
+        }
+        java.util.Set<String> live = new java.util.HashSet<>();
+        for (RowgroupEntry entry : rowgroups(reader, counters)) {
+            if (entry.state() == RowgroupState.COMPRESSED) {
+                live.add(entry.rowgroupId() + ".crg");
+            }
+        }
+        try (java.util.stream.Stream<Path> paths = Files.list(fileDirectory())) {
+            for (Path path : paths.toList()) {
+                String name = path.getFileName().toString();
+                if (name.endsWith(".tmp") || (name.endsWith(".crg") && !live.contains(name))) {
+                    Files.deleteIfExists(path);
+                }
+            }
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot clean " + fileDirectory() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Inserts rows (values in column order). At least {@code bulk_min_rows} of them are compressed
+     * straight into rowgroups (the last one trimmed BULKLOAD); fewer go to the delta store.
+     *
+     * @return the rows inserted
+     */
+    public long bulkInsert(Transaction transaction, java.util.Iterator<Object[]> rows) {
+        List<Object[]> buffered = new ArrayList<>();
+        while (buffered.size() < options.bulkMinRows() && rows.hasNext()) {
+            Object[] row = rows.next();
+            rows().encodedSize(row);
+            buffered.add(row.clone());
+        }
+        if (buffered.size() < options.bulkMinRows()) {
+            for (Object[] row : buffered) {
+                insert(transaction, row);
+            }
+            return buffered.size();
+        }
+        long count = 0;
+        try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
+            for (Object[] row : buffered) {
+                writer.add(row);
+                count++;
+            }
+            buffered.clear();
+            while (rows.hasNext()) {
+                Object[] row = rows.next();
+                rows().encodedSize(row);
+                writer.add(row);
+                count++;
+            }
+            writer.finish(TrimReason.BULKLOAD);
+        }
+        transaction.adjustRowCount(objectId(), count);
+        return count;
+    }
+
+    private RowCodec rows() {
+        return rows;
+    }
+
+    /**
+     * Compresses delta rowgroup {@code rowgroupId} (OPEN or CLOSED) into compressed rowgroups, in
+     * the transaction: its rows in position order become the new rowgroups' rows, the delta's entry
+     * is removed and its pages freed. Readers see the delta or the compressed rowgroups, never both
+     * and never neither: the commit installs the change while no statement reads the table.
+     *
+     * @return the ids of the new rowgroups
+     */
+    public List<Integer> compressDelta(Transaction transaction, int rowgroupId, TrimReason reason) {
+        IoCounters counters = transaction.systemCounters();
+        RowgroupEntry entry = rowgroup(transaction.writes(), rowgroupId, counters)
+                .filter(RowgroupEntry::isDelta)
+                .orElseThrow(() -> new ColumbaException(ErrorCode.INVALID_ARGUMENT, "rowgroup " + rowgroupId
+                        + " of " + name() + " is not a delta rowgroup"));
+        List<Integer> created;
+        try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
+            forEachDeltaRow(transaction.writes(), entry, counters,
+                    (position, page, offset) -> writer.add(rows.decode(page, offset)));
+            created = writer.finish(reason);
+        }
+        removeRowgroup(transaction.writes(), rowgroupId, counters);
+        database.allocator().dropObject(transaction.writes(), entry.deltaOam(), counters);
+        return created;
     }
 
     /** Creates the directory of the table's rowgroup files if it is missing. */

@@ -1,5 +1,7 @@
 package dev.columba.columnstore.table;
 
+import dev.columba.columnstore.build.ColumnstoreOptions;
+import dev.columba.columnstore.build.TrimReason;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import java.io.ByteArrayInputStream;

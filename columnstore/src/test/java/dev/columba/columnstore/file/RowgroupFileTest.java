@@ -41,7 +41,7 @@ class RowgroupFileTest {
 
     private Path write(List<SegmentBlob> segments) {
         Path path = directory.resolve("7.crg");
-        RowgroupFileWriter.write(NativeFilesFacade.INSTANCE, path, 7, 12345, 0, segments);
+        RowgroupFileWriter.write(NativeFilesFacade.INSTANCE, path, 7, 12345, 0, segments.size(), segments);
         return path;
     }
 
@@ -108,7 +108,7 @@ class RowgroupFileTest {
             raw.write(new byte[] {9, 0, 0, 0});
         }
         Path other = directory.resolve("8.crg");
-        RowgroupFileWriter.write(NativeFilesFacade.INSTANCE, other, 8, 1, 0, segments);
+        RowgroupFileWriter.write(NativeFilesFacade.INSTANCE, other, 8, 1, 0, segments.size(), segments);
         try (RandomAccessFile raw = new RandomAccessFile(other.toFile(), "rw")) {
             raw.seek(8);
             raw.write(new byte[] {9, 0, 0, 0});

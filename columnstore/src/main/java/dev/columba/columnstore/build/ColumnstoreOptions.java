@@ -1,4 +1,4 @@
-package dev.columba.columnstore.table;
+package dev.columba.columnstore.build;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;

@@ -1,4 +1,4 @@
-package dev.columba.columnstore.table;
+package dev.columba.columnstore.build;
 
 /** Why a compressed rowgroup holds fewer rows than the maximum (SQL Server's trim_reason). */
 public enum TrimReason {

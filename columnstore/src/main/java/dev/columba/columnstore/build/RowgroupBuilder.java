@@ -1,0 +1,209 @@
+package dev.columba.columnstore.build;
+
+import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.dictionary.DictionaryBuilder;
+import dev.columba.columnstore.encoding.DictionarySource;
+import dev.columba.columnstore.encoding.EncodedSegment;
+import dev.columba.columnstore.encoding.EncodingOptions;
+import dev.columba.columnstore.encoding.FallbackReason;
+import dev.columba.columnstore.encoding.SegmentEncoder;
+import dev.columba.columnstore.encoding.SegmentMetadata;
+import dev.columba.columnstore.file.FooterMetadata;
+import dev.columba.columnstore.file.SegmentBlob;
+import dev.columba.columnstore.vector.VectorValues;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+
+/**
+ * Turns a stream of rows into compressed rowgroups, where the dictionary cap is decided.
+ *
+ * <p>Rows accumulate in Arrow vectors, one per column, up to {@code rowgroup_max_rows}. Every string
+ * column keeps a dictionary as rows arrive — the primary one while the table has none, afterwards
+ * a secondary one over the table's primary — so that the size the dictionary would reach is known
+ * before each row is taken. When a new value would push a dictionary past the cap, the table's
+ * {@code dictionary_overflow} decides:
+ * <ul>
+ *   <li>{@code trim} (SQL Server): the rowgroup is cut short before the row, with
+ *       {@code trim_reason = DICTIONARY_SIZE}, and the row starts the next rowgroup;</li>
+ *   <li>{@code fallback} (Parquet): that column gives its dictionary up for this rowgroup, whose
+ *       segment is then encoded without one and records {@code DICTIONARY_OVERFLOW}; the rowgroup
+ *       stays full.</li>
+ * </ul>
+ * A rowgroup is also cut when its vectors pass the build's memory budget ({@code MEMORY_LIMITATION}).
+ * Each finished rowgroup is encoded (the encoder picks the smallest encoding per segment) and handed
+ * to the sink. Owned by one thread.
+ */
+public final class RowgroupBuilder implements AutoCloseable {
+    private final TableSchema schema;
+    private final ColumnstoreOptions options;
+    private final PrimaryDictionaries primaries;
+    private final BufferAllocator allocator;
+    private final long memoryBudget;
+    private final IntSupplier rowgroupIds;
+    private final Consumer<BuiltRowgroup> sink;
+    private final EncodingOptions encoding;
+    private final List<FieldVector> vectors = new ArrayList<>();
+    private final DictionaryBuilder[] dictionaries;
+    private final boolean[] fellBack;
+    private int rows;
+    private long rowgroupsBuilt;
+
+    /**
+     * @param rowgroupIds  gives the id of each rowgroup as it is finished
+     * @param memoryBudget bytes the accumulating vectors may hold before a rowgroup is cut
+     */
+    public RowgroupBuilder(TableSchema schema, ColumnstoreOptions options, PrimaryDictionaries primaries,
+                           BufferAllocator allocator, long memoryBudget, IntSupplier rowgroupIds,
+                           Consumer<BuiltRowgroup> sink) {
+        this.schema = schema;
+        this.options = options;
+        this.primaries = primaries;
+        this.allocator = allocator;
+        this.memoryBudget = memoryBudget;
+        this.rowgroupIds = rowgroupIds;
+        this.sink = sink;
+        this.encoding = options.archive() ? EncodingOptions.ARCHIVE : EncodingOptions.DEFAULT;
+        this.dictionaries = new DictionaryBuilder[schema.size()];
+        this.fellBack = new boolean[schema.size()];
+        for (Column column : schema.columns()) {
+            FieldVector vector = new Field(column.name(), new FieldType(true, column.type().arrowType(), null), null)
+                    .createVector(allocator);
+            vector.allocateNew();
+            vectors.add(vector);
+        }
+        startRowgroup();
+    }
+
+    private static boolean usesDictionary(SqlType type) {
+        return type instanceof SqlType.VarcharType || type instanceof SqlType.CharType;
+    }
+
+    private void startRowgroup() {
+        rows = 0;
+        for (int column = 0; column < schema.size(); column++) {
+            fellBack[column] = false;
+            SqlType type = schema.column(column).type();
+            if (!usesDictionary(type)) {
+                dictionaries[column] = null;
+                continue;
+            }
+            Dictionary primary = primaries.get(column);
+            dictionaries[column] = primary == null ? DictionaryBuilder.primary(type, options.dictionaryCapBytes())
+                    : DictionaryBuilder.secondary(type, primary, options.dictionaryCapBytes());
+        }
+    }
+
+    /** Rowgroups finished so far. */
+    public long rowgroupsBuilt() {
+        return rowgroupsBuilt;
+    }
+
+    /** Rows waiting in the current, unfinished rowgroup. */
+    public int pendingRows() {
+        return rows;
+    }
+
+    /** Adds one row (values in column order); may finish one rowgroup first, or after. */
+    public void add(Object[] row) {
+        for (int column = 0; column < dictionaries.length; column++) {
+            DictionaryBuilder dictionary = dictionaries[column];
+            if (dictionary == null || fellBack[column]) {
+                continue;
+            }
+            long added = dictionary.addedBytes(row[column]);
+            if (added == 0 || dictionary.sizeBytes() + added <= dictionary.capBytes()) {
+                continue;
+            }
+            if (options.overflow() == ColumnstoreOptions.DictionaryOverflow.TRIM && rows > 0) {
+                finishRowgroup(TrimReason.DICTIONARY_SIZE);
+                // The fresh rowgroup's dictionaries may still refuse a value larger than the cap:
+                // re-check all columns against them.
+                add(row);
+                return;
+            }
+            // fallback, or a single value that no dictionary of this cap can hold
+            fellBack[column] = true;
+        }
+        for (int column = 0; column < row.length; column++) {
+            VectorValues.set(schema.column(column).type(), vectors.get(column), rows, row[column]);
+            DictionaryBuilder dictionary = dictionaries[column];
+            if (dictionary != null && !fellBack[column]) {
+                dictionary.tryAdd(row[column]);
+            }
+        }
+        rows++;
+        if (rows >= options.rowgroupMaxRows()) {
+            finishRowgroup(TrimReason.NO_TRIM);
+        } else if ((rows & 1023) == 0 && allocator.getAllocatedMemory() > memoryBudget) {
+            finishRowgroup(TrimReason.MEMORY_LIMITATION);
+        }
+    }
+
+    /**
+     * Finishes the last rowgroup, if it has rows, with {@code reason} (BULKLOAD for the tail of a
+     * bulk insert, RESIDUAL_ROW_GROUP for a rebuild's last, REORG for a reorganize).
+     */
+    public void finish(TrimReason reason) {
+        if (rows > 0) {
+            finishRowgroup(rows >= options.rowgroupMaxRows() ? TrimReason.NO_TRIM : reason);
+        }
+    }
+
+    private void finishRowgroup(TrimReason reason) {
+        int rowgroupId = rowgroupIds.getAsInt();
+        int columns = schema.size();
+        List<SegmentBlob> segments = new ArrayList<>(columns);
+        List<SegmentBlob> dictionaryBlobs = new ArrayList<>(columns);
+        List<SegmentMetadata> metadata = new ArrayList<>(columns);
+        for (int column = 0; column < columns; column++) {
+            FieldVector vector = vectors.get(column);
+            vector.setValueCount(rows);
+            SqlType type = schema.column(column).type();
+            DictionarySource source = DictionarySource.none();
+            Dictionary secondary = null;
+            DictionaryBuilder dictionary = dictionaries[column];
+            if (fellBack[column]) {
+                source = DictionarySource.fallback(FallbackReason.DICTIONARY_OVERFLOW);
+            } else if (dictionary != null) {
+                Dictionary primary = primaries.get(column);
+                if (primary == null) {
+                    primary = primaries.store(column, dictionary.freeze(PrimaryDictionaries.PRIMARY_ID));
+                } else if (dictionary.entryCount() > 0) {
+                    secondary = dictionary.freeze(rowgroupId + 1);
+                }
+                source = DictionarySource.of(primary, secondary);
+            }
+            EncodedSegment encoded = SegmentEncoder.encode(vector, type, source, encoding);
+            segments.add(new SegmentBlob(encoded.bytes(), FooterMetadata.encode(encoded.metadata(), type)));
+            metadata.add(encoded.metadata());
+            boolean storesSecondary = secondary != null
+                    && encoded.metadata().secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY;
+            dictionaryBlobs.add(new SegmentBlob(storesSecondary ? secondary.toBytes() : new byte[0], new byte[0]));
+        }
+        List<SegmentBlob> blobs = new ArrayList<>(segments);
+        blobs.addAll(dictionaryBlobs);
+        sink.accept(new BuiltRowgroup(rowgroupId, rows, reason, blobs, metadata));
+        rowgroupsBuilt++;
+        for (FieldVector vector : vectors) {
+            vector.clear();
+            vector.allocateNew();
+        }
+        startRowgroup();
+    }
+
+    @Override
+    public void close() {
+        for (FieldVector vector : vectors) {
+            vector.close();
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Building compressed rowgroups from rows: dictionary caps enforced row by row (trim or fallback),
+ * memory budget, encoding of every segment, and the table's primary dictionaries. Writes no files
+ * but the primary dictionaries; the table writes rowgroup files and their metadata.
+ */
+package dev.columba.columnstore.build;

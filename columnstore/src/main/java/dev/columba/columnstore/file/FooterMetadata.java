@@ -1,0 +1,107 @@
+package dev.columba.columnstore.file;
+
+import dev.columba.columnstore.encoding.EncodingKind;
+import dev.columba.columnstore.encoding.FallbackReason;
+import dev.columba.columnstore.encoding.SegmentMetadata;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.type.SqlType;
+import dev.columba.storage.row.KeyCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * A column segment's metadata as the rowgroup file's footer stores it (rowgroup-file.md):
+ * what elimination and {@code sys.column_store_segments} need without touching the segment.
+ * Min and max are kept in the key encoding of the column's type.
+ */
+public final class FooterMetadata {
+    private static final int VERSION = 1;
+    private static final int ABSENT = -1;
+
+    private FooterMetadata() {
+    }
+
+    public static byte[] encode(SegmentMetadata metadata, SqlType type) {
+        KeyCodec codec = KeyCodec.of(type);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeByte(metadata.encoding().code());
+            out.writeBoolean(metadata.archived());
+            out.writeByte(metadata.fallbackReason().ordinal());
+            out.writeInt(metadata.rowCount());
+            out.writeInt(metadata.nullCount());
+            out.writeLong(metadata.encodedBytes());
+            out.writeInt(metadata.primaryDictionaryId());
+            out.writeInt(metadata.secondaryDictionaryId());
+            writeValue(out, codec, metadata.min());
+            writeValue(out, codec, metadata.max());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void writeValue(DataOutputStream out, KeyCodec codec, Object value) throws IOException {
+        if (value == null) {
+            out.writeInt(ABSENT);
+            return;
+        }
+        byte[] encoded = codec.encode(new Object[] {value});
+        out.writeInt(encoded.length);
+        out.write(encoded);
+    }
+
+    /**
+     * Reads a segment's metadata.
+     *
+     * @throws ColumbaException INDEX_CORRUPT or FORMAT_TOO_NEW naming {@code origin}
+     */
+    public static SegmentMetadata decode(byte[] bytes, SqlType type, String origin) {
+        KeyCodec codec = KeyCodec.of(type);
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            int version = in.readUnsignedByte();
+            if (version > VERSION) {
+                throw new ColumbaException(ErrorCode.FORMAT_TOO_NEW, origin + ": segment metadata version " + version
+                        + " is newer than this build (" + VERSION + ")");
+            }
+            EncodingKind encoding = EncodingKind.ofCode(in.readUnsignedByte());
+            boolean archived = in.readBoolean();
+            int fallback = in.readUnsignedByte();
+            if (fallback >= FallbackReason.values().length) {
+                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, origin + ": unknown fallback reason " + fallback);
+            }
+            int rows = in.readInt();
+            int nulls = in.readInt();
+            long encodedBytes = in.readLong();
+            int primary = in.readInt();
+            int secondary = in.readInt();
+            Object min = readValue(in, codec);
+            Object max = readValue(in, codec);
+            return new SegmentMetadata(encoding, archived, rows, nulls, min, max, encodedBytes, primary, secondary,
+                    FallbackReason.values()[fallback]);
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ColumbaException columba) {
+                throw columba;
+            }
+            throw new ColumbaException(ErrorCode.INDEX_CORRUPT, origin + ": malformed segment metadata: " + e, e);
+        }
+    }
+
+    private static Object readValue(DataInputStream in, KeyCodec codec) throws IOException {
+        int length = in.readInt();
+        if (length == ABSENT) {
+            return null;
+        }
+        if (length < 0 || length > in.available()) {
+            throw new IOException("bound of " + length + " bytes with " + in.available() + " left");
+        }
+        byte[] encoded = in.readNBytes(length);
+        return codec.decode(encoded)[0];
+    }
+}

@@ -1,0 +1,311 @@
+package dev.columba.columnstore.scan;
+
+import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.encoding.ColumnPredicate;
+import dev.columba.columnstore.encoding.SegmentFilter;
+import dev.columba.columnstore.encoding.SegmentMetadata;
+import dev.columba.columnstore.encoding.SegmentReader;
+import dev.columba.columnstore.file.FooterMetadata;
+import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.file.SegmentIo;
+import dev.columba.columnstore.build.PrimaryDictionaries;
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.columnstore.table.RowgroupEntry;
+import dev.columba.columnstore.table.RowgroupState;
+import dev.columba.columnstore.vector.VectorValues;
+import dev.columba.core.batch.Batch;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounter;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.type.SqlType;
+import dev.columba.storage.btree.Cursor;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.row.RowCodec;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * The batch-mode scan of a columnstore table: its compressed rowgroups, then its delta rowgroups,
+ * producing {@link Batch}es of Arrow vectors of the projected columns.
+ *
+ * <p>Per compressed rowgroup: the footer's min/max eliminate it when a filter cannot match (its
+ * segments count as skipped); otherwise read-ahead is issued over the segments it needs (projected
+ * and filtered columns only, see {@link SegmentIo}), filters run on the encoded segments
+ * (dictionary ids, bit-packed integers) to select rows, deleted rows leave the selection, and the
+ * projected columns are decoded a batch at a time. Delta rowgroups are rowstore B+trees read
+ * through the buffer pool, filtered row by row.
+ *
+ * <p>The caller holds the table's shared object lock for the scan's lifetime (or is the writer).
+ * Each returned batch is valid until the next call to {@link #next()}; the scan owns it. Owned by
+ * one thread.
+ */
+public final class ColumnstoreScan implements AutoCloseable {
+    private final ColumnstoreTable table;
+    private final PageReader reader;
+    private final ScanOptions options;
+    private final IoCounters counters;
+    private final TableSchema schema;
+    private final SegmentIo io;
+    private final PrimaryDictionaries primaries;
+    private final Iterator<RowgroupEntry> rowgroups;
+    private final Batch batch;
+    private final int[] selection;
+    private final int[] needed;
+
+    private RowgroupFile file;
+    private SegmentReader[] readers;
+    private SegmentFilter[] filters;
+    private BitSet deleted;
+    private RowgroupEntry current;
+    private int nextRow;
+    private Cursor delta;
+    private RowCodec rows;
+    private boolean finished;
+
+    public ColumnstoreScan(ColumnstoreTable table, PageReader reader, ScanOptions options, IoCounters counters,
+                           BufferAllocator allocator) {
+        this.table = table;
+        this.reader = reader;
+        this.options = options;
+        this.counters = counters;
+        this.schema = table.schema();
+        this.io = new SegmentIo(counters, options.readAhead(), options.readAheadMaxBytes());
+        this.primaries = table.primaryDictionaries();
+        this.rows = table.rowCodec();
+        counters.increment(IoCounter.SCAN_COUNT);
+        this.rowgroups = table.rowgroups(reader, counters).iterator();
+        List<Column> columns = new ArrayList<>();
+        for (int column : options.projection()) {
+            columns.add(Column.nullable(schema.column(column).name(), schema.column(column).type()));
+        }
+        if (options.withRowLocator()) {
+            columns.add(Column.notNull("$locator", SqlType.BIGINT));
+        }
+        this.batch = Batch.create(new TableSchema(columns), allocator);
+        for (int index = 0; index < batch.columnCount(); index++) {
+            FieldVector vector = batch.column(index);
+            vector.setInitialCapacity(options.batchSize());
+            vector.allocateNew();
+        }
+        this.selection = new int[options.batchSize()];
+        Set<Integer> neededColumns = new LinkedHashSet<>();
+        for (int column : options.projection()) {
+            neededColumns.add(column);
+        }
+        for (ColumnFilter filter : options.filters()) {
+            neededColumns.add(filter.column());
+        }
+        this.needed = neededColumns.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The next batch of live rows, or null at the end. Valid until the next call. */
+    public Batch next() {
+        while (!finished) {
+            if (current == null) {
+                if (!rowgroups.hasNext()) {
+                    finished = true;
+                    break;
+                }
+                open(rowgroups.next());
+                continue;
+            }
+            int produced = current.state() == RowgroupState.COMPRESSED ? nextCompressed() : nextDelta();
+            if (produced < 0) {
+                closeRowgroup();
+                continue;
+            }
+            if (produced > 0) {
+                return batch;
+            }
+        }
+        return null;
+    }
+
+    /** Read-ahead requests issued so far (for benchmarks and the diagnostics). */
+    public long readAheadRequests() {
+        return io.requests();
+    }
+
+    /** The largest read-ahead request issued, in bytes. */
+    public long largestReadAheadBytes() {
+        return io.largestRequestBytes();
+    }
+
+    private void open(RowgroupEntry entry) {
+        current = entry;
+        nextRow = 0;
+        if (entry.state() != RowgroupState.COMPRESSED) {
+            delta = table.deltaCursor(reader, entry, counters);
+            return;
+        }
+        file = RowgroupFile.open(NativeFilesFacade.INSTANCE, table.rowgroupFile(entry.rowgroupId()));
+        String origin = file.path().toString();
+        SegmentMetadata[] metadata = new SegmentMetadata[schema.size()];
+        for (int column : needed) {
+            metadata[column] = FooterMetadata.decode(file.metadata(column), schema.column(column).type(), origin);
+        }
+        for (ColumnFilter filter : options.filters()) {
+            if (!ColumnPredicate.mayMatch(schema.column(filter.column()).type(), metadata[filter.column()],
+                    filter.predicate())) {
+                io.skipped(needed.length);
+                closeRowgroup();
+                return;
+            }
+        }
+        io.readAhead(file, needed);
+        readers = new SegmentReader[schema.size()];
+        for (int column : needed) {
+            SqlType type = schema.column(column).type();
+            io.touch(file, file.segmentOffset(column), file.segmentLength(column));
+            file.verifySegment(column);
+            Dictionary primary = metadata[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
+                    : primaries.get(column);
+            Dictionary secondary = null;
+            if (metadata[column].secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY) {
+                int blob = file.columnCount() + column;
+                io.touch(file, file.segmentOffset(blob), file.segmentLength(blob));
+                file.verifySegment(blob);
+                secondary = Dictionary.read(file.segment(blob), type, origin + " dictionary of column " + column);
+            }
+            readers[column] = SegmentReader.open(file.segment(column), type, primary, secondary,
+                    origin + " column " + column);
+        }
+        filters = new SegmentFilter[options.filters().size()];
+        for (int index = 0; index < filters.length; index++) {
+            ColumnFilter filter = options.filters().get(index);
+            filters[index] = readers[filter.column()].filter(filter.predicate());
+        }
+        deleted = entry.deletedRows() > 0 ? table.deletedRows(reader, entry.rowgroupId(), counters) : null;
+    }
+
+    /** Fills the batch from the open compressed rowgroup; -1 when it is exhausted. */
+    private int nextCompressed() {
+        int total = (int) current.totalRows();
+        if (nextRow >= total) {
+            return -1;
+        }
+        int from = nextRow;
+        int count = Math.min(options.batchSize(), total - from);
+        nextRow += count;
+        int selected;
+        if (filters.length > 0) {
+            selected = filters[0].select(from, count, selection);
+            for (int index = 1; index < filters.length && selected > 0; index++) {
+                selected = filters[index].refine(from, selection, selected);
+            }
+        } else {
+            for (int row = 0; row < count; row++) {
+                selection[row] = row;
+            }
+            selected = count;
+        }
+        if (deleted != null) {
+            int kept = 0;
+            for (int index = 0; index < selected; index++) {
+                if (!deleted.get(from + selection[index])) {
+                    selection[kept++] = selection[index];
+                }
+            }
+            selected = kept;
+        }
+        if (selected == 0) {
+            return 0;
+        }
+        resetBatch();
+        int[] projection = options.projection();
+        for (int index = 0; index < projection.length; index++) {
+            readers[projection[index]].decode(from, count, batch.column(index), 0);
+        }
+        if (options.withRowLocator()) {
+            BigIntVector locator = (BigIntVector) batch.column(projection.length);
+            long base = ((long) current.rowgroupId()) << 32;
+            for (int row = 0; row < count; row++) {
+                locator.setSafe(row, base | (from + row));
+            }
+        }
+        batch.setRowCount(count);
+        if (selected < count) {
+            batch.select(selection, selected);
+        }
+        return selected;
+    }
+
+    /** Fills the batch from the open delta rowgroup; -1 when it is exhausted. */
+    private int nextDelta() {
+        resetBatch();
+        int[] projection = options.projection();
+        int count = 0;
+        Object[] row = null;
+        while (count < options.batchSize() && delta.next()) {
+            MemorySegment page = delta.page();
+            row = rows.decode(page, delta.valueOffset());
+            if (!matchesFilters(row)) {
+                continue;
+            }
+            for (int index = 0; index < projection.length; index++) {
+                VectorValues.set(schema.column(projection[index]).type(), batch.column(index), count, row[projection[index]]);
+            }
+            if (options.withRowLocator()) {
+                int position = page.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), delta.keyOffset());
+                ((BigIntVector) batch.column(projection.length)).setSafe(count,
+                        (((long) current.rowgroupId()) << 32) | position);
+            }
+            count++;
+        }
+        if (count == 0) {
+            return -1;
+        }
+        batch.setRowCount(count);
+        return count;
+    }
+
+    private boolean matchesFilters(Object[] row) {
+        for (ColumnFilter filter : options.filters()) {
+            if (!filter.predicate().matches(schema.column(filter.column()).type(), row[filter.column()])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void resetBatch() {
+        for (int index = 0; index < batch.columnCount(); index++) {
+            batch.column(index).reset();
+        }
+    }
+
+    private void closeRowgroup() {
+        if (file != null) {
+            io.release(file);
+            file.close();
+            file = null;
+        }
+        if (delta != null) {
+            delta.close();
+            delta = null;
+        }
+        readers = null;
+        filters = null;
+        deleted = null;
+        current = null;
+    }
+
+    @Override
+    public void close() {
+        closeRowgroup();
+        io.close();
+        batch.close();
+    }
+}

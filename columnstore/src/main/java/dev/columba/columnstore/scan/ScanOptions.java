@@ -1,0 +1,56 @@
+package dev.columba.columnstore.scan;
+
+import java.util.List;
+
+/**
+ * What a columnstore scan reads and how.
+ *
+ * @param projection       the columns to produce, in order
+ * @param filters          predicates the scan applies (conjunction); rows failing one are not produced
+ * @param readAhead        issue {@code MADV_WILLNEED} ahead of the segments (the {@code read_ahead} setting)
+ * @param readAheadMaxBytes largest read-ahead request
+ * @param batchSize        rows per batch at most
+ * @param withRowLocator   append a BIGINT column {@code (rowgroup << 32) | position} for deletes and updates
+ */
+public record ScanOptions(int[] projection, List<ColumnFilter> filters, boolean readAhead, long readAheadMaxBytes,
+                          int batchSize, boolean withRowLocator) {
+    public static final long DEFAULT_READ_AHEAD_MAX_BYTES = 8L << 20;
+    public static final int DEFAULT_BATCH_SIZE = 4096;
+
+    public ScanOptions {
+        projection = projection.clone();
+        filters = List.copyOf(filters);
+        if (batchSize < 1 || readAheadMaxBytes < 8192) {
+            throw new IllegalArgumentException("batch size " + batchSize + ", read-ahead request " + readAheadMaxBytes);
+        }
+    }
+
+    /** Every column, no filter, default read-ahead. */
+    public static ScanOptions all(int columns) {
+        int[] projection = new int[columns];
+        for (int column = 0; column < columns; column++) {
+            projection[column] = column;
+        }
+        return new ScanOptions(projection, List.of(), true, DEFAULT_READ_AHEAD_MAX_BYTES, DEFAULT_BATCH_SIZE, false);
+    }
+
+    public ScanOptions withFilters(List<ColumnFilter> newFilters) {
+        return new ScanOptions(projection, newFilters, readAhead, readAheadMaxBytes, batchSize, withRowLocator);
+    }
+
+    public ScanOptions withReadAhead(boolean enabled) {
+        return new ScanOptions(projection, filters, enabled, readAheadMaxBytes, batchSize, withRowLocator);
+    }
+
+    public ScanOptions withProjection(int... columns) {
+        return new ScanOptions(columns, filters, readAhead, readAheadMaxBytes, batchSize, withRowLocator);
+    }
+
+    public ScanOptions withRowLocator(boolean enabled) {
+        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, batchSize, enabled);
+    }
+
+    public ScanOptions withBatchSize(int rows) {
+        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, rows, withRowLocator);
+    }
+}

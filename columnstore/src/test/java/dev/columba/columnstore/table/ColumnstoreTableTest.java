@@ -1,0 +1,171 @@
+package dev.columba.columnstore.table;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.columnstore.build.TrimReason;
+import dev.columba.columnstore.encoding.ColumnPredicate;
+import dev.columba.columnstore.scan.ColumnFilter;
+import dev.columba.columnstore.scan.ColumnstoreScan;
+import dev.columba.columnstore.scan.ScanOptions;
+import dev.columba.columnstore.vector.VectorValues;
+import dev.columba.core.batch.Batch;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.stats.IoStats;
+import dev.columba.datagen.TestTableGenerator;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.txn.Transaction;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ColumnstoreTableTest {
+    @TempDir
+    Path directory;
+
+    private Database database;
+    private BufferAllocator allocator;
+    private final IoCounters counters = new IoCounters();
+
+    @BeforeEach
+    void open() {
+        Properties settings = new Properties();
+        settings.setProperty("buffer_pool_size", "32MB");
+        database = Database.open(directory, settings, NativeFilesFacade.INSTANCE);
+        allocator = new RootAllocator(1L << 30);
+    }
+
+    @AfterEach
+    void close() {
+        database.close();
+        assertEquals(0, allocator.getAllocatedMemory(), "the scans released every buffer");
+        allocator.close();
+    }
+
+    private ColumnstoreTable loadTestTable(int rows, Map<String, String> options) {
+        TestTableGenerator generator = new TestTableGenerator(rows, 11);
+        try (Transaction transaction = database.begin()) {
+            ColumnstoreTable table = ColumnstoreTable.create(database, transaction, "TestTable", generator.schema(), options);
+            assertEquals(rows, table.bulkInsert(transaction, generator.rows()));
+            transaction.commit();
+            return table;
+        }
+    }
+
+    private List<Object[]> scan(ColumnstoreTable table, ScanOptions options, IoCounters scanCounters) {
+        List<Object[]> rows = new ArrayList<>();
+        try (ColumnstoreScan scan = new ColumnstoreScan(table, database.bufferPool(), options, scanCounters, allocator)) {
+            Batch batch;
+            while ((batch = scan.next()) != null) {
+                for (int index = 0; index < batch.selectedCount(); index++) {
+                    int row = batch.selectedRow(index);
+                    Object[] values = new Object[batch.columnCount()];
+                    for (int column = 0; column < values.length; column++) {
+                        int tableColumn = column < options.projection().length ? options.projection()[column] : -1;
+                        values[column] = tableColumn >= 0
+                                ? VectorValues.get(table.schema().column(tableColumn).type(), batch.column(column), row)
+                                : ((org.apache.arrow.vector.BigIntVector) batch.column(column)).get(row);
+                    }
+                    rows.add(values);
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void bulkInsertCompressesRowgroupsThatScanBackExactly() {
+        ColumnstoreTable table = loadTestTable(250_000, Map.of("rowgroup_max_rows", "100000", "bulk_min_rows", "1000"));
+        List<RowgroupEntry> rowgroups = table.rowgroups(database.bufferPool(), counters);
+        assertEquals(List.of(100_000L, 100_000L, 50_000L), rowgroups.stream().map(RowgroupEntry::totalRows).toList());
+        assertEquals(List.of(TrimReason.NO_TRIM, TrimReason.NO_TRIM, TrimReason.BULKLOAD),
+                rowgroups.stream().map(RowgroupEntry::trimReason).toList());
+        assertTrue(rowgroups.stream().allMatch(entry -> entry.state() == RowgroupState.COMPRESSED));
+
+        List<Object[]> expected = new ArrayList<>();
+        new TestTableGenerator(250_000, 11).rows().forEachRemaining(expected::add);
+        List<Object[]> actual = scan(table, ScanOptions.all(6), new IoCounters());
+        assertEquals(expected.size(), actual.size());
+        for (int row = 0; row < expected.size(); row += 997) {
+            assertArrayEquals(expected.get(row), actual.get(row), "row " + row);
+        }
+        assertEquals(250_000, database.catalog().byName(database.bufferPool(), "TestTable", counters)
+                .map(entry -> ((dev.columba.storage.catalog.CatalogEntry.Table) entry).rowCount()).orElseThrow());
+    }
+
+    @Test
+    void filtersEliminateRowgroupsAndSelectOnEncodedData() {
+        ColumnstoreTable table = loadTestTable(250_000, Map.of("rowgroup_max_rows", "100000", "bulk_min_rows", "1000"));
+        IoCounters scanCounters = new IoCounters();
+        List<Object[]> rows = scan(table, ScanOptions.all(6).withProjection(0, 3)
+                .withFilters(List.of(new ColumnFilter(0, new ColumnPredicate.Comparison(ColumnPredicate.Operator.LESS, 300)))),
+                scanCounters);
+        assertEquals(299, rows.size());
+        assertEquals(1, rows.get(0)[0]);
+        assertEquals("Some Random Data..", rows.get(0)[1]);
+        IoStats stats = scanCounters.snapshot();
+        assertEquals(2 * 2, stats.segmentSkipped(), "two rowgroups eliminated, two segments each");
+        assertEquals(2, stats.segmentReads(), "the surviving rowgroup's two segments were read");
+    }
+
+    @Test
+    void trickleInsertsDeletesAndTheTupleMoverKeepEveryCommittedRowExactlyOnce() {
+        TestTableGenerator generator = new TestTableGenerator(3000, 5);
+        ColumnstoreTable table;
+        try (Transaction transaction = database.begin()) {
+            table = ColumnstoreTable.create(database, transaction, "t", generator.schema(),
+                    Map.of("rowgroup_max_rows", "1000", "bulk_min_rows", "100000"));
+            assertEquals(3000, table.bulkInsert(transaction, generator.rows()), "below bulk_min_rows: delta store");
+            transaction.commit();
+        }
+        List<RowgroupEntry> deltas = table.rowgroups(database.bufferPool(), counters);
+        assertEquals(List.of(RowgroupState.CLOSED, RowgroupState.CLOSED, RowgroupState.CLOSED),
+                deltas.stream().map(RowgroupEntry::state).toList());
+        List<Object[]> before = scan(table, ScanOptions.all(6), new IoCounters());
+        try (Transaction transaction = database.begin()) {
+            table.compressDelta(transaction, deltas.get(1).rowgroupId(), TrimReason.NO_TRIM);
+            transaction.commit();
+        }
+        List<Object[]> after = scan(table, ScanOptions.all(6), new IoCounters());
+        assertEquals(before.size(), after.size());
+        assertEquals(sumOfIds(before), sumOfIds(after));
+        List<RowgroupEntry> mixed = table.rowgroups(database.bufferPool(), counters);
+        assertEquals(3, mixed.size());
+        RowgroupEntry compressed = mixed.stream().filter(entry -> entry.state() == RowgroupState.COMPRESSED).findFirst()
+                .orElseThrow();
+        // Delete three rows of the compressed rowgroup and one of a delta, found through the scan's locators.
+        List<Object[]> located = scan(table, ScanOptions.all(6).withProjection(0).withRowLocator(true)
+                .withFilters(List.of(new ColumnFilter(0, new ColumnPredicate.In(List.of(1500, 1501, 1502, 10))))),
+                new IoCounters());
+        assertEquals(4, located.size());
+        try (Transaction transaction = database.begin()) {
+            for (Object[] row : located) {
+                long locator = (Long) row[1];
+                assertTrue(table.delete(transaction, (int) (locator >>> 32), (int) locator));
+            }
+            transaction.commit();
+        }
+        List<Object[]> remaining = scan(table, ScanOptions.all(6).withProjection(0), new IoCounters());
+        assertEquals(2996, remaining.size());
+        assertEquals(sumOfIds(before) - 1500 - 1501 - 1502 - 10, sumOfIds(remaining));
+        assertEquals(3, table.rowgroup(database.bufferPool(), compressed.rowgroupId(), counters).orElseThrow().deletedRows());
+    }
+
+    private static long sumOfIds(List<Object[]> rows) {
+        long sum = 0;
+        for (Object[] row : rows) {
+            sum += (Integer) row[0];
+        }
+        return sum;
+    }
+}
