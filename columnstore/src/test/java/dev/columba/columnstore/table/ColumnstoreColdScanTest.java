@@ -1,0 +1,118 @@
+package dev.columba.columnstore.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.columnstore.scan.ColumnstoreScan;
+import dev.columba.columnstore.scan.ScanOptions;
+import dev.columba.core.batch.Batch;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.stats.IoStats;
+import dev.columba.datagen.CommentsGenerator;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.io.ProcSelfIo;
+import dev.columba.storage.txn.Transaction;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cold columnstore scans checked against the operating system: the comments table with Text
+ * (over 256 MB of segments) read with read-ahead — requests of up to 8 MB, none past the end of a
+ * rowgroup — and the lob counters agreeing with {@code /proc/self/io} read_bytes within 5%; and
+ * with read-ahead off, no WILLNEED issued, every page a physical read (a page fault).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ColumnstoreColdScanTest {
+    private static final long ROWS = 1_800_000;
+
+    @TempDir
+    static Path directory;
+
+    private Database database;
+    private ColumnstoreTable table;
+    private RootAllocator allocator;
+
+    @BeforeAll
+    void load() {
+        Properties settings = new Properties();
+        settings.setProperty("buffer_pool_size", "32MB");
+        database = Database.open(directory, settings, NativeFilesFacade.INSTANCE);
+        allocator = new RootAllocator(1L << 30);
+        CommentsGenerator generator = CommentsGenerator.withText(ROWS, 3);
+        try (Transaction transaction = database.begin()) {
+            table = ColumnstoreTable.create(database, transaction, "Comments", generator.schema(), Map.of());
+            table.bulkInsert(transaction, generator.rows());
+            transaction.commit();
+        }
+    }
+
+    @AfterAll
+    void close() {
+        database.close();
+        allocator.close();
+    }
+
+    private record Run(IoStats stats, long rows, long readBytes, long largestRequest, long requests) {
+    }
+
+    private Run coldScan(ScanOptions options) {
+        database.dropCleanBuffers();
+        IoCounters counters = new IoCounters();
+        ProcSelfIo before = ProcSelfIo.read();
+        long rows = 0;
+        long largest;
+        long requests;
+        try (ColumnstoreScan scan = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator)) {
+            Batch batch;
+            while ((batch = scan.next()) != null) {
+                rows += batch.selectedCount();
+            }
+            largest = scan.largestReadAheadBytes();
+            requests = scan.readAheadRequests();
+        }
+        return new Run(counters.snapshot(), rows, ProcSelfIo.read().minus(before).readBytes(), largest, requests);
+    }
+
+    @Test
+    void readAheadIsBoundedByRowgroupsAndCountersAgreeWithTheOperatingSystem() {
+        List<RowgroupEntry> rowgroups = table.rowgroups(database.bufferPool(), new IoCounters());
+        long largestRowgroup = rowgroups.stream().mapToLong(RowgroupEntry::sizeBytes).max().orElseThrow();
+        Run run = coldScan(ScanOptions.all(table.schema().size()));
+        IoStats stats = run.stats();
+        assertEquals(ROWS, run.rows());
+        assertTrue(run.readBytes() >= 256L << 20, "the scan read " + run.readBytes() + " bytes");
+        assertTrue(stats.lobReadAheadReads() > 0);
+        assertEquals(8L << 20, run.largestRequest(), "large rowgroups allow full 8 MB requests");
+        assertTrue(run.largestRequest() <= largestRowgroup);
+        long counted = (stats.physicalReads() + stats.readAheadReads() + stats.lobPhysicalReads()
+                + stats.lobReadAheadReads()) * 8192;
+        assertEquals(1.0, (double) counted / run.readBytes(), 0.05, "counted " + counted + " bytes, /proc/self/io "
+                + run.readBytes() + ": " + stats);
+        assertEquals(stats.lobReadAheadReads(), stats.readAheadUsed(), "every page read ahead was used");
+        System.out.printf("cold scan with read-ahead: %d rowgroups, %d requests, largest %d bytes, counted %d bytes, "
+                + "read_bytes %d%n", rowgroups.size(), run.requests(), run.largestRequest(), counted, run.readBytes());
+    }
+
+    @Test
+    void withoutReadAheadNothingIsAdvisedAndEveryPageIsAPhysicalRead() {
+        int id = table.schema().indexOf("Id");
+        Run run = coldScan(ScanOptions.all(table.schema().size()).withProjection(id).withReadAhead(false));
+        IoStats stats = run.stats();
+        assertEquals(ROWS, run.rows());
+        assertEquals(0, run.requests(), "no MADV_WILLNEED");
+        assertEquals(0, stats.lobReadAheadReads());
+        assertTrue(stats.lobPhysicalReads() > 0);
+        long counted = stats.pagesFromStorage() * 8192;
+        assertTrue(run.readBytes() >= counted * 0.95 && run.readBytes() <= counted * 1.05 + 65536,
+                "counted " + counted + ", read_bytes " + run.readBytes());
+    }
+}
