@@ -63,6 +63,12 @@ public final class ObjectLocks {
         return new Lease(sorted, true);
     }
 
+    /** Whether someone waits for {@code objectId} exclusively (a commit behind a reading statement). */
+    public boolean hasQueuedCommit(int objectId) {
+        ReentrantReadWriteLock lock = locks.get(objectId);
+        return lock != null && lock.hasQueuedThreads() && !lock.isWriteLocked();
+    }
+
     private ReentrantReadWriteLock lockOf(int objectId) {
         return locks.computeIfAbsent(objectId, id -> new ReentrantReadWriteLock(true));
     }
