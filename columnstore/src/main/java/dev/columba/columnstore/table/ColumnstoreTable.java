@@ -401,6 +401,132 @@ public final class ColumnstoreTable {
         return created;
     }
 
+    /** What a reorganize or rebuild did. */
+    public record Maintenance(int deltasCompressed, int rowgroupsMerged, int rowgroupsWritten, long rowsRewritten) {
+    }
+
+    /**
+     * {@code ALTER INDEX ... REORGANIZE}: compresses the CLOSED delta rowgroups (and the OPEN one with
+     * {@code compressAllRowGroups}), then rewrites compressed rowgroups that lost at least 10% of their
+     * rows to deletes, merging runs of small ones whose live rows fit one rowgroup. New rowgroups are
+     * trimmed REORG. Old files are left for the next write's clean-up, after this commits.
+     */
+    public Maintenance reorganize(Transaction transaction, boolean compressAllRowGroups) {
+        IoCounters counters = transaction.systemCounters();
+        int compressedDeltas = 0;
+        for (RowgroupEntry entry : rowgroups(transaction.writes(), counters)) {
+            if (entry.state() == RowgroupState.CLOSED || (compressAllRowGroups && entry.state() == RowgroupState.OPEN
+                    && entry.totalRows() > entry.deletedRows())) {
+                compressDelta(transaction, entry.rowgroupId(), entry.state() == RowgroupState.CLOSED
+                        ? TrimReason.NO_TRIM : TrimReason.REORG);
+                compressedDeltas++;
+            }
+        }
+        List<List<RowgroupEntry>> merges = new ArrayList<>();
+        List<RowgroupEntry> group = new ArrayList<>();
+        long groupRows = 0;
+        for (RowgroupEntry entry : rowgroups(transaction.writes(), counters)) {
+            if (entry.state() != RowgroupState.COMPRESSED) {
+                continue;
+            }
+            long live = entry.totalRows() - entry.deletedRows();
+            boolean candidate = entry.deletedRows() * 10 >= entry.totalRows() && entry.deletedRows() > 0
+                    || entry.totalRows() < options.rowgroupMaxRows() / 2;
+            if (!candidate) {
+                continue;
+            }
+            if (groupRows + live > options.rowgroupMaxRows()) {
+                merges.add(group);
+                group = new ArrayList<>();
+                groupRows = 0;
+            }
+            group.add(entry);
+            groupRows += live;
+        }
+        merges.add(group);
+        int merged = 0;
+        int written = 0;
+        long rewritten = 0;
+        for (List<RowgroupEntry> candidates : merges) {
+            boolean worthIt = candidates.size() > 1 || (candidates.size() == 1 && candidates.get(0).deletedRows() > 0);
+            if (!worthIt) {
+                continue;
+            }
+            long[] rowsSeen = new long[1];
+            try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
+                for (RowgroupEntry entry : candidates) {
+                    BitSet deleted = entry.deletedRows() > 0 ? deletedRows(transaction.writes(), entry.rowgroupId(), counters)
+                            : null;
+                    CompressedRows.forEach(this, entry, deleted, row -> {
+                        writer.add(row);
+                        rowsSeen[0]++;
+                    });
+                }
+                written += writer.finish(TrimReason.REORG).size();
+            }
+            for (RowgroupEntry entry : candidates) {
+                dropCompressed(transaction, entry, counters);
+            }
+            merged += candidates.size();
+            rewritten += rowsSeen[0];
+        }
+        return new Maintenance(compressedDeltas, merged, written, rewritten);
+    }
+
+    /**
+     * {@code ALTER INDEX ... REBUILD}: every live row, compressed or delta, into fresh full rowgroups
+     * (the last trimmed RESIDUAL_ROW_GROUP); deleted rows are gone afterwards.
+     */
+    public Maintenance rebuild(Transaction transaction) {
+        IoCounters counters = transaction.systemCounters();
+        List<RowgroupEntry> old = rowgroups(transaction.writes(), counters);
+        long[] rowsSeen = new long[1];
+        int written;
+        try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
+            for (RowgroupEntry entry : old) {
+                if (entry.state() == RowgroupState.COMPRESSED) {
+                    BitSet deleted = entry.deletedRows() > 0 ? deletedRows(transaction.writes(), entry.rowgroupId(), counters)
+                            : null;
+                    CompressedRows.forEach(this, entry, deleted, row -> {
+                        writer.add(row);
+                        rowsSeen[0]++;
+                    });
+                } else {
+                    forEachDeltaRow(transaction.writes(), entry, counters, (position, page, offset) -> {
+                        writer.add(rows.decode(page, offset));
+                        rowsSeen[0]++;
+                    });
+                }
+            }
+            written = writer.finish(TrimReason.RESIDUAL_ROW_GROUP).size();
+        }
+        int deltas = 0;
+        for (RowgroupEntry entry : old) {
+            if (entry.state() == RowgroupState.COMPRESSED) {
+                dropCompressed(transaction, entry, counters);
+            } else {
+                removeRowgroup(transaction.writes(), entry.rowgroupId(), counters);
+                database.allocator().dropObject(transaction.writes(), entry.deltaOam(), counters);
+                deltas++;
+            }
+        }
+        return new Maintenance(deltas, old.size() - deltas, written, rowsSeen[0]);
+    }
+
+    /** Removes a compressed rowgroup's entry and its delete-bitmap entries; its file becomes an orphan. */
+    private void dropCompressed(Transaction transaction, RowgroupEntry entry, IoCounters counters) {
+        WriteSet writes = transaction.writes();
+        if (entry.deletedRows() > 0) {
+            BTree bitmap = deleteBitmap(writes, counters);
+            BitSet deleted = deletedRows(writes, entry.rowgroupId(), counters);
+            for (int position = deleted.nextSetBit(0); position >= 0; position = deleted.nextSetBit(position + 1)) {
+                bitmap.delete(writes, database.allocator(), MetadataFormat.deletedRowKey(entry.rowgroupId(), position),
+                        counters);
+            }
+        }
+        removeRowgroup(writes, entry.rowgroupId(), counters);
+    }
+
     /** Creates the directory of the table's rowgroup files if it is missing. */
     public void ensureFileDirectory() {
         try {

@@ -168,4 +168,49 @@ class ColumnstoreTableTest {
         }
         return sum;
     }
+
+    @Test
+    void reorganizeRewritesRowgroupsWithDeletesAndRebuildMakesThemFull() throws java.io.IOException {
+        ColumnstoreTable table = loadTestTable(250_000, Map.of("rowgroup_max_rows", "100000", "bulk_min_rows", "1000"));
+        int first = table.rowgroups(database.bufferPool(), counters).get(0).rowgroupId();
+        try (Transaction transaction = database.begin()) {
+            for (int position = 0; position < 100_000; position += 5) {
+                assertTrue(table.delete(transaction, first, position));
+            }
+            transaction.commit();
+        }
+        long liveSum = 0;
+        for (Object[] row : scan(table, ScanOptions.all(6).withProjection(0), new IoCounters())) {
+            liveSum += (Integer) row[0];
+        }
+        ColumnstoreTable.Maintenance reorganized;
+        try (Transaction transaction = database.begin()) {
+            reorganized = table.reorganize(transaction, false);
+            transaction.commit();
+        }
+        assertEquals(1, reorganized.rowgroupsMerged(), "only the rowgroup with 20% deleted is rewritten");
+        assertEquals(80_000, reorganized.rowsRewritten());
+        List<RowgroupEntry> after = table.rowgroups(database.bufferPool(), counters);
+        assertEquals(List.of(100_000L, 50_000L, 80_000L), after.stream().map(RowgroupEntry::totalRows).toList());
+        assertEquals(TrimReason.REORG, after.get(2).trimReason());
+        assertTrue(after.stream().allMatch(entry -> entry.deletedRows() == 0));
+        assertEquals(liveSum, sumOfIds(scan(table, ScanOptions.all(6).withProjection(0), new IoCounters())));
+
+        try (Transaction transaction = database.begin()) {
+            table.rebuild(transaction);
+            transaction.commit();
+        }
+        List<RowgroupEntry> rebuilt = table.rowgroups(database.bufferPool(), counters);
+        assertEquals(List.of(100_000L, 100_000L, 30_000L), rebuilt.stream().map(RowgroupEntry::totalRows).toList());
+        assertEquals(TrimReason.RESIDUAL_ROW_GROUP, rebuilt.get(2).trimReason());
+        assertEquals(liveSum, sumOfIds(scan(table, ScanOptions.all(6).withProjection(0), new IoCounters())));
+        try (Transaction transaction = database.begin()) {
+            table.removeOrphanFiles(transaction.writes(), transaction.systemCounters());
+            transaction.rollback();
+        }
+        try (var files = java.nio.file.Files.list(table.fileDirectory())) {
+            assertEquals(3, files.filter(path -> path.toString().endsWith(".crg")).count(),
+                    "the replaced rowgroups' files are gone after the next write");
+        }
+    }
 }
