@@ -119,7 +119,7 @@ final class Accumulators {
     /** SUM or AVG of INT, BIGINT or DECIMAL: an exact 128-bit total at the argument's scale, and a count. */
     static final class ExactSumAccumulator extends Accumulator {
         private final boolean average;
-        private final SqlType argumentType;
+        private final Layout layout;
         private final int scale;
         private final String name;
         private long[] high = new long[0];
@@ -129,7 +129,7 @@ final class Accumulators {
         ExactSumAccumulator(boolean average, SqlType argumentType, String name, MemoryCharge charge) {
             super(charge);
             this.average = average;
-            this.argumentType = argumentType;
+            this.layout = Layout.of(argumentType);
             this.scale = argumentType instanceof SqlType.DecimalType decimal ? decimal.scale() : 0;
             this.name = name;
         }
@@ -157,12 +157,12 @@ final class Accumulators {
                 }
                 long valueLow;
                 long valueHigh;
-                switch (argumentType) {
-                    case SqlType.IntegerType ignored -> {
+                switch (layout) {
+                    case INT32 -> {
                         valueLow = data.getInt((long) row * 4);
                         valueHigh = valueLow >> 63;
                     }
-                    case SqlType.BigintType ignored -> {
+                    case INT64 -> {
                         valueLow = data.getLong((long) row * 8);
                         valueHigh = valueLow >> 63;
                     }
@@ -265,6 +265,7 @@ final class Accumulators {
     static final class ExtremeAccumulator extends Accumulator {
         private final boolean minimum;
         private final SqlType type;
+        private final Layout layout;
         private boolean[] seen = new boolean[0];
         private long[] longs = new long[0];
         private double[] doubles = new double[0];
@@ -276,6 +277,7 @@ final class Accumulators {
             super(charge);
             this.minimum = minimum;
             this.type = type;
+            this.layout = Layout.of(type);
         }
 
         @Override
@@ -287,12 +289,11 @@ final class Accumulators {
         void grow(int groups) {
             seen = Arrays.copyOf(seen, groups);
             longs = Arrays.copyOf(longs, groups);
-            switch (type) {
-                case SqlType.DoubleType ignored -> doubles = Arrays.copyOf(doubles, groups);
-                case SqlType.DecimalType ignored -> highs = Arrays.copyOf(highs, groups);
-                case SqlType.VarcharType ignored -> strings = Arrays.copyOf(strings, groups);
-                case SqlType.CharType ignored -> strings = Arrays.copyOf(strings, groups);
-                default -> {
+            switch (layout) {
+                case FLOAT64 -> doubles = Arrays.copyOf(doubles, groups);
+                case DECIMAL128 -> highs = Arrays.copyOf(highs, groups);
+                case UTF8 -> strings = Arrays.copyOf(strings, groups);
+                case BIT, INT32, INT64 -> {
                 }
             }
         }
@@ -301,27 +302,25 @@ final class Accumulators {
         void add(FieldVector values, int[] positions, int[] groupIds, int count) {
             ArrowBuf validity = values.getValidityBuffer();
             ArrowBuf data = values.getDataBuffer();
-            ArrowBuf offsets = TypeLayouts.isVariableWidth(type) ? values.getOffsetBuffer() : null;
+            ArrowBuf offsets = layout == Layout.UTF8 ? values.getOffsetBuffer() : null;
             for (int index = 0; index < count; index++) {
                 int row = positions[index];
                 if (BitVectorHelper.get(validity, row) == 0) {
                     continue;
                 }
                 int group = groupIds[index];
-                switch (type) {
-                    case SqlType.BooleanType ignored -> offerLong(group, BitVectorHelper.get(data, row));
-                    case SqlType.IntegerType ignored -> offerLong(group, data.getInt((long) row * 4));
-                    case SqlType.DateType ignored -> offerLong(group, data.getInt((long) row * 4));
-                    case SqlType.BigintType ignored -> offerLong(group, data.getLong((long) row * 8));
-                    case SqlType.TimestampType ignored -> offerLong(group, data.getLong((long) row * 8));
-                    case SqlType.DoubleType ignored -> {
+                switch (layout) {
+                    case BIT -> offerLong(group, BitVectorHelper.get(data, row));
+                    case INT32 -> offerLong(group, data.getInt((long) row * 4));
+                    case INT64 -> offerLong(group, data.getLong((long) row * 8));
+                    case FLOAT64 -> {
                         double value = data.getDouble((long) row * 8);
                         if (!seen[group] || better(Comparisons.compareDoubles(value, doubles[group]))) {
                             doubles[group] = value;
                             seen[group] = true;
                         }
                     }
-                    case SqlType.DecimalType ignored -> {
+                    case DECIMAL128 -> {
                         long valueLow = data.getLong((long) row * 16);
                         long valueHigh = data.getLong((long) row * 16 + 8);
                         int comparison = seen[group]
@@ -333,8 +332,7 @@ final class Accumulators {
                             seen[group] = true;
                         }
                     }
-                    case SqlType.VarcharType ignored -> offerString(group, data, offsets, row);
-                    case SqlType.CharType ignored -> offerString(group, data, offsets, row);
+                    case UTF8 -> offerString(group, data, offsets, row);
                 }
             }
         }

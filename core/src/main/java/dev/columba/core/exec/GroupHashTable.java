@@ -24,6 +24,7 @@ final class GroupHashTable implements AutoCloseable {
     private static final long NULL_HASH = 0x5bd1e995L;
 
     private final SqlType[] types;
+    private final Layout[] layouts;
     private final FieldVector[] keys;
     private final MemoryCharge charge;
     private int[] slots = new int[16];
@@ -34,9 +35,11 @@ final class GroupHashTable implements AutoCloseable {
     GroupHashTable(List<SqlType> keyTypes, BufferAllocator allocator, MemoryCharge charge) {
         this.types = keyTypes.toArray(new SqlType[0]);
         this.keys = new FieldVector[types.length];
+        this.layouts = new Layout[types.length];
         this.charge = charge;
         for (int key = 0; key < types.length; key++) {
             keys[key] = VectorValues.newVector("key" + key, types[key], allocator);
+            layouts[key] = Layout.of(types[key]);
         }
         charge.ensure(bytes());
     }
@@ -142,11 +145,11 @@ final class GroupHashTable implements AutoCloseable {
             FieldVector vector = input[key];
             ArrowBuf validity = vector.getValidityBuffer();
             ArrowBuf data = vector.getDataBuffer();
-            ArrowBuf offsets = TypeLayouts.isVariableWidth(types[key]) ? vector.getOffsetBuffer() : null;
-            SqlType type = types[key];
+            Layout layout = layouts[key];
+            ArrowBuf offsets = layout == Layout.UTF8 ? vector.getOffsetBuffer() : null;
             for (int index = 0; index < count; index++) {
                 int row = positions[index];
-                long value = BitVectorHelper.get(validity, row) == 0 ? NULL_HASH : valueHash(type, data, offsets, row);
+                long value = BitVectorHelper.get(validity, row) == 0 ? NULL_HASH : valueHash(layout, data, offsets, row);
                 hashes[index] = (hashes[index] + value) * 0x9E3779B97F4A7C15L;
             }
         }
@@ -155,20 +158,17 @@ final class GroupHashTable implements AutoCloseable {
         }
     }
 
-    private static long valueHash(SqlType type, ArrowBuf data, ArrowBuf offsets, int row) {
-        return switch (type) {
-            case SqlType.BooleanType ignored -> BitVectorHelper.get(data, row);
-            case SqlType.IntegerType ignored -> data.getInt((long) row * 4);
-            case SqlType.DateType ignored -> data.getInt((long) row * 4);
-            case SqlType.BigintType ignored -> data.getLong((long) row * 8);
-            case SqlType.TimestampType ignored -> data.getLong((long) row * 8);
-            case SqlType.DoubleType ignored -> {
+    private static long valueHash(Layout layout, ArrowBuf data, ArrowBuf offsets, int row) {
+        return switch (layout) {
+            case BIT -> BitVectorHelper.get(data, row);
+            case INT32 -> data.getInt((long) row * 4);
+            case INT64 -> data.getLong((long) row * 8);
+            case FLOAT64 -> {
                 double value = data.getDouble((long) row * 8);
                 yield value == 0 ? 0 : Double.doubleToLongBits(value);
             }
-            case SqlType.DecimalType ignored -> data.getLong((long) row * 16) * 31 + data.getLong((long) row * 16 + 8);
-            case SqlType.VarcharType ignored -> stringHash(data, offsets, row);
-            case SqlType.CharType ignored -> stringHash(data, offsets, row);
+            case DECIMAL128 -> data.getLong((long) row * 16) * 31 + data.getLong((long) row * 16 + 8);
+            case UTF8 -> stringHash(data, offsets, row);
         };
     }
 
@@ -197,28 +197,24 @@ final class GroupHashTable implements AutoCloseable {
                 }
                 continue;
             }
-            if (!sameValue(types[key], vector, row, stored, group)) {
+            if (!sameValue(layouts[key], vector, row, stored, group)) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean sameValue(SqlType type, FieldVector left, int leftRow, FieldVector right, int rightRow) {
+    private static boolean sameValue(Layout layout, FieldVector left, int leftRow, FieldVector right, int rightRow) {
         ArrowBuf leftData = left.getDataBuffer();
         ArrowBuf rightData = right.getDataBuffer();
-        return switch (type) {
-            case SqlType.BooleanType ignored -> BitVectorHelper.get(leftData, leftRow) == BitVectorHelper.get(rightData, rightRow);
-            case SqlType.IntegerType ignored -> leftData.getInt((long) leftRow * 4) == rightData.getInt((long) rightRow * 4);
-            case SqlType.DateType ignored -> leftData.getInt((long) leftRow * 4) == rightData.getInt((long) rightRow * 4);
-            case SqlType.BigintType ignored -> leftData.getLong((long) leftRow * 8) == rightData.getLong((long) rightRow * 8);
-            case SqlType.TimestampType ignored -> leftData.getLong((long) leftRow * 8) == rightData.getLong((long) rightRow * 8);
-            case SqlType.DoubleType ignored ->
-                    Comparisons.compareDoubles(leftData.getDouble((long) leftRow * 8), rightData.getDouble((long) rightRow * 8)) == 0;
-            case SqlType.DecimalType ignored -> leftData.getLong((long) leftRow * 16) == rightData.getLong((long) rightRow * 16)
+        return switch (layout) {
+            case BIT -> BitVectorHelper.get(leftData, leftRow) == BitVectorHelper.get(rightData, rightRow);
+            case INT32 -> leftData.getInt((long) leftRow * 4) == rightData.getInt((long) rightRow * 4);
+            case INT64 -> leftData.getLong((long) leftRow * 8) == rightData.getLong((long) rightRow * 8);
+            case FLOAT64 -> Comparisons.compareDoubles(leftData.getDouble((long) leftRow * 8), rightData.getDouble((long) rightRow * 8)) == 0;
+            case DECIMAL128 -> leftData.getLong((long) leftRow * 16) == rightData.getLong((long) rightRow * 16)
                     && leftData.getLong((long) leftRow * 16 + 8) == rightData.getLong((long) rightRow * 16 + 8);
-            case SqlType.VarcharType ignored -> sameString(left, leftRow, right, rightRow);
-            case SqlType.CharType ignored -> sameString(left, leftRow, right, rightRow);
+            case UTF8 -> sameString(left, leftRow, right, rightRow);
         };
     }
 

@@ -4,7 +4,6 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.Comparisons;
 import dev.columba.core.schema.TableSchema;
-import dev.columba.core.type.SqlType;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
@@ -18,21 +17,21 @@ import org.apache.arrow.vector.FieldVector;
  */
 final class RowOrder {
     private final List<SortKey> keys;
-    private final SqlType[] types;
+    private final Layout[] layouts;
     private final ArrowBuf[] validity;
     private final ArrowBuf[] data;
     private final ArrowBuf[] offsets;
 
     RowOrder(List<SortKey> keys, TableSchema schema) {
         this.keys = List.copyOf(keys);
-        this.types = new SqlType[keys.size()];
+        this.layouts = new Layout[keys.size()];
         for (int key = 0; key < keys.size(); key++) {
             int column = keys.get(key).column();
             if (column >= schema.size()) {
                 throw new ColumbaException(ErrorCode.INTERNAL, "sort key column " + column + " is past the "
                         + schema.size() + " input columns");
             }
-            types[key] = schema.column(column).type();
+            layouts[key] = Layout.of(schema.column(column).type());
         }
         this.validity = new ArrowBuf[keys.size()];
         this.data = new ArrowBuf[keys.size()];
@@ -45,13 +44,13 @@ final class RowOrder {
             FieldVector vector = buffer.column(keys.get(key).column());
             validity[key] = vector.getValidityBuffer();
             data[key] = vector.getDataBuffer();
-            offsets[key] = TypeLayouts.isVariableWidth(types[key]) ? vector.getOffsetBuffer() : null;
+            offsets[key] = layouts[key] == Layout.UTF8 ? vector.getOffsetBuffer() : null;
         }
     }
 
     /** Negative, zero or positive as row {@code left} sorts before, with or after row {@code right}. */
     int compare(int left, int right) {
-        for (int key = 0; key < types.length; key++) {
+        for (int key = 0; key < layouts.length; key++) {
             SortKey sortKey = keys.get(key);
             boolean leftNull = BitVectorHelper.get(validity[key], left) == 0;
             boolean rightNull = BitVectorHelper.get(validity[key], right) == 0;
@@ -72,22 +71,19 @@ final class RowOrder {
 
     private int compareValues(int key, int left, int right) {
         ArrowBuf values = data[key];
-        return switch (types[key]) {
-            case SqlType.BooleanType ignored -> Integer.compare(BitVectorHelper.get(values, left), BitVectorHelper.get(values, right));
-            case SqlType.IntegerType ignored -> Integer.compare(values.getInt((long) left * 4), values.getInt((long) right * 4));
-            case SqlType.DateType ignored -> Integer.compare(values.getInt((long) left * 4), values.getInt((long) right * 4));
-            case SqlType.BigintType ignored -> Long.compare(values.getLong((long) left * 8), values.getLong((long) right * 8));
-            case SqlType.TimestampType ignored -> Long.compare(values.getLong((long) left * 8), values.getLong((long) right * 8));
-            case SqlType.DoubleType ignored -> Comparisons.compareDoubles(values.getDouble((long) left * 8), values.getDouble((long) right * 8));
-            case SqlType.DecimalType ignored -> {
+        return switch (layouts[key]) {
+            case BIT -> Integer.compare(BitVectorHelper.get(values, left), BitVectorHelper.get(values, right));
+            case INT32 -> Integer.compare(values.getInt((long) left * 4), values.getInt((long) right * 4));
+            case INT64 -> Long.compare(values.getLong((long) left * 8), values.getLong((long) right * 8));
+            case FLOAT64 -> Comparisons.compareDoubles(values.getDouble((long) left * 8), values.getDouble((long) right * 8));
+            case DECIMAL128 -> {
                 long leftHigh = values.getLong((long) left * 16 + 8);
                 long rightHigh = values.getLong((long) right * 16 + 8);
                 yield leftHigh != rightHigh
                         ? Long.compare(leftHigh, rightHigh)
                         : Long.compareUnsigned(values.getLong((long) left * 16), values.getLong((long) right * 16));
             }
-            case SqlType.VarcharType ignored -> compareStrings(key, left, right);
-            case SqlType.CharType ignored -> compareStrings(key, left, right);
+            case UTF8 -> compareStrings(key, left, right);
         };
     }
 

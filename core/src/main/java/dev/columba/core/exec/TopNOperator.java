@@ -72,7 +72,8 @@ public final class TopNOperator extends BaseOperator {
     }
 
     private void readInput() {
-        long threshold = Math.max(2 * keep, keep + context.batchSize());
+        // Past a few billion rows kept, cutting back can never happen: the buffer holds everything.
+        long threshold = keep > Integer.MAX_VALUE ? Long.MAX_VALUE : Math.max(2 * keep, keep + context.batchSize());
         int[] positions = new int[0];
         for (Batch batch = input.next(); batch != null; batch = input.next()) {
             positions = Vectors.livePositions(batch, positions);

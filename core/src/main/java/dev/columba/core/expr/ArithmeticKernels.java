@@ -155,6 +155,15 @@ final class ArithmeticKernels {
             FieldVector left = children.get(0).evaluate(input, rows);
             FieldVector right = children.get(1).evaluate(input, rows);
             FieldVector out = output(input.rowCount());
+            boolean noNulls = left.getNullCount() == 0 && right.getNullCount() == 0;
+            if (noNulls && operator == ArithmeticOperator.MULTIPLY && leftType.scale() + rightType.scale() == resultType.scale()) {
+                multiplyExactly(left, right, out, rows);
+                return finish(out, input.rowCount());
+            }
+            if (noNulls && (operator == ArithmeticOperator.ADD || operator == ArithmeticOperator.SUBTRACT) && alignable()) {
+                addAligned(left, right, out, rows);
+                return finish(out, input.rowCount());
+            }
             ArrowBuf leftData = left.getDataBuffer();
             ArrowBuf rightData = right.getDataBuffer();
             ArrowBuf leftValidity = left.getValidityBuffer();
@@ -163,7 +172,7 @@ final class ArithmeticKernels {
             ArrowBuf outValidity = out.getValidityBuffer();
             for (int index = 0; index < rows.count; index++) {
                 int row = rows.positions[index];
-                if (!Bits.get(leftValidity, row) || !Bits.get(rightValidity, row)) {
+                if (!noNulls && (!Bits.get(leftValidity, row) || !Bits.get(rightValidity, row))) {
                     Bits.set(outValidity, row, false);
                     continue;
                 }
@@ -178,6 +187,83 @@ final class ArithmeticKernels {
                 Bits.set(outValidity, row, true);
             }
             return finish(out, input.rowCount());
+        }
+
+        /** Whether both operands reach the result's scale by a multiplication with a power of ten that fits a long. */
+        private boolean alignable() {
+            int scale = resultType.scale();
+            return scale >= leftType.scale() && scale >= rightType.scale()
+                    && scale - leftType.scale() < Decimal128.POWERS_OF_TEN.length
+                    && scale - rightType.scale() < Decimal128.POWERS_OF_TEN.length;
+        }
+
+        /** Sums and differences of operands brought to the result's scale: {@code 1 - discount}, {@code price + tax}. */
+        private void addAligned(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            long leftFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - leftType.scale()];
+            long rightFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - rightType.scale()];
+            boolean add = operator == ArithmeticOperator.ADD;
+            int precision = resultType.precision();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                long leftHigh = Decimal128.high(leftData, row);
+                long leftLow = Decimal128.low(leftData, row);
+                long rightHigh = Decimal128.high(rightData, row);
+                long rightLow = Decimal128.low(rightData, row);
+                boolean done = false;
+                if (Decimal128.fitsLong(leftHigh, leftLow) && Decimal128.fitsLong(rightHigh, rightLow)) {
+                    long x = leftLow * leftFactor;
+                    long y = rightLow * rightFactor;
+                    long result = add ? x + y : x - y;
+                    boolean overflowed = Math.multiplyHigh(leftLow, leftFactor) != (x >> 63)
+                            || Math.multiplyHigh(rightLow, rightFactor) != (y >> 63)
+                            || (add ? ((x ^ result) & (y ^ result)) < 0 : ((x ^ y) & (x ^ result)) < 0);
+                    if (!overflowed) {
+                        if (Decimal128.exceedsPrecision(result, precision)) {
+                            throw overflowError(leftLow, rightLow);
+                        }
+                        Decimal128.writeLong(outData, row, result);
+                        done = true;
+                    }
+                }
+                if (!done) {
+                    computeSlow(leftHigh, leftLow, rightHigh, rightLow, outData, row);
+                }
+                Bits.set(outValidity, row, true);
+            }
+        }
+
+        /**
+         * The common shape of price times factor: a product whose scale is the sum of the operands'
+         * scales needs no rounding, and two longs multiply exactly into 128 bits.
+         */
+        private void multiplyExactly(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            int precision = resultType.precision();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                long leftHigh = Decimal128.high(leftData, row);
+                long leftLow = Decimal128.low(leftData, row);
+                long rightHigh = Decimal128.high(rightData, row);
+                long rightLow = Decimal128.low(rightData, row);
+                if (Decimal128.fitsLong(leftHigh, leftLow) && Decimal128.fitsLong(rightHigh, rightLow)) {
+                    long high = Math.multiplyHigh(leftLow, rightLow);
+                    long low = leftLow * rightLow;
+                    if (Decimal128.exceedsPrecision(high, low, precision)) {
+                        throw overflowError(leftLow, rightLow);
+                    }
+                    Decimal128.write(outData, row, high, low);
+                } else {
+                    computeSlow(leftHigh, leftLow, rightHigh, rightLow, outData, row);
+                }
+                Bits.set(outValidity, row, true);
+            }
         }
 
         /** Computes in longs and writes the result; false when it cannot, leaving the row to {@link #computeSlow}. */

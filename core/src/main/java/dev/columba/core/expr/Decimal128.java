@@ -97,7 +97,7 @@ final class Decimal128 {
         return value >= POWERS_OF_TEN[precision] || value <= -POWERS_OF_TEN[precision];
     }
 
-    /** {@code value * 10^exponent} if it fits in a long, else {@code overflowMarker}'s signal: the caller checks {@link #scaleFits}. */
+    /** Whether {@code value * 10^exponent} fits in a long. */
     static boolean scaleFits(long value, int exponent) {
         if (exponent >= POWERS_OF_TEN.length) {
             return value == 0;

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random expressions over random batches (NULLs, edge values, selection vectors), compiled both
+ * Random expressions over random batches (with and without NULLs, edge values, selection vectors), compiled both
  * with vectorized kernels and row by row, must give the reference evaluator's value for every live
  * row, or fail with one of the errors the reference raises for those rows.
  */
@@ -59,6 +59,7 @@ class KernelConformanceTest {
         Random random = new Random(seed);
         RandomExpressions expressions = new RandomExpressions(random);
         RandomValues values = new RandomValues(random, 0.2);
+        RandomValues withoutNulls = new RandomValues(random, 0);
         int compared = 0;
         for (int iteration = 0; iteration < EXPRESSIONS; iteration++) {
             Expr expression;
@@ -67,7 +68,7 @@ class KernelConformanceTest {
             } catch (ColumbaException e) {
                 continue;
             }
-            List<Object[]> rows = randomRows(values, random.nextInt(40));
+            List<Object[]> rows = randomRows(random.nextInt(3) == 0 ? withoutNulls : values, random.nextInt(40));
             int[] selection = random.nextInt(3) == 0 ? randomSelection(random, rows.size()) : null;
             String context = "seed " + seed + ", iteration " + iteration + ": " + expression;
             compared += check(expression, rows, selection, false, context);
