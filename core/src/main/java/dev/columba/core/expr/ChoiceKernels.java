@@ -23,13 +23,11 @@ final class ChoiceKernels {
 
     /** Copies, for each of {@code rows}, the value of {@code sources[source[row]]} at that row into {@code out}. */
     private static void copyChosen(Rows rows, int[] source, FieldVector[] sources, FieldVector out) {
-        ArrowBuf outValidity = out.getValidityBuffer();
         for (int index = 0; index < rows.count; index++) {
             int row = rows.positions[index];
             int chosen = source[row];
             if (chosen == NO_SOURCE) {
                 out.setNull(row);
-                Bits.set(outValidity, row, false);
             } else {
                 out.copyFromSafe(row, row, sources[chosen]);
             }

@@ -236,7 +236,7 @@ final class DateTimeKernels {
             }
             long monthIndex = year * 12 + (month(days) - 1) + monthsToAdd;
             long newYear = Math.floorDiv(monthIndex, 12);
-            int newMonth = (int) Math.floorMod(monthIndex, 12) + 1;
+            int newMonth = Math.floorMod(monthIndex, 12) + 1;
             int day = Math.min(dayOfMonth(days), daysInMonth(newYear, newMonth));
             return daysOf(newYear, newMonth, day);
         }
