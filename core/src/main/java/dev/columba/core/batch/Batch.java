@@ -17,15 +17,21 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * optional selection vector naming the rows that are live (a filter selects rather than copies).
  * Owns its vectors: closing the batch releases them. Producers reuse a batch from call to call;
  * a consumer's view of it is valid until the producer's next call.
+ *
+ * <p>A {@linkplain #view view} is a batch over vectors owned elsewhere (an operator passing its
+ * child's columns through, with its own selection): closing it releases nothing, and it lives no
+ * longer than the vectors' owner keeps them.
  */
 public final class Batch implements AutoCloseable {
     private final VectorSchemaRoot root;
+    private final boolean ownsVectors;
     private int[] selection;
     private int selectedCount;
     private boolean selective;
 
-    private Batch(VectorSchemaRoot root) {
+    private Batch(VectorSchemaRoot root, boolean ownsVectors) {
         this.root = root;
+        this.ownsVectors = ownsVectors;
     }
 
     /** An empty batch with one vector per column of {@code schema}, allocated from {@code allocator}. */
@@ -34,12 +40,35 @@ public final class Batch implements AutoCloseable {
         for (Column column : schema.columns()) {
             fields.add(new Field(column.name(), new FieldType(column.nullable(), column.type().arrowType(), null), null));
         }
-        return new Batch(VectorSchemaRoot.create(new Schema(fields), allocator));
+        return new Batch(VectorSchemaRoot.create(new Schema(fields), allocator), true);
     }
 
     /** Wraps existing vectors (which the batch then owns). */
     public static Batch of(List<FieldVector> vectors) {
-        return new Batch(new VectorSchemaRoot(vectors));
+        return new Batch(new VectorSchemaRoot(vectors), true);
+    }
+
+    /**
+     * A batch of {@code rowCount} rows over {@code vectors} owned by someone else, with no
+     * selection. Closing the view leaves the vectors alone; its row count is fixed.
+     */
+    public static Batch view(List<FieldVector> vectors, int rowCount) {
+        List<Field> fields = new ArrayList<>(vectors.size());
+        for (FieldVector vector : vectors) {
+            if (vector.getValueCount() < rowCount) {
+                throw new IllegalArgumentException("vector " + vector.getName() + " holds " + vector.getValueCount()
+                        + " values, fewer than the view's " + rowCount + " rows");
+            }
+            fields.add(vector.getField());
+        }
+        Batch batch = new Batch(new VectorSchemaRoot(fields, List.copyOf(vectors), rowCount), false);
+        batch.selectedCount = rowCount;
+        return batch;
+    }
+
+    /** Whether closing this batch releases its vectors (false for a {@linkplain #view view}). */
+    public boolean ownsVectors() {
+        return ownsVectors;
     }
 
     public int columnCount() {
@@ -55,8 +84,15 @@ public final class Batch implements AutoCloseable {
         return root.getRowCount();
     }
 
-    /** Sets the row count of every vector (after the producer filled them) and clears the selection. */
+    /**
+     * Sets the row count of every vector (after the producer filled them) and clears the selection.
+     *
+     * @throws IllegalStateException on a {@linkplain #view view}, whose vectors belong to another
+     */
     public void setRowCount(int rows) {
+        if (!ownsVectors) {
+            throw new IllegalStateException("the row count of a view is fixed");
+        }
         root.setRowCount(rows);
         selective = false;
         selectedCount = rows;
@@ -91,13 +127,35 @@ public final class Batch implements AutoCloseable {
         selective = true;
     }
 
+    /** Makes every row live again. */
+    public void selectAll() {
+        selective = false;
+        selectedCount = root.getRowCount();
+    }
+
+    /** Gives this batch the same live rows as {@code other}, which must have as many rows. */
+    public void copySelection(Batch other) {
+        if (other.rowCount() != rowCount()) {
+            throw new IllegalArgumentException("cannot copy the selection of a batch of " + other.rowCount()
+                    + " rows into one of " + rowCount());
+        }
+        if (other.selective) {
+            select(other.selection, other.selectedCount);
+        } else {
+            selectAll();
+        }
+    }
+
     /** The schema root, for Arrow APIs that want one. Valid as long as the batch. */
     public VectorSchemaRoot root() {
         return root;
     }
 
+    /** Releases the vectors if this batch owns them; a view releases nothing. */
     @Override
     public void close() {
-        root.close();
+        if (ownsVectors) {
+            root.close();
+        }
     }
 }

@@ -5,7 +5,8 @@ package dev.columba.core.error;
  * SQL edge. Codes are stable: tests and users may match on them.
  *
  * <ul>
- *   <li>1000-1999: user errors (bad input, bad settings, constraint violations)</li>
+ *   <li>1000-1999: user errors (bad input, bad settings, constraint violations); 1100-1199 are
+ *       data exceptions raised while evaluating expressions</li>
  *   <li>2000-2999: resource errors (memory, disk, buffer pool, limits)</li>
  *   <li>3000-3999: corruption (checksums, formats, versions)</li>
  *   <li>9000-9999: internal errors (bugs)</li>
@@ -29,6 +30,13 @@ public enum ErrorCode {
     TRANSACTION_STATE(1040, Category.USER, "25000"),
     DATABASE_CLOSED(1050, Category.USER, "08003"),
     DATABASE_IN_USE(1051, Category.USER, "55006"),
+    QUERY_CANCELLED(1060, Category.USER, "57014"),
+    DIVISION_BY_ZERO(1100, Category.USER, "22012"),
+    INVALID_CAST(1101, Category.USER, "22018"),
+    INVALID_ESCAPE_SEQUENCE(1102, Category.USER, "22025"),
+    SUBSTRING_ERROR(1103, Category.USER, "22011"),
+    INVALID_POWER_ARGUMENT(1104, Category.USER, "2201F"),
+    DATETIME_OVERFLOW(1105, Category.USER, "22008"),
 
     OUT_OF_MEMORY(2000, Category.RESOURCE, "53200"),
     BUFFER_POOL_EXHAUSTED(2001, Category.RESOURCE, "53200"),

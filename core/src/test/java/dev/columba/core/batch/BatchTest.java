@@ -2,6 +2,7 @@ package dev.columba.core.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.core.memory.Memory;
@@ -39,6 +40,36 @@ class BatchTest {
                 assertTrue(allocator.getAllocatedMemory() > 0);
             }
             assertEquals(0, allocator.getAllocatedMemory(), "closing the batch released its vectors");
+            allocator.close();
+        }
+    }
+
+    @Test
+    void aViewSharesVectorsItDoesNotOwnAndHasItsOwnSelection() {
+        try (Memory memory = new Memory(64 << 20)) {
+            BufferAllocator allocator = memory.child("test", 16 << 20);
+            TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.INT));
+            try (Batch batch = Batch.create(schema, allocator)) {
+                IntVector ids = (IntVector) batch.column(0);
+                ids.allocateNew(3);
+                for (int row = 0; row < 3; row++) {
+                    ids.set(row, row);
+                }
+                batch.setRowCount(3);
+                batch.select(new int[] {2}, 1);
+                Batch view = Batch.view(batch.root().getFieldVectors(), 3);
+                assertFalse(view.ownsVectors());
+                assertEquals(3, view.selectedCount());
+                view.copySelection(batch);
+                assertEquals(2, view.selectedRow(0));
+                view.selectAll();
+                assertEquals(3, view.selectedCount());
+                assertEquals(1, batch.selectedCount(), "the source keeps its own selection");
+                assertThrows(IllegalStateException.class, () -> view.setRowCount(2));
+                view.close();
+                assertEquals(2, ids.get(2), "closing the view left the vectors alone");
+            }
+            assertEquals(0, allocator.getAllocatedMemory());
             allocator.close();
         }
     }

@@ -1,0 +1,389 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.VectorValues;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.Comparisons;
+import dev.columba.core.expr.Evaluator;
+import dev.columba.core.type.SqlType;
+import dev.columba.core.type.Values;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.Arrays;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * Per-group state of the aggregate functions, in primitive arrays indexed by group id (grown by
+ * doubling and charged to the query's memory limit). Adding a batch loops over its rows with
+ * their group ids and allocates nothing, except MIN/MAX of strings, which copies a string when it
+ * becomes a group's new minimum or maximum.
+ */
+final class Accumulators {
+    private Accumulators() {
+    }
+
+    /** The state of one aggregate call across all groups. */
+    abstract static class Accumulator implements AutoCloseable {
+        final MemoryCharge charge;
+        int capacity;
+
+        Accumulator(MemoryCharge charge) {
+            this.charge = charge;
+        }
+
+        /** Makes room for groups 0 to {@code groups - 1}; new groups start empty. */
+        final void ensureGroups(int groups) {
+            if (groups > capacity) {
+                int grown = Math.max(groups, Math.max(16, capacity * 2));
+                charge.ensure(bytesPerGroup() * grown);
+                grow(grown);
+                capacity = grown;
+            }
+        }
+
+        abstract long bytesPerGroup();
+
+        abstract void grow(int groups);
+
+        /** Adds the values at {@code positions[0, count)} of {@code values} (null for COUNT(*)) to groups {@code groupIds[0, count)}. */
+        abstract void add(FieldVector values, int[] positions, int[] groupIds, int count);
+
+        /** Writes the results of groups {@code [from, from + count)} into rows {@code [0, count)} of {@code out}. */
+        abstract void write(FieldVector out, SqlType type, int from, int count);
+
+        @Override
+        public void close() {
+            charge.close();
+        }
+    }
+
+    static Accumulator create(AggregateCall call, SqlType argumentType, MemoryCharge charge) {
+        return switch (call.function()) {
+            case COUNT -> new CountAccumulator(call.argument() == AggregateCall.NO_ARGUMENT, charge);
+            case SUM, AVG -> argumentType instanceof SqlType.DoubleType
+                    ? new DoubleSumAccumulator(call.function() == AggregateFunction.AVG, charge)
+                    : new ExactSumAccumulator(call.function() == AggregateFunction.AVG, argumentType, call.name(), charge);
+            case MIN, MAX -> new ExtremeAccumulator(call.function() == AggregateFunction.MIN, argumentType, charge);
+        };
+    }
+
+    static final class CountAccumulator extends Accumulator {
+        private final boolean star;
+        private long[] counts = new long[0];
+
+        CountAccumulator(boolean star, MemoryCharge charge) {
+            super(charge);
+            this.star = star;
+        }
+
+        @Override
+        long bytesPerGroup() {
+            return Long.BYTES;
+        }
+
+        @Override
+        void grow(int groups) {
+            counts = Arrays.copyOf(counts, groups);
+        }
+
+        @Override
+        void add(FieldVector values, int[] positions, int[] groupIds, int count) {
+            if (star) {
+                for (int index = 0; index < count; index++) {
+                    counts[groupIds[index]]++;
+                }
+                return;
+            }
+            ArrowBuf validity = values.getValidityBuffer();
+            for (int index = 0; index < count; index++) {
+                if (BitVectorHelper.get(validity, positions[index]) != 0) {
+                    counts[groupIds[index]]++;
+                }
+            }
+        }
+
+        @Override
+        void write(FieldVector out, SqlType type, int from, int count) {
+            for (int index = 0; index < count; index++) {
+                VectorValues.set(out, index, type, counts[from + index]);
+            }
+        }
+    }
+
+    /** SUM or AVG of INT, BIGINT or DECIMAL: an exact 128-bit total at the argument's scale, and a count. */
+    static final class ExactSumAccumulator extends Accumulator {
+        private final boolean average;
+        private final Layout layout;
+        private final int scale;
+        private final String name;
+        private long[] high = new long[0];
+        private long[] low = new long[0];
+        private long[] counts = new long[0];
+
+        ExactSumAccumulator(boolean average, SqlType argumentType, String name, MemoryCharge charge) {
+            super(charge);
+            this.average = average;
+            this.layout = Layout.of(argumentType);
+            this.scale = argumentType instanceof SqlType.DecimalType decimal ? decimal.scale() : 0;
+            this.name = name;
+        }
+
+        @Override
+        long bytesPerGroup() {
+            return 3L * Long.BYTES;
+        }
+
+        @Override
+        void grow(int groups) {
+            high = Arrays.copyOf(high, groups);
+            low = Arrays.copyOf(low, groups);
+            counts = Arrays.copyOf(counts, groups);
+        }
+
+        @Override
+        void add(FieldVector values, int[] positions, int[] groupIds, int count) {
+            ArrowBuf validity = values.getValidityBuffer();
+            ArrowBuf data = values.getDataBuffer();
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                if (BitVectorHelper.get(validity, row) == 0) {
+                    continue;
+                }
+                long valueLow;
+                long valueHigh;
+                switch (layout) {
+                    case INT32 -> {
+                        valueLow = data.getInt((long) row * 4);
+                        valueHigh = valueLow >> 63;
+                    }
+                    case INT64 -> {
+                        valueLow = data.getLong((long) row * 8);
+                        valueHigh = valueLow >> 63;
+                    }
+                    default -> {
+                        valueLow = data.getLong((long) row * 16);
+                        valueHigh = data.getLong((long) row * 16 + 8);
+                    }
+                }
+                int group = groupIds[index];
+                long sumLow = low[group] + valueLow;
+                long carry = Long.compareUnsigned(sumLow, low[group]) < 0 ? 1 : 0;
+                try {
+                    high[group] = Math.addExact(Math.addExact(high[group], valueHigh), carry);
+                } catch (ArithmeticException e) {
+                    throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, name + ": the total passed 38 digits");
+                }
+                low[group] = sumLow;
+                counts[group]++;
+            }
+        }
+
+        @Override
+        void write(FieldVector out, SqlType type, int from, int count) {
+            for (int index = 0; index < count; index++) {
+                int group = from + index;
+                if (counts[group] == 0) {
+                    VectorValues.setNull(out, index);
+                    continue;
+                }
+                BigDecimal total = new BigDecimal(toBigInteger(high[group], low[group]), scale);
+                VectorValues.set(out, index, type, convert(total, counts[group], type));
+            }
+        }
+
+        private Object convert(BigDecimal total, long count, SqlType type) {
+            if (!average) {
+                return Evaluator.cast(total, SqlType.decimal(38, scale), type);
+            }
+            BigDecimal divisor = BigDecimal.valueOf(count);
+            return switch (type) {
+                case SqlType.DoubleType ignored -> total.divide(divisor, MathContext.DECIMAL128).doubleValue();
+                case SqlType.DecimalType decimal -> Evaluator.cast(total.divide(divisor, decimal.scale(), RoundingMode.HALF_UP),
+                        SqlType.decimal(38, decimal.scale()), type);
+                default -> Evaluator.cast(total.divide(divisor, 0, RoundingMode.HALF_UP), SqlType.decimal(38, 0), type);
+            };
+        }
+
+        private static BigInteger toBigInteger(long high, long low) {
+            return BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+        }
+    }
+
+    /** SUM or AVG of DOUBLE, added in input order. */
+    static final class DoubleSumAccumulator extends Accumulator {
+        private final boolean average;
+        private double[] sums = new double[0];
+        private long[] counts = new long[0];
+
+        DoubleSumAccumulator(boolean average, MemoryCharge charge) {
+            super(charge);
+            this.average = average;
+        }
+
+        @Override
+        long bytesPerGroup() {
+            return Double.BYTES + Long.BYTES;
+        }
+
+        @Override
+        void grow(int groups) {
+            sums = Arrays.copyOf(sums, groups);
+            counts = Arrays.copyOf(counts, groups);
+        }
+
+        @Override
+        void add(FieldVector values, int[] positions, int[] groupIds, int count) {
+            ArrowBuf validity = values.getValidityBuffer();
+            ArrowBuf data = values.getDataBuffer();
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                if (BitVectorHelper.get(validity, row) != 0) {
+                    int group = groupIds[index];
+                    sums[group] += data.getDouble((long) row * 8);
+                    counts[group]++;
+                }
+            }
+        }
+
+        @Override
+        void write(FieldVector out, SqlType type, int from, int count) {
+            for (int index = 0; index < count; index++) {
+                int group = from + index;
+                Object value = counts[group] == 0 ? null : average ? sums[group] / counts[group] : sums[group];
+                VectorValues.set(out, index, type, value);
+            }
+        }
+    }
+
+    /** MIN or MAX of any type, kept in the primitive form of the argument's vector. */
+    static final class ExtremeAccumulator extends Accumulator {
+        private final boolean minimum;
+        private final SqlType type;
+        private final Layout layout;
+        private boolean[] seen = new boolean[0];
+        private long[] longs = new long[0];
+        private double[] doubles = new double[0];
+        private long[] highs = new long[0];
+        private byte[][] strings = new byte[0][];
+        private long stringBytes;
+
+        ExtremeAccumulator(boolean minimum, SqlType type, MemoryCharge charge) {
+            super(charge);
+            this.minimum = minimum;
+            this.type = type;
+            this.layout = Layout.of(type);
+        }
+
+        @Override
+        long bytesPerGroup() {
+            return 1 + 2L * Long.BYTES + Double.BYTES + 8;
+        }
+
+        @Override
+        void grow(int groups) {
+            seen = Arrays.copyOf(seen, groups);
+            longs = Arrays.copyOf(longs, groups);
+            switch (layout) {
+                case FLOAT64 -> doubles = Arrays.copyOf(doubles, groups);
+                case DECIMAL128 -> highs = Arrays.copyOf(highs, groups);
+                case UTF8 -> strings = Arrays.copyOf(strings, groups);
+                case BIT, INT32, INT64 -> {
+                }
+            }
+        }
+
+        @Override
+        void add(FieldVector values, int[] positions, int[] groupIds, int count) {
+            ArrowBuf validity = values.getValidityBuffer();
+            ArrowBuf data = values.getDataBuffer();
+            ArrowBuf offsets = layout == Layout.UTF8 ? values.getOffsetBuffer() : null;
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                if (BitVectorHelper.get(validity, row) == 0) {
+                    continue;
+                }
+                int group = groupIds[index];
+                switch (layout) {
+                    case BIT -> offerLong(group, BitVectorHelper.get(data, row));
+                    case INT32 -> offerLong(group, data.getInt((long) row * 4));
+                    case INT64 -> offerLong(group, data.getLong((long) row * 8));
+                    case FLOAT64 -> {
+                        double value = data.getDouble((long) row * 8);
+                        if (!seen[group] || better(Comparisons.compareDoubles(value, doubles[group]))) {
+                            doubles[group] = value;
+                            seen[group] = true;
+                        }
+                    }
+                    case DECIMAL128 -> {
+                        long valueLow = data.getLong((long) row * 16);
+                        long valueHigh = data.getLong((long) row * 16 + 8);
+                        int comparison = seen[group]
+                                ? (valueHigh != highs[group] ? Long.compare(valueHigh, highs[group]) : Long.compareUnsigned(valueLow, longs[group]))
+                                : 0;
+                        if (!seen[group] || better(comparison)) {
+                            highs[group] = valueHigh;
+                            longs[group] = valueLow;
+                            seen[group] = true;
+                        }
+                    }
+                    case UTF8 -> offerString(group, data, offsets, row);
+                }
+            }
+        }
+
+        private boolean better(int comparison) {
+            return minimum ? comparison < 0 : comparison > 0;
+        }
+
+        private void offerLong(int group, long value) {
+            if (!seen[group] || better(Long.compare(value, longs[group]))) {
+                longs[group] = value;
+                seen[group] = true;
+            }
+        }
+
+        private void offerString(int group, ArrowBuf data, ArrowBuf offsets, int row) {
+            int start = offsets.getInt((long) row * 4);
+            int end = offsets.getInt((long) row * 4 + 4);
+            byte[] current = strings[group];
+            if (current != null && !better(ByteFunctionHelpers.compare(data, start, end, current, 0, current.length))) {
+                return;
+            }
+            stringBytes += end - start - (current == null ? 0 : current.length);
+            charge.ensure(bytesPerGroup() * capacity + stringBytes);
+            byte[] copy = new byte[end - start];
+            data.getBytes(start, copy);
+            strings[group] = copy;
+            seen[group] = true;
+        }
+
+        @Override
+        void write(FieldVector out, SqlType outType, int from, int count) {
+            for (int index = 0; index < count; index++) {
+                int group = from + index;
+                if (!seen[group]) {
+                    VectorValues.setNull(out, index);
+                    continue;
+                }
+                switch (type) {
+                    case SqlType.DoubleType ignored -> VectorValues.set(out, index, type, doubles[group]);
+                    case SqlType.DecimalType decimal -> VectorValues.set(out, index, type,
+                            new BigDecimal(ExactSumAccumulator.toBigInteger(highs[group], longs[group]), decimal.scale()));
+                    case SqlType.VarcharType ignored -> ((VarCharVector) out).setSafe(index, strings[group]);
+                    case SqlType.CharType ignored -> ((VarCharVector) out).setSafe(index, strings[group]);
+                    case SqlType.BooleanType ignored -> VectorValues.set(out, index, type, longs[group] != 0);
+                    case SqlType.IntegerType ignored -> VectorValues.set(out, index, type, (int) longs[group]);
+                    case SqlType.DateType ignored -> VectorValues.set(out, index, type, Values.daysToDate((int) longs[group]));
+                    case SqlType.BigintType ignored -> VectorValues.set(out, index, type, longs[group]);
+                    case SqlType.TimestampType ignored -> VectorValues.set(out, index, type, Values.microsToTimestamp(longs[group]));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.VectorValues;
+import dev.columba.core.expr.Comparisons;
+import dev.columba.core.type.SqlType;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Maps composite keys of any types to dense group ids 0, 1, 2, ... in order of first appearance:
+ * the hash table under hash aggregation, DISTINCT and the hash join's build side.
+ *
+ * <p>Keys are compared as SQL groups them: NULL equals NULL (a join skips NULL keys itself), -0.0
+ * equals 0.0 and NaN equals NaN, strings by their bytes. The distinct keys are stored once, in
+ * Arrow vectors indexed by group id; the table itself is open addressing with linear probing over
+ * an int array of group ids (kept at most half full) and the groups' hashes, both on the heap and
+ * charged to the query's memory limit. Hashes are computed a column at a time for a whole batch.
+ */
+final class GroupHashTable implements AutoCloseable {
+    private static final long NULL_HASH = 0x5bd1e995L;
+
+    private final SqlType[] types;
+    private final Layout[] layouts;
+    private final FieldVector[] keys;
+    private final MemoryCharge charge;
+    private int[] slots = new int[16];
+    private long[] groupHashes = new long[8];
+    private int groupCount;
+    private long[] rowHashes = new long[0];
+
+    GroupHashTable(List<SqlType> keyTypes, BufferAllocator allocator, MemoryCharge charge) {
+        this.types = keyTypes.toArray(new SqlType[0]);
+        this.keys = new FieldVector[types.length];
+        this.layouts = new Layout[types.length];
+        this.charge = charge;
+        for (int key = 0; key < types.length; key++) {
+            keys[key] = VectorValues.newVector("key" + key, types[key], allocator);
+            layouts[key] = Layout.of(types[key]);
+        }
+        charge.ensure(bytes());
+    }
+
+    int groupCount() {
+        return groupCount;
+    }
+
+    /** The stored values of key {@code key}, at position = group id. */
+    FieldVector key(int key) {
+        return keys[key];
+    }
+
+    /**
+     * The group id of each of the rows {@code positions[0, count)} of {@code input} (one vector per
+     * key), adding a group for each key not seen before; ids are assigned in row order.
+     */
+    void groupIds(FieldVector[] input, int[] positions, int count, int[] groupIds) {
+        lookUp(input, positions, count, groupIds, true);
+    }
+
+    /** Like {@link #groupIds} without adding groups: -1 for a key not in the table. */
+    void find(FieldVector[] input, int[] positions, int count, int[] groupIds) {
+        lookUp(input, positions, count, groupIds, false);
+    }
+
+    private void lookUp(FieldVector[] input, int[] positions, int count, int[] groupIds, boolean insert) {
+        hashRows(input, positions, count);
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            long hash = rowHashes[index];
+            int mask = slots.length - 1;
+            int slot = (int) (hash ^ (hash >>> 32)) & mask;
+            while (true) {
+                int group = slots[slot] - 1;
+                if (group < 0) {
+                    if (insert) {
+                        group = addGroup(input, row, hash, slot);
+                    }
+                    groupIds[index] = group;
+                    break;
+                }
+                if (groupHashes[group] == hash && matches(input, row, group)) {
+                    groupIds[index] = group;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
+
+    private int addGroup(FieldVector[] input, int row, long hash, int slot) {
+        int group = groupCount;
+        for (int key = 0; key < keys.length; key++) {
+            keys[key].copyFromSafe(row, group, input[key]);
+        }
+        if (group == groupHashes.length) {
+            long[] grown = new long[groupHashes.length * 2];
+            System.arraycopy(groupHashes, 0, grown, 0, group);
+            groupHashes = grown;
+            charge.ensure(bytes());
+        }
+        groupHashes[group] = hash;
+        slots[slot] = group + 1;
+        groupCount++;
+        for (FieldVector key : keys) {
+            key.setValueCount(groupCount);
+        }
+        if (groupCount * 2L > slots.length) {
+            rehash();
+        }
+        return group;
+    }
+
+    private void rehash() {
+        int[] grown = new int[slots.length * 2];
+        charge.ensure(bytes() + (long) grown.length * Integer.BYTES);
+        int mask = grown.length - 1;
+        for (int group = 0; group < groupCount; group++) {
+            long hash = groupHashes[group];
+            int slot = (int) (hash ^ (hash >>> 32)) & mask;
+            while (grown[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            grown[slot] = group + 1;
+        }
+        slots = grown;
+    }
+
+    private long bytes() {
+        return (long) slots.length * Integer.BYTES + (long) groupHashes.length * Long.BYTES;
+    }
+
+    private void hashRows(FieldVector[] input, int[] positions, int count) {
+        if (rowHashes.length < count) {
+            rowHashes = new long[Math.max(count, rowHashes.length * 2)];
+        }
+        long[] hashes = rowHashes;
+        for (int index = 0; index < count; index++) {
+            hashes[index] = 0;
+        }
+        for (int key = 0; key < keys.length; key++) {
+            FieldVector vector = input[key];
+            ArrowBuf validity = vector.getValidityBuffer();
+            ArrowBuf data = vector.getDataBuffer();
+            Layout layout = layouts[key];
+            ArrowBuf offsets = layout == Layout.UTF8 ? vector.getOffsetBuffer() : null;
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                long value = BitVectorHelper.get(validity, row) == 0 ? NULL_HASH : valueHash(layout, data, offsets, row);
+                hashes[index] = (hashes[index] + value) * 0x9E3779B97F4A7C15L;
+            }
+        }
+        for (int index = 0; index < count; index++) {
+            hashes[index] = mix(hashes[index]);
+        }
+    }
+
+    private static long valueHash(Layout layout, ArrowBuf data, ArrowBuf offsets, int row) {
+        return switch (layout) {
+            case BIT -> BitVectorHelper.get(data, row);
+            case INT32 -> data.getInt((long) row * 4);
+            case INT64 -> data.getLong((long) row * 8);
+            case FLOAT64 -> {
+                double value = data.getDouble((long) row * 8);
+                yield value == 0 ? 0 : Double.doubleToLongBits(value);
+            }
+            case DECIMAL128 -> data.getLong((long) row * 16) * 31 + data.getLong((long) row * 16 + 8);
+            case UTF8 -> stringHash(data, offsets, row);
+        };
+    }
+
+    private static long stringHash(ArrowBuf data, ArrowBuf offsets, int row) {
+        return ByteFunctionHelpers.hash(data, offsets.getInt((long) row * 4), offsets.getInt((long) row * 4 + 4));
+    }
+
+    /** Murmur3's 64-bit finalizer: spreads every input bit over the slot index. */
+    private static long mix(long hash) {
+        hash ^= hash >>> 33;
+        hash *= 0xff51afd7ed558ccdL;
+        hash ^= hash >>> 33;
+        hash *= 0xc4ceb9fe1a85ec53L;
+        return hash ^ (hash >>> 33);
+    }
+
+    private boolean matches(FieldVector[] input, int row, int group) {
+        for (int key = 0; key < keys.length; key++) {
+            FieldVector vector = input[key];
+            FieldVector stored = keys[key];
+            boolean inputNull = vector.isNull(row);
+            boolean storedNull = stored.isNull(group);
+            if (inputNull || storedNull) {
+                if (inputNull != storedNull) {
+                    return false;
+                }
+                continue;
+            }
+            if (!sameValue(layouts[key], vector, row, stored, group)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameValue(Layout layout, FieldVector left, int leftRow, FieldVector right, int rightRow) {
+        ArrowBuf leftData = left.getDataBuffer();
+        ArrowBuf rightData = right.getDataBuffer();
+        return switch (layout) {
+            case BIT -> BitVectorHelper.get(leftData, leftRow) == BitVectorHelper.get(rightData, rightRow);
+            case INT32 -> leftData.getInt((long) leftRow * 4) == rightData.getInt((long) rightRow * 4);
+            case INT64 -> leftData.getLong((long) leftRow * 8) == rightData.getLong((long) rightRow * 8);
+            case FLOAT64 -> Comparisons.compareDoubles(leftData.getDouble((long) leftRow * 8), rightData.getDouble((long) rightRow * 8)) == 0;
+            case DECIMAL128 -> leftData.getLong((long) leftRow * 16) == rightData.getLong((long) rightRow * 16)
+                    && leftData.getLong((long) leftRow * 16 + 8) == rightData.getLong((long) rightRow * 16 + 8);
+            case UTF8 -> sameString(left, leftRow, right, rightRow);
+        };
+    }
+
+    private static boolean sameString(FieldVector left, int leftRow, FieldVector right, int rightRow) {
+        ArrowBuf leftOffsets = left.getOffsetBuffer();
+        ArrowBuf rightOffsets = right.getOffsetBuffer();
+        return ByteFunctionHelpers.equal(
+                left.getDataBuffer(), leftOffsets.getInt((long) leftRow * 4), leftOffsets.getInt((long) leftRow * 4 + 4),
+                right.getDataBuffer(), rightOffsets.getInt((long) rightRow * 4), rightOffsets.getInt((long) rightRow * 4 + 4)) != 0;
+    }
+
+    @Override
+    public void close() {
+        for (FieldVector key : keys) {
+            if (key != null) {
+                key.close();
+            }
+        }
+    }
+}

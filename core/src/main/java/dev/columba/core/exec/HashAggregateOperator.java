@@ -1,0 +1,334 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorValues;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+
+/**
+ * GROUP BY with aggregates: hashes each input batch's key columns to group ids (NULL keys form
+ * a group of their own), then adds every aggregate's values per group; when the input ends, returns
+ * one row per group: the keys, then the aggregates. Without GROUP BY keys every row falls in one
+ * group, and an empty input still yields one row (COUNT 0, other aggregates NULL). A DISTINCT
+ * aggregate first passes its values through a set of (group, value) pairs so each counts once;
+ * FILTER keeps only the rows whose filter column is TRUE. Groups come out in order of first appearance.
+ *
+ * <p>Memory: the distinct keys in Arrow vectors, the hash table and per-group state on the heap,
+ * charged to the query's limit; the input is not kept. Each returned batch is the operator's own,
+ * valid until the next {@code next()}.
+ */
+public final class HashAggregateOperator extends BaseOperator {
+    private final Operator input;
+    private final int[] groupKeys;
+    private final List<AggregateCall> aggregates;
+    private final List<SqlType> argumentTypes = new ArrayList<>();
+    private GroupHashTable groups;
+    private final List<MemoryCharge> charges = new ArrayList<>();
+    private final List<Accumulators.Accumulator> accumulators = new ArrayList<>();
+    private final List<DistinctSet> distinctSets = new ArrayList<>();
+    private int[] positions = new int[0];
+    private int[] groupIds = new int[0];
+    private int[] filteredPositions = new int[0];
+    private int[] filteredGroups = new int[0];
+    private int[] distinctPositions = new int[0];
+    private int[] distinctGroups = new int[0];
+    private Batch output;
+    private boolean aggregated;
+    private int groupCount;
+    private int emitted;
+
+    /**
+     * @param groupKeys input columns to group by (none for a single group)
+     * @param aggregates computed per group, after the keys in the output
+     * @throws ColumbaException {@link ErrorCode#WRONG_TYPE} when an aggregate does not fit its argument
+     */
+    public HashAggregateOperator(Operator input, List<Integer> groupKeys, List<AggregateCall> aggregates) {
+        super(schemaOf(input.schema(), groupKeys, aggregates), List.of(input));
+        this.input = input;
+        this.groupKeys = groupKeys.stream().mapToInt(Integer::intValue).toArray();
+        this.aggregates = List.copyOf(aggregates);
+        for (AggregateCall call : aggregates) {
+            argumentTypes.add(call.argument() == AggregateCall.NO_ARGUMENT ? null : input.schema().column(call.argument()).type());
+        }
+    }
+
+    /** SELECT DISTINCT (and UNION without ALL): one row per distinct input row. */
+    public static HashAggregateOperator distinct(Operator input) {
+        List<Integer> keys = new ArrayList<>();
+        for (int column = 0; column < input.schema().size(); column++) {
+            keys.add(column);
+        }
+        return new HashAggregateOperator(input, keys, List.of());
+    }
+
+    private static TableSchema schemaOf(TableSchema input, List<Integer> groupKeys, List<AggregateCall> aggregates) {
+        List<Column> columns = new ArrayList<>();
+        for (int key : groupKeys) {
+            columns.add(input.column(checkColumn(input, key, "group key")));
+        }
+        for (AggregateCall call : aggregates) {
+            check(input, call);
+            boolean nullable = call.function() != AggregateFunction.COUNT;
+            columns.add(new Column(call.name(), call.type(), nullable));
+        }
+        if (columns.isEmpty()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "an aggregate needs a group key or an aggregate call");
+        }
+        return new TableSchema(columns);
+    }
+
+    private static int checkColumn(TableSchema input, int column, String what) {
+        if (column < 0 || column >= input.size()) {
+            throw new ColumbaException(ErrorCode.INTERNAL, what + " column " + column + " is not one of the "
+                    + input.size() + " input columns");
+        }
+        return column;
+    }
+
+    private static void check(TableSchema input, AggregateCall call) {
+        if (call.filter() != AggregateCall.NO_FILTER
+                && !(input.column(checkColumn(input, call.filter(), "filter")).type() instanceof SqlType.BooleanType)) {
+            throw wrong(call, "its FILTER column must be BOOLEAN");
+        }
+        SqlType type = call.type();
+        if (call.argument() == AggregateCall.NO_ARGUMENT) {
+            if (!(type instanceof SqlType.BigintType)) {
+                throw wrong(call, "COUNT(*) is BIGINT");
+            }
+            return;
+        }
+        SqlType argument = input.column(checkColumn(input, call.argument(), "aggregate argument")).type();
+        boolean fits = switch (call.function()) {
+            case COUNT -> type instanceof SqlType.BigintType;
+            case MIN, MAX -> type.arrowType().equals(argument.arrowType());
+            case SUM, AVG -> switch (argument) {
+                case SqlType.DoubleType ignored -> type instanceof SqlType.DoubleType;
+                case SqlType.IntegerType ignored -> isNumeric(type);
+                case SqlType.BigintType ignored -> isNumeric(type);
+                case SqlType.DecimalType ignored -> isNumeric(type);
+                default -> false;
+            };
+        };
+        if (!fits) {
+            throw wrong(call, "it cannot produce " + type.sqlName() + " from " + argument.sqlName());
+        }
+    }
+
+    private static boolean isNumeric(SqlType type) {
+        return type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType
+                || type instanceof SqlType.DecimalType || type instanceof SqlType.DoubleType;
+    }
+
+    private static ColumbaException wrong(AggregateCall call, String why) {
+        return new ColumbaException(ErrorCode.WRONG_TYPE, "aggregate " + call.name() + " (" + call.function() + "): " + why);
+    }
+
+    @Override
+    public ExecutionMode mode() {
+        return ExecutionMode.BATCH;
+    }
+
+    @Override
+    void opened() {
+        if (groupKeys.length > 0) {
+            MemoryCharge charge = charge("group hash table");
+            List<SqlType> keyTypes = new ArrayList<>();
+            for (int key : groupKeys) {
+                keyTypes.add(input.schema().column(key).type());
+            }
+            groups = new GroupHashTable(keyTypes, allocator, charge);
+        }
+        for (int index = 0; index < aggregates.size(); index++) {
+            AggregateCall call = aggregates.get(index);
+            accumulators.add(Accumulators.create(call, argumentTypes.get(index), charge(call.name())));
+            distinctSets.add(call.distinct() ? new DistinctSet(argumentTypes.get(index), charge(call.name() + " DISTINCT")) : null);
+        }
+    }
+
+    private MemoryCharge charge(String what) {
+        MemoryCharge charge = new MemoryCharge(allocator, name() + " " + what);
+        charges.add(charge);
+        return charge;
+    }
+
+    @Override
+    Batch produce() {
+        if (!aggregated) {
+            for (Batch batch = input.next(); batch != null; batch = input.next()) {
+                add(batch);
+            }
+            aggregated = true;
+            groupCount = groups == null ? 1 : groups.groupCount();
+            for (Accumulators.Accumulator accumulator : accumulators) {
+                accumulator.ensureGroups(groupCount);
+            }
+            closeDistinctSets();
+        }
+        if (emitted >= groupCount) {
+            return null;
+        }
+        if (output == null) {
+            output = Batch.create(schema(), allocator);
+        }
+        Vectors.rewind(output);
+        int count = Math.min(context.batchSize(), groupCount - emitted);
+        for (int key = 0; key < groupKeys.length; key++) {
+            FieldVector stored = groups.key(key);
+            FieldVector target = output.column(key);
+            for (int index = 0; index < count; index++) {
+                target.copyFromSafe(emitted + index, index, stored);
+            }
+        }
+        for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+            accumulators.get(aggregate).write(output.column(groupKeys.length + aggregate), aggregates.get(aggregate).type(), emitted, count);
+        }
+        output.setRowCount(count);
+        emitted += count;
+        return output;
+    }
+
+    private void add(Batch batch) {
+        int count = batch.selectedCount();
+        positions = Vectors.livePositions(batch, positions);
+        groupIds = grow(groupIds, count);
+        if (groups != null) {
+            FieldVector[] keys = new FieldVector[groupKeys.length];
+            for (int key = 0; key < groupKeys.length; key++) {
+                keys[key] = batch.column(groupKeys[key]);
+            }
+            groups.groupIds(keys, positions, count, groupIds);
+        } else {
+            Arrays.fill(groupIds, 0, count, 0);
+        }
+        int groupTotal = groups == null ? 1 : groups.groupCount();
+        for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+            AggregateCall call = aggregates.get(aggregate);
+            Accumulators.Accumulator accumulator = accumulators.get(aggregate);
+            accumulator.ensureGroups(groupTotal);
+            FieldVector values = call.argument() == AggregateCall.NO_ARGUMENT ? null : batch.column(call.argument());
+            int[] rows = positions;
+            int[] ids = groupIds;
+            int rowCount = count;
+            if (call.filter() != AggregateCall.NO_FILTER) {
+                rowCount = filter(batch.column(call.filter()), rows, ids, rowCount);
+                rows = filteredPositions;
+                ids = filteredGroups;
+            }
+            DistinctSet distinct = distinctSets.get(aggregate);
+            if (distinct != null) {
+                distinctPositions = grow(distinctPositions, rowCount);
+                distinctGroups = grow(distinctGroups, rowCount);
+                rowCount = distinct.firstOccurrences(values, rows, ids, rowCount, batch.rowCount(), distinctPositions, distinctGroups);
+                rows = distinctPositions;
+                ids = distinctGroups;
+            }
+            accumulator.add(values, rows, ids, rowCount);
+        }
+    }
+
+    /** Keeps the rows whose filter value is TRUE, into {@link #filteredPositions} and {@link #filteredGroups}. */
+    private int filter(FieldVector filterColumn, int[] rows, int[] ids, int count) {
+        filteredPositions = grow(filteredPositions, count);
+        filteredGroups = grow(filteredGroups, count);
+        ArrowBuf validity = filterColumn.getValidityBuffer();
+        ArrowBuf values = filterColumn.getDataBuffer();
+        int kept = 0;
+        for (int index = 0; index < count; index++) {
+            int row = rows[index];
+            if (BitVectorHelper.get(validity, row) != 0 && BitVectorHelper.get(values, row) != 0) {
+                filteredPositions[kept] = row;
+                filteredGroups[kept++] = ids[index];
+            }
+        }
+        return kept;
+    }
+
+    private static int[] grow(int[] array, int size) {
+        return array.length >= size ? array : new int[Math.max(size, array.length * 2)];
+    }
+
+    private void closeDistinctSets() {
+        for (int index = 0; index < distinctSets.size(); index++) {
+            if (distinctSets.get(index) != null) {
+                distinctSets.get(index).close();
+                distinctSets.set(index, null);
+            }
+        }
+    }
+
+    @Override
+    void release() {
+        if (output != null) {
+            output.close();
+        }
+        if (groups != null) {
+            groups.close();
+        }
+        closeDistinctSets();
+        for (Accumulators.Accumulator accumulator : accumulators) {
+            accumulator.close();
+        }
+        for (MemoryCharge charge : charges) {
+            charge.close();
+        }
+    }
+
+    /** The (group, value) pairs a DISTINCT aggregate has seen; a pair passes on its first appearance only. */
+    private final class DistinctSet implements AutoCloseable {
+        private final GroupHashTable pairs;
+        private final IntVector groupColumn;
+        private int[] nonNull = new int[0];
+        private int[] pairIds = new int[0];
+
+        DistinctSet(SqlType argumentType, MemoryCharge charge) {
+            this.pairs = new GroupHashTable(List.of(SqlType.INT, argumentType), allocator, charge);
+            this.groupColumn = (IntVector) VectorValues.newVector("group", SqlType.INT, allocator);
+        }
+
+        /** Writes the first appearances among {@code rows[0, count)} (non-NULL values only) to the outputs; returns how many. */
+        int firstOccurrences(FieldVector values, int[] rows, int[] ids, int count, int rowCount,
+                             int[] outPositions, int[] outGroups) {
+            while (groupColumn.getValueCapacity() < rowCount) {
+                groupColumn.reAlloc();
+            }
+            nonNull = grow(nonNull, count);
+            pairIds = grow(pairIds, count);
+            int candidates = 0;
+            for (int index = 0; index < count; index++) {
+                int row = rows[index];
+                if (!values.isNull(row)) {
+                    groupColumn.set(row, ids[index]);
+                    nonNull[candidates++] = row;
+                }
+            }
+            int firstNew = pairs.groupCount();
+            pairs.groupIds(new FieldVector[] {groupColumn, values}, nonNull, candidates, pairIds);
+            int kept = 0;
+            for (int index = 0; index < candidates; index++) {
+                if (pairIds[index] == firstNew) {
+                    outPositions[kept] = nonNull[index];
+                    outGroups[kept++] = groupColumn.get(nonNull[index]);
+                    firstNew++;
+                }
+            }
+            return kept;
+        }
+
+        @Override
+        public void close() {
+            pairs.close();
+            groupColumn.close();
+        }
+    }
+}

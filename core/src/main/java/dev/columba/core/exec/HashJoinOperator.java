@@ -1,0 +1,181 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Equi-join: builds a hash table on the right input's key columns, then probes it with each
+ * batch of the left input. Keys of any type, compared as GROUP BY compares them except that a
+ * NULL key never matches anything (build rows with a NULL key are dropped; probe rows with one
+ * find nothing, so LEFT keeps them and ANTI returns them). An optional residual condition over
+ * the left and right columns (the rest of an ON clause) is checked on the candidate pairs.
+ * Matches of a left row come in the right input's order.
+ *
+ * <p>Memory: the whole right input (rows with non-NULL keys) is copied into Arrow vectors, plus
+ * the hash table of its distinct keys and per-row chains on the heap, all charged to the query's
+ * limit: a build side that does not fit is {@code OUT_OF_MEMORY} (53200), there is no spilling.
+ * The left input is streamed. Each returned batch is the operator's own or a view of the left
+ * input's batch, valid until the next {@code next()}.
+ */
+public final class HashJoinOperator extends JoinOperator {
+    private final int[] leftKeys;
+    private final int[] rightKeys;
+    private GroupHashTable table;
+    private MemoryCharge tableCharge;
+    private MemoryCharge chainCharge;
+    private int[] firstRow = new int[0];
+    private int[] lastRow = new int[0];
+    private int[] nextRow = new int[0];
+    private int[] probeGroups = new int[0];
+
+    /**
+     * @param leftKeys left (probe) key columns
+     * @param rightKeys right (build) key columns, pairwise of the same type as the left ones
+     * @param residual a condition over the left columns followed by the right columns, or null
+     * @throws ColumbaException {@link ErrorCode#WRONG_TYPE} when paired keys differ in type (cast them first)
+     */
+    public HashJoinOperator(Operator left, Operator right, JoinType joinType, List<Integer> leftKeys,
+                            List<Integer> rightKeys, Expr residual) {
+        super(left, right, joinType, residual);
+        if (leftKeys.isEmpty() || leftKeys.size() != rightKeys.size()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a hash join needs pairs of keys, got "
+                    + leftKeys + " and " + rightKeys);
+        }
+        this.leftKeys = leftKeys.stream().mapToInt(Integer::intValue).toArray();
+        this.rightKeys = rightKeys.stream().mapToInt(Integer::intValue).toArray();
+        for (int key = 0; key < this.leftKeys.length; key++) {
+            SqlType leftType = left.schema().column(this.leftKeys[key]).type();
+            SqlType rightType = right.schema().column(this.rightKeys[key]).type();
+            if (!leftType.arrowType().equals(rightType.arrowType())) {
+                throw new ColumbaException(ErrorCode.WRONG_TYPE, "join key " + (key + 1) + " pairs " + leftType.sqlName()
+                        + " with " + rightType.sqlName() + "; cast one side first");
+            }
+        }
+    }
+
+    @Override
+    void build() {
+        tableCharge = new MemoryCharge(allocator, name() + " build hash table");
+        chainCharge = new MemoryCharge(allocator, name() + " build row chains");
+        List<SqlType> keyTypes = new ArrayList<>();
+        for (int key : rightKeys) {
+            keyTypes.add(right.schema().column(key).type());
+        }
+        table = new GroupHashTable(keyTypes, allocator, tableCharge);
+        int[] positions = new int[0];
+        int[] groups = new int[0];
+        FieldVector[] keys = new FieldVector[rightKeys.length];
+        for (Batch batch = right.next(); batch != null; batch = right.next()) {
+            positions = Vectors.livePositions(batch, positions);
+            int count = withoutNullKeys(batch, positions, batch.selectedCount());
+            if (groups.length < count) {
+                groups = new int[Math.max(count, groups.length * 2)];
+            }
+            for (int key = 0; key < rightKeys.length; key++) {
+                keys[key] = batch.column(rightKeys[key]);
+            }
+            table.groupIds(keys, positions, count, groups);
+            int firstNewRow = buildRows.size();
+            buildRows.append(batch, positions, count);
+            link(groups, count, firstNewRow);
+        }
+    }
+
+    /** Drops rows with a NULL in any key column from {@code positions}; returns how many remain. */
+    private int withoutNullKeys(Batch batch, int[] positions, int count) {
+        int kept = 0;
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            boolean anyNull = false;
+            for (int key : rightKeys) {
+                anyNull |= batch.column(key).isNull(row);
+            }
+            if (!anyNull) {
+                positions[kept++] = row;
+            }
+        }
+        return kept;
+    }
+
+    /** Appends build rows {@code firstNewRow ...} to the chains of their groups, keeping input order. */
+    private void link(int[] groups, int count, int firstNewRow) {
+        int rows = firstNewRow + count;
+        int groupCount = table.groupCount();
+        if (nextRow.length < rows || firstRow.length < groupCount) {
+            int rowCapacity = Math.max(rows, nextRow.length * 2);
+            int groupCapacity = Math.max(groupCount, firstRow.length * 2);
+            chainCharge.ensure((long) rowCapacity * Integer.BYTES + 2L * groupCapacity * Integer.BYTES);
+            nextRow = Arrays.copyOf(nextRow, rowCapacity);
+            int oldGroups = firstRow.length;
+            firstRow = Arrays.copyOf(firstRow, groupCapacity);
+            lastRow = Arrays.copyOf(lastRow, groupCapacity);
+            Arrays.fill(firstRow, oldGroups, groupCapacity, -1);
+        }
+        for (int index = 0; index < count; index++) {
+            int row = firstNewRow + index;
+            int group = groups[index];
+            nextRow[row] = -1;
+            if (firstRow[group] < 0) {
+                firstRow[group] = row;
+            } else {
+                nextRow[lastRow[group]] = row;
+            }
+            lastRow[group] = row;
+        }
+    }
+
+    @Override
+    void prepareProbe(Batch batch) {
+        if (probeGroups.length < probeCount) {
+            probeGroups = new int[Math.max(probeCount, probeGroups.length * 2)];
+        }
+        FieldVector[] keys = new FieldVector[leftKeys.length];
+        for (int key = 0; key < leftKeys.length; key++) {
+            keys[key] = batch.column(leftKeys[key]);
+        }
+        table.find(keys, probeRows, probeCount, probeGroups);
+    }
+
+    @Override
+    int firstCandidate(int probeIndex) {
+        int group = probeGroups[probeIndex];
+        return group < 0 ? -1 : firstRow[group];
+    }
+
+    @Override
+    int nextCandidate(int probeIndex, int buildRow) {
+        return nextRow[buildRow];
+    }
+
+    @Override
+    boolean matchesWithoutCandidates(boolean[] matches) {
+        for (int index = 0; index < probeCount; index++) {
+            matches[index] = probeGroups[index] >= 0;
+        }
+        return true;
+    }
+
+    @Override
+    void release() {
+        try {
+            super.release();
+        } finally {
+            if (table != null) {
+                table.close();
+            }
+            if (tableCharge != null) {
+                tableCharge.close();
+            }
+            if (chainCharge != null) {
+                chainCharge.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,315 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.CompiledExpression;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.expr.ExpressionCompiler;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * What hash and nested-loop joins share: the right input is materialized (the build side), each
+ * left batch is probed against it, and candidate pairs are produced a batch at a time. Where
+ * there is a condition (the whole condition of a nested-loop join, the non-equi rest of a hash
+ * join's), candidates are gathered into a batch of left and right columns and the condition is
+ * evaluated over it vectorized; a pair counts only where it is TRUE.
+ *
+ * <p>Per left batch: first the candidates (INNER and LEFT return the passing pairs; SEMI and ANTI
+ * only note which left rows matched), then the left rows' verdict: LEFT returns the unmatched
+ * rows with NULL right columns, SEMI a view of the matched rows, ANTI of the unmatched ones.
+ */
+abstract class JoinOperator extends BaseOperator {
+    private enum Phase { CANDIDATES, VERDICT }
+
+    final Operator left;
+    final Operator right;
+    final JoinType joinType;
+    private final Expr condition;
+    private final TableSchema pairSchema;
+    private final int leftColumns;
+    RowBuffer buildRows;
+    private boolean built;
+    private CompiledExpression compiledCondition;
+    private Batch pairs;
+    private Batch probeBatch;
+    int[] probeRows = new int[0];
+    int probeCount;
+    private boolean[] matched = new boolean[0];
+    private int probeIndex;
+    private int cursor;
+    private int verdictIndex;
+    private Phase phase;
+    private int[] pairProbe = new int[0];
+    private int[] pairBuild = new int[0];
+    private int[] passing = new int[0];
+
+    JoinOperator(Operator left, Operator right, JoinType joinType, Expr condition) {
+        super(outputSchema(left.schema(), right.schema(), joinType), List.of(left, right));
+        this.left = left;
+        this.right = right;
+        this.joinType = joinType;
+        this.condition = condition;
+        this.pairSchema = outputSchema(left.schema(), right.schema(), JoinType.LEFT);
+        this.leftColumns = left.schema().size();
+        if (condition != null && !(condition.type() instanceof SqlType.BooleanType)) {
+            throw new ColumbaException(ErrorCode.WRONG_TYPE, "a join condition must be BOOLEAN, got " + condition.type().sqlName());
+        }
+    }
+
+    /**
+     * Left columns then right columns (nullable for LEFT joins), right names made unique by a
+     * numeric suffix as Calcite does ({@code id} and {@code id} become {@code id}, {@code id0});
+     * SEMI and ANTI joins return the left columns only.
+     */
+    static TableSchema outputSchema(TableSchema left, TableSchema right, JoinType joinType) {
+        if (joinType == JoinType.SEMI || joinType == JoinType.ANTI) {
+            return left;
+        }
+        List<Column> columns = new ArrayList<>(left.columns());
+        Set<String> names = new HashSet<>();
+        for (Column column : left.columns()) {
+            names.add(column.name().toLowerCase(Locale.ROOT));
+        }
+        for (Column column : right.columns()) {
+            String name = column.name();
+            for (int suffix = 0; names.contains(name.toLowerCase(Locale.ROOT)); suffix++) {
+                name = column.name() + suffix;
+            }
+            names.add(name.toLowerCase(Locale.ROOT));
+            columns.add(new Column(name, column.type(), column.nullable() || joinType == JoinType.LEFT));
+        }
+        return new TableSchema(columns);
+    }
+
+    @Override
+    public ExecutionMode mode() {
+        return condition == null ? ExecutionMode.BATCH : ExpressionCompiler.mode(condition);
+    }
+
+    @Override
+    void opened() {
+        buildRows = new RowBuffer(right.schema(), allocator);
+        if (condition != null) {
+            compiledCondition = ExpressionCompiler.compile(condition, pairSchema, context.evaluation(), allocator);
+        }
+    }
+
+    /** Reads the whole right input into {@link #buildRows} (and whatever index the join keeps). */
+    abstract void build();
+
+    /** Prepares to find candidates for the left rows {@link #probeRows}{@code [0, probeCount)} of {@code batch}. */
+    abstract void prepareProbe(Batch batch);
+
+    /** The first build row that may pair with left row {@code probeIndex}, or -1. */
+    abstract int firstCandidate(int probeIndex);
+
+    /** The build row after {@code buildRow} that may pair with left row {@code probeIndex}, or -1. */
+    abstract int nextCandidate(int probeIndex, int buildRow);
+
+    /**
+     * Whether every candidate found is a match without a condition to check; a hash join
+     * without residual condition then settles SEMI and ANTI from its lookups alone.
+     */
+    abstract boolean matchesWithoutCandidates(boolean[] matches);
+
+    @Override
+    Batch produce() {
+        if (!built) {
+            build();
+            built = true;
+        }
+        while (true) {
+            if (probeBatch == null && !nextProbeBatch()) {
+                return null;
+            }
+            Batch result = phase == Phase.CANDIDATES ? candidates() : verdict();
+            if (result != null) {
+                return result;
+            }
+        }
+    }
+
+    private boolean nextProbeBatch() {
+        if (buildRows.size() == 0 && (joinType == JoinType.INNER || joinType == JoinType.SEMI)) {
+            return false;
+        }
+        Batch batch = left.next();
+        if (batch == null) {
+            return false;
+        }
+        probeBatch = batch;
+        probeCount = batch.selectedCount();
+        probeRows = Vectors.livePositions(batch, probeRows);
+        if (matched.length < probeCount) {
+            matched = new boolean[Math.max(probeCount, matched.length * 2)];
+        }
+        Arrays.fill(matched, 0, probeCount, false);
+        prepareProbe(batch);
+        verdictIndex = 0;
+        probeIndex = 0;
+        cursor = probeCount > 0 ? firstCandidate(0) : -1;
+        boolean settled = condition == null && (joinType == JoinType.SEMI || joinType == JoinType.ANTI)
+                && matchesWithoutCandidates(matched);
+        phase = settled ? Phase.VERDICT : Phase.CANDIDATES;
+        return true;
+    }
+
+    /** The next chunk of passing pairs (INNER, LEFT), or null once this left batch has no more candidates. */
+    private Batch candidates() {
+        while (true) {
+            int count = collectPairs();
+            if (count == 0) {
+                phase = Phase.VERDICT;
+                return null;
+            }
+            gather(count);
+            if (compiledCondition == null) {
+                for (int index = 0; index < count; index++) {
+                    matched[pairProbe[index]] = true;
+                }
+                if (joinType == JoinType.INNER || joinType == JoinType.LEFT) {
+                    return pairs;
+                }
+                continue;
+            }
+            FieldVector result = compiledCondition.evaluate(pairs);
+            ArrowBuf values = result.getDataBuffer();
+            ArrowBuf validity = result.getValidityBuffer();
+            if (passing.length < count) {
+                passing = new int[Math.max(count, passing.length * 2)];
+            }
+            int passed = 0;
+            for (int index = 0; index < count; index++) {
+                if (BitVectorHelper.get(validity, index) != 0 && BitVectorHelper.get(values, index) != 0) {
+                    passing[passed++] = index;
+                    matched[pairProbe[index]] = true;
+                }
+            }
+            if (passed > 0 && (joinType == JoinType.INNER || joinType == JoinType.LEFT)) {
+                pairs.select(passing, passed);
+                return pairs;
+            }
+        }
+    }
+
+    /** Fills {@link #pairProbe} and {@link #pairBuild} with up to a batch of candidate pairs; returns how many. */
+    private int collectPairs() {
+        int limit = context.batchSize();
+        if (pairProbe.length < limit) {
+            pairProbe = new int[limit];
+            pairBuild = new int[limit];
+        }
+        boolean existence = joinType == JoinType.SEMI || joinType == JoinType.ANTI;
+        int count = 0;
+        while (probeIndex < probeCount && count < limit) {
+            if (cursor < 0 || (existence && matched[probeIndex])) {
+                probeIndex++;
+                cursor = probeIndex < probeCount ? firstCandidate(probeIndex) : -1;
+                continue;
+            }
+            pairProbe[count] = probeIndex;
+            pairBuild[count] = cursor;
+            count++;
+            cursor = nextCandidate(probeIndex, cursor);
+        }
+        return count;
+    }
+
+    /** Copies the pairs' left and right values into {@link #pairs} (a build row of -1 gives NULLs). */
+    private void gather(int count) {
+        if (pairs == null) {
+            pairs = Batch.create(pairSchema, allocator);
+        }
+        Vectors.rewind(pairs);
+        for (int columnIndex = 0; columnIndex < leftColumns; columnIndex++) {
+            FieldVector from = probeBatch.column(columnIndex);
+            FieldVector to = pairs.column(columnIndex);
+            for (int index = 0; index < count; index++) {
+                to.copyFromSafe(probeRows[pairProbe[index]], index, from);
+            }
+        }
+        for (int columnIndex = 0; columnIndex < buildRows.columnCount(); columnIndex++) {
+            FieldVector from = buildRows.column(columnIndex);
+            FieldVector to = pairs.column(leftColumns + columnIndex);
+            for (int index = 0; index < count; index++) {
+                int buildRow = pairBuild[index];
+                if (buildRow < 0) {
+                    Vectors.setNull(to, index);
+                } else {
+                    to.copyFromSafe(buildRow, index, from);
+                }
+            }
+        }
+        pairs.setRowCount(count);
+    }
+
+    /** What this left batch yields once its candidates are done; null when it is finished. */
+    private Batch verdict() {
+        return switch (joinType) {
+            case INNER -> {
+                probeBatch = null;
+                yield null;
+            }
+            case LEFT -> {
+                int count = 0;
+                int limit = context.batchSize();
+                while (verdictIndex < probeCount && count < limit) {
+                    if (!matched[verdictIndex]) {
+                        pairProbe[count] = verdictIndex;
+                        pairBuild[count] = -1;
+                        count++;
+                    }
+                    verdictIndex++;
+                }
+                if (count == 0) {
+                    probeBatch = null;
+                    yield null;
+                }
+                gather(count);
+                yield pairs;
+            }
+            case SEMI, ANTI -> {
+                boolean wanted = joinType == JoinType.SEMI;
+                int count = 0;
+                if (passing.length < probeCount) {
+                    passing = new int[Math.max(probeCount, passing.length * 2)];
+                }
+                for (int index = 0; index < probeCount; index++) {
+                    if (matched[index] == wanted) {
+                        passing[count++] = probeRows[index];
+                    }
+                }
+                Batch view = Batch.view(probeBatch.root().getFieldVectors(), probeBatch.rowCount());
+                view.select(passing, count);
+                probeBatch = null;
+                yield view;
+            }
+        };
+    }
+
+    @Override
+    void release() {
+        if (compiledCondition != null) {
+            compiledCondition.close();
+        }
+        if (pairs != null) {
+            pairs.close();
+        }
+        if (buildRows != null) {
+            buildRows.close();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.schema.TableSchema;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Rows copied out of input batches into vectors of their own that grow as rows arrive (Arrow
+ * doubles them), for operators that materialize: a hash join's build side, a sort, a top-N. The
+ * vectors come from the operator's allocator, so the query's memory limit bounds the buffer.
+ */
+final class RowBuffer implements AutoCloseable {
+    private final Batch rows;
+    private int size;
+
+    RowBuffer(TableSchema schema, BufferAllocator allocator) {
+        this.rows = Batch.create(schema, allocator);
+    }
+
+    int size() {
+        return size;
+    }
+
+    FieldVector column(int columnIndex) {
+        return rows.column(columnIndex);
+    }
+
+    int columnCount() {
+        return rows.columnCount();
+    }
+
+    /** Appends the rows at {@code positions[0, count)} of {@code source}, which has this buffer's columns. */
+    void append(Batch source, int[] positions, int count) {
+        for (int columnIndex = 0; columnIndex < rows.columnCount(); columnIndex++) {
+            FieldVector from = source.column(columnIndex);
+            FieldVector to = rows.column(columnIndex);
+            for (int index = 0; index < count; index++) {
+                to.copyFromSafe(positions[index], size + index, from);
+            }
+        }
+        size += count;
+    }
+
+    /** The buffered rows as a batch (valid until the next append or close). */
+    Batch asBatch() {
+        rows.setRowCount(size);
+        return rows;
+    }
+
+    @Override
+    public void close() {
+        rows.close();
+    }
+}

@@ -1,0 +1,418 @@
+package dev.columba.core.expr;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.type.SqlType;
+import java.math.BigDecimal;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Arithmetic on INT, BIGINT, DOUBLE and DECIMAL vectors with SQL's errors: overflow is
+ * {@code VALUE_OUT_OF_RANGE} (22003), division or modulo by zero {@code DIVISION_BY_ZERO} (22012).
+ * NULL rows are skipped before computing, so garbage under a NULL never raises an error.
+ */
+final class ArithmeticKernels {
+    private ArithmeticKernels() {
+    }
+
+    /**
+     * Integer arithmetic computed in 64 bits: operands are both INT (4-byte) or both BIGINT
+     * (the compiler widens), the result INT or BIGINT with a range check.
+     */
+    static final class IntegerKernel extends Kernel {
+        private final ArithmeticOperator operator;
+        private final boolean narrowOperands;
+        private final boolean narrowResult;
+
+        IntegerKernel(ArithmeticOperator operator, Kernel left, Kernel right, SqlType type, BufferAllocator allocator) {
+            super(type, List.of(left, right), allocator);
+            this.operator = operator;
+            this.narrowOperands = left.type instanceof SqlType.IntegerType;
+            this.narrowResult = type instanceof SqlType.IntegerType;
+        }
+
+        @Override
+        FieldVector evaluate(Batch input, Rows rows) {
+            FieldVector left = children.get(0).evaluate(input, rows);
+            FieldVector right = children.get(1).evaluate(input, rows);
+            FieldVector out = output(input.rowCount());
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf leftValidity = left.getValidityBuffer();
+            ArrowBuf rightValidity = right.getValidityBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                if (!Bits.get(leftValidity, row) || !Bits.get(rightValidity, row)) {
+                    Bits.set(outValidity, row, false);
+                    continue;
+                }
+                long a = narrowOperands ? leftData.getInt((long) row * 4) : leftData.getLong((long) row * 8);
+                long b = narrowOperands ? rightData.getInt((long) row * 4) : rightData.getLong((long) row * 8);
+                long result = compute(a, b);
+                if (narrowResult) {
+                    if (result != (int) result) {
+                        throw Evaluator.overflow(a, operator, b, type);
+                    }
+                    outData.setInt((long) row * 4, (int) result);
+                } else {
+                    outData.setLong((long) row * 8, result);
+                }
+                Bits.set(outValidity, row, true);
+            }
+            return finish(out, input.rowCount());
+        }
+
+        private long compute(long a, long b) {
+            try {
+                return switch (operator) {
+                    case ADD -> Math.addExact(a, b);
+                    case SUBTRACT -> Math.subtractExact(a, b);
+                    case MULTIPLY -> Math.multiplyExact(a, b);
+                    case DIVIDE -> {
+                        if (b == 0) {
+                            throw Evaluator.divisionByZero(a, operator, b);
+                        }
+                        yield Math.divideExact(a, b);
+                    }
+                    case MODULO -> {
+                        if (b == 0) {
+                            throw Evaluator.divisionByZero(a, operator, b);
+                        }
+                        yield a % b;
+                    }
+                };
+            } catch (ArithmeticException e) {
+                throw Evaluator.overflow(a, operator, b, type);
+            }
+        }
+    }
+
+    /** DOUBLE arithmetic; both operands are DOUBLE (the compiler converts). */
+    static final class DoubleKernel extends Kernel {
+        private final ArithmeticOperator operator;
+
+        DoubleKernel(ArithmeticOperator operator, Kernel left, Kernel right, BufferAllocator allocator) {
+            super(SqlType.DOUBLE, List.of(left, right), allocator);
+            this.operator = operator;
+        }
+
+        @Override
+        FieldVector evaluate(Batch input, Rows rows) {
+            FieldVector left = children.get(0).evaluate(input, rows);
+            FieldVector right = children.get(1).evaluate(input, rows);
+            FieldVector out = output(input.rowCount());
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf leftValidity = left.getValidityBuffer();
+            ArrowBuf rightValidity = right.getValidityBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                if (!Bits.get(leftValidity, row) || !Bits.get(rightValidity, row)) {
+                    Bits.set(outValidity, row, false);
+                    continue;
+                }
+                double result = Evaluator.doubleArithmetic(operator,
+                        leftData.getDouble((long) row * 8), rightData.getDouble((long) row * 8));
+                outData.setDouble((long) row * 8, result);
+                Bits.set(outValidity, row, true);
+            }
+            return finish(out, input.rowCount());
+        }
+    }
+
+    /**
+     * DECIMAL arithmetic on 128-bit unscaled values. When both operands fit in a long, sums,
+     * differences and quotients are computed in longs and products exactly in 128 bits; otherwise,
+     * and when an intermediate would overflow, the row is computed with {@link BigDecimal} by the
+     * reference code, which rounds the same way.
+     */
+    static final class DecimalKernel extends Kernel {
+        private final ArithmeticOperator operator;
+        private final SqlType.DecimalType leftType;
+        private final SqlType.DecimalType rightType;
+        private final SqlType.DecimalType resultType;
+        private final Expr.Arithmetic node;
+        private final EvaluationContext context;
+
+        DecimalKernel(Expr.Arithmetic node, Kernel left, Kernel right, EvaluationContext context, BufferAllocator allocator) {
+            super(node.type(), List.of(left, right), allocator);
+            this.node = node;
+            this.context = context;
+            this.operator = node.operator();
+            this.leftType = (SqlType.DecimalType) left.type;
+            this.rightType = (SqlType.DecimalType) right.type;
+            this.resultType = (SqlType.DecimalType) node.type();
+        }
+
+        @Override
+        FieldVector evaluate(Batch input, Rows rows) {
+            FieldVector left = children.get(0).evaluate(input, rows);
+            FieldVector right = children.get(1).evaluate(input, rows);
+            FieldVector out = output(input.rowCount());
+            boolean noNulls = left.getNullCount() == 0 && right.getNullCount() == 0;
+            if (noNulls && operator == ArithmeticOperator.MULTIPLY && leftType.scale() + rightType.scale() == resultType.scale()) {
+                multiplyExactly(left, right, out, rows);
+                return finish(out, input.rowCount());
+            }
+            if (noNulls && (operator == ArithmeticOperator.ADD || operator == ArithmeticOperator.SUBTRACT) && alignable()) {
+                addAligned(left, right, out, rows);
+                return finish(out, input.rowCount());
+            }
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf leftValidity = left.getValidityBuffer();
+            ArrowBuf rightValidity = right.getValidityBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                if (!noNulls && (!Bits.get(leftValidity, row) || !Bits.get(rightValidity, row))) {
+                    Bits.set(outValidity, row, false);
+                    continue;
+                }
+                long leftHigh = Decimal128.high(leftData, row);
+                long leftLow = Decimal128.low(leftData, row);
+                long rightHigh = Decimal128.high(rightData, row);
+                long rightLow = Decimal128.low(rightData, row);
+                if (!(Decimal128.fitsLong(leftHigh, leftLow) && Decimal128.fitsLong(rightHigh, rightLow)
+                        && computeFast(leftLow, rightLow, outData, row))) {
+                    computeSlow(leftHigh, leftLow, rightHigh, rightLow, outData, row);
+                }
+                Bits.set(outValidity, row, true);
+            }
+            return finish(out, input.rowCount());
+        }
+
+        /** Whether both operands reach the result's scale by a multiplication with a power of ten that fits a long. */
+        private boolean alignable() {
+            int scale = resultType.scale();
+            return scale >= leftType.scale() && scale >= rightType.scale()
+                    && scale - leftType.scale() < Decimal128.POWERS_OF_TEN.length
+                    && scale - rightType.scale() < Decimal128.POWERS_OF_TEN.length;
+        }
+
+        /** Sums and differences of operands brought to the result's scale: {@code 1 - discount}, {@code price + tax}. */
+        private void addAligned(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            long leftFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - leftType.scale()];
+            long rightFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - rightType.scale()];
+            boolean add = operator == ArithmeticOperator.ADD;
+            int precision = resultType.precision();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                long leftHigh = Decimal128.high(leftData, row);
+                long leftLow = Decimal128.low(leftData, row);
+                long rightHigh = Decimal128.high(rightData, row);
+                long rightLow = Decimal128.low(rightData, row);
+                boolean done = false;
+                if (Decimal128.fitsLong(leftHigh, leftLow) && Decimal128.fitsLong(rightHigh, rightLow)) {
+                    long x = leftLow * leftFactor;
+                    long y = rightLow * rightFactor;
+                    long result = add ? x + y : x - y;
+                    boolean overflowed = Math.multiplyHigh(leftLow, leftFactor) != (x >> 63)
+                            || Math.multiplyHigh(rightLow, rightFactor) != (y >> 63)
+                            || (add ? ((x ^ result) & (y ^ result)) < 0 : ((x ^ y) & (x ^ result)) < 0);
+                    if (!overflowed) {
+                        if (Decimal128.exceedsPrecision(result, precision)) {
+                            throw overflowError(leftLow, rightLow);
+                        }
+                        Decimal128.writeLong(outData, row, result);
+                        done = true;
+                    }
+                }
+                if (!done) {
+                    computeSlow(leftHigh, leftLow, rightHigh, rightLow, outData, row);
+                }
+                Bits.set(outValidity, row, true);
+            }
+        }
+
+        /**
+         * The common shape of price times factor: a product whose scale is the sum of the operands'
+         * scales needs no rounding, and two longs multiply exactly into 128 bits.
+         */
+        private void multiplyExactly(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            int precision = resultType.precision();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                long leftHigh = Decimal128.high(leftData, row);
+                long leftLow = Decimal128.low(leftData, row);
+                long rightHigh = Decimal128.high(rightData, row);
+                long rightLow = Decimal128.low(rightData, row);
+                if (Decimal128.fitsLong(leftHigh, leftLow) && Decimal128.fitsLong(rightHigh, rightLow)) {
+                    long high = Math.multiplyHigh(leftLow, rightLow);
+                    long low = leftLow * rightLow;
+                    if (Decimal128.exceedsPrecision(high, low, precision)) {
+                        throw overflowError(leftLow, rightLow);
+                    }
+                    Decimal128.write(outData, row, high, low);
+                } else {
+                    computeSlow(leftHigh, leftLow, rightHigh, rightLow, outData, row);
+                }
+                Bits.set(outValidity, row, true);
+            }
+        }
+
+        /** Computes in longs and writes the result; false when it cannot, leaving the row to {@link #computeSlow}. */
+        private boolean computeFast(long a, long b, ArrowBuf outData, int row) {
+            int s1 = leftType.scale();
+            int s2 = rightType.scale();
+            int scale = resultType.scale();
+            switch (operator) {
+                case ADD, SUBTRACT -> {
+                    if (scale < s1 || scale < s2 || !Decimal128.scaleFits(a, scale - s1) || !Decimal128.scaleFits(b, scale - s2)) {
+                        return false;
+                    }
+                    long x = Decimal128.scale(a, scale - s1);
+                    long y = Decimal128.scale(b, scale - s2);
+                    long result = operator == ArithmeticOperator.ADD ? x + y : x - y;
+                    boolean overflowed = operator == ArithmeticOperator.ADD
+                            ? ((x ^ result) & (y ^ result)) < 0
+                            : ((x ^ y) & (x ^ result)) < 0;
+                    return !overflowed && writeChecked(outData, row, result, a, b);
+                }
+                case MULTIPLY -> {
+                    long high = Math.multiplyHigh(a, b);
+                    long low = a * b;
+                    int productScale = s1 + s2;
+                    if (productScale == scale) {
+                        if (Decimal128.exceedsPrecision(high, low, resultType.precision())) {
+                            throw overflowError(a, b);
+                        }
+                        Decimal128.write(outData, row, high, low);
+                        return true;
+                    }
+                    if (!Decimal128.fitsLong(high, low)) {
+                        return false;
+                    }
+                    if (productScale > scale) {
+                        int drop = productScale - scale;
+                        if (drop >= Decimal128.POWERS_OF_TEN.length) {
+                            return false;
+                        }
+                        return writeChecked(outData, row, Decimal128.divideRoundHalfUp(low, Decimal128.POWERS_OF_TEN[drop]), a, b);
+                    }
+                    if (!Decimal128.scaleFits(low, scale - productScale)) {
+                        return false;
+                    }
+                    return writeChecked(outData, row, Decimal128.scale(low, scale - productScale), a, b);
+                }
+                case DIVIDE -> {
+                    if (b == 0) {
+                        throw Evaluator.divisionByZero(decimalText(a, s1), operator, decimalText(b, s2));
+                    }
+                    int shift = scale + s2 - s1;
+                    if (shift < 0 || b == Long.MIN_VALUE || !Decimal128.scaleFits(a, shift)) {
+                        return false;
+                    }
+                    long dividend = Decimal128.scale(a, shift);
+                    if (dividend == Long.MIN_VALUE && b == -1) {
+                        return false;
+                    }
+                    return writeChecked(outData, row, Decimal128.divideRoundHalfUp(dividend, b), a, b);
+                }
+                case MODULO -> {
+                    if (b == 0) {
+                        throw Evaluator.divisionByZero(decimalText(a, s1), operator, decimalText(b, s2));
+                    }
+                    int common = Math.max(s1, s2);
+                    if (common != scale || !Decimal128.scaleFits(a, common - s1) || !Decimal128.scaleFits(b, common - s2)) {
+                        return false;
+                    }
+                    return writeChecked(outData, row, Decimal128.scale(a, common - s1) % Decimal128.scale(b, common - s2), a, b);
+                }
+            }
+            return false;
+        }
+
+        private boolean writeChecked(ArrowBuf outData, int row, long result, long a, long b) {
+            if (Decimal128.exceedsPrecision(result, resultType.precision())) {
+                throw overflowError(a, b);
+            }
+            Decimal128.writeLong(outData, row, result);
+            return true;
+        }
+
+        private RuntimeException overflowError(long a, long b) {
+            return Evaluator.overflow(decimalText(a, leftType.scale()), operator, decimalText(b, rightType.scale()), resultType);
+        }
+
+        private static String decimalText(long unscaled, int scale) {
+            return BigDecimal.valueOf(unscaled, scale).toPlainString();
+        }
+
+        private void computeSlow(long leftHigh, long leftLow, long rightHigh, long rightLow, ArrowBuf outData, int row) {
+            Object[] arguments = {
+                Decimal128.toBigDecimal(leftHigh, leftLow, leftType.scale()),
+                Decimal128.toBigDecimal(rightHigh, rightLow, rightType.scale())
+            };
+            BigDecimal result = (BigDecimal) Evaluator.apply(node, arguments, context);
+            Decimal128.write(outData, row, result.unscaledValue());
+        }
+    }
+
+    /** Unary minus on INT, BIGINT, DOUBLE or DECIMAL. */
+    static final class NegateKernel extends Kernel {
+        private final Physical physical;
+
+        NegateKernel(Kernel operand, BufferAllocator allocator) {
+            super(operand.type, List.of(operand), allocator);
+            this.physical = Physical.of(operand.type);
+        }
+
+        @Override
+        FieldVector evaluate(Batch input, Rows rows) {
+            FieldVector values = children.getFirst().evaluate(input, rows);
+            FieldVector out = output(input.rowCount());
+            ArrowBuf data = values.getDataBuffer();
+            ArrowBuf validity = values.getValidityBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                if (!Bits.get(validity, row)) {
+                    Bits.set(outValidity, row, false);
+                    continue;
+                }
+                switch (physical) {
+                    case INT32 -> {
+                        int value = data.getInt((long) row * 4);
+                        if (value == Integer.MIN_VALUE) {
+                            throw Casts.outOfRange("-(" + value + ")", type);
+                        }
+                        outData.setInt((long) row * 4, -value);
+                    }
+                    case INT64 -> {
+                        long value = data.getLong((long) row * 8);
+                        if (value == Long.MIN_VALUE) {
+                            throw Casts.outOfRange("-(" + value + ")", type);
+                        }
+                        outData.setLong((long) row * 8, -value);
+                    }
+                    case FLOAT64 -> outData.setDouble((long) row * 8, -data.getDouble((long) row * 8));
+                    case DECIMAL128 -> {
+                        long high = Decimal128.high(data, row);
+                        long low = Decimal128.low(data, row);
+                        Decimal128.write(outData, row, low == 0 ? -high : ~high, -low);
+                    }
+                    case BIT, UTF8 -> throw new IllegalStateException("cannot negate " + type.sqlName());
+                }
+                Bits.set(outValidity, row, true);
+            }
+            return finish(out, input.rowCount());
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.columba.core.expr;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BitVectorHelper;
+
+/** Single-bit access to validity buffers and BOOLEAN value buffers, as kernel loops need it. */
+final class Bits {
+    private Bits() {
+    }
+
+    static boolean get(ArrowBuf buffer, int row) {
+        return BitVectorHelper.get(buffer, row) != 0;
+    }
+
+    static void set(ArrowBuf buffer, int row, boolean value) {
+        BitVectorHelper.setValidityBit(buffer, row, value ? 1 : 0);
+    }
+}

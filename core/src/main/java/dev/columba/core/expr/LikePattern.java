@@ -1,0 +1,153 @@
+package dev.columba.core.expr;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+
+/**
+ * A LIKE pattern compiled for matching UTF-8 bytes in place. The pattern is split at its
+ * {@code %}s into segments; a segment is a sequence of literal bytes and {@link #ANY_CHARACTER}
+ * ({@code _}, one code point of one to four bytes). The first segment must match at the start,
+ * the last at the end (matched backwards), and the ones between at their leftmost place in
+ * between: the leftmost place never loses a match, so no backtracking is needed.
+ */
+final class LikePattern {
+    /** A segment element matching any one character. Literal bytes are 0..255. */
+    static final int ANY_CHARACTER = -1;
+
+    private final int[][] segments;
+
+    private LikePattern(int[][] segments) {
+        this.segments = segments;
+    }
+
+    /**
+     * Compiles {@code pattern} with the escape character {@code escape} (null for none).
+     *
+     * @throws ColumbaException {@link ErrorCode#INVALID_ESCAPE_SEQUENCE} for a bad escape
+     */
+    static LikePattern compile(String pattern, String escape) {
+        int escapeCodePoint = BuiltinFunctions.escapeCodePoint(escape);
+        List<int[]> segments = new ArrayList<>();
+        List<Integer> current = new ArrayList<>();
+        for (int index = 0; index < pattern.length(); ) {
+            int codePoint = pattern.codePointAt(index);
+            index += Character.charCount(codePoint);
+            if (codePoint == escapeCodePoint) {
+                if (index >= pattern.length()) {
+                    throw new ColumbaException(ErrorCode.INVALID_ESCAPE_SEQUENCE,
+                            "LIKE pattern must not end with the escape character: '" + pattern + "'");
+                }
+                int escaped = pattern.codePointAt(index);
+                index += Character.charCount(escaped);
+                addLiteral(current, escaped);
+            } else if (codePoint == '%') {
+                segments.add(toArray(current));
+                current.clear();
+            } else if (codePoint == '_') {
+                current.add(ANY_CHARACTER);
+            } else {
+                addLiteral(current, codePoint);
+            }
+        }
+        segments.add(toArray(current));
+        return new LikePattern(segments.toArray(new int[0][]));
+    }
+
+    private static void addLiteral(List<Integer> elements, int codePoint) {
+        for (byte value : Character.toString(codePoint).getBytes(StandardCharsets.UTF_8)) {
+            elements.add(value & 0xFF);
+        }
+    }
+
+    private static int[] toArray(List<Integer> elements) {
+        int[] array = new int[elements.size()];
+        for (int index = 0; index < array.length; index++) {
+            array[index] = elements.get(index);
+        }
+        return array;
+    }
+
+    /** Whether the UTF-8 bytes {@code data[start, end)} match. */
+    boolean matches(ArrowBuf data, long start, long end) {
+        if (segments.length == 1) {
+            return matchForward(segments[0], data, start, end) == end;
+        }
+        long position = matchForward(segments[0], data, start, end);
+        if (position < 0) {
+            return false;
+        }
+        long suffixStart = matchBackward(segments[segments.length - 1], data, position, end);
+        if (suffixStart < 0) {
+            return false;
+        }
+        for (int segment = 1; segment < segments.length - 1; segment++) {
+            int[] elements = segments[segment];
+            if (elements.length == 0) {
+                continue;
+            }
+            long found = -1;
+            for (long candidate = position; candidate <= suffixStart; ) {
+                found = matchForward(elements, data, candidate, suffixStart);
+                if (found >= 0) {
+                    break;
+                }
+                if (candidate == suffixStart) {
+                    break;
+                }
+                candidate += Utf8.sequenceLength(data.getByte(candidate));
+            }
+            if (found < 0) {
+                return false;
+            }
+            position = found;
+        }
+        return true;
+    }
+
+    /** Where a match of {@code elements} starting at {@code position} ends, or -1; never passes {@code limit}. */
+    private static long matchForward(int[] elements, ArrowBuf data, long position, long limit) {
+        for (int element : elements) {
+            if (position >= limit) {
+                return -1;
+            }
+            if (element == ANY_CHARACTER) {
+                position += Utf8.sequenceLength(data.getByte(position));
+                if (position > limit) {
+                    return -1;
+                }
+            } else {
+                if ((data.getByte(position) & 0xFF) != element) {
+                    return -1;
+                }
+                position++;
+            }
+        }
+        return position;
+    }
+
+    /** Where a match of {@code elements} ending at {@code end} starts, or -1; never before {@code floor}. */
+    private static long matchBackward(int[] elements, ArrowBuf data, long floor, long end) {
+        long position = end;
+        for (int element = elements.length - 1; element >= 0; element--) {
+            if (position <= floor) {
+                return -1;
+            }
+            if (elements[element] == ANY_CHARACTER) {
+                position--;
+                while (position > floor && Utf8.isContinuation(data.getByte(position))) {
+                    position--;
+                }
+            } else {
+                position--;
+                if ((data.getByte(position) & 0xFF) != elements[element]) {
+                    return -1;
+                }
+            }
+        }
+        return position;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.columba.core.expr;
+
+import dev.columba.core.type.SqlType;
+
+/**
+ * How a SQL type lies in an Arrow vector, which is what a kernel's loop depends on: DATE shares
+ * INT's 4-byte layout, TIMESTAMP BIGINT's 8 bytes, CHAR VARCHAR's offsets and UTF-8 bytes.
+ */
+enum Physical {
+    BIT,
+    INT32,
+    INT64,
+    FLOAT64,
+    DECIMAL128,
+    UTF8;
+
+    static Physical of(SqlType type) {
+        return switch (type) {
+            case SqlType.BooleanType ignored -> BIT;
+            case SqlType.IntegerType ignored -> INT32;
+            case SqlType.DateType ignored -> INT32;
+            case SqlType.BigintType ignored -> INT64;
+            case SqlType.TimestampType ignored -> INT64;
+            case SqlType.DoubleType ignored -> FLOAT64;
+            case SqlType.DecimalType ignored -> DECIMAL128;
+            case SqlType.VarcharType ignored -> UTF8;
+            case SqlType.CharType ignored -> UTF8;
+        };
+    }
+}

@@ -1,0 +1,197 @@
+package dev.columba.core.exec;
+
+import static dev.columba.core.exec.AggregateFunction.AVG;
+import static dev.columba.core.exec.AggregateFunction.COUNT;
+import static dev.columba.core.exec.AggregateFunction.MAX;
+import static dev.columba.core.exec.AggregateFunction.MIN;
+import static dev.columba.core.exec.AggregateFunction.SUM;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.Comparisons;
+import dev.columba.core.expr.Evaluator;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class HashAggregateOperatorTest extends OperatorTestBase {
+    private static final List<List<Integer>> KEY_CHOICES = List.of(List.of(), List.of(0), List.of(1), List.of(0, 1),
+            List.of(4, 5), List.of(1, 3), List.of(2, 6, 0));
+
+    static final List<AggregateCall> AGGREGATES = List.of(
+            AggregateCall.countStar("n"),
+            AggregateCall.of(COUNT, 1, false, SCHEMA, "count_s"),
+            AggregateCall.of(SUM, 2, false, SCHEMA, "sum_d"),
+            AggregateCall.of(AVG, 2, false, SCHEMA, "avg_d"),
+            AggregateCall.of(MIN, 1, false, SCHEMA, "min_s"),
+            AggregateCall.of(MAX, 1, false, SCHEMA, "max_s"),
+            AggregateCall.of(MIN, 4, false, SCHEMA, "min_t"),
+            AggregateCall.of(MAX, 3, false, SCHEMA, "max_x"),
+            AggregateCall.of(SUM, 6, false, SCHEMA, "sum_l"),
+            AggregateCall.of(AVG, 0, false, SCHEMA, "avg_k"),
+            AggregateCall.of(SUM, 3, false, SCHEMA, "sum_x"),
+            AggregateCall.of(AVG, 3, false, SCHEMA, "avg_x"),
+            AggregateCall.of(COUNT, 1, true, SCHEMA, "distinct_s"),
+            AggregateCall.of(SUM, 0, true, SCHEMA, "distinct_sum_k"),
+            AggregateCall.of(MAX, 5, false, SCHEMA, "max_b"),
+            AggregateCall.of(MIN, 2, false, SCHEMA, "min_d"),
+            AggregateCall.of(MAX, 6, false, SCHEMA, "max_l"),
+            new AggregateCall(COUNT, AggregateCall.NO_ARGUMENT, false, 5, SqlType.BIGINT, "count_if_b"),
+            new AggregateCall(SUM, 2, false, 5, SqlType.decimal(22, 2), "sum_d_if_b"),
+            new AggregateCall(SUM, 0, false, AggregateCall.NO_FILTER, SqlType.INT, "sum_k_as_int"),
+            new AggregateCall(AVG, 2, true, AggregateCall.NO_FILTER, SqlType.decimal(12, 2), "avg_distinct_d"),
+            new AggregateCall(MIN, 4, true, AggregateCall.NO_FILTER, SqlType.DATE, "min_distinct_t"));
+
+    private List<Integer> keys;
+    private boolean distinctRows;
+
+    @Override
+    Operator create(List<Operator> inputs) {
+        distinctRows = random.nextInt(8) == 0;
+        if (distinctRows) {
+            keys = List.of(0, 1, 2, 3, 4, 5, 6);
+            return HashAggregateOperator.distinct(inputs.getFirst());
+        }
+        keys = KEY_CHOICES.get(random.nextInt(KEY_CHOICES.size()));
+        return new HashAggregateOperator(inputs.getFirst(), keys, AGGREGATES);
+    }
+
+    @Override
+    List<Object[]> expected(List<List<Object[]>> inputs) {
+        return reference(inputs.getFirst(), keys, distinctRows ? List.of() : AGGREGATES);
+    }
+
+    /** GROUP BY on Java lists: groups in order of first appearance, aggregates as SQL defines them. */
+    static List<Object[]> reference(List<Object[]> rows, List<Integer> keys, List<AggregateCall> aggregates) {
+        Map<List<Object>, List<Object[]>> groups = new LinkedHashMap<>();
+        if (keys.isEmpty()) {
+            groups.put(List.of(), new ArrayList<>());
+        }
+        for (Object[] row : rows) {
+            List<Object> key = new ArrayList<>();
+            for (int column : keys) {
+                key.add(normalized(row[column]));
+            }
+            groups.computeIfAbsent(key, ignored -> new ArrayList<>()).add(row);
+        }
+        List<Object[]> result = new ArrayList<>();
+        for (Map.Entry<List<Object>, List<Object[]>> group : groups.entrySet()) {
+            List<Object> output = new ArrayList<>();
+            Object[] first = group.getValue().isEmpty() ? null : group.getValue().getFirst();
+            for (int column : keys) {
+                output.add(first[column]);
+            }
+            for (AggregateCall call : aggregates) {
+                output.add(aggregate(call, group.getValue()));
+            }
+            result.add(output.toArray());
+        }
+        return result;
+    }
+
+    private static Object normalized(Object value) {
+        return value instanceof Double number && number == 0 ? 0.0 : value;
+    }
+
+    private static Object aggregate(AggregateCall call, List<Object[]> rows) {
+        List<Object> values = new ArrayList<>();
+        Set<Object> seen = new LinkedHashSet<>();
+        for (Object[] row : rows) {
+            if (call.filter() != AggregateCall.NO_FILTER && !Boolean.TRUE.equals(row[call.filter()])) {
+                continue;
+            }
+            Object value = call.argument() == AggregateCall.NO_ARGUMENT ? Boolean.TRUE : row[call.argument()];
+            if (value != null && (!call.distinct() || seen.add(normalized(value)))) {
+                values.add(value);
+            }
+        }
+        SqlType argumentType = call.argument() == AggregateCall.NO_ARGUMENT ? null : SCHEMA.column(call.argument()).type();
+        return switch (call.function()) {
+            case COUNT -> (long) values.size();
+            case MIN, MAX -> values.stream().reduce((a, b) -> {
+                int comparison = Comparisons.compare(b, a);
+                return (call.function() == MIN ? comparison < 0 : comparison > 0) ? b : a;
+            }).orElse(null);
+            case SUM, AVG -> {
+                if (values.isEmpty()) {
+                    yield null;
+                }
+                if (argumentType instanceof SqlType.DoubleType) {
+                    double sum = 0;
+                    for (Object value : values) {
+                        sum += (Double) value;
+                    }
+                    yield call.function() == SUM ? sum : sum / values.size();
+                }
+                BigDecimal sum = BigDecimal.ZERO;
+                for (Object value : values) {
+                    sum = sum.add(value instanceof BigDecimal decimal ? decimal : BigDecimal.valueOf(((Number) value).longValue()));
+                }
+                SqlType type = call.type();
+                if (call.function() == SUM) {
+                    yield Evaluator.cast(sum, SqlType.decimal(38, Math.max(sum.scale(), 0)), type);
+                }
+                BigDecimal count = BigDecimal.valueOf(values.size());
+                yield switch (type) {
+                    case SqlType.DoubleType ignored -> sum.divide(count, MathContext.DECIMAL128).doubleValue();
+                    case SqlType.DecimalType decimal -> Evaluator.cast(sum.divide(count, decimal.scale(), RoundingMode.HALF_UP),
+                            SqlType.decimal(38, decimal.scale()), type);
+                    default -> Evaluator.cast(sum.divide(count, 0, RoundingMode.HALF_UP), SqlType.decimal(38, 0), type);
+                };
+            }
+        };
+    }
+
+    @Test
+    void withoutGroupByAnEmptyInputStillGivesOneRow() {
+        List<Object[]> rows = run(new HashAggregateOperator(ListSource.of(SCHEMA, List.of(), 8), List.of(), AGGREGATES), context(8));
+        assertEquals(1, rows.size());
+        assertEquals(0L, rows.getFirst()[0], "COUNT(*)");
+        assertEquals(0L, rows.getFirst()[17], "COUNT(*) FILTER");
+        assertEquals(Arrays.asList(rows.getFirst()).subList(2, 12), Arrays.asList(new Object[10]), "SUM, AVG, MIN, MAX of nothing are NULL");
+        assertEquals(0, run(new HashAggregateOperator(ListSource.of(SCHEMA, List.of(), 8), List.of(0), AGGREGATES), context(8)).size(),
+                "with GROUP BY, no rows");
+    }
+
+    @Test
+    void resultTypesAndNullability() {
+        TableSchema schema = new HashAggregateOperator(ListSource.of(SCHEMA, List.of(), 8), List.of(1), AGGREGATES).schema();
+        assertEquals(new Column("s", SqlType.varchar(8), true), schema.column(0));
+        assertEquals(new Column("n", SqlType.BIGINT, false), schema.column(1));
+        assertEquals(new Column("sum_d", SqlType.decimal(22, 2), true), schema.column(3));
+        assertEquals(new Column("avg_d", SqlType.decimal(22, 12), true), schema.column(4));
+        assertEquals(new Column("sum_l", SqlType.decimal(38, 0), true), schema.column(9));
+        assertEquals(new Column("avg_k", SqlType.DOUBLE, true), schema.column(10));
+        ColumbaException wrong = assertThrows(ColumbaException.class, () -> new HashAggregateOperator(ListSource.of(SCHEMA, List.of(), 8),
+                List.of(), List.of(new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "sum_s"))));
+        assertEquals(ErrorCode.WRONG_TYPE, wrong.errorCode());
+    }
+
+    @Test
+    void anIntegerSumThatDoesNotFitItsTypeIsAnError() {
+        List<Object[]> rows = new ArrayList<>();
+        for (int row = 0; row < 3; row++) {
+            rows.add(new Object[] {Integer.MAX_VALUE, null, null, null, null, null, null});
+        }
+        HashAggregateOperator sum = new HashAggregateOperator(ListSource.of(SCHEMA, rows, 2), List.of(),
+                List.of(new AggregateCall(SUM, 0, false, AggregateCall.NO_FILTER, SqlType.INT, "total")));
+        ColumbaException overflow = assertThrows(ColumbaException.class, () -> run(sum, context(2)));
+        assertEquals(ErrorCode.VALUE_OUT_OF_RANGE, overflow.errorCode());
+        assertEquals("22003", overflow.errorCode().sqlState());
+        assertEquals(List.of(6442450941L), run(new HashAggregateOperator(ListSource.of(SCHEMA, rows, 2), List.of(),
+                List.of(AggregateCall.of(SUM, 0, false, SCHEMA, "total"))), context(2)).stream().map(row -> row[0]).toList());
+    }
+}

@@ -1,0 +1,141 @@
+package dev.columba.core.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.context.QueryContext;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.ArithmeticOperator;
+import dev.columba.core.expr.ComparisonOperator;
+import dev.columba.core.expr.Comparisons;
+import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiPredicate;
+import org.apache.arrow.memory.BufferAllocator;
+import org.junit.jupiter.api.Test;
+
+class HashJoinOperatorTest extends OperatorTestBase {
+    private static final List<List<Integer>> KEY_CHOICES = List.of(List.of(0), List.of(1), List.of(0, 1), List.of(4),
+            List.of(2), List.of(3), List.of(5, 0));
+
+    private JoinType joinType;
+    private List<Integer> keys;
+    private Expr residual;
+
+    @Override
+    int inputCount() {
+        return 2;
+    }
+
+    @Override
+    int maxRows() {
+        return 1500;
+    }
+
+    /** A column of the pair of rows: left columns first, then right ones. */
+    static Expr pairColumn(boolean right, int column) {
+        return new Expr.ColumnReference(column + (right ? SCHEMA.size() : 0), SCHEMA.column(column).type());
+    }
+
+    /** Conditions over a left row and a right row, as a residual or a nested-loop join condition. */
+    static Expr randomCondition(java.util.Random random) {
+        return switch (random.nextInt(4)) {
+            case 0 -> new Expr.Comparison(ComparisonOperator.LESS_THAN, pairColumn(false, 2), pairColumn(true, 2));
+            case 1 -> new Expr.Or(List.of(new Expr.Comparison(ComparisonOperator.EQUAL, pairColumn(false, 1), pairColumn(true, 1)),
+                    pairColumn(true, 5)));
+            case 2 -> new Expr.Comparison(ComparisonOperator.GREATER_THAN,
+                    Expr.Arithmetic.of(ArithmeticOperator.ADD, pairColumn(false, 3), pairColumn(true, 3)),
+                    new Expr.Literal(1.0, SqlType.DOUBLE));
+            default -> new Expr.Comparison(ComparisonOperator.LESS_THAN_OR_EQUAL, pairColumn(false, 0), pairColumn(true, 0));
+        };
+    }
+
+    @Override
+    Operator create(List<Operator> inputs) {
+        joinType = JoinType.values()[random.nextInt(JoinType.values().length)];
+        keys = KEY_CHOICES.get(random.nextInt(KEY_CHOICES.size()));
+        residual = random.nextInt(3) == 0 ? randomCondition(random) : null;
+        return new HashJoinOperator(inputs.get(0), inputs.get(1), joinType, keys, keys, residual);
+    }
+
+    @Override
+    List<Object[]> expected(List<List<Object[]>> inputs) {
+        return referenceJoin(inputs.get(0), inputs.get(1), joinType, (left, right) -> {
+            for (int key : keys) {
+                if (left[key] == null || right[key] == null || Comparisons.compare(left[key], right[key]) != 0) {
+                    return false;
+                }
+            }
+            return residual == null || Boolean.TRUE.equals(Evaluator.evaluate(residual, concat(left, right), EVALUATION));
+        });
+    }
+
+    static Object[] concat(Object[] left, Object[] right) {
+        Object[] pair = new Object[left.length + right.length];
+        System.arraycopy(left, 0, pair, 0, left.length);
+        if (right != null) {
+            System.arraycopy(right, 0, pair, left.length, right.length);
+        }
+        return pair;
+    }
+
+    /** A join on Java lists by the book: every pair is tested. */
+    static List<Object[]> referenceJoin(List<Object[]> left, List<Object[]> right, JoinType joinType,
+                                        BiPredicate<Object[], Object[]> matches) {
+        List<Object[]> result = new ArrayList<>();
+        for (Object[] leftRow : left) {
+            boolean matched = false;
+            for (Object[] rightRow : right) {
+                if (matches.test(leftRow, rightRow)) {
+                    matched = true;
+                    if (joinType == JoinType.INNER || joinType == JoinType.LEFT) {
+                        result.add(concat(leftRow, rightRow));
+                    }
+                }
+            }
+            if (joinType == JoinType.LEFT && !matched) {
+                result.add(concat(leftRow, new Object[SCHEMA.size()]));
+            }
+            if ((joinType == JoinType.SEMI && matched) || (joinType == JoinType.ANTI && !matched)) {
+                result.add(leftRow);
+            }
+        }
+        return result;
+    }
+
+    @Test
+    void outputColumnsOfTheJoinTypes() {
+        Operator left = ListSource.of(SCHEMA, List.of(), 4);
+        Operator right = ListSource.of(SCHEMA, List.of(), 4);
+        TableSchema inner = new HashJoinOperator(left, right, JoinType.LEFT, List.of(0), List.of(0), null).schema();
+        assertEquals(14, inner.size());
+        assertEquals("k0", inner.column(7).name());
+        assertTrue(inner.column(13).nullable());
+        assertEquals(SCHEMA, new HashJoinOperator(left, right, JoinType.ANTI, List.of(0), List.of(0), null).schema());
+        ColumbaException mismatch = assertThrows(ColumbaException.class,
+                () -> new HashJoinOperator(left, right, JoinType.INNER, List.of(0), List.of(6), null));
+        assertEquals(ErrorCode.WRONG_TYPE, mismatch.errorCode());
+    }
+
+    @Test
+    void aBuildSideOverTheMemoryLimitIsOutOfMemoryAndLeaksNothing() {
+        BufferAllocator small = memory.child("small query", 512 * 1024);
+        List<Object[]> build = randomRows(30_000);
+        HashJoinOperator join = new HashJoinOperator(ListSource.of(SCHEMA, randomRows(10), 1000),
+                ListSource.of(SCHEMA, build, 1000), JoinType.INNER, List.of(1, 2), List.of(1, 2), null);
+        join.open(new ExecutionContext(QueryContext.withDefaults(), small, 1000, EVALUATION));
+        ColumbaException error = assertThrows(ColumbaException.class, join::next);
+        assertEquals(ErrorCode.OUT_OF_MEMORY, error.errorCode());
+        assertEquals("53200", error.errorCode().sqlState());
+        assertTrue(error.getMessage().contains("HashJoinOperator"), error.getMessage());
+        join.close();
+        assertEquals(0, small.getAllocatedMemory());
+        small.close();
+    }
+}
