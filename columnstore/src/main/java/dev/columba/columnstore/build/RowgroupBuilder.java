@@ -10,7 +10,7 @@ import dev.columba.columnstore.encoding.SegmentEncoder;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.SegmentBlob;
-import dev.columba.columnstore.vector.VectorValues;
+import dev.columba.core.batch.VectorValues;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
@@ -134,7 +134,7 @@ public final class RowgroupBuilder implements AutoCloseable {
             fellBack[column] = true;
         }
         for (int column = 0; column < row.length; column++) {
-            VectorValues.set(schema.column(column).type(), vectors.get(column), rows, row[column]);
+            VectorValues.set(vectors.get(column), rows, schema.column(column).type(), row[column]);
             DictionaryBuilder dictionary = dictionaries[column];
             if (dictionary != null && !fellBack[column]) {
                 dictionary.tryAdd(row[column]);

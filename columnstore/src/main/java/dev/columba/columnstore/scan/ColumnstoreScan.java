@@ -12,7 +12,7 @@ import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
-import dev.columba.columnstore.vector.VectorValues;
+import dev.columba.core.batch.VectorValues;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
@@ -255,7 +255,7 @@ public final class ColumnstoreScan implements AutoCloseable {
                 continue;
             }
             for (int index = 0; index < projection.length; index++) {
-                VectorValues.set(schema.column(projection[index]).type(), batch.column(index), count, row[projection[index]]);
+                VectorValues.set(batch.column(index), count, schema.column(projection[index]).type(), row[projection[index]]);
             }
             if (options.withRowLocator()) {
                 int position = page.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), delta.keyOffset());

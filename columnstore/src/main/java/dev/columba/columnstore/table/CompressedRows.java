@@ -6,7 +6,7 @@ import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.encoding.SegmentReader;
 import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.RowgroupFile;
-import dev.columba.columnstore.vector.VectorValues;
+import dev.columba.core.batch.VectorValues;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
@@ -73,7 +73,7 @@ final class CompressedRows {
                         }
                         Object[] values = new Object[schema.size()];
                         for (int column = 0; column < values.length; column++) {
-                            values[column] = VectorValues.get(schema.column(column).type(), vectors.get(column), row);
+                            values[column] = VectorValues.get(vectors.get(column), row, schema.column(column).type());
                         }
                         consumer.accept(values);
                     }

@@ -9,7 +9,7 @@ import dev.columba.columnstore.encoding.ColumnPredicate;
 import dev.columba.columnstore.scan.ColumnFilter;
 import dev.columba.columnstore.scan.ColumnstoreScan;
 import dev.columba.columnstore.scan.ScanOptions;
-import dev.columba.columnstore.vector.VectorValues;
+import dev.columba.core.batch.VectorValues;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
@@ -73,7 +73,7 @@ class ColumnstoreTableTest {
                     for (int column = 0; column < values.length; column++) {
                         int tableColumn = column < options.projection().length ? options.projection()[column] : -1;
                         values[column] = tableColumn >= 0
-                                ? VectorValues.get(table.schema().column(tableColumn).type(), batch.column(column), row)
+                                ? VectorValues.get(batch.column(column), row, table.schema().column(tableColumn).type())
                                 : ((org.apache.arrow.vector.BigIntVector) batch.column(column)).get(row);
                     }
                     rows.add(values);
