@@ -9,6 +9,7 @@ import dev.columba.columnstore.encoding.FallbackReason;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.views.ColumnstoreViews;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.datagen.CommentsGenerator;
 import dev.columba.storage.db.Database;
@@ -94,6 +95,22 @@ class Seed001Test {
             assertTrue(pressured.averageRows() <= narrow.averageRows() / 5, pressured.toString());
             List<TrimReason> trims = pressured.reasons().subList(0, pressured.rowgroups() - 1);
             assertTrue(trims.stream().allMatch(reason -> reason == TrimReason.DICTIONARY_SIZE), trims.toString());
+
+            int textColumn = trimmed.schema().indexOf("Text");
+            List<ColumnstoreViews.DictionaryRow> textDictionaries = ColumnstoreViews.dictionaries(trimmed,
+                    database.bufferPool(), counters).stream().filter(row -> row.columnId() == textColumn).toList();
+            double averageDictionary = textDictionaries.stream().mapToLong(ColumnstoreViews.DictionaryRow::onDiskSize)
+                    .average().orElse(0);
+            System.out.printf(Locale.ROOT, "with Text, trim: %d Text dictionaries, %.2f MB on average (cap 1 MB)%n",
+                    textDictionaries.size(), averageDictionary / 1048576);
+            // The first rowgroup's dictionary became the column's primary, full to the cap; later rowgroups
+            // filled secondaries to the cap and were cut, but the encoder found storing all-distinct text
+            // plainly smaller than through a dictionary, so they keep none (the trim happened anyway, as
+            // in SQL Server, whose dictionary fills before it is judged).
+            ColumnstoreViews.DictionaryRow primary = textDictionaries.get(0);
+            assertEquals(ColumnstoreViews.DictionaryKind.PRIMARY, primary.kind());
+            assertTrue(primary.onDiskSize() > 0.9 * 1048576 && primary.onDiskSize() <= 1048576,
+                    "the primary Text dictionary filled the cap: " + primary);
 
             assertEquals(4, full.rowgroups(), "fallback keeps rowgroups full");
             int text = fallback.schema().indexOf("Text");
