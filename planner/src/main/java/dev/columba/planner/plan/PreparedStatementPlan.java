@@ -1,0 +1,34 @@
+package dev.columba.planner.plan;
+
+import dev.columba.core.exec.Operator;
+import dev.columba.core.schema.TableSchema;
+import java.util.List;
+
+/**
+ * A planned statement: a query (SELECT, VALUES, WITH, set operations) or a modification (INSERT,
+ * UPDATE, DELETE). Planning happens once; each execution instantiates a fresh operator tree.
+ */
+public interface PreparedStatementPlan {
+
+    /** The rows the statement produces: the query's columns, or one BIGINT "rows" for a modification. */
+    TableSchema schema();
+
+    /** Whether executing it changes data (and so needs a write transaction). */
+    boolean modifies();
+
+    /** Object ids of every table and index the statement reads or writes, for the session's locks. */
+    int[] objectIds();
+
+    /** Types of the statement's {@code ?} parameters, in order. */
+    List<dev.columba.core.type.SqlType> parameterTypes();
+
+    /** The physical plan as {@code EXPLAIN} prints it. */
+    String explain();
+
+    /**
+     * A new operator tree for one execution, with {@code parameters} bound (values in their Java
+     * representation). For a modification, the operator performs the changes through
+     * {@code environment.transaction()} and produces one row with the count of rows changed.
+     */
+    Operator instantiate(StatementEnvironment environment, List<Object> parameters);
+}
