@@ -527,6 +527,25 @@ public final class ColumnstoreTable {
         removeRowgroup(writes, entry.rowgroupId(), counters);
     }
 
+    /**
+     * Drops the table in the transaction: its delta rowgroups, delete bitmap, rowgroup directory and
+     * catalog entry. Its files stay until the caller deletes {@link #fileDirectory()} after the
+     * commit (a directory no table refers to is also removed when the engine next opens).
+     */
+    public void drop(Transaction transaction) {
+        IoCounters counters = transaction.systemCounters();
+        WriteSet writes = transaction.writes();
+        for (RowgroupEntry entry : rowgroups(writes, counters)) {
+            if (entry.isDelta()) {
+                database.allocator().dropObject(writes, entry.deltaOam(), counters);
+            }
+        }
+        MetadataFormat.TableRecord record = tableRecord(writes, counters);
+        database.allocator().dropObject(writes, record.deleteBitmapOam(), counters);
+        database.allocator().dropObject(writes, definition.firstOamPage(), counters);
+        database.catalog().remove(writes, database.allocator(), objectId(), counters);
+    }
+
     /** Creates the directory of the table's rowgroup files if it is missing. */
     public void ensureFileDirectory() {
         try {

@@ -67,12 +67,25 @@ public final class StandardSettings {
             "Share of the buffer pool one write transaction's private page copies may occupy.",
             50, 1, 90, "percent", Scope.GLOBAL);
 
+    public static final Setting<Long> COLUMNSTORE_READ_AHEAD_MAX_BYTES = Setting.bytes("columnstore_read_ahead_max_bytes",
+            "Largest MADV_WILLNEED request of a columnstore scan; never past the end of a rowgroup.",
+            8L << 20, 8L << 10, 1L << 30, Scope.SESSION);
+
+    public static final Setting<Integer> BATCH_SIZE = Setting.integer("batch_size",
+            "Rows per batch in batch-mode execution.",
+            4096, 1, 1 << 20, "rows", Scope.SESSION);
+
+    public static final Setting<Long> QUERY_MEMORY_LIMIT = Setting.bytes("query_memory_limit",
+            "Memory one statement's operators may hold (hash tables, sorts); beyond it the statement fails.",
+            2L << 30, 1L << 20, 1L << 40, Scope.SESSION);
+
     /** Every setting, in the order {@code SHOW ALL} lists them. */
     public static final List<Setting<?>> ALL = List.of(
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
             PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
-            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, TRANSACTION_MAX_BUFFER_PERCENT);
+            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, TRANSACTION_MAX_BUFFER_PERCENT,
+            COLUMNSTORE_READ_AHEAD_MAX_BYTES, BATCH_SIZE, QUERY_MEMORY_LIMIT);
 
     private static final Map<String, Setting<?>> BY_NAME =
             ALL.stream().collect(Collectors.toUnmodifiableMap(Setting::name, Function.identity()));

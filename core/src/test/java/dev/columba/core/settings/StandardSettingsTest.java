@@ -28,6 +28,9 @@ class StandardSettingsTest {
         expected.put("wal_segment_size", "64MB");
         expected.put("checkpoint_wal_size", "256MB");
         expected.put("transaction_max_buffer_percent", "50");
+        expected.put("columnstore_read_ahead_max_bytes", "8MB");
+        expected.put("batch_size", "4096");
+        expected.put("query_memory_limit", "2GB");
 
         Map<String, String> actual = new LinkedHashMap<>();
         for (Setting<?> setting : StandardSettings.ALL) {

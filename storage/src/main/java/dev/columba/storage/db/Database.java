@@ -242,6 +242,20 @@ public final class Database implements AutoCloseable {
         return recovery;
     }
 
+    /**
+     * Stores a global setting's value in {@code columba.properties} (ALTER SYSTEM SET), validated
+     * first; it takes effect for the running engine through its caller, and at the next open.
+     */
+    public synchronized void persistSetting(String name, String value) {
+        checkOpen();
+        SettingValues.defaults().withParsed(dev.columba.core.settings.StandardSettings.byName(name), value);
+        Properties stored = DatabaseProperties.read(directory);
+        stored.remove(DatabaseProperties.FORMAT_VERSION_KEY);
+        stored.remove(DatabaseProperties.PAGE_SIZE_KEY);
+        stored.setProperty(name.toLowerCase(java.util.Locale.ROOT), value);
+        DatabaseProperties.write(files, directory, stored);
+    }
+
     /** Begins a write transaction (one at a time; waits for the current one). */
     public Transaction begin() {
         checkOpen();

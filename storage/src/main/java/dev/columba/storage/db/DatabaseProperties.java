@@ -67,7 +67,12 @@ final class DatabaseProperties {
 
     /** Writes the file with the given persisted global settings. */
     static void write(FilesFacade files, Path directory, SettingValues globals) {
-        Properties properties = globals.toProperties();
+        write(files, directory, globals.toProperties());
+    }
+
+    static void write(FilesFacade files, Path directory, Properties settings) {
+        Properties properties = new Properties();
+        properties.putAll(settings);
         properties.setProperty(FORMAT_VERSION_KEY, String.valueOf(FORMAT_VERSION));
         properties.setProperty(PAGE_SIZE_KEY, String.valueOf(PageFormat.PAGE_SIZE));
         Path temporary = directory.resolve(FILE_NAME + ".tmp");

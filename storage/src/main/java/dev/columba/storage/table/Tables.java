@@ -109,6 +109,39 @@ public final class Tables {
         return new TableStore(table.definition(), indexes);
     }
 
+    /**
+     * Drops a secondary index and its pages.
+     *
+     * @throws ColumbaException OBJECT_NOT_FOUND if there is no index of that name
+     */
+    public void dropIndex(Transaction transaction, String indexName) {
+        IoCounters counters = transaction.systemCounters();
+        CatalogEntry entry = database.catalog().byName(transaction.writes(), indexName, counters)
+                .filter(found -> found instanceof CatalogEntry.Index)
+                .orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "index " + indexName + " does not exist"));
+        database.allocator().dropObject(transaction.writes(), entry.firstOamPage(), counters);
+        database.catalog().remove(transaction.writes(), database.allocator(), entry.objectId(), counters);
+    }
+
+    /** Renames a table or index in the catalog. */
+    public void rename(Transaction transaction, CatalogEntry entry, String newName) {
+        CatalogEntry renamed = switch (entry) {
+            case CatalogEntry.Table table -> new CatalogEntry.Table(table.objectId(), newName, table.schema(),
+                    table.organization(), table.keyColumns(), table.uniqueKey(), table.rootPage(), table.firstOamPage(),
+                    table.options(), table.rowCount());
+            case CatalogEntry.Index index -> new CatalogEntry.Index(index.objectId(), newName, index.tableId(),
+                    index.keyColumns(), index.unique(), index.rootPage(), index.firstOamPage());
+        };
+        database.catalog().put(transaction.writes(), database.allocator(), renamed, transaction.systemCounters());
+    }
+
+    /** Replaces a table's options in the catalog. */
+    public void setOptions(Transaction transaction, CatalogEntry.Table table, Map<String, String> options) {
+        database.catalog().put(transaction.writes(), database.allocator(), new CatalogEntry.Table(table.objectId(),
+                table.name(), table.schema(), table.organization(), table.keyColumns(), table.uniqueKey(), table.rootPage(),
+                table.firstOamPage(), options, table.rowCount()), transaction.systemCounters());
+    }
+
     /** Drops a table, its indexes and all their pages. */
     public void dropTable(Transaction transaction, String name) {
         IoCounters counters = transaction.systemCounters();

@@ -1,0 +1,504 @@
+package dev.columba.planner.session;
+
+import dev.columba.columnstore.build.ColumnstoreOptions;
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.settings.Setting;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.parser.Clustering;
+import dev.columba.planner.parser.ColumbaSqlParser;
+import dev.columba.planner.parser.Nullability;
+import dev.columba.planner.parser.SqlAlterIndex;
+import dev.columba.planner.parser.SqlAlterTableAlterColumn;
+import dev.columba.planner.parser.SqlAlterTableSetOptions;
+import dev.columba.planner.parser.SqlColumnDefinition;
+import dev.columba.planner.parser.SqlCreateColumnstoreIndex;
+import dev.columba.planner.parser.SqlCreateIndex;
+import dev.columba.planner.parser.SqlCreateTable;
+import dev.columba.planner.parser.SqlDropIndex;
+import dev.columba.planner.parser.SqlDropTable;
+import dev.columba.planner.parser.SqlOption;
+import dev.columba.planner.parser.SqlPrimaryKey;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.table.TableCursor;
+import dev.columba.storage.table.TableScan;
+import dev.columba.storage.table.TableStore;
+import dev.columba.storage.table.Tables;
+import dev.columba.storage.txn.Transaction;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.ddl.SqlTruncateTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Data definition: tables (rowstore heap or clustered B+tree, or columnstore), indexes, the
+ * conversions CREATE CLUSTERED INDEX (heap to B+tree) and CREATE CLUSTERED COLUMNSTORE INDEX
+ * (rowstore to columnstore), drops, truncation, options, ALTER COLUMN, REORGANIZE and REBUILD.
+ * Every statement runs in a write transaction of the session and commits or rolls back as a whole.
+ *
+ * <p>IDENTITY and computed columns are recorded in the table's options ({@code identity:<column>}
+ * = {@code seed,increment}, {@code computed:<column>} = the expression's SQL) for the planner's
+ * INSERT to honour.
+ */
+final class DdlExecutor {
+    static final String IDENTITY_OPTION = "identity:";
+    static final String COMPUTED_OPTION = "computed:";
+
+    private final Session session;
+
+    DdlExecutor(Session session) {
+        this.session = session;
+    }
+
+    static boolean handles(SqlNode statement) {
+        return statement instanceof SqlCreateTable && ((SqlCreateTable) statement).query().isEmpty()
+                || statement instanceof SqlCreateIndex || statement instanceof SqlCreateColumnstoreIndex
+                || statement instanceof SqlDropTable || statement instanceof SqlDropIndex
+                || statement instanceof SqlAlterIndex || statement instanceof SqlAlterTableSetOptions
+                || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlTruncateTable;
+    }
+
+    private Database database() {
+        return session.database();
+    }
+
+    StatementResult execute(SqlNode statement) {
+        Transaction transaction = session.writeTransaction();
+        boolean succeeded = false;
+        List<Path> deleteAfterCommit = new ArrayList<>();
+        List<String> messages = new ArrayList<>();
+        try {
+            switch (statement) {
+                case SqlCreateTable create -> createTable(transaction, create);
+                case SqlCreateIndex create -> createIndex(transaction, create);
+                case SqlCreateColumnstoreIndex create -> deleteAfterCommit.addAll(createColumnstoreIndex(transaction, create));
+                case SqlDropTable drop -> deleteAfterCommit.addAll(dropTable(transaction, drop.name(), drop.ifExists()));
+                case SqlDropIndex drop -> dropIndex(transaction, drop);
+                case SqlAlterIndex alter -> messages.add(alterIndex(transaction, alter));
+                case SqlAlterTableSetOptions alter -> setOptions(transaction, alter);
+                case SqlAlterTableAlterColumn alter -> alterColumn(transaction, alter);
+                case SqlTruncateTable truncate -> deleteAfterCommit.addAll(truncate(transaction, truncate));
+                default -> throw new ColumbaException(ErrorCode.INTERNAL, "not a DDL statement: " + statement.getKind());
+            }
+            succeeded = true;
+        } finally {
+            session.finishWrite(transaction, succeeded);
+        }
+        if (!session.inTransaction()) {
+            deleteDirectories(deleteAfterCommit);
+        }
+        return new StatementResult.Command(messages, StatementStatistics.NONE);
+    }
+
+    // ---- tables --------------------------------------------------------------------------------
+
+    private void createTable(Transaction transaction, SqlCreateTable create) {
+        String name = simpleName(create.name());
+        if (create.ifNotExists() && find(transaction, name).isPresent()) {
+            return;
+        }
+        List<Column> columns = new ArrayList<>();
+        Map<String, String> options = new LinkedHashMap<>();
+        for (SqlColumnDefinition definition : create.columns()) {
+            String column = definition.name().getSimple();
+            SqlType type;
+            if (definition.isComputed()) {
+                SqlNode expression = definition.computedExpression().orElseThrow();
+                type = definition.dataType().map(DdlExecutor::typeOf).orElseGet(() -> computedType(expression));
+                options.put(COMPUTED_OPTION + column, ColumbaSqlParser.toSql(expression));
+            } else {
+                type = typeOf(definition.dataType().orElseThrow(() -> new ColumbaException(ErrorCode.INVALID_ARGUMENT,
+                        "column " + column + " needs a type")));
+            }
+            definition.identity().ifPresent(identity -> options.put(IDENTITY_OPTION + column,
+                    identity.seed() + "," + identity.increment()));
+            boolean nullable = definition.nullability() != Nullability.NOT_NULL && definition.identity().isEmpty()
+                    && !isPrimaryKeyColumn(create, column);
+            columns.add(new Column(column, type, nullable));
+        }
+        TableSchema schema = new TableSchema(columns);
+        for (SqlOption option : create.options()) {
+            options.put(option.name(), option.valueText().orElse("on"));
+        }
+        boolean columnstore = "columnstore".equalsIgnoreCase(options.getOrDefault("storage", "rowstore"));
+        if (columnstore) {
+            Map<String, String> columnstoreOptions = new LinkedHashMap<>();
+            Map<String, String> columnOptions = new LinkedHashMap<>();
+            options.forEach((key, value) -> (key.contains(":") ? columnOptions : columnstoreOptions).put(key, value));
+            ColumnstoreOptions parsed = ColumnstoreOptions.parse(columnstoreOptions);
+            Map<String, String> stored = new LinkedHashMap<>(parsed.toMap());
+            stored.putAll(columnOptions);
+            ColumnstoreTable.create(database(), transaction, name, schema, stored);
+            return;
+        }
+        options.remove("storage");
+        for (String key : options.keySet()) {
+            if (!key.contains(":")) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "unknown table option '" + key
+                        + "' for a rowstore table (columnstore tables take storage = columnstore and its options)");
+            }
+        }
+        Optional<SqlPrimaryKey> primaryKey = create.primaryKey();
+        List<Integer> key = new ArrayList<>();
+        primaryKey.ifPresent(pk -> pk.columns().forEach(column -> key.add(columnIndex(schema, column))));
+        Tables tables = new Tables(database());
+        boolean clustered = primaryKey.isPresent() && primaryKey.get().clustering() != Clustering.NONCLUSTERED;
+        tables.createTable(transaction, name, schema, clustered ? key : List.of(), true, options);
+        if (primaryKey.isPresent() && !clustered) {
+            tables.createIndex(transaction, name, "PK_" + name, key, true);
+        }
+    }
+
+    private static boolean isPrimaryKeyColumn(SqlCreateTable create, String column) {
+        return create.primaryKey().map(pk -> pk.columns().stream().anyMatch(id -> id.getSimple().equalsIgnoreCase(column)))
+                .orElse(false);
+    }
+
+    /** A computed column's type when none is written: what the expression's SQL says, else VARCHAR. */
+    private static SqlType computedType(SqlNode expression) {
+        if (expression instanceof org.apache.calcite.sql.SqlBasicCall call
+                && call.getOperator().getKind() == org.apache.calcite.sql.SqlKind.CAST
+                && call.operand(1) instanceof SqlDataTypeSpec spec) {
+            return typeOf(spec);
+        }
+        throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "give computed column " + expression
+                + " a type: write AS CAST(... AS type)");
+    }
+
+    static SqlType typeOf(SqlDataTypeSpec spec) {
+        if (!(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic)) {
+            throw new ColumbaException(ErrorCode.WRONG_TYPE, "type " + spec + " is not supported");
+        }
+        SqlTypeName typeName = SqlTypeName.get(basic.getTypeName().getSimple().toUpperCase(Locale.ROOT));
+        if (typeName == null) {
+            throw new ColumbaException(ErrorCode.WRONG_TYPE, "type " + spec + " is not supported");
+        }
+        int precision = basic.getPrecision();
+        int scale = basic.getScale();
+        return switch (typeName) {
+            case BOOLEAN -> SqlType.BOOLEAN;
+            case TINYINT, SMALLINT, INTEGER -> SqlType.INT;
+            case BIGINT -> SqlType.BIGINT;
+            case FLOAT, REAL, DOUBLE -> SqlType.DOUBLE;
+            case DECIMAL -> SqlType.decimal(precision < 0 ? 18 : precision, Math.max(0, scale));
+            case VARCHAR -> SqlType.varchar(precision < 0 ? SqlType.VarcharType.MAX_LENGTH : precision);
+            case CHAR -> SqlType.character(precision < 0 ? 1 : precision);
+            case DATE -> SqlType.DATE;
+            case TIMESTAMP -> SqlType.TIMESTAMP;
+            default -> throw new ColumbaException(ErrorCode.WRONG_TYPE, "type " + typeName + " is not supported by Columba");
+        };
+    }
+
+    private static String simpleName(SqlIdentifier identifier) {
+        return identifier.names.get(identifier.names.size() - 1);
+    }
+
+    private static int columnIndex(TableSchema schema, SqlIdentifier column) {
+        int index = schema.indexOf(column.getSimple());
+        if (index < 0) {
+            throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "column " + column.getSimple() + " does not exist");
+        }
+        return index;
+    }
+
+    private Optional<CatalogEntry.Table> find(Transaction transaction, String name) {
+        return database().catalog().byName(transaction.writes(), name, transaction.systemCounters())
+                .filter(entry -> entry instanceof CatalogEntry.Table).map(entry -> (CatalogEntry.Table) entry);
+    }
+
+    private CatalogEntry.Table table(Transaction transaction, SqlIdentifier name) {
+        return find(transaction, simpleName(name)).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
+                "table " + simpleName(name) + " does not exist"));
+    }
+
+    private List<Path> dropTable(Transaction transaction, SqlIdentifier name, boolean ifExists) {
+        Optional<CatalogEntry.Table> table = find(transaction, simpleName(name));
+        if (table.isEmpty()) {
+            if (ifExists) {
+                return List.of();
+            }
+            throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "table " + simpleName(name) + " does not exist");
+        }
+        return drop(transaction, table.get());
+    }
+
+    private List<Path> drop(Transaction transaction, CatalogEntry.Table table) {
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            ColumnstoreTable columnstore = ColumnstoreTable.open(database(), table);
+            columnstore.drop(transaction);
+            return List.of(columnstore.fileDirectory());
+        }
+        new Tables(database()).dropTable(transaction, table.name());
+        return List.of();
+    }
+
+    private List<Path> truncate(Transaction transaction, SqlTruncateTable truncate) {
+        CatalogEntry.Table table = table(transaction, (SqlIdentifier) truncate.getOperandList().get(0));
+        List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(),
+                transaction.systemCounters());
+        List<Path> files = drop(transaction, table);
+        Tables tables = new Tables(database());
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            ColumnstoreTable.create(database(), transaction, table.name(), table.schema(), table.options());
+        } else {
+            tables.createTable(transaction, table.name(), table.schema(), table.keyColumns(), table.uniqueKey(),
+                    table.options());
+            for (CatalogEntry.Index index : indexes) {
+                tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+            }
+        }
+        return files;
+    }
+
+    // ---- indexes and conversions -----------------------------------------------------------------
+
+    private void createIndex(Transaction transaction, SqlCreateIndex create) {
+        CatalogEntry.Table table = table(transaction, create.table());
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + table.name()
+                    + " is a columnstore table; rowstore indexes on it are not supported");
+        }
+        List<Integer> key = create.columns().stream().map(column -> columnIndex(table.schema(), column)).toList();
+        String indexName = simpleName(create.name());
+        if (create.clustering() == Clustering.CLUSTERED) {
+            if (table.organization() == CatalogEntry.Organization.CLUSTERED) {
+                throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table.name()
+                        + " already has a clustered index; drop and recreate the table to cluster it differently");
+            }
+            rebuildRowstore(transaction, table, key, create.unique());
+            return;
+        }
+        new Tables(database()).createIndex(transaction, table.name(), indexName, key, create.unique());
+    }
+
+    /**
+     * Rebuilds a rowstore table as a clustered B+tree on {@code key} (or a heap for an empty key):
+     * a new table receives every row, gets the old one's secondary indexes, and takes its name.
+     */
+    private void rebuildRowstore(Transaction transaction, CatalogEntry.Table table, List<Integer> key, boolean unique) {
+        Tables tables = new Tables(database());
+        IoCounters counters = transaction.systemCounters();
+        List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(), counters);
+        String temporary = table.name() + "$rebuild$" + transaction.id();
+        TableStore target = tables.createTable(transaction, temporary, table.schema(), key, unique, table.options());
+        TableStore source = new TableStore(table, indexes);
+        try (TableCursor rows = source.scan(transaction.writes(), TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
+            while (rows.next()) {
+                target.insert(transaction, rows.row().clone(), counters);
+            }
+        }
+        tables.dropTable(transaction, table.name());
+        CatalogEntry renamedFrom = database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow();
+        tables.rename(transaction, renamedFrom, table.name());
+        for (CatalogEntry.Index index : indexes) {
+            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+        }
+    }
+
+    private List<Path> createColumnstoreIndex(Transaction transaction, SqlCreateColumnstoreIndex create) {
+        if (!create.clustered()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT,
+                    "nonclustered columnstore indexes are not supported; create a CLUSTERED COLUMNSTORE INDEX");
+        }
+        CatalogEntry.Table table = table(transaction, create.table());
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table.name() + " is already a columnstore table");
+        }
+        IoCounters counters = transaction.systemCounters();
+        Map<String, String> options = new LinkedHashMap<>();
+        for (SqlOption option : create.options()) {
+            options.put(option.name(), option.valueText().orElse("on"));
+        }
+        Map<String, String> stored = new LinkedHashMap<>(ColumnstoreOptions.parse(options).toMap());
+        table.options().forEach((key, value) -> {
+            if (key.contains(":")) {
+                stored.put(key, value);
+            }
+        });
+        String temporary = table.name() + "$columnstore$" + transaction.id();
+        ColumnstoreTable target = ColumnstoreTable.create(database(), transaction, temporary, table.schema(), stored);
+        List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(), counters);
+        TableStore source = new TableStore(table, indexes);
+        try (TableCursor rows = source.scan(transaction.writes(), TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
+            target.bulkInsert(transaction, new java.util.Iterator<>() {
+                private Boolean pending;
+
+                @Override
+                public boolean hasNext() {
+                    if (pending == null) {
+                        pending = rows.next();
+                    }
+                    return pending;
+                }
+
+                @Override
+                public Object[] next() {
+                    if (!hasNext()) {
+                        throw new java.util.NoSuchElementException();
+                    }
+                    pending = null;
+                    return rows.row().clone();
+                }
+            });
+        }
+        new Tables(database()).dropTable(transaction, table.name());
+        CatalogEntry renamedFrom = database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow();
+        new Tables(database()).rename(transaction, renamedFrom, table.name());
+        return List.of();
+    }
+
+    private void dropIndex(Transaction transaction, SqlDropIndex drop) {
+        String name = simpleName(drop.name());
+        Optional<CatalogEntry> entry = database().catalog().byName(transaction.writes(), name, transaction.systemCounters());
+        if (entry.isEmpty() || !(entry.get() instanceof CatalogEntry.Index)) {
+            if (drop.ifExists()) {
+                return;
+            }
+            throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "index " + name + " does not exist"
+                    + (entry.isPresent() ? " (" + name + " is a table; a clustered index goes with its table)" : ""));
+        }
+        new Tables(database()).dropIndex(transaction, name);
+    }
+
+    private String alterIndex(Transaction transaction, SqlAlterIndex alter) {
+        CatalogEntry.Table table = table(transaction, alter.table());
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            ColumnstoreTable columnstore = ColumnstoreTable.open(database(), table);
+            ColumnstoreTable.Maintenance done = switch (alter.action()) {
+                case REORGANIZE -> columnstore.reorganize(transaction, alter.option("compress_all_row_groups")
+                        .flatMap(SqlOption::valueText).map(value -> value.equalsIgnoreCase("on")).orElse(false));
+                case REBUILD -> columnstore.rebuild(transaction);
+            };
+            return String.format(Locale.ROOT, "%s: %d delta rowgroups compressed, %d rowgroups rewritten into %d, %d rows.",
+                    alter.action(), done.deltasCompressed(), done.rowgroupsMerged(), done.rowgroupsWritten(),
+                    done.rowsRewritten());
+        }
+        if (alter.action() == SqlAlterIndex.Action.REORGANIZE) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "REORGANIZE applies to columnstore tables; "
+                    + "use ALTER INDEX ... REBUILD to rebuild rowstore table " + table.name());
+        }
+        rebuildRowstore(transaction, table, table.keyColumns(), table.uniqueKey());
+        return "REBUILD: table " + table.name() + " rebuilt.";
+    }
+
+    private void setOptions(Transaction transaction, SqlAlterTableSetOptions alter) {
+        CatalogEntry.Table table = table(transaction, (SqlIdentifier) alter.getOperandList().get(0));
+        Map<String, String> options = new LinkedHashMap<>(table.options());
+        for (SqlOption option : alter.options()) {
+            options.put(option.name(), option.valueText().orElse("on"));
+        }
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            Map<String, String> columnstoreOptions = new LinkedHashMap<>();
+            Map<String, String> columnOptions = new LinkedHashMap<>();
+            options.forEach((key, value) -> (key.contains(":") ? columnOptions : columnstoreOptions).put(key, value));
+            Map<String, String> stored = new LinkedHashMap<>(ColumnstoreOptions.parse(columnstoreOptions).toMap());
+            stored.putAll(columnOptions);
+            options = stored;
+        } else {
+            for (String key : options.keySet()) {
+                if (!key.contains(":")) {
+                    throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "unknown option '" + key + "' for rowstore table "
+                            + table.name());
+                }
+            }
+        }
+        new Tables(database()).setOptions(transaction, table, options);
+    }
+
+    /**
+     * {@code ALTER TABLE t ALTER COLUMN c type [NOT] NULL}: a change of nullability, or of type among
+     * the integer types, checked against every row, by rebuilding the table.
+     */
+    private void alterColumn(Transaction transaction, SqlAlterTableAlterColumn alter) {
+        CatalogEntry.Table table = table(transaction, (SqlIdentifier) alter.getOperandList().get(0));
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "ALTER COLUMN on columnstore table " + table.name()
+                    + " is not supported");
+        }
+        int column = columnIndex(table.schema(), alter.column());
+        Column old = table.schema().column(column);
+        SqlType type = typeOf(alter.dataType());
+        boolean nullable = alter.nullability() != Nullability.NOT_NULL;
+        boolean integers = (old.type() instanceof SqlType.IntegerType || old.type() instanceof SqlType.BigintType)
+                && (type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType);
+        if (!old.type().equals(type) && !integers) {
+            throw new ColumbaException(ErrorCode.WRONG_TYPE, "ALTER COLUMN can change nullability, or switch between INT "
+                    + "and BIGINT; " + old.type().sqlName() + " to " + type.sqlName() + " is not supported");
+        }
+        List<Column> columns = new ArrayList<>(table.schema().columns());
+        columns.set(column, new Column(old.name(), type, nullable));
+        CatalogEntry.Table altered = new CatalogEntry.Table(table.objectId(), table.name(), new TableSchema(columns),
+                table.organization(), table.keyColumns(), table.uniqueKey(), table.rootPage(), table.firstOamPage(),
+                table.options(), table.rowCount());
+        IoCounters counters = transaction.systemCounters();
+        Tables tables = new Tables(database());
+        List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(), counters);
+        String temporary = table.name() + "$alter$" + transaction.id();
+        TableStore target = tables.createTable(transaction, temporary, altered.schema(), table.keyColumns(),
+                table.uniqueKey(), table.options());
+        try (TableCursor rows = new TableStore(table, indexes).scan(transaction.writes(),
+                TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
+            while (rows.next()) {
+                Object[] row = rows.row().clone();
+                Object value = row[column];
+                if (value instanceof Long number && type instanceof SqlType.IntegerType) {
+                    row[column] = Math.toIntExact(number);
+                } else if (value instanceof Integer number && type instanceof SqlType.BigintType) {
+                    row[column] = number.longValue();
+                }
+                target.insert(transaction, row, counters);
+            }
+        } catch (ArithmeticException e) {
+            throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, "a value of column " + old.name()
+                    + " does not fit " + type.sqlName());
+        }
+        tables.dropTable(transaction, table.name());
+        tables.rename(transaction, database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow(),
+                table.name());
+        for (CatalogEntry.Index index : indexes) {
+            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+        }
+    }
+
+    // ---- files and settings ---------------------------------------------------------------------
+
+    private static void deleteDirectories(List<Path> directories) {
+        for (Path directory : directories) {
+            if (!Files.exists(directory)) {
+                continue;
+            }
+            try (Stream<Path> paths = Files.walk(directory)) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(path);
+                }
+            } catch (IOException e) {
+                throw new ColumbaException(ErrorCode.IO_ERROR, "dropped table's files in " + directory
+                        + " could not be deleted: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Writes an ALTER SYSTEM SET value into the database's stored settings. */
+    static void persistGlobalSettings(Database database, Setting<?> setting, String value) {
+        database.persistSetting(setting.name(), value);
+    }
+}

@@ -1,0 +1,138 @@
+package dev.columba.planner.session;
+
+import dev.columba.columnstore.table.TupleMover;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.memory.Memory;
+import dev.columba.planner.plan.PlannerCatalog;
+import dev.columba.planner.plan.PreparedStatementPlan;
+import dev.columba.core.settings.SettingValues;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.io.NativeFilesFacade;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.calcite.sql.SqlNode;
+
+/**
+ * One open database and what runs around it: the tuple mover, the memory of statements, and the
+ * planner sessions use. Sessions are the way in; several may run at once on their own threads.
+ */
+public final class Engine implements AutoCloseable {
+    /** Plans a query or modification: the planner module's {@code QueryPlanner}. */
+    @FunctionalInterface
+    public interface StatementPlanner {
+        PreparedStatementPlan plan(PlannerCatalog catalog, SettingValues settings, SqlNode statement);
+    }
+
+    /** Memory all statements together may hold; each statement gets a child with its own limit. */
+    static final long MEMORY_LIMIT = 8L << 30;
+
+    private final Database database;
+    private final TupleMover tupleMover;
+    private final Memory memory;
+    private final StatementPlanner planner;
+    private final Path temporaryDirectory;
+    private final AtomicInteger sessions = new AtomicInteger();
+    private volatile SettingValues globals;
+
+    private Engine(Database database, StatementPlanner planner, Path temporaryDirectory) {
+        this.database = database;
+        this.planner = planner;
+        this.temporaryDirectory = temporaryDirectory;
+        this.globals = database.settings();
+        this.memory = new Memory(MEMORY_LIMIT);
+        this.tupleMover = new TupleMover(database, 5, TimeUnit.MINUTES);
+        tupleMover.start();
+    }
+
+    /** Opens (or creates) the database in {@code directory}. */
+    public static Engine open(Path directory, Properties properties, StatementPlanner planner) {
+        return new Engine(Database.open(directory, properties, NativeFilesFacade.INSTANCE), planner, null);
+    }
+
+    /**
+     * A database that lives only as long as the engine: in a temporary directory (the OS page cache
+     * keeps it in memory in practice), deleted on close. It is a real database, so everything,
+     * I/O statistics included, behaves as for one on disk.
+     */
+    public static Engine temporary(String name, Properties properties, StatementPlanner planner) {
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("columba-mem-" + name.replaceAll("[^A-Za-z0-9_-]", "_") + "-");
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create a temporary database: " + e.getMessage(), e);
+        }
+        return new Engine(Database.open(directory, properties, NativeFilesFacade.INSTANCE), planner, directory);
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public TupleMover tupleMover() {
+        return tupleMover;
+    }
+
+    StatementPlanner planner() {
+        return planner;
+    }
+
+    Memory memory() {
+        return memory;
+    }
+
+    /** Global setting values (defaults, the database's stored ones, ALTER SYSTEM SET). */
+    public SettingValues globalSettings() {
+        return globals;
+    }
+
+    synchronized void setGlobalSettings(SettingValues values) {
+        this.globals = values;
+    }
+
+    /** A new session with the current global settings. */
+    public Session openSession() {
+        sessions.incrementAndGet();
+        return new Session(this);
+    }
+
+    void sessionClosed() {
+        sessions.decrementAndGet();
+    }
+
+    /** Sessions open now. */
+    public int openSessions() {
+        return sessions.get();
+    }
+
+    /** Stops the tuple mover, checkpoints and closes the database (and deletes a temporary one). */
+    @Override
+    public void close() {
+        try {
+            tupleMover.close();
+            database.close();
+        } finally {
+            memory.close();
+            if (temporaryDirectory != null) {
+                deleteRecursively(temporaryDirectory);
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete temporary database " + directory + ": " + e, e);
+        }
+    }
+
+}

@@ -1,0 +1,82 @@
+package dev.columba.planner.session;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.context.QueryContext;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.storage.txn.ObjectLocks;
+import java.util.List;
+
+/**
+ * A query's result: batches straight from the operator tree. The statement finishes when the last
+ * batch was read or the result is closed: then its locks and memory are released and its
+ * statistics and messages are complete.
+ */
+final class RowsResult implements StatementResult.Rows {
+    private final Session session;
+    private final Session.Execution execution;
+    private final ObjectLocks.Lease lease;
+    private final QueryContext query;
+    private final long cpuStart;
+    private final long start;
+    private List<String> messages;
+    private StatementStatistics statistics;
+
+    RowsResult(Session session, Session.Execution execution, ObjectLocks.Lease lease, QueryContext query, long cpuStart,
+               long start) {
+        this.session = session;
+        this.execution = execution;
+        this.lease = lease;
+        this.query = query;
+        this.cpuStart = cpuStart;
+        this.start = start;
+    }
+
+    @Override
+    public TableSchema schema() {
+        return execution.plan.schema();
+    }
+
+    @Override
+    public Batch next() {
+        if (messages != null) {
+            return null;
+        }
+        Batch batch;
+        try {
+            batch = execution.operator.next();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        if (batch == null) {
+            close();
+        }
+        return batch;
+    }
+
+    @Override
+    public List<String> messages() {
+        return messages == null ? List.of() : messages;
+    }
+
+    @Override
+    public StatementStatistics statistics() {
+        return statistics == null ? StatementStatistics.NONE : statistics;
+    }
+
+    @Override
+    public void close() {
+        if (messages != null) {
+            return;
+        }
+        try {
+            execution.close();
+        } finally {
+            if (lease != null) {
+                lease.close();
+            }
+            statistics = session.statistics(query, cpuStart, start);
+            messages = session.messages(query, cpuStart, start);
+        }
+    }
+}

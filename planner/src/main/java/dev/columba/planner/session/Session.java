@@ -1,0 +1,495 @@
+package dev.columba.planner.session;
+
+import dev.columba.core.context.QueryContext;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.exec.ExecutionContext;
+import dev.columba.core.exec.Operator;
+import dev.columba.core.expr.EvaluationContext;
+import dev.columba.core.settings.Setting;
+import dev.columba.core.settings.SettingValues;
+import dev.columba.core.settings.StandardSettings;
+import dev.columba.core.settings.TraceFlags;
+import dev.columba.core.stats.IoStats;
+import dev.columba.planner.parser.ColumbaSqlParser;
+import dev.columba.planner.parser.SqlCheckpoint;
+import dev.columba.planner.parser.SqlDbcc;
+import dev.columba.planner.parser.SqlPrint;
+import dev.columba.planner.parser.SqlSetStatistics;
+import dev.columba.planner.plan.PreparedStatementPlan;
+import dev.columba.planner.plan.StatementEnvironment;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.txn.ObjectLocks;
+import dev.columba.storage.txn.Transaction;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.util.NlsString;
+
+/**
+ * A connection's state and the statement loop: settings (session values over the engine's global
+ * ones), STATISTICS IO / TIME, trace flags, and the transaction. Statements run one at a time on the
+ * caller's thread; a session is not shared between threads (its {@link #cancel()} excepted).
+ *
+ * <p>Transactions: in autocommit mode (the default) every statement that writes runs in its own
+ * write transaction, committed when it ends. Otherwise the first writing statement begins one,
+ * which {@link #commit()} or {@link #rollback()} ends; reads then go through it and see its changes.
+ * Reads outside a transaction take the tables they read shared for the statement's duration, so
+ * they see each table as of one commit (see {@code ObjectLocks}).
+ */
+public final class Session implements AutoCloseable {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final Engine engine;
+    private final Map<Setting<?>, String> sessionValues = new LinkedHashMap<>();
+    private final DdlExecutor ddl;
+    private boolean statisticsIo;
+    private boolean statisticsTime;
+    private boolean autoCommit = true;
+    private Transaction transaction;
+    private volatile ExecutionContext running;
+    private boolean closed;
+
+    Session(Engine engine) {
+        this.engine = engine;
+        this.ddl = new DdlExecutor(this);
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    Database database() {
+        return engine.database();
+    }
+
+    /** The settings a statement started now would run with. */
+    public SettingValues settings() {
+        SettingValues values = engine.globalSettings().child();
+        for (Map.Entry<Setting<?>, String> entry : sessionValues.entrySet()) {
+            values = values.withSessionValue(entry.getKey(), entry.getValue());
+        }
+        return values;
+    }
+
+    public boolean statisticsIo() {
+        return statisticsIo;
+    }
+
+    public boolean statisticsTime() {
+        return statisticsTime;
+    }
+
+    // ---- transactions -------------------------------------------------------------------------
+
+    public boolean autoCommit() {
+        return autoCommit;
+    }
+
+    /** Switching autocommit on commits an open transaction, as JDBC asks. */
+    public void setAutoCommit(boolean enabled) {
+        checkOpen();
+        if (enabled && !autoCommit) {
+            commit();
+        }
+        autoCommit = enabled;
+    }
+
+    /** Commits the open transaction, if any. */
+    public void commit() {
+        checkOpen();
+        if (transaction != null) {
+            Transaction ending = transaction;
+            transaction = null;
+            ending.commit();
+        }
+    }
+
+    /** Rolls the open transaction back, if any. */
+    public void rollback() {
+        checkOpen();
+        if (transaction != null) {
+            Transaction ending = transaction;
+            transaction = null;
+            ending.rollback();
+        }
+    }
+
+    /** Whether a transaction is open (after a write with autocommit off). */
+    public boolean inTransaction() {
+        return transaction != null;
+    }
+
+    /** The write transaction a writing statement runs in: the open one, or a new one. */
+    Transaction writeTransaction() {
+        if (transaction != null) {
+            return transaction;
+        }
+        Transaction begun = database().begin();
+        if (!autoCommit) {
+            transaction = begun;
+        }
+        return begun;
+    }
+
+    /** Ends a statement's write transaction: commits it in autocommit mode, or on failure rolls it back. */
+    void finishWrite(Transaction used, boolean succeeded) {
+        if (used == transaction) {
+            if (!succeeded) {
+                // A failed statement inside an explicit transaction rolls the whole transaction back:
+                // its private pages may be half changed.
+                transaction = null;
+                used.rollback();
+            }
+            return;
+        }
+        if (succeeded) {
+            used.commit();
+            database().checkpointIfDue();
+            if (engine.tupleMover() != null) {
+                engine.tupleMover().wake();
+            }
+        } else {
+            used.rollback();
+        }
+    }
+
+    // ---- statements ---------------------------------------------------------------------------
+
+    /** Executes one statement without parameters. */
+    public StatementResult execute(String sql) {
+        return execute(sql, List.of());
+    }
+
+    /**
+     * Executes one statement.
+     *
+     * @param parameters values of the statement's {@code ?} markers, in their Java representation
+     * @throws ColumbaException with the error's code (SQLSTATE) and a message naming the problem
+     */
+    public StatementResult execute(String sql, List<Object> parameters) {
+        checkOpen();
+        SqlNode statement = ColumbaSqlParser.parse(sql);
+        return execute(statement, parameters);
+    }
+
+    /** Executes every statement of a script (separated by semicolons), returning each result in order. */
+    public List<StatementResult> executeScript(String sql) {
+        checkOpen();
+        List<StatementResult> results = new ArrayList<>();
+        for (SqlNode statement : ColumbaSqlParser.parseStatements(sql)) {
+            StatementResult result = execute(statement, List.of());
+            if (result instanceof StatementResult.Rows rows) {
+                while (rows.next() != null) {
+                    // A script's queries run to completion so their statistics are complete.
+                }
+                rows.close();
+            }
+            results.add(result);
+        }
+        return results;
+    }
+
+    StatementResult execute(SqlNode statement, List<Object> parameters) {
+        switch (statement) {
+            case SqlSetStatistics set -> {
+                for (SqlSetStatistics.Kind kind : set.kinds()) {
+                    switch (kind) {
+                        case IO -> statisticsIo = set.on();
+                        case TIME -> statisticsTime = set.on();
+                    }
+                }
+                return command(List.of());
+            }
+            case SqlSetOption set -> {
+                return setOption(set);
+            }
+            case SqlDbcc dbcc -> {
+                return dbcc(dbcc);
+            }
+            case SqlCheckpoint ignored -> {
+                database().checkpoint();
+                return command(List.of());
+            }
+            case SqlPrint print -> {
+                return command(List.of(printText(print.message())));
+            }
+            default -> {
+                if (DdlExecutor.handles(statement)) {
+                    return ddl.execute(statement);
+                }
+                return executePlanned(statement, parameters);
+            }
+        }
+    }
+
+    private static String printText(SqlNode message) {
+        if (message instanceof SqlLiteral literal) {
+            Object value = literal.getValue();
+            return value instanceof NlsString string ? string.getValue() : literal.toValue();
+        }
+        return message.toString();
+    }
+
+    private StatementResult.Command command(List<String> messages) {
+        return new StatementResult.Command(messages, StatementStatistics.NONE);
+    }
+
+    private StatementResult setOption(SqlSetOption set) {
+        String name = set.getName().toString();
+        Setting<?> setting = StandardSettings.byName(name);
+        SqlNode value = set.getValue();
+        String scope = set.getScope() == null ? "SESSION" : set.getScope().toUpperCase(Locale.ROOT);
+        if (scope.equals("SYSTEM")) {
+            if (value == null) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "ALTER SYSTEM RESET is not supported; set a value");
+            }
+            SettingValues updated = engine.globalSettings().withParsed(setting, literalText(value));
+            engine.setGlobalSettings(updated);
+            DdlExecutor.persistGlobalSettings(database(), setting, literalText(value));
+            return command(List.of());
+        }
+        if (value == null) {
+            sessionValues.remove(setting);
+        } else {
+            String text = literalText(value);
+            // Validate now, so the error comes from the SET and not from a later statement.
+            engine.globalSettings().child().withSessionValue(setting, text);
+            sessionValues.put(setting, text);
+        }
+        return command(List.of());
+    }
+
+    private static String literalText(SqlNode value) {
+        if (value instanceof SqlLiteral literal) {
+            Object raw = literal.getValue();
+            if (raw instanceof NlsString string) {
+                return string.getValue();
+            }
+            return literal.toValue() != null ? literal.toValue() : String.valueOf(raw);
+        }
+        return value.toString();
+    }
+
+    private StatementResult dbcc(SqlDbcc dbcc) {
+        switch (dbcc.command()) {
+            case DROPCLEANBUFFERS -> database().dropCleanBuffers();
+            case TRACEON, TRACEOFF -> {
+                boolean on = dbcc.command() == SqlDbcc.Command.TRACEON;
+                for (int flag : dbcc.traceFlags()) {
+                    if (dbcc.global()) {
+                        engine.setGlobalSettings(TraceFlags.apply(engine.globalSettings(), flag, on));
+                    } else {
+                        SettingValues applied = TraceFlags.apply(settings(), flag, on);
+                        for (Setting<?> setting : List.of(StandardSettings.READ_AHEAD, StandardSettings.PREFETCH)) {
+                            sessionValues.put(setting, setting.formatObject(applied.get(setting)));
+                        }
+                    }
+                }
+            }
+        }
+        return command(List.of("DBCC execution completed. If DBCC printed error messages, contact your system administrator."));
+    }
+
+    // ---- queries and modifications --------------------------------------------------------------
+
+    private StatementResult executePlanned(SqlNode statement, List<Object> parameters) {
+        SettingValues settings = settings();
+        PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings, statement);
+        if (plan.parameterTypes().size() != parameters.size()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "the statement has " + plan.parameterTypes().size()
+                    + " parameters, " + parameters.size() + " values were given");
+        }
+        QueryContext query = new QueryContext(settings);
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        if (plan.modifies()) {
+            Transaction used = writeTransaction();
+            boolean succeeded = false;
+            long count = 0;
+            try (Execution execution = new Execution(plan, parameters, query, used.writes(), used)) {
+                var batch = execution.operator.next();
+                if (batch != null && batch.selectedCount() > 0) {
+                    count = ((org.apache.arrow.vector.BigIntVector) batch.column(0)).get(batch.selectedRow(0));
+                }
+                succeeded = true;
+            } finally {
+                finishWrite(used, succeeded);
+            }
+            return new StatementResult.Update(count, messages(query, cpuStart, start), statistics(query, cpuStart, start));
+        }
+        ObjectLocks.Lease lease = null;
+        PageReader reader;
+        if (transaction != null) {
+            reader = transaction.writes();
+        } else {
+            lease = database().locks().shared(plan.objectIds());
+            reader = database().bufferPool();
+        }
+        try {
+            Execution execution = new Execution(plan, parameters, query, reader, transaction);
+            return new RowsResult(this, execution, lease, query, cpuStart, start);
+        } catch (RuntimeException e) {
+            if (lease != null) {
+                lease.close();
+            }
+            throw e;
+        }
+    }
+
+    /** One execution of a plan: its allocator, context and operator tree. */
+    final class Execution implements AutoCloseable, StatementEnvironment {
+        final PreparedStatementPlan plan;
+        final Operator operator;
+        final BufferAllocator allocator;
+        final QueryContext query;
+        final PageReader reader;
+        final Transaction writer;
+        final ExecutionContext context;
+        final EvaluationContext evaluation;
+
+        Execution(PreparedStatementPlan plan, List<Object> parameters, QueryContext query, PageReader reader,
+                  Transaction writer) {
+            this.plan = plan;
+            this.query = query;
+            this.reader = reader;
+            this.writer = writer;
+            this.evaluation = EvaluationContext.startingNow(Clock.systemUTC());
+            this.allocator = engine.memory().child("statement", query.settings().get(StandardSettings.QUERY_MEMORY_LIMIT));
+            Operator built = null;
+            try {
+                built = plan.instantiate(this, parameters);
+                this.context = new ExecutionContext(query, allocator, batchSize(), evaluation);
+                running = context;
+                built.open(context);
+            } catch (RuntimeException e) {
+                if (built != null) {
+                    built.close();
+                }
+                allocator.close();
+                running = null;
+                throw e;
+            }
+            this.operator = built;
+        }
+
+        @Override
+        public Database database() {
+            return Session.this.database();
+        }
+
+        @Override
+        public PageReader reader() {
+            return reader;
+        }
+
+        @Override
+        public Transaction transaction() {
+            return writer;
+        }
+
+        @Override
+        public QueryContext query() {
+            return query;
+        }
+
+        @Override
+        public BufferAllocator allocator() {
+            return allocator;
+        }
+
+        @Override
+        public EvaluationContext evaluation() {
+            return evaluation;
+        }
+
+        @Override
+        public int batchSize() {
+            return query.settings().get(StandardSettings.BATCH_SIZE);
+        }
+
+        @Override
+        public void close() {
+            running = null;
+            try {
+                operator.close();
+            } finally {
+                allocator.close();
+            }
+        }
+    }
+
+    /** Asks the running statement, if any, to stop; it fails with QUERY_CANCELLED. */
+    public void cancel() {
+        ExecutionContext current = running;
+        if (current != null) {
+            current.cancel();
+        }
+    }
+
+    // ---- statistics messages --------------------------------------------------------------------
+
+    StatementStatistics statistics(QueryContext query, long cpuStart, long start) {
+        return new StatementStatistics(query.statistics().snapshot(), THREADS.getCurrentThreadCpuTime() - cpuStart,
+                System.nanoTime() - start);
+    }
+
+    /**
+     * The messages SQL Server sends after a statement with STATISTICS IO / TIME on: a line per
+     * table, and for columnstore tables also their segment reads and skips; the execution times.
+     */
+    List<String> messages(QueryContext query, long cpuStart, long start) {
+        List<String> messages = new ArrayList<>();
+        if (statisticsIo) {
+            for (Map.Entry<String, IoStats> table : query.statistics().snapshot().entrySet()) {
+                IoStats stats = table.getValue();
+                messages.add(stats.statisticsIoLine(table.getKey()));
+                if (stats.segmentReads() > 0 || stats.segmentSkipped() > 0) {
+                    messages.add(String.format(Locale.ROOT, "Table '%s'. Segment reads %d, segment skipped %d.",
+                            table.getKey(), stats.segmentReads(), stats.segmentSkipped()));
+                }
+            }
+        }
+        if (statisticsTime) {
+            long cpuMillis = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            messages.add(String.format(Locale.ROOT, " SQL Server Execution Times:%n   CPU time = %d ms,  elapsed time = %d ms.",
+                    cpuMillis, elapsedMillis));
+        }
+        return messages;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new ColumbaException(ErrorCode.DATABASE_CLOSED, "the session is closed");
+        }
+    }
+
+    /** Rolls back an open transaction and closes the session. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (transaction != null) {
+                Transaction ending = transaction;
+                transaction = null;
+                ending.rollback();
+            }
+        } finally {
+            closed = true;
+            engine.sessionClosed();
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package dev.columba.planner.session;
+
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.columnstore.views.ColumnstoreViews;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.stats.IoStats;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.schema.ColumbaTable;
+import dev.columba.planner.schema.SystemView;
+import dev.columba.storage.btree.BTree;
+import dev.columba.storage.btree.IndexPhysicalStats;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.txn.ObjectLocks;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The {@code sys} schema: catalog views ({@code tables}, {@code columns}, {@code indexes}), the
+ * columnstore views ({@code column_store_row_groups}, {@code column_store_segments},
+ * {@code column_store_dictionaries}), {@code index_physical_stats} (fragmentation, which reads every
+ * page of every B+tree — run it deliberately) and the cumulative {@code io_stats} and
+ * {@code wait_stats}. Columns are snake_case; rows are computed when the view is read.
+ */
+final class SystemViews {
+    private SystemViews() {
+    }
+
+    private static final SqlType NAME = SqlType.varchar(128);
+    private static final SqlType TEXT = SqlType.varchar(4000);
+
+    static Map<String, ColumbaTable> create(Database database, List<CatalogEntry> entries) {
+        Map<String, ColumbaTable> views = new LinkedHashMap<>();
+        add(views, "tables", schema("table_name", NAME, "object_id", SqlType.INT, "storage", NAME, "row_count", SqlType.BIGINT),
+                () -> tables(entries));
+        add(views, "columns", schema("table_name", NAME, "column_id", SqlType.INT, "column_name", NAME, "type_name", NAME,
+                "is_nullable", SqlType.BOOLEAN), () -> columns(entries));
+        add(views, "indexes", schema("table_name", NAME, "index_name", NAME, "object_id", SqlType.INT, "type", NAME,
+                "is_unique", SqlType.BOOLEAN, "key_columns", TEXT), () -> indexes(entries));
+        add(views, "column_store_row_groups", schema("table_name", NAME, "row_group_id", SqlType.INT, "state", NAME,
+                "total_rows", SqlType.BIGINT, "deleted_rows", SqlType.BIGINT, "size_in_bytes", SqlType.BIGINT,
+                "trim_reason", NAME, "created", SqlType.TIMESTAMP), () -> rowGroups(database, entries));
+        add(views, "column_store_segments", schema("table_name", NAME, "row_group_id", SqlType.INT, "column_id", SqlType.INT,
+                "column_name", NAME, "encoding", NAME, "archived", SqlType.BOOLEAN, "row_count", SqlType.BIGINT,
+                "null_count", SqlType.BIGINT, "min_value", TEXT, "max_value", TEXT, "on_disk_size", SqlType.BIGINT,
+                "primary_dictionary_id", SqlType.INT, "secondary_dictionary_id", SqlType.INT, "fallback_reason", NAME),
+                () -> segments(database, entries));
+        add(views, "column_store_dictionaries", schema("table_name", NAME, "column_id", SqlType.INT, "column_name", NAME,
+                "kind", NAME, "dictionary_id", SqlType.INT, "row_group_id", SqlType.INT, "entry_count", SqlType.BIGINT,
+                "on_disk_size", SqlType.BIGINT), () -> dictionaries(database, entries));
+        add(views, "index_physical_stats", schema("table_name", NAME, "index_name", NAME, "page_count", SqlType.BIGINT,
+                "leaf_pages", SqlType.BIGINT, "internal_pages", SqlType.BIGINT, "height", SqlType.INT,
+                "record_count", SqlType.BIGINT, "fragment_count", SqlType.BIGINT,
+                "avg_fragment_size_in_pages", SqlType.DOUBLE, "logical_fragmentation_percent", SqlType.DOUBLE,
+                "avg_page_density_percent", SqlType.DOUBLE), () -> physicalStats(database, entries));
+        add(views, "io_stats", schema("logical_reads", SqlType.BIGINT, "physical_reads", SqlType.BIGINT,
+                "read_ahead_reads", SqlType.BIGINT, "lob_logical_reads", SqlType.BIGINT, "lob_physical_reads", SqlType.BIGINT,
+                "lob_read_ahead_reads", SqlType.BIGINT, "read_ahead_used", SqlType.BIGINT, "read_ahead_wasted", SqlType.BIGINT,
+                "read_ios", SqlType.BIGINT, "read_bytes", SqlType.BIGINT, "page_io_wait_ms", SqlType.DOUBLE),
+                () -> ioStats(database));
+        add(views, "wait_stats", schema("wait_type", NAME, "waits", SqlType.BIGINT, "wait_time_ms", SqlType.DOUBLE),
+                () -> waitStats(database));
+        return views;
+    }
+
+    private static void add(Map<String, ColumbaTable> views, String name, TableSchema schema, Supplier<List<Object[]>> rows) {
+        views.put(name, new SystemView(name, schema, rows));
+    }
+
+    private static TableSchema schema(Object... namesAndTypes) {
+        List<Column> columns = new ArrayList<>();
+        for (int index = 0; index < namesAndTypes.length; index += 2) {
+            columns.add(Column.nullable((String) namesAndTypes[index], (SqlType) namesAndTypes[index + 1]));
+        }
+        return new TableSchema(columns);
+    }
+
+    private static String storage(CatalogEntry.Table table) {
+        return switch (table.organization()) {
+            case CLUSTERED -> "ROWSTORE CLUSTERED";
+            case HEAP -> "ROWSTORE HEAP";
+            case COLUMNSTORE -> "COLUMNSTORE";
+        };
+    }
+
+    private static List<Object[]> tables(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table table) {
+                rows.add(new Object[] {table.name(), table.objectId(), storage(table), table.rowCount()});
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> columns(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table table) {
+                for (int column = 0; column < table.schema().size(); column++) {
+                    Column definition = table.schema().column(column);
+                    rows.add(new Object[] {table.name(), column + 1, definition.name(), definition.type().sqlName(),
+                            definition.nullable()});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static String keyNames(CatalogEntry.Table table, List<Integer> columns) {
+        List<String> names = new ArrayList<>();
+        for (int column : columns) {
+            names.add(table.schema().column(column).name());
+        }
+        return String.join(", ", names);
+    }
+
+    private static CatalogEntry.Table tableOf(List<CatalogEntry> entries, int objectId) {
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table table && table.objectId() == objectId) {
+                return table;
+            }
+        }
+        return null;
+    }
+
+    private static List<Object[]> indexes(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            switch (entry) {
+                case CatalogEntry.Table table -> {
+                    String type = switch (table.organization()) {
+                        case CLUSTERED -> "CLUSTERED";
+                        case HEAP -> "HEAP";
+                        case COLUMNSTORE -> "CLUSTERED COLUMNSTORE";
+                    };
+                    rows.add(new Object[] {table.name(), table.organization() == CatalogEntry.Organization.HEAP ? null
+                            : table.name(), table.objectId(), type, table.uniqueKey(), keyNames(table, table.keyColumns())});
+                }
+                case CatalogEntry.Index index -> {
+                    CatalogEntry.Table table = tableOf(entries, index.tableId());
+                    rows.add(new Object[] {table == null ? null : table.name(), index.name(), index.objectId(), "NONCLUSTERED",
+                            index.unique(), table == null ? null : keyNames(table, index.keyColumns())});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<ColumnstoreTable> columnstoreTables(Database database, List<CatalogEntry> entries) {
+        List<ColumnstoreTable> tables = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table table && table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                tables.add(ColumnstoreTable.open(database, table));
+            }
+        }
+        return tables;
+    }
+
+    private static List<Object[]> rowGroups(Database database, List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (ColumnstoreTable table : columnstoreTables(database, entries)) {
+            try (ObjectLocks.Lease ignored = database.locks().shared(table.objectId())) {
+                for (ColumnstoreViews.RowgroupRow row : ColumnstoreViews.rowgroups(table, database.bufferPool(),
+                        database.systemCounters())) {
+                    rows.add(new Object[] {row.tableName(), row.rowgroupId(), row.state().name(), row.totalRows(),
+                            row.deletedRows(), row.sizeInBytes(), row.trimReason().name(),
+                            LocalDateTime.ofInstant(row.created(), ZoneOffset.UTC)});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> segments(Database database, List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (ColumnstoreTable table : columnstoreTables(database, entries)) {
+            try (ObjectLocks.Lease ignored = database.locks().shared(table.objectId())) {
+                for (ColumnstoreViews.SegmentRow row : ColumnstoreViews.segments(table, database.bufferPool(),
+                        database.systemCounters())) {
+                    rows.add(new Object[] {row.tableName(), row.rowgroupId(), row.columnId() + 1, row.columnName(),
+                            row.encoding().name(), row.archived(), row.rowCount(), row.nullCount(), text(row.min()),
+                            text(row.max()), row.onDiskSize(), row.primaryDictionaryId(), row.secondaryDictionaryId(),
+                            row.fallbackReason().name()});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static String text(Object value) {
+        if (value == null) {
+            return null;
+        }
+        String text = value.toString();
+        return text.length() > 4000 ? text.substring(0, 4000) : text;
+    }
+
+    private static List<Object[]> dictionaries(Database database, List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (ColumnstoreTable table : columnstoreTables(database, entries)) {
+            try (ObjectLocks.Lease ignored = database.locks().shared(table.objectId())) {
+                for (ColumnstoreViews.DictionaryRow row : ColumnstoreViews.dictionaries(table, database.bufferPool(),
+                        database.systemCounters())) {
+                    rows.add(new Object[] {row.tableName(), row.columnId() + 1, row.columnName(),
+                            row.kind().name().toLowerCase(Locale.ROOT), row.dictionaryId(),
+                            row.rowgroupId() < 0 ? null : row.rowgroupId(), row.entryCount(), row.onDiskSize()});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> physicalStats(Database database, List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        IoCounters counters = database.systemCounters();
+        for (CatalogEntry entry : entries) {
+            BTree tree;
+            String tableName;
+            String indexName;
+            switch (entry) {
+                case CatalogEntry.Table table -> {
+                    if (table.organization() != CatalogEntry.Organization.CLUSTERED) {
+                        continue;
+                    }
+                    tree = new BTree(table.objectId(), table.rootPage(), table.firstOamPage());
+                    tableName = table.name();
+                    indexName = table.name();
+                }
+                case CatalogEntry.Index index -> {
+                    CatalogEntry.Table table = tableOf(entries, index.tableId());
+                    tree = new BTree(index.objectId(), index.rootPage(), index.firstOamPage());
+                    tableName = table == null ? null : table.name();
+                    indexName = index.name();
+                }
+            }
+            try (ObjectLocks.Lease ignored = database.locks().shared(entry.objectId())) {
+                IndexPhysicalStats stats = IndexPhysicalStats.of(tree, database.bufferPool(), counters);
+                rows.add(new Object[] {tableName, indexName, stats.pageCount(), stats.leafPages(), stats.internalPages(),
+                        stats.height(), stats.entries(), stats.fragments(), stats.averageFragmentPages(),
+                        stats.logicalFragmentationPercent(), stats.averagePageDensityPercent()});
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> ioStats(Database database) {
+        IoStats stats = database.cumulativeIoStatistics();
+        return List.<Object[]>of(new Object[] {stats.logicalReads(), stats.physicalReads(), stats.readAheadReads(),
+                stats.lobLogicalReads(), stats.lobPhysicalReads(), stats.lobReadAheadReads(), stats.readAheadUsed(),
+                stats.readAheadWasted(), stats.readIos(), stats.readBytes(), stats.pageIoWaitNanos() / 1e6});
+    }
+
+    private static List<Object[]> waitStats(Database database) {
+        IoStats stats = database.cumulativeIoStatistics();
+        return List.<Object[]>of(
+                new Object[] {"PAGEIOLATCH_SH", stats.physicalReads() + stats.lobPhysicalReads(), stats.pageIoWaitNanos() / 1e6},
+                new Object[] {"WRITELOG", database.log().counters().syncs(), null});
+    }
+}
