@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * Runs the seed001 suite end to end through JMH in its short mode — 40,000 rows per table,
+ * Runs the seed001 suite end to end through JMH in its short mode — 20,000 rows per table,
  * rowgroups of 8,192 rows with a 128 KB dictionary cap — one cold scan per configuration, read-ahead
  * on and off, in this JVM (forks 0), and checks what a run must get right whatever the machine:
  * every scan produced every row, the layouts differ as seed 001 says (trim cuts the Text table's
@@ -123,8 +123,8 @@ class Seed001SuiteTest {
                 .contains("dev.columba.bench.columnstore.CommentsScanBenchmark.scan"));
         String report = Files.readString(run.directory().resolve(BenchMain.REPORT));
         assertTrue(report.contains("### Seed 001: the article's ratios beside Columba's"), report);
-        assertTrue(report.contains("| `Comments_CCI_Trim` | columnstore, dictionary_overflow = trim | 40,000 |"), report);
-        assertTrue(report.contains("Short mode: tables of 40000 rows, TINY rowgroups"), report);
+        assertTrue(report.contains("| `Comments_CCI_Trim` | columnstore, dictionary_overflow = trim | 20,000 |"), report);
+        assertTrue(report.contains("Short mode: tables of 20000 rows, TINY rowgroups"), report);
     }
 
     private static RunResult scan(BenchMain.Completed run, Layout layout, boolean text, boolean readAhead) {

@@ -53,8 +53,8 @@ public final class CommentsTables {
      * which loads in minutes here and still gives the trimmed table dozens of rowgroups.
      */
     public static final String FULL_ROWS = "8388608";
-    /** Rows per table in a short run: 4 full {@link RowgroupSize#TINY} rowgroups and a partial one. */
-    public static final String SHORT_ROWS = "40000";
+    /** Rows per table in a short run: 2 full {@link RowgroupSize#TINY} rowgroups and a partial one. */
+    public static final String SHORT_ROWS = "20000";
 
     /** Changes whenever the tables or their rows change, so that older databases are reloaded. */
     static final String SHAPE = "seed001-v1";
