@@ -27,6 +27,15 @@ final class BTreeWalk {
     record Tree(long rootPage, int objectId, String name, String leafName, String owner) {
     }
 
+    /**
+     * What a walk read.
+     *
+     * @param complete  whether every page and entry could be read
+     * @param leafPages the leaves reached, so that a page can be told to belong to this tree
+     */
+    record Walk(boolean complete, Set<Long> leafPages) {
+    }
+
     /** Receives each sound leaf cell in key order; {@code where} names file, page and slot for messages. */
     @FunctionalInterface
     interface LeafVisitor {
@@ -34,15 +43,15 @@ final class BTreeWalk {
         boolean visit(MemorySegment page, Cell.Leaf leaf, String where);
     }
 
-    /** Walks {@code tree}, reporting every problem; returns whether every page and entry could be read. */
-    static boolean walk(DataFileReader reader, Tree tree, Findings findings, String indent, LeafVisitor visitor) {
+    /** Walks {@code tree}, reporting every problem. */
+    static Walk walk(DataFileReader reader, Tree tree, Findings findings, String indent, LeafVisitor visitor) {
         // Pages seen on the way down, then along the leaf chain: coming back to one is a cycle.
         Set<Long> visited = new HashSet<>();
         long pageId = tree.rootPage();
         while (true) {
             MemorySegment page = treePage(reader, tree, pageId, visited, findings, indent, tree.name() + " root path");
             if (page == null) {
-                return false;
+                return new Walk(false, Set.of());
             }
             if (Page.type(page) == PageType.BTREE_LEAF) {
                 break;
@@ -51,16 +60,18 @@ final class BTreeWalk {
         }
         boolean complete = true;
         visited.clear();
+        Set<Long> leaves = new HashSet<>();
         while (pageId != PageFormat.NO_PAGE) {
             MemorySegment page = treePage(reader, tree, pageId, visited, findings, indent, tree.name() + " leaf chain");
             if (page == null) {
-                return false;
+                return new Walk(false, leaves);
             }
             if (Page.type(page) != PageType.BTREE_LEAF) {
                 findings.report(indent, reader.name() + " page " + pageId + ": " + tree.name() + " leaf chain leads to a "
                         + Page.type(page) + " page");
-                return false;
+                return new Walk(false, leaves);
             }
+            leaves.add(pageId);
             String slotArray = Cell.slotArrayProblem(page);
             if (slotArray != null) {
                 findings.report(indent, reader.name() + " page " + pageId + " (" + tree.leafName() + "): " + slotArray);
@@ -79,7 +90,7 @@ final class BTreeWalk {
             }
             pageId = Page.next(page);
         }
-        return complete;
+        return new Walk(complete, leaves);
     }
 
     /** Reads a page the walk leads to, or reports why it cannot be used and returns null. */

@@ -42,9 +42,9 @@ final class CatalogView {
         Map<Integer, CatalogEntry> entries = new TreeMap<>();
         BTreeWalk.Tree tree = new BTreeWalk.Tree(boot.catalogRoot(), Catalog.CATALOG_OBJECT_ID, "the catalog",
                 "catalog leaf", "the catalog");
-        boolean complete = BTreeWalk.walk(reader, tree, findings, indent,
+        BTreeWalk.Walk walk = BTreeWalk.walk(reader, tree, findings, indent,
                 (page, leaf, where) -> readEntry(where, page, leaf, entries, findings, indent));
-        return new CatalogView(entries, complete);
+        return new CatalogView(entries, walk.complete());
     }
 
     private static boolean readEntry(String where, MemorySegment page, Cell.Leaf leaf, Map<Integer, CatalogEntry> entries,

@@ -87,11 +87,17 @@ final class ColumnstoreTablesDump {
             if (tableId >= 0 && directories.containsKey(tableId)) {
                 continue;
             }
-            String owner = tableId < 0 ? "not a table directory"
-                    : catalog.entry(tableId).map(entry -> "object " + tableId + " " + entry.name() + " is no columnstore table")
-                    .orElse("no object " + tableId + " in the catalog");
-            out.println(INDENT + stray.getFileName() + (Files.isDirectory(stray) ? "/" : "") + ": " + owner
-                    + "; nothing in the database refers to it");
+            String owner;
+            if (tableId < 0) {
+                owner = "not a table directory; nothing in the database refers to it";
+            } else if (!catalogFound) {
+                owner = "the directory of table " + tableId + ", which the unreadable catalog cannot confirm";
+            } else {
+                owner = catalog.entry(tableId).map(entry -> "object " + tableId + " " + entry.name() + " is no columnstore table")
+                        .orElse("no object " + tableId + " in the catalog" + (catalog.complete() ? "" : " as far as it could be"
+                                + " read")) + "; nothing in the database refers to it";
+            }
+            out.println(INDENT + stray.getFileName() + (Files.isDirectory(stray) ? "/" : "") + ": " + owner);
         }
     }
 

@@ -400,7 +400,7 @@ final class DataFileDump implements AutoCloseable {
                     + reader.pageCount() + " pages (0 to " + (reader.pageCount() - 1) + ")");
         }
         MemorySegment page = reader.read(pageId);
-        new PageDetail(reader.name(), pageId, page, catalog, allocation, out, findings).print();
+        new PageDetail(reader.name(), pageId, page, catalog, allocation, rowgroupDirectories, out, findings).print();
         if (hex) {
             out.println();
             out.println("hex dump of page " + pageId);

@@ -71,6 +71,11 @@ final class RowgroupFileDump {
             }
             if (reader.footer() == null) {
                 printFound(reader);
+                if (column >= 0) {
+                    out.println();
+                    out.println("column " + column + " cannot be decoded: without the footer its segment's place and length"
+                            + " are unknown");
+                }
                 return;
             }
             List<SegmentHeader> headers = new ArrayList<>();

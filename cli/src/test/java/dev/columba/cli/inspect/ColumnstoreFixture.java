@@ -71,9 +71,11 @@ final class ColumnstoreFixture {
 
     /**
      * What the columnstore itself says about the tables, for the tests to compare inspect's output
-     * with: their object ids, the rowgroup directory, and {@code sys.column_store_segments}.
+     * with: their object ids, the root page of {@code sales}' rowgroup directory, the rowgroup
+     * directories, and {@code sys.column_store_segments}.
      */
-    record Facts(int salesId, int trimmedId, List<RowgroupEntry> salesRowgroups, List<RowgroupEntry> trimmedRowgroups,
+    record Facts(int salesId, int trimmedId, long salesDirectoryRoot, List<RowgroupEntry> salesRowgroups,
+                 List<RowgroupEntry> trimmedRowgroups,
                  List<ColumnstoreViews.SegmentRow> salesSegments, List<ColumnstoreViews.SegmentRow> trimmedSegments) {
     }
 
@@ -106,7 +108,7 @@ final class ColumnstoreFixture {
                 trimmed.bulkInsert(transaction, rows(1, TRIMMED_ROWS, ColumnstoreFixture::trimmedRow));
                 transaction.commit();
             }
-            return new Facts(sales.objectId(), trimmed.objectId(),
+            return new Facts(sales.objectId(), trimmed.objectId(), sales.definition().rootPage(),
                     sales.rowgroups(database.bufferPool(), counters), trimmed.rowgroups(database.bufferPool(), counters),
                     ColumnstoreViews.segments(sales, database.bufferPool(), counters),
                     ColumnstoreViews.segments(trimmed, database.bufferPool(), counters));

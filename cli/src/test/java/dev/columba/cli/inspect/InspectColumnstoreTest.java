@@ -101,6 +101,34 @@ class InspectColumnstoreTest {
     }
 
     @Test
+    void pageDetailTellsTheTreesOfAColumnstoreTableApart() throws Exception {
+        Run directoryLeaf = inspect(directory, "--page", facts.salesDirectoryRoot());
+        assertEquals(Inspect.OK, directoryLeaf.exitCode(), directoryLeaf::toString);
+        assertEquals(1, directoryLeaf.linesWith("B+tree leaf of table " + facts.salesId() + " sales's rowgroup directory: ")
+                .size(), directoryLeaf::toString);
+        for (RowgroupEntry entry : facts.salesRowgroups()) {
+            assertEquals(1, directoryLeaf.linesWith("  rowgroup " + entry.rowgroupId() + "  ", "  " + entry.state() + ", "
+                    + entry.totalRows() + " rows, " + entry.deletedRows() + " deleted, " + entry.sizeBytes() + " bytes, "
+                    + entry.trimReason()).size(), directoryLeaf::toString);
+        }
+        String record = directoryLeaf.linesWith("ff ff ff ff ff", "table record").getFirst();
+        long deleteBitmapRoot = Long.parseLong(record.substring(record.indexOf("delete bitmap root page ")
+                + "delete bitmap root page ".length()).split(",")[0]);
+
+        Run bitmap = inspect(directory, "--page", deleteBitmapRoot);
+        assertEquals(Inspect.OK, bitmap.exitCode(), bitmap::toString);
+        assertEquals(1, bitmap.linesWith("00 00 00 00 00 00 00 04  rowgroup 0, row 4", "deleted").size(), bitmap::toString);
+
+        Run delta = inspect(directory, "--page", facts.salesRowgroups().get(3).deltaRoot());
+        assertEquals(Inspect.OK, delta.exitCode(), delta::toString);
+        for (int position = 0; position < ColumnstoreFixture.SALES_DELTA_ROWS; position++) {
+            int id = ColumnstoreFixture.SALES_ROWS + 1 + position;
+            assertEquals(1, delta.linesWith("position " + position + " ", ValueText.tuple(ColumnstoreFixture.salesRow(id)))
+                    .size(), delta::toString);
+        }
+    }
+
+    @Test
     void rowgroupFileDumpShowsEachColumnsEncodingMinAndMax() throws Exception {
         Path file = ColumnstoreFixture.rowgroupFile(directory, facts.salesId(), 1);
         Run run = inspect(file);
