@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * The columnstore part of a database directory's dump: for each columnstore table, its rowgroups
  * from the rowgroup directory and the files of {@code <db>/columnstore/<table id>/}, each checked.
  * A file no rowgroup refers to is flagged as an orphan but is no damage: a rolled-back or killed
- * build leaves it, and the table's next bulk insert removes it. A compressed rowgroup whose file is
+ * build leaves it, and the table's next rowgroup build (bulk insert, tuple mover, reorganize)
+ * removes it. A compressed rowgroup whose file is
  * missing, or whose file disagrees with the directory, is damage. {@link #printColumns} adds a
  * per-column summary from the rowgroup files' footers: encodings, NULLs, dictionary sizes against
  * the table's {@code dictionary_cap}.
@@ -101,7 +102,7 @@ final class ColumnstoreTablesDump {
         }
     }
 
-    /** The tables the dump knows, by object id. */
+    /** Whether {@code objectId} is a columnstore table of the catalog. */
     boolean isColumnstoreTable(int objectId) {
         return directories.containsKey(objectId);
     }
@@ -223,7 +224,7 @@ final class ColumnstoreTablesDump {
             files.print(out);
         }
         if (orphans) {
-            out.println(FILE_INDENT + "(orphans are left by a rolled-back or killed build; the table's next bulk insert"
+            out.println(FILE_INDENT + "(orphans are left by a rolled-back or killed build; the table's next rowgroup build"
                     + " removes them" + (directory.complete() ? ")"
                     : "; the directory was read in part, so some may be live)"));
         }

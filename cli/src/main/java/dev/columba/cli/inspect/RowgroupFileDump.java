@@ -79,9 +79,8 @@ final class RowgroupFileDump {
                 return;
             }
             List<SegmentHeader> headers = new ArrayList<>();
-            List<SegmentMetadata> metadata = new ArrayList<>();
             printBlobs(reader, columns);
-            printSegments(reader, columns, headers, metadata);
+            printSegments(reader, columns, headers);
             printDictionaries(reader, columns, headers);
             if (column >= 0) {
                 if (column >= reader.blobs().size()) {
@@ -116,8 +115,9 @@ final class RowgroupFileDump {
             RowgroupEntry entry = context.directory().rowgroup(nameId).orElse(null);
             if (entry == null || entry.state() != RowgroupState.COMPRESSED) {
                 field("directory", (entry == null ? "no rowgroup " + nameId : "rowgroup " + nameId + " is " + entry.state())
-                        + " in the rowgroup directory: an orphan, left by a rolled-back or killed build (the table's next"
-                        + " bulk insert removes it)");
+                        + " in the rowgroup directory: " + (context.directory().complete() ? "an orphan"
+                        : "an orphan, unless its entry is in the part of the directory that cannot be read")
+                        + ", left by a rolled-back or killed build (the table's next rowgroup build removes it)");
             } else {
                 field("directory", "rowgroup " + nameId + ": " + entry.totalRows() + " rows (" + entry.deletedRows()
                         + " deleted), " + entry.sizeBytes() + " bytes, trim reason " + entry.trimReason() + ", created "
@@ -222,9 +222,8 @@ final class RowgroupFileDump {
         return path + " column " + column + " (segment at offset " + blob.offset() + ")";
     }
 
-    /** Prints each column's footer metadata and segment header, filling {@code headers} and {@code metadata} (null where unreadable). */
-    private void printSegments(RowgroupFileReader reader, int columns, List<SegmentHeader> headers,
-                               List<SegmentMetadata> metadata) {
+    /** Prints each column's footer metadata and segment header, filling {@code headers} (null where unreadable). */
+    private void printSegments(RowgroupFileReader reader, int columns, List<SegmentHeader> headers) {
         int segments = Math.min(columns, reader.blobs().size());
         List<String> headerProblems = new ArrayList<>();
         for (int column = 0; column < segments; column++) {
@@ -238,13 +237,12 @@ final class RowgroupFileDump {
         for (int column = 0; column < segments; column++) {
             RowgroupFileReader.Blob blob = reader.blobs().get(column);
             SqlType type = typeOf(column, headers.get(column));
-            SegmentMetadata segment = null;
             if (type == null) {
                 table.row(context.columnLabel(column), "?", "(the column's type is unknown: the metadata cannot be decoded)",
                         null, null, null, null, null, null, null, null, null);
             } else {
                 try {
-                    segment = FooterMetadata.decode(blob.metadata(), type, origin(column, blob));
+                    SegmentMetadata segment = FooterMetadata.decode(blob.metadata(), type, origin(column, blob));
                     table.row(context.columnLabel(column), type.sqlName(), segment.encoding().name(),
                             segment.archived() ? "yes" : "no", segment.rowCount(), segment.nullCount(),
                             ValueText.value(segment.min()), ValueText.value(segment.max()), segment.encodedBytes(),
@@ -259,7 +257,6 @@ final class RowgroupFileDump {
                             null, null, null);
                 }
             }
-            metadata.add(segment);
         }
         table.print(out);
 
@@ -360,7 +357,10 @@ final class RowgroupFileDump {
 
     /** The secondary dictionaries stored after the segments, checked against the segments that refer to them. */
     private void printDictionaries(RowgroupFileReader reader, int columns, List<SegmentHeader> headers) {
-        List<Object[]> rows = new ArrayList<>();
+        boolean any = reader.blobs().stream().anyMatch(blob -> blob.index() >= columns && blob.length() > 0);
+        out.println();
+        out.println(any ? "secondary dictionaries" : "secondary dictionaries: none");
+        TextTable table = new TextTable(INDENT, "column", "offset", "id", "entries", "bytes", "check");
         for (RowgroupFileReader.Blob blob : reader.blobs()) {
             int column = blob.index() - columns;
             if (column < 0 || blob.length() == 0) {
@@ -394,8 +394,8 @@ final class RowgroupFileDump {
             if (segment != null && segment.secondaryDictionaryId() == SegmentMetadata.NO_DICTIONARY) {
                 findings.report(INDENT, origin + " is stored, but the column's segment refers to no secondary dictionary");
             }
-            rows.add(new Object[] {context.columnLabel(column), blob.offset(), header == null ? "?" : header.id(),
-                header == null ? "?" : header.entryCount(), blob.length(), check});
+            table.row(context.columnLabel(column), blob.offset(), header == null ? "?" : header.id(),
+                    header == null ? "?" : header.entryCount(), blob.length(), check);
         }
         for (int column = 0; column < headers.size(); column++) {
             SegmentHeader segment = headers.get(column);
@@ -406,17 +406,9 @@ final class RowgroupFileDump {
                         + segment.secondaryDictionaryId() + ", which the file does not store");
             }
         }
-        out.println();
-        if (rows.isEmpty()) {
-            out.println("secondary dictionaries: none");
-            return;
+        if (any) {
+            table.print(out);
         }
-        out.println("secondary dictionaries");
-        TextTable table = new TextTable(INDENT, "column", "offset", "id", "entries", "bytes", "check");
-        for (Object[] row : rows) {
-            table.row(row);
-        }
-        table.print(out);
     }
 
     /** The footer is lost: where segments and dictionaries start can still be found from their magics. */
