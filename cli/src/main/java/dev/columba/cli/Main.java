@@ -25,6 +25,7 @@ public final class Main {
             case "demo" -> demo(rest, out, err);
             case "inspect" -> Inspect.run(List.of(rest), out, err);
             case "diag" -> dev.columba.cli.diag.DiagCommand.run(rest, out, err);
+            case "sql" -> dev.columba.cli.sql.SqlShell.run(rest, System.in, out, err);
             default -> {
                 err.println("columba: unknown command '" + args[0] + "'");
                 usage(err);
@@ -52,6 +53,7 @@ public final class Main {
     }
 
     private static void usage(PrintStream err) {
-        err.println("usage: columba demo | test | inspect <path> [options] | diag dictionary <db> [options] | bench [suite]");
+        err.println("usage: columba demo | test | sql [<dir>] [-c SQL] [-f FILE] | inspect <path> [options] | "
+                + "diag dictionary <db> [options] | bench [suite]");
     }
 }
