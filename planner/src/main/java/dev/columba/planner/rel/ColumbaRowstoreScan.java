@@ -151,7 +151,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         double fraction = rangeFraction();
         double rows = rowstore.rowCount() * fraction;
-        double pages = Math.max(1, rowstore.pages() * fraction) + (range != null ? 2 : 0);
+        double pages = Math.max(1, rowstore.pages() * fraction);
         double width = 0.5 + 0.5 * projection.length / Math.max(1, table.getRowType().getFieldCount());
         return Costs.cost(planner, rows, rows * Costs.ROW_DECODE * width, pages * Costs.PAGE);
     }

@@ -1,0 +1,28 @@
+package dev.columba.planner.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SmokeTest {
+    @TempDir
+    Path directory;
+
+    @Test
+    void insertThenSelect() {
+        try (TestDatabase db = new TestDatabase(directory)) {
+            db.createRowstore("t", TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("name", SqlType.varchar(20))),
+                    List.of(0), true);
+            assertEquals(3, db.update("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)"));
+            System.out.println(db.explain("SELECT name FROM t WHERE id < 3"));
+            assertEquals(List.of(List.of("a"), List.of("b")), db.query("SELECT name FROM t WHERE id < 3 ORDER BY id"));
+            assertEquals(List.of(List.of(3L)), db.query("SELECT COUNT(*) FROM t"));
+        }
+    }
+}
