@@ -32,6 +32,7 @@ import dev.columba.planner.rules.ColumbaValuesRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.IndexSeekRule;
 import dev.columba.planner.rules.PlanHints;
+import dev.columba.planner.rules.ProjectFilterIntoScanRule;
 import dev.columba.planner.rules.ProjectIntoScanRule;
 import dev.columba.planner.rules.RowstoreKeyRangeRule;
 import dev.columba.planner.schema.ColumbaTable;
@@ -297,7 +298,7 @@ public final class QueryPlanner {
                         CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
                         CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
                         CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
-                        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE,
+                        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
                         CoreRules.AGGREGATE_REMOVE, CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN,
                         PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.PROJECT_INSTANCE,
                         PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
@@ -323,9 +324,13 @@ public final class QueryPlanner {
                 ColumbaHashJoinRule.create(hints), ColumbaNestedLoopJoinRule.create(hints),
                 ColumbaIndexNestedLoopJoinRule.create(hints),
                 RowstoreKeyRangeRule.create(), IndexSeekRule.create(), ColumnstoreFilterRule.create(),
-                ProjectIntoScanRule.create()));
+                ProjectIntoScanRule.create(), ProjectFilterIntoScanRule.create()));
         if (!hints.forceOrder()) {
+            // Commuting offers each side as build side or outer side; the projection it adds to restore
+            // the column order merges into the projection above, or disappears.
             rules.add(CoreRules.JOIN_COMMUTE);
+            rules.add(CoreRules.PROJECT_MERGE);
+            rules.add(CoreRules.PROJECT_REMOVE);
         }
         return rules;
     }

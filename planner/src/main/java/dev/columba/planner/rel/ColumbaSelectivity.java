@@ -35,6 +35,32 @@ public final class ColumbaSelectivity implements MetadataHandler<BuiltInMetadata
         return rel == null ? RelMdUtil.guessSelectivity(predicate) : mq.getSelectivity(rel, predicate);
     }
 
+    /**
+     * An equi-join on a key that is unique on one side matches each row of the other side at most
+     * once: its selectivity is one over that unique side's rows (Calcite guesses 0.15 for any
+     * equality, which makes a join with a unique key look thousands of times bigger than it is).
+     */
+    public Double getSelectivity(org.apache.calcite.rel.core.Join join, RelMetadataQuery mq, RexNode predicate) {
+        if (predicate == null) {
+            return 1.0;
+        }
+        org.apache.calcite.rel.core.JoinInfo info = org.apache.calcite.rel.core.JoinInfo.of(join.getLeft(), join.getRight(),
+                predicate);
+        double guess = RelMdUtil.guessSelectivity(info.getRemaining(join.getCluster().getRexBuilder()));
+        if (info.leftKeys.isEmpty()) {
+            return RelMdUtil.guessSelectivity(predicate);
+        }
+        Boolean rightUnique = mq.areColumnsUnique(join.getRight(), org.apache.calcite.util.ImmutableBitSet.of(info.rightKeys));
+        Boolean leftUnique = mq.areColumnsUnique(join.getLeft(), org.apache.calcite.util.ImmutableBitSet.of(info.leftKeys));
+        if (Boolean.TRUE.equals(rightUnique)) {
+            return guess / Math.max(1, mq.getRowCount(join.getRight()));
+        }
+        if (Boolean.TRUE.equals(leftUnique)) {
+            return guess / Math.max(1, mq.getRowCount(join.getLeft()));
+        }
+        return RelMdUtil.guessSelectivity(predicate);
+    }
+
     public Double getSelectivity(TableScan scan, RelMetadataQuery mq, RexNode predicate) {
         ColumbaTable table = scan.getTable().unwrap(ColumbaTable.class);
         if (table == null || predicate == null) {

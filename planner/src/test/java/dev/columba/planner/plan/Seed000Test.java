@@ -69,11 +69,11 @@ class Seed000Test {
     @Test
     void estimatesTheKeyRangeFromTheKeyBounds() {
         String plan26 = db.explain(QUERY.formatted(27));
-        System.out.println(plan26);
+        GoldenPlans.assertPlan("seed000_id_below_27", plan26, QUERY.formatted(27));
         assertTrue(plan26.contains("WithUnorderedPrefetch"), plan26);
         assertTrue(plan26.contains("seek ID < 27 (estimated rows 26") || plan26.contains("estimated rows 26"), plan26);
         String plan25 = db.explain(QUERY.formatted(26));
-        System.out.println(plan25);
+        GoldenPlans.assertPlan("seed000_id_below_26", plan25, QUERY.formatted(26));
         assertFalse(plan25.contains("Prefetch"), plan25);
     }
 
