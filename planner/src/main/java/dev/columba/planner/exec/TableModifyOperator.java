@@ -22,10 +22,8 @@ import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.Transaction;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -423,10 +421,5 @@ public final class TableModifyOperator implements Operator {
         if (failure != null) {
             throw failure;
         }
-    }
-
-    /** Unused rows of a deque, for symmetry in tests. */
-    static Deque<Object[]> copy(List<Object[]> rows) {
-        return new ArrayDeque<>(rows);
     }
 }

@@ -63,7 +63,7 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
                 }
             }
         }
-        RexNode remaining = info.getRemaining(getCluster().getRexBuilder());
+        RexNode remaining = org.apache.calcite.rex.RexUtil.composeConjunction(getCluster().getRexBuilder(), info.nonEquiConditions);
         return new HashJoinOperator(left, right, Joins.joinType(getJoinType()), info.leftKeys, info.rightKeys,
                 Joins.condition(execution, remaining, left.schema(), right.schema()));
     }

@@ -46,7 +46,7 @@ public final class ColumbaSelectivity implements MetadataHandler<BuiltInMetadata
         }
         org.apache.calcite.rel.core.JoinInfo info = org.apache.calcite.rel.core.JoinInfo.of(join.getLeft(), join.getRight(),
                 predicate);
-        double guess = RelMdUtil.guessSelectivity(info.getRemaining(join.getCluster().getRexBuilder()));
+        double guess = RelMdUtil.guessSelectivity(org.apache.calcite.rex.RexUtil.composeConjunction(join.getCluster().getRexBuilder(), info.nonEquiConditions));
         if (info.leftKeys.isEmpty()) {
             return RelMdUtil.guessSelectivity(predicate);
         }

@@ -116,7 +116,7 @@ public final class ColumbaIndexNestedLoopJoinRule extends RelRule<RuleConfig> {
         for (int[] pair : unusable) {
             residual.add(equality(builder, outerTypes.get(pair[0]), pair[0], tableType, pair[1], outerColumns));
         }
-        RexNode remaining = info.getRemaining(builder);
+        RexNode remaining = RexUtil.composeConjunction(builder, info.nonEquiConditions);
         if (!remaining.isAlwaysTrue()) {
             residual.add(remaining.accept(new RexShuttle() {
                 @Override

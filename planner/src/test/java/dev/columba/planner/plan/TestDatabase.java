@@ -117,6 +117,7 @@ final class TestDatabase implements AutoCloseable {
     }
 
     /** Runs a query; rows as lists of Java values. */
+    @SuppressWarnings("try")
     List<List<Object>> query(String sql, Object... parameters) {
         PreparedStatementPlan plan = plan(sql);
         try (ObjectLocks.Lease ignored = database.locks().shared(plan.objectIds())) {
