@@ -40,6 +40,9 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
     static String usage() {
         StringBuilder text = new StringBuilder("""
                 usage: columba bench <suite> [options]
+                       columba bench report <results-dir>
+                                      write a finished run's report.md and charts again from its
+                                      jmh-result.json (its title and run section are kept)
                   --short             quick run: small tables, 1 warm-up and 2 measured iterations
                                       (rowstore-scan: %d MB; seed001: %s rows, TINY rowgroups)
                   --size-mb N         rowstore-scan's table size in MB (default %d, or %d with --short)

@@ -3,6 +3,7 @@ package dev.columba.bench;
 import dev.columba.bench.columnstore.CommentsScanBenchmark;
 import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.columnstore.Seed001Summary;
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.storage.DeviceSequentialReadBenchmark;
 import dev.columba.bench.storage.RowstoreScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanSummary;
@@ -109,11 +110,11 @@ enum Suite {
         };
     }
 
-    /** The report's key figures, in Markdown. */
-    String keyFigures(Collection<RunResult> results) {
+    /** The report's key figures, in Markdown, with their charts drawn by {@code charts}. */
+    String keyFigures(Collection<RunResult> results, ReportCharts charts) {
         return switch (this) {
-            case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results);
-            case SEED001 -> Seed001Summary.keyFigures(results);
+            case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results, charts);
+            case SEED001 -> Seed001Summary.keyFigures(results, charts);
         };
     }
 

@@ -3,6 +3,7 @@ package dev.columba.bench.columnstore;
 import static dev.columba.bench.harness.RunResults.format;
 
 import dev.columba.bench.harness.Metric;
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.harness.RunResults;
 import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.columnstore.build.TrimReason;
@@ -62,7 +63,7 @@ public final class Seed001Summary {
     }
 
     /** Markdown: the tables' layout, the cold scans, the article's ratios beside Columba's, and how to read them. */
-    public static String keyFigures(Collection<RunResult> results) {
+    public static String keyFigures(Collection<RunResult> results, ReportCharts charts) {
         StringBuilder text = new StringBuilder();
         appendLayout(text, results);
         appendScans(text, results);

@@ -3,6 +3,7 @@ package dev.columba.bench.storage;
 import static dev.columba.bench.harness.RunResults.format;
 
 import dev.columba.bench.harness.Metric;
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.harness.RunResults;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,7 +42,7 @@ public final class RowstoreScanSummary {
     }
 
     /** Markdown: a table of the key figures, then how to read them. */
-    public static String keyFigures(Collection<RunResult> results) {
+    public static String keyFigures(Collection<RunResult> results, ReportCharts charts) {
         Configuration coldOn = scan(results, true, "COLD");
         Configuration coldOff = scan(results, false, "COLD");
         Configuration warmOn = scan(results, true, "WARM");
