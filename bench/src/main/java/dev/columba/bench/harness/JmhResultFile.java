@@ -137,8 +137,9 @@ public final class JmhResultFile {
                         throw invalid(file, "has " + ofFork.size() + " values of " + name + " " + entry.getKey()
                                 + " in fork " + (fork + 1) + " but " + forks.get(fork).size() + " iterations");
                     }
-                    // A figure a benchmark recorded in some iterations only has fewer values than the
-                    // fork has iterations, and JSON does not say which: the statistics do not depend on it.
+                    // A figure recorded in some iterations only may have fewer values than the fork has
+                    // iterations, and the JSON does not say which: JMH's statistics count the others as
+                    // zero whichever they are, for these results as for the run's own.
                     for (int iteration = 0; iteration < ofFork.size(); iteration++) {
                         forks.get(fork).get(iteration).addResult(new ScalarResult(entry.getKey(), ofFork.get(iteration),
                                 unit, AggregationPolicy.AVG));

@@ -28,6 +28,8 @@ import org.knowm.xchart.style.Styler;
 public final class ReportCharts {
     static final int WIDTH = 800;
     static final int HEIGHT = 450;
+    /** About the width of a category name's character at XChart's default font, in pixels. */
+    private static final int CHARACTER_WIDTH = 8;
 
     private final Path directory;
     private final List<Path> drawn = new ArrayList<>();
@@ -81,12 +83,20 @@ public final class ReportCharts {
         styler.setLabelsFontColorAutomaticEnabled(false);
         styler.setLabelsPosition(1.0);
         styler.setXAxisTitleVisible(false);
+        int longestCategory = chart.categories().stream().mapToInt(String::length).max().orElse(0);
+        if (longestCategory * chart.categories().size() * CHARACTER_WIDTH > WIDTH - 100) {
+            // Side by side the category names would overlap; slanted they do not.
+            styler.setXAxisLabelRotation(30);
+        }
         styler.setDecimalPattern(decimalPattern(chart));
         boolean logarithmic = chart.scale() == BarChart.Scale.LOGARITHMIC;
         styler.setYAxisLogarithmic(logarithmic);
         // Bars rise from the axis's minimum: zero, or on a logarithmic axis the decade below the smallest value.
         styler.setYAxisMin(logarithmic ? Math.pow(10, Math.floor(Math.log10(smallestPositive(chart)))) : 0.0);
         for (BarChart.Series series : chart.series()) {
+            if (series.values().stream().noneMatch(OptionalDouble::isPresent)) {
+                continue; // a configuration that was not run has no place in the legend
+            }
             List<Double> values = new ArrayList<>(series.values().size());
             for (OptionalDouble value : series.values()) {
                 // XChart leaves a null bar out; a logarithmic axis has no place for zero or less.
@@ -110,19 +120,27 @@ public final class ReportCharts {
         return smallest == Double.MAX_VALUE ? 1 : smallest;
     }
 
-    /** Labels with about three significant digits at the chart's largest magnitude, like the report's tables. */
+    /**
+     * Labels with about three significant digits at the chart's largest magnitude, like the report's
+     * tables; counts (every value whole) without decimals.
+     */
     private static String decimalPattern(BarChart chart) {
         double largest = 0;
+        boolean whole = true;
         for (BarChart.Series series : chart.series()) {
             for (OptionalDouble value : series.values()) {
                 if (value.isPresent()) {
                     largest = Math.max(largest, Math.abs(value.getAsDouble()));
+                    whole &= value.getAsDouble() == Math.rint(value.getAsDouble());
                 }
             }
         }
-        if (largest >= 100) {
+        if (whole || largest >= 100) {
             return "#,##0";
         }
-        return largest >= 10 ? "#,##0.0" : "#,##0.##";
+        if (largest >= 10) {
+            return "#,##0.0";
+        }
+        return largest >= 1 ? "#,##0.00" : "0.000";
     }
 }
