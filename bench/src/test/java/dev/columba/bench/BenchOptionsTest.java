@@ -108,6 +108,7 @@ class BenchOptionsTest {
     void jvmOptionsComeFilteredFromThePom() {
         List<String> options = JvmOptions.read();
         assertTrue(options.contains("--enable-native-access=ALL-UNNAMED"), options.toString());
+        assertTrue(options.contains("-Djava.awt.headless=true"), "reports draw charts without a display: " + options);
         assertTrue(options.stream().noneMatch(option -> option.contains("${")), options.toString());
     }
 
