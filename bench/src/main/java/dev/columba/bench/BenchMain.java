@@ -1,6 +1,8 @@
 package dev.columba.bench;
 
 import dev.columba.bench.harness.IterationMetricsProfiler;
+import dev.columba.bench.harness.JmhResultFile;
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import java.io.IOException;
@@ -24,11 +26,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * {@code ./columba bench <suite> [options]}: prepares the suite's data, runs its benchmarks through
  * JMH's Runner API in forks started with Columba's JVM options ({@link JvmOptions}), and writes
- * {@code jmh-result.json} and {@code report.md} to {@code <results>/<yyyyMMdd-HHmmss>/}.
+ * {@code jmh-result.json}, {@code report.md} and the report's charts ({@code *.png}) to
+ * {@code <results>/<yyyyMMdd-HHmmss>/}. {@code ./columba bench report <directory>} writes a finished
+ * run's report and charts again from its {@code jmh-result.json}, e.g. after the report's code changed.
  */
 public final class BenchMain {
     static final String JSON_RESULT = "jmh-result.json";
     static final String REPORT = "report.md";
+    static final String REPORT_COMMAND = "report";
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     /** A cold scan without read-ahead of a large table takes minutes; JMH's default limit is 10. */
     private static final TimeValue ITERATION_TIMEOUT = TimeValue.minutes(60);
@@ -36,8 +41,8 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** A finished run: where its report is, and JMH's results. */
-    record Completed(Path directory, Collection<RunResult> results) {
+    /** A finished run: where its report is, JMH's results, and the charts the report embeds. */
+    record Completed(Path directory, Collection<RunResult> results, List<Path> charts) {
     }
 
     public static void main(String[] arguments) {
@@ -48,6 +53,9 @@ public final class BenchMain {
         if (arguments.length == 0 || List.of(arguments).contains("--help") || List.of(arguments).contains("-h")) {
             (arguments.length == 0 ? err : out).print(BenchOptions.usage());
             return arguments.length == 0 ? 2 : 0;
+        }
+        if (arguments[0].equals(REPORT_COMMAND)) {
+            return report(arguments, out, err);
         }
         BenchOptions options;
         try {
@@ -98,15 +106,62 @@ public final class BenchMain {
         }
         Collection<RunResult> results = new Runner(jmh.build()).run();
 
-        String markdown = MarkdownReport.render(options, timestamp, Machine.describe(options.dataDirectory()), notes,
-                results);
+        ReportCharts charts = new ReportCharts(directory);
+        writeReport(directory, MarkdownReport.render(options, timestamp, Machine.describe(options.dataDirectory()),
+                notes, results, charts));
+        return new Completed(directory, results, charts.drawn());
+    }
+
+    /**
+     * Writes the report of the finished run in {@code directory} again, and its charts, from its
+     * {@code jmh-result.json}; the report's title and run section are kept as the run wrote them.
+     *
+     * @throws ColumbaException INVALID_ARGUMENT if the directory holds no report and results of a run,
+     *         IO_ERROR if they cannot be read or written
+     */
+    static Completed rewriteReport(Path directory) {
+        Path reportFile = directory.resolve(REPORT);
+        Path resultFile = directory.resolve(JSON_RESULT);
+        if (!Files.isRegularFile(reportFile) || !Files.isRegularFile(resultFile)) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, directory + " is not a run's directory: it needs "
+                    + REPORT + " and " + JSON_RESULT);
+        }
+        String report;
+        try {
+            report = Files.readString(reportFile);
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + reportFile + ": " + e.getMessage(), e);
+        }
+        List<RunResult> results = JmhResultFile.read(resultFile);
+        ReportCharts charts = new ReportCharts(directory);
+        writeReport(directory, MarkdownReport.rewrite(reportFile, report, results, charts));
+        return new Completed(directory, results, charts.drawn());
+    }
+
+    private static int report(String[] arguments, PrintStream out, PrintStream err) {
+        if (arguments.length != 2 || arguments[1].startsWith("-")) {
+            err.println("columba bench: " + REPORT_COMMAND + " needs one argument, a run's results directory");
+            err.print(BenchOptions.usage());
+            return 2;
+        }
+        try {
+            Completed run = rewriteReport(Path.of(arguments[1]));
+            out.println("columba bench: report in " + run.directory().resolve(REPORT) + ", " + run.charts().size()
+                    + " chart(s)");
+            return 0;
+        } catch (ColumbaException e) {
+            err.println("columba bench: cannot write the report again: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static void writeReport(Path directory, String markdown) {
         try {
             Files.writeString(directory.resolve(REPORT), markdown);
         } catch (IOException e) {
             throw new ColumbaException(ErrorCode.IO_ERROR, "cannot write " + directory.resolve(REPORT) + ": "
                     + e.getMessage(), e);
         }
-        return new Completed(directory, results);
     }
 
     private static void createDirectories(Path directory) {

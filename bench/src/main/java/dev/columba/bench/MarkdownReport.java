@@ -2,32 +2,45 @@ package dev.columba.bench;
 
 import static dev.columba.bench.harness.RunResults.format;
 
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.harness.RunResults;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
  * The short Markdown report of a run, written next to JMH's JSON: how the run was made, the
- * suite's key figures, and every configuration's score and secondary results in one table per
- * benchmark. It states figures; it asserts nothing about them.
+ * suite's key figures with their charts, and every configuration's score and secondary results in
+ * one table per benchmark. It states figures; it asserts nothing about them.
+ *
+ * <p>Everything from the key figures on is computed from JMH's results alone, so a finished run's
+ * report can be written again from its {@code jmh-result.json} ({@link #rewrite}); the title and
+ * the run section, which describe the machine and the data as they were, are kept as written.
  */
 final class MarkdownReport {
     /** Parameters every configuration shares, stated once in the run section instead of per row. */
     private static final List<String> RUN_PARAMETERS = List.of("sizeMb", "dataDirectory");
+    private static final String TITLE = "# Columba bench: ";
+    private static final Pattern TITLE_LINE = Pattern.compile("^" + Pattern.quote(TITLE) + "(\\S+), (\\d{8}-\\d{6})\\n");
+    private static final String KEY_FIGURES = "## Key figures\n";
 
     private MarkdownReport() {
     }
 
     static String render(BenchOptions options, String timestamp, String machine, List<String> notes,
-                         Collection<RunResult> results) {
+                         Collection<RunResult> results, ReportCharts charts) {
         Suite suite = options.suite();
         StringBuilder text = new StringBuilder();
-        text.append("# Columba bench: ").append(suite.label()).append(", ").append(timestamp).append("\n\n");
+        text.append(TITLE).append(suite.label()).append(", ").append(timestamp).append("\n\n");
         text.append(suite.description()).append(".\n\n");
         text.append("## Run\n\n");
         text.append("- ").append(options.shortMode() ? "Short" : "Full").append(" mode: ").append(suite.size(options))
@@ -45,7 +58,42 @@ final class MarkdownReport {
             text.append("- ").append(note).append("\n");
         }
         text.append("- JMH's own results: `jmh-result.json` in this directory.\n\n");
-        text.append("## Key figures\n\n").append(suite.keyFigures(results)).append("\n");
+        return text.append(results(suite, results, charts)).toString();
+    }
+
+    /**
+     * {@code report}, an earlier rendering of {@code file}, with everything from its key figures on
+     * written again from {@code results}; its title and run section are kept.
+     *
+     * @throws ColumbaException INVALID_ARGUMENT naming the file if it is not a report this class wrote
+     */
+    static String rewrite(Path file, String report, Collection<RunResult> results, ReportCharts charts) {
+        int keyFigures = report.indexOf(KEY_FIGURES);
+        if (keyFigures < 0) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, file + " has no '" + KEY_FIGURES.strip()
+                    + "' section: not a Columba bench report");
+        }
+        return report.substring(0, keyFigures) + results(suite(file, report), results, charts);
+    }
+
+    /**
+     * The suite whose report {@code report} is, from its title line.
+     *
+     * @throws ColumbaException INVALID_ARGUMENT naming the file and its first line if the title is not a bench report's
+     */
+    static Suite suite(Path file, String report) {
+        Matcher title = TITLE_LINE.matcher(report);
+        if (!title.find()) {
+            String firstLine = report.lines().findFirst().orElse("");
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, file + " starts with '" + firstLine + "', not '"
+                    + TITLE + "<suite>, <yyyyMMdd-HHmmss>': not a Columba bench report");
+        }
+        return Suite.byLabel(title.group(1));
+    }
+
+    private static String results(Suite suite, Collection<RunResult> results, ReportCharts charts) {
+        StringBuilder text = new StringBuilder();
+        text.append(KEY_FIGURES).append("\n").append(suite.keyFigures(results, charts)).append("\n");
         text.append("## All results\n");
         for (Class<?> benchmark : suite.benchmarks()) {
             List<RunResult> ofBenchmark = new ArrayList<>();

@@ -3,10 +3,13 @@ package dev.columba.bench;
 import dev.columba.bench.columnstore.CommentsScanBenchmark;
 import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.columnstore.Seed001Summary;
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.storage.DeviceSequentialReadBenchmark;
+import dev.columba.bench.storage.LargeTableScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanSummary;
 import dev.columba.bench.storage.ScanTable;
+import dev.columba.bench.storage.Seed004Summary;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import java.io.PrintStream;
@@ -29,11 +32,19 @@ enum Suite {
     SEED001("seed001",
             "seed 001: cold full scans of the comments table as columnstore (dictionary_overflow = trim, and the"
                     + " default fallback) and as rowstore, with and without the wide Text column",
-            List.of(CommentsScanBenchmark.class));
+            List.of(CommentsScanBenchmark.class)),
+    SEED004("seed004",
+            "seed 004: a clustered-index scan of a table at least 4x the buffer pool, read-ahead on and off (trace"
+                    + " flag 652), cold and warm: elapsed, bytes per read, MB/s, beside the article's",
+            List.of(LargeTableScanBenchmark.class));
 
     /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
     private static final String ROWS = "rows";
     private static final String ROWGROUP_SIZE = "rowgroupSize";
+    /** Seed 004's buffer pool, which the runner must know to describe the run. */
+    private static final String BUFFER_POOL_MB = "bufferPoolMb";
+    /** Seed 004's pool unless set: 256 MB, or a quarter of a smaller table. */
+    private static final int SEED004_BUFFER_POOL_MB = 256;
 
     private final String label;
     private final String description;
@@ -73,6 +84,8 @@ enum Suite {
                 parameters.put(ROWGROUP_SIZE, List.of((options.shortMode() ? CommentsTables.RowgroupSize.TINY
                         : CommentsTables.RowgroupSize.FULL).name()));
             }
+            case SEED004 -> parameters.put(BUFFER_POOL_MB, List.of(String.valueOf(
+                    Math.max(1, Math.min(SEED004_BUFFER_POOL_MB, options.sizeMb() / LargeTableScanBenchmark.TABLE_TO_POOL)))));
         }
         parameters.putAll(options.parameters());
         return parameters;
@@ -87,6 +100,8 @@ enum Suite {
                 yield "tables of " + String.join(" / ", parameters.get(ROWS)) + " rows, "
                         + String.join(" / ", parameters.get(ROWGROUP_SIZE)) + " rowgroups";
             }
+            case SEED004 -> options.sizeMb() + " MB table, " + String.join(" / ", parameters(options).get(BUFFER_POOL_MB))
+                    + " MB buffer pool";
         };
     }
 
@@ -106,14 +121,23 @@ enum Suite {
                 }
                 yield lines;
             }
+            case SEED004 -> {
+                ScanTable.Description table = ScanTable.prepare(options.dataDirectory(), options.sizeMb(), progress);
+                List<String> lines = new ArrayList<>();
+                for (String bufferPoolMb : parameters(options).get(BUFFER_POOL_MB)) {
+                    lines.addAll(Seed004Summary.describe(table, wholeNumber(BUFFER_POOL_MB, bufferPoolMb)));
+                }
+                yield lines.stream().distinct().toList();
+            }
         };
     }
 
-    /** The report's key figures, in Markdown. */
-    String keyFigures(Collection<RunResult> results) {
+    /** The report's key figures, in Markdown, with their charts drawn by {@code charts}. */
+    String keyFigures(Collection<RunResult> results, ReportCharts charts) {
         return switch (this) {
-            case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results);
-            case SEED001 -> Seed001Summary.keyFigures(results);
+            case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results, charts);
+            case SEED001 -> Seed001Summary.keyFigures(results, charts);
+            case SEED004 -> Seed004Summary.keyFigures(results, charts);
         };
     }
 

@@ -50,9 +50,36 @@ class BenchOptionsTest {
     }
 
     @Test
+    void seed004sPoolIsAQuarterOfTheTableUpTo256MbUnlessSet() {
+        assertEquals(List.of("256"), Suite.SEED004.parameters(BenchOptions.parse("seed004")).get("bufferPoolMb"));
+        assertEquals("1024 MB table, 256 MB buffer pool", Suite.SEED004.size(BenchOptions.parse("seed004")));
+        assertEquals(List.of("16"), Suite.SEED004.parameters(BenchOptions.parse("seed004", "--short")).get("bufferPoolMb"));
+        assertEquals(List.of("256"), Suite.SEED004.parameters(BenchOptions.parse("seed004", "--size-mb", "8192"))
+                .get("bufferPoolMb"));
+        assertEquals(List.of("1"), Suite.SEED004.parameters(BenchOptions.parse("seed004", "--size-mb", "2"))
+                .get("bufferPoolMb"));
+        assertEquals(List.of("64", "128"), Suite.SEED004.parameters(BenchOptions.parse("seed004", "--size-mb", "2048",
+                "-p", "bufferPoolMb=64,128")).get("bufferPoolMb"));
+    }
+
+    @Test
+    void reportNeedsOneDirectoryThatHoldsARun() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, BenchMain.run(new String[] {"report"}, print(out), print(err)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(
+                "columba bench: report needs one argument, a run's results directory"), err.toString(StandardCharsets.UTF_8));
+        err.reset();
+        Path nowhere = Path.of("/nonexistent-bench-run");
+        assertEquals(1, BenchMain.run(new String[] {"report", nowhere.toString()}, print(out), print(err)));
+        assertEquals("columba bench: cannot write the report again: [INVALID_ARGUMENT] " + nowhere
+                + " is not a run's directory: it needs report.md and jmh-result.json\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void badArgumentsAreRejectedByName() {
         assertInvalid("no suite given");
-        assertInvalid("unknown suite 'nope'; suites: rowstore-scan, seed001", "nope");
+        assertInvalid("unknown suite 'nope'; suites: rowstore-scan, seed001, seed004", "nope");
         assertInvalid("unknown option '--fast'", "rowstore-scan", "--fast");
         assertInvalid("option --size-mb needs a value", "rowstore-scan", "--size-mb");
         assertInvalid("option --size-mb needs a whole number, got 'big'", "rowstore-scan", "--size-mb", "big");
@@ -81,6 +108,7 @@ class BenchOptionsTest {
     void jvmOptionsComeFilteredFromThePom() {
         List<String> options = JvmOptions.read();
         assertTrue(options.contains("--enable-native-access=ALL-UNNAMED"), options.toString());
+        assertTrue(options.contains("-Djava.awt.headless=true"), "reports draw charts without a display: " + options);
         assertTrue(options.stream().noneMatch(option -> option.contains("${")), options.toString());
     }
 

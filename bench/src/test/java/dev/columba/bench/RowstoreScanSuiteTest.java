@@ -1,10 +1,10 @@
 package dev.columba.bench;
 
+import static dev.columba.bench.SuiteRuns.count;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.columba.bench.harness.Metric;
 import dev.columba.bench.harness.RunResults;
 import dev.columba.bench.storage.DeviceSequentialReadBenchmark;
 import dev.columba.bench.storage.RowstoreScanBenchmark;
@@ -42,26 +42,26 @@ class RowstoreScanSuiteTest {
         long leaves = table.leafPages();
 
         RunResult coldOn = scan(run, true, "COLD");
-        long readAhead = figure(coldOn, RowstoreScanBenchmark.READ_AHEAD_READS);
+        long readAhead = count(coldOn, RowstoreScanBenchmark.READ_AHEAD_READS);
         assertTrue(readAhead > 0, "a cold scan with read-ahead reads ahead");
-        assertTrue(figure(coldOn, RowstoreScanBenchmark.PHYSICAL_READS) + readAhead >= leaves,
+        assertTrue(count(coldOn, RowstoreScanBenchmark.PHYSICAL_READS) + readAhead >= leaves,
                 "every leaf of a cold scan comes from storage");
-        assertEquals(readAhead, figure(coldOn, RowstoreScanBenchmark.READ_AHEAD_USED)
-                + figure(coldOn, RowstoreScanBenchmark.READ_AHEAD_WASTED), "each page read ahead is used or wasted");
-        assertTrue(figure(coldOn, RowstoreScanBenchmark.LOGICAL_READS) >= leaves);
+        assertEquals(readAhead, count(coldOn, RowstoreScanBenchmark.READ_AHEAD_USED)
+                + count(coldOn, RowstoreScanBenchmark.READ_AHEAD_WASTED), "each page read ahead is used or wasted");
+        assertTrue(count(coldOn, RowstoreScanBenchmark.LOGICAL_READS) >= leaves);
 
         RunResult coldOff = scan(run, false, "COLD");
-        assertEquals(0, figure(coldOff, RowstoreScanBenchmark.READ_AHEAD_READS), "read-ahead off reads nothing ahead");
-        long physical = figure(coldOff, RowstoreScanBenchmark.PHYSICAL_READS);
+        assertEquals(0, count(coldOff, RowstoreScanBenchmark.READ_AHEAD_READS), "read-ahead off reads nothing ahead");
+        long physical = count(coldOff, RowstoreScanBenchmark.PHYSICAL_READS);
         assertTrue(physical >= leaves, "every leaf of a cold scan comes from storage");
-        assertEquals(physical, figure(coldOff, RowstoreScanBenchmark.READ_IOS), "one I/O per page without read-ahead");
-        assertEquals(8192, figure(coldOff, RowstoreScanBenchmark.BYTES_PER_IO));
+        assertEquals(physical, count(coldOff, RowstoreScanBenchmark.READ_IOS), "one I/O per page without read-ahead");
+        assertEquals(8192, count(coldOff, RowstoreScanBenchmark.BYTES_PER_IO));
 
         for (boolean on : new boolean[] {true, false}) {
             RunResult warm = scan(run, on, "WARM");
-            assertEquals(0, figure(warm, RowstoreScanBenchmark.PHYSICAL_READS), "a warm scan reads nothing, read-ahead " + on);
-            assertEquals(0, figure(warm, RowstoreScanBenchmark.READ_AHEAD_READS), "a warm scan reads nothing, read-ahead " + on);
-            assertTrue(figure(warm, RowstoreScanBenchmark.LOGICAL_READS) >= leaves);
+            assertEquals(0, count(warm, RowstoreScanBenchmark.PHYSICAL_READS), "a warm scan reads nothing, read-ahead " + on);
+            assertEquals(0, count(warm, RowstoreScanBenchmark.READ_AHEAD_READS), "a warm scan reads nothing, read-ahead " + on);
+            assertTrue(count(warm, RowstoreScanBenchmark.LOGICAL_READS) >= leaves);
         }
 
         for (String access : List.of("DIRECT", "BUFFERED")) {
@@ -76,6 +76,8 @@ class RowstoreScanSuiteTest {
         assertTrue(report.contains("## Key figures"), report);
         assertTrue(report.contains("| cold scan, read-ahead on | "), report);
         assertTrue(report.contains("### DeviceSequentialReadBenchmark"), report);
+        SuiteRuns.assertCharts(run, "cold-scan-rate.png", "bytes-per-io.png", "warm-scan-rate.png");
+        SuiteRuns.assertReportRewritesTheSame(run);
     }
 
     private static RunResult scan(BenchMain.Completed run, boolean readAhead, String cache) {
@@ -83,12 +85,5 @@ class RowstoreScanSuiteTest {
                 "readAhead", String.valueOf(readAhead), "cache", cache);
         assertEquals(1, selected.size(), "readAhead " + readAhead + ", " + cache);
         return selected.getFirst();
-    }
-
-    /** A page or I/O count: one scan measured, so the average is the count itself. */
-    private static long figure(RunResult result, Metric metric) {
-        double value = RunResults.figure(result, metric).orElseThrow(() -> new AssertionError(metric.name() + " missing"));
-        assertEquals(Math.rint(value), value, metric.name() + " is a count");
-        return (long) value;
     }
 }

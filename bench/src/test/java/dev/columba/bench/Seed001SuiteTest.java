@@ -1,5 +1,7 @@
 package dev.columba.bench;
 
+import static dev.columba.bench.SuiteRuns.count;
+import static dev.columba.bench.SuiteRuns.figure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.columba.bench.columnstore.CommentsScanBenchmark;
 import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.columnstore.CommentsTables.Layout;
-import dev.columba.bench.harness.Metric;
 import dev.columba.bench.harness.RunResults;
 import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.columnstore.build.TrimReason;
@@ -15,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.RunResult;
@@ -64,6 +66,9 @@ class Seed001SuiteTest {
         for (Layout layout : List.of(Layout.COLUMNSTORE_TRIM, Layout.COLUMNSTORE_FALLBACK)) {
             RunResult narrow = scan(run, layout, false, true);
             assertEquals(FULL_ROWGROUPS, count(narrow, CommentsScanBenchmark.ROWGROUPS), layout.name());
+            assertEquals(FULL_ROWGROUPS - 1, count(narrow,
+                            CommentsScanBenchmark.rowgroupSizeBin(Integer.numberOfTrailingZeros(TINY_ROWGROUP_ROWS))),
+                    layout.name() + ": the full rowgroups are in the bin of at most their size");
             assertEquals(FULL_ROWGROUPS - 1, count(narrow, CommentsScanBenchmark.trimMetric(TrimReason.NO_TRIM)));
             assertEquals(1, count(narrow, CommentsScanBenchmark.trimMetric(TrimReason.BULKLOAD)));
         }
@@ -86,6 +91,12 @@ class Seed001SuiteTest {
             for (boolean text : new boolean[] {true, false}) {
                 String name = layout.tableName(text);
                 RunResult on = scan(run, layout, text, true);
+                long binned = 0;
+                for (int bin = 0; bin <= CommentsScanBenchmark.LARGEST_ROWGROUP_SIZE_BIN; bin++) {
+                    OptionalDouble rowgroups = RunResults.figure(on, CommentsScanBenchmark.rowgroupSizeBin(bin));
+                    binned += rowgroups.isPresent() ? count(on, CommentsScanBenchmark.rowgroupSizeBin(bin)) : 0;
+                }
+                assertEquals(count(on, CommentsScanBenchmark.ROWGROUPS), binned, name + ": every rowgroup in one bin");
                 long readAhead = count(on, ScanIoMetrics.LOB_READ_AHEAD_READS);
                 assertTrue(readAhead > 0, name + ": a cold columnstore scan reads segments ahead");
                 assertTrue(count(on, CommentsScanBenchmark.READ_AHEAD_REQUESTS) > 0, name);
@@ -125,6 +136,8 @@ class Seed001SuiteTest {
         assertTrue(report.contains("### Seed 001: the article's ratios beside Columba's"), report);
         assertTrue(report.contains("| `Comments_CCI_Trim` | columnstore, dictionary_overflow = trim | 20,000 |"), report);
         assertTrue(report.contains("Short mode: tables of 20000 rows, TINY rowgroups"), report);
+        SuiteRuns.assertCharts(run, "rowgroup-sizes.png", "elapsed-and-cpu.png", "read-ahead-requests.png");
+        SuiteRuns.assertReportRewritesTheSame(run);
     }
 
     private static RunResult scan(BenchMain.Completed run, Layout layout, boolean text, boolean readAhead) {
@@ -132,16 +145,5 @@ class Seed001SuiteTest {
                 layout.name(), "text", String.valueOf(text), "readAhead", String.valueOf(readAhead));
         assertEquals(1, selected.size(), layout + ", text " + text + ", read-ahead " + readAhead);
         return selected.getFirst();
-    }
-
-    private static double figure(RunResult result, Metric metric) {
-        return RunResults.figure(result, metric).orElseThrow(() -> new AssertionError(metric.name() + " missing"));
-    }
-
-    /** A count: one scan measured, so the average is the count itself. */
-    private static long count(RunResult result, Metric metric) {
-        double value = figure(result, metric);
-        assertEquals(Math.rint(value), value, metric.name() + " is a count");
-        return (long) value;
     }
 }

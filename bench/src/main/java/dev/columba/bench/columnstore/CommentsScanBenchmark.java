@@ -124,6 +124,11 @@ public class CommentsScanBenchmark {
     /** Text segments that gave their dictionary up because it would overflow ({@code fallback}). */
     public static final Metric TEXT_FALLBACKS = new Metric("textFallbacks", "segments");
     private static final Map<TrimReason, Metric> TRIMS = new EnumMap<>(TrimReason.class);
+    /**
+     * The largest power of two a rowgroup's row count is binned under: rowgroups hold at most
+     * 1,048,576 rows ({@link #rowgroupSizeBin}).
+     */
+    public static final int LARGEST_ROWGROUP_SIZE_BIN = 20;
 
     static {
         for (TrimReason reason : TrimReason.values()) {
@@ -187,6 +192,22 @@ public class CommentsScanBenchmark {
         return TRIMS.get(reason);
     }
 
+    /**
+     * The rowgroup-size distribution's bin {@code bin}: how many rowgroups hold more than
+     * 2^(bin-1) and at most 2^bin rows (bin 0: at most one). Recorded only for bins that hold a rowgroup.
+     */
+    public static Metric rowgroupSizeBin(int bin) {
+        if (bin < 0 || bin > LARGEST_ROWGROUP_SIZE_BIN) {
+            throw new IllegalArgumentException("rowgroup size bin " + bin + " is not in 0.." + LARGEST_ROWGROUP_SIZE_BIN);
+        }
+        return new Metric("rowgroupsUpTo" + (1 << bin) + "Rows", "rowgroups");
+    }
+
+    /** The bin of {@link #rowgroupSizeBin} a rowgroup of {@code rows} rows falls in. */
+    static int rowgroupSizeBinOf(long rows) {
+        return rows <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(rows - 1);
+    }
+
     @Setup(Level.Trial)
     public void openTable() {
         if (!threads.isCurrentThreadCpuTimeSupported()) {
@@ -231,6 +252,15 @@ public class CommentsScanBenchmark {
         }
         for (Map.Entry<TrimReason, Integer> reason : reasons.entrySet()) {
             figures.add(Map.entry(trimMetric(reason.getKey()), (double) reason.getValue()));
+        }
+        int[] bins = new int[LARGEST_ROWGROUP_SIZE_BIN + 1];
+        for (RowgroupEntry entry : rowgroups) {
+            bins[rowgroupSizeBinOf(entry.totalRows())]++;
+        }
+        for (int bin = 0; bin < bins.length; bin++) {
+            if (bins[bin] > 0) {
+                figures.add(Map.entry(rowgroupSizeBin(bin), (double) bins[bin]));
+            }
         }
         if (!text) {
             return figures;

@@ -1,8 +1,13 @@
 package dev.columba.bench.columnstore;
 
+import static dev.columba.bench.harness.ReportCells.number;
+import static dev.columba.bench.harness.ReportCells.threeDecimals;
 import static dev.columba.bench.harness.RunResults.format;
 
+import dev.columba.bench.harness.BarChart;
 import dev.columba.bench.harness.Metric;
+import dev.columba.bench.harness.ReportCells;
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.harness.RunResults;
 import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.columnstore.build.TrimReason;
@@ -11,6 +16,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
 
@@ -61,11 +67,30 @@ public final class Seed001Summary {
         return lines;
     }
 
-    /** Markdown: the tables' layout, the cold scans, the article's ratios beside Columba's, and how to read them. */
-    public static String keyFigures(Collection<RunResult> results) {
+    /**
+     * Markdown: the tables' layout and their rowgroup-size distribution, the cold scans with charts of
+     * their times and read-ahead requests, the article's ratios beside Columba's, and how to read them.
+     */
+    public static String keyFigures(Collection<RunResult> results, ReportCharts charts) {
         StringBuilder text = new StringBuilder();
         appendLayout(text, results);
+        appendRowgroupSizes(text, results, charts);
         appendScans(text, results);
+        text.append(charts.embed(tableChart(results, "elapsed-and-cpu",
+                "Cold scans: elapsed and CPU time per table (read-ahead on)", "seconds",
+                List.of(new TableFigure("elapsed", "true", result -> OptionalDouble.of(RunResults.medianScore(result))),
+                        new TableFigure("thread CPU", "true", result -> ReportCells.divided(RunResults.median(result,
+                                CommentsScanBenchmark.THREAD_CPU), 1000)),
+                        new TableFigure("process CPU", "true", result -> ReportCells.divided(RunResults.median(result,
+                                CommentsScanBenchmark.PROCESS_CPU), 1000)),
+                        new TableFigure("elapsed, read-ahead off", "false",
+                                result -> OptionalDouble.of(RunResults.medianScore(result)))))));
+        text.append(charts.embed(tableChart(results, "read-ahead-requests",
+                "Read-ahead request sizes per table (columnstore: MADV_WILLNEED; rowstore: read I/Os)", "KB",
+                List.of(new TableFigure("KB per read-ahead request", "true",
+                                result -> RunResults.median(result, CommentsScanBenchmark.READ_AHEAD_PER_REQUEST)),
+                        new TableFigure("largest request, KB", "true",
+                                result -> RunResults.median(result, CommentsScanBenchmark.LARGEST_READ_AHEAD))))));
         appendComparison(text, results);
         text.append("""
 
@@ -125,6 +150,97 @@ public final class Seed001Summary {
             }
         }
         text.append("\n");
+    }
+
+    /**
+     * The chart of how many rows the columnstore tables' rowgroups hold, in power-of-two bins from
+     * the smallest to the largest bin any table uses; a note instead if the run did not record it.
+     */
+    private static void appendRowgroupSizes(StringBuilder text, Collection<RunResult> results, ReportCharts charts) {
+        List<String> tables = new ArrayList<>();
+        List<RunResult> tableResults = new ArrayList<>();
+        int smallestBin = CommentsScanBenchmark.LARGEST_ROWGROUP_SIZE_BIN + 1;
+        int largestBin = -1;
+        for (CommentsTables.Layout layout : COLUMNSTORES) {
+            for (boolean withText : new boolean[] {true, false}) {
+                RunResult result = any(results, layout, withText);
+                if (result == null) {
+                    continue;
+                }
+                tables.add(layout.tableName(withText));
+                tableResults.add(result);
+                for (int bin = 0; bin <= CommentsScanBenchmark.LARGEST_ROWGROUP_SIZE_BIN; bin++) {
+                    if (RunResults.figure(result, CommentsScanBenchmark.rowgroupSizeBin(bin)).isPresent()) {
+                        smallestBin = Math.min(smallestBin, bin);
+                        largestBin = Math.max(largestBin, bin);
+                    }
+                }
+            }
+        }
+        if (tables.isEmpty()) {
+            return;
+        }
+        if (largestBin < 0) {
+            text.append("This run did not record the rowgroup-size distribution (its benchmark predates it).\n\n");
+            return;
+        }
+        List<String> bins = new ArrayList<>();
+        for (int bin = smallestBin; bin <= largestBin; bin++) {
+            bins.add("≤ " + format(1 << bin));
+        }
+        List<BarChart.Series> series = new ArrayList<>();
+        for (int table = 0; table < tables.size(); table++) {
+            List<OptionalDouble> counts = new ArrayList<>();
+            for (int bin = smallestBin; bin <= largestBin; bin++) {
+                OptionalDouble count = RunResults.median(tableResults.get(table), CommentsScanBenchmark.rowgroupSizeBin(bin));
+                counts.add(count); // an empty bin has no bar
+            }
+            series.add(new BarChart.Series(tables.get(table), counts));
+        }
+        text.append(charts.embed(new BarChart("rowgroup-sizes", "Rowgroups per table by rows per rowgroup",
+                "rowgroups", bins, series, BarChart.Scale.LINEAR)));
+        text.append("Rows per rowgroup in power-of-two bins: a bin \"≤ N\" holds the rowgroups of more than N/2 and"
+                + " at most N rows.\n\n");
+    }
+
+    /** A figure of one table's scan for a chart: its name, the scans' read-ahead, and how it is read. */
+    private record TableFigure(String name, String readAhead, Function<RunResult, OptionalDouble> value) {
+    }
+
+    /**
+     * A chart with one group of bars per table that was scanned and one series per figure; a figure
+     * is empty for a table unless exactly one configuration of it was run with the figure's read-ahead.
+     */
+    private static BarChart tableChart(Collection<RunResult> results, String name, String title, String valueAxis,
+                                       List<TableFigure> figures) {
+        List<String> tables = new ArrayList<>();
+        List<List<OptionalDouble>> values = new ArrayList<>();
+        for (int figure = 0; figure < figures.size(); figure++) {
+            values.add(new ArrayList<>());
+        }
+        for (CommentsTables.Layout layout : CommentsTables.Layout.values()) {
+            for (boolean withText : new boolean[] {true, false}) {
+                if (any(results, layout, withText) == null) {
+                    continue;
+                }
+                tables.add(layout.tableName(withText));
+                for (int figure = 0; figure < figures.size(); figure++) {
+                    List<RunResult> selected = RunResults.select(results, CommentsScanBenchmark.class, "layout",
+                            layout.name(), "text", String.valueOf(withText), "readAhead", figures.get(figure).readAhead());
+                    values.get(figure).add(selected.size() == 1
+                            ? figures.get(figure).value().apply(selected.getFirst()) : OptionalDouble.empty());
+                }
+            }
+        }
+        if (tables.isEmpty()) {
+            tables.add("not run");
+            values.forEach(figure -> figure.add(OptionalDouble.empty()));
+        }
+        List<BarChart.Series> series = new ArrayList<>();
+        for (int figure = 0; figure < figures.size(); figure++) {
+            series.add(new BarChart.Series(figures.get(figure).name(), values.get(figure)));
+        }
+        return new BarChart(name, title, valueAxis, tables, series, BarChart.Scale.LINEAR);
     }
 
     private static void appendScans(StringBuilder text, Collection<RunResult> results) {
@@ -274,20 +390,11 @@ public final class Seed001Summary {
     }
 
     private static String ratio(OptionalDouble numerator, OptionalDouble denominator) {
-        return numerator.isPresent() && denominator.isPresent() && denominator.getAsDouble() > 0
-                ? String.format(Locale.ROOT, "%.2f", numerator.getAsDouble() / denominator.getAsDouble()) : "—";
+        return ReportCells.ratio(numerator, denominator, "%.2f");
     }
 
     private static String seconds(OptionalDouble milliseconds) {
         return milliseconds.isPresent() ? format(milliseconds.getAsDouble() / 1000) : "—";
-    }
-
-    private static String number(OptionalDouble value) {
-        return value.isPresent() ? format(value.getAsDouble()) : "—";
-    }
-
-    private static String threeDecimals(OptionalDouble value) {
-        return value.isPresent() ? String.format(Locale.ROOT, "%.3f", value.getAsDouble()) : "—";
     }
 
     private static String bytes(long bytes) {

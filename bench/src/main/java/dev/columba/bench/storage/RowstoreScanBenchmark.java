@@ -1,21 +1,12 @@
 package dev.columba.bench.storage;
 
 import dev.columba.bench.harness.BenchDirectories;
-import dev.columba.bench.harness.IterationMetrics;
 import dev.columba.bench.harness.Metric;
 import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
-import dev.columba.storage.btree.ReadAheadOptions;
-import dev.columba.storage.db.Database;
-import dev.columba.storage.io.NativeFilesFacade;
-import dev.columba.storage.io.ProcSelfIo;
-import dev.columba.storage.table.TableStore;
-import dev.columba.storage.table.Tables;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -38,8 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * counters, its rates, and the bytes {@code /proc/self/io} says the process read, per scan.
  *
  * <p><b>Cold</b>: before every measured scan, a checkpoint and {@code DBCC DROPCLEANBUFFERS}
- * ({@link Database#dropCleanBuffers()}: the buffer pool emptied and the data file dropped from the
- * operating system's page cache), so every page comes from the device. This is a
+ * ({@link dev.columba.storage.db.Database#dropCleanBuffers()}: the buffer pool emptied and the
+ * data file dropped from the operating system's page cache), so every page comes from the device. This is a
  * {@code @Setup(Level.Invocation)} in {@code SingleShotTime} mode: JMH calls invocation fixtures
  * outside the timed call and leaves them out of the score, and, unlike an iteration fixture, it
  * keeps each scan cold even if the batch size is raised above one. JMH's warning about
@@ -113,67 +104,43 @@ public class RowstoreScanBenchmark {
     public String dataDirectory;
 
     private ScanTable.Description table;
-    private Database database;
-    private TableStore store;
-    private ReadAheadOptions options;
-    private IoCounters counters;
-    private ProcSelfIo processBefore;
-    private long startNanos;
-    private ScanResult result;
+    private MeasuredTableScan scan;
 
     @Setup(Level.Trial)
     public void openTable() {
         table = ScanTable.prepare(BenchDirectories.data(dataDirectory), sizeMb, System.out);
-        Properties settings = new Properties();
-        settings.setProperty("buffer_pool_size", table.bufferPoolHoldingTable());
-        database = Database.open(table.directory(), settings, NativeFilesFacade.INSTANCE);
-        store = new Tables(database).table(database.bufferPool(), ScanTable.TABLE_NAME, new IoCounters());
-        ReadAheadOptions on = new ReadAheadOptions(true, readAheadDepthPages, readAheadMaxPagesPerIo);
-        options = readAhead ? on : ReadAheadOptions.OFF;
-        // Check the result before measuring; for a warm run this scan also fills the pool.
-        ScanTable.check(ScanTable.scan(store, database.bufferPool(), on, new IoCounters()), table.rows(),
-                "the check scan before measuring");
+        // Opening checks a scan's result; for a warm run that scan also fills the pool.
+        scan = MeasuredTableScan.open(table, table.bufferPoolHoldingTable(), readAhead, readAheadDepthPages,
+                readAheadMaxPagesPerIo, cache.name().toLowerCase(Locale.ROOT));
     }
 
     @Setup(Level.Invocation)
     public void startScan() {
         if (cache == Cache.COLD) {
-            database.checkpoint();
-            database.dropCleanBuffers();
+            scan.makeCold();
         }
-        counters = new IoCounters();
-        processBefore = ProcSelfIo.available() ? ProcSelfIo.read() : null;
-        startNanos = System.nanoTime();
+        scan.start();
     }
 
     @Benchmark
     public ScanResult scan() {
-        result = ScanTable.scan(store, database.bufferPool(), options, counters);
-        return result;
+        return scan.scan();
     }
 
     @TearDown(Level.Invocation)
     public void recordScan() {
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
-        ProcSelfIo process = processBefore == null ? null : ProcSelfIo.read().minus(processBefore);
-        ScanTable.check(result, table.rows(), "a measured " + describe() + " scan");
-        IoStats stats = counters.snapshot();
+        IoStats stats = scan.finish().stats();
         if (cache == Cache.WARM && stats.pagesFromStorage() > 0) {
             throw new ColumbaException(ErrorCode.INTERNAL, "a warm scan read " + stats.pagesFromStorage()
                     + " pages from storage: the buffer pool (" + table.bufferPoolHoldingTable() + ") does not hold the "
                     + table.pages() + " pages of the table");
         }
-        ScanIoMetrics.record(stats, process, seconds);
     }
 
     @TearDown(Level.Trial)
     public void closeTable() {
-        if (database != null) {
-            database.close();
+        if (scan != null) {
+            scan.close();
         }
-    }
-
-    private String describe() {
-        return cache.name().toLowerCase(Locale.ROOT) + (readAhead ? " read-ahead" : " no-read-ahead");
     }
 }

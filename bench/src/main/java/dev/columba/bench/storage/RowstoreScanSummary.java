@@ -2,7 +2,11 @@ package dev.columba.bench.storage;
 
 import static dev.columba.bench.harness.RunResults.format;
 
+import dev.columba.bench.harness.BarChart;
+import dev.columba.bench.harness.Configuration;
 import dev.columba.bench.harness.Metric;
+import dev.columba.bench.harness.ReportCells;
+import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.harness.RunResults;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
 
@@ -20,6 +26,9 @@ import org.openjdk.jmh.util.Statistics;
  * and how Columba's counters compare with {@code /proc/self/io}. States figures; judges nothing.
  */
 public final class RowstoreScanSummary {
+    private static final String DEPTH = "readAheadDepthPages";
+    private static final String LARGEST_IO = "readAheadMaxPagesPerIo";
+
     private RowstoreScanSummary() {
     }
 
@@ -40,8 +49,8 @@ public final class RowstoreScanSummary {
                         table.loadSeconds()));
     }
 
-    /** Markdown: a table of the key figures, then how to read them. */
-    public static String keyFigures(Collection<RunResult> results) {
+    /** Markdown: a table of the key figures, its charts, then how to read them. */
+    public static String keyFigures(Collection<RunResult> results, ReportCharts charts) {
         Configuration coldOn = scan(results, true, "COLD");
         Configuration coldOff = scan(results, false, "COLD");
         Configuration warmOn = scan(results, true, "WARM");
@@ -55,29 +64,48 @@ public final class RowstoreScanSummary {
         List<String[]> rows = new ArrayList<>();
         rows.add(row("cold scan, read-ahead on", scanRate(coldOn)));
         rows.add(row("cold scan, read-ahead off", scanRate(coldOff)));
-        rows.add(row("cold on / off", ratio(coldOnRate, coldOff.median(RowstoreScanBenchmark.SCAN_RATE))));
-        rows.add(row("bytes per I/O, cold on / off", bytes(coldOn.median(RowstoreScanBenchmark.BYTES_PER_IO)) + " / "
-                + bytes(coldOff.median(RowstoreScanBenchmark.BYTES_PER_IO))));
+        rows.add(row("cold on / off", ReportCells.ratio(coldOnRate, coldOff.median(RowstoreScanBenchmark.SCAN_RATE),
+                "%.1fx")));
+        rows.add(row("bytes per I/O, cold on / off", ReportCells.bytes(coldOn.median(RowstoreScanBenchmark.BYTES_PER_IO))
+                + " / " + ReportCells.bytes(coldOff.median(RowstoreScanBenchmark.BYTES_PER_IO))));
         rows.add(row("device sequential read, O_DIRECT / buffered with the kernel's read-ahead",
                 rate(direct, DeviceSequentialReadBenchmark.DEVICE_RATE) + " / "
                         + rate(buffered, DeviceSequentialReadBenchmark.DEVICE_RATE)));
         rows.add(row("cold on as % of the device (the better of the two; the issue asks >= 70%)",
-                percent(coldOnRate, deviceBest)));
+                ReportCells.percent(coldOnRate, deviceBest)));
         rows.add(row("warm scan, read-ahead on", scanRate(warmOn)));
         rows.add(row("warm scan, read-ahead off", scanRate(warmOff)));
         rows.add(row("(physical + read-ahead) x 8 KB / `read_bytes`, cold on / off",
-                withThreeDecimals(coldOn.median(RowstoreScanBenchmark.COUNTERS_TO_PROCESS)) + " / "
-                        + withThreeDecimals(coldOff.median(RowstoreScanBenchmark.COUNTERS_TO_PROCESS))));
+                ReportCells.threeDecimals(coldOn.median(RowstoreScanBenchmark.COUNTERS_TO_PROCESS)) + " / "
+                        + ReportCells.threeDecimals(coldOff.median(RowstoreScanBenchmark.COUNTERS_TO_PROCESS))));
         rows.add(row("read-ahead pages used / wasted, cold on",
-                number(coldOn.median(RowstoreScanBenchmark.READ_AHEAD_USED)) + " / "
-                        + number(coldOn.median(RowstoreScanBenchmark.READ_AHEAD_WASTED))));
+                ReportCells.number(coldOn.median(RowstoreScanBenchmark.READ_AHEAD_USED)) + " / "
+                        + ReportCells.number(coldOn.median(RowstoreScanBenchmark.READ_AHEAD_WASTED))));
 
         StringBuilder text = new StringBuilder("| figure | value |\n|---|---|\n");
         for (String[] cells : rows) {
             text.append("| ").append(cells[0]).append(" | ").append(cells[1]).append(" |\n");
         }
+        text.append("\n");
+        text.append(charts.embed(new BarChart("cold-scan-rate",
+                "Cold scan MB/s, read-ahead on and off, beside the device's sequential read", "MB/s",
+                List.of("scan, read-ahead on", "scan, read-ahead off", "device, O_DIRECT", "device, buffered"),
+                List.of(new BarChart.Series("MB/s", List.of(coldOnRate, coldOff.median(RowstoreScanBenchmark.SCAN_RATE),
+                        direct.median(DeviceSequentialReadBenchmark.DEVICE_RATE),
+                        buffered.median(DeviceSequentialReadBenchmark.DEVICE_RATE)))),
+                BarChart.Scale.LINEAR)));
+        text.append(charts.embed(new BarChart("bytes-per-io", "Bytes per I/O of a cold scan, read-ahead on and off",
+                "KB per I/O", List.of("read-ahead on", "read-ahead off"),
+                List.of(new BarChart.Series("KB per I/O", List.of(ReportCells.divided(coldOn.median(RowstoreScanBenchmark.BYTES_PER_IO), 1024),
+                        ReportCells.divided(coldOff.median(RowstoreScanBenchmark.BYTES_PER_IO), 1024)))),
+                BarChart.Scale.LINEAR)));
+        text.append(charts.embed(new BarChart("warm-scan-rate", "Warm scan MB/s (the table in the buffer pool), "
+                + "read-ahead on and off", "MB/s", List.of("read-ahead on", "read-ahead off"),
+                List.of(new BarChart.Series("MB/s", List.of(warmOn.median(RowstoreScanBenchmark.SCAN_RATE),
+                        warmOff.median(RowstoreScanBenchmark.SCAN_RATE)))),
+                BarChart.Scale.LINEAR)));
+        text.append(charts.embed(depthSweep(results)));
         text.append("""
-
                 Medians over the measured iterations, with the range in brackets; ratios are of medians.
                 MB = 2^20 bytes. Scan MB/s = pages the scan requested x 8 KB over the scan's time (cold: all
                 of them came from the device). The device figures read the same data file with one
@@ -88,37 +116,48 @@ public final class RowstoreScanSummary {
         return text.toString();
     }
 
-    /** One benchmark configuration's results, or why there is none to summarize. */
-    private record Configuration(RunResult result, String problem) {
-        OptionalDouble median(Metric metric) {
-            Optional<Statistics> values = statistics(metric);
-            return values.isPresent() ? OptionalDouble.of(values.get().getPercentile(50)) : OptionalDouble.empty();
+    /**
+     * Cold scan MB/s with read-ahead on by read-ahead depth, one series per largest I/O, when the
+     * run swept the depth ({@code -p readAheadDepthPages=100,500,...}); a chart without values otherwise.
+     */
+    private static BarChart depthSweep(Collection<RunResult> results) {
+        List<RunResult> sweep = RunResults.select(results, RowstoreScanBenchmark.class, "readAhead", "true",
+                "cache", "COLD");
+        SortedSet<Integer> depths = new TreeSet<>();
+        SortedSet<Integer> largestIos = new TreeSet<>();
+        for (RunResult result : sweep) {
+            depths.add(Integer.parseInt(result.getParams().getParam(DEPTH)));
+            largestIos.add(Integer.parseInt(result.getParams().getParam(LARGEST_IO)));
         }
-
-        Optional<Statistics> statistics(Metric metric) {
-            return result == null ? Optional.empty() : RunResults.statistics(result, metric);
+        List<String> categories = new ArrayList<>();
+        for (int depth : depths) {
+            categories.add(format(depth) + " pages");
         }
-
-        double medianSeconds() {
-            return result.getPrimaryResult().getStatistics().getPercentile(50);
+        List<BarChart.Series> series = new ArrayList<>();
+        for (int largestIo : largestIos) {
+            List<OptionalDouble> values = new ArrayList<>();
+            for (int depth : depths) {
+                Configuration scan = Configuration.of(sweep, RowstoreScanBenchmark.class, DEPTH, String.valueOf(depth),
+                        LARGEST_IO, String.valueOf(largestIo));
+                values.add(depths.size() > 1 ? scan.median(RowstoreScanBenchmark.SCAN_RATE) : OptionalDouble.empty());
+            }
+            series.add(new BarChart.Series("up to " + format(largestIo) + " pages per I/O", values));
         }
+        if (categories.isEmpty()) {
+            categories.add("not run");
+            series.add(new BarChart.Series("MB/s", List.of(OptionalDouble.empty())));
+        }
+        return new BarChart("depth-sweep", "Cold scan MB/s with read-ahead, by read-ahead depth", "MB/s", categories,
+                series, BarChart.Scale.LINEAR);
     }
 
     private static Configuration scan(Collection<RunResult> results, boolean readAhead, String cache) {
-        return only(RunResults.select(results, RowstoreScanBenchmark.class,
-                "readAhead", String.valueOf(readAhead), "cache", cache));
+        return Configuration.of(results, RowstoreScanBenchmark.class, "readAhead", String.valueOf(readAhead),
+                "cache", cache);
     }
 
     private static Configuration device(Collection<RunResult> results, String access) {
-        return only(RunResults.select(results, DeviceSequentialReadBenchmark.class, "access", access));
-    }
-
-    private static Configuration only(List<RunResult> selected) {
-        return switch (selected.size()) {
-            case 0 -> new Configuration(null, "not run");
-            case 1 -> new Configuration(selected.getFirst(), null);
-            default -> new Configuration(null, selected.size() + " configurations, see all results");
-        };
+        return Configuration.of(results, DeviceSequentialReadBenchmark.class, "access", access);
     }
 
     private static OptionalDouble max(OptionalDouble left, OptionalDouble right) {
@@ -134,7 +173,7 @@ public final class RowstoreScanSummary {
 
     private static String scanRate(Configuration scan) {
         String rate = rate(scan, RowstoreScanBenchmark.SCAN_RATE);
-        return scan.result() == null ? rate : rate + ", " + format(scan.medianSeconds()) + " s per scan";
+        return scan.result() == null ? rate : rate + ", " + format(scan.medianScore().getAsDouble()) + " s per scan";
     }
 
     /** "median MB/s (min–max)", or why there is no figure. */
@@ -144,35 +183,9 @@ public final class RowstoreScanSummary {
         }
         Optional<Statistics> statistics = configuration.statistics(metric);
         if (statistics.isEmpty()) {
-            return "—";
+            return ReportCells.NONE;
         }
         Statistics values = statistics.get();
         return format(values.getPercentile(50)) + " MB/s (" + format(values.getMin()) + "–" + format(values.getMax()) + ")";
-    }
-
-    private static String ratio(OptionalDouble numerator, OptionalDouble denominator) {
-        return numerator.isPresent() && denominator.isPresent() && denominator.getAsDouble() > 0
-                ? String.format(Locale.ROOT, "%.1fx", numerator.getAsDouble() / denominator.getAsDouble()) : "—";
-    }
-
-    private static String percent(OptionalDouble part, OptionalDouble whole) {
-        return part.isPresent() && whole.isPresent() && whole.getAsDouble() > 0
-                ? String.format(Locale.ROOT, "%.0f%%", 100 * part.getAsDouble() / whole.getAsDouble()) : "—";
-    }
-
-    private static String bytes(OptionalDouble value) {
-        if (value.isEmpty()) {
-            return "—";
-        }
-        double bytes = value.getAsDouble();
-        return bytes >= 1024 ? format(bytes / 1024) + " KB" : format(bytes) + " bytes";
-    }
-
-    private static String withThreeDecimals(OptionalDouble value) {
-        return value.isPresent() ? String.format(Locale.ROOT, "%.3f", value.getAsDouble()) : "—";
-    }
-
-    private static String number(OptionalDouble value) {
-        return value.isPresent() ? format(value.getAsDouble()) : "—";
     }
 }
