@@ -48,7 +48,11 @@ public record ColumnstoreOptions(int rowgroupMaxRows, int bulkMinRows, long dict
                 + name + ": " + problem);
     }
 
-    /** Options from their stored text form; absent names take their defaults. */
+    /**
+     * Options from their stored text form; absent names take their defaults. Names with a colon
+     * ({@code identity:ID}, {@code computed:IDvarchar}) are column options of the SQL layer, kept
+     * in the same table options and ignored here.
+     */
     public static ColumnstoreOptions parse(Map<String, String> options) {
         int maxRows = DEFAULTS.rowgroupMaxRows();
         int bulkMin = DEFAULTS.bulkMinRows();
@@ -56,6 +60,9 @@ public record ColumnstoreOptions(int rowgroupMaxRows, int bulkMinRows, long dict
         DictionaryOverflow overflow = DEFAULTS.overflow();
         boolean archive = DEFAULTS.archive();
         for (Map.Entry<String, String> option : options.entrySet()) {
+            if (option.getKey().contains(":")) {
+                continue;
+            }
             String value = option.getValue().trim();
             try {
                 switch (option.getKey().toLowerCase(Locale.ROOT)) {

@@ -78,8 +78,15 @@ public final class ColumnstoreTable {
         BTree deleteBitmap = BTree.create(writes, database.allocator(), objectId, counters);
         directory.put(writes, database.allocator(), MetadataFormat.TABLE_KEY, MetadataFormat.encode(
                 new MetadataFormat.TableRecord(deleteBitmap.rootPage(), deleteBitmap.firstOamPage(), 0)), counters);
+        // The options in canonical form, plus the SQL layer's column options (names with a colon) as given.
+        Map<String, String> stored = new java.util.LinkedHashMap<>(parsed.toMap());
+        options.forEach((key, value) -> {
+            if (key.contains(":")) {
+                stored.put(key, value);
+            }
+        });
         CatalogEntry.Table entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.COLUMNSTORE,
-                List.of(), false, directory.rootPage(), directory.firstOamPage(), parsed.toMap(), 0);
+                List.of(), false, directory.rootPage(), directory.firstOamPage(), stored, 0);
         catalog.put(writes, database.allocator(), entry, counters);
         return new ColumnstoreTable(database, entry);
     }

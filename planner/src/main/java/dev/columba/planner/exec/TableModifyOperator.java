@@ -10,6 +10,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.Expr;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
@@ -51,7 +52,8 @@ import org.apache.arrow.vector.BigIntVector;
  *       (so a key may move onto another row's old key); a columnstore UPDATE is delete +
  *       insert, as compressed rowgroups are immutable.</li>
  * </ul>
- * Inserts into a clustered table widen its key statistics.
+ * Inserts into a clustered table widen its key statistics; inserts into a table with an IDENTITY
+ * column get its next values ({@link IdentityFill}).
  */
 public final class TableModifyOperator implements Operator {
     public enum Kind { INSERT, UPDATE, DELETE }
@@ -60,6 +62,8 @@ public final class TableModifyOperator implements Operator {
     public sealed interface Target {
         String name();
 
+        int objectId();
+
         TableSchema schema();
     }
 
@@ -67,6 +71,11 @@ public final class TableModifyOperator implements Operator {
         @Override
         public String name() {
             return table.name();
+        }
+
+        @Override
+        public int objectId() {
+            return table.definition().objectId();
         }
 
         @Override
@@ -79,6 +88,11 @@ public final class TableModifyOperator implements Operator {
         @Override
         public String name() {
             return table.name();
+        }
+
+        @Override
+        public int objectId() {
+            return table.objectId();
         }
 
         @Override
@@ -96,6 +110,7 @@ public final class TableModifyOperator implements Operator {
     private final int[] updatedColumns;
     private final boolean bulk;
     private final boolean materialize;
+    private final Map<Integer, Expr> computed;
 
     private ExecutionContext context;
     private BufferAllocator allocator;
@@ -106,9 +121,11 @@ public final class TableModifyOperator implements Operator {
      * @param updatedColumns for UPDATE, the table columns whose new values follow the old row in the source
      * @param bulk           INSERT into a columnstore through the bulk path
      * @param materialize    read the whole source before the first change (it reads the target)
+     * @param computed       the target's computed columns: each column's expression over the table's row
      */
     public TableModifyOperator(StatementEnvironment environment, Operator source, Target target, Kind kind,
-                               int[] updatedColumns, boolean bulk, boolean materialize) {
+                               int[] updatedColumns, boolean bulk, boolean materialize, Map<Integer, Expr> computed) {
+        this.computed = Map.copyOf(computed);
         this.environment = environment;
         this.source = source;
         this.target = target;
@@ -220,12 +237,47 @@ public final class TableModifyOperator implements Operator {
         return rows;
     }
 
+    // ---- computed columns -------------------------------------------------------------------------
+
+    /** {@code rows} with their computed columns set from the rest of each row. */
+    private Iterator<Object[]> computeColumns(Iterator<Object[]> rows) {
+        if (computed.isEmpty()) {
+            return rows;
+        }
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public Object[] next() {
+                return computeColumns(rows.next());
+            }
+        };
+    }
+
+    private Object[] computeColumns(Object[] row) {
+        for (Map.Entry<Integer, Expr> column : computed.entrySet()) {
+            Object value = Evaluator.evaluate(column.getValue(), row, context.evaluation());
+            SqlType from = column.getValue().type();
+            SqlType to = target.schema().column(column.getKey()).type();
+            row[column.getKey()] = value == null || from.equals(to) ? value : Evaluator.cast(value, from, to);
+        }
+        return row;
+    }
+
     // ---- INSERT ---------------------------------------------------------------------------------
 
     private long insert() {
         Transaction transaction = environment.transaction();
         Iterator<Object[]> rows = materialize ? drainSource().iterator() : sourceRows();
-        return switch (target) {
+        IdentityFill identity = IdentityFill.of(environment.database(), transaction, target.objectId());
+        if (identity != null) {
+            rows = identity.fill(rows);
+        }
+        rows = computeColumns(rows);
+        long inserted = switch (target) {
             case RowstoreTarget rowstore -> insertRows(rowstore, transaction, rows);
             case ColumnstoreTarget columnstore -> {
                 if (bulk) {
@@ -239,6 +291,10 @@ public final class TableModifyOperator implements Operator {
                 yield count;
             }
         };
+        if (identity != null) {
+            identity.record(transaction);
+        }
+        return inserted;
     }
 
     private long insertRows(RowstoreTarget rowstore, Transaction transaction, Iterator<Object[]> rows) {
@@ -276,7 +332,7 @@ public final class TableModifyOperator implements Operator {
                 for (int index = 0; index < updatedColumns.length; index++) {
                     updated[updatedColumns[index]] = row[columns + index];
                 }
-                newRows.add(updated);
+                newRows.add(computeColumns(updated));
             }
         }
         Transaction transaction = environment.transaction();

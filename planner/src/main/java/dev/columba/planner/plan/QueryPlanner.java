@@ -36,6 +36,10 @@ import dev.columba.planner.rules.ProjectFilterIntoScanRule;
 import dev.columba.planner.rules.ProjectIntoScanRule;
 import dev.columba.planner.rules.RowstoreKeyRangeRule;
 import dev.columba.planner.schema.ColumbaTable;
+import dev.columba.planner.schema.GeneratedColumns;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.calcite.rex.RexNode;
 import dev.columba.planner.schema.SqlTypes;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -153,6 +157,7 @@ public final class QueryPlanner {
         if (node instanceof SqlQueryOption option) {
             node = option.query();
         }
+        GeneratedColumnRewrite.apply(node, catalog);
         PlannedStatement planned;
         try {
             planned = planStatement(node, hints);
@@ -236,6 +241,9 @@ public final class QueryPlanner {
         }
         planner.setRoot(planner.changeTraits(logical, logical.getTraitSet().replace(ColumbaRel.CONVENTION)));
         RelNode best = planner.findBestExp();
+        if (best instanceof ColumbaTableModify modify) {
+            best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
+        }
 
         Execution check = Execution.planning(rexBuilder);
         Operator operator = check.instantiate(best);
@@ -243,6 +251,35 @@ public final class QueryPlanner {
         TableSchema schema = modifies ? operator.schema() : named(operator.schema(), root.validatedRowType);
         String explain = String.join("\n", ExplainPlan.lines(best, check));
         return new PlannedStatement(best, rexBuilder, schema, modifies, lockIds(best), parameterTypes, explain);
+    }
+
+    /**
+     * The computed columns of a modified table as expressions over its row ({@code $0} is its first
+     * column), in column order: validated against the table's row type, converted with the
+     * statement's converter. The insert operator evaluates them on each finished row.
+     */
+    private static List<RexNode> computedColumns(ColumbaTableModify modify, SqlToRelConverter converter,
+                                                 RexBuilder rexBuilder) {
+        ColumbaTable table = modify.getTable().unwrap(ColumbaTable.class);
+        GeneratedColumns generated = table.generated();
+        if (generated.computed().isEmpty()) {
+            return List.of();
+        }
+        RelDataType rowType = modify.getTable().getRowType();
+        Map<String, RexNode> columns = new HashMap<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
+        }
+        List<RexNode> computed = new ArrayList<>();
+        for (int column : generated.computed().keySet()) {
+            SqlNode expression = generated.expression(column, table.name());
+            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, rexBuilder.getTypeFactory(),
+                    rowType, expression).left;
+            RexNode value = converter.convertExpression(validated, columns);
+            RelDataType type = rowType.getFieldList().get(column).getType();
+            computed.add(value.getType().equals(type) ? value : rexBuilder.makeCast(type, value, true, false));
+        }
+        return computed;
     }
 
     /** The result's columns named as the query names them (operators may have renamed duplicates). */

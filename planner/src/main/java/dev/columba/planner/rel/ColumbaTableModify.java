@@ -20,22 +20,47 @@ import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexNode;
+import dev.columba.core.expr.Expr;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * INSERT, UPDATE or DELETE of a rowstore or columnstore table (see {@link TableModifyOperator}).
  * INSERT into a columnstore table from anything but literal rows takes the bulk path.
  */
 public final class ColumbaTableModify extends TableModify implements ColumbaRel {
+    /** The table's computed columns, in column order, as expressions over its row (set after planning). */
+    private final List<RexNode> computed;
+
     public ColumbaTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
                               RelNode input, Operation operation, List<String> updateColumnList,
                               List<RexNode> sourceExpressionList, boolean flattened) {
+        this(cluster, traits, table, catalogReader, input, operation, updateColumnList, sourceExpressionList, flattened,
+                List.of());
+    }
+
+    private ColumbaTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
+                               Prepare.CatalogReader catalogReader, RelNode input, Operation operation,
+                               List<String> updateColumnList, List<RexNode> sourceExpressionList, boolean flattened,
+                               List<RexNode> computed) {
         super(cluster, traits, table, catalogReader, input, operation, updateColumnList, sourceExpressionList, flattened);
+        this.computed = List.copyOf(computed);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new ColumbaTableModify(getCluster(), traitSet, getTable(), getCatalogReader(), inputs.getFirst(),
-                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened());
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed);
+    }
+
+    /**
+     * This modification with the target's computed columns (one expression over the table's row per
+     * computed column, in column order), which the operator evaluates on every row it writes.
+     */
+    public ColumbaTableModify withComputed(List<RexNode> computedColumns) {
+        return new ColumbaTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(), getInput(),
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computedColumns);
     }
 
     @Override
@@ -102,8 +127,16 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
         for (int index = 0; index < updated.length; index++) {
             updated[index] = target().schema().indexOf(getUpdateColumnList().get(index));
         }
+        Map<Integer, Expr> computedColumns = new LinkedHashMap<>();
+        if (!computed.isEmpty()) {
+            ExpressionTranslator translator = execution.translator(target().schema());
+            Iterator<RexNode> expressions = computed.iterator();
+            for (int column : target().generated().computed().keySet()) {
+                computedColumns.put(column, translator.translate(expressions.next()));
+            }
+        }
         return new TableModifyOperator(execution.environment(), source, target, kind, updated,
                 kind == TableModifyOperator.Kind.INSERT && !literalSource(),
-                kind == TableModifyOperator.Kind.INSERT && sourceReadsTarget());
+                kind == TableModifyOperator.Kind.INSERT && sourceReadsTarget(), computedColumns);
     }
 }

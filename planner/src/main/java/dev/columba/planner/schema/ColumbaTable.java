@@ -67,6 +67,20 @@ public abstract sealed class ColumbaTable extends AbstractTable permits Rowstore
         return java.util.Optional.empty();
     }
 
+    /** The table's identity and computed columns (none unless its DDL declared them). */
+    public GeneratedColumns generated() {
+        return GeneratedColumns.NONE;
+    }
+
+    /** Gives Calcite the generated columns' initializer; otherwise as {@code AbstractTable}. */
+    @Override
+    public <C> C unwrap(Class<C> type) {
+        if (type == org.apache.calcite.sql2rel.InitializerExpressionFactory.class && generated().any()) {
+            return type.cast(new GeneratedColumnInitializer(generated()));
+        }
+        return super.unwrap(type);
+    }
+
     @Override
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         return SqlTypes.toRowType(schema, typeFactory);

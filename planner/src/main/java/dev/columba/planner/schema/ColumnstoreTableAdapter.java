@@ -30,4 +30,9 @@ public final class ColumnstoreTableAdapter extends ColumbaTable {
     public double pages() {
         return Math.max(1, rowCount() * (double) RowWidths.estimate(schema()) / 10 / 8192);
     }
+
+    @Override
+    public GeneratedColumns generated() {
+        return GeneratedColumns.of(schema(), table.definition().options());
+    }
 }

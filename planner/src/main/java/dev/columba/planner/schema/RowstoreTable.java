@@ -80,4 +80,9 @@ public final class RowstoreTable extends ColumbaTable {
     public double pages() {
         return Math.max(1, rowCount() * (double) RowWidths.estimate(schema()) / PageFormat.USABLE_SIZE);
     }
+
+    @Override
+    public GeneratedColumns generated() {
+        return GeneratedColumns.of(schema(), store.definition().options());
+    }
 }

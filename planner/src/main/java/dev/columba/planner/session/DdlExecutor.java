@@ -10,9 +10,11 @@ import dev.columba.core.settings.Setting;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.parser.Clustering;
+import dev.columba.planner.schema.GeneratedColumns;
 import dev.columba.planner.parser.ColumbaSqlParser;
 import dev.columba.planner.parser.Nullability;
 import dev.columba.planner.parser.SqlAlterIndex;
+import dev.columba.planner.parser.SqlAlterTable;
 import dev.columba.planner.parser.SqlAlterTableAlterColumn;
 import dev.columba.planner.parser.SqlAlterTableSetOptions;
 import dev.columba.planner.parser.SqlColumnDefinition;
@@ -60,8 +62,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * INSERT to honour.
  */
 final class DdlExecutor {
-    static final String IDENTITY_OPTION = "identity:";
-    static final String COMPUTED_OPTION = "computed:";
+    static final String IDENTITY_OPTION = GeneratedColumns.IDENTITY_OPTION;
+    static final String COMPUTED_OPTION = GeneratedColumns.COMPUTED_OPTION;
 
     private final Session session;
 
@@ -106,7 +108,24 @@ final class DdlExecutor {
         if (!session.inTransaction()) {
             deleteDirectories(deleteAfterCommit);
         }
+        rewrittenTable(statement).ifPresent(name -> session.engine().gatherStatistics(session.reader(), simpleName(name)));
         return new StatementResult.Command(messages, StatementStatistics.NONE);
+    }
+
+    /**
+     * The table a statement (re)built, whose key statistics must be gathered again: the planner
+     * reads no pages, so it only knows what is gathered when data is written (see StatisticsStore).
+     */
+    private static Optional<SqlIdentifier> rewrittenTable(SqlNode statement) {
+        return switch (statement) {
+            case SqlCreateTable create -> Optional.of(create.name());
+            case SqlCreateIndex create -> Optional.of(create.table());
+            case SqlCreateColumnstoreIndex create -> Optional.of(create.table());
+            case SqlAlterIndex alter -> Optional.of(alter.table());
+            case SqlAlterTable alter -> Optional.of(alter.table());
+            case SqlTruncateTable truncate -> Optional.of((SqlIdentifier) truncate.getOperandList().get(0));
+            default -> Optional.empty();
+        };
     }
 
     // ---- tables --------------------------------------------------------------------------------
@@ -257,11 +276,14 @@ final class DdlExecutor {
                 transaction.systemCounters());
         List<Path> files = drop(transaction, table);
         Tables tables = new Tables(database());
+        // TRUNCATE reseeds an identity column, as in SQL Server.
+        Map<String, String> options = new LinkedHashMap<>(table.options());
+        options.keySet().removeIf(key -> key.startsWith(GeneratedColumns.IDENTITY_LAST_OPTION));
         if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
-            ColumnstoreTable.create(database(), transaction, table.name(), table.schema(), table.options());
+            ColumnstoreTable.create(database(), transaction, table.name(), table.schema(), options);
         } else {
             tables.createTable(transaction, table.name(), table.schema(), table.keyColumns(), table.uniqueKey(),
-                    table.options());
+                    options);
             for (CatalogEntry.Index index : indexes) {
                 tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
             }

@@ -7,6 +7,13 @@ import dev.columba.core.memory.Memory;
 import dev.columba.planner.plan.PlannerCatalog;
 import dev.columba.planner.plan.PreparedStatementPlan;
 import dev.columba.core.settings.SettingValues;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.planner.schema.StatisticsStore;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.catalog.Catalog;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.table.Tables;
+import dev.columba.storage.txn.ObjectLocks;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
 import java.io.IOException;
@@ -39,6 +46,7 @@ public final class Engine implements AutoCloseable {
     private final StatementPlanner planner;
     private final Path temporaryDirectory;
     private final AtomicInteger sessions = new AtomicInteger();
+    private final StatisticsStore statistics = new StatisticsStore();
     private volatile SettingValues globals;
 
     private Engine(Database database, StatementPlanner planner, Path temporaryDirectory) {
@@ -48,7 +56,42 @@ public final class Engine implements AutoCloseable {
         this.globals = database.settings();
         this.memory = new Memory(MEMORY_LIMIT);
         this.tupleMover = new TupleMover(database, 5, TimeUnit.MINUTES);
+        gatherAllStatistics();
         tupleMover.start();
+    }
+
+    /**
+     * Key statistics are kept in memory only: gathered for every clustered table when the database
+     * opens (two descents each), before any statement can be measured.
+     */
+    private void gatherAllStatistics() {
+        IoCounters counters = database.systemCounters();
+        for (CatalogEntry.Table table : new Tables(database).list(database.bufferPool(), counters)) {
+            if (table.organization() == CatalogEntry.Organization.CLUSTERED) {
+                gatherStatistics(database.bufferPool(), table.name());
+            }
+        }
+    }
+
+    /** The key statistics of every rowstore table (see {@link StatisticsStore}). */
+    public StatisticsStore statistics() {
+        return statistics;
+    }
+
+    /**
+     * Gathers table {@code name}'s key statistics (after DDL built or rebuilt it) through
+     * {@code reader}: the buffer pool, under shared locks, or a transaction's own pages.
+     */
+    void gatherStatistics(PageReader reader, String name) {
+        IoCounters counters = database.systemCounters();
+        boolean shared = reader == database.bufferPool();
+        try (ObjectLocks.Lease ignored = shared ? database.locks().shared(Catalog.CATALOG_OBJECT_ID) : null) {
+            new Tables(database).find(reader, name, counters).ifPresent(table -> {
+                try (ObjectLocks.Lease tableLock = shared ? database.locks().shared(table.definition().objectId()) : null) {
+                    statistics.gather(table, reader, counters);
+                }
+            });
+        }
     }
 
     /** Opens (or creates) the database in {@code directory}. */

@@ -137,6 +137,11 @@ public final class Session implements AutoCloseable {
     }
 
     /** The write transaction a writing statement runs in: the open one, or a new one. */
+    /** What the session reads through: its open transaction's pages, or the buffer pool. */
+    PageReader reader() {
+        return transaction != null ? transaction.writes() : database().bufferPool();
+    }
+
     Transaction writeTransaction() {
         if (transaction != null) {
             return transaction;

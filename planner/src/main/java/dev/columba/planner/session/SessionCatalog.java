@@ -41,7 +41,8 @@ final class SessionCatalog implements PlannerCatalog {
             if (entry instanceof CatalogEntry.Table table) {
                 ColumbaTable adapter = table.organization() == CatalogEntry.Organization.COLUMNSTORE
                         ? new ColumnstoreTableAdapter(ColumnstoreTable.open(database, table))
-                        : new RowstoreTable(new TableStore(table, indexesOf(entries, table.objectId())));
+                        : new RowstoreTable(new TableStore(table, indexesOf(entries, table.objectId())),
+                                session.engine().statistics());
                 tables.put(table.name().toLowerCase(Locale.ROOT), adapter);
             }
         }
