@@ -1,13 +1,16 @@
 package dev.columba.cli.inspect;
 
 import dev.columba.columnstore.build.ColumnstoreOptions;
+import dev.columba.columnstore.file.ColumnstoreFiles;
 import dev.columba.columnstore.dictionary.ValueKind;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.db.Database;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -27,12 +30,12 @@ record ColumnstoreFileContext(Path database, CatalogEntry.Table table, RowgroupD
 
     /** The context of {@code file}, found from where it lies; never throws. */
     static ColumnstoreFileContext of(Path file) {
-        Path database = ColumnstoreLayout.databaseOf(file);
+        Path database = databaseOf(file);
         if (database == null) {
             return new ColumnstoreFileContext(null, null, null, "the file does not lie in a database directory ("
-                    + "<db>/" + ColumnstoreLayout.COLUMNSTORE_DIRECTORY + "/<table id>/)");
+                    + "<db>/" + Database.COLUMNSTORE_DIRECTORY + "/<table id>/)");
         }
-        int tableId = ColumnstoreLayout.tableIdOf(file);
+        int tableId = tableIdOf(file);
         Findings quiet = new Findings(new PrintStream(OutputStream.nullOutputStream()));
         try (DataFileDump dump = DataFileDump.open(DirectoryLayout.dataFile(database),
                 new PrintStream(OutputStream.nullOutputStream()), quiet)) {
@@ -54,6 +57,32 @@ record ColumnstoreFileContext(Path database, CatalogEntry.Table table, RowgroupD
             return new ColumnstoreFileContext(database, null, null, "the data file of " + database + " cannot be read: "
                     + DataFileDump.reason(unreadable));
         }
+    }
+
+    /**
+     * The database directory holding {@code file} if it lies at {@code <db>/columnstore/<id>/<name>}
+     * beside a data file, else null.
+     */
+    static Path databaseOf(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        Path tableDirectory = absolute.getParent();
+        if (tableDirectory == null || tableIdOf(file) < 0) {
+            return null;
+        }
+        Path columnstore = tableDirectory.getParent();
+        if (columnstore == null || columnstore.getParent() == null) {
+            return null;
+        }
+        Path database = columnstore.getParent();
+        return ColumnstoreFiles.columnstoreDirectory(database).equals(columnstore)
+                && Files.exists(DirectoryLayout.dataFile(database)) ? database : null;
+    }
+
+    /** The table id the name of the directory holding {@code file} gives, or -1. */
+    static int tableIdOf(Path file) {
+        Path parent = file.toAbsolutePath().normalize().getParent();
+        return parent == null || parent.getFileName() == null ? -1
+                : ColumnstoreFiles.tableIdOfDirectoryName(parent.getFileName().toString());
     }
 
     /** {@code "table 100 sales of /db"}, or why the table is unknown. */

@@ -7,7 +7,9 @@ import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.encoding.EncodingKind;
 import dev.columba.columnstore.encoding.FallbackReason;
 import dev.columba.columnstore.encoding.SegmentMetadata;
+import dev.columba.columnstore.file.ColumnstoreFiles;
 import dev.columba.columnstore.file.FooterMetadata;
+import dev.columba.columnstore.file.RowgroupFileFormat;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
 import dev.columba.core.error.ColumbaException;
@@ -16,7 +18,6 @@ import dev.columba.core.type.SqlType;
 import dev.columba.storage.catalog.CatalogEntry;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ final class ColumnstoreTablesDump {
 
     /** Every columnstore table and every directory of {@code <db>/columnstore} that belongs to none. */
     void printSummary() {
-        Path root = ColumnstoreLayout.columnstoreDirectory(database);
+        Path root = ColumnstoreFiles.columnstoreDirectory(database);
         out.println("columnstore " + root);
         if (!catalogFound) {
             out.println(INDENT + "(the catalog cannot be read: which files are live cannot be told)");
@@ -84,7 +85,7 @@ final class ColumnstoreTablesDump {
             printTable(directory);
         }
         for (Path stray : listing(root)) {
-            int tableId = ColumnstoreLayout.tableIdOfName(stray.getFileName().toString());
+            int tableId = ColumnstoreFiles.tableIdOfDirectoryName(stray.getFileName().toString());
             if (tableId >= 0 && directories.containsKey(tableId)) {
                 continue;
             }
@@ -147,7 +148,7 @@ final class ColumnstoreTablesDump {
                 rowgroups.row(entry.rowgroupId(), entry.state().name(), entry.totalRows(), entry.deletedRows(),
                         entry.sizeBytes(), entry.trimReason().name(), ValueText.micros(entry.createdMicros()),
                         switch (entry.state()) {
-                            case COMPRESSED -> ColumnstoreLayout.rowgroupFileName(entry.rowgroupId());
+                            case COMPRESSED -> ColumnstoreFiles.rowgroupFileName(entry.rowgroupId());
                             case OPEN, CLOSED -> "delta B+tree, root page " + entry.deltaRoot();
                             case TOMBSTONE -> "-";
                         });
@@ -173,7 +174,7 @@ final class ColumnstoreTablesDump {
 
     private void printFiles(RowgroupDirectory directory) {
         CatalogEntry.Table table = directory.table();
-        Path tableDirectory = ColumnstoreLayout.tableDirectory(database, table.objectId());
+        Path tableDirectory = ColumnstoreFiles.tableDirectory(database, table.objectId());
         Set<Integer> live = new HashSet<>();
         for (RowgroupEntry entry : directory.rowgroups()) {
             if (entry.state() == RowgroupState.COMPRESSED) {
@@ -187,8 +188,8 @@ final class ColumnstoreTablesDump {
         for (Path file : listing(tableDirectory)) {
             String name = file.getFileName().toString();
             long size = sizeOf(file);
-            int rowgroupId = ColumnstoreLayout.rowgroupIdOfName(name);
-            int column = ColumnstoreLayout.columnOfDictionaryName(name);
+            int rowgroupId = ColumnstoreFiles.rowgroupIdOfName(name);
+            int column = ColumnstoreFiles.columnOfDictionaryName(name);
             if (Files.isDirectory(file)) {
                 files.row(name + "/", null, "-", "not a columnstore file");
             } else if (rowgroupId >= 0 && live.contains(rowgroupId)) {
@@ -202,7 +203,7 @@ final class ColumnstoreTablesDump {
                         + rowgroupId + " in the directory refers to it");
             } else if (column >= 0) {
                 files.row(name, size, checkDictionaryFile(file, column, table), dictionaryContent(file, column, table));
-            } else if (name.endsWith(ColumnstoreLayout.TEMPORARY_SUFFIX)) {
+            } else if (name.endsWith(ColumnstoreFiles.TEMPORARY_SUFFIX)) {
                 orphans = true;
                 files.row(name, size, "-", "orphan: a file whose write was interrupted");
             } else {
@@ -211,7 +212,7 @@ final class ColumnstoreTablesDump {
         }
         for (int rowgroupId : live) {
             if (!found.contains(rowgroupId)) {
-                Path file = tableDirectory.resolve(ColumnstoreLayout.rowgroupFileName(rowgroupId));
+                Path file = tableDirectory.resolve(ColumnstoreFiles.rowgroupFileName(rowgroupId));
                 findings.report(FILE_INDENT, RowgroupDirectory.label(table) + ": rowgroup " + rowgroupId
                         + " is COMPRESSED but its file " + file + " is missing");
                 files.row(file.getFileName().toString(), null, "MISSING", "rowgroup " + rowgroupId + "'s file");
@@ -246,16 +247,16 @@ final class ColumnstoreTablesDump {
     }
 
     private static int order(String name) {
-        if (ColumnstoreLayout.rowgroupIdOfName(name) >= 0) {
+        if (ColumnstoreFiles.rowgroupIdOfName(name) >= 0) {
             return 0;
         }
-        return ColumnstoreLayout.columnOfDictionaryName(name) >= 0 ? 1 : 2;
+        return ColumnstoreFiles.columnOfDictionaryName(name) >= 0 ? 1 : 2;
     }
 
     private static int number(String name) {
-        int rowgroupId = ColumnstoreLayout.rowgroupIdOfName(name);
-        return rowgroupId >= 0 ? rowgroupId : Math.max(ColumnstoreLayout.columnOfDictionaryName(name),
-                ColumnstoreLayout.tableIdOfName(name));
+        int rowgroupId = ColumnstoreFiles.rowgroupIdOfName(name);
+        return rowgroupId >= 0 ? rowgroupId : Math.max(ColumnstoreFiles.columnOfDictionaryName(name),
+                ColumnstoreFiles.tableIdOfDirectoryName(name));
     }
 
     private long sizeOf(Path file) {
@@ -288,11 +289,11 @@ final class ColumnstoreTablesDump {
             }
             if (header != null && header.checksumOk()) {
                 if (header.rowgroupId() != entry.rowgroupId()) {
-                    problems.add(file + " (offset " + ColumnstoreLayout.HEADER_ROWGROUP_ID + "): rowgroup id "
+                    problems.add(file + " (offset " + RowgroupFileFormat.HEADER_ROWGROUP_ID + "): rowgroup id "
                             + header.rowgroupId() + ", but the file's name says " + entry.rowgroupId());
                 }
                 if (header.rows() != entry.totalRows()) {
-                    problems.add(file + " (offset " + ColumnstoreLayout.HEADER_ROWS + "): " + header.rows()
+                    problems.add(file + " (offset " + RowgroupFileFormat.HEADER_ROWS + "): " + header.rows()
                             + " rows, the rowgroup directory says " + entry.totalRows());
                 }
             }
@@ -322,8 +323,7 @@ final class ColumnstoreTablesDump {
         }
         StringBuilder content = new StringBuilder("primary dictionary of column ").append(columnLabel(table.schema(), column));
         try (ReadOnlyFile dictionary = ReadOnlyFile.open(file)) {
-            DictionaryFileDump.Header header = DictionaryFileDump.Header.of(dictionary.bytes(0,
-                    ColumnstoreLayout.DICTIONARY_HEADER_BYTES));
+            DictionaryFileDump.Header header = DictionaryFileDump.header(dictionary);
             if (header != null) {
                 content.append(": ").append(header.entryCount()).append(" entries");
             }
@@ -331,16 +331,15 @@ final class ColumnstoreTablesDump {
         return content.toString();
     }
 
-    /** Reads and checks a primary dictionary file; reports and returns null when it does not read. */
+    /**
+     * Reads and checks a primary dictionary file as a scan would, checksum included; reports and
+     * returns null when it does not read.
+     */
     private Dictionary readDictionary(Path file, SqlType type) {
-        try (ReadOnlyFile dictionary = ReadOnlyFile.open(file)) {
-            if (dictionary.size() > Integer.MAX_VALUE - 8) {
-                findings.report(FILE_INDENT, file + " is " + dictionary.size() + " bytes long, more than a dictionary can be");
-                return null;
-            }
-            return Dictionary.read(MemorySegment.ofArray(dictionary.bytes(0, (int) dictionary.size())), type, file.toString());
+        try {
+            return DictionaryFileDump.read(file, type);
         } catch (RuntimeException unreadable) {
-            findings.report(FILE_INDENT, file + ": " + DataFileDump.reason(unreadable, file.toString()));
+            findings.report(FILE_INDENT, DataFileDump.reason(unreadable, null));
             return null;
         }
     }
@@ -363,7 +362,7 @@ final class ColumnstoreTablesDump {
         RowgroupDirectory directory = directories.get(tableId);
         CatalogEntry.Table table = directory.table();
         TableSchema schema = table.schema();
-        Path tableDirectory = ColumnstoreLayout.tableDirectory(database, tableId);
+        Path tableDirectory = ColumnstoreFiles.tableDirectory(database, tableId);
         ColumnTotals[] totals = new ColumnTotals[schema.size()];
         for (int column = 0; column < totals.length; column++) {
             totals[column] = new ColumnTotals();
@@ -375,7 +374,7 @@ final class ColumnstoreTablesDump {
                 continue;
             }
             rowgroups++;
-            Path file = tableDirectory.resolve(ColumnstoreLayout.rowgroupFileName(entry.rowgroupId()));
+            Path file = tableDirectory.resolve(ColumnstoreFiles.rowgroupFileName(entry.rowgroupId()));
             if (!Files.exists(file)) {
                 unread++;
                 continue;
@@ -411,7 +410,7 @@ final class ColumnstoreTablesDump {
             }
             columns.row(columnLabel(schema, column), schema.column(column).type().sqlName(), total.rows, total.nulls,
                     encodings.length() == 0 ? "-" : encodings.toString(), total.fallbacks,
-                    primaryText(tableDirectory.resolve(ColumnstoreLayout.dictionaryFileName(column)), cap),
+                    primaryText(tableDirectory.resolve(ColumnstoreFiles.dictionaryFileName(column)), cap),
                     total.secondaryDictionaries == 0 ? "-" : total.secondaryDictionaries + ", largest "
                             + sizeText(total.largestSecondary, cap));
         }
@@ -439,7 +438,7 @@ final class ColumnstoreTablesDump {
                 }
             } catch (RuntimeException undecodable) {
                 totals[column].undecodable++;
-                findings.report(INDENT, reader.path() + " (offset " + (blob.entryOffset() + ColumnstoreLayout.FOOTER_ENTRY_FIXED)
+                findings.report(INDENT, reader.path() + " (offset " + (blob.entryOffset() + RowgroupFileFormat.FOOTER_ENTRY_FIXED)
                         + "): footer metadata of column " + column + " does not decode: "
                         + DataFileDump.reason(undecodable, origin));
             }
@@ -456,9 +455,9 @@ final class ColumnstoreTablesDump {
             return "-";
         }
         try (ReadOnlyFile dictionary = ReadOnlyFile.open(file)) {
-            DictionaryFileDump.Header header = DictionaryFileDump.Header.of(dictionary.bytes(0,
-                    ColumnstoreLayout.DICTIONARY_HEADER_BYTES));
-            return (header == null ? "?" : header.entryCount()) + " entries, " + sizeText(dictionary.size(), cap);
+            DictionaryFileDump.Header header = DictionaryFileDump.header(dictionary);
+            return (header == null ? "?" : header.entryCount()) + " entries, "
+                    + sizeText(DictionaryFileDump.dictionaryBytes(dictionary), cap);
         }
     }
 

@@ -486,7 +486,8 @@ final class DataFileDump implements AutoCloseable {
     /**
      * The message of a decoding failure for a finding that already names {@code origin} first: the
      * decoders start their messages with the origin they were given, which is left out here, and
-     * the error code follows.
+     * the error code follows. A null {@code origin} keeps the whole message, for one that names its
+     * file itself.
      */
     static String reason(RuntimeException failure, String origin) {
         if (!(failure instanceof ColumbaException columba)) {
@@ -497,7 +498,7 @@ final class DataFileDump implements AutoCloseable {
         if (message.startsWith(code)) {
             message = message.substring(code.length());
         }
-        if (message.startsWith(origin + ": ")) {
+        if (origin != null && message.startsWith(origin + ": ")) {
             message = message.substring(origin.length() + 2);
         }
         return message + " (" + columba.errorCode().name() + ")";

@@ -4,6 +4,7 @@ import static dev.columba.cli.inspect.DataFileDump.INDENT;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.storage.wal.LogEnd;
+import dev.columba.storage.wal.LogFormat;
 import dev.columba.storage.wal.LogRecord;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,7 +64,7 @@ final class LogDump {
         }
         try (Stream<Path> entries = Files.list(directory)) {
             for (Path entry : (Iterable<Path>) entries::iterator) {
-                long startLsn = LogLayout.startLsnOfName(entry.getFileName().toString());
+                long startLsn = LogFormat.startLsnOfName(entry.getFileName().toString());
                 if (startLsn >= 0 && Files.isRegularFile(entry)) {
                     segments.put(startLsn, entry);
                 }
@@ -81,11 +83,11 @@ final class LogDump {
     /** Dumps one segment file, taken as the last of its log (so an invalid tail is torn, not corrupt). */
     Summary dumpSegment(Path file) {
         out.println("write-ahead log segment " + file);
-        long startLsn = LogLayout.startLsnOfName(file.getFileName().toString());
+        long startLsn = LogFormat.startLsnOfName(file.getFileName().toString());
         if (startLsn < 0) {
             try (ReadOnlyFile segment = ReadOnlyFile.open(file)) {
-                byte[] header = segment.bytes(0, LogLayout.HEADER_SIZE);
-                startLsn = header.length == LogLayout.HEADER_SIZE ? littleEndian(header).getLong(LogLayout.HEADER_START_LSN_OFFSET) : 0;
+                byte[] header = segment.bytes(0, LogFormat.HEADER_SIZE);
+                startLsn = header.length == LogFormat.HEADER_SIZE ? littleEndian(header).getLong(LogFormat.HEADER_START_LSN_OFFSET) : 0;
             }
             out.println(INDENT + "(the file name is not <16 hex digits>.wal: its LSNs are taken from its header, "
                     + startLsn + ")");
@@ -202,47 +204,48 @@ final class LogDump {
 
         /** Checks the header; false when the frames cannot be read after it (too short, wrong magic or version). */
         private boolean headerUsable() {
-            byte[] header = bytes(0, LogLayout.HEADER_SIZE);
+            byte[] header = bytes(0, LogFormat.HEADER_SIZE);
             String where = "write-ahead log segment " + file;
-            if (header.length < LogLayout.HEADER_SIZE) {
-                findings.report(INDENT, where + " has " + header.length + " bytes, fewer than its " + LogLayout.HEADER_SIZE
+            if (header.length < LogFormat.HEADER_SIZE) {
+                findings.report(INDENT, where + " has " + header.length + " bytes, fewer than its " + LogFormat.HEADER_SIZE
                         + "-byte header" + (last ? " (its creation was interrupted; opening the database writes it again)" : ""));
                 return false;
             }
-            if (last && Arrays.equals(header, new byte[LogLayout.HEADER_SIZE])) {
+            if (last && Arrays.equals(header, new byte[LogFormat.HEADER_SIZE])) {
                 findings.report(INDENT, where + " has a header of zeros (its creation was interrupted; opening the "
                         + "database writes it again)");
                 return false;
             }
-            if (!Arrays.equals(header, 0, LogLayout.MAGIC.length, LogLayout.MAGIC, 0, LogLayout.MAGIC.length)) {
-                findings.report(INDENT, where + " at offset 0: magic is "
-                        + ValueText.hex(Arrays.copyOf(header, LogLayout.MAGIC.length)) + ", expected 43 4c 4d 42 2d 57 41 4c (\"CLMB-WAL\")");
+            byte[] magic = LogFormat.magic();
+            if (!Arrays.equals(header, 0, magic.length, magic, 0, magic.length)) {
+                findings.report(INDENT, where + " at offset " + LogFormat.HEADER_MAGIC_OFFSET + ": magic is "
+                        + ValueText.hex(Arrays.copyOf(header, magic.length)) + ", expected " + ValueText.hex(magic) + " (\""
+                        + new String(magic, StandardCharsets.US_ASCII) + "\")");
                 return false;
             }
             ByteBuffer fields = littleEndian(header);
-            int version = Short.toUnsignedInt(fields.getShort(LogLayout.HEADER_VERSION_OFFSET));
-            if (version != LogLayout.FORMAT_VERSION) {
-                findings.report(INDENT, where + " at offset " + LogLayout.HEADER_VERSION_OFFSET + ": format version " + version
-                        + ", this build reads " + LogLayout.FORMAT_VERSION);
+            int version = Short.toUnsignedInt(fields.getShort(LogFormat.HEADER_VERSION_OFFSET));
+            if (version < LogFormat.OLDEST_READABLE_VERSION || version > LogFormat.FORMAT_VERSION) {
+                findings.report(INDENT, where + " at offset " + LogFormat.HEADER_VERSION_OFFSET + ": format version " + version
+                        + ", this build reads " + LogFormat.OLDEST_READABLE_VERSION + " to " + LogFormat.FORMAT_VERSION);
                 return false;
             }
-            crc.reset();
-            crc.update(header, 0, LogLayout.HEADER_CRC_OFFSET);
-            int stored = fields.getInt(LogLayout.HEADER_CRC_OFFSET);
-            if (stored != (int) crc.getValue()) {
-                findings.report(INDENT, where + " at offset " + LogLayout.HEADER_CRC_OFFSET + ": header CRC32C is "
-                        + ValueText.hex32(stored) + ", computed " + ValueText.hex32((int) crc.getValue()));
+            int stored = fields.getInt(LogFormat.HEADER_CRC_OFFSET);
+            int computed = LogFormat.headerCrc(header);
+            if (stored != computed) {
+                findings.report(INDENT, where + " at offset " + LogFormat.HEADER_CRC_OFFSET + ": header CRC32C is "
+                        + ValueText.hex32(stored) + ", computed " + ValueText.hex32(computed));
             }
-            long headerLsn = fields.getLong(LogLayout.HEADER_START_LSN_OFFSET);
+            long headerLsn = fields.getLong(LogFormat.HEADER_START_LSN_OFFSET);
             if (headerLsn != startLsn) {
-                findings.report(INDENT, where + " at offset " + LogLayout.HEADER_START_LSN_OFFSET + ": header says start LSN "
+                findings.report(INDENT, where + " at offset " + LogFormat.HEADER_START_LSN_OFFSET + ": header says start LSN "
                         + headerLsn + " but the file name says " + startLsn);
             }
             return true;
         }
 
         private LogEnd frames() {
-            long position = LogLayout.HEADER_SIZE;
+            long position = LogFormat.HEADER_SIZE;
             while (true) {
                 long remaining = size - position;
                 if (remaining == 0) {
@@ -251,22 +254,22 @@ final class LogDump {
                 String invalid = null;
                 byte[] header = null;
                 byte[] payload = null;
-                if (remaining < LogLayout.RECORD_HEADER_SIZE) {
+                if (remaining < LogFormat.RECORD_HEADER_SIZE) {
                     invalid = "incomplete record header at offset " + position + ": " + remaining
                             + " bytes before the end of the file";
                 } else {
-                    header = bytes(position, LogLayout.RECORD_HEADER_SIZE);
-                    long length = Integer.toUnsignedLong(littleEndian(header).getInt(LogLayout.RECORD_LENGTH_OFFSET));
-                    if (length > LogLayout.MAX_PAYLOAD) {
+                    header = bytes(position, LogFormat.RECORD_HEADER_SIZE);
+                    long length = Integer.toUnsignedLong(littleEndian(header).getInt(LogFormat.RECORD_LENGTH_OFFSET));
+                    if (length > LogFormat.MAX_PAYLOAD) {
                         invalid = "record at offset " + position + " has a payload length of " + length
-                                + " bytes, more than the largest allowed (" + LogLayout.MAX_PAYLOAD + ")";
-                    } else if (LogLayout.RECORD_HEADER_SIZE + length > remaining) {
-                        invalid = "record at offset " + position + " needs " + (LogLayout.RECORD_HEADER_SIZE + length)
+                                + " bytes, more than the largest allowed (" + LogFormat.MAX_PAYLOAD + ")";
+                    } else if (LogFormat.RECORD_HEADER_SIZE + length > remaining) {
+                        invalid = "record at offset " + position + " needs " + (LogFormat.RECORD_HEADER_SIZE + length)
                                 + " bytes but the file has " + remaining + " left";
                     } else {
-                        payload = bytes(position + LogLayout.RECORD_HEADER_SIZE, (int) length);
-                        int stored = littleEndian(header).getInt(0);
-                        int computed = frameCrc(startLsn + position, header, payload);
+                        payload = bytes(position + LogFormat.RECORD_HEADER_SIZE, (int) length);
+                        int stored = littleEndian(header).getInt(LogFormat.RECORD_CRC_OFFSET);
+                        int computed = LogFormat.frameCrc(startLsn + position, header, 0, payload, 0, payload.length, crc);
                         if (stored != computed) {
                             invalid = "record at offset " + position + " has CRC32C " + ValueText.hex32(stored)
                                     + ", computed " + ValueText.hex32(computed);
@@ -277,7 +280,7 @@ final class LogDump {
                     return invalidFrame(position, invalid);
                 }
                 record(position, header, payload);
-                position += LogLayout.RECORD_HEADER_SIZE + payload.length;
+                position += LogFormat.RECORD_HEADER_SIZE + payload.length;
             }
         }
 
@@ -319,31 +322,21 @@ final class LogDump {
             return torn;
         }
 
-        private int frameCrc(long lsn, byte[] header, byte[] payload) {
-            crc.reset();
-            for (int shift = 0; shift < 64; shift += 8) {
-                crc.update((int) (lsn >>> shift));
-            }
-            crc.update(header, LogLayout.RECORD_LENGTH_OFFSET, LogLayout.RECORD_HEADER_SIZE - LogLayout.RECORD_LENGTH_OFFSET);
-            crc.update(payload, 0, payload.length);
-            return (int) crc.getValue();
-        }
-
         /** A frame whose length and CRC are valid: count it, check its content, list it. */
         private void record(long position, byte[] header, byte[] payload) {
             long lsn = startLsn + position;
             String where = "write-ahead log segment " + file + " at offset " + position + " (LSN " + lsn + ")";
-            int type = Byte.toUnsignedInt(header[LogLayout.RECORD_TYPE_OFFSET]);
-            int flags = Byte.toUnsignedInt(header[LogLayout.RECORD_FLAGS_OFFSET]);
-            int reserved = Short.toUnsignedInt(littleEndian(header).getShort(LogLayout.RECORD_RESERVED_OFFSET));
-            if ((flags & ~LogLayout.FLAG_GROUP_END) != 0) {
+            int type = Byte.toUnsignedInt(header[LogFormat.RECORD_TYPE_OFFSET]);
+            int flags = Byte.toUnsignedInt(header[LogFormat.RECORD_FLAGS_OFFSET]);
+            int reserved = Short.toUnsignedInt(littleEndian(header).getShort(LogFormat.RECORD_RESERVED_OFFSET));
+            if ((flags & ~LogFormat.KNOWN_FLAGS) != 0) {
                 findings.report(INDENT, where + ": record flags " + flags + " set bits format version "
-                        + LogLayout.FORMAT_VERSION + " does not define");
+                        + LogFormat.FORMAT_VERSION + " does not define");
             }
             if (reserved != 0) {
                 findings.report(INDENT, where + ": record reserved bytes hold " + reserved + ", expected 0");
             }
-            boolean groupEnd = (flags & LogLayout.FLAG_GROUP_END) != 0;
+            boolean groupEnd = (flags & LogFormat.FLAG_GROUP_END) != 0;
             records++;
             if (groupStart < 0) {
                 groupStart = position;
@@ -416,26 +409,26 @@ final class LogDump {
     static LogRecord decode(int type, byte[] payload) {
         ByteBuffer bytes = littleEndian(payload);
         return switch (type) {
-            case LogLayout.TYPE_PAGE_IMAGE -> {
-                expectLength(type, payload.length, LogLayout.PAGE_IMAGE_PAYLOAD);
+            case LogFormat.TYPE_PAGE_IMAGE -> {
+                expectLength(type, payload.length, LogFormat.PAGE_IMAGE_PAYLOAD);
                 yield new LogRecord.PageImage(bytes.getLong(0), Arrays.copyOfRange(payload, 8, payload.length));
             }
-            case LogLayout.TYPE_PAGE_DELTA -> {
-                if (payload.length < LogLayout.PAGE_DELTA_FIXED_PAYLOAD) {
+            case LogFormat.TYPE_PAGE_DELTA -> {
+                if (payload.length < LogFormat.PAGE_DELTA_FIXED_PAYLOAD) {
                     throw new IllegalArgumentException("page delta payload of " + payload.length
-                            + " bytes is shorter than its fixed " + LogLayout.PAGE_DELTA_FIXED_PAYLOAD + " bytes");
+                            + " bytes is shorter than its fixed " + LogFormat.PAGE_DELTA_FIXED_PAYLOAD + " bytes");
                 }
                 int rangeCount = Short.toUnsignedInt(bytes.getShort(8));
                 List<LogRecord.PageDelta.Range> ranges = new ArrayList<>(rangeCount);
-                int cursor = LogLayout.PAGE_DELTA_FIXED_PAYLOAD;
+                int cursor = LogFormat.PAGE_DELTA_FIXED_PAYLOAD;
                 for (int range = 0; range < rangeCount; range++) {
-                    if (cursor + LogLayout.PAGE_DELTA_RANGE_HEADER > payload.length) {
+                    if (cursor + LogFormat.PAGE_DELTA_RANGE_HEADER > payload.length) {
                         throw new IllegalArgumentException("page delta range " + range + " of " + rangeCount
                                 + " starts past the payload's " + payload.length + " bytes");
                     }
                     int offset = Short.toUnsignedInt(bytes.getShort(cursor));
                     int length = Short.toUnsignedInt(bytes.getShort(cursor + 2));
-                    cursor += LogLayout.PAGE_DELTA_RANGE_HEADER;
+                    cursor += LogFormat.PAGE_DELTA_RANGE_HEADER;
                     if (cursor + length > payload.length) {
                         throw new IllegalArgumentException("page delta range " + range + " of " + length
                                 + " bytes runs past the payload's " + payload.length + " bytes");
@@ -449,16 +442,16 @@ final class LogDump {
                 }
                 yield new LogRecord.PageDelta(bytes.getLong(0), ranges);
             }
-            case LogLayout.TYPE_COMMIT -> {
-                expectLength(type, payload.length, LogLayout.COMMIT_PAYLOAD);
+            case LogFormat.TYPE_COMMIT -> {
+                expectLength(type, payload.length, LogFormat.COMMIT_PAYLOAD);
                 yield new LogRecord.Commit(bytes.getLong(0), bytes.getLong(8));
             }
-            case LogLayout.TYPE_CHECKPOINT -> {
-                expectLength(type, payload.length, LogLayout.CHECKPOINT_PAYLOAD);
+            case LogFormat.TYPE_CHECKPOINT -> {
+                expectLength(type, payload.length, LogFormat.CHECKPOINT_PAYLOAD);
                 yield new LogRecord.Checkpoint(bytes.getLong(0));
             }
             default -> throw new IllegalArgumentException("unknown record type " + type + " (format version "
-                    + LogLayout.FORMAT_VERSION + " defines types 1-4)");
+                    + LogFormat.FORMAT_VERSION + " defines types 1-4)");
         };
     }
 

@@ -5,6 +5,7 @@ import static dev.columba.storage.page.PageFormat.HEADER_SIZE;
 import static dev.columba.storage.page.PageFormat.PAGES_PER_EXTENT;
 import static dev.columba.storage.page.PageFormat.PAGE_SIZE;
 
+import dev.columba.columnstore.table.MetadataFormat;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.storage.catalog.Catalog;
@@ -260,9 +261,11 @@ final class PageDetail {
                     Decoded decoded = switch (tree) {
                         case DIRECTORY -> directoryEntry(key, leaf);
                         case DELETE_BITMAP -> deletedRow(key, leaf);
-                        case DELTA -> new Decoded(key.length == 4 ? "position " + CatalogView.bigEndianInt(key)
-                                : undecodable(leaf.slot(), "a delta rowgroup key is a 4-byte position, this one has "
-                                + key.length + " bytes"), decodeRow(rows, leaf.valueOffset(), leaf.valueLength(), leaf.slot()));
+                        case DELTA -> new Decoded(key.length == MetadataFormat.DELTA_KEY_LENGTH
+                                ? "position " + Integer.toUnsignedLong(MetadataFormat.deltaPositionOf(key))
+                                : undecodable(leaf.slot(), "a delta rowgroup key is a " + MetadataFormat.DELTA_KEY_LENGTH
+                                + "-byte position, this one has " + key.length + " bytes"),
+                                decodeRow(rows, leaf.valueOffset(), leaf.valueLength(), leaf.slot()));
                     };
                     table.row(leaf.slot(), leaf.offset(), ValueText.hex(key), decoded.key(), leaf.valueLength(),
                             decoded.value());
@@ -294,8 +297,8 @@ final class PageDetail {
     private Decoded deletedRow(byte[] key, Cell.Leaf leaf) {
         String row = RowgroupDirectory.deletedRowText(key);
         if (row == null) {
-            return new Decoded(undecodable(leaf.slot(), "a delete bitmap key is 8 bytes (rowgroup, row), this one has "
-                    + key.length), "");
+            return new Decoded(undecodable(leaf.slot(), "a delete bitmap key is " + MetadataFormat.DELETED_ROW_KEY_LENGTH
+                    + " bytes (rowgroup, row), this one has " + key.length), "");
         }
         return new Decoded(row, leaf.valueLength() == 0 ? "deleted"
                 : undecodable(leaf.slot(), "a delete bitmap entry has no value, this one has " + leaf.valueLength() + " bytes"));

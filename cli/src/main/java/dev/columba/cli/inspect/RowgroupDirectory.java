@@ -1,11 +1,11 @@
 package dev.columba.cli.inspect;
 
-import dev.columba.columnstore.build.TrimReason;
+import dev.columba.columnstore.table.MetadataFormat;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
+import dev.columba.core.error.ColumbaException;
 import dev.columba.storage.catalog.CatalogEntry;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +14,13 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A columnstore table's rowgroup directory and delete bitmap (docs/format/columnstore-metadata.md)
- * as far as they can be read from the data file: the B+trees the catalog entry and the table's own
- * record name, walked with {@link BTreeWalk}, each value decoded from the spec (the columnstore's
- * {@code MetadataFormat} is package-private) and checked, and the deleted rows the bitmap holds
- * checked against each rowgroup's count. An entry that does not decode is reported and left out.
+ * A columnstore table's rowgroup directory, delete bitmap and delta rowgroups
+ * (docs/format/columnstore-metadata.md) as far as they can be read from the data file: the B+trees
+ * the catalog entry, the table's own record and the directory's entries name, walked with
+ * {@link BTreeWalk}, each key and value decoded and checked by the columnstore's own
+ * {@link MetadataFormat}. Each rowgroup's deleted count is checked against where its deletes went:
+ * the delete bitmap's keys for a compressed rowgroup, the rows missing from its B+tree for a delta
+ * one. An entry that does not decode is reported and left out.
  *
  * @param rowgroups             every rowgroup entry that decoded, tombstones included, in key order
  * @param record                the table's own record, or null when it is missing or does not decode
@@ -26,31 +28,20 @@ import java.util.TreeMap;
  * @param leafPages             the directory's leaves
  * @param deleteBitmapLeafPages the delete bitmap's leaves; the table's other leaves are its delta rowgroups'
  */
-record RowgroupDirectory(CatalogEntry.Table table, List<RowgroupEntry> rowgroups, TableRecord record, boolean complete,
-                         Set<Long> leafPages, Set<Long> deleteBitmapLeafPages) {
-
-    /** The table's own record: where its delete bitmap is, and the next rowgroup id. */
-    record TableRecord(long deleteBitmapRoot, long deleteBitmapOam, int nextRowgroupId) {
-    }
+record RowgroupDirectory(CatalogEntry.Table table, List<RowgroupEntry> rowgroups, MetadataFormat.TableRecord record,
+                         boolean complete, Set<Long> leafPages, Set<Long> deleteBitmapLeafPages) {
 
     /** One directory entry as decoded from its key and value. */
     sealed interface Entry {
         record Rowgroup(RowgroupEntry entry) implements Entry {
         }
 
-        record Table(TableRecord record) implements Entry {
+        record Table(MetadataFormat.TableRecord record) implements Entry {
         }
 
         record Undecodable(String problem) implements Entry {
         }
     }
-
-    /** u8 version, i32 id, u8 state, i64 total, i64 deleted, i64 size, u8 trim, i64 created, i64 root, i64 map. */
-    private static final int ROWGROUP_VALUE_LENGTH = 55;
-    /** u8 version, i64 delete bitmap root, i64 its allocation map, i32 next rowgroup id. */
-    private static final int TABLE_VALUE_LENGTH = 21;
-    /** A delete bitmap key: rowgroup id and row position, four big-endian bytes each. */
-    private static final int DELETED_ROW_KEY_LENGTH = 8;
 
     RowgroupDirectory {
         rowgroups = List.copyOf(rowgroups);
@@ -66,7 +57,7 @@ record RowgroupDirectory(CatalogEntry.Table table, List<RowgroupEntry> rowgroups
     /** Reads the directory and delete bitmap of {@code table}, a COLUMNSTORE table, reporting every problem met. */
     static RowgroupDirectory read(DataFileReader reader, CatalogEntry.Table table, Findings findings, String indent) {
         List<RowgroupEntry> rowgroups = new ArrayList<>();
-        TableRecord[] record = new TableRecord[1];
+        MetadataFormat.TableRecord[] record = new MetadataFormat.TableRecord[1];
         String label = label(table);
         BTreeWalk.Tree tree = new BTreeWalk.Tree(table.rootPage(), table.objectId(), "the rowgroup directory of " + label,
                 "rowgroup directory leaf", label);
@@ -87,7 +78,7 @@ record RowgroupDirectory(CatalogEntry.Table table, List<RowgroupEntry> rowgroups
         });
         if (record[0] == null) {
             if (walk.complete()) {
-                findings.report(indent, "the rowgroup directory of " + label + " has no table record (key FF FF FF FF FF)");
+                findings.report(indent, "the rowgroup directory of " + label + " has no table record");
             }
             return new RowgroupDirectory(table, rowgroups, null, walk.complete(), walk.leafPages(), Set.of());
         }
@@ -98,6 +89,11 @@ record RowgroupDirectory(CatalogEntry.Table table, List<RowgroupEntry> rowgroups
             }
         }
         Set<Long> bitmapLeaves = readDeleteBitmap(reader, table, record[0], rowgroups, walk.complete(), findings, indent);
+        for (RowgroupEntry entry : rowgroups) {
+            if (entry.isDelta()) {
+                checkDelta(reader, table, entry, findings, indent);
+            }
+        }
         return new RowgroupDirectory(table, rowgroups, record[0], walk.complete(), walk.leafPages(), bitmapLeaves);
     }
 
@@ -105,21 +101,22 @@ record RowgroupDirectory(CatalogEntry.Table table, List<RowgroupEntry> rowgroups
      * Walks the delete bitmap and checks it against the directory: each key names a row of a
      * compressed rowgroup, and each compressed rowgroup's deleted count is its number of keys.
      */
-    private static Set<Long> readDeleteBitmap(DataFileReader reader, CatalogEntry.Table table, TableRecord record,
-                                              List<RowgroupEntry> rowgroups, boolean directoryComplete, Findings findings,
-                                              String indent) {
+    private static Set<Long> readDeleteBitmap(DataFileReader reader, CatalogEntry.Table table,
+                                              MetadataFormat.TableRecord record, List<RowgroupEntry> rowgroups,
+                                              boolean directoryComplete, Findings findings, String indent) {
         String label = label(table);
         Map<Integer, Long> deleted = new TreeMap<>();
         BTreeWalk.Tree tree = new BTreeWalk.Tree(record.deleteBitmapRoot(), table.objectId(), "the delete bitmap of " + label,
                 "delete bitmap leaf", label);
         BTreeWalk.Walk walk = BTreeWalk.walk(reader, tree, findings, indent, (page, leaf, where) -> {
-            if (leaf.keyLength() != DELETED_ROW_KEY_LENGTH || leaf.valueLength() != 0) {
+            if (leaf.keyLength() != MetadataFormat.DELETED_ROW_KEY_LENGTH || leaf.valueLength() != 0) {
                 findings.report(indent, where + ": a " + leaf.keyLength() + "-byte key with a " + leaf.valueLength()
-                        + "-byte value, expected an 8-byte key (rowgroup, row) and no value");
+                        + "-byte value, expected a " + MetadataFormat.DELETED_ROW_KEY_LENGTH
+                        + "-byte key (rowgroup, row) and no value");
                 return false;
             }
-            ByteBuffer key = ByteBuffer.wrap(DataFileDump.bytes(page, leaf.keyOffset(), leaf.keyLength()));
-            deleted.merge(key.getInt(), 1L, Long::sum);
+            byte[] key = DataFileDump.bytes(page, leaf.keyOffset(), leaf.keyLength());
+            deleted.merge(MetadataFormat.deletedRowgroupOf(key), 1L, Long::sum);
             return true;
         });
         if (!walk.complete() || !directoryComplete) {
@@ -145,87 +142,57 @@ record RowgroupDirectory(CatalogEntry.Table table, List<RowgroupEntry> rowgroups
         return walk.leafPages();
     }
 
-    /** Decodes one directory entry from its key and value, checking every field the spec bounds. */
-    static Entry decode(byte[] key, byte[] value) {
-        if (key.length == ColumnstoreLayout.ROWGROUP_KEY_LENGTH) {
-            return rowgroup(ByteBuffer.wrap(key).getInt(), ByteBuffer.wrap(value));
-        }
-        if (isTableKey(key)) {
-            return tableRecord(ByteBuffer.wrap(value));
-        }
-        return new Entry.Undecodable("key " + ValueText.hex(key) + " is neither a 4-byte rowgroup id nor the table "
-                + "record's FF FF FF FF FF");
-    }
-
-    private static boolean isTableKey(byte[] key) {
-        if (key.length != ColumnstoreLayout.TABLE_KEY_LENGTH) {
-            return false;
-        }
-        for (byte part : key) {
-            if (part != (byte) 0xFF) {
+    /**
+     * Walks a delta rowgroup's B+tree and checks it against the directory: every key is a position
+     * the rowgroup has assigned (below its total), and the rows the tree still holds are its total
+     * less its deleted rows, since a delete from a delta removes the row and counts it.
+     */
+    private static void checkDelta(DataFileReader reader, CatalogEntry.Table table, RowgroupEntry entry, Findings findings,
+                                   String indent) {
+        String label = label(table);
+        String name = "delta rowgroup " + entry.rowgroupId() + " of " + label;
+        long[] rows = new long[1];
+        BTreeWalk.Tree tree = new BTreeWalk.Tree(entry.deltaRoot(), table.objectId(), name, "delta rowgroup leaf", label);
+        BTreeWalk.Walk walk = BTreeWalk.walk(reader, tree, findings, indent, (page, leaf, where) -> {
+            int position;
+            try {
+                position = MetadataFormat.deltaPositionOf(DataFileDump.bytes(page, leaf.keyOffset(), leaf.keyLength()));
+            } catch (ColumbaException undecodable) {
+                findings.report(indent, where + ": " + DataFileDump.reason(undecodable, null));
                 return false;
             }
+            rows[0]++;
+            if (Integer.toUnsignedLong(position) >= entry.totalRows()) {
+                findings.report(indent, where + ": position " + Integer.toUnsignedLong(position) + ", but " + name
+                        + " has given out positions 0 to " + (entry.totalRows() - 1) + " only");
+                return false;
+            }
+            return true;
+        });
+        long live = entry.totalRows() - entry.deletedRows();
+        if (walk.complete() && rows[0] != live) {
+            findings.report(indent, label + ": rowgroup " + entry.rowgroupId() + " (" + entry.state() + ") has "
+                    + entry.totalRows() + " rows and " + entry.deletedRows() + " deleted in the rowgroup directory, so "
+                    + live + " in its delta B+tree, which holds " + rows[0]);
         }
-        return true;
     }
 
-    private static Entry rowgroup(int keyId, ByteBuffer value) {
-        if (value.remaining() != ROWGROUP_VALUE_LENGTH) {
-            return new Entry.Undecodable("rowgroup " + keyId + "'s entry is " + value.remaining() + " bytes, expected "
-                    + ROWGROUP_VALUE_LENGTH);
-        }
-        int version = Byte.toUnsignedInt(value.get());
-        if (version != ColumnstoreLayout.METADATA_VERSION) {
-            return new Entry.Undecodable("rowgroup " + keyId + "'s entry has format version " + version
-                    + " at offset 0, this build reads " + ColumnstoreLayout.METADATA_VERSION);
-        }
-        int rowgroupId = value.getInt();
-        int state = Byte.toUnsignedInt(value.get());
-        long totalRows = value.getLong();
-        long deletedRows = value.getLong();
-        long sizeBytes = value.getLong();
-        int trim = Byte.toUnsignedInt(value.get());
-        long created = value.getLong();
-        long deltaRoot = value.getLong();
-        long deltaOam = value.getLong();
-        if (rowgroupId != keyId) {
-            return new Entry.Undecodable("key says rowgroup " + keyId + " but the entry is rowgroup " + rowgroupId);
-        }
-        if (state >= RowgroupState.values().length) {
-            return new Entry.Undecodable("rowgroup " + keyId + " has state " + state + " at offset 5, expected 0 to "
-                    + (RowgroupState.values().length - 1));
-        }
-        if (trim >= TrimReason.values().length) {
-            return new Entry.Undecodable("rowgroup " + keyId + " has trim reason " + trim + " at offset 30, expected 0 to "
-                    + (TrimReason.values().length - 1));
-        }
+    /** Decodes one directory entry from its key and value, with every check of the columnstore's reader. */
+    static Entry decode(byte[] key, byte[] value) {
         try {
-            return new Entry.Rowgroup(new RowgroupEntry(rowgroupId, RowgroupState.values()[state], totalRows, deletedRows,
-                    sizeBytes, TrimReason.values()[trim], created, deltaRoot, deltaOam));
-        } catch (IllegalArgumentException invalid) {
-            return new Entry.Undecodable(invalid.getMessage());
+            return MetadataFormat.isTableKey(key) ? new Entry.Table(MetadataFormat.decodeTable(value))
+                    : new Entry.Rowgroup(MetadataFormat.decodeRowgroup(key, value));
+        } catch (ColumbaException undecodable) {
+            return new Entry.Undecodable(DataFileDump.reason(undecodable, null));
         }
     }
 
-    private static Entry tableRecord(ByteBuffer value) {
-        if (value.remaining() != TABLE_VALUE_LENGTH) {
-            return new Entry.Undecodable("the table record is " + value.remaining() + " bytes, expected " + TABLE_VALUE_LENGTH);
-        }
-        int version = Byte.toUnsignedInt(value.get());
-        if (version != ColumnstoreLayout.METADATA_VERSION) {
-            return new Entry.Undecodable("the table record has format version " + version + " at offset 0, this build reads "
-                    + ColumnstoreLayout.METADATA_VERSION);
-        }
-        return new Entry.Table(new TableRecord(value.getLong(), value.getLong(), value.getInt()));
-    }
-
-    /** A delete bitmap key as text, {@code "rowgroup 0, row 4"}, or null when it is not 8 bytes. */
+    /** A delete bitmap key as text, {@code "rowgroup 0, row 4"}, or null when it does not decode. */
     static String deletedRowText(byte[] key) {
-        if (key.length != DELETED_ROW_KEY_LENGTH) {
+        if (key.length != MetadataFormat.DELETED_ROW_KEY_LENGTH) {
             return null;
         }
-        ByteBuffer buffer = ByteBuffer.wrap(key);
-        return "rowgroup " + buffer.getInt() + ", row " + buffer.getInt();
+        return "rowgroup " + MetadataFormat.deletedRowgroupOf(key) + ", row " + MetadataFormat.deletedPositionOf(key);
     }
 
     Optional<RowgroupEntry> rowgroup(int rowgroupId) {

@@ -3,10 +3,13 @@ package dev.columba.cli.inspect;
 import static dev.columba.cli.inspect.DataFileDump.INDENT;
 
 import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.dictionary.DictionaryFormat;
 import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.columnstore.encoding.SegmentFormat;
 import dev.columba.columnstore.encoding.SegmentHeader;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.encoding.SegmentReader;
+import dev.columba.columnstore.file.ColumnstoreFiles;
 import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.RowgroupFileFormat;
 import dev.columba.columnstore.table.RowgroupEntry;
@@ -35,8 +38,6 @@ import java.util.function.IntFunction;
  */
 final class RowgroupFileDump {
     private static final String HEADER_FORMAT = "%-16s%s";
-    /** The most bytes of a segment header: 32 with dictionary references. */
-    private static final int SEGMENT_HEADER_BYTES = 32;
     /** Blobs longer than a Java array cannot be decoded here (a segment is a rowgroup's column: far less). */
     private static final long MAX_DECODED_BYTES = Integer.MAX_VALUE - 8;
 
@@ -110,7 +111,7 @@ final class RowgroupFileDump {
 
     private void printHeader(RowgroupFileReader reader) {
         field("table", context.description());
-        int nameId = ColumnstoreLayout.rowgroupIdOfName(path.getFileName().toString());
+        int nameId = ColumnstoreFiles.rowgroupIdOfName(path.getFileName().toString());
         if (context.directory() != null && nameId >= 0) {
             RowgroupEntry entry = context.directory().rowgroup(nameId).orElse(null);
             if (entry == null || entry.state() != RowgroupState.COMPRESSED) {
@@ -128,7 +129,7 @@ final class RowgroupFileDump {
                 }
                 RowgroupFileReader.Header header = reader.header();
                 if (header != null && header.checksumOk() && header.rows() != entry.totalRows()) {
-                    findings.report(INDENT, path + " (offset " + ColumnstoreLayout.HEADER_ROWS + "): " + header.rows()
+                    findings.report(INDENT, path + " (offset " + RowgroupFileFormat.HEADER_ROWS + "): " + header.rows()
                             + " rows, the rowgroup directory says " + entry.totalRows());
                 }
             }
@@ -149,11 +150,11 @@ final class RowgroupFileDump {
         field("header checksum", ValueText.hex32(header.storedCrc()) + (header.checksumOk() ? " OK"
                 : " BAD, computed " + ValueText.hex32(header.computedCrc())));
         if (header.checksumOk() && nameId >= 0 && header.rowgroupId() != nameId) {
-            findings.report(INDENT, path + " (offset " + ColumnstoreLayout.HEADER_ROWGROUP_ID + "): rowgroup id "
+            findings.report(INDENT, path + " (offset " + RowgroupFileFormat.HEADER_ROWGROUP_ID + "): rowgroup id "
                     + header.rowgroupId() + ", but the file's name says " + nameId);
         }
         if (header.checksumOk() && context.table() != null && header.columns() != context.table().schema().size()) {
-            findings.report(INDENT, path + " (offset " + ColumnstoreLayout.HEADER_COLUMNS + "): " + header.columns()
+            findings.report(INDENT, path + " (offset " + RowgroupFileFormat.HEADER_COLUMNS + "): " + header.columns()
                     + " columns, table " + context.table().name() + " has " + context.table().schema().size());
         }
         RowgroupFileReader.Footer footer = reader.footer();
@@ -250,7 +251,7 @@ final class RowgroupFileDump {
                             segment.fallbackReason().name());
                     checkMetadata(reader, column, blob, segment, headers.get(column));
                 } catch (RuntimeException undecodable) {
-                    findings.report(INDENT, path + " (offset " + (blob.entryOffset() + ColumnstoreLayout.FOOTER_ENTRY_FIXED)
+                    findings.report(INDENT, path + " (offset " + (blob.entryOffset() + RowgroupFileFormat.FOOTER_ENTRY_FIXED)
                             + "): footer metadata of column " + column + " does not decode: "
                             + DataFileDump.reason(undecodable, origin(column, blob)));
                     table.row(context.columnLabel(column), type.sqlName(), "UNDECODABLE", null, null, null, null, null, null,
@@ -274,7 +275,7 @@ final class RowgroupFileDump {
             if (header == null) {
                 headerTable.row(context.columnLabel(column), blob.offset(), "UNREADABLE", null, null, null, null, null, null);
                 unreadable.add("column " + context.columnLabel(column) + " starts with " + ValueText.hex(reader.bytes(
-                        blob.offset(), (int) Math.min(SEGMENT_HEADER_BYTES, blob.length()))));
+                        blob.offset(), (int) Math.min(SegmentFormat.DICTIONARY_HEADER_BYTES, blob.length()))));
                 continue;
             }
             List<String> flags = new ArrayList<>();
@@ -298,7 +299,7 @@ final class RowgroupFileDump {
     /** Reads and checks the segment's header; adds its problem to {@code problems} and returns null when it does not read. */
     private SegmentHeader segmentHeader(RowgroupFileReader reader, RowgroupFileReader.Blob blob, int column,
                                         List<String> problems) {
-        byte[] bytes = reader.bytes(blob.offset(), (int) Math.min(SEGMENT_HEADER_BYTES, blob.length()));
+        byte[] bytes = reader.bytes(blob.offset(), (int) Math.min(SegmentFormat.DICTIONARY_HEADER_BYTES, blob.length()));
         String origin = origin(column, blob);
         try {
             SegmentHeader header = SegmentHeader.read(MemorySegment.ofArray(bytes), origin);
@@ -369,7 +370,7 @@ final class RowgroupFileDump {
             SegmentHeader segment = column < headers.size() ? headers.get(column) : null;
             String origin = path + " secondary dictionary of column " + column + " (offset " + blob.offset() + ")";
             DictionaryFileDump.Header header = DictionaryFileDump.Header.of(reader.bytes(blob.offset(),
-                    (int) Math.min(ColumnstoreLayout.DICTIONARY_HEADER_BYTES, blob.length())));
+                    (int) Math.min(DictionaryFormat.HEADER_BYTES, blob.length())));
             String check = "OK";
             SqlType type = typeOf(column, segment);
             if (type == null && header != null && ValueKind.ofCode(header.kindCode()) != null) {
@@ -420,7 +421,7 @@ final class RowgroupFileDump {
         TextTable table = new TextTable(INDENT, "offset", "what", "header");
         int segments = 0;
         for (RowgroupFileReader.Found blob : found) {
-            byte[] bytes = reader.bytes(blob.offset(), SEGMENT_HEADER_BYTES);
+            byte[] bytes = reader.bytes(blob.offset(), SegmentFormat.DICTIONARY_HEADER_BYTES);
             if (blob.segment()) {
                 String text;
                 try {
@@ -458,20 +459,13 @@ final class RowgroupFileDump {
         try {
             Dictionary primary = null;
             if (header.primaryDictionaryId() != SegmentMetadata.NO_DICTIONARY) {
-                Path file = path.resolveSibling(ColumnstoreLayout.dictionaryFileName(column));
+                Path file = path.resolveSibling(ColumnstoreFiles.dictionaryFileName(column));
                 if (!Files.exists(file)) {
                     findings.report(INDENT, origin + " refers to primary dictionary " + header.primaryDictionaryId() + ", but "
                             + file + " is missing");
                     return;
                 }
-                try (ReadOnlyFile dictionary = ReadOnlyFile.open(file)) {
-                    if (dictionary.size() > MAX_DECODED_BYTES) {
-                        findings.report(INDENT, file + " is " + dictionary.size() + " bytes long, too long to read");
-                        return;
-                    }
-                    primary = Dictionary.read(MemorySegment.ofArray(dictionary.bytes(0, (int) dictionary.size())), type,
-                            file.toString());
-                }
+                primary = DictionaryFileDump.read(file, type);
                 sources.add("primary dictionary " + primary.id() + " from " + file.getFileName() + ", " + primary.entryCount()
                         + " entries");
             }

@@ -1,22 +1,31 @@
 package dev.columba.cli.inspect;
 
-import static dev.columba.cli.inspect.ColumnstoreLayout.FOOTER_ENTRY_FIXED;
-import static dev.columba.cli.inspect.ColumnstoreLayout.HEADER_BLOBS;
-import static dev.columba.cli.inspect.ColumnstoreLayout.HEADER_COLUMNS;
-import static dev.columba.cli.inspect.ColumnstoreLayout.HEADER_CRC;
-import static dev.columba.cli.inspect.ColumnstoreLayout.HEADER_FLAGS;
-import static dev.columba.cli.inspect.ColumnstoreLayout.HEADER_ROWGROUP_ID;
-import static dev.columba.cli.inspect.ColumnstoreLayout.HEADER_ROWS;
-import static dev.columba.cli.inspect.ColumnstoreLayout.HEADER_VERSION;
-import static dev.columba.cli.inspect.ColumnstoreLayout.TRAILER_FOOTER_CRC;
-import static dev.columba.cli.inspect.ColumnstoreLayout.TRAILER_FOOTER_LENGTH;
-import static dev.columba.cli.inspect.ColumnstoreLayout.TRAILER_MAGIC;
+import static dev.columba.columnstore.file.RowgroupFileFormat.ENTRY_BLOB_CRC;
+import static dev.columba.columnstore.file.RowgroupFileFormat.ENTRY_BLOB_LENGTH;
+import static dev.columba.columnstore.file.RowgroupFileFormat.ENTRY_BLOB_OFFSET;
+import static dev.columba.columnstore.file.RowgroupFileFormat.ENTRY_METADATA_LENGTH;
+import static dev.columba.columnstore.file.RowgroupFileFormat.FOOTER_ENTRY_FIXED;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_BLOBS;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_COLUMNS;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_CRC;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_FLAGS;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_MAGIC;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_ROWGROUP_ID;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_ROWS;
 import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_SIZE;
+import static dev.columba.columnstore.file.RowgroupFileFormat.HEADER_VERSION;
 import static dev.columba.columnstore.file.RowgroupFileFormat.MAGIC;
 import static dev.columba.columnstore.file.RowgroupFileFormat.SEGMENT_ALIGNMENT;
+import static dev.columba.columnstore.file.RowgroupFileFormat.TRAILER_FOOTER_CRC;
+import static dev.columba.columnstore.file.RowgroupFileFormat.TRAILER_FOOTER_LENGTH;
+import static dev.columba.columnstore.file.RowgroupFileFormat.TRAILER_FOOTER_OFFSET;
+import static dev.columba.columnstore.file.RowgroupFileFormat.TRAILER_MAGIC;
 import static dev.columba.columnstore.file.RowgroupFileFormat.TRAILER_SIZE;
 import static dev.columba.columnstore.file.RowgroupFileFormat.VERSION;
 
+import dev.columba.columnstore.dictionary.DictionaryFormat;
+import dev.columba.columnstore.encoding.SegmentFormat;
+import dev.columba.columnstore.file.ColumnstoreChecksum;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -24,7 +33,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
 
 /**
  * Reads a rowgroup file (docs/format/rowgroup-file.md) without trusting it: the header, the trailer
@@ -37,7 +46,7 @@ final class RowgroupFileReader implements AutoCloseable {
     /** Bytes read at a time when computing a blob's checksum: the file is never held whole. */
     private static final int CHUNK = 1 << 20;
 
-    /** The header's fields as found; {@code computedCrc} is the CRC32C of its first 60 bytes. */
+    /** The header's fields as found; {@code computedCrc} is the checksum of the bytes before its CRC field. */
     record Header(long magic, int version, int flags, int rowgroupId, int rows, int columns, int blobs, int storedCrc,
                   int computedCrc) {
         boolean checksumOk() {
@@ -106,11 +115,10 @@ final class RowgroupFileReader implements AutoCloseable {
         }
         byte[] bytes = file.bytes(0, HEADER_SIZE);
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, HEADER_CRC);
-        Header header = new Header(buffer.getLong(0), buffer.getInt(HEADER_VERSION), buffer.getInt(HEADER_FLAGS),
+        Header header = new Header(buffer.getLong(HEADER_MAGIC), buffer.getInt(HEADER_VERSION), buffer.getInt(HEADER_FLAGS),
                 buffer.getInt(HEADER_ROWGROUP_ID), buffer.getInt(HEADER_ROWS), Short.toUnsignedInt(buffer.getShort(HEADER_COLUMNS)),
-                Short.toUnsignedInt(buffer.getShort(HEADER_BLOBS)), buffer.getInt(HEADER_CRC), (int) crc.getValue());
+                Short.toUnsignedInt(buffer.getShort(HEADER_BLOBS)), buffer.getInt(HEADER_CRC),
+                ColumnstoreChecksum.of(bytes, 0, HEADER_CRC));
         if (header.magic() != MAGIC) {
             problems.add(String.format("%s (offset 0): magic 0x%016x, expected 0x%016x (\"CLMBRGRP\")", name, header.magic(),
                     MAGIC));
@@ -150,16 +158,16 @@ final class RowgroupFileReader implements AutoCloseable {
                     trailer + TRAILER_MAGIC, magic));
             return null;
         }
-        long footerOffset = buffer.getLong(0);
+        long footerOffset = buffer.getLong(TRAILER_FOOTER_OFFSET);
         int footerLength = buffer.getInt(TRAILER_FOOTER_LENGTH);
         if (footerOffset < HEADER_SIZE || footerLength < 0 || footerOffset + footerLength != trailer) {
             problems.add(name + " (offset " + trailer + "): the trailer names a footer at offset " + footerOffset + " of "
                     + footerLength + " bytes, which does not end at the trailer (" + trailer + ")");
             return null;
         }
-        CRC32C crc = new CRC32C();
-        crc.update(file.bytes(footerOffset, footerLength));
-        Footer footer = new Footer(footerOffset, footerLength, buffer.getInt(TRAILER_FOOTER_CRC), (int) crc.getValue());
+        byte[] footerBytes = file.bytes(footerOffset, footerLength);
+        Footer footer = new Footer(footerOffset, footerLength, buffer.getInt(TRAILER_FOOTER_CRC),
+                ColumnstoreChecksum.of(footerBytes, 0, footerBytes.length));
         if (!footer.checksumOk()) {
             problems.add(name + " (offset " + footerOffset + "): footer checksum BAD: stored "
                     + ValueText.hex32(footer.storedCrc()) + ", computed " + ValueText.hex32(footer.computedCrc())
@@ -182,13 +190,14 @@ final class RowgroupFileReader implements AutoCloseable {
                         + " bytes, the footer has " + (bytes.length - at) + " left");
                 break;
             }
-            long offset = buffer.getLong(at);
-            long length = buffer.getLong(at + 8);
-            int crc = buffer.getInt(at + 16);
-            int metadataLength = buffer.getInt(at + 20);
+            long offset = buffer.getLong(at + ENTRY_BLOB_OFFSET);
+            long length = buffer.getLong(at + ENTRY_BLOB_LENGTH);
+            int crc = buffer.getInt(at + ENTRY_BLOB_CRC);
+            int metadataLength = buffer.getInt(at + ENTRY_METADATA_LENGTH);
             if (metadataLength < 0 || metadataLength > bytes.length - at - FOOTER_ENTRY_FIXED) {
-                problems.add(name + " (offset " + (entryOffset + 20) + "): footer entry " + index + " has " + metadataLength
-                        + " bytes of metadata, the footer has " + (bytes.length - at - FOOTER_ENTRY_FIXED) + " left");
+                problems.add(name + " (offset " + (entryOffset + ENTRY_METADATA_LENGTH) + "): footer entry " + index + " has "
+                        + metadataLength + " bytes of metadata, the footer has " + (bytes.length - at - FOOTER_ENTRY_FIXED)
+                        + " left");
                 break;
             }
             if (offset < HEADER_SIZE || length < 0 || offset > footer.offset() - length) {
@@ -241,9 +250,9 @@ final class RowgroupFileReader implements AutoCloseable {
         return problems;
     }
 
-    /** The CRC32C of the blob's bytes, read in chunks. */
+    /** The checksum of the blob's bytes, read in chunks. */
     int checksum(Blob blob) {
-        CRC32C crc = new CRC32C();
+        Checksum crc = ColumnstoreChecksum.newChecksum();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(CHUNK);
             for (long done = 0; done < blob.length(); ) {
@@ -256,7 +265,7 @@ final class RowgroupFileReader implements AutoCloseable {
                 done += read;
             }
         }
-        return (int) crc.getValue();
+        return ColumnstoreChecksum.value(crc);
     }
 
     /**
@@ -280,8 +289,8 @@ final class RowgroupFileReader implements AutoCloseable {
         List<Found> found = new ArrayList<>();
         for (long offset = SEGMENT_ALIGNMENT; offset + 4 <= size; offset += SEGMENT_ALIGNMENT) {
             int magic = ByteBuffer.wrap(file.bytes(offset, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
-            if (magic == ColumnstoreLayout.SEGMENT_MAGIC || magic == ColumnstoreLayout.DICTIONARY_MAGIC) {
-                found.add(new Found(offset, magic == ColumnstoreLayout.SEGMENT_MAGIC));
+            if (magic == SegmentFormat.MAGIC || magic == DictionaryFormat.MAGIC) {
+                found.add(new Found(offset, magic == SegmentFormat.MAGIC));
             }
         }
         return found;

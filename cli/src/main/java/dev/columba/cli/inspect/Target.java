@@ -1,9 +1,13 @@
 package dev.columba.cli.inspect;
 
+import dev.columba.columnstore.dictionary.DictionaryFormat;
+import dev.columba.columnstore.file.ColumnstoreFiles;
+import dev.columba.columnstore.file.DictionaryFileFormat;
 import dev.columba.columnstore.file.RowgroupFileFormat;
 import dev.columba.storage.db.ControlFile;
 import dev.columba.storage.file.DataFileFormat;
 import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.wal.LogFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -63,8 +67,8 @@ final class Target {
             probe = file.bytes(0, PROBE_LENGTH);
         }
         ByteBuffer bytes = ByteBuffer.wrap(probe).order(ByteOrder.LITTLE_ENDIAN);
-        if (probe.length >= LogLayout.MAGIC.length
-                && Arrays.equals(probe, 0, LogLayout.MAGIC.length, LogLayout.MAGIC, 0, LogLayout.MAGIC.length)) {
+        byte[] logMagic = LogFormat.magic();
+        if (probe.length >= logMagic.length && Arrays.equals(probe, 0, logMagic.length, logMagic, 0, logMagic.length)) {
             return Kind.LOG_SEGMENT;
         }
         if (probe.length >= 8 && bytes.getLong(0) == ControlFile.MAGIC) {
@@ -76,7 +80,11 @@ final class Target {
         if (probe.length >= 8 && bytes.getLong(0) == RowgroupFileFormat.MAGIC) {
             return Kind.ROWGROUP_FILE;
         }
-        if (probe.length >= 4 && bytes.getInt(0) == ColumnstoreLayout.DICTIONARY_MAGIC) {
+        if (probe.length >= 8 && bytes.getLong(0) == DictionaryFileFormat.MAGIC) {
+            return Kind.DICTIONARY_FILE;
+        }
+        if (probe.length >= 4 && bytes.getInt(0) == DictionaryFormat.MAGIC) {
+            // A bare dictionary: a version-1 dictionary file, which the dump reports as too old.
             return Kind.DICTIONARY_FILE;
         }
         String name = path.getFileName().toString();
@@ -84,7 +92,7 @@ final class Target {
                 || new String(probe, StandardCharsets.ISO_8859_1).contains(DirectoryLayout.FORMAT_VERSION_KEY)) {
             return Kind.PROPERTIES_FILE;
         }
-        if (LogLayout.startLsnOfName(name) >= 0) {
+        if (LogFormat.startLsnOfName(name) >= 0) {
             return Kind.LOG_SEGMENT;
         }
         if (name.equals(ControlFile.FILE_NAME)) {
@@ -93,10 +101,10 @@ final class Target {
         if (name.equals(DirectoryLayout.DATA_FILE)) {
             return Kind.DATA_FILE;
         }
-        if (name.endsWith(ColumnstoreLayout.ROWGROUP_SUFFIX)) {
+        if (name.endsWith(ColumnstoreFiles.ROWGROUP_SUFFIX)) {
             return Kind.ROWGROUP_FILE;
         }
-        if (name.endsWith(ColumnstoreLayout.DICTIONARY_SUFFIX)) {
+        if (name.endsWith(ColumnstoreFiles.DICTIONARY_SUFFIX)) {
             return Kind.DICTIONARY_FILE;
         }
         throw new UsageException(path + " is not a file columba inspect knows: its first bytes are "
@@ -104,7 +112,7 @@ final class Target {
                 Math.min(16, probe.length)))
                 + "; expected a data file (CLMBDATA at offset " + DataFileFormat.HEADER_MAGIC_OFFSET
                 + "), a log segment (CLMB-WAL), a control file (CLMBCTRL), a rowgroup file (CLMBRGRP), a dictionary"
-                + " (CDIC), " + DirectoryLayout.PROPERTIES_FILE + " or a database directory");
+                + " file (CLMBDICT), " + DirectoryLayout.PROPERTIES_FILE + " or a database directory");
     }
 
     private static Kind detectDirectory(Path path) throws UsageException {
@@ -113,7 +121,7 @@ final class Target {
             return Kind.DATABASE_DIRECTORY;
         }
         try (Stream<Path> entries = Files.list(path)) {
-            if (entries.anyMatch(entry -> LogLayout.startLsnOfName(entry.getFileName().toString()) >= 0)) {
+            if (entries.anyMatch(entry -> LogFormat.startLsnOfName(entry.getFileName().toString()) >= 0)) {
                 return Kind.LOG_DIRECTORY;
             }
         } catch (IOException e) {

@@ -27,8 +27,9 @@ import java.util.stream.IntStream;
  *       rows (NO_TRIM, NO_TRIM, BULKLOAD); {@code region} has five values in rowgroup 0, which make
  *       the column's primary dictionary, and three more later, which the later rowgroups keep in
  *       secondary dictionaries; {@code note} is unique per row and overflows the cap, so its
- *       segments fall back to a dictionary-less encoding. Then one row of rowgroup 0 is deleted and
- *       {@value #SALES_DELTA_ROWS} rows are inserted one by one, which opens a delta rowgroup.</li>
+ *       segments fall back to a dictionary-less encoding. Then one row of rowgroup 0 is deleted,
+ *       {@value #SALES_DELTA_ROWS} rows are inserted one by one, which opens a delta rowgroup, and
+ *       the one at position {@value #SALES_DELTA_DELETED_POSITION} of the delta is deleted again.</li>
  *   <li>{@code trimmed} ({@code dictionary_overflow = trim}, 1 KB cap): {@value #TRIMMED_ROWS}
  *       rows with a unique {@code tag}, so the dictionary cuts every rowgroup short
  *       (DICTIONARY_SIZE) but the last (BULKLOAD); rowgroups after the first keep their new tags in
@@ -38,6 +39,8 @@ import java.util.stream.IntStream;
 final class ColumnstoreFixture {
     static final int SALES_ROWS = 2500;
     static final int SALES_DELTA_ROWS = 3;
+    /** The position in the delta rowgroup of the delta row that is deleted. */
+    static final int SALES_DELTA_DELETED_POSITION = 1;
     static final int TRIMMED_ROWS = 400;
     static final List<String> REGIONS = List.of("north", "east", "south", "west", "centre");
     /** Regions that appear only after the first rowgroup (ids above 1,000), in every other row. */
@@ -95,9 +98,11 @@ final class ColumnstoreFixture {
             }
             try (Transaction transaction = database.begin()) {
                 sales.delete(transaction, 0, 4);
+                int deltaRowgroup = -1;
                 for (int id = SALES_ROWS + 1; id <= SALES_ROWS + SALES_DELTA_ROWS; id++) {
-                    sales.insert(transaction, salesRow(id));
+                    deltaRowgroup = (int) (sales.insert(transaction, salesRow(id)) >>> 32);
                 }
+                sales.delete(transaction, deltaRowgroup, SALES_DELTA_DELETED_POSITION);
                 transaction.commit();
             }
             ColumnstoreTable trimmed;
@@ -126,6 +131,11 @@ final class ColumnstoreFixture {
 
     static Path rowgroupFile(Path database, int tableId, int rowgroupId) {
         return tableDirectory(database, tableId).resolve(rowgroupId + ".crg");
+    }
+
+    /** The primary dictionary file of a table's column. */
+    static Path dictionaryFile(Path database, int tableId, int column) {
+        return tableDirectory(database, tableId).resolve("dict-" + column + ".cdict");
     }
 
     /** The segments of one rowgroup, in column order. */

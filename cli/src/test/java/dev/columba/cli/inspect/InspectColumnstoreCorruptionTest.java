@@ -5,9 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.cli.inspect.InspectFixture.Run;
+import dev.columba.columnstore.dictionary.DictionaryFormat;
+import dev.columba.columnstore.file.DictionaryFileFormat;
 import dev.columba.columnstore.file.RowgroupFile;
 import dev.columba.columnstore.file.RowgroupFileFormat;
+import dev.columba.columnstore.table.RowgroupEntry;
+import dev.columba.storage.btree.BTree;
+import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.txn.Transaction;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.Random;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeAll;
@@ -199,27 +206,113 @@ class InspectColumnstoreCorruptionTest {
     }
 
     @Test
-    void damagedDictionaryFileIsReportedWithTheOffsetOfItsDamage() throws Exception {
+    void damagedDictionaryFileFailsItsChecksumAndIsReportedWithTheOffsetOfItsDamage() throws Exception {
         Path database = copy();
-        Path file = ColumnstoreFixture.tableDirectory(database, facts.salesId()).resolve("dict-1.cdict");
+        Path file = ColumnstoreFixture.dictionaryFile(database, facts.salesId(), 1);
         // Entry 0 is 'centre': make it 'zentre', after every other entry.
-        long dataStart = 24 + 4L * ColumnstoreFixture.REGIONS.size();
+        int dictionary = DictionaryFileFormat.HEADER_SIZE;
+        long dataStart = dictionary + DictionaryFormat.HEADER_BYTES + 4L * ColumnstoreFixture.REGIONS.size();
         InspectFixture.overwrite(file, dataStart, (byte) 'z');
         Run run = inspect(file);
         assertDamaged(run);
-        assertEquals(1, run.problemsStartingWith(file + ": dictionary entry 1 at offset ").size(), run::toString);
-        assertTrue(run.problems().getFirst().contains("does not sort after entry 0"), run::toString);
+        String checksum = "dictionary file " + file + " (offset " + DictionaryFileFormat.HEADER_CRC
+                + ") has a corrupt dictionary: checksum 0x";
+        String order = file + " (dictionary at offset " + dictionary + "): dictionary entry 1 at offset 50 does not sort"
+                + " after entry 0 (INDEX_CORRUPT)";
+        assertEquals(2, run.problems().size(), run::toString);
+        assertTrue(run.problems().get(0).startsWith(checksum) && run.problems().get(0).endsWith("(PAGE_CHECKSUM_MISMATCH)"),
+                run::toString);
+        assertEquals(order, run.problems().get(1), run::toString);
+        assertEquals(1, run.linesWith("  checksum        0x", " BAD, computed 0x").size(), run::toString);
         assertEquals(1, run.linesWith("(the entries are not listed: the dictionary does not read)").size(), run::toString);
 
         Run summary = inspect(database);
         assertDamaged(summary);
         assertEquals(1, summary.linesWith("dict-1.cdict", " BAD ").size(), summary::toString);
+        assertEquals(1, summary.problemsStartingWith(checksum).size(), summary::toString);
+
+        // Stamped again, as a buggy writer would leave it: the checksum holds, the dictionary's own checks do not.
+        stampDictionaryChecksum(file);
+        Run stamped = inspect(file);
+        assertDamaged(stamped);
+        assertEquals(List.of(order), stamped.problems(), stamped::toString);
 
         InspectFixture.truncate(file, 10);
         Run cut = inspect(file);
         assertDamaged(cut);
-        assertEquals(List.of(file + " is 10 bytes long, shorter than the 24-byte dictionary header: the file is cut short"),
-                cut.problems(), cut::toString);
+        assertEquals(List.of(file + " is 10 bytes long, shorter than the 24-byte dictionary file header: the file is cut"
+                + " short"), cut.problems(), cut::toString);
+    }
+
+    @Test
+    void flippedByteInADictionaryFileIsACorruptChecksumNamingTheFileYetItsEntriesStillList() throws Exception {
+        Path database = copy();
+        Path file = ColumnstoreFixture.dictionaryFile(database, facts.salesId(), 1);
+        long last = Files.size(file) - 1;
+        // The last byte of 'west', the last entry: the dictionary still reads, as 'wes' plus a flipped byte.
+        InspectFixture.flipByte(file, last);
+        Run run = inspect(file);
+        assertDamaged(run);
+        assertEquals(1, run.problems().size(), run::toString);
+        assertTrue(run.problems().getFirst().startsWith("dictionary file " + file + " (offset "
+                + DictionaryFileFormat.HEADER_CRC + ") has a corrupt dictionary: checksum 0x"), run::toString);
+        assertEquals(1, run.linesWith("(the file does not check: the entries below may not be the ones written)").size(),
+                run::toString);
+        assertEquals(1, run.linesWith("entries 0 to 4 of 5").size(), run::toString);
+    }
+
+    @Test
+    void versionOneDictionaryFileIsTooOldAndStillDumps() throws Exception {
+        Path database = copy();
+        Path file = ColumnstoreFixture.dictionaryFile(database, facts.salesId(), 1);
+        byte[] bytes = Files.readAllBytes(file);
+        // Version 1 was the bare dictionary, without the file header.
+        Files.write(file, Arrays.copyOfRange(bytes, DictionaryFileFormat.HEADER_SIZE, bytes.length));
+        Run run = inspect(file);
+        assertDamaged(run);
+        assertEquals(List.of("dictionary file " + file + " (offset 0) is format version 1, a bare dictionary without a"
+                + " checksum (it starts with the dictionary magic \"CDIC\"); this build reads versions 2 to 2"
+                + " (FORMAT_TOO_OLD)"), run.problems(), run::toString);
+        assertEquals(1, run.linesWith("  file format     version 1: a bare dictionary").size(), run::toString);
+        assertEquals(1, run.linesWith("entries 0 to 4 of 5").size(), run::toString);
+    }
+
+    @Test
+    void newerDictionaryFileIsTooNew() throws Exception {
+        Path database = copy();
+        Path file = ColumnstoreFixture.dictionaryFile(database, facts.salesId(), 1);
+        InspectFixture.overwrite(file, DictionaryFileFormat.HEADER_VERSION, (byte) 3);
+        Run run = inspect(file);
+        assertDamaged(run);
+        assertEquals("dictionary file " + file + " (offset " + DictionaryFileFormat.HEADER_VERSION + ") has format version 3,"
+                + " newer than this build reads (2) (FORMAT_TOO_NEW)", run.problems().getFirst(), run::toString);
+    }
+
+    @Test
+    void deltaRowgroupMissingARowItsDirectoryEntryCountsIsReported() throws Exception {
+        Path database = copy();
+        RowgroupEntry delta = facts.salesRowgroups().get(3);
+        // Remove a row behind the columnstore's back: the directory still counts it as live.
+        try (Database opened = Database.open(database, new Properties(), NativeFilesFacade.INSTANCE);
+             Transaction transaction = opened.begin()) {
+            BTree tree = new BTree(facts.salesId(), delta.deltaRoot(), delta.deltaOam());
+            assertTrue(tree.delete(transaction.writes(), opened.allocator(), new byte[] {0, 0, 0, 0},
+                    transaction.systemCounters()));
+            transaction.commit();
+        }
+        Run run = inspect(database);
+        assertDamaged(run);
+        assertEquals(List.of("table " + facts.salesId() + " sales: rowgroup 3 (OPEN) has 3 rows and 1 deleted in the"
+                + " rowgroup directory, so 2 in its delta B+tree, which holds 1"), run.problems(), run::toString);
+    }
+
+    /** Computes the checksum of a dictionary file's bytes again, as a writer that damaged them would. */
+    private static void stampDictionaryChecksum(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        int from = DictionaryFileFormat.HEADER_CHECKED_FROM;
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(DictionaryFileFormat.HEADER_CRC,
+                crc(bytes, from, bytes.length - from));
+        Files.write(file, bytes);
     }
 
     /**
@@ -235,7 +328,7 @@ class InspectColumnstoreCorruptionTest {
         Random random = new Random(seed);
         Path database = copy();
         Path file = ColumnstoreFixture.rowgroupFile(database, facts.salesId(), 1);
-        Path dictionary = ColumnstoreFixture.tableDirectory(database, facts.salesId()).resolve("dict-1.cdict");
+        Path dictionary = ColumnstoreFixture.dictionaryFile(database, facts.salesId(), 1);
         byte[] original = Files.readAllBytes(file);
         byte[] originalDictionary = Files.readAllBytes(dictionary);
         long[] hotSpots = {0, blobOffset(file, 0), blobOffset(file, 1), blobOffset(file, 2), blobOffset(file, 5),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.cli.inspect.InspectFixture.Run;
 import dev.columba.columnstore.build.TrimReason;
+import dev.columba.columnstore.file.DictionaryFileFormat;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.views.ColumnstoreViews;
 import java.nio.file.Files;
@@ -52,7 +53,9 @@ class InspectColumnstoreTest {
         assertEquals(Inspect.OK, run.exitCode(), run::toString);
         assertEquals("no problems found", run.lines().getLast());
         assertEquals(1, run.linesWith("  table " + facts.salesId() + " sales: 4 rowgroups (1 OPEN, 3 COMPRESSED), "
-                + (ColumnstoreFixture.SALES_ROWS + ColumnstoreFixture.SALES_DELTA_ROWS) + " rows, 1 deleted").size(), run::toString);
+                + (ColumnstoreFixture.SALES_ROWS + ColumnstoreFixture.SALES_DELTA_ROWS) + " rows, 2 deleted").size(), run::toString);
+        // A delete from a delta rowgroup removes the row and counts it, as a compressed rowgroup's does.
+        assertEquals(1, facts.salesRowgroups().get(3).deletedRows());
         for (RowgroupEntry entry : facts.salesRowgroups()) {
             String[] cells = tokens(row(run, String.valueOf(entry.rowgroupId()), " " + entry.state() + " ",
                     ValueText.micros(entry.createdMicros())));
@@ -123,8 +126,9 @@ class InspectColumnstoreTest {
         assertEquals(Inspect.OK, delta.exitCode(), delta::toString);
         for (int position = 0; position < ColumnstoreFixture.SALES_DELTA_ROWS; position++) {
             int id = ColumnstoreFixture.SALES_ROWS + 1 + position;
-            assertEquals(1, delta.linesWith("position " + position + " ", ValueText.tuple(ColumnstoreFixture.salesRow(id)))
-                    .size(), delta::toString);
+            int expected = position == ColumnstoreFixture.SALES_DELTA_DELETED_POSITION ? 0 : 1;
+            assertEquals(expected, delta.linesWith("position " + position + " ",
+                    ValueText.tuple(ColumnstoreFixture.salesRow(id))).size(), delta::toString);
         }
     }
 
@@ -211,9 +215,13 @@ class InspectColumnstoreTest {
         assertEquals("dictionary file " + file, run.lines().getFirst());
         assertEquals(1, run.linesWith("  column          1 region VARCHAR(20)").size(), run::toString);
         assertEquals(1, run.linesWith("  entries         5").size(), run::toString);
-        long size = Files.size(file);
+        long dictionaryBytes = Files.size(file) - DictionaryFileFormat.HEADER_SIZE;
+        assertEquals(1, run.linesWith("  format version  2").size(), run::toString);
+        assertEquals(1, run.linesWith("  checksum        0x", " OK").size(), run::toString);
+        assertEquals(1, run.linesWith("  dictionary      " + dictionaryBytes + " bytes at offset 24").size(), run::toString);
         assertEquals(1, run.linesWith("  cap             1024 bytes (the table's dictionary_cap): this dictionary is "
-                + size * 100 / 1024 + "% of it").size(), run::toString);
+                + dictionaryBytes * 100 / 1024 + "% of it").size(), run::toString);
+        assertEquals(1, run.linesWith("  check           OK: checksum, header").size(), run::toString);
         assertEquals(List.of("'centre'", "'east'", "'north'", "'south'", "'west'"),
                 ColumnstoreFixture.REGIONS.stream().sorted().map(region -> "'" + region + "'").toList());
         List<String> entries = valuesAfter(run, "entries 0 to 4 of 5").stream()
@@ -234,7 +242,8 @@ class InspectColumnstoreTest {
         String note = row(run, "2 note", "VARCHAR(40)");
         assertEquals(List.of("PLAIN", "x3", "3", "-", "-"), List.of(tokens(note)).subList(5, 10), note);
         String tag = row(run, "1 tag", "VARCHAR(40)");
-        long primary = Files.size(ColumnstoreFixture.tableDirectory(directory, facts.trimmedId()).resolve("dict-1.cdict"));
+        long primary = Files.size(ColumnstoreFixture.dictionaryFile(directory, facts.trimmedId(), 1))
+                - DictionaryFileFormat.HEADER_SIZE;
         assertTrue(tag.contains(facts.trimmedRowgroups().getFirst().totalRows() + " entries, " + primary + " bytes ("
                 + primary * 100 / 1024 + "% of the cap)"), tag);
     }

@@ -1,28 +1,27 @@
 package dev.columba.columnstore.build;
 
 import dev.columba.columnstore.dictionary.Dictionary;
-import dev.columba.core.error.ColumbaException;
-import dev.columba.core.error.ErrorCode;
+import dev.columba.columnstore.file.ColumnstoreFiles;
+import dev.columba.columnstore.file.DictionaryFile;
+import dev.columba.columnstore.file.SegmentIo;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.storage.io.FileHandle;
 import dev.columba.storage.io.FilesFacade;
-import java.io.IOException;
-import dev.columba.columnstore.file.SegmentIo;
 import dev.columba.storage.io.MemoryMapping;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A table's primary dictionaries, one per string column at most: built from the first rowgroup
  * compressed, then shared by every later rowgroup of the column, each of which keeps only the
  * values it adds in its secondary dictionary. Stored as immutable files {@code dict-<column>.cdict}
- * beside the rowgroup files (segment.md has the dictionary format), written and synced before any
- * rowgroup that refers to them commits. Thread-safe.
+ * beside the rowgroup files (dictionary-file.md; segment.md has the dictionary inside), written and
+ * synced before any rowgroup that refers to them commits, and checked against their checksum when
+ * read. Thread-safe.
  */
 public final class PrimaryDictionaries {
     /** The primary dictionary's id in segment metadata. */
@@ -40,7 +39,7 @@ public final class PrimaryDictionaries {
     }
 
     public Path file(int column) {
-        return directory.resolve("dict-" + column + ".cdict");
+        return directory.resolve(ColumnstoreFiles.dictionaryFileName(column));
     }
 
     /** The column's primary dictionary, or null if none was built yet (reads uncounted: builds, views). */
@@ -76,26 +75,15 @@ public final class PrimaryDictionaries {
                 io.release(mapping);
             }
         }
-        dictionary = Dictionary.read(MemorySegment.ofArray(bytes), schema.column(column).type(), path.toString());
+        // Checked on the copy, the bytes the dictionary keeps: a mapping could change under the check.
+        dictionary = DictionaryFile.read(MemorySegment.ofArray(bytes), path, schema.column(column).type());
         Dictionary previous = loaded.putIfAbsent(column, dictionary);
         return previous != null ? previous : dictionary;
     }
 
     /** Stores a newly built primary dictionary (durably) and returns it. */
     Dictionary store(int column, Dictionary dictionary) {
-        Path path = file(column);
-        Path temporary = directory.resolve(path.getFileName() + ".tmp");
-        try (FileHandle file = files.open(temporary, FilesFacade.OpenMode.CREATE, false)) {
-            file.truncate(0);
-            file.write(0, MemorySegment.ofArray(dictionary.toBytes()));
-            file.force(true);
-        }
-        try {
-            Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot move " + temporary + " to " + path + ": " + e, e);
-        }
-        files.syncDirectory(directory);
+        DictionaryFile.write(files, file(column), dictionary.bytes());
         loaded.put(column, dictionary);
         return dictionary;
     }

@@ -5,31 +5,39 @@ import java.nio.ByteOrder;
 
 /**
  * The constants of the dictionary byte layout, shared by {@link DictionaryBuilder} (the writer)
- * and {@link Dictionary} (the reader). Specified in {@code docs/format/segment.md}, section
- * "Dictionaries"; a change here is a change there, with a new version and a History entry.
+ * and {@link Dictionary} (the reader), and public for the files that hold dictionaries and for
+ * {@code columba inspect}. Specified in {@code docs/format/segment.md}, section "Dictionaries"; a
+ * change here is a change there, with a new version and a History entry. Little-endian.
  */
-final class DictionaryFormat {
+public final class DictionaryFormat {
     private DictionaryFormat() {
     }
 
     /** "CDIC" as a little-endian u32: the first bytes of every dictionary. */
-    static final int MAGIC = 0x43494443;
+    public static final int MAGIC = 0x43494443;
 
     /** The version this code writes, and the newest it reads. */
-    static final int VERSION = 1;
+    public static final int VERSION = 1;
 
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 4;
-    static final int KIND_OFFSET = 5;
-    static final int FLAGS_OFFSET = 6;
+    public static final int MAGIC_OFFSET = 0;
+    /** u8. */
+    public static final int VERSION_OFFSET = 4;
+    /** u8: a {@link ValueKind} code. */
+    public static final int KIND_OFFSET = 5;
+    /** u8. */
+    public static final int FLAGS_OFFSET = 6;
     static final int RESERVED_OFFSET = 7;
-    static final int ID_OFFSET = 8;
-    static final int COUNT_OFFSET = 12;
-    static final int DATA_LENGTH_OFFSET = 16;
-    static final int HEADER_BYTES = 24;
+    /** i32. */
+    public static final int ID_OFFSET = 8;
+    /** u32: entries N. */
+    public static final int COUNT_OFFSET = 12;
+    /** u64: bytes of the entries' values. */
+    public static final int DATA_LENGTH_OFFSET = 16;
+    /** The header's length; string end offsets or fixed-width entries follow. */
+    public static final int HEADER_BYTES = 24;
 
     /** Flag: a secondary (per rowgroup) dictionary; clear for a primary (per table column) one. */
-    static final int FLAG_SECONDARY = 0x01;
+    public static final int FLAG_SECONDARY = 0x01;
 
     /** Flag bits version 1 never sets. */
     static final int RESERVED_FLAGS = 0xFE;

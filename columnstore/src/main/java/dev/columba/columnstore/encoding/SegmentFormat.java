@@ -7,18 +7,20 @@ import java.nio.ByteOrder;
 
 /**
  * The constants of the segment byte layout, shared by the encoder (writer) and
- * {@link SegmentReader}. Specified in {@code docs/format/segment.md}; a change here is a change
- * there, with a new version and a History entry.
+ * {@link SegmentReader}. The magic, version and header lengths are public for {@code columba
+ * inspect}, which finds segments by their magic when a rowgroup file's footer is lost (it reads
+ * headers with {@link SegmentHeader}). Specified in {@code docs/format/segment.md};
+ * a change here is a change there, with a new version and a History entry. Little-endian.
  */
-final class SegmentFormat {
+public final class SegmentFormat {
     private SegmentFormat() {
     }
 
     /** "CSEG" as a little-endian u32: the first bytes of every segment. */
-    static final int MAGIC = 0x47455343;
+    public static final int MAGIC = 0x47455343;
 
     /** The version this code writes, and the newest it reads. */
-    static final int VERSION = 1;
+    public static final int VERSION = 1;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
@@ -27,14 +29,16 @@ final class SegmentFormat {
     static final int FLAGS_OFFSET = 7;
     static final int ROW_COUNT_OFFSET = 8;
     static final int NULL_COUNT_OFFSET = 12;
-    static final int HEADER_BYTES = 16;
+    /** The header's length without dictionary references. */
+    public static final int HEADER_BYTES = 16;
 
     /** Dictionary references follow the header in dictionary-encoded segments. */
     static final int PRIMARY_ID_OFFSET = 16;
     static final int PRIMARY_COUNT_OFFSET = 20;
     static final int SECONDARY_ID_OFFSET = 24;
     static final int SECONDARY_COUNT_OFFSET = 28;
-    static final int DICTIONARY_HEADER_BYTES = 32;
+    /** The header's length with dictionary references: the longest a segment header is. */
+    public static final int DICTIONARY_HEADER_BYTES = 32;
 
     /** Flag: a null bitmap starts the payload. */
     static final int FLAG_NULLS = 0x01;

@@ -46,13 +46,13 @@ public final class RowgroupFile implements AutoCloseable {
             throw corrupt(ErrorCode.FILE_TRUNCATED, 0, "is " + size + " bytes, shorter than a header and trailer");
         }
         long trailer = size - TRAILER_SIZE;
-        long trailerMagic = mapping.get(LONG, trailer + 16);
+        long trailerMagic = mapping.get(LONG, trailer + TRAILER_MAGIC);
         long headerMagic = mapping.get(LONG, HEADER_MAGIC);
         if (headerMagic != MAGIC) {
             throw corrupt(ErrorCode.FILE_MAGIC_MISMATCH, 0, String.format("has magic 0x%016x, not a rowgroup file", headerMagic));
         }
         if (trailerMagic != MAGIC) {
-            throw corrupt(ErrorCode.FILE_TRUNCATED, trailer + 16, String.format(
+            throw corrupt(ErrorCode.FILE_TRUNCATED, trailer + TRAILER_MAGIC, String.format(
                     "ends with 0x%016x instead of the trailer magic: the file is cut short or overwritten", trailerMagic));
         }
         int version = mapping.get(INT, HEADER_VERSION);
@@ -64,7 +64,7 @@ public final class RowgroupFile implements AutoCloseable {
             throw corrupt(ErrorCode.FORMAT_TOO_OLD, HEADER_VERSION, "has format version " + version);
         }
         int headerCrc = mapping.get(INT, HEADER_CRC);
-        int computed = RowgroupFileWriter.crc(mapping.asSlice(0, HEADER_CRC));
+        int computed = ColumnstoreChecksum.of(mapping.asSlice(0, HEADER_CRC));
         if (headerCrc != computed) {
             throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, HEADER_CRC, String.format(
                     "has a corrupt header: checksum 0x%08x, computed 0x%08x", headerCrc, computed));
@@ -77,14 +77,14 @@ public final class RowgroupFile implements AutoCloseable {
         if (blobs < columns) {
             throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, HEADER_BLOBS, "has " + blobs + " blobs for " + columns + " columns");
         }
-        long footerOffset = mapping.get(LONG, trailer);
-        int footerLength = mapping.get(INT, trailer + 8);
+        long footerOffset = mapping.get(LONG, trailer + TRAILER_FOOTER_OFFSET);
+        int footerLength = mapping.get(INT, trailer + TRAILER_FOOTER_LENGTH);
         if (footerOffset < HEADER_SIZE || footerLength < 0 || footerOffset + footerLength != trailer) {
             throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, trailer, "has a trailer naming a footer at " + footerOffset
                     + " of " + footerLength + " bytes, which does not end at the trailer (" + trailer + ")");
         }
-        int footerCrc = mapping.get(INT, trailer + 12);
-        int footerComputed = RowgroupFileWriter.crc(mapping.asSlice(footerOffset, footerLength));
+        int footerCrc = mapping.get(INT, trailer + TRAILER_FOOTER_CRC);
+        int footerComputed = ColumnstoreChecksum.of(mapping.asSlice(footerOffset, footerLength));
         if (footerCrc != footerComputed) {
             throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, footerOffset, String.format(
                     "has a corrupt footer: checksum 0x%08x, computed 0x%08x", footerCrc, footerComputed));
@@ -99,10 +99,10 @@ public final class RowgroupFile implements AutoCloseable {
             if (at + FOOTER_ENTRY_FIXED > trailer) {
                 throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, at, "has a footer too short for " + blobs + " blobs");
             }
-            offsets[column] = mapping.get(LONG, at);
-            lengths[column] = mapping.get(LONG, at + 8);
-            checksums[column] = mapping.get(INT, at + 16);
-            int metadataLength = mapping.get(INT, at + 20);
+            offsets[column] = mapping.get(LONG, at + ENTRY_BLOB_OFFSET);
+            lengths[column] = mapping.get(LONG, at + ENTRY_BLOB_LENGTH);
+            checksums[column] = mapping.get(INT, at + ENTRY_BLOB_CRC);
+            int metadataLength = mapping.get(INT, at + ENTRY_METADATA_LENGTH);
             if (offsets[column] < HEADER_SIZE || lengths[column] < 0 || offsets[column] + lengths[column] > footerOffset
                     || metadataLength < 0 || at + FOOTER_ENTRY_FIXED + metadataLength > trailer) {
                 throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, at, "has a footer entry for column " + column
@@ -198,7 +198,7 @@ public final class RowgroupFile implements AutoCloseable {
         if (verified[column]) {
             return;
         }
-        int computed = RowgroupFileWriter.crc(segment(column));
+        int computed = ColumnstoreChecksum.of(segment(column));
         if (computed != checksums[column]) {
             throw corrupt(ErrorCode.PAGE_CHECKSUM_MISMATCH, offsets[column], String.format(
                     "has a corrupt segment for column %d: checksum 0x%08x, computed 0x%08x", column, checksums[column], computed));

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * Writes a rowgroup file: header, the segments in column order each on an 8 KB boundary, the
@@ -41,7 +40,7 @@ public final class RowgroupFileWriter {
         if (columns < 0 || columns > segments.size()) {
             throw new IllegalArgumentException(columns + " columns among " + segments.size() + " blobs");
         }
-        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+        Path temporary = ColumnstoreFiles.temporaryFile(target);
         long[] offsets = new long[segments.size()];
         long position = HEADER_SIZE;
         for (int column = 0; column < segments.size(); column++) {
@@ -66,7 +65,7 @@ public final class RowgroupFileWriter {
             header.set(INT, HEADER_ROWS, rows);
             header.set(SHORT, HEADER_COLUMNS, (short) columns);
             header.set(SHORT, HEADER_BLOBS, (short) segments.size());
-            header.set(INT, HEADER_CRC, crc(header.asSlice(0, HEADER_CRC)));
+            header.set(INT, HEADER_CRC, ColumnstoreChecksum.of(header.asSlice(0, HEADER_CRC)));
             file.write(0, header);
             for (int column = 0; column < segments.size(); column++) {
                 byte[] bytes = segments.get(column).bytes();
@@ -78,10 +77,10 @@ public final class RowgroupFileWriter {
             long at = 0;
             for (int column = 0; column < segments.size(); column++) {
                 SegmentBlob segment = segments.get(column);
-                footer.set(LONG, at, offsets[column]);
-                footer.set(LONG, at + 8, segment.bytes().length);
-                footer.set(INT, at + 16, crc(MemorySegment.ofArray(segment.bytes())));
-                footer.set(INT, at + 20, segment.metadata().length);
+                footer.set(LONG, at + ENTRY_BLOB_OFFSET, offsets[column]);
+                footer.set(LONG, at + ENTRY_BLOB_LENGTH, segment.bytes().length);
+                footer.set(INT, at + ENTRY_BLOB_CRC, ColumnstoreChecksum.of(MemorySegment.ofArray(segment.bytes())));
+                footer.set(INT, at + ENTRY_METADATA_LENGTH, segment.metadata().length);
                 MemorySegment.copy(segment.metadata(), 0, footer, ValueLayout.JAVA_BYTE, at + FOOTER_ENTRY_FIXED,
                         segment.metadata().length);
                 at += FOOTER_ENTRY_FIXED + segment.metadata().length;
@@ -91,10 +90,10 @@ public final class RowgroupFileWriter {
                 file.write(footerOffset, footerBytes);
             }
             MemorySegment trailer = arena.allocate(TRAILER_SIZE);
-            trailer.set(LONG, 0, footerOffset);
-            trailer.set(INT, 8, (int) footerLength);
-            trailer.set(INT, 12, crc(footerBytes));
-            trailer.set(LONG, 16, MAGIC);
+            trailer.set(LONG, TRAILER_FOOTER_OFFSET, footerOffset);
+            trailer.set(INT, TRAILER_FOOTER_LENGTH, (int) footerLength);
+            trailer.set(INT, TRAILER_FOOTER_CRC, ColumnstoreChecksum.of(footerBytes));
+            trailer.set(LONG, TRAILER_MAGIC, MAGIC);
             file.write(footerOffset + footerLength, trailer);
             file.force(true);
         }
@@ -105,11 +104,5 @@ public final class RowgroupFileWriter {
         }
         files.syncDirectory(target.toAbsolutePath().getParent());
         return size;
-    }
-
-    static int crc(MemorySegment bytes) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes.asByteBuffer());
-        return (int) crc.getValue();
     }
 }

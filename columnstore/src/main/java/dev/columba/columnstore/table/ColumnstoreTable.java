@@ -2,6 +2,7 @@ package dev.columba.columnstore.table;
 
 import dev.columba.columnstore.build.ColumnstoreOptions;
 import dev.columba.columnstore.build.TrimReason;
+import dev.columba.columnstore.file.ColumnstoreFiles;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
@@ -133,12 +134,12 @@ public final class ColumnstoreTable {
 
     /** Where the table's rowgroup files live. */
     public Path fileDirectory() {
-        return database.directory().resolve("columnstore").resolve(String.valueOf(definition.objectId()));
+        return ColumnstoreFiles.tableDirectory(database.directory(), definition.objectId());
     }
 
     /** The file of compressed rowgroup {@code rowgroupId}. */
     public Path rowgroupFile(int rowgroupId) {
-        return fileDirectory().resolve(rowgroupId + ".crg");
+        return fileDirectory().resolve(ColumnstoreFiles.rowgroupFileName(rowgroupId));
     }
 
     // ---- metadata -----------------------------------------------------------------------------
@@ -162,7 +163,7 @@ public final class ColumnstoreTable {
         try (Cursor cursor = directory.scan(reader, new ScanRange(null, true, MetadataFormat.TABLE_KEY, false),
                 ReadAheadOptions.OFF, counters)) {
             while (cursor.next()) {
-                RowgroupEntry entry = MetadataFormat.decodeRowgroup(cursor.value());
+                RowgroupEntry entry = MetadataFormat.decodeRowgroup(cursor.key(), cursor.value());
                 if (entry.state() != RowgroupState.TOMBSTONE) {
                     entries.add(entry);
                 }
@@ -172,8 +173,9 @@ public final class ColumnstoreTable {
     }
 
     public Optional<RowgroupEntry> rowgroup(PageReader reader, int rowgroupId, IoCounters counters) {
-        byte[] bytes = directory.get(reader, MetadataFormat.rowgroupKey(rowgroupId), counters);
-        return bytes == null ? Optional.empty() : Optional.of(MetadataFormat.decodeRowgroup(bytes));
+        byte[] key = MetadataFormat.rowgroupKey(rowgroupId);
+        byte[] bytes = directory.get(reader, key, counters);
+        return bytes == null ? Optional.empty() : Optional.of(MetadataFormat.decodeRowgroup(key, bytes));
     }
 
     void putRowgroup(WriteSet writes, RowgroupEntry entry, IoCounters counters) {
@@ -278,7 +280,7 @@ public final class ColumnstoreTable {
                 MetadataFormat.rowgroupKey(rowgroupId + 1), false);
         try (Cursor cursor = deleteBitmap(reader, counters).scan(reader, range, ReadAheadOptions.OFF, counters)) {
             while (cursor.next()) {
-                deleted.set(MetadataFormat.intAt(cursor.key(), 4));
+                deleted.set(MetadataFormat.deletedPositionOf(cursor.key()));
             }
         }
         return deleted;
@@ -326,13 +328,14 @@ public final class ColumnstoreTable {
         java.util.Set<String> live = new java.util.HashSet<>();
         for (RowgroupEntry entry : rowgroups(reader, counters)) {
             if (entry.state() == RowgroupState.COMPRESSED) {
-                live.add(entry.rowgroupId() + ".crg");
+                live.add(ColumnstoreFiles.rowgroupFileName(entry.rowgroupId()));
             }
         }
         try (java.util.stream.Stream<Path> paths = Files.list(fileDirectory())) {
             for (Path path : paths.toList()) {
                 String name = path.getFileName().toString();
-                if (name.endsWith(".tmp") || (name.endsWith(".crg") && !live.contains(name))) {
+                if (name.endsWith(ColumnstoreFiles.TEMPORARY_SUFFIX)
+                        || (ColumnstoreFiles.rowgroupIdOfName(name) >= 0 && !live.contains(name))) {
                     Files.deleteIfExists(path);
                 }
             }

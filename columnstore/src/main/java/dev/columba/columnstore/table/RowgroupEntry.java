@@ -7,9 +7,11 @@ import java.util.Objects;
 /**
  * The directory's record of one rowgroup.
  *
- * @param totalRows     rows in the rowgroup, deleted ones included
- * @param deletedRows   rows marked in the delete bitmap (always 0 for delta rowgroups, whose deletes
- *                      remove the row)
+ * @param totalRows     rows in the rowgroup, deleted ones included; for a delta rowgroup the next
+ *                      position to assign, which a delete never lowers (positions are not reused)
+ * @param deletedRows   rows deleted from the rowgroup, so {@code totalRows - deletedRows} are live in
+ *                      every state: a compressed rowgroup's are marked in the delete bitmap, a delta
+ *                      rowgroup's are removed from its B+tree (which holds the live ones)
  * @param sizeBytes     bytes of its file (compressed) or of its B+tree pages (delta)
  * @param deltaRoot     root of the delta rowgroup's B+tree; 0 for compressed rowgroups
  * @param deltaOam      first allocation-map page of the delta B+tree; 0 for compressed rowgroups

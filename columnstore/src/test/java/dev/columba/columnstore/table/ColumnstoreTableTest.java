@@ -2,6 +2,7 @@ package dev.columba.columnstore.table;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.columnstore.build.TrimReason;
@@ -11,8 +12,13 @@ import dev.columba.columnstore.scan.ColumnstoreScan;
 import dev.columba.columnstore.scan.ScanOptions;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.batch.Batch;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
+import dev.columba.core.type.SqlType;
 import dev.columba.datagen.TestTableGenerator;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
@@ -159,6 +165,36 @@ class ColumnstoreTableTest {
         assertEquals(2996, remaining.size());
         assertEquals(sumOfIds(before) - 1500 - 1501 - 1502 - 10, sumOfIds(remaining));
         assertEquals(3, table.rowgroup(database.bufferPool(), compressed.rowgroupId(), counters).orElseThrow().deletedRows());
+        RowgroupEntry firstDelta = table.rowgroup(database.bufferPool(), deltas.get(0).rowgroupId(), counters).orElseThrow();
+        assertEquals(1000, firstDelta.totalRows(), "a delta's total is its next position: a delete never lowers it");
+        assertEquals(1, firstDelta.deletedRows(), "so the delete from the delta is counted: total - deleted rows are live");
+    }
+
+    @Test
+    void damagedPrimaryDictionaryFileFailsTheScanNamingTheFile() throws java.io.IOException {
+        TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("region", SqlType.varchar(20)));
+        List<String> regions = List.of("north", "east", "south", "west", "centre");
+        ColumnstoreTable table;
+        try (Transaction transaction = database.begin()) {
+            table = ColumnstoreTable.create(database, transaction, "sales", schema,
+                    Map.of("rowgroup_max_rows", "1000", "bulk_min_rows", "100"));
+            table.bulkInsert(transaction, java.util.stream.IntStream.range(0, 2000)
+                    .mapToObj(id -> new Object[] {id, regions.get(id % regions.size())}).iterator());
+            transaction.commit();
+        }
+        Path file = table.primaryDictionaries().file(1);
+        assertEquals(2000, scan(table, ScanOptions.all(2), new IoCounters()).size());
+
+        java.nio.file.Files.write(file, flipLastByte(java.nio.file.Files.readAllBytes(file)));
+        ColumbaException error = assertThrows(ColumbaException.class, () -> scan(table, ScanOptions.all(2), new IoCounters()));
+        assertEquals(ErrorCode.PAGE_CHECKSUM_MISMATCH, error.errorCode(), error.getMessage());
+        assertTrue(error.getMessage().startsWith("[PAGE_CHECKSUM_MISMATCH] dictionary file " + file
+                + " (offset 12) has a corrupt dictionary: checksum 0x"), error.getMessage());
+    }
+
+    private static byte[] flipLastByte(byte[] bytes) {
+        bytes[bytes.length - 1] ^= (byte) 0xFF;
+        return bytes;
     }
 
     private static long sumOfIds(List<Object[]> rows) {

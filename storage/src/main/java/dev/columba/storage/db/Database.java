@@ -46,8 +46,11 @@ public final class Database implements AutoCloseable {
     static final String DATA_FILE = "columba.data";
     static final String WAL_DIRECTORY = "wal";
     static final String LOCK_FILE = "lock";
-    /** Where the columnstore keeps its files (module columnstore); listed here only to drop them from the cache. */
-    static final String COLUMNSTORE_DIRECTORY = "columnstore";
+    /**
+     * Where the columnstore keeps its files (module columnstore, which names what lies inside): a
+     * name of the database directory's layout, so storage owns it and drops the files from the cache.
+     */
+    public static final String COLUMNSTORE_DIRECTORY = "columnstore";
 
     private final Path directory;
     private final FilesFacade files;

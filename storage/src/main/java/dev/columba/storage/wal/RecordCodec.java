@@ -91,18 +91,10 @@ final class RecordCodec {
         return end;
     }
 
-    /**
-     * The CRC32C of a frame at {@code lsn} whose bytes are {@code frame[start, end)}: it covers the
-     * LSN (eight bytes, little-endian) and then everything after the CRC field. Covering the LSN
-     * means a frame read at any other position (a stale or misplaced copy) fails its check.
-     */
+    /** The CRC32C of a frame at {@code lsn} whose bytes are {@code frame[start, end)}: see {@link LogFormat#frameCrc}. */
     static int frameCrc(long lsn, byte[] frame, int start, int end, CRC32C crc) {
-        crc.reset();
-        for (int shift = 0; shift < 64; shift += 8) {
-            crc.update((int) (lsn >>> shift));
-        }
-        crc.update(frame, start + LogFormat.RECORD_LENGTH_OFFSET, end - start - LogFormat.RECORD_LENGTH_OFFSET);
-        return (int) crc.getValue();
+        int payloadStart = start + LogFormat.RECORD_HEADER_SIZE;
+        return LogFormat.frameCrc(lsn, frame, start, frame, payloadStart, end - payloadStart, crc);
     }
 
     static int readInt(byte[] source, int position) {

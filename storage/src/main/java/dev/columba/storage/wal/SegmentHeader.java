@@ -9,7 +9,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.zip.CRC32C;
 
 /**
  * The 32-byte header that starts every segment file ({@code docs/format/wal.md}, "Segment
@@ -24,7 +23,7 @@ final class SegmentHeader {
         System.arraycopy(LogFormat.MAGIC, 0, header, LogFormat.HEADER_MAGIC_OFFSET, LogFormat.MAGIC.length);
         RecordCodec.writeShort(header, LogFormat.HEADER_VERSION_OFFSET, LogFormat.FORMAT_VERSION);
         RecordCodec.writeLong(header, LogFormat.HEADER_START_LSN_OFFSET, startLsn);
-        RecordCodec.writeInt(header, LogFormat.HEADER_CRC_OFFSET, crc(header));
+        RecordCodec.writeInt(header, LogFormat.HEADER_CRC_OFFSET, LogFormat.headerCrc(header));
         return header;
     }
 
@@ -95,7 +94,7 @@ final class SegmentHeader {
                     + " is older than the oldest this build reads (" + LogFormat.OLDEST_READABLE_VERSION + ")");
         }
         int stored = RecordCodec.readInt(header, LogFormat.HEADER_CRC_OFFSET);
-        int computed = crc(header);
+        int computed = LogFormat.headerCrc(header);
         if (stored != computed) {
             throw RecordCodec.corrupt(file, LogFormat.HEADER_CRC_OFFSET, "segment header CRC32C is "
                     + hex(stored) + ", computed " + hex(computed));
@@ -105,12 +104,6 @@ final class SegmentHeader {
             throw RecordCodec.corrupt(file, LogFormat.HEADER_START_LSN_OFFSET, "segment header says start LSN "
                     + startLsn + " but the file name says " + expectedStartLsn);
         }
-    }
-
-    private static int crc(byte[] header) {
-        CRC32C crc = new CRC32C();
-        crc.update(header, 0, LogFormat.HEADER_CRC_OFFSET);
-        return (int) crc.getValue();
     }
 
     static String hex(int value) {

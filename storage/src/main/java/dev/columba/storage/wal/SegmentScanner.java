@@ -116,13 +116,7 @@ final class SegmentScanner implements AutoCloseable {
     }
 
     private int frameCrc(long lsn, int length) {
-        crc.reset();
-        for (int shift = 0; shift < 64; shift += 8) {
-            crc.update((int) (lsn >>> shift));
-        }
-        crc.update(header, LogFormat.RECORD_LENGTH_OFFSET, LogFormat.RECORD_HEADER_SIZE - LogFormat.RECORD_LENGTH_OFFSET);
-        crc.update(payload, 0, length);
-        return (int) crc.getValue();
+        return LogFormat.frameCrc(lsn, header, 0, payload, 0, length, crc);
     }
 
     /** Decodes the current record; see {@link RecordCodec#decode}. */
