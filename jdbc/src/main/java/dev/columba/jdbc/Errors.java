@@ -7,7 +7,6 @@ import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLIntegrityConstraintViolationException;
-import java.sql.SQLInvalidAuthorizationSpecException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
@@ -17,9 +16,9 @@ import java.sql.SQLTransientException;
  * The edge where Columba's errors become JDBC's: a {@link ColumbaException} becomes a
  * {@link SQLException} with its code's SQLSTATE, the code's number as the vendor code and its
  * message; the subclass follows the SQLSTATE class (42 syntax, 22 data, 23 integrity, 08
- * connection, 0A feature, 53 resources). Anything else that escapes a statement (a bug, a stack
- * overflow on absurdly nested SQL) becomes a SQLException too, so nothing a user types ends the
- * JVM or leaves the connection unusable.
+ * connection, 0A feature not supported, 53 resources). Anything else that escapes a statement (a
+ * bug, a stack overflow on absurdly nested SQL) becomes a SQLException too, so nothing a user
+ * types ends the JVM or leaves the connection unusable.
  */
 final class Errors {
     /** SQLSTATE of a query that ran out of time. */
@@ -47,7 +46,7 @@ final class Errors {
             case "22" -> new SQLDataException(message, state, vendorCode);
             case "23" -> new SQLIntegrityConstraintViolationException(message, state, vendorCode);
             case "08" -> new SQLNonTransientConnectionException(message, state, vendorCode);
-            case "28" -> new SQLInvalidAuthorizationSpecException(message, state, vendorCode);
+            case "0A" -> new SQLFeatureNotSupportedException(message, state, vendorCode);
             case "53" -> new SQLTransientException(message, state, vendorCode);
             default -> new SQLException(message, state, vendorCode);
         };
