@@ -561,14 +561,16 @@ final class EmbeddedConnection implements Connection {
     }
 
     /**
-     * Closes the statements, rolls back an open transaction (as the session does on close) and
-     * gives the engine back: the last connection to a database closes it.
+     * Stops a statement another thread runs, closes the statements, rolls back an open transaction
+     * (as the session does on close) and gives the engine back: the last connection to a database
+     * closes it.
      */
     @Override
     public void close() throws SQLException {
         if (closed) {
             return;
         }
+        session.cancel();
         SQLException failure = null;
         synchronized (lock) {
             if (closed) {

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -28,7 +29,7 @@ final class EngineRegistry {
     static final EngineRegistry INSTANCE = new EngineRegistry();
 
     /** Connection properties that are not settings and that Columba ignores (it has no accounts). */
-    private static final java.util.Set<String> IGNORED_PROPERTIES = java.util.Set.of("user", "password");
+    private static final Set<String> IGNORED_PROPERTIES = Set.of("user", "password");
 
     private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
 
