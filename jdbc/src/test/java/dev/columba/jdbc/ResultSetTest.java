@@ -35,6 +35,7 @@ import java.util.Calendar;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -448,6 +449,23 @@ class ResultSetTest {
         try (ResultSet after = statement.executeQuery("SELECT n FROM t")) {
             assertEquals(List.of(1, 2), readInts(after), "a later statement is not cancelled");
         }
+    }
+
+    @Test
+    void anotherThreadCancelsTheRunningQuery() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        planner.willPlan(ScriptedPlanner.untilCancelled(running::countDown));
+        Thread canceller = Thread.ofPlatform().name("canceller").start(() -> {
+            try {
+                running.await();
+                statement.cancel();
+            } catch (InterruptedException | SQLException e) {
+                throw new AssertionError(e);
+            }
+        });
+        ResultSet result = statement.executeQuery("SELECT n FROM slow");
+        assertEquals("57014", assertThrows(SQLException.class, result::next).getSQLState());
+        canceller.join();
     }
 
     @Test
