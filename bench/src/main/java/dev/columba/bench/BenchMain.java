@@ -93,7 +93,7 @@ public final class BenchMain {
         for (Class<?> benchmark : options.suite().benchmarks()) {
             jmh.include("^" + Pattern.quote(benchmark.getName()) + "\\.");
         }
-        for (Map.Entry<String, List<String>> parameter : options.parameters().entrySet()) {
+        for (Map.Entry<String, List<String>> parameter : options.suite().parameters(options).entrySet()) {
             jmh.param(parameter.getKey(), parameter.getValue().toArray(String[]::new));
         }
         Collection<RunResult> results = new Runner(jmh.build()).run();

@@ -1,5 +1,6 @@
 package dev.columba.bench;
 
+import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.harness.BenchDirectories;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -15,7 +16,7 @@ import java.util.Set;
  *
  * @param suite                 the benchmarks to run
  * @param shortMode             a quick run: a small table, fewer iterations
- * @param sizeMb                table size in MB (2^20 bytes) for suites that load one
+ * @param sizeMb                table size in MB (2^20 bytes) for suites sized in MB (rowstore-scan)
  * @param dataDirectory         parent of the benchmark databases, reused across runs
  * @param resultsDirectory      parent of the per-run report directories
  * @param forks                 JVMs per benchmark configuration; 0 runs in this JVM (tests only)
@@ -39,16 +40,19 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
     static String usage() {
         StringBuilder text = new StringBuilder("""
                 usage: columba bench <suite> [options]
-                  --short             quick run: a %d MB table, 1 warm-up and 2 measured iterations
-                  --size-mb N         table size in MB (default %d, or %d with --short)
+                  --short             quick run: small tables, 1 warm-up and 2 measured iterations
+                                      (rowstore-scan: %d MB; seed001: %s rows, TINY rowgroups)
+                  --size-mb N         rowstore-scan's table size in MB (default %d, or %d with --short)
                   --data-dir DIR      where benchmark databases live and are reused (default bench/target/data)
                   --results-dir DIR   where each run's report directory goes (default bench/results)
                   --forks N           JVMs per benchmark configuration (default 1)
                   --warmup N          unmeasured iterations per fork (default 1)
                   --iterations N      measured iterations per fork (default 5, or 2 with --short)
-                  -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500
+                  -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500;
+                                      seed001: -p rows=N (default %s), -p readAhead=true,false
                 suites:
-                """.formatted(SHORT_SIZE_MB, FULL_SIZE_MB, SHORT_SIZE_MB));
+                """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,
+                CommentsTables.FULL_ROWS));
         for (Suite suite : Suite.values()) {
             text.append(String.format("  %-20s%s%n", suite.label(), suite.description()));
         }

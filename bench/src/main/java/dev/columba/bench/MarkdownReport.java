@@ -30,8 +30,8 @@ final class MarkdownReport {
         text.append("# Columba bench: ").append(suite.label()).append(", ").append(timestamp).append("\n\n");
         text.append(suite.description()).append(".\n\n");
         text.append("## Run\n\n");
-        text.append("- ").append(options.shortMode() ? "Short" : "Full").append(" mode: ").append(options.sizeMb())
-                .append(" MB table; ").append(options.forks()).append(" fork(s) per configuration, ")
+        text.append("- ").append(options.shortMode() ? "Short" : "Full").append(" mode: ").append(suite.size(options))
+                .append("; ").append(options.forks()).append(" fork(s) per configuration, ")
                 .append(options.warmupIterations()).append(" warm-up and ").append(options.measurementIterations())
                 .append(" measured iteration(s), one operation each (JMH SingleShotTime).\n");
         if (!options.parameters().isEmpty()) {

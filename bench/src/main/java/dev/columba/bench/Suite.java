@@ -1,5 +1,8 @@
 package dev.columba.bench;
 
+import dev.columba.bench.columnstore.CommentsScanBenchmark;
+import dev.columba.bench.columnstore.CommentsTables;
+import dev.columba.bench.columnstore.Seed001Summary;
 import dev.columba.bench.storage.DeviceSequentialReadBenchmark;
 import dev.columba.bench.storage.RowstoreScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanSummary;
@@ -7,8 +10,11 @@ import dev.columba.bench.storage.ScanTable;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
 
 /**
@@ -19,7 +25,15 @@ import org.openjdk.jmh.results.RunResult;
 enum Suite {
     ROWSTORE_SCAN("rowstore-scan",
             "seed 004: clustered-index scan, read-ahead on/off, cold/warm, against the device's sequential bandwidth",
-            List.of(RowstoreScanBenchmark.class, DeviceSequentialReadBenchmark.class));
+            List.of(RowstoreScanBenchmark.class, DeviceSequentialReadBenchmark.class)),
+    SEED001("seed001",
+            "seed 001: cold full scans of the comments table as columnstore (dictionary_overflow = trim, and the"
+                    + " default fallback) and as rowstore, with and without the wide Text column",
+            List.of(CommentsScanBenchmark.class));
+
+    /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
+    private static final String ROWS = "rows";
+    private static final String ROWGROUP_SIZE = "rowgroupSize";
 
     private final String label;
     private final String description;
@@ -44,11 +58,54 @@ enum Suite {
         return benchmarks;
     }
 
+    /**
+     * The JMH parameters of the run: the suite's own for the mode (short or full), then those given
+     * on the command line, which win.
+     */
+    Map<String, List<String>> parameters(BenchOptions options) {
+        Map<String, List<String>> parameters = new LinkedHashMap<>();
+        switch (this) {
+            case ROWSTORE_SCAN -> {
+                // Sized by --size-mb, which the runner passes to every benchmark as sizeMb.
+            }
+            case SEED001 -> {
+                parameters.put(ROWS, List.of(options.shortMode() ? CommentsTables.SHORT_ROWS : CommentsTables.FULL_ROWS));
+                parameters.put(ROWGROUP_SIZE, List.of((options.shortMode() ? CommentsTables.RowgroupSize.TINY
+                        : CommentsTables.RowgroupSize.FULL).name()));
+            }
+        }
+        parameters.putAll(options.parameters());
+        return parameters;
+    }
+
+    /** How large the run's data is, for the report's run section. */
+    String size(BenchOptions options) {
+        return switch (this) {
+            case ROWSTORE_SCAN -> options.sizeMb() + " MB table";
+            case SEED001 -> {
+                Map<String, List<String>> parameters = parameters(options);
+                yield "tables of " + String.join(" / ", parameters.get(ROWS)) + " rows, "
+                        + String.join(" / ", parameters.get(ROWGROUP_SIZE)) + " rowgroups";
+            }
+        };
+    }
+
     /** Loads or reuses the suite's data; returns lines describing it for the report. */
     List<String> prepare(BenchOptions options, PrintStream progress) {
         return switch (this) {
             case ROWSTORE_SCAN -> RowstoreScanSummary.describe(ScanTable.prepare(options.dataDirectory(),
                     options.sizeMb(), progress));
+            case SEED001 -> {
+                Map<String, List<String>> parameters = parameters(options);
+                List<String> lines = new ArrayList<>();
+                for (String rows : parameters.get(ROWS)) {
+                    for (String rowgroupSize : parameters.get(ROWGROUP_SIZE)) {
+                        lines.addAll(Seed001Summary.describe(CommentsTables.prepare(options.dataDirectory(),
+                                wholeNumber(ROWS, rows), rowgroupSize(rowgroupSize), progress)));
+                    }
+                }
+                yield lines;
+            }
         };
     }
 
@@ -56,7 +113,27 @@ enum Suite {
     String keyFigures(Collection<RunResult> results) {
         return switch (this) {
             case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results);
+            case SEED001 -> Seed001Summary.keyFigures(results);
         };
+    }
+
+    private static int wholeNumber(String parameter, String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + parameter
+                    + " needs a whole number, got '" + text + "'");
+        }
+    }
+
+    private static CommentsTables.RowgroupSize rowgroupSize(String text) {
+        for (CommentsTables.RowgroupSize size : CommentsTables.RowgroupSize.values()) {
+            if (size.name().equals(text)) {
+                return size;
+            }
+        }
+        throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + ROWGROUP_SIZE + " is FULL or TINY, got '"
+                + text + "'");
     }
 
     /**

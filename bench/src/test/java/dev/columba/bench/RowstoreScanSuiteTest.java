@@ -35,19 +35,7 @@ class RowstoreScanSuiteTest {
         BenchOptions options = BenchOptions.parse("rowstore-scan", "--short", "--size-mb", String.valueOf(SIZE_MB),
                 "--forks", "0", "--warmup", "0", "--iterations", "1",
                 "--data-dir", data.toString(), "--results-dir", directory.resolve("results").toString());
-        // JMH refuses to start while another JMH run on the machine holds its lock file; this run
-        // measures nothing, so it need not wait for one.
-        String ignoreLock = System.setProperty("jmh.ignoreLock", "true");
-        BenchMain.Completed run;
-        try {
-            run = BenchMain.run(options, System.out);
-        } finally {
-            if (ignoreLock == null) {
-                System.clearProperty("jmh.ignoreLock");
-            } else {
-                System.setProperty("jmh.ignoreLock", ignoreLock);
-            }
-        }
+        BenchMain.Completed run = SuiteRuns.run(options);
         assertEquals(6, run.results().size(), "4 scan scenarios and 2 device reads");
         ScanTable.Description table = ScanTable.prepare(data, SIZE_MB, new PrintStream(PrintStream.nullOutputStream()));
         assertFalse(table.loadedNow(), "the suite's table is reused");

@@ -24,6 +24,8 @@ public final class Main {
         return switch (args[0]) {
             case "demo" -> demo(rest, out, err);
             case "inspect" -> Inspect.run(List.of(rest), out, err);
+            case "diag" -> dev.columba.cli.diag.DiagCommand.run(rest, out, err);
+            case "sql" -> dev.columba.cli.sql.SqlShell.run(rest, System.in, out, err);
             default -> {
                 err.println("columba: unknown command '" + args[0] + "'");
                 usage(err);
@@ -51,6 +53,7 @@ public final class Main {
     }
 
     private static void usage(PrintStream err) {
-        err.println("usage: columba demo | test | inspect <path> [options] | bench [suite]");
+        err.println("usage: columba demo | test | sql [<dir>] [-c SQL] [-f FILE] | inspect <path> [options] | "
+                + "diag dictionary <db> [options] | bench [suite]");
     }
 }

@@ -56,6 +56,17 @@ public final class RunResults {
         return figure == null ? Optional.empty() : Optional.of(figure.getStatistics());
     }
 
+    /** The median of {@code metric} over the measured iterations, if the benchmark recorded it. */
+    public static OptionalDouble median(RunResult result, Metric metric) {
+        Optional<Statistics> values = statistics(result, metric);
+        return values.isPresent() ? OptionalDouble.of(values.get().getPercentile(50)) : OptionalDouble.empty();
+    }
+
+    /** The median score (e.g. seconds per scan in {@code SingleShotTime} mode) over the measured iterations. */
+    public static double medianScore(RunResult result) {
+        return result.getPrimaryResult().getStatistics().getPercentile(50);
+    }
+
     /** A figure for a report: three significant digits, thousands separated, no exponent. */
     public static String format(double value) {
         if (Double.isNaN(value)) {

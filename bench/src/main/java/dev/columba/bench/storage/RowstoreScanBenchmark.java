@@ -3,6 +3,7 @@ package dev.columba.bench.storage;
 import dev.columba.bench.harness.BenchDirectories;
 import dev.columba.bench.harness.IterationMetrics;
 import dev.columba.bench.harness.Metric;
+import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoCounters;
@@ -11,7 +12,6 @@ import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.io.ProcSelfIo;
-import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.table.Tables;
 import java.util.Locale;
@@ -76,25 +76,21 @@ public class RowstoreScanBenchmark {
     /** Where the pages are when a measured scan starts. */
     public enum Cache { COLD, WARM }
 
-    public static final Metric LOGICAL_READS = new Metric("logicalReads", "pages");
-    public static final Metric PHYSICAL_READS = new Metric("physicalReads", "pages");
-    public static final Metric READ_AHEAD_READS = new Metric("readAheadReads", "pages");
-    public static final Metric READ_AHEAD_USED = new Metric("readAheadUsed", "pages");
-    public static final Metric READ_AHEAD_WASTED = new Metric("readAheadWasted", "pages");
-    public static final Metric READ_IOS = new Metric("readIos", "I/Os");
-    /** Bytes requested from the operating system per read request; absent without requests. */
-    public static final Metric BYTES_PER_IO = new Metric("bytesPerIo", "bytes");
-    public static final Metric PAGE_IO_WAIT = new Metric("pageIoWait", "ms");
-    /** Table bytes the scan went through per second: logical reads x 8 KB over the scan's time. */
-    public static final Metric SCAN_RATE = new Metric("scanMBps", "MB/s");
-    /** Bytes from storage per second: (physical + read-ahead) x 8 KB over the scan's time. */
-    public static final Metric STORAGE_RATE = new Metric("storageMBps", "MB/s");
-    /** {@code read_bytes} of {@code /proc/self/io} during the scan. */
-    public static final Metric PROCESS_READ = new Metric("procReadMB", "MB");
-    /** (physical + read-ahead) x 8 KB over {@code read_bytes}; absent when the process read nothing. */
-    public static final Metric COUNTERS_TO_PROCESS = new Metric("countersToProcRatio", "ratio");
+    /** The scan's I/O figures, named as every scan benchmark names them ({@link ScanIoMetrics}). */
+    public static final Metric LOGICAL_READS = ScanIoMetrics.LOGICAL_READS;
+    public static final Metric PHYSICAL_READS = ScanIoMetrics.PHYSICAL_READS;
+    public static final Metric READ_AHEAD_READS = ScanIoMetrics.READ_AHEAD_READS;
+    public static final Metric READ_AHEAD_USED = ScanIoMetrics.READ_AHEAD_USED;
+    public static final Metric READ_AHEAD_WASTED = ScanIoMetrics.READ_AHEAD_WASTED;
+    public static final Metric READ_IOS = ScanIoMetrics.READ_IOS;
+    public static final Metric BYTES_PER_IO = ScanIoMetrics.BYTES_PER_IO;
+    public static final Metric PAGE_IO_WAIT = ScanIoMetrics.PAGE_IO_WAIT;
+    public static final Metric SCAN_RATE = ScanIoMetrics.SCAN_RATE;
+    public static final Metric STORAGE_RATE = ScanIoMetrics.STORAGE_RATE;
+    public static final Metric PROCESS_READ = ScanIoMetrics.PROCESS_READ;
+    public static final Metric COUNTERS_TO_PROCESS = ScanIoMetrics.COUNTERS_TO_PROCESS;
 
-    static final double MEGABYTE = 1 << 20;
+    static final double MEGABYTE = ScanIoMetrics.MEGABYTE;
 
     /** Table size in MB (2^20 bytes). */
     @Param("1024")
@@ -167,25 +163,7 @@ public class RowstoreScanBenchmark {
                     + " pages from storage: the buffer pool (" + table.bufferPoolHoldingTable() + ") does not hold the "
                     + table.pages() + " pages of the table");
         }
-        long bytesFromStorage = stats.pagesFromStorage() * PageFormat.PAGE_SIZE;
-        IterationMetrics.record(LOGICAL_READS, stats.logicalReads());
-        IterationMetrics.record(PHYSICAL_READS, stats.physicalReads());
-        IterationMetrics.record(READ_AHEAD_READS, stats.readAheadReads());
-        IterationMetrics.record(READ_AHEAD_USED, stats.readAheadUsed());
-        IterationMetrics.record(READ_AHEAD_WASTED, stats.readAheadWasted());
-        IterationMetrics.record(READ_IOS, stats.readIos());
-        if (stats.readIos() > 0) {
-            IterationMetrics.record(BYTES_PER_IO, stats.averageBytesPerIo());
-        }
-        IterationMetrics.record(PAGE_IO_WAIT, stats.pageIoWaitNanos() / 1e6);
-        IterationMetrics.record(SCAN_RATE, stats.logicalReads() * PageFormat.PAGE_SIZE / MEGABYTE / seconds);
-        IterationMetrics.record(STORAGE_RATE, bytesFromStorage / MEGABYTE / seconds);
-        if (process != null) {
-            IterationMetrics.record(PROCESS_READ, process.readBytes() / MEGABYTE);
-            if (process.readBytes() > 0) {
-                IterationMetrics.record(COUNTERS_TO_PROCESS, (double) bytesFromStorage / process.readBytes());
-            }
-        }
+        ScanIoMetrics.record(stats, process, seconds);
     }
 
     @TearDown(Level.Trial)

@@ -1,5 +1,6 @@
 package dev.columba.bench.storage;
 
+import dev.columba.bench.harness.PreparedDatabase;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.Column;
@@ -19,20 +20,13 @@ import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.table.Tables;
 import dev.columba.storage.txn.Transaction;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * Seed 004's table, adapted to Columba's row limit: {@code test(i INT NOT NULL, j INT NOT NULL,
@@ -46,8 +40,8 @@ import java.util.stream.Stream;
  *
  * <p>The database lives in {@code <dataDirectory>/rowstore-scan-<sizeMb>mb} and is reused by later
  * runs: a sibling file {@code rowstore-scan-<sizeMb>mb.properties} records that it finished loading,
- * with which shape, and its physical statistics. Anything else in its place is reloaded, or refused
- * if the bench did not create it.
+ * with which shape, and its physical statistics ({@link PreparedDatabase}). Anything else in its
+ * place is reloaded, or refused if the bench did not create it.
  */
 public final class ScanTable {
     public static final String TABLE_NAME = "test";
@@ -65,8 +59,6 @@ public final class ScanTable {
     /** Rows per load transaction: a few thousand pages, well under the pool's per-transaction cap. */
     static final int ROWS_PER_TRANSACTION = 8192;
     private static final String LOAD_BUFFER_POOL = "256MB";
-    private static final String READY = "ready";
-    private static final String LOADING = "loading";
 
     private ScanTable() {
     }
@@ -160,11 +152,15 @@ public final class ScanTable {
     }
 
     public static Path directory(Path dataDirectory, int sizeMb) {
-        return dataDirectory.resolve("rowstore-scan-" + sizeMb + "mb");
+        return prepared(dataDirectory, sizeMb).directory();
     }
 
     static Path markerFile(Path dataDirectory, int sizeMb) {
-        return dataDirectory.resolve("rowstore-scan-" + sizeMb + "mb.properties");
+        return prepared(dataDirectory, sizeMb).marker();
+    }
+
+    private static PreparedDatabase prepared(Path dataDirectory, int sizeMb) {
+        return PreparedDatabase.in(dataDirectory, "rowstore-scan-" + sizeMb + "mb");
     }
 
     /**
@@ -175,31 +171,16 @@ public final class ScanTable {
      */
     public static Description prepare(Path dataDirectory, int sizeMb, PrintStream progress) {
         int rows = rowsFor(sizeMb);
-        Path directory = directory(dataDirectory, sizeMb);
-        Path marker = markerFile(dataDirectory, sizeMb);
-        Properties recorded = readMarker(marker);
-        if (recorded != null && READY.equals(recorded.getProperty("state")) && SHAPE.equals(recorded.getProperty("shape"))
-                && String.valueOf(rows).equals(recorded.getProperty("rows")) && Files.isDirectory(directory)) {
-            return describe(directory, sizeMb, rows, recorded, false);
+        PreparedDatabase database = prepared(dataDirectory, sizeMb);
+        Map<String, String> identity = Map.of("shape", SHAPE, "rows", String.valueOf(rows));
+        Properties recorded = database.reusable(identity);
+        if (recorded != null) {
+            return describe(database, sizeMb, rows, recorded, false);
         }
-        if (Files.exists(directory)) {
-            if (recorded == null && !isEmptyDirectory(directory)) {
-                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, directory + " exists but was not loaded by the"
-                        + " bench (no " + marker.getFileName() + "); remove it or choose another data directory");
-            }
-            deleteRecursively(directory);
-        }
-        Properties loading = new Properties();
-        loading.setProperty("state", LOADING);
-        loading.setProperty("shape", SHAPE);
-        loading.setProperty("rows", String.valueOf(rows));
-        writeMarker(marker, loading);
-        Properties loaded = load(directory, rows, progress);
-        loaded.setProperty("state", READY);
-        loaded.setProperty("shape", SHAPE);
-        loaded.setProperty("rows", String.valueOf(rows));
-        writeMarker(marker, loaded);
-        return describe(directory, sizeMb, rows, loaded, true);
+        database.startLoad(identity);
+        Properties loaded = load(database.directory(), rows, progress);
+        database.finishLoad(identity, loaded, TABLE_NAME + " table (seed 004)");
+        return describe(database, sizeMb, rows, loaded, true);
     }
 
     private static Properties load(Path directory, int rows, PrintStream progress) {
@@ -264,70 +245,16 @@ public final class ScanTable {
         }
     }
 
-    private static Description describe(Path directory, int sizeMb, int rows, Properties recorded, boolean loadedNow) {
-        return new Description(directory, sizeMb, rows,
-                (long) number(recorded, "leafPages", directory),
-                (long) number(recorded, "internalPages", directory),
-                (long) number(recorded, "fragments", directory),
-                number(recorded, "averageFragmentPages", directory),
-                number(recorded, "averagePageDensityPercent", directory),
+    private static Description describe(PreparedDatabase database, int sizeMb, int rows, Properties recorded,
+                                        boolean loadedNow) {
+        return new Description(database.directory(), sizeMb, rows,
+                (long) database.number(recorded, "leafPages"),
+                (long) database.number(recorded, "internalPages"),
+                (long) database.number(recorded, "fragments"),
+                database.number(recorded, "averageFragmentPages"),
+                database.number(recorded, "averagePageDensityPercent"),
                 loadedNow,
-                number(recorded, "loadSeconds", directory));
-    }
-
-    private static double number(Properties recorded, String name, Path directory) {
-        String value = recorded.getProperty(name);
-        try {
-            return Double.parseDouble(value == null ? "" : value);
-        } catch (NumberFormatException e) {
-            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "the bench's record of " + directory + " has "
-                    + name + " = '" + value + "', not a number; delete " + directory + ".properties to reload", e);
-        }
-    }
-
-    private static Properties readMarker(Path marker) {
-        if (!Files.exists(marker)) {
-            return null;
-        }
-        Properties properties = new Properties();
-        try (InputStream in = Files.newInputStream(marker)) {
-            properties.load(in);
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + marker + ": " + e.getMessage(), e);
-        }
-        return properties;
-    }
-
-    /** Writes a temporary file and renames it, so a crash never leaves half a marker. */
-    private static void writeMarker(Path marker, Properties properties) {
-        try {
-            Files.createDirectories(marker.getParent());
-            Path temporary = marker.resolveSibling(marker.getFileName() + ".tmp");
-            try (OutputStream out = Files.newOutputStream(temporary)) {
-                properties.store(out, "Columba bench: " + TABLE_NAME + " table (seed 004); delete to reload");
-            }
-            Files.move(temporary, marker, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot write " + marker + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static boolean isEmptyDirectory(Path directory) {
-        try (Stream<Path> entries = Files.list(directory)) {
-            return entries.findAny().isEmpty();
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot list " + directory + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void deleteRecursively(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete " + directory + ": " + e.getMessage(), e);
-        }
+                database.number(recorded, "loadSeconds"));
     }
 
     private static double seconds(long startNanos) {

@@ -16,6 +16,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -36,6 +37,16 @@ final class AllocationView {
         FREE,
         /** Not known: some allocation map could not be read. */
         UNKNOWN
+    }
+
+    /**
+     * An allocation map chain beyond the one a catalog entry names: a columnstore table owns
+     * several B+trees (delete bitmap, delta rowgroups), each with its own chain, all under the
+     * table's object id.
+     *
+     * @param name how messages name the chain's owner, e.g. {@code "sales (delete bitmap)"}
+     */
+    record Chain(int objectId, String name, long firstOamPage) {
     }
 
     private static final int NO_OWNER = -1;
@@ -59,10 +70,11 @@ final class AllocationView {
 
     /**
      * Reads the global allocation maps and the allocation map chains of the catalog ({@code boot},
-     * null if the boot page is unreadable) and of every catalog entry, reporting what is wrong.
+     * null if the boot page is unreadable), of every catalog entry and the {@code moreChains}
+     * found elsewhere, reporting what is wrong.
      */
-    static AllocationView read(DataFileReader reader, DataFileReader.Boot boot, CatalogView catalog, Findings findings,
-                               String indent) {
+    static AllocationView read(DataFileReader reader, DataFileReader.Boot boot, CatalogView catalog,
+                               List<Chain> moreChains, Findings findings, String indent) {
         long pageCount = reader.pageCount();
         long extentCount = (pageCount + PAGES_PER_EXTENT - 1) / PAGES_PER_EXTENT;
         if (pageCount > Integer.MAX_VALUE) {
@@ -115,6 +127,9 @@ final class AllocationView {
         }
         for (CatalogEntry entry : catalog.entries()) {
             known &= claim(reader, entry.objectId(), entry.name(), entry.firstOamPage(), extents, owners, findings, indent);
+        }
+        for (Chain chain : moreChains) {
+            known &= claim(reader, chain.objectId(), chain.name(), chain.firstOamPage(), extents, owners, findings, indent);
         }
         return new AllocationView(extents, extentCount, owners, systemPages, known, extentsAssumed);
     }

@@ -4,26 +4,20 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.catalog.CatalogFormat;
-import dev.columba.storage.page.Page;
-import dev.columba.storage.page.PageFormat;
-import dev.columba.storage.page.PageType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The catalog's entries as far as they can be read from the data file: found from the boot page,
- * by descending the catalog B+tree along its leftmost children and then following the leaf chain.
- * A damaged page on the way is reported and ends the walk; the entries read so far stay usable,
- * so names and key types are known for what survived.
+ * by walking the catalog B+tree ({@link BTreeWalk}). A damaged page on the way is reported and ends
+ * the walk; the entries read so far stay usable, so names and key types are known for what survived.
  */
 final class CatalogView {
     /** The catalog key: an object id as four big-endian bytes ({@link CatalogFormat#key}). */
@@ -46,107 +40,34 @@ final class CatalogView {
      */
     static CatalogView read(DataFileReader reader, DataFileReader.Boot boot, Findings findings, String indent) {
         Map<Integer, CatalogEntry> entries = new TreeMap<>();
-        // Pages seen on the way down, then along the leaf chain: coming back to one is a cycle.
-        Set<Long> visited = new HashSet<>();
-        long pageId = boot.catalogRoot();
-        // Down the leftmost children to the first leaf.
-        while (true) {
-            MemorySegment page = catalogPage(reader, pageId, visited, findings, indent, "the catalog root path");
-            if (page == null) {
-                return new CatalogView(entries, false);
-            }
-            if (Page.type(page) == PageType.BTREE_LEAF) {
-                break;
-            }
-            pageId = Page.special(page);
-        }
-        boolean complete = true;
-        visited.clear();
-        while (pageId != PageFormat.NO_PAGE) {
-            MemorySegment page = catalogPage(reader, pageId, visited, findings, indent, "the catalog leaf chain");
-            if (page == null) {
-                complete = false;
-                break;
-            }
-            if (Page.type(page) != PageType.BTREE_LEAF) {
-                findings.report(indent, reader.name() + " page " + pageId + ": the catalog leaf chain leads to a "
-                        + Page.type(page) + " page");
-                complete = false;
-                break;
-            }
-            String slotArray = Cell.slotArrayProblem(page);
-            if (slotArray != null) {
-                findings.report(indent, reader.name() + " page " + pageId + " (catalog leaf): " + slotArray);
-                complete = false;
-            }
-            for (Cell cell : Cell.read(page, PageType.BTREE_LEAF)) {
-                complete &= readEntry(reader.name(), pageId, page, cell, entries, findings, indent);
-            }
-            pageId = Page.next(page);
-        }
-        return new CatalogView(entries, complete);
+        BTreeWalk.Tree tree = new BTreeWalk.Tree(boot.catalogRoot(), Catalog.CATALOG_OBJECT_ID, "the catalog",
+                "catalog leaf", "the catalog");
+        BTreeWalk.Walk walk = BTreeWalk.walk(reader, tree, findings, indent,
+                (page, leaf, where) -> readEntry(where, page, leaf, entries, findings, indent));
+        return new CatalogView(entries, walk.complete());
     }
 
-    private static boolean readEntry(String fileName, long pageId, MemorySegment page, Cell cell,
-                                     Map<Integer, CatalogEntry> entries, Findings findings, String indent) {
-        String where = fileName + " page " + pageId + " (catalog leaf) slot " + cell.slot();
-        switch (cell) {
-            case Cell.Leaf leaf -> {
-                if (leaf.keyLength() != 4) {
-                    findings.report(indent, where + ": key of " + leaf.keyLength() + " bytes, expected a 4-byte object id");
-                    return false;
-                }
-                int objectId = page.get(BIG_ENDIAN_INT, leaf.keyOffset());
-                byte[] value = page.asSlice(leaf.valueOffset(), leaf.valueLength()).toArray(ValueLayout.JAVA_BYTE);
-                try {
-                    CatalogEntry entry = CatalogFormat.decode(value);
-                    if (entry.objectId() != objectId) {
-                        findings.report(indent, where + ": key says object " + objectId + " but the entry is object "
-                                + entry.objectId() + " (" + entry.name() + ")");
-                    }
-                    entries.put(entry.objectId(), entry);
-                    return true;
-                } catch (ColumbaException | IllegalArgumentException undecodable) {
-                    findings.report(indent, where + ": entry of object " + objectId + " cannot be decoded: "
-                            + undecodable.getMessage());
-                    return false;
-                }
+    private static boolean readEntry(String where, MemorySegment page, Cell.Leaf leaf, Map<Integer, CatalogEntry> entries,
+                                     Findings findings, String indent) {
+        if (leaf.keyLength() != 4) {
+            findings.report(indent, where + ": key of " + leaf.keyLength() + " bytes, expected a 4-byte object id");
+            return false;
+        }
+        int objectId = page.get(BIG_ENDIAN_INT, leaf.keyOffset());
+        byte[] value = page.asSlice(leaf.valueOffset(), leaf.valueLength()).toArray(ValueLayout.JAVA_BYTE);
+        try {
+            CatalogEntry entry = CatalogFormat.decode(value);
+            if (entry.objectId() != objectId) {
+                findings.report(indent, where + ": key says object " + objectId + " but the entry is object "
+                        + entry.objectId() + " (" + entry.name() + ")");
             }
-            case Cell.Damaged damaged -> {
-                findings.report(indent, where + ": " + damaged.problem());
-                return false;
-            }
-            case Cell.Internal _, Cell.HeapRow _, Cell.Tombstone _ -> throw new IllegalStateException("leaf cells only");
+            entries.put(entry.objectId(), entry);
+            return true;
+        } catch (ColumbaException | IllegalArgumentException undecodable) {
+            findings.report(indent, where + ": entry of object " + objectId + " cannot be decoded: "
+                    + undecodable.getMessage());
+            return false;
         }
-    }
-
-    /** Reads a page the catalog walk leads to, or reports why it cannot be used and returns null. */
-    private static MemorySegment catalogPage(DataFileReader reader, long pageId, Set<Long> visited, Findings findings,
-                                             String indent, String path) {
-        if (!reader.contains(pageId) || pageId == PageFormat.NO_PAGE) {
-            findings.report(indent, reader.name() + ": " + path + " leads to page " + pageId + ", outside the file's "
-                    + reader.pageCount() + " pages; the catalog cannot be read further");
-            return null;
-        }
-        if (!visited.add(pageId)) {
-            findings.report(indent, reader.name() + ": " + path + " comes back to page " + pageId + " (a cycle)");
-            return null;
-        }
-        MemorySegment page = reader.read(pageId);
-        PageInfo info = PageInfo.of(pageId, page);
-        if (!info.sound()) {
-            findings.report(indent, info.finding(reader.name()));
-            findings.report(indent, reader.name() + ": the catalog cannot be read past page " + pageId);
-            return null;
-        }
-        PageType type = info.type();
-        if ((type != PageType.BTREE_LEAF && type != PageType.BTREE_INTERNAL) || info.objectId() != Catalog.CATALOG_OBJECT_ID) {
-            findings.report(indent, reader.name() + " page " + pageId + ": " + path + " leads to a " + info.typeName()
-                    + " page of object " + info.objectId() + ", expected a B+tree page of the catalog (object "
-                    + Catalog.CATALOG_OBJECT_ID + ")");
-            return null;
-        }
-        return page;
     }
 
     /** Whether every catalog page and entry could be read. */

@@ -40,9 +40,11 @@ final class DataFileDump implements AutoCloseable {
     private final AllocationView allocation;
     private final DataFileReader.FileHeader header;
     private final PageInfo headerPage;
+    private final Map<Integer, RowgroupDirectory> rowgroupDirectories;
 
     private DataFileDump(DataFileReader reader, PrintStream out, Findings findings, DataFileReader.FileHeader header,
-                         PageInfo headerPage, DataFileReader.Boot boot, CatalogView catalog, AllocationView allocation) {
+                         PageInfo headerPage, DataFileReader.Boot boot, CatalogView catalog, AllocationView allocation,
+                         Map<Integer, RowgroupDirectory> rowgroupDirectories) {
         this.reader = reader;
         this.out = out;
         this.findings = findings;
@@ -51,6 +53,7 @@ final class DataFileDump implements AutoCloseable {
         this.boot = boot;
         this.catalog = catalog;
         this.allocation = allocation;
+        this.rowgroupDirectories = rowgroupDirectories;
     }
 
     /** Prints the file's name, then reads what every view needs, reporting damage under it. */
@@ -79,8 +82,18 @@ final class DataFileDump implements AutoCloseable {
             DataFileReader.Boot boot = readBoot(reader, findings);
             CatalogView catalog = boot == null ? CatalogView.unreadable()
                     : CatalogView.read(reader, boot, findings, INDENT);
-            AllocationView allocation = AllocationView.read(reader, boot, catalog, findings, INDENT);
-            return new DataFileDump(reader, out, findings, header, headerPage, boot, catalog, allocation);
+            Map<Integer, RowgroupDirectory> rowgroupDirectories = new TreeMap<>();
+            List<AllocationView.Chain> chains = new ArrayList<>();
+            for (CatalogEntry entry : catalog.entries()) {
+                if (entry instanceof CatalogEntry.Table table && table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                    RowgroupDirectory directory = RowgroupDirectory.read(reader, table, findings, INDENT);
+                    rowgroupDirectories.put(table.objectId(), directory);
+                    chains.addAll(directory.chains());
+                }
+            }
+            AllocationView allocation = AllocationView.read(reader, boot, catalog, chains, findings, INDENT);
+            return new DataFileDump(reader, out, findings, header, headerPage, boot, catalog, allocation,
+                    rowgroupDirectories);
         } catch (RuntimeException failure) {
             reader.close();
             throw failure;
@@ -134,6 +147,20 @@ final class DataFileDump implements AutoCloseable {
 
     DataFileReader.FileHeader header() {
         return header;
+    }
+
+    CatalogView catalog() {
+        return catalog;
+    }
+
+    /** Whether the catalog could be found at all (the boot page is sound). */
+    boolean catalogFound() {
+        return boot != null;
+    }
+
+    /** The rowgroup directory of each columnstore table in the catalog, by object id. */
+    Map<Integer, RowgroupDirectory> rowgroupDirectories() {
+        return rowgroupDirectories;
     }
 
     // ---- summary -------------------------------------------------------------------------------
@@ -266,8 +293,11 @@ final class DataFileDump implements AutoCloseable {
         }
         return switch (catalog.entry(objectId).orElse(null)) {
             case null -> "?";
-            case CatalogEntry.Table table -> table.organization() == CatalogEntry.Organization.HEAP ? "heap table"
-                    : "clustered table";
+            case CatalogEntry.Table table -> switch (table.organization()) {
+                case CLUSTERED -> "clustered table";
+                case HEAP -> "heap table";
+                case COLUMNSTORE -> "columnstore table";
+            };
             case CatalogEntry.Index ignored -> "index";
         };
     }
@@ -370,7 +400,7 @@ final class DataFileDump implements AutoCloseable {
                     + reader.pageCount() + " pages (0 to " + (reader.pageCount() - 1) + ")");
         }
         MemorySegment page = reader.read(pageId);
-        new PageDetail(reader.name(), pageId, page, catalog, allocation, out, findings).print();
+        new PageDetail(reader.name(), pageId, page, catalog, allocation, rowgroupDirectories, out, findings).print();
         if (hex) {
             out.println();
             out.println("hex dump of page " + pageId);
@@ -400,12 +430,18 @@ final class DataFileDump implements AutoCloseable {
             switch (entry) {
                 case CatalogEntry.Table table -> {
                     out.println(INDENT + "table " + table.objectId() + " " + table.name());
-                    out.println(INDENT + INDENT + "organization    " + (table.organization() == CatalogEntry.Organization.HEAP
-                            ? "heap" : "clustered on " + CatalogText.columns(table.schema(), table.keyColumns())
-                            + (table.uniqueKey() ? ", unique" : ", not unique (4-byte uniquifier)")));
+                    out.println(INDENT + INDENT + "organization    " + switch (table.organization()) {
+                        case HEAP -> "heap";
+                        case CLUSTERED -> "clustered on " + CatalogText.columns(table.schema(), table.keyColumns())
+                                + (table.uniqueKey() ? ", unique" : ", not unique (4-byte uniquifier)");
+                        case COLUMNSTORE -> "columnstore";
+                    });
                     out.println(INDENT + INDENT + "columns         " + CatalogText.schema(table.schema()));
-                    out.println(INDENT + INDENT + "root page       " + (table.organization() == CatalogEntry.Organization.HEAP
-                            ? "- (heap)" : table.rootPage()));
+                    out.println(INDENT + INDENT + "root page       " + switch (table.organization()) {
+                        case HEAP -> "- (heap)";
+                        case CLUSTERED -> String.valueOf(table.rootPage());
+                        case COLUMNSTORE -> table.rootPage() + " (rowgroup directory)";
+                    });
                     out.println(INDENT + INDENT + "allocation map  page " + table.firstOamPage());
                     if (!table.options().isEmpty()) {
                         out.println(INDENT + INDENT + "options         " + new TreeMap<>(table.options()));
@@ -445,5 +481,25 @@ final class DataFileDump implements AutoCloseable {
     /** The message of a decoding failure: a ColumbaException's names its error code. */
     static String reason(RuntimeException failure) {
         return failure instanceof ColumbaException columba ? columba.getMessage() : failure.toString();
+    }
+
+    /**
+     * The message of a decoding failure for a finding that already names {@code origin} first: the
+     * decoders start their messages with the origin they were given, which is left out here, and
+     * the error code follows.
+     */
+    static String reason(RuntimeException failure, String origin) {
+        if (!(failure instanceof ColumbaException columba)) {
+            return failure.toString();
+        }
+        String message = columba.getMessage();
+        String code = "[" + columba.errorCode().name() + "] ";
+        if (message.startsWith(code)) {
+            message = message.substring(code.length());
+        }
+        if (message.startsWith(origin + ": ")) {
+            message = message.substring(origin.length() + 2);
+        }
+        return message + " (" + columba.errorCode().name() + ")";
     }
 }

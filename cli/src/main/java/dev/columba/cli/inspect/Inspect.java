@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code columba inspect <path> [options]}: the dumper of every Columba file format (H2's
@@ -61,22 +62,39 @@ public final class Inspect {
         Path path = options.path();
         switch (kind) {
             case DATABASE_DIRECTORY -> database(path);
-            case DATA_FILE -> dataFile(path);
+            case DATA_FILE -> dataFile(path, null);
             case LOG_SEGMENT -> new LogDump(out, findings, options.records()).dumpSegment(path);
             case LOG_DIRECTORY -> new LogDump(out, findings, options.records()).dumpDirectory(path);
             case CONTROL_FILE -> ControlFileDump.dump(path, out, findings);
             case PROPERTIES_FILE -> PropertiesDump.dump(path, out, findings);
+            case ROWGROUP_FILE -> new RowgroupFileDump(path, out, findings).dump(options.column(), options.rows());
+            case DICTIONARY_FILE -> DictionaryFileDump.dump(path, options.rows(), out, findings);
         }
     }
 
-    private void dataFile(Path path) throws UsageException {
+    /**
+     * Dumps the data file with the views the options ask for; {@code database} is the directory it
+     * belongs to, for the columnstore views, or null when the path named the data file alone.
+     */
+    private void dataFile(Path path, Path database) throws UsageException {
         try (DataFileDump dump = DataFileDump.open(path, out, findings)) {
             Integer object = options.object() == null ? null : dump.resolveObject(options.object());
-            if (!options.dataFileOptions()) {
+            ColumnstoreTablesDump columnstore = database == null ? null : new ColumnstoreTablesDump(database, dump.catalog(),
+                    dump.catalogFound(), dump.rowgroupDirectories(), out, findings);
+            Integer columnstoreTable = options.columnstore() == null ? null
+                    : resolveColumnstore(dump, columnstore, options.columnstore());
+            if (!options.dataFileOptions() && columnstoreTable == null) {
                 dump.printSummary();
             }
             if (options.catalog()) {
                 dump.printCatalog(object);
+                if (columnstore != null) {
+                    for (int tableId : dump.rowgroupDirectories().keySet()) {
+                        if (object == null || object == tableId) {
+                            columnstore.printColumns(tableId);
+                        }
+                    }
+                }
             }
             if (options.pages()) {
                 dump.printPages(object);
@@ -84,20 +102,38 @@ public final class Inspect {
             if (options.page() >= 0) {
                 dump.printPage(options.page(), options.hex());
             }
+            if (columnstoreTable != null) {
+                out.println();
+                columnstore.printTable(columnstoreTable);
+                columnstore.printColumns(columnstoreTable);
+            }
         }
+    }
+
+    private static int resolveColumnstore(DataFileDump dump, ColumnstoreTablesDump columnstore, String idOrName)
+            throws UsageException {
+        int objectId = dump.resolveObject(idOrName);
+        if (!columnstore.isColumnstoreTable(objectId)) {
+            List<String> names = columnstore.tableNames();
+            throw new UsageException("--columnstore " + idOrName + ": object " + dump.catalog().label(objectId)
+                    + " is no columnstore table; " + (names.isEmpty() ? "the catalog has none"
+                    : "the catalog has " + String.join(", ", names)));
+        }
+        return objectId;
     }
 
     private void database(Path directory) throws UsageException {
         Path dataFile = DirectoryLayout.dataFile(directory);
         Path logDirectory = DirectoryLayout.logDirectory(directory);
         if (options.anyView()) {
-            if (options.dataFileOptions()) {
+            boolean dataFileViews = options.dataFileOptions() || options.columnstore() != null;
+            if (dataFileViews) {
                 if (present(dataFile, "the data file")) {
-                    dataFile(dataFile);
+                    dataFile(dataFile, directory);
                 }
             }
             if (options.records()) {
-                if (options.dataFileOptions()) {
+                if (dataFileViews) {
                     out.println();
                 }
                 new LogDump(out, findings, true).dumpDirectory(logDirectory);
@@ -118,13 +154,19 @@ public final class Inspect {
             out.println();
         }
         DataFileReader.FileHeader dataHeader = null;
+        ColumnstoreTablesDump columnstore = new ColumnstoreTablesDump(directory, CatalogView.unreadable(), false,
+                Map.of(), out, findings);
         if (present(dataFile, "the data file")) {
             try (DataFileDump dump = DataFileDump.open(dataFile, out, findings)) {
                 dump.printSummary();
                 dataHeader = dump.header();
+                columnstore = new ColumnstoreTablesDump(directory, dump.catalog(), dump.catalogFound(),
+                        dump.rowgroupDirectories(), out, findings);
             }
             out.println();
         }
+        columnstore.printSummary();
+        out.println();
         LogDump.Summary log = new LogDump(out, findings, false).dumpDirectory(logDirectory);
         crossCheck(controlFields, dataHeader, log);
     }

@@ -5,6 +5,7 @@ import static dev.columba.storage.page.PageFormat.HEADER_SIZE;
 import static dev.columba.storage.page.PageFormat.PAGES_PER_EXTENT;
 import static dev.columba.storage.page.PageFormat.PAGE_SIZE;
 
+import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
@@ -22,6 +23,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One data-file page in detail: every header field, then its body as its type lays it out
@@ -38,14 +40,17 @@ final class PageDetail {
     private final PrintStream out;
     private final Findings findings;
     private final PageInfo info;
+    private final Map<Integer, RowgroupDirectory> rowgroupDirectories;
 
+    /** @param rowgroupDirectories the columnstore tables' directories, by object id, to tell their trees apart */
     PageDetail(String fileName, long pageId, MemorySegment page, CatalogView catalog, AllocationView allocation,
-               PrintStream out, Findings findings) {
+               Map<Integer, RowgroupDirectory> rowgroupDirectories, PrintStream out, Findings findings) {
         this.fileName = fileName;
         this.pageId = pageId;
         this.page = page;
         this.catalog = catalog;
         this.allocation = allocation;
+        this.rowgroupDirectories = rowgroupDirectories;
         this.out = out;
         this.findings = findings;
         this.info = PageInfo.of(pageId, page);
@@ -192,6 +197,11 @@ final class PageDetail {
     }
 
     private void leaf() {
+        RowgroupDirectory columnstore = rowgroupDirectories.get(info.objectId());
+        if (columnstore != null) {
+            columnstoreLeaf(columnstore);
+            return;
+        }
         KeyDecoder keys = KeyDecoder.forObject(info.objectId(), catalog);
         RowCodec rows = rowCodec();
         List<Cell> cells = cells(PageType.BTREE_LEAF, "B+tree leaf");
@@ -214,6 +224,86 @@ final class PageDetail {
             }
         }
         table.print(out);
+    }
+
+    /** The trees of a columnstore table, all tagged with its object id. */
+    private enum ColumnstoreTree { DIRECTORY, DELETE_BITMAP, DELTA }
+
+    /** A leaf cell's key and value as text. */
+    private record Decoded(String key, String value) {
+    }
+
+    /**
+     * A leaf of a columnstore table: of its rowgroup directory, its delete bitmap or one of its delta
+     * rowgroups (docs/format/columnstore-metadata.md), told apart by the leaves the directory and
+     * bitmap walks reached.
+     */
+    private void columnstoreLeaf(RowgroupDirectory directory) {
+        ColumnstoreTree tree = directory.leafPages().contains(pageId) ? ColumnstoreTree.DIRECTORY
+                : directory.deleteBitmapLeafPages().contains(pageId) ? ColumnstoreTree.DELETE_BITMAP : ColumnstoreTree.DELTA;
+        String label = RowgroupDirectory.label(directory.table());
+        List<Cell> cells = cells(PageType.BTREE_LEAF, "B+tree leaf of " + label + "'s " + switch (tree) {
+            case DIRECTORY -> "rowgroup directory";
+            case DELETE_BITMAP -> "delete bitmap";
+            case DELTA -> "delta rowgroups" + (directory.complete() ? "" : " (taken for one: the rowgroup directory was read"
+                    + " in part)");
+        });
+        RowCodec rows = rowCodec();
+        TextTable table = new TextTable(INDENT, "slot", "offset", "key", "decoded key", "value", "decoded value");
+        byte[] previousKey = null;
+        for (Cell cell : cells) {
+            switch (cell) {
+                case Cell.Leaf leaf -> {
+                    byte[] key = DataFileDump.bytes(page, leaf.keyOffset(), leaf.keyLength());
+                    checkOrder(previousKey, key, leaf.slot());
+                    previousKey = key;
+                    Decoded decoded = switch (tree) {
+                        case DIRECTORY -> directoryEntry(key, leaf);
+                        case DELETE_BITMAP -> deletedRow(key, leaf);
+                        case DELTA -> new Decoded(key.length == 4 ? "position " + CatalogView.bigEndianInt(key)
+                                : undecodable(leaf.slot(), "a delta rowgroup key is a 4-byte position, this one has "
+                                + key.length + " bytes"), decodeRow(rows, leaf.valueOffset(), leaf.valueLength(), leaf.slot()));
+                    };
+                    table.row(leaf.slot(), leaf.offset(), ValueText.hex(key), decoded.key(), leaf.valueLength(),
+                            decoded.value());
+                }
+                case Cell.Damaged damaged -> damaged(table, damaged);
+                case Cell.Internal _, Cell.HeapRow _, Cell.Tombstone _ -> throw new IllegalStateException("leaf cells only");
+            }
+        }
+        table.print(out);
+    }
+
+    private Decoded directoryEntry(byte[] key, Cell.Leaf leaf) {
+        return switch (RowgroupDirectory.decode(key, DataFileDump.bytes(page, leaf.valueOffset(), leaf.valueLength()))) {
+            case RowgroupDirectory.Entry.Rowgroup rowgroup -> {
+                RowgroupEntry entry = rowgroup.entry();
+                yield new Decoded("rowgroup " + entry.rowgroupId(), entry.state() + ", " + entry.totalRows() + " rows, "
+                        + entry.deletedRows() + " deleted, " + entry.sizeBytes() + " bytes, " + entry.trimReason() + ", created "
+                        + ValueText.micros(entry.createdMicros()) + (entry.isDelta() ? ", delta root page " + entry.deltaRoot()
+                        + ", allocation map page " + entry.deltaOam() : ""));
+            }
+            case RowgroupDirectory.Entry.Table own -> new Decoded("table record", "delete bitmap root page "
+                    + own.record().deleteBitmapRoot() + ", allocation map page " + own.record().deleteBitmapOam()
+                    + ", next rowgroup id " + own.record().nextRowgroupId());
+            case RowgroupDirectory.Entry.Undecodable undecodable -> new Decoded("",
+                    undecodable(leaf.slot(), undecodable.problem()));
+        };
+    }
+
+    private Decoded deletedRow(byte[] key, Cell.Leaf leaf) {
+        String row = RowgroupDirectory.deletedRowText(key);
+        if (row == null) {
+            return new Decoded(undecodable(leaf.slot(), "a delete bitmap key is 8 bytes (rowgroup, row), this one has "
+                    + key.length), "");
+        }
+        return new Decoded(row, leaf.valueLength() == 0 ? "deleted"
+                : undecodable(leaf.slot(), "a delete bitmap entry has no value, this one has " + leaf.valueLength() + " bytes"));
+    }
+
+    private String undecodable(int slot, String problem) {
+        findings.report(INDENT, where() + " slot " + slot + ": " + problem);
+        return "UNDECODABLE";
     }
 
     private void internal() {

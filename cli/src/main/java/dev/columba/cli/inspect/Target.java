@@ -1,5 +1,6 @@
 package dev.columba.cli.inspect;
 
+import dev.columba.columnstore.file.RowgroupFileFormat;
 import dev.columba.storage.db.ControlFile;
 import dev.columba.storage.file.DataFileFormat;
 import dev.columba.storage.page.PageFormat;
@@ -29,7 +30,9 @@ final class Target {
         DATA_FILE("a data file"),
         LOG_SEGMENT("a write-ahead log segment"),
         CONTROL_FILE("a control file"),
-        PROPERTIES_FILE("a properties file");
+        PROPERTIES_FILE("a properties file"),
+        ROWGROUP_FILE("a rowgroup file"),
+        DICTIONARY_FILE("a dictionary file");
 
         private final String description;
 
@@ -70,6 +73,12 @@ final class Target {
         if (probe.length >= PROBE_LENGTH && bytes.getLong(DataFileFormat.HEADER_MAGIC_OFFSET) == DataFileFormat.MAGIC) {
             return Kind.DATA_FILE;
         }
+        if (probe.length >= 8 && bytes.getLong(0) == RowgroupFileFormat.MAGIC) {
+            return Kind.ROWGROUP_FILE;
+        }
+        if (probe.length >= 4 && bytes.getInt(0) == ColumnstoreLayout.DICTIONARY_MAGIC) {
+            return Kind.DICTIONARY_FILE;
+        }
         String name = path.getFileName().toString();
         if (name.equals(DirectoryLayout.PROPERTIES_FILE)
                 || new String(probe, StandardCharsets.ISO_8859_1).contains(DirectoryLayout.FORMAT_VERSION_KEY)) {
@@ -84,12 +93,18 @@ final class Target {
         if (name.equals(DirectoryLayout.DATA_FILE)) {
             return Kind.DATA_FILE;
         }
+        if (name.endsWith(ColumnstoreLayout.ROWGROUP_SUFFIX)) {
+            return Kind.ROWGROUP_FILE;
+        }
+        if (name.endsWith(ColumnstoreLayout.DICTIONARY_SUFFIX)) {
+            return Kind.DICTIONARY_FILE;
+        }
         throw new UsageException(path + " is not a file columba inspect knows: its first bytes are "
                 + (probe.length == 0 ? "none (the file is empty)" : HexFormat.ofDelimiter(" ").formatHex(probe, 0,
                 Math.min(16, probe.length)))
                 + "; expected a data file (CLMBDATA at offset " + DataFileFormat.HEADER_MAGIC_OFFSET
-                + "), a log segment (CLMB-WAL), a control file (CLMBCTRL), " + DirectoryLayout.PROPERTIES_FILE
-                + " or a database directory");
+                + "), a log segment (CLMB-WAL), a control file (CLMBCTRL), a rowgroup file (CLMBRGRP), a dictionary"
+                + " (CDIC), " + DirectoryLayout.PROPERTIES_FILE + " or a database directory");
     }
 
     private static Kind detectDirectory(Path path) throws UsageException {

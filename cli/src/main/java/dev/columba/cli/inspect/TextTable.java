@@ -26,6 +26,10 @@ final class TextTable {
         return this;
     }
 
+    boolean isEmpty() {
+        return rows.isEmpty();
+    }
+
     int columnCount() {
         return headers.length;
     }

@@ -7,7 +7,11 @@ import dev.columba.core.schema.TableSchema;
 import dev.columba.storage.io.FileHandle;
 import dev.columba.storage.io.FilesFacade;
 import java.io.IOException;
+import dev.columba.columnstore.file.SegmentIo;
+import dev.columba.storage.io.MemoryMapping;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -39,8 +43,17 @@ public final class PrimaryDictionaries {
         return directory.resolve("dict-" + column + ".cdict");
     }
 
-    /** The column's primary dictionary, or null if none was built yet. */
+    /** The column's primary dictionary, or null if none was built yet (reads uncounted: builds, views). */
     public Dictionary get(int column) {
+        return get(column, null);
+    }
+
+    /**
+     * The column's primary dictionary, or null if none was built yet. The first use reads the file
+     * through a mapping, so a scan's {@code io} reads it ahead and counts its pages as lob reads
+     * (logical, read-ahead or physical) exactly as it counts the segments that refer to it.
+     */
+    public Dictionary get(int column, SegmentIo io) {
         Dictionary dictionary = loaded.get(column);
         if (dictionary != null) {
             return dictionary;
@@ -50,9 +63,18 @@ public final class PrimaryDictionaries {
             return null;
         }
         byte[] bytes;
-        try (FileHandle file = files.open(path, FilesFacade.OpenMode.READ, false)) {
-            bytes = new byte[Math.toIntExact(file.size())];
-            file.read(0, MemorySegment.ofArray(bytes));
+        try (FileHandle file = files.open(path, FilesFacade.OpenMode.READ, false);
+                Arena arena = Arena.ofConfined()) {
+            long size = file.size();
+            MemorySegment mapping = MemoryMapping.mapReadOnly(file, size, arena);
+            if (io != null) {
+                io.readAheadDictionary(mapping);
+                io.touchDictionary(mapping, 0, size);
+            }
+            bytes = mapping.toArray(ValueLayout.JAVA_BYTE);
+            if (io != null) {
+                io.release(mapping);
+            }
         }
         dictionary = Dictionary.read(MemorySegment.ofArray(bytes), schema.column(column).type(), path.toString());
         Dictionary previous = loaded.putIfAbsent(column, dictionary);

@@ -183,7 +183,10 @@ public final class RowgroupBuilder implements AutoCloseable {
                 source = DictionarySource.of(primary, secondary);
             }
             EncodedSegment encoded = SegmentEncoder.encode(vector, type, source, encoding);
-            segments.add(new SegmentBlob(encoded.bytes(), FooterMetadata.encode(encoded.metadata(), type)));
+            long dictionaryBytes = dictionary == null ? 0 : dictionary.sizeBytes();
+            int dictionaryEntries = dictionary == null ? 0 : dictionary.entryCount();
+            segments.add(new SegmentBlob(encoded.bytes(),
+                    FooterMetadata.encode(encoded.metadata(), type, dictionaryBytes, dictionaryEntries)));
             metadata.add(encoded.metadata());
             boolean storesSecondary = secondary != null
                     && encoded.metadata().secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY;

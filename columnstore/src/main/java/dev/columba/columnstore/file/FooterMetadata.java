@@ -26,7 +26,20 @@ public final class FooterMetadata {
     private FooterMetadata() {
     }
 
+    /**
+     * A segment's footer entry: its metadata, and what the builder's dictionary for the column held
+     * when the rowgroup closed — kept even when the encoder then chose not to store a dictionary,
+     * because it is what decided whether the rowgroup was trimmed (the diagnostics need it).
+     */
+    public record Entry(SegmentMetadata segment, long builderDictionaryBytes, int builderDictionaryEntries) {
+    }
+
     public static byte[] encode(SegmentMetadata metadata, SqlType type) {
+        return encode(metadata, type, 0, 0);
+    }
+
+    public static byte[] encode(SegmentMetadata metadata, SqlType type, long builderDictionaryBytes,
+                                int builderDictionaryEntries) {
         KeyCodec codec = KeyCodec.of(type);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -41,6 +54,8 @@ public final class FooterMetadata {
             out.writeInt(metadata.secondaryDictionaryId());
             writeValue(out, codec, metadata.min());
             writeValue(out, codec, metadata.max());
+            out.writeLong(builderDictionaryBytes);
+            out.writeInt(builderDictionaryEntries);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -63,6 +78,11 @@ public final class FooterMetadata {
      * @throws ColumbaException INDEX_CORRUPT or FORMAT_TOO_NEW naming {@code origin}
      */
     public static SegmentMetadata decode(byte[] bytes, SqlType type, String origin) {
+        return decodeEntry(bytes, type, origin).segment();
+    }
+
+    /** Reads a segment's whole footer entry. */
+    public static Entry decodeEntry(byte[] bytes, SqlType type, String origin) {
         KeyCodec codec = KeyCodec.of(type);
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             int version = in.readUnsignedByte();
@@ -83,8 +103,10 @@ public final class FooterMetadata {
             int secondary = in.readInt();
             Object min = readValue(in, codec);
             Object max = readValue(in, codec);
-            return new SegmentMetadata(encoding, archived, rows, nulls, min, max, encodedBytes, primary, secondary,
-                    FallbackReason.values()[fallback]);
+            long builderBytes = in.readLong();
+            int builderEntries = in.readInt();
+            return new Entry(new SegmentMetadata(encoding, archived, rows, nulls, min, max, encodedBytes, primary, secondary,
+                    FallbackReason.values()[fallback]), builderBytes, builderEntries);
         } catch (IOException | RuntimeException e) {
             if (e instanceof ColumbaException columba) {
                 throw columba;

@@ -86,24 +86,37 @@ public final class SegmentIo {
         issue(file, rangeStart, rangeEnd);
     }
 
+    /**
+     * Reads ahead a whole primary dictionary file before the scan copies it (a no-op with
+     * read-ahead off), in requests of at most the maximum.
+     */
+    public void readAheadDictionary(MemorySegment mapping) {
+        if (readAhead) {
+            issue(mapping, 0, mapping.byteSize());
+        }
+    }
+
     private void issue(RowgroupFile file, long start, long end) {
-        if (start < 0 || end <= start) {
+        issue(file.mapping(), start, Math.min(end, file.size()));
+    }
+
+    private void issue(MemorySegment mapping, long start, long limit) {
+        if (start < 0 || limit <= start) {
             return;
         }
-        long limit = Math.min(end, file.size());
         for (long offset = start; offset < limit; offset += maxRequestBytes) {
             long length = Math.min(maxRequestBytes, limit - offset);
-            long resident = MemoryMapping.residentBytes(file.mapping(), offset, length);
+            long resident = MemoryMapping.residentBytes(mapping, offset, length);
             long nonResident = Math.max(0, roundToPages(offset, length) - resident);
             if (nonResident > 0) {
-                MemoryMapping.madvise(file.mapping(), offset, length, MemoryAdvice.WILLNEED);
+                MemoryMapping.madvise(mapping, offset, length, MemoryAdvice.WILLNEED);
                 counters.add(IoCounter.LOB_READ_AHEAD_READS, units(nonResident));
                 counters.increment(IoCounter.READ_IOS);
                 counters.add(IoCounter.READ_BYTES, nonResident);
                 requestCount++;
                 largestRequest = Math.max(largestRequest, length);
             }
-            requests.add(new Request(file.mapping(), offset, length, nonResident));
+            requests.add(new Request(mapping, offset, length, nonResident));
         }
     }
 
@@ -119,15 +132,30 @@ public final class SegmentIo {
      * logical reads, and the physical reads of what is neither resident nor read ahead.
      */
     public void touch(RowgroupFile file, long offset, long length) {
+        touch(file.mapping(), offset, length, true);
+    }
+
+    /**
+     * The scan is about to read a dictionary at {@code [offset, offset + length)} of a mapped table
+     * file (a rowgroup file's secondary dictionary, or a whole primary dictionary file): counted as
+     * {@link #touch(RowgroupFile, long, long)} counts segments, but not as a segment read.
+     */
+    public void touchDictionary(MemorySegment mapping, long offset, long length) {
+        touch(mapping, offset, length, false);
+    }
+
+    private void touch(MemorySegment mapping, long offset, long length, boolean segment) {
         if (length <= 0) {
             return;
         }
         counters.add(IoCounter.LOB_LOGICAL_READS, units(length));
-        counters.increment(IoCounter.SEGMENT_READS);
+        if (segment) {
+            counters.increment(IoCounter.SEGMENT_READS);
+        }
         long end = offset + length;
         boolean readAheadCovered = false;
         for (Request request : requests) {
-            if (request.covers(file.mapping(), offset, end)) {
+            if (request.covers(mapping, offset, end)) {
                 readAheadCovered = true;
                 if (!request.used) {
                     request.used = true;
@@ -138,7 +166,7 @@ public final class SegmentIo {
         if (readAheadCovered) {
             return;
         }
-        long resident = MemoryMapping.residentBytes(file.mapping(), offset, length);
+        long resident = MemoryMapping.residentBytes(mapping, offset, length);
         long nonResident = Math.max(0, roundToPages(offset, length) - resident);
         if (nonResident > 0) {
             counters.add(IoCounter.LOB_PHYSICAL_READS, units(nonResident));
@@ -164,8 +192,13 @@ public final class SegmentIo {
 
     /** Forgets the requests into {@code file} (before it is unmapped), settling unused ones as wasted. */
     public void release(RowgroupFile file) {
+        release(file.mapping());
+    }
+
+    /** Forgets the requests into {@code mapping} (before it is unmapped), settling unused ones as wasted. */
+    public void release(MemorySegment mapping) {
         requests.removeIf(request -> {
-            if (request.mapping.address() != file.mapping().address()) {
+            if (request.mapping.address() != mapping.address()) {
                 return false;
             }
             if (!request.used) {

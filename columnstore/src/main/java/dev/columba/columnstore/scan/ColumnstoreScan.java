@@ -171,11 +171,11 @@ public final class ColumnstoreScan implements AutoCloseable {
             io.touch(file, file.segmentOffset(column), file.segmentLength(column));
             file.verifySegment(column);
             Dictionary primary = metadata[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
-                    : primaries.get(column);
+                    : primaries.get(column, io);
             Dictionary secondary = null;
             if (metadata[column].secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY) {
                 int blob = file.columnCount() + column;
-                io.touch(file, file.segmentOffset(blob), file.segmentLength(blob));
+                io.touchDictionary(file.mapping(), file.segmentOffset(blob), file.segmentLength(blob));
                 file.verifySegment(blob);
                 secondary = Dictionary.read(file.segment(blob), type, origin + " dictionary of column " + column);
             }

@@ -15,6 +15,10 @@ package dev.columba.core.error;
 public enum ErrorCode {
     INVALID_ARGUMENT(1000, Category.USER, "22023"),
     SYNTAX_ERROR(1004, Category.USER, "42601"),
+    /** A statement Columba understands but does not run (yet): the message names the construct. */
+    FEATURE_NOT_SUPPORTED(1005, Category.USER, "0A000"),
+    /** A statement that parses but breaks a rule of SQL (ambiguous names, misplaced aggregates, ...). */
+    INVALID_STATEMENT(1006, Category.USER, "42000"),
     UNKNOWN_SETTING(1001, Category.USER, "42704"),
     INVALID_SETTING_VALUE(1002, Category.USER, "22023"),
     SETTING_NOT_SESSION_SCOPED(1003, Category.USER, "55P02"),
@@ -25,6 +29,7 @@ public enum ErrorCode {
     WRONG_TYPE(1014, Category.USER, "42804"),
     OBJECT_NOT_FOUND(1020, Category.USER, "42P01"),
     OBJECT_ALREADY_EXISTS(1021, Category.USER, "42P07"),
+    UNDEFINED_COLUMN(1022, Category.USER, "42703"),
     ROW_TOO_LARGE(1030, Category.USER, "54000"),
     KEY_TOO_LARGE(1031, Category.USER, "54000"),
     TRANSACTION_STATE(1040, Category.USER, "25000"),
@@ -37,6 +42,8 @@ public enum ErrorCode {
     SUBSTRING_ERROR(1103, Category.USER, "22011"),
     INVALID_POWER_ARGUMENT(1104, Category.USER, "2201F"),
     DATETIME_OVERFLOW(1105, Category.USER, "22008"),
+    /** A scalar sub-query returned more than one row. */
+    CARDINALITY_VIOLATION(1106, Category.USER, "21000"),
 
     OUT_OF_MEMORY(2000, Category.RESOURCE, "53200"),
     BUFFER_POOL_EXHAUSTED(2001, Category.RESOURCE, "53200"),

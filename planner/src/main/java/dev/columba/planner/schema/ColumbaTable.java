@@ -50,6 +50,23 @@ public abstract sealed class ColumbaTable extends AbstractTable permits Rowstore
     /** Approximate pages a full scan reads, for the cost model. */
     public abstract double pages();
 
+    /**
+     * The object ids a statement reading this table must hold shared for its duration (see
+     * storage's {@code ObjectLocks}): the table and its indexes; a columnstore table's one id
+     * covers all its internal trees; none for a system view.
+     */
+    public abstract int[] lockObjectIds();
+
+    /** Column sets (besides the clustered key) that are unique: keys of unique secondary indexes. */
+    public List<List<Integer>> uniqueIndexKeys() {
+        return List.of();
+    }
+
+    /** Bounds of the leading clustered-key column, if the statistics know them. */
+    public java.util.Optional<KeyBounds> keyBounds() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         return SqlTypes.toRowType(schema, typeFactory);
@@ -58,7 +75,13 @@ public abstract sealed class ColumbaTable extends AbstractTable permits Rowstore
     @Override
     public Statistic getStatistic() {
         List<Integer> key = keyColumns();
-        List<ImmutableBitSet> keys = uniqueKey() && !key.isEmpty() ? List.of(ImmutableBitSet.of(key)) : List.of();
+        List<ImmutableBitSet> keys = new java.util.ArrayList<>();
+        if (uniqueKey() && !key.isEmpty() && key.stream().noneMatch(column -> schema.column(column).nullable())) {
+            keys.add(ImmutableBitSet.of(key));
+        }
+        for (List<Integer> unique : uniqueIndexKeys()) {
+            keys.add(ImmutableBitSet.of(unique));
+        }
         List<RelCollation> collations = key.isEmpty() ? List.of()
                 : List.of(RelCollations.of(key.stream().map(RelFieldCollation::new).toList()));
         return Statistics.of(rowCount(), keys, collations);

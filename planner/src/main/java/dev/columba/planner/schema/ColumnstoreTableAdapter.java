@@ -20,6 +20,11 @@ public final class ColumnstoreTableAdapter extends ColumbaTable {
         return table.definition().rowCount();
     }
 
+    @Override
+    public int[] lockObjectIds() {
+        return new int[] {table.objectId()};
+    }
+
     /** Compressed columnstore data is several times smaller than rows; a tenth is the planning guess. */
     @Override
     public double pages() {

@@ -27,6 +27,11 @@ public final class SystemView extends ColumbaTable {
     }
 
     @Override
+    public int[] lockObjectIds() {
+        return new int[0];
+    }
+
+    @Override
     public double pages() {
         return 1;
     }

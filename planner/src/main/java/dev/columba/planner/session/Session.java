@@ -58,6 +58,7 @@ public final class Session implements AutoCloseable {
     private boolean autoCommit = true;
     private Transaction transaction;
     private volatile ExecutionContext running;
+    private java.util.function.LongConsumer copyProgress = rows -> { };
     private boolean closed;
 
     Session(Engine engine) {
@@ -80,6 +81,11 @@ public final class Session implements AutoCloseable {
             values = values.withSessionValue(entry.getKey(), entry.getValue());
         }
         return values;
+    }
+
+    /** Receives the row count of a running COPY every million rows (a shell prints it). */
+    public void setCopyProgress(java.util.function.LongConsumer listener) {
+        this.copyProgress = listener;
     }
 
     public boolean statisticsIo() {
@@ -223,6 +229,9 @@ public final class Session implements AutoCloseable {
             }
             case SqlPrint print -> {
                 return command(List.of(printText(print.message())));
+            }
+            case dev.columba.planner.parser.SqlCopy copy -> {
+                return new CopyCommand(this).execute(copy, rows -> copyProgress.accept(rows));
             }
             default -> {
                 if (DdlExecutor.handles(statement)) {

@@ -1,5 +1,6 @@
 package dev.columba.planner.session;
 
+import dev.columba.columnstore.diag.DictionaryDiagnostics;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.views.ColumnstoreViews;
 import dev.columba.core.schema.Column;
@@ -26,7 +27,9 @@ import java.util.function.Supplier;
 /**
  * The {@code sys} schema: catalog views ({@code tables}, {@code columns}, {@code indexes}), the
  * columnstore views ({@code column_store_row_groups}, {@code column_store_segments},
- * {@code column_store_dictionaries}), {@code index_physical_stats} (fragmentation, which reads every
+ * {@code column_store_dictionaries}, and the dictionary-pressure diagnosis as
+ * {@code column_store_dictionary_pressure} and {@code column_store_recommendations}, the SQL form of
+ * {@code columba diag dictionary}), {@code index_physical_stats} (fragmentation, which reads every
  * page of every B+tree — run it deliberately) and the cumulative {@code io_stats} and
  * {@code wait_stats}. Columns are snake_case; rows are computed when the view is read.
  */
@@ -56,6 +59,16 @@ final class SystemViews {
         add(views, "column_store_dictionaries", schema("table_name", NAME, "column_id", SqlType.INT, "column_name", NAME,
                 "kind", NAME, "dictionary_id", SqlType.INT, "row_group_id", SqlType.INT, "entry_count", SqlType.BIGINT,
                 "on_disk_size", SqlType.BIGINT), () -> dictionaries(database, entries));
+        add(views, "column_store_dictionary_pressure", schema("table_name", NAME, "column_id", SqlType.INT,
+                "column_name", NAME, "is_culprit", SqlType.BOOLEAN, "row_groups_at_cap", SqlType.INT,
+                "max_dictionary_bytes", SqlType.BIGINT, "avg_dictionary_bytes", SqlType.DOUBLE,
+                "dictionary_entries", SqlType.BIGINT, "primary_dictionary_bytes", SqlType.BIGINT,
+                "fallback_segments", SqlType.INT, "segment_bytes", SqlType.BIGINT, "dictionary_cap", SqlType.BIGINT),
+                () -> dictionaryPressure(database, entries));
+        add(views, "column_store_recommendations", schema("table_name", NAME, "rank", SqlType.INT, "action", TEXT,
+                "reason", TEXT, "row_groups", SqlType.INT, "expected_row_groups", SqlType.INT,
+                "avg_request_bytes", SqlType.DOUBLE, "expected_avg_request_bytes", SqlType.DOUBLE,
+                "estimated_speedup", SqlType.DOUBLE), () -> recommendations(database, entries));
         add(views, "index_physical_stats", schema("table_name", NAME, "index_name", NAME, "page_count", SqlType.BIGINT,
                 "leaf_pages", SqlType.BIGINT, "internal_pages", SqlType.BIGINT, "height", SqlType.INT,
                 "record_count", SqlType.BIGINT, "fragment_count", SqlType.BIGINT,
@@ -191,6 +204,44 @@ final class SystemViews {
                             text(row.max()), row.onDiskSize(), row.primaryDictionaryId(), row.secondaryDictionaryId(),
                             row.fallbackReason().name()});
                 }
+            }
+        }
+        return rows;
+    }
+
+    /** One diagnosis per columnstore table, under the table's shared lock (reads footers only). */
+    private static List<DictionaryDiagnostics.Report> diagnoses(Database database, List<CatalogEntry> entries) {
+        List<DictionaryDiagnostics.Report> reports = new ArrayList<>();
+        for (ColumnstoreTable table : columnstoreTables(database, entries)) {
+            try (ObjectLocks.Lease ignored = database.locks().shared(table.objectId())) {
+                reports.add(DictionaryDiagnostics.analyze(table, database.bufferPool(), database.systemCounters()));
+            }
+        }
+        return reports;
+    }
+
+    private static List<Object[]> dictionaryPressure(Database database, List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DictionaryDiagnostics.Report report : diagnoses(database, entries)) {
+            for (DictionaryDiagnostics.ColumnPressure column : report.columns()) {
+                rows.add(new Object[] {report.table(), column.column() + 1, column.name(),
+                        report.culprits().contains(column.name()), column.rowgroupsAtCap(), column.maxDictionaryBytes(),
+                        column.averageDictionaryBytes(), column.dictionaryEntries(), column.primaryBytes(),
+                        column.fallbacks(), column.segmentBytes(), report.options().dictionaryCapBytes()});
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> recommendations(Database database, List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DictionaryDiagnostics.Report report : diagnoses(database, entries)) {
+            int rank = 1;
+            for (DictionaryDiagnostics.Recommendation recommendation : report.recommendations()) {
+                rows.add(new Object[] {report.table(), rank++, recommendation.action(), recommendation.reason(),
+                        report.current().rowgroups(), recommendation.expected().rowgroups(),
+                        report.current().averageRequestBytes(), recommendation.expected().averageRequestBytes(),
+                        recommendation.estimatedSpeedup()});
             }
         }
         return rows;

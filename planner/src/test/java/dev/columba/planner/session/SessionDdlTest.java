@@ -158,4 +158,28 @@ class SessionDdlTest {
         session.commit();
         assertTrue(engine.database().catalog().byName(engine.database().bufferPool(), "t", counters).isPresent());
     }
+
+    @Test
+    void copyLoadsCsvIntoRowstoreAndColumnstoreTablesAndNamesBadFields() throws Exception {
+        Path csv = directory.resolve("people.csv");
+        Files.writeString(csv, "id,name,born\n1,\"Smith, Anna\",1990-05-01\n2,\"He said \"\"hi\"\"\",\n3,,2001-12-31\n");
+        session.execute("CREATE TABLE people (id INT NOT NULL PRIMARY KEY, name VARCHAR(40), born DATE)");
+        StatementResult result = session.execute("COPY people FROM '" + csv + "' WITH (HEADER)");
+        assertEquals(3, ((StatementResult.Update) result).count());
+        var store = new Tables(engine.database()).table(engine.database().bufferPool(), "people", counters);
+        assertEquals("Smith, Anna", store.get(engine.database().bufferPool(), new Object[] {1}, counters)[1]);
+        assertEquals("He said \"hi\"", store.get(engine.database().bufferPool(), new Object[] {2}, counters)[1]);
+        assertEquals(null, store.get(engine.database().bufferPool(), new Object[] {2}, counters)[2]);
+        assertEquals(null, store.get(engine.database().bufferPool(), new Object[] {3}, counters)[1]);
+
+        session.execute("CREATE TABLE c (id INT, name VARCHAR(40), born DATE) WITH (storage = columnstore)");
+        assertEquals(3, ((StatementResult.Update) session.execute("COPY c FROM '" + csv + "' WITH (HEADER = true)")).count());
+        assertEquals(3, table("c").rowCount());
+
+        Path bad = directory.resolve("bad.csv");
+        Files.writeString(bad, "4,x,2001-02-30\n");
+        ColumbaException error = assertThrows(ColumbaException.class, () -> session.execute("COPY people FROM '" + bad + "'"));
+        assertTrue(error.getMessage().contains("line 1, column born"), error.getMessage());
+        assertEquals(3, table("people").rowCount(), "a failed COPY changes nothing");
+    }
 }

@@ -152,6 +152,26 @@ public final class BTree {
         return path.leaf;
     }
 
+    /**
+     * A copy of the greatest key, or null when the tree is empty: one descent along the rightmost
+     * children (the mirror of a scan's first entry), for statistics such as the upper bound of a
+     * clustered key.
+     */
+    public byte[] lastKey(PageReader reader, IoCounters counters) {
+        long pageId = rootPage;
+        for (int depth = 0; depth < MAX_DEPTH; depth++) {
+            try (PageRef ref = reader.read(pageId, Access.RANDOM, counters)) {
+                MemorySegment page = checkPage(ref.page(), pageId);
+                int slots = Page.slotCount(page);
+                if (Node.isLeaf(page)) {
+                    return slots == 0 ? null : Node.key(page, slots - 1);
+                }
+                pageId = Node.childAt(page, slots - 1);
+            }
+        }
+        throw tooDeep();
+    }
+
     /** Levels from the root to the leaves: 1 for a tree that is a single leaf. */
     public int height(PageReader reader, IoCounters counters) {
         Path path = descend(reader, null, counters);

@@ -7,6 +7,13 @@ public interface TableCursor extends AutoCloseable {
     /** The current row's projected values. */
     Object[] row();
 
+    /**
+     * The current row's locator, as secondary indexes store it: its B+tree key (with the
+     * uniquifier of a non-unique clustered key) or the eight bytes of a heap row id. A copy, for
+     * {@link TableStore#deleteAt}.
+     */
+    byte[] locator();
+
     @Override
     void close();
 }

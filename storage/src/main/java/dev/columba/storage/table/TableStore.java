@@ -153,9 +153,22 @@ public final class TableStore {
      */
     public boolean delete(Transaction transaction, Object[] keyValues, IoCounters counters) {
         requireUniqueClustered("delete by key");
+        return deleteAt(transaction, keys.encode(keyValues), counters);
+    }
+
+    /**
+     * Deletes the row at {@code locator} (from {@link TableCursor#locator()}): any clustered
+     * table, unique key or not, or a heap.
+     *
+     * @return false if there was none
+     */
+    public boolean deleteAt(Transaction transaction, byte[] locator, IoCounters counters) {
+        if (heap != null) {
+            return deleteRow(transaction, IndexStore.rowIdOf(locator), counters);
+        }
         WriteSet writes = transaction.writes();
         Allocator allocator = transaction.allocator();
-        byte[] key = keys.encode(keyValues);
+        byte[] key = locator;
         byte[] encoded = tree.get(writes, key, counters);
         if (encoded == null) {
             return false;
@@ -327,6 +340,11 @@ public final class TableStore {
                 }
 
                 @Override
+                public byte[] locator() {
+                    return IndexStore.rowIdLocator(cursor.rowId());
+                }
+
+                @Override
                 public void close() {
                     cursor.close();
                 }
@@ -357,6 +375,11 @@ public final class TableStore {
             @Override
             int rowOffset() {
                 return entries.valueOffset();
+            }
+
+            @Override
+            public byte[] locator() {
+                return entries.key();
             }
 
             @Override

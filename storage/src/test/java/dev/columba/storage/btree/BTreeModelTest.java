@@ -127,6 +127,12 @@ class BTreeModelTest {
                 }
                 if (operation % 1000 == 999) {
                     tallest = Math.max(tallest, tree.height(writes, counters));
+                    byte[] last = tree.lastKey(writes, counters);
+                    if (model.isEmpty()) {
+                        assertNull(last, context);
+                    } else {
+                        assertArrayEquals(model.lastKey(), last, context + " (last key)");
+                    }
                 }
                 if (operation % 5000 == 4999) {
                     assertRange(tree, writes, model, ScanRange.ALL, context + " (full scan)");

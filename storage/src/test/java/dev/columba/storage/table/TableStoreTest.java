@@ -220,6 +220,49 @@ class TableStoreTest {
     }
 
     @Test
+    void deleteAtRemovesTheRowAScanLocatedInNonUniqueClusteredTablesAndHeaps() {
+        TableSchema schema = TableSchema.of(Column.notNull("k", SqlType.INT), Column.notNull("v", SqlType.BIGINT));
+        for (boolean clustered : new boolean[] {true, false}) {
+            String name = clustered ? "dups_clustered" : "dups_heap";
+            TableStore table;
+            try (Transaction transaction = database.begin()) {
+                table = tables.createTable(transaction, name, schema, clustered ? List.of(0) : List.of(), false, Map.of());
+                for (long value = 0; value < 500; value++) {
+                    table.insert(transaction, new Object[] {(int) (value % 5), value}, counters);
+                }
+                transaction.commit();
+            }
+            try (Transaction transaction = database.begin()) {
+                List<byte[]> evenValues = new ArrayList<>();
+                TableScan all = clustered ? TableScan.all(ReadAheadOptions.OFF) : TableScan.allocationOrder(ReadAheadOptions.OFF);
+                try (TableCursor cursor = table.scan(transaction.writes(), all, counters)) {
+                    while (cursor.next()) {
+                        if ((Long) cursor.row()[1] % 2 == 0) {
+                            evenValues.add(cursor.locator());
+                        }
+                    }
+                }
+                for (byte[] locator : evenValues) {
+                    assertTrue(table.deleteAt(transaction, locator, counters), name);
+                }
+                assertTrue(!table.deleteAt(transaction, evenValues.getFirst(), counters), name + ": already gone");
+                transaction.commit();
+            }
+            TableStore reread = tables.table(database.bufferPool(), name, counters);
+            assertEquals(250, reread.definition().rowCount(), name);
+            try (TableCursor cursor = reread.scan(database.bufferPool(),
+                    clustered ? TableScan.all(ReadAheadOptions.OFF) : TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
+                int count = 0;
+                while (cursor.next()) {
+                    assertEquals(1, (Long) cursor.row()[1] % 2, name);
+                    count++;
+                }
+                assertEquals(250, count, name);
+            }
+        }
+    }
+
+    @Test
     void rowCountsInTheCatalogFollowCommitsAndIgnoreRollbacks() {
         TableStore table = loadTestTable("counted", 1000, true);
         assertEquals(1000, tables.table(database.bufferPool(), "counted", counters).definition().rowCount());

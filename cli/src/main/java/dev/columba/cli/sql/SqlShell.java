@@ -1,0 +1,244 @@
+package dev.columba.cli.sql;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code columba sql [<dir> | mem:<name>] [-c SQL]... [-f FILE] [--stop-on-error]}: runs SQL against
+ * an embedded database, from the arguments, a file, or typed at a prompt. Each statement's rows are
+ * printed as a table, then its messages (the STATISTICS IO / TIME lines SQL Server prints, which the
+ * driver returns as warnings), then its row count; an error prints its SQLSTATE and message and the
+ * shell goes on with the next statement unless told to stop. Exit code: 0, 1 if a statement failed,
+ * 2 for bad arguments or a database that cannot be opened.
+ */
+public final class SqlShell {
+    private static final String USAGE = "usage: columba sql [<dir> | mem:<name>] [-c SQL]... [-f FILE] [--stop-on-error]";
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final ResultPrinter printer;
+    private boolean timing;
+    private boolean failed;
+
+    private SqlShell(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+        this.printer = new ResultPrinter(out);
+    }
+
+    /** Runs the shell with {@code args}, reading typed statements from {@code in} when no -c or -f is given. */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        String target = null;
+        List<String> commands = new ArrayList<>();
+        Path file = null;
+        boolean stopOnError = false;
+        for (int index = 0; index < args.length; index++) {
+            String argument = args[index];
+            switch (argument) {
+                case "-c" -> {
+                    if (index + 1 == args.length) {
+                        err.println(USAGE);
+                        return 2;
+                    }
+                    commands.add(args[++index]);
+                }
+                case "-f" -> {
+                    if (index + 1 == args.length) {
+                        err.println(USAGE);
+                        return 2;
+                    }
+                    file = Path.of(args[++index]);
+                }
+                case "--stop-on-error" -> stopOnError = true;
+                case "-h", "--help" -> {
+                    out.println(USAGE);
+                    return 0;
+                }
+                default -> {
+                    if (argument.startsWith("-") || target != null) {
+                        err.println("columba sql: unexpected argument '" + argument + "'");
+                        err.println(USAGE);
+                        return 2;
+                    }
+                    target = argument;
+                }
+            }
+        }
+        if (target == null) {
+            err.println("columba sql: no database given; using a temporary in-memory one (mem:shell)");
+            target = "mem:shell";
+        }
+        String url = "jdbc:columba:" + (target.startsWith("mem:") ? target : Path.of(target).toAbsolutePath().toString());
+        SqlShell shell = new SqlShell(out, err);
+        try (Connection connection = DriverManager.getConnection(url)) {
+            if (!commands.isEmpty() || file != null) {
+                for (String command : commands) {
+                    if (!shell.runScript(connection, new BufferedReader(new java.io.StringReader(command)), stopOnError)) {
+                        return 1;
+                    }
+                }
+                if (file != null) {
+                    try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                        shell.runScript(connection, reader, stopOnError);
+                    }
+                }
+            } else {
+                shell.interactive(connection, new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+            }
+        } catch (SQLException e) {
+            err.println("columba sql: cannot open " + url + ": " + describe(e));
+            return 2;
+        } catch (IOException e) {
+            err.println("columba sql: cannot read " + file + ": " + e.getMessage());
+            return 2;
+        }
+        return shell.failed ? 1 : 0;
+    }
+
+    /** Runs every statement of a script; false if it stopped at an error. */
+    private boolean runScript(Connection connection, BufferedReader reader, boolean stopOnError) throws IOException {
+        StatementSplitter splitter = new StatementSplitter();
+        String line;
+        while ((line = reader.readLine()) != null) {
+            for (String statement : splitter.add(line)) {
+                if (!execute(connection, statement) && stopOnError) {
+                    return false;
+                }
+            }
+        }
+        for (String statement : splitter.finish()) {
+            if (!execute(connection, statement) && stopOnError) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void interactive(Connection connection, BufferedReader reader) throws IOException {
+        out.println("Columba SQL shell. End statements with ; or a line GO. \\? for help, \\q to quit.");
+        StatementSplitter splitter = new StatementSplitter();
+        while (true) {
+            out.print(splitter.inStatement() ? "      -> " : "columba> ");
+            out.flush();
+            String line = reader.readLine();
+            if (line == null) {
+                for (String statement : splitter.finish()) {
+                    execute(connection, statement);
+                }
+                out.println();
+                return;
+            }
+            if (!splitter.inStatement() && line.strip().startsWith("\\")) {
+                if (!metaCommand(connection, line.strip())) {
+                    return;
+                }
+                continue;
+            }
+            if (!splitter.inStatement() && (line.strip().equalsIgnoreCase("exit") || line.strip().equalsIgnoreCase("quit"))) {
+                return;
+            }
+            for (String statement : splitter.add(line)) {
+                execute(connection, statement);
+            }
+        }
+    }
+
+    /** Runs a backslash command; false to quit. */
+    private boolean metaCommand(Connection connection, String line) {
+        String[] words = line.split("\\s+", 2);
+        try {
+            switch (words[0]) {
+                case "\\q" -> {
+                    return false;
+                }
+                case "\\timing" -> {
+                    timing = !timing;
+                    out.println("Timing is " + (timing ? "on." : "off."));
+                }
+                case "\\dt" -> {
+                    DatabaseMetaData metadata = connection.getMetaData();
+                    try (ResultSet tables = metadata.getTables(null, null, "%", null)) {
+                        printer.print(tables, List.of("TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE"));
+                    }
+                }
+                case "\\d" -> {
+                    if (words.length < 2) {
+                        err.println("usage: \\d <table>");
+                        break;
+                    }
+                    DatabaseMetaData metadata = connection.getMetaData();
+                    try (ResultSet columns = metadata.getColumns(null, null, words[1], "%")) {
+                        printer.print(columns, List.of("COLUMN_NAME", "TYPE_NAME", "COLUMN_SIZE", "IS_NULLABLE"));
+                    }
+                }
+                case "\\?" -> out.println("""
+                        \\dt            list tables and views
+                        \\d <table>     describe a table's columns
+                        \\timing        show each statement's elapsed time (client side)
+                        \\q             quit
+                        SET STATISTICS IO ON / SET STATISTICS TIME ON print the engine's own counters after each statement.""");
+                default -> err.println("unknown command " + words[0] + " (\\? for help)");
+            }
+        } catch (SQLException e) {
+            err.println(describe(e));
+        }
+        return true;
+    }
+
+    /** Executes one statement and prints what it returns; false if it failed. */
+    private boolean execute(Connection connection, String sql) {
+        long started = System.nanoTime();
+        try (Statement statement = connection.createStatement()) {
+            boolean rows = statement.execute(sql);
+            while (true) {
+                if (rows) {
+                    try (ResultSet resultSet = statement.getResultSet()) {
+                        printer.print(resultSet, null);
+                        printWarnings(resultSet.getWarnings());
+                    }
+                } else {
+                    long count = statement.getLargeUpdateCount();
+                    if (count < 0) {
+                        break;
+                    }
+                    out.println("(" + count + (count == 1 ? " row" : " rows") + " affected)");
+                }
+                rows = statement.getMoreResults();
+            }
+            printWarnings(statement.getWarnings());
+            if (timing) {
+                out.printf("Time: %.3f ms%n", (System.nanoTime() - started) / 1e6);
+            }
+            return true;
+        } catch (SQLException e) {
+            failed = true;
+            err.println(describe(e));
+            return false;
+        }
+    }
+
+    private void printWarnings(SQLWarning warning) {
+        for (SQLWarning current = warning; current != null; current = current.getNextWarning()) {
+            out.println(current.getMessage());
+        }
+    }
+
+    private static String describe(SQLException e) {
+        return "ERROR " + (e.getSQLState() == null ? "" : "[" + e.getSQLState() + "] ") + e.getMessage();
+    }
+}

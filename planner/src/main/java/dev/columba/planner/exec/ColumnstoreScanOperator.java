@@ -1,0 +1,126 @@
+package dev.columba.planner.exec;
+
+import dev.columba.columnstore.scan.ColumnFilter;
+import dev.columba.columnstore.scan.ColumnstoreScan;
+import dev.columba.columnstore.scan.ScanOptions;
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.core.batch.Batch;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.exec.ExecutionContext;
+import dev.columba.core.exec.Operator;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.settings.StandardSettings;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.plan.StatementEnvironment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * The batch-mode columnstore scan as an operator: projected columns, pushed-down column filters
+ * (which also eliminate rowgroups by their min/max), read-ahead as the statement's settings say,
+ * optionally a BIGINT row locator column last (for DELETE and UPDATE). Its batches are the scan's
+ * own, valid until the next {@code next()}.
+ */
+public final class ColumnstoreScanOperator implements Operator {
+    /** The name of the locator column ({@code (rowgroup << 32) | position}). */
+    public static final String LOCATOR_COLUMN = "$locator";
+
+    private final StatementEnvironment environment;
+    private final ColumnstoreTable table;
+    private final int[] projection;
+    private final Supplier<List<ColumnFilter>> filters;
+    private final boolean withLocator;
+    private final TableSchema schema;
+    private BufferAllocator allocator;
+    private ColumnstoreScan scan;
+
+    /**
+     * @param filters evaluated when the scan opens (their constants may be parameters)
+     */
+    public ColumnstoreScanOperator(StatementEnvironment environment, ColumnstoreTable table, int[] projection,
+                                   Supplier<List<ColumnFilter>> filters, boolean withLocator) {
+        this.environment = environment;
+        this.table = table;
+        this.projection = projection.clone();
+        this.filters = filters;
+        this.withLocator = withLocator;
+        List<Column> columns = new ArrayList<>();
+        for (int column : projection) {
+            Column tableColumn = table.schema().column(column);
+            columns.add(Column.nullable(tableColumn.name(), tableColumn.type()));
+        }
+        if (withLocator) {
+            columns.add(Column.notNull(LOCATOR_COLUMN, SqlType.BIGINT));
+        }
+        this.schema = new TableSchema(columns);
+    }
+
+    @Override
+    public TableSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public ExecutionMode mode() {
+        return ExecutionMode.BATCH;
+    }
+
+    @Override
+    public void open(ExecutionContext context) {
+        if (environment == null) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "a plan instantiated for checking cannot be opened");
+        }
+        allocator = context.allocator().newChildAllocator("ColumnstoreScan " + table.name(), 0, Long.MAX_VALUE);
+        ScanOptions options = ScanOptions.all(table.schema().size())
+                .withProjection(projection)
+                .withFilters(filters.get())
+                .withReadAhead(context.query().settings().get(StandardSettings.READ_AHEAD))
+                .withBatchSize(context.batchSize())
+                .withRowLocator(withLocator);
+        scan = new ColumnstoreScan(table, environment.reader(), options, context.query().counters(table.name()), allocator);
+    }
+
+    @Override
+    public Batch next() {
+        Batch batch = scan.next();
+        while (batch != null && batch.selectedCount() == 0) {
+            batch = scan.next();
+        }
+        return batch;
+    }
+
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        if (scan != null) {
+            try {
+                scan.close();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            scan = null;
+        }
+        if (allocator != null) {
+            try {
+                allocator.close();
+            } catch (IllegalStateException e) {
+                ColumbaException leak = new ColumbaException(ErrorCode.INTERNAL, "the columnstore scan of " + table.name()
+                        + " did not release its memory: " + e.getMessage(), e);
+                if (failure == null) {
+                    failure = leak;
+                } else {
+                    failure.addSuppressed(leak);
+                }
+            }
+            allocator = null;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

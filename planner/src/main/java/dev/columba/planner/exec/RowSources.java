@@ -1,0 +1,109 @@
+package dev.columba.planner.exec;
+
+import dev.columba.core.exec.RowSource;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.planner.plan.StatementEnvironment;
+import dev.columba.storage.table.IndexStore;
+import dev.columba.storage.table.TableCursor;
+import dev.columba.storage.table.TableScan;
+import dev.columba.storage.table.TableStore;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Rows of the rowstore and of system views, one at a time, for core's {@code RowsToBatch}: scans
+ * (index order with a key range, or allocation order), secondary-index seeks, literal rows. Reads
+ * go through the statement's reader and are charged to the counters of the table's name, so
+ * {@code STATISTICS IO} reports them per table.
+ */
+public final class RowSources {
+    private RowSources() {
+    }
+
+    /** The rows {@code scan} selects from {@code table}. */
+    public static RowSource scan(StatementEnvironment environment, TableStore table, TableScan scan) {
+        IoCounters counters = environment.query().counters(table.name());
+        TableCursor cursor = table.scan(environment.reader(), scan, counters);
+        return new RowSource() {
+            @Override
+            public Object[] next() {
+                return cursor.next() ? cursor.row() : null;
+            }
+
+            @Override
+            public void close() {
+                cursor.close();
+            }
+        };
+    }
+
+    /**
+     * The rows whose secondary-index key starts with {@code values}: the index's leaf range, then
+     * each row fetched by its locator (from the clustered index or the heap), projected.
+     */
+    public static RowSource indexSeek(StatementEnvironment environment, TableStore table, IndexStore index, Object[] values,
+                                      int[] projection) {
+        IoCounters counters = environment.query().counters(table.name());
+        List<byte[]> locators = index.lookup(environment.reader(), values, counters);
+        Iterator<byte[]> remaining = locators.iterator();
+        Object[] row = new Object[projection.length];
+        return new RowSource() {
+            @Override
+            public Object[] next() {
+                while (remaining.hasNext()) {
+                    Object[] full = table.fetch(environment.reader(), remaining.next(), counters);
+                    if (full != null) {
+                        for (int column = 0; column < projection.length; column++) {
+                            row[column] = full[projection[column]];
+                        }
+                        return row;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                // Nothing held: the locators were read up front, each fetch releases its page.
+            }
+        };
+    }
+
+    /** The given rows, each projected. */
+    public static RowSource rows(Iterator<Object[]> rows, int[] projection) {
+        Object[] row = new Object[projection.length];
+        return new RowSource() {
+            @Override
+            public Object[] next() {
+                if (!rows.hasNext()) {
+                    return null;
+                }
+                Object[] full = rows.next();
+                for (int column = 0; column < projection.length; column++) {
+                    row[column] = full[projection[column]];
+                }
+                return row;
+            }
+
+            @Override
+            public void close() {
+                // Nothing held.
+            }
+        };
+    }
+
+    /** No rows (a key range bounded by NULL selects nothing). */
+    public static RowSource empty() {
+        return new RowSource() {
+            @Override
+            public Object[] next() {
+                return null;
+            }
+
+            @Override
+            public void close() {
+                // Nothing held.
+            }
+        };
+    }
+}

@@ -1,0 +1,425 @@
+package dev.columba.planner.exec;
+
+import dev.columba.columnstore.scan.ColumnstoreScan;
+import dev.columba.columnstore.scan.ScanOptions;
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorValues;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.exec.ExecutionContext;
+import dev.columba.core.exec.Operator;
+import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.plan.StatementEnvironment;
+import dev.columba.planner.schema.StatisticsStore;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.table.TableCursor;
+import dev.columba.storage.table.TableScan;
+import dev.columba.storage.table.TableStore;
+import dev.columba.storage.txn.Transaction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+
+/**
+ * INSERT, UPDATE and DELETE: consumes its source and changes the table in the statement's write
+ * transaction, then produces one row, the count of rows changed (column {@code rows}).
+ *
+ * <ul>
+ *   <li>INSERT: each source row (the table's columns in order, converted to the column types) is
+ *       inserted; into a columnstore table, INSERT ... SELECT takes the bulk path (rowgroups
+ *       compressed directly from 102,400 rows on) and INSERT ... VALUES the delta store. A source
+ *       that reads the target table is read to the end first, so the statement never sees its
+ *       own rows.</li>
+ *   <li>DELETE and UPDATE: the source (the target's rows, for UPDATE followed by the new values of
+ *       the updated columns) is read to the end first. A table with a unique clustered key finds
+ *       each row by its key. Other tables (heaps, non-unique clustered keys, columnstore) find
+ *       them by content, with one scan of the table: equal rows are interchangeable, so taking any
+ *       {@code k} of the rows equal to a row the source produced {@code k} times changes exactly
+ *       what the statement means. An UPDATE deletes every target row, then inserts the new ones
+ *       (so a key may move onto another row's old key); a columnstore UPDATE is delete +
+ *       insert, as compressed rowgroups are immutable.</li>
+ * </ul>
+ * Inserts into a clustered table widen its key statistics.
+ */
+public final class TableModifyOperator implements Operator {
+    public enum Kind { INSERT, UPDATE, DELETE }
+
+    /** The table written: a rowstore table (with its statistics) or a columnstore table. */
+    public sealed interface Target {
+        String name();
+
+        TableSchema schema();
+    }
+
+    public record RowstoreTarget(TableStore table, StatisticsStore statistics) implements Target {
+        @Override
+        public String name() {
+            return table.name();
+        }
+
+        @Override
+        public TableSchema schema() {
+            return table.schema();
+        }
+    }
+
+    public record ColumnstoreTarget(ColumnstoreTable table) implements Target {
+        @Override
+        public String name() {
+            return table.name();
+        }
+
+        @Override
+        public TableSchema schema() {
+            return table.schema();
+        }
+    }
+
+    private static final TableSchema SCHEMA = TableSchema.of(Column.notNull("rows", SqlType.BIGINT));
+
+    private final StatementEnvironment environment;
+    private final Operator source;
+    private final Target target;
+    private final Kind kind;
+    private final int[] updatedColumns;
+    private final boolean bulk;
+    private final boolean materialize;
+
+    private ExecutionContext context;
+    private BufferAllocator allocator;
+    private Batch output;
+    private boolean done;
+
+    /**
+     * @param updatedColumns for UPDATE, the table columns whose new values follow the old row in the source
+     * @param bulk           INSERT into a columnstore through the bulk path
+     * @param materialize    read the whole source before the first change (it reads the target)
+     */
+    public TableModifyOperator(StatementEnvironment environment, Operator source, Target target, Kind kind,
+                               int[] updatedColumns, boolean bulk, boolean materialize) {
+        this.environment = environment;
+        this.source = source;
+        this.target = target;
+        this.kind = kind;
+        this.updatedColumns = updatedColumns.clone();
+        this.bulk = bulk;
+        this.materialize = materialize;
+        int expected = target.schema().size() + (kind == Kind.UPDATE ? updatedColumns.length : 0);
+        if (source.schema().size() != expected) {
+            throw new ColumbaException(ErrorCode.INTERNAL, kind + " of " + target.name() + " expects " + expected
+                    + " source columns, the plan gives " + source.schema().size());
+        }
+    }
+
+    @Override
+    public TableSchema schema() {
+        return SCHEMA;
+    }
+
+    @Override
+    public ExecutionMode mode() {
+        return ExecutionMode.ROW;
+    }
+
+    @Override
+    public void open(ExecutionContext executionContext) {
+        if (environment == null) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "a plan instantiated for checking cannot be opened");
+        }
+        if (environment.transaction() == null) {
+            throw new ColumbaException(ErrorCode.TRANSACTION_STATE, kind + " of " + target.name()
+                    + " needs a write transaction; the session must begin one");
+        }
+        context = executionContext;
+        allocator = executionContext.allocator().newChildAllocator(kind + " " + target.name(), 0, Long.MAX_VALUE);
+        source.open(executionContext);
+    }
+
+    @Override
+    public Batch next() {
+        if (done) {
+            return null;
+        }
+        done = true;
+        long changed = switch (kind) {
+            case INSERT -> insert();
+            case DELETE, UPDATE -> deleteOrUpdate();
+        };
+        output = Batch.create(SCHEMA, allocator);
+        BigIntVector vector = (BigIntVector) output.column(0);
+        vector.setSafe(0, changed);
+        output.setRowCount(1);
+        return output;
+    }
+
+    // ---- reading the source -----------------------------------------------------------------
+
+    /** The source's rows, one at a time, converted to the target's column types where they differ. */
+    private Iterator<Object[]> sourceRows() {
+        TableSchema sourceSchema = source.schema();
+        TableSchema tableSchema = target.schema();
+        return new Iterator<>() {
+            private Batch batch;
+            private int index;
+            private Object[] next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null) {
+                    if (batch == null || index >= batch.selectedCount()) {
+                        batch = source.next();
+                        index = 0;
+                        if (batch == null) {
+                            return false;
+                        }
+                        continue;
+                    }
+                    int row = batch.selectedRow(index++);
+                    Object[] values = new Object[sourceSchema.size()];
+                    for (int column = 0; column < values.length; column++) {
+                        SqlType from = sourceSchema.column(column).type();
+                        Object value = VectorValues.get(batch.column(column), row, from);
+                        int tableColumn = column < tableSchema.size() ? column : updatedColumns[column - tableSchema.size()];
+                        SqlType to = tableSchema.column(tableColumn).type();
+                        values[column] = value == null || from.equals(to) ? value : Evaluator.cast(value, from, to);
+                    }
+                    next = values;
+                }
+                return true;
+            }
+
+            @Override
+            public Object[] next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Object[] row = next;
+                next = null;
+                return row;
+            }
+        };
+    }
+
+    private List<Object[]> drainSource() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Iterator<Object[]> iterator = sourceRows(); iterator.hasNext(); ) {
+            rows.add(iterator.next());
+        }
+        return rows;
+    }
+
+    // ---- INSERT ---------------------------------------------------------------------------------
+
+    private long insert() {
+        Transaction transaction = environment.transaction();
+        Iterator<Object[]> rows = materialize ? drainSource().iterator() : sourceRows();
+        return switch (target) {
+            case RowstoreTarget rowstore -> insertRows(rowstore, transaction, rows);
+            case ColumnstoreTarget columnstore -> {
+                if (bulk) {
+                    yield columnstore.table().bulkInsert(transaction, rows);
+                }
+                long count = 0;
+                while (rows.hasNext()) {
+                    columnstore.table().insert(transaction, rows.next());
+                    count++;
+                }
+                yield count;
+            }
+        };
+    }
+
+    private long insertRows(RowstoreTarget rowstore, Transaction transaction, Iterator<Object[]> rows) {
+        TableStore table = rowstore.table();
+        IoCounters counters = environment.query().counters(table.name());
+        int leading = table.tree() == null ? -1 : table.definition().keyColumns().getFirst();
+        Object low = null;
+        Object high = null;
+        long count = 0;
+        while (rows.hasNext()) {
+            Object[] row = rows.next();
+            table.insert(transaction, row, counters);
+            if (leading >= 0 && row[leading] != null) {
+                Object key = row[leading];
+                low = low == null || dev.columba.core.expr.Comparisons.compare(key, low) < 0 ? key : low;
+                high = high == null || dev.columba.core.expr.Comparisons.compare(key, high) > 0 ? key : high;
+            }
+            count++;
+        }
+        if (leading >= 0) {
+            rowstore.statistics().widen(table.definition().objectId(), low, high, table.definition().rowCount() == 0);
+        }
+        return count;
+    }
+
+    // ---- DELETE and UPDATE ----------------------------------------------------------------------
+
+    private long deleteOrUpdate() {
+        List<Object[]> rows = drainSource();
+        int columns = target.schema().size();
+        List<Object[]> newRows = new ArrayList<>();
+        if (kind == Kind.UPDATE) {
+            for (Object[] row : rows) {
+                Object[] updated = Arrays.copyOf(row, columns);
+                for (int index = 0; index < updatedColumns.length; index++) {
+                    updated[updatedColumns[index]] = row[columns + index];
+                }
+                newRows.add(updated);
+            }
+        }
+        Transaction transaction = environment.transaction();
+        long changed;
+        switch (target) {
+            case RowstoreTarget rowstore -> {
+                TableStore table = rowstore.table();
+                IoCounters counters = environment.query().counters(table.name());
+                if (table.tree() != null && table.definition().uniqueKey()) {
+                    changed = 0;
+                    for (Object[] row : rows) {
+                        if (table.delete(transaction, keyOf(table, row), counters)) {
+                            changed++;
+                        }
+                    }
+                } else {
+                    List<byte[]> locators = locateRowstore(table, rows, counters);
+                    changed = 0;
+                    for (byte[] locator : locators) {
+                        if (table.deleteAt(transaction, locator, counters)) {
+                            changed++;
+                        }
+                    }
+                }
+                if (kind == Kind.UPDATE) {
+                    insertRows(rowstore, transaction, newRows.iterator());
+                }
+            }
+            case ColumnstoreTarget columnstore -> {
+                ColumnstoreTable table = columnstore.table();
+                changed = 0;
+                for (long locator : locateColumnstore(table, rows)) {
+                    if (table.delete(transaction, (int) (locator >>> 32), (int) locator)) {
+                        changed++;
+                    }
+                }
+                for (Object[] row : newRows) {
+                    table.insert(transaction, row);
+                }
+            }
+        }
+        return changed;
+    }
+
+    private static Object[] keyOf(TableStore table, Object[] row) {
+        List<Integer> keyColumns = table.definition().keyColumns();
+        Object[] key = new Object[keyColumns.size()];
+        for (int index = 0; index < key.length; index++) {
+            key[index] = row[keyColumns.get(index)];
+        }
+        return key;
+    }
+
+    /** How many rows of each content the source asked for. */
+    private Map<List<Object>, Integer> wanted(List<Object[]> rows) {
+        int columns = target.schema().size();
+        Map<List<Object>, Integer> counts = new HashMap<>();
+        for (Object[] row : rows) {
+            counts.merge(Arrays.asList(Arrays.copyOf(row, columns)), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    private List<byte[]> locateRowstore(TableStore table, List<Object[]> rows, IoCounters counters) {
+        Map<List<Object>, Integer> counts = wanted(rows);
+        List<byte[]> locators = new ArrayList<>();
+        TableScan all = table.tree() != null ? TableScan.all(ReadAheadOptions.from(context.query().settings()))
+                : TableScan.allocationOrder(ReadAheadOptions.from(context.query().settings()));
+        try (TableCursor cursor = table.scan(environment.reader(), all, counters)) {
+            while (cursor.next() && !counts.isEmpty()) {
+                if (take(counts, cursor.row())) {
+                    locators.add(cursor.locator());
+                }
+            }
+        }
+        return locators;
+    }
+
+    private List<Long> locateColumnstore(ColumnstoreTable table, List<Object[]> rows) {
+        Map<List<Object>, Integer> counts = wanted(rows);
+        List<Long> locators = new ArrayList<>();
+        int columns = table.schema().size();
+        ScanOptions options = ScanOptions.all(columns).withRowLocator(true).withBatchSize(context.batchSize());
+        try (ColumnstoreScan scan = new ColumnstoreScan(table, environment.reader(), options,
+                environment.query().counters(table.name()), allocator)) {
+            Object[] row = new Object[columns];
+            for (Batch batch = scan.next(); batch != null && !counts.isEmpty(); batch = scan.next()) {
+                for (int index = 0; index < batch.selectedCount(); index++) {
+                    int position = batch.selectedRow(index);
+                    for (int column = 0; column < columns; column++) {
+                        row[column] = VectorValues.get(batch.column(column), position, table.schema().column(column).type());
+                    }
+                    if (take(counts, row)) {
+                        locators.add(((BigIntVector) batch.column(columns)).get(position));
+                    }
+                }
+            }
+        }
+        return locators;
+    }
+
+    private static boolean take(Map<List<Object>, Integer> counts, Object[] row) {
+        List<Object> key = Arrays.asList(row.clone());
+        Integer remaining = counts.get(key);
+        if (remaining == null) {
+            return false;
+        }
+        if (remaining == 1) {
+            counts.remove(key);
+        } else {
+            counts.put(key, remaining - 1);
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        try {
+            source.close();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        if (output != null) {
+            output.close();
+            output = null;
+        }
+        if (allocator != null) {
+            try {
+                allocator.close();
+            } catch (IllegalStateException e) {
+                ColumbaException leak = new ColumbaException(ErrorCode.INTERNAL, kind + " of " + target.name()
+                        + " did not release its memory: " + e.getMessage(), e);
+                if (failure == null) {
+                    failure = leak;
+                } else {
+                    failure.addSuppressed(leak);
+                }
+            }
+            allocator = null;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.columba.planner.plan;
+
+import dev.columba.core.exec.Operator;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.planner.rel.ColumbaAggregate;
+import dev.columba.planner.rel.ColumbaColumnstoreScan;
+import dev.columba.planner.rel.ColumbaFilter;
+import dev.columba.planner.rel.ColumbaHashJoin;
+import dev.columba.planner.rel.ColumbaIndexNestedLoopJoin;
+import dev.columba.planner.rel.ColumbaIndexSeek;
+import dev.columba.planner.rel.ColumbaNestedLoopJoin;
+import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaRel;
+import dev.columba.planner.rel.ColumbaRowstoreScan;
+import dev.columba.planner.rel.ColumbaSort;
+import dev.columba.planner.rel.ColumbaSystemViewScan;
+import dev.columba.planner.rel.ColumbaTableModify;
+import dev.columba.planner.rel.ColumbaUnion;
+import dev.columba.planner.rel.ColumbaValues;
+import dev.columba.planner.rel.Execution;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+
+/**
+ * The text of {@code EXPLAIN}: one line per physical node, indented by depth, with its
+ * properties, the optimizer's estimated rows, and how it executes:
+ * <pre>
+ * IndexNestedLoopJoin [INNER, inner testtable2 seek unique clustered key IDvarchar = outer.IDvarchar, WithUnorderedPrefetch] (estimated rows 26, ExecutionMode=Row)
+ *   RowstoreScan [TestTable, clustered index order, seek ID &lt; 27] (estimated rows 26, ExecutionMode=Row)
+ * </pre>
+ * Column references print as the input's column names.
+ */
+final class ExplainPlan {
+    private static final Pattern INPUT_REFERENCE = Pattern.compile("\\$(\\d+)(?![\\d])");
+
+    private ExplainPlan() {
+    }
+
+    static List<String> lines(RelNode root, Execution checked) {
+        List<String> lines = new ArrayList<>();
+        write(root, 0, checked, root.getCluster().getMetadataQuery(), lines);
+        return lines;
+    }
+
+    private static void write(RelNode rel, int depth, Execution checked, RelMetadataQuery mq, List<String> lines) {
+        ColumbaRel node = (ColumbaRel) rel;
+        Operator operator = checked.operatorOf(rel);
+        ExecutionMode mode = operator == null ? ExecutionMode.BATCH : operator.mode();
+        String detail = withNames(node.explainDetail(), rel);
+        double rows = mq.getRowCount(rel);
+        lines.add("  ".repeat(depth) + name(rel) + (detail.isEmpty() ? "" : " [" + detail + "]")
+                + " (estimated rows " + formatRows(rows) + ", ExecutionMode=" + (mode == ExecutionMode.ROW ? "Row" : "Batch") + ")");
+        for (RelNode input : rel.getInputs()) {
+            write(input, depth + 1, checked, mq, lines);
+        }
+    }
+
+    private static String formatRows(double rows) {
+        if (rows == Math.rint(rows) && rows < 1e15) {
+            return String.valueOf((long) rows);
+        }
+        return String.format(Locale.ROOT, "%.1f", rows);
+    }
+
+    private static String name(RelNode rel) {
+        return switch (rel) {
+            case ColumbaRowstoreScan ignored -> "RowstoreScan";
+            case ColumbaIndexSeek ignored -> "IndexSeek";
+            case ColumbaColumnstoreScan ignored -> "ColumnstoreScan";
+            case ColumbaSystemViewScan ignored -> "SystemViewScan";
+            case ColumbaFilter ignored -> "Filter";
+            case ColumbaProject ignored -> "Project";
+            case ColumbaAggregate ignored -> "HashAggregate";
+            case ColumbaHashJoin ignored -> "HashJoin";
+            case ColumbaNestedLoopJoin ignored -> "NestedLoopJoin";
+            case ColumbaIndexNestedLoopJoin ignored -> "IndexNestedLoopJoin";
+            case ColumbaSort sort -> sort.operatorName();
+            case ColumbaUnion union -> union.all ? "UnionAll" : "Union";
+            case ColumbaValues ignored -> "Values";
+            case ColumbaTableModify ignored -> "TableModify";
+            default -> rel.getRelTypeName();
+        };
+    }
+
+    /** {@code $n} in a node's detail becomes the name of input column n (of the join's pair row for joins). */
+    private static String withNames(String detail, RelNode rel) {
+        List<String> names = new ArrayList<>();
+        for (RelNode input : rel.getInputs()) {
+            names.addAll(input.getRowType().getFieldNames());
+        }
+        if (rel instanceof ColumbaIndexNestedLoopJoin join) {
+            names.addAll(join.innerTable().getRowType().getFieldNames());
+        }
+        if (names.isEmpty()) {
+            return detail;
+        }
+        Matcher matcher = INPUT_REFERENCE.matcher(detail);
+        StringBuilder result = new StringBuilder();
+        while (matcher.find()) {
+            int index = Integer.parseInt(matcher.group(1));
+            String replacement = index < names.size() ? names.get(index) : matcher.group();
+            matcher.appendReplacement(result, Matcher.quoteReplacement(replacement));
+        }
+        matcher.appendTail(result);
+        return result.toString();
+    }
+}

@@ -1,0 +1,464 @@
+package dev.columba.planner.plan;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.ValuesOperator;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.settings.SettingValues;
+import dev.columba.core.settings.StandardSettings;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.parser.ColumbaSqlParser;
+import dev.columba.planner.parser.SqlQueryHint;
+import dev.columba.planner.parser.SqlQueryOption;
+import dev.columba.planner.rel.ColumbaCost;
+import dev.columba.planner.rel.ColumbaRel;
+import dev.columba.planner.rel.ColumbaSelectivity;
+import dev.columba.planner.rel.ColumbaTableModify;
+import dev.columba.planner.rel.Execution;
+import dev.columba.planner.rel.PlanTables;
+import dev.columba.planner.rules.ColumbaAggregateRule;
+import dev.columba.planner.rules.ColumbaFilterRule;
+import dev.columba.planner.rules.ColumbaHashJoinRule;
+import dev.columba.planner.rules.ColumbaIndexNestedLoopJoinRule;
+import dev.columba.planner.rules.ColumbaNestedLoopJoinRule;
+import dev.columba.planner.rules.ColumbaProjectRule;
+import dev.columba.planner.rules.ColumbaSortRule;
+import dev.columba.planner.rules.ColumbaTableModifyRule;
+import dev.columba.planner.rules.ColumbaTableScanRule;
+import dev.columba.planner.rules.ColumbaUnionRule;
+import dev.columba.planner.rules.ColumbaValuesRule;
+import dev.columba.planner.rules.ColumnstoreFilterRule;
+import dev.columba.planner.rules.IndexSeekRule;
+import dev.columba.planner.rules.PlanHints;
+import dev.columba.planner.rules.ProjectFilterIntoScanRule;
+import dev.columba.planner.rules.ProjectIntoScanRule;
+import dev.columba.planner.rules.RowstoreKeyRangeRule;
+import dev.columba.planner.schema.ColumbaTable;
+import dev.columba.planner.schema.SqlTypes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.TreeSet;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.Contexts;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.TableFunctionScan;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
+import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.JoinCommuteRule;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibrary;
+import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * Plans queries and DML with Calcite used as a library, into Columba's physical convention:
+ *
+ * <ol>
+ *   <li>validate the parsed statement against the catalog (names case-insensitive, SQL Server's
+ *       conformance, Columba's types and functions);</li>
+ *   <li>convert to relational algebra; rewrite sub-queries (IN, EXISTS, scalar) into joins and
+ *       semi-joins and decorrelate them; trim unused columns;</li>
+ *   <li>rewrite logically (push filters down and into joins, fold constants with core's own
+ *       evaluator, remove aggregates on unique keys, semi-joins, set operations);</li>
+ *   <li>optimize with Calcite's Volcano planner using Columba's rules and a cost model fed by the
+ *       tables' statistics, honouring {@code OPTION (LOOP JOIN | HASH JOIN | FORCE ORDER)};</li>
+ *   <li>instantiate the physical plan once to check every expression and operator, which fixes
+ *       the result's columns and the EXPLAIN text.</li>
+ * </ol>
+ *
+ * <p>What the session does around it: it holds the locks {@link PreparedStatementPlan#objectIds()}
+ * names, shared, while the statement runs (and the writer its own exclusive ones at commit); it
+ * begins a write transaction for a plan that {@link PreparedStatementPlan#modifies()}; it gives
+ * each execution a {@link StatementEnvironment} whose {@code QueryContext} collects the statistics
+ * it reports. {@code MAXDOP} is accepted and changes nothing (operators run on one thread);
+ * {@code RECOMPILE} too (nothing caches plans here). A planner is cheap: make one per statement.
+ */
+public final class QueryPlanner {
+    private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(EnumSet.of(SqlLibrary.POSTGRESQL, SqlLibrary.MSSQL)));
+
+    private final PlannerCatalog catalog;
+    private final SettingValues settings;
+
+    public QueryPlanner(PlannerCatalog catalog, SettingValues settings) {
+        this.catalog = catalog;
+        this.settings = settings;
+    }
+
+    /**
+     * Plans one statement: a query (SELECT, VALUES, WITH, set operations, ORDER BY / OFFSET /
+     * FETCH), optionally with {@code OPTION (...)}, INSERT, UPDATE or DELETE, or EXPLAIN of one
+     * (whose rows are the plan's lines).
+     *
+     * @throws ColumbaException with a position in the SQL where Calcite gives one: OBJECT_NOT_FOUND,
+     *         UNDEFINED_COLUMN, WRONG_TYPE, INVALID_STATEMENT, FEATURE_NOT_SUPPORTED
+     */
+    public PreparedStatementPlan plan(SqlNode statement) {
+        boolean explain = false;
+        SqlNode node = statement;
+        if (node instanceof SqlExplain sqlExplain) {
+            explain = true;
+            node = sqlExplain.getExplicandum();
+        }
+        PlanHints hints = hints(node);
+        if (node instanceof SqlQueryOption option) {
+            node = option.query();
+        }
+        PlannedStatement planned;
+        try {
+            planned = planStatement(node, hints);
+        } catch (CalciteContextException e) {
+            throw validationError(e);
+        } catch (RelOptPlanner.CannotPlanException e) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "Columba cannot run this statement yet: "
+                    + "no physical plan exists for it (" + firstLine(e.getMessage()) + ")", e);
+        } catch (ColumbaException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof CalciteContextException context) {
+                throw validationError(context);
+            }
+            if (e.getCause() instanceof ColumbaException columba) {
+                throw columba;
+            }
+            throw new ColumbaException(ErrorCode.INTERNAL, "planning failed: " + e, e);
+        }
+        return explain ? explainPlan(planned) : planned;
+    }
+
+    private PlanHints hints(SqlNode node) {
+        PlanHints.JoinHint join = PlanHints.JoinHint.NONE;
+        boolean forceOrder = false;
+        if (node instanceof SqlQueryOption option) {
+            if (option.has(SqlQueryHint.Kind.MERGE_JOIN)) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED,
+                        "OPTION (MERGE JOIN): Columba has no merge join; use LOOP JOIN or HASH JOIN");
+            }
+            boolean loop = option.has(SqlQueryHint.Kind.LOOP_JOIN);
+            boolean hash = option.has(SqlQueryHint.Kind.HASH_JOIN);
+            join = loop && !hash ? PlanHints.JoinHint.LOOP : hash && !loop ? PlanHints.JoinHint.HASH : PlanHints.JoinHint.NONE;
+            forceOrder = option.has(SqlQueryHint.Kind.FORCE_ORDER);
+        }
+        return new PlanHints(join, forceOrder, settings.get(StandardSettings.PREFETCH),
+                settings.get(StandardSettings.PREFETCH_THRESHOLD_ROWS));
+    }
+
+    private PlannedStatement planStatement(SqlNode node, PlanHints hints) {
+        JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(ColumbaTypeSystem.INSTANCE);
+        Properties properties = new Properties();
+        properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
+                new CalciteConnectionConfigImpl(properties));
+        SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, catalogReader, typeFactory,
+                SqlValidator.Config.DEFAULT
+                        .withConformance(ColumbaSqlParser.conformance())
+                        .withIdentifierExpansion(true)
+                        .withDefaultNullCollation(NullCollation.HIGH));
+        SqlNode validated = validator.validate(node);
+        List<SqlType> parameterTypes = new ArrayList<>();
+        for (RelDataTypeField field : validator.getParameterRowType(validated).getFieldList()) {
+            parameterTypes.add(SqlTypes.fromRelType(field.getType()));
+        }
+
+        VolcanoPlanner planner = new VolcanoPlanner(ColumbaCost.FACTORY, Contexts.empty());
+        planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        planner.setExecutor(new ColumbaRexExecutor());
+        RexBuilder rexBuilder = new RexBuilder(typeFactory);
+        RelOptCluster cluster = RelOptCluster.create(planner, rexBuilder);
+        RelMetadataProvider metadata = ChainedRelMetadataProvider.of(List.of(
+                ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
+                        BuiltInMetadata.Selectivity.Handler.class),
+                DefaultRelMetadataProvider.INSTANCE));
+        cluster.setMetadataProvider(metadata);
+        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(metadata)));
+
+        SqlToRelConverter converter = new SqlToRelConverter((rowType, queryString, schemaPath, viewPath) -> {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "views are not supported");
+        }, validator, catalogReader, cluster, StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false)
+                        .withInSubQueryThreshold(Integer.MAX_VALUE));
+        RelRoot root = converter.convertQuery(validated, false, true);
+        RelNode logical = rewrite(root.rel, cluster, catalogReader, converter);
+        logical = root.withRel(logical).project();
+        checkSupported(logical);
+
+        for (RelOptRule rule : rules(hints)) {
+            planner.addRule(rule);
+        }
+        planner.setRoot(planner.changeTraits(logical, logical.getTraitSet().replace(ColumbaRel.CONVENTION)));
+        RelNode best = planner.findBestExp();
+
+        Execution check = Execution.planning(rexBuilder);
+        Operator operator = check.instantiate(best);
+        boolean modifies = best instanceof ColumbaTableModify;
+        TableSchema schema = modifies ? operator.schema() : named(operator.schema(), root.validatedRowType);
+        String explain = String.join("\n", ExplainPlan.lines(best, check));
+        return new PlannedStatement(best, rexBuilder, schema, modifies, lockIds(best), parameterTypes, explain);
+    }
+
+    /** The result's columns named as the query names them (operators may have renamed duplicates). */
+    private static TableSchema named(TableSchema schema, RelDataType validated) {
+        List<String> names = validated.getFieldNames();
+        if (names.size() != schema.size()) {
+            return schema;
+        }
+        List<String> unique = Execution.uniqueNames(names);
+        List<Column> columns = new ArrayList<>();
+        for (int index = 0; index < schema.size(); index++) {
+            Column column = schema.column(index);
+            columns.add(new Column(unique.get(index), column.type(), column.nullable()));
+        }
+        return new TableSchema(columns);
+    }
+
+    private static int[] lockIds(RelNode best) {
+        TreeSet<Integer> ids = new TreeSet<>();
+        for (RelOptTable table : PlanTables.all(best)) {
+            ColumbaTable columba = table.unwrap(ColumbaTable.class);
+            if (columba != null) {
+                for (int id : columba.lockObjectIds()) {
+                    ids.add(id);
+                }
+            }
+        }
+        return ids.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Sub-queries to joins, decorrelation, trimming, then the logical rewrites. */
+    private static RelNode rewrite(RelNode rel, RelOptCluster cluster, CalciteCatalogReader catalogReader,
+                                   SqlToRelConverter converter) {
+        HepProgram subQueries = new HepProgramBuilder()
+                .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                        CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+                .build();
+        RelNode result = hep(subQueries, rel);
+        RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
+        result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+        result = converter.trimUnusedFields(true, result);
+        RelOptRule rightToLeft = JoinCommuteRule.Config.DEFAULT.withSwapOuter(true)
+                .withOperandSupplier(b -> b.operand(LogicalJoin.class)
+                        .predicate(join -> join.getJoinType() == JoinRelType.RIGHT).anyInputs())
+                .as(JoinCommuteRule.Config.class).toRule();
+        HepProgram logical = new HepProgramBuilder()
+                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addRuleCollection(List.of(
+                        CoreRules.UNION_TO_DISTINCT, CoreRules.INTERSECT_TO_DISTINCT, CoreRules.MINUS_TO_DISTINCT,
+                        rightToLeft,
+                        CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+                        CoreRules.JOIN_REDUCE_EXPRESSIONS,
+                        CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
+                        CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                        CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
+                        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
+                        CoreRules.AGGREGATE_REMOVE, CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN,
+                        PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.PROJECT_INSTANCE,
+                        PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
+                        PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.SORT_INSTANCE, PruneEmptyRules.UNION_INSTANCE,
+                        CoreRules.FILTER_VALUES_MERGE, CoreRules.PROJECT_VALUES_MERGE))
+                .build();
+        result = hep(logical, result);
+        return result;
+    }
+
+    private static RelNode hep(HepProgram program, RelNode rel) {
+        HepPlanner planner = new HepPlanner(program, null, true, null, org.apache.calcite.plan.RelOptCostImpl.FACTORY);
+        planner.setExecutor(new ColumbaRexExecutor());
+        planner.setRoot(rel);
+        return planner.findBestExp();
+    }
+
+    private static List<RelOptRule> rules(PlanHints hints) {
+        List<RelOptRule> rules = new ArrayList<>(List.of(
+                ColumbaTableScanRule.CONFIG.toRule(), ColumbaFilterRule.CONFIG.toRule(), ColumbaProjectRule.CONFIG.toRule(),
+                ColumbaAggregateRule.CONFIG.toRule(), ColumbaSortRule.CONFIG.toRule(), ColumbaUnionRule.CONFIG.toRule(),
+                ColumbaValuesRule.CONFIG.toRule(), ColumbaTableModifyRule.CONFIG.toRule(),
+                ColumbaHashJoinRule.create(hints), ColumbaNestedLoopJoinRule.create(hints),
+                ColumbaIndexNestedLoopJoinRule.create(hints),
+                RowstoreKeyRangeRule.create(), IndexSeekRule.create(), ColumnstoreFilterRule.create(),
+                ProjectIntoScanRule.create(), ProjectFilterIntoScanRule.create()));
+        if (!hints.forceOrder()) {
+            // Commuting offers each side as build side or outer side; the projection it adds to restore
+            // the column order merges into the projection above, or disappears.
+            rules.add(CoreRules.JOIN_COMMUTE);
+            rules.add(CoreRules.PROJECT_MERGE);
+            rules.add(CoreRules.PROJECT_REMOVE);
+        }
+        return rules;
+    }
+
+    /** Names what Columba cannot run, before the optimizer fails on it with a less helpful message. */
+    private static void checkSupported(RelNode logical) {
+        logical.accept(new RelShuttleImpl() {
+            @Override
+            public RelNode visit(RelNode other) {
+                switch (other) {
+                    case Correlate ignored -> throw unsupported("a correlated sub-query that cannot be decorrelated");
+                    case TableFunctionScan scan -> throw unsupported("the table function " + scan.getCall());
+                    case Join join when join.getJoinType() == JoinRelType.FULL -> throw unsupported("FULL OUTER JOIN");
+                    case Aggregate aggregate when aggregate.getGroupType() != Aggregate.Group.SIMPLE ->
+                            throw unsupported("GROUPING SETS, ROLLUP and CUBE");
+                    case Aggregate aggregate when !dev.columba.planner.rel.ColumbaAggregate.supported(aggregate) ->
+                            throw unsupported("the aggregate " + aggregate.getAggCallList());
+                    case LogicalProject project when RexOver.containsOver(project.getProjects(), null) ->
+                            throw unsupported("window functions (OVER)");
+                    default -> {
+                    }
+                }
+                return super.visit(other);
+            }
+
+            @Override
+            public RelNode visit(LogicalJoin join) {
+                return visit((RelNode) join);
+            }
+
+            @Override
+            public RelNode visit(LogicalProject project) {
+                return visit((RelNode) project);
+            }
+
+            @Override
+            public RelNode visit(org.apache.calcite.rel.logical.LogicalAggregate aggregate) {
+                return visit((RelNode) aggregate);
+            }
+
+            @Override
+            public RelNode visit(org.apache.calcite.rel.logical.LogicalCorrelate correlate) {
+                return visit((RelNode) correlate);
+            }
+
+            @Override
+            public RelNode visit(TableFunctionScan scan) {
+                return visit((RelNode) scan);
+            }
+        });
+    }
+
+    private static ColumbaException unsupported(String what) {
+        return new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "Columba cannot run " + what + " yet");
+    }
+
+    private static PreparedStatementPlan explainPlan(PlannedStatement planned) {
+        TableSchema schema = TableSchema.of(Column.notNull("PLAN", SqlType.varchar(4000)));
+        List<Object[]> rows = new ArrayList<>();
+        for (String line : planned.explain().split("\n")) {
+            rows.add(new Object[] {line.length() > 4000 ? line.substring(0, 4000) : line});
+        }
+        return new PreparedStatementPlan() {
+            @Override
+            public TableSchema schema() {
+                return schema;
+            }
+
+            @Override
+            public boolean modifies() {
+                return false;
+            }
+
+            @Override
+            public int[] objectIds() {
+                return new int[0];
+            }
+
+            @Override
+            public List<SqlType> parameterTypes() {
+                return planned.parameterTypes();
+            }
+
+            @Override
+            public String explain() {
+                return planned.explain();
+            }
+
+            @Override
+            public Operator instantiate(StatementEnvironment environment, List<Object> parameters) {
+                return new ValuesOperator(schema, rows);
+            }
+        };
+    }
+
+    private static ColumbaException validationError(CalciteContextException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        String message = cause.getMessage() == null ? e.getMessage() : cause.getMessage();
+        ErrorCode code;
+        if (message.startsWith("Column '") && message.contains("not found")) {
+            code = ErrorCode.UNDEFINED_COLUMN;
+        } else if ((message.startsWith("Object '") || message.startsWith("Table '")) && message.contains("not found")) {
+            code = ErrorCode.OBJECT_NOT_FOUND;
+        } else if (message.startsWith("Cannot apply") || message.contains("Cannot assign") || message.contains("type")
+                && (message.contains("cannot") || message.contains("Cannot") || message.contains("incompatible"))) {
+            code = ErrorCode.WRONG_TYPE;
+        } else {
+            code = ErrorCode.INVALID_STATEMENT;
+        }
+        String position = e.getPosLine() > 0 ? " at line " + e.getPosLine() + ", column " + e.getPosColumn() : "";
+        return new ColumbaException(code, message + position, e);
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    /** The SQL kinds {@link #plan} accepts, for the session's dispatch. */
+    public static boolean plans(SqlNode statement) {
+        SqlNode node = statement instanceof SqlExplain explain ? explain.getExplicandum() : statement;
+        if (node instanceof SqlQueryOption option) {
+            node = option.query();
+        }
+        return node.getKind().belongsTo(SqlKind.QUERY) || node.getKind() == SqlKind.INSERT
+                || node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.columba.planner.rel;
+
+import dev.columba.core.exec.AggregateFunction;
+import dev.columba.core.exec.HashAggregateOperator;
+import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.ProjectOperator;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.schema.SqlTypes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * GROUP BY with COUNT, SUM, AVG, MIN, MAX (DISTINCT and FILTER included): core's
+ * {@link HashAggregateOperator}. Calcite's {@code $SUM0} (a SUM that is 0 over no rows, from
+ * rewritten COUNTs) is SUM followed by COALESCE(sum, 0). One grouping set only.
+ */
+public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
+    public ColumbaAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
+                            List<ImmutableBitSet> groupSets, List<AggregateCall> aggCalls) {
+        super(cluster, traits, List.of(), input, groupSet, groupSets, aggCalls);
+    }
+
+    /** Whether Columba can run this aggregate: one grouping set, supported functions, at most one argument. */
+    public static boolean supported(Aggregate aggregate) {
+        if (aggregate.getGroupType() != Group.SIMPLE) {
+            return false;
+        }
+        if (aggregate.getGroupCount() == 0 && aggregate.getAggCallList().isEmpty()) {
+            return false;
+        }
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            if (function(call) == null || call.getArgList().size() > 1 || !call.collation.getFieldCollations().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static AggregateFunction function(AggregateCall call) {
+        return switch (call.getAggregation().getKind()) {
+            case COUNT -> AggregateFunction.COUNT;
+            case SUM, SUM0 -> AggregateFunction.SUM;
+            case AVG -> AggregateFunction.AVG;
+            case MIN, ANY_VALUE -> AggregateFunction.MIN;
+            case MAX -> AggregateFunction.MAX;
+            default -> null;
+        };
+    }
+
+    @Override
+    public Aggregate copy(RelTraitSet traitSet, RelNode input, ImmutableBitSet groupSet, List<ImmutableBitSet> groupSets,
+                          List<AggregateCall> aggCalls) {
+        return new ColumbaAggregate(getCluster(), traitSet, input, groupSet, groupSets, aggCalls);
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double rows = mq.getRowCount(getInput());
+        double groups = mq.getRowCount(this);
+        double distinctCalls = getAggCallList().stream().filter(AggregateCall::isDistinct).count();
+        return Costs.cost(planner, groups, rows * Costs.HASH_PROBE_ROW * (1 + getAggCallList().size() * 0.2 + distinctCalls)
+                + groups * Costs.HASH_BUILD_ROW, 0);
+    }
+
+    @Override
+    public String explainDetail() {
+        List<String> keys = new ArrayList<>();
+        for (int key : getGroupSet()) {
+            keys.add(getInput().getRowType().getFieldNames().get(key));
+        }
+        return "group by " + keys + ", " + getAggCallList();
+    }
+
+    @Override
+    public Operator instantiate(Execution execution) {
+        Operator input = execution.instantiate(getInput());
+        TableSchema inputSchema = input.schema();
+        List<Integer> keys = getGroupSet().asList();
+        List<String> wanted = new ArrayList<>();
+        for (int key : keys) {
+            wanted.add(inputSchema.column(key).name());
+        }
+        wanted.addAll(getRowType().getFieldNames().subList(keys.size(), getRowType().getFieldCount()));
+        List<String> names = Execution.uniqueNames(wanted);
+        List<dev.columba.core.exec.AggregateCall> calls = new ArrayList<>();
+        boolean needsZero = false;
+        for (int index = 0; index < getAggCallList().size(); index++) {
+            AggregateCall call = getAggCallList().get(index);
+            AggregateFunction function = function(call);
+            int argument = call.getArgList().isEmpty() ? dev.columba.core.exec.AggregateCall.NO_ARGUMENT : call.getArgList().getFirst();
+            SqlType type = switch (function) {
+                case COUNT -> SqlType.BIGINT;
+                case MIN, MAX -> inputSchema.column(argument).type();
+                case SUM, AVG -> SqlTypes.fromRelType(call.getType());
+            };
+            needsZero |= call.getAggregation().getKind() == SqlKind.SUM0;
+            calls.add(new dev.columba.core.exec.AggregateCall(function, argument, call.isDistinct(),
+                    call.filterArg < 0 ? dev.columba.core.exec.AggregateCall.NO_FILTER : call.filterArg, type,
+                    names.get(keys.size() + index)));
+        }
+        Operator aggregate = new HashAggregateOperator(input, keys, calls);
+        if (!needsZero) {
+            return aggregate;
+        }
+        TableSchema output = aggregate.schema();
+        List<Expr> expressions = new ArrayList<>();
+        for (int column = 0; column < output.size(); column++) {
+            Expr reference = new Expr.ColumnReference(column, output.column(column).type());
+            int callIndex = column - keys.size();
+            if (callIndex >= 0 && getAggCallList().get(callIndex).getAggregation().getKind() == SqlKind.SUM0) {
+                expressions.add(new Expr.Coalesce(List.of(reference, new Expr.Cast(new Expr.Literal(0, SqlType.INT),
+                        reference.type())), reference.type()));
+            } else {
+                expressions.add(reference);
+            }
+        }
+        return new ProjectOperator(aggregate, expressions, output.columns().stream().map(c -> c.name()).toList());
+    }
+}

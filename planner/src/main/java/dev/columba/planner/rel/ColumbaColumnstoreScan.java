@@ -1,0 +1,156 @@
+package dev.columba.planner.rel;
+
+import dev.columba.columnstore.scan.ColumnFilter;
+import dev.columba.core.exec.Operator;
+import dev.columba.planner.exec.ColumnstoreScanOperator;
+import dev.columba.planner.schema.ColumnstoreTableAdapter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * The batch-mode scan of a columnstore table: only the projected columns' segments are read, and
+ * simple predicates ({@link PushedFilter}) run inside the scan, on encoded data, eliminating whole
+ * rowgroups whose min/max cannot match. BATCH mode.
+ */
+public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.TableScan implements ColumbaRel {
+    private final ColumnstoreTableAdapter columnstore;
+    private final int[] projection;
+    private final List<PushedFilter> filters;
+
+    public ColumbaColumnstoreScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] projection,
+                                  List<PushedFilter> filters) {
+        super(cluster, traits, List.of(), table);
+        this.columnstore = table.unwrap(ColumnstoreTableAdapter.class);
+        this.projection = projection.clone();
+        this.filters = List.copyOf(filters);
+    }
+
+    public static ColumbaColumnstoreScan of(RelOptCluster cluster, RelOptTable table) {
+        int[] all = new int[table.getRowType().getFieldCount()];
+        Arrays.setAll(all, column -> column);
+        return new ColumbaColumnstoreScan(cluster, cluster.traitSetOf(ColumbaRel.CONVENTION), table, all, List.of());
+    }
+
+    public ColumnstoreTableAdapter columnstore() {
+        return columnstore;
+    }
+
+    public int[] projection() {
+        return projection.clone();
+    }
+
+    public List<PushedFilter> filters() {
+        return filters;
+    }
+
+    public ColumbaColumnstoreScan withProjection(int[] columns) {
+        return new ColumbaColumnstoreScan(getCluster(), getTraitSet(), getTable(), columns, filters);
+    }
+
+    public ColumbaColumnstoreScan withFilters(List<PushedFilter> pushed) {
+        return new ColumbaColumnstoreScan(getCluster(), getTraitSet(), getTable(), projection, pushed);
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new ColumbaColumnstoreScan(getCluster(), traitSet, getTable(), projection, filters);
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        List<RelDataTypeField> fields = table.getRowType().getFieldList();
+        var builder = getCluster().getTypeFactory().builder();
+        for (int column : projection) {
+            builder.add(fields.get(column));
+        }
+        return builder.build();
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter writer) {
+        return super.explainTerms(writer).item("projection", Arrays.toString(projection))
+                .itemIf("filters", describeFilters(), !filters.isEmpty());
+    }
+
+    private String describeFilters() {
+        List<String> parts = new ArrayList<>();
+        for (PushedFilter filter : filters) {
+            parts.add(filter.describe(columnstore.schema().column(filter.column()).name()));
+        }
+        return String.join(" AND ", parts);
+    }
+
+    /** The fraction of rows the pushed filters keep (Calcite's default guesses per filter). */
+    double filterFraction() {
+        double fraction = 1.0;
+        for (PushedFilter filter : filters) {
+            fraction *= switch (filter.kind()) {
+                case EQUAL -> 0.15;
+                case IN -> Math.min(1.0, 0.15 * filter.constants().size());
+                case IS_NULL -> 0.1;
+                case IS_NOT_NULL -> 0.9;
+                case NOT_EQUAL -> 0.85;
+                default -> 0.5;
+            };
+        }
+        return fraction;
+    }
+
+    @Override
+    public double estimateRowCount(RelMetadataQuery mq) {
+        return Math.max(1, columnstore.rowCount() * filterFraction());
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double rows = columnstore.rowCount();
+        int totalColumns = Math.max(1, columnstore.schema().size());
+        long read = Arrays.stream(projection).count() + filters.stream().filter(f -> Arrays.stream(projection)
+                .noneMatch(column -> column == f.column())).count();
+        double pages = columnstore.pages() * read / totalColumns;
+        double out = rows * filterFraction();
+        return Costs.cost(planner, out, rows * Costs.COLUMNSTORE_VALUE * Math.max(1, read) + out * Costs.BATCH_ROW * 0.1,
+                pages * Costs.PAGE);
+    }
+
+    @Override
+    public String explainDetail() {
+        StringBuilder text = new StringBuilder(columnstore.name());
+        if (projection.length < columnstore.schema().size()) {
+            List<String> names = new ArrayList<>();
+            for (int column : projection) {
+                names.add(columnstore.schema().column(column).name());
+            }
+            text.append(", columns ").append(names);
+        }
+        if (!filters.isEmpty()) {
+            text.append(", filters ").append(describeFilters()).append(" (rowgroup elimination)");
+        }
+        return text.toString();
+    }
+
+    @Override
+    public Operator instantiate(Execution execution) {
+        for (PushedFilter filter : filters) {
+            filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type());
+        }
+        return new ColumnstoreScanOperator(execution.environment(), columnstore.table(), projection, () -> {
+            List<ColumnFilter> resolved = new ArrayList<>();
+            for (PushedFilter filter : filters) {
+                resolved.add(filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type()));
+            }
+            return resolved;
+        }, false);
+    }
+}

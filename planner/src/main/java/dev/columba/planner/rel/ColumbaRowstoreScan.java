@@ -1,0 +1,274 @@
+package dev.columba.planner.rel;
+
+import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.RowsToBatch;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import dev.columba.core.type.Values;
+import dev.columba.planner.exec.RowSources;
+import dev.columba.planner.schema.RowstoreTable;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.table.TableScan;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+
+/**
+ * A scan of a rowstore table: a clustered table in key order (the B+tree's leaf chain), with a
+ * key range pushed down from comparisons on the leading key columns, or a heap in allocation
+ * order; only the projected columns are decoded. Sequential read-ahead follows the statement's
+ * settings ({@code read_ahead}, its depth and I/O size). ROW mode: rows are decoded one at a time.
+ */
+public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.TableScan implements ColumbaRel {
+    private final RowstoreTable rowstore;
+    private final int[] projection;
+    private final KeyRange range;
+
+    public ColumbaRowstoreScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] projection, KeyRange range) {
+        super(cluster, traits, List.of(), table);
+        this.rowstore = table.unwrap(RowstoreTable.class);
+        this.projection = projection.clone();
+        this.range = range;
+    }
+
+    /** A full scan of every column. */
+    public static ColumbaRowstoreScan of(RelOptCluster cluster, RelOptTable table) {
+        int columns = table.getRowType().getFieldCount();
+        int[] all = new int[columns];
+        Arrays.setAll(all, column -> column);
+        return new ColumbaRowstoreScan(cluster, cluster.traitSetOf(ColumbaRel.CONVENTION), table, all, null);
+    }
+
+    public RowstoreTable rowstore() {
+        return rowstore;
+    }
+
+    /** Table columns produced, in order. */
+    public int[] projection() {
+        return projection.clone();
+    }
+
+    /** The pushed-down key range, or null. */
+    public KeyRange range() {
+        return range;
+    }
+
+    public boolean clustered() {
+        return rowstore.store().tree() != null;
+    }
+
+    public ColumbaRowstoreScan withProjection(int[] columns) {
+        return new ColumbaRowstoreScan(getCluster(), getTraitSet(), getTable(), columns, range);
+    }
+
+    public ColumbaRowstoreScan withRange(KeyRange keyRange) {
+        return new ColumbaRowstoreScan(getCluster(), getTraitSet(), getTable(), projection, keyRange);
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new ColumbaRowstoreScan(getCluster(), traitSet, getTable(), projection, range);
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        List<RelDataTypeField> fields = table.getRowType().getFieldList();
+        var builder = getCluster().getTypeFactory().builder();
+        for (int column : projection) {
+            builder.add(fields.get(column));
+        }
+        return builder.build();
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter writer) {
+        return super.explainTerms(writer)
+                .item("projection", Arrays.toString(projection))
+                .itemIf("range", range == null ? "" : range.describe(keyNames()), range != null);
+    }
+
+    /** The condition the range stands for, over this scan's columns, for estimates; null without a range. */
+    RexNode rangeCondition() {
+        if (range == null) {
+            return null;
+        }
+        RexBuilder builder = getCluster().getRexBuilder();
+        List<Integer> keys = rowstore.keyColumns();
+        List<RexNode> conjuncts = new ArrayList<>();
+        RelDataType tableType = table.getRowType();
+        for (int index = 0; index < range.prefix().size(); index++) {
+            conjuncts.add(builder.makeCall(SqlStdOperatorTable.EQUALS, tableRef(builder, tableType, keys.get(index)),
+                    range.prefix().get(index)));
+        }
+        int column = keys.get(range.prefix().size() < keys.size() ? range.prefix().size() : keys.size() - 1);
+        if (range.low() != null) {
+            conjuncts.add(builder.makeCall(range.lowInclusive() ? SqlStdOperatorTable.GREATER_THAN_OR_EQUAL
+                    : SqlStdOperatorTable.GREATER_THAN, tableRef(builder, tableType, column), range.low()));
+        }
+        if (range.high() != null) {
+            conjuncts.add(builder.makeCall(range.highInclusive() ? SqlStdOperatorTable.LESS_THAN_OR_EQUAL
+                    : SqlStdOperatorTable.LESS_THAN, tableRef(builder, tableType, column), range.high()));
+        }
+        return org.apache.calcite.rex.RexUtil.composeConjunction(builder, conjuncts);
+    }
+
+    private static RexNode tableRef(RexBuilder builder, RelDataType tableType, int column) {
+        return builder.makeInputRef(tableType.getFieldList().get(column).getType(), column);
+    }
+
+    /** The fraction of the table's rows the range selects. */
+    double rangeFraction() {
+        RexNode condition = rangeCondition();
+        if (condition == null) {
+            return 1.0;
+        }
+        int[] identity = new int[table.getRowType().getFieldCount()];
+        Arrays.setAll(identity, column -> column);
+        return Selectivities.of(rowstore, identity, condition);
+    }
+
+    @Override
+    public double estimateRowCount(RelMetadataQuery mq) {
+        return Math.max(1, rowstore.rowCount() * rangeFraction());
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double fraction = rangeFraction();
+        double rows = rowstore.rowCount() * fraction;
+        double pages = Math.max(1, rowstore.pages() * fraction);
+        double width = 0.5 + 0.5 * projection.length / Math.max(1, table.getRowType().getFieldCount());
+        return Costs.cost(planner, rows, rows * Costs.ROW_DECODE * width, pages * Costs.PAGE);
+    }
+
+    private List<String> keyNames() {
+        List<String> names = new ArrayList<>();
+        for (int column : rowstore.keyColumns()) {
+            names.add(rowstore.schema().column(column).name());
+        }
+        return names;
+    }
+
+    @Override
+    public String explainDetail() {
+        StringBuilder text = new StringBuilder(rowstore.name());
+        if (clustered()) {
+            text.append(", clustered index order");
+            if (range != null) {
+                text.append(", seek ").append(range.describe(keyNames()));
+            }
+        } else {
+            text.append(", heap allocation order");
+        }
+        if (projection.length < rowstore.schema().size()) {
+            List<String> names = new ArrayList<>();
+            for (int column : projection) {
+                names.add(rowstore.schema().column(column).name());
+            }
+            text.append(", columns ").append(names);
+        }
+        return text.toString();
+    }
+
+    @Override
+    public Operator instantiate(Execution execution) {
+        List<Column> columns = new ArrayList<>();
+        for (int column : projection) {
+            columns.add(rowstore.schema().column(column));
+        }
+        TableSchema schema = new TableSchema(columns);
+        if (execution.planning()) {
+            checkRange(execution);
+            return new RowsToBatch(schema, context -> RowSources.empty());
+        }
+        return new RowsToBatch(schema, context -> {
+            ReadAheadOptions readAhead = ReadAheadOptions.from(context.query().settings());
+            TableScan scan = storageScan(execution, readAhead);
+            return scan == null ? RowSources.empty() : RowSources.scan(execution.environment(), rowstore.store(), scan);
+        });
+    }
+
+    private void checkRange(Execution execution) {
+        if (range != null) {
+            for (RexNode value : range.prefix()) {
+                keyValue(execution, value, 0);
+            }
+        }
+    }
+
+    /** The storage scan for this execution, or null when a bound is NULL (nothing can match). */
+    private TableScan storageScan(Execution execution, ReadAheadOptions readAhead) {
+        if (!clustered()) {
+            return TableScan.allocationOrder(readAhead).withProjection(projection);
+        }
+        if (range == null) {
+            return TableScan.all(readAhead).withProjection(projection);
+        }
+        List<Object> prefix = new ArrayList<>();
+        for (int index = 0; index < range.prefix().size(); index++) {
+            Object value = keyValue(execution, range.prefix().get(index), index);
+            if (value == null) {
+                return null;
+            }
+            prefix.add(value);
+        }
+        int boundColumn = range.prefix().size();
+        Object[] low = prefix.isEmpty() ? null : prefix.toArray();
+        boolean lowInclusive = true;
+        Object[] high = prefix.isEmpty() ? null : prefix.toArray();
+        boolean highInclusive = true;
+        if (range.low() != null) {
+            Object value = keyValue(execution, range.low(), boundColumn);
+            if (value == null) {
+                return null;
+            }
+            low = append(prefix, value);
+            lowInclusive = range.lowInclusive();
+        }
+        if (range.high() != null) {
+            Object value = keyValue(execution, range.high(), boundColumn);
+            if (value == null) {
+                return null;
+            }
+            high = append(prefix, value);
+            highInclusive = range.highInclusive();
+        }
+        return TableScan.range(low, lowInclusive, high, highInclusive, readAhead).withProjection(projection);
+    }
+
+    private static Object[] append(List<Object> prefix, Object value) {
+        Object[] values = Arrays.copyOf(prefix.toArray(), prefix.size() + 1);
+        values[prefix.size()] = value;
+        return values;
+    }
+
+    /** A bound's value in the type of key column {@code keyIndex}, or null for NULL. */
+    private Object keyValue(Execution execution, RexNode value, int keyIndex) {
+        Expr expression = execution.translator(TableSchema.of(Column.nullable("unused", SqlType.INT))).translate(value);
+        if (!(expression instanceof Expr.Literal literal)) {
+            throw new IllegalStateException("a key bound must be a literal or a parameter: " + value);
+        }
+        if (literal.value() == null) {
+            return null;
+        }
+        SqlType keyType = rowstore.schema().column(rowstore.keyColumns().get(keyIndex)).type();
+        Object converted = literal.type().equals(keyType) ? literal.value()
+                : dev.columba.core.expr.Evaluator.cast(literal.value(), literal.type(), keyType);
+        return Values.canonical(keyType, converted);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.columba.planner.rel;
+
+import com.google.common.collect.ImmutableList;
+import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.ValuesOperator;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.schema.SqlTypes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexLiteral;
+
+/** Literal rows: core's {@link ValuesOperator}. BATCH mode. */
+public final class ColumbaValues extends Values implements ColumbaRel {
+    public ColumbaValues(RelOptCluster cluster, RelDataType rowType, ImmutableList<ImmutableList<RexLiteral>> tuples,
+                         RelTraitSet traits) {
+        super(cluster, List.of(), rowType, tuples, traits);
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new ColumbaValues(getCluster(), getRowType(), tuples, traitSet);
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        return Costs.cost(planner, tuples.size(), tuples.size() * Costs.BATCH_ROW, 0);
+    }
+
+    @Override
+    public String explainDetail() {
+        return tuples.size() + " rows";
+    }
+
+    @Override
+    public Operator instantiate(Execution execution) {
+        List<String> names = Execution.uniqueNames(getRowType().getFieldNames());
+        List<Column> columns = new ArrayList<>();
+        List<RelDataTypeField> fields = getRowType().getFieldList();
+        for (int index = 0; index < fields.size(); index++) {
+            RelDataType type = fields.get(index).getType();
+            columns.add(new Column(names.get(index), SqlTypes.fromRelType(type), type.isNullable()));
+        }
+        TableSchema schema = new TableSchema(columns);
+        List<Object[]> rows = new ArrayList<>();
+        for (List<RexLiteral> tuple : tuples) {
+            Object[] row = new Object[tuple.size()];
+            for (int column = 0; column < row.length; column++) {
+                SqlType type = schema.column(column).type();
+                row[column] = ExpressionTranslator.literalValue(tuple.get(column), type);
+            }
+            rows.add(row);
+        }
+        return new ValuesOperator(schema, rows);
+    }
+}

@@ -1,0 +1,107 @@
+package dev.columba.planner.rel;
+
+import dev.columba.core.exec.Operator;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.planner.plan.StatementEnvironment;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexBuilder;
+
+/**
+ * One instantiation of a physical plan: the statement's environment and parameter values, or
+ * neither when the planner instantiates the tree once to check it (every expression translated,
+ * every operator constructed, nothing opened) and to learn each node's columns and execution mode
+ * for {@code EXPLAIN}.
+ */
+public final class Execution {
+    private final StatementEnvironment environment;
+    private final List<Object> parameters;
+    private final RexBuilder rexBuilder;
+    private final Map<RelNode, Operator> instantiated = new IdentityHashMap<>();
+
+    private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder) {
+        this.environment = environment;
+        this.parameters = parameters;
+        this.rexBuilder = rexBuilder;
+    }
+
+    /** A check of the plan while planning: parameters are typed NULLs, nothing may be opened. */
+    public static Execution planning(RexBuilder rexBuilder) {
+        return new Execution(null, null, rexBuilder);
+    }
+
+    /** A real execution; {@code parameters} may hold nulls (SQL NULL). */
+    public static Execution of(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder) {
+        return new Execution(environment, java.util.Collections.unmodifiableList(new ArrayList<>(parameters)), rexBuilder);
+    }
+
+    /** The statement's environment; null while planning. */
+    public StatementEnvironment environment() {
+        return environment;
+    }
+
+    /** Whether this is the planner's check rather than a run. */
+    public boolean planning() {
+        return environment == null;
+    }
+
+    public RexBuilder rexBuilder() {
+        return rexBuilder;
+    }
+
+    /** Parameter values, or null while planning. */
+    public List<Object> parameters() {
+        return parameters;
+    }
+
+    /** Instantiates a physical input. */
+    public Operator instantiate(RelNode input) {
+        RelNode physical = input instanceof org.apache.calcite.plan.volcano.RelSubset subset ? subset.getBest() : input;
+        Operator operator = ((ColumbaRel) physical).instantiate(this);
+        instantiated.put(physical, operator);
+        return operator;
+    }
+
+    /** The operator instantiated for {@code rel}, if any (for EXPLAIN). */
+    public Operator operatorOf(RelNode rel) {
+        return instantiated.get(rel);
+    }
+
+    public ExpressionTranslator translator(TableSchema input) {
+        return new ExpressionTranslator(input, rexBuilder, parameters);
+    }
+
+    /** {@code names} made unique ignoring case (core's schemas require it), keeping the first of each as is. */
+    public static List<String> uniqueNames(List<String> names) {
+        Set<String> seen = new HashSet<>();
+        List<String> unique = new ArrayList<>(names.size());
+        for (String name : names) {
+            String candidate = name;
+            int suffix = 0;
+            while (!seen.add(candidate.toLowerCase(Locale.ROOT))) {
+                candidate = name + suffix++;
+            }
+            unique.add(candidate);
+        }
+        return unique;
+    }
+
+    /** The columns of {@code left} then {@code right}, names made unique: the pair rows a join condition reads. */
+    public static TableSchema concat(TableSchema left, TableSchema right) {
+        List<Column> columns = new ArrayList<>(left.columns());
+        columns.addAll(right.columns());
+        List<String> names = uniqueNames(columns.stream().map(Column::name).toList());
+        List<Column> renamed = new ArrayList<>(columns.size());
+        for (int index = 0; index < columns.size(); index++) {
+            renamed.add(new Column(names.get(index), columns.get(index).type(), true));
+        }
+        return new TableSchema(renamed);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.columba.planner.rules;
+
+import dev.columba.planner.rel.ColumbaAggregate;
+import dev.columba.planner.rel.ColumbaRel;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+
+/**
+ * A logical aggregate with one grouping set and COUNT/SUM/AVG/MIN/MAX (DISTINCT, FILTER allowed)
+ * becomes Columba's hash aggregate; GROUPING SETS, ROLLUP, CUBE and other functions do not convert.
+ *
+ * <pre>
+ * before: LogicalAggregate(group=[{0}], c=[COUNT(DISTINCT $1)])   after: ColumbaAggregate(group=[{0}], c=[COUNT(DISTINCT $1)])
+ * </pre>
+ */
+public final class ColumbaAggregateRule extends ConverterRule {
+    public static final Config CONFIG = Config.INSTANCE
+            .withConversion(LogicalAggregate.class, ColumbaAggregate::supported, Convention.NONE, ColumbaRel.CONVENTION,
+                    "ColumbaAggregateRule")
+            .withRuleFactory(ColumbaAggregateRule::new);
+
+    private ColumbaAggregateRule(Config config) {
+        super(config);
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+        LogicalAggregate aggregate = (LogicalAggregate) rel;
+        RelNode input = convert(aggregate.getInput(), aggregate.getInput().getTraitSet().replace(ColumbaRel.CONVENTION));
+        return new ColumbaAggregate(aggregate.getCluster(), aggregate.getTraitSet().replace(ColumbaRel.CONVENTION), input,
+                aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
+    }
+}

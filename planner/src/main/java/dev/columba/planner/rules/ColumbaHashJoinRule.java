@@ -1,0 +1,55 @@
+package dev.columba.planner.rules;
+
+import dev.columba.planner.rel.ColumbaHashJoin;
+import dev.columba.planner.rel.ColumbaRel;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalJoin;
+
+/**
+ * An equi-join (INNER, LEFT, SEMI, ANTI with at least one equal-keys pair) becomes a hash join
+ * building on its right input, unless {@code OPTION (LOOP JOIN)} forbids it. Join commutation
+ * offers the other side as build side too; the cost model prefers the smaller build.
+ *
+ * <pre>
+ * before: LogicalJoin(condition=[=($0, $6)], joinType=[inner])
+ * after:  ColumbaHashJoin(condition=[=($0, $6)], joinType=[inner])   (inputs converted to COLUMBA)
+ * </pre>
+ * Does not fire for joins without an equality between the sides, RIGHT and FULL joins, or under LOOP JOIN.
+ */
+public final class ColumbaHashJoinRule extends RelRule<RuleConfig> {
+    private final PlanHints hints;
+
+    private ColumbaHashJoinRule(RuleConfig config, PlanHints hints) {
+        super(config);
+        this.hints = hints;
+    }
+
+    public static ColumbaHashJoinRule create(PlanHints hints) {
+        return (ColumbaHashJoinRule) RuleConfig.of("ColumbaHashJoinRule",
+                b -> b.operand(LogicalJoin.class).anyInputs(), config -> new ColumbaHashJoinRule(config, hints)).toRule();
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+        LogicalJoin join = call.rel(0);
+        if (!hints.allowsHashJoin() || !supported(join.getJoinType())) {
+            return;
+        }
+        JoinInfo info = join.analyzeCondition();
+        if (info.leftKeys.isEmpty()) {
+            return;
+        }
+        RelNode left = convert(join.getLeft(), join.getLeft().getTraitSet().replace(ColumbaRel.CONVENTION));
+        RelNode right = convert(join.getRight(), join.getRight().getTraitSet().replace(ColumbaRel.CONVENTION));
+        call.transformTo(new ColumbaHashJoin(join.getCluster(), join.getTraitSet().replace(ColumbaRel.CONVENTION), left, right,
+                join.getCondition(), join.getJoinType()));
+    }
+
+    static boolean supported(JoinRelType type) {
+        return type == JoinRelType.INNER || type == JoinRelType.LEFT || type == JoinRelType.SEMI || type == JoinRelType.ANTI;
+    }
+}
