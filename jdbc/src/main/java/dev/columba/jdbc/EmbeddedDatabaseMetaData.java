@@ -790,9 +790,10 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
         return false;
     }
 
+    /** Scalar sub-queries that need a single-row check do not plan yet (docs/design/planner.md, "Limits"). */
     @Override
     public boolean supportsSubqueriesInComparisons() {
-        return true;
+        return false;
     }
 
     @Override
@@ -810,6 +811,7 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
         return false;
     }
 
+    /** Only those Calcite can decorrelate: not a promise a tool can rely on. */
     @Override
     public boolean supportsCorrelatedSubqueries() {
         return false;
