@@ -1,0 +1,230 @@
+package dev.columba.jdbc;
+
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.session.Engine;
+import dev.columba.storage.catalog.Catalog;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.txn.ObjectLocks;
+import java.sql.DatabaseMetaData;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The rows of the catalog's metadata result sets (tables, columns, primary keys, indexes), read
+ * from the database's catalog as last committed: a connection does not see its own uncommitted
+ * DDL here. User tables have no catalog and no schema (null); system views are not listed.
+ *
+ * <p>Key and index naming follows {@code sys.indexes}: a clustered B+tree or clustered columnstore
+ * is an index named like its table. The primary key is a unique clustered key, or the unique
+ * nonclustered index {@code PK_<table>} that {@code PRIMARY KEY NONCLUSTERED} creates.
+ */
+final class CatalogRows {
+    /** Table options that mark IDENTITY and computed columns (see the planner's DDL). */
+    private static final String IDENTITY_OPTION = "identity:";
+    private static final String COMPUTED_OPTION = "computed:";
+    private static final String PRIMARY_KEY_INDEX_PREFIX = "PK_";
+
+    private final List<CatalogEntry.Table> tables = new ArrayList<>();
+    private final List<CatalogEntry.Index> indexes = new ArrayList<>();
+
+    private CatalogRows(List<CatalogEntry> entries) {
+        for (CatalogEntry entry : entries) {
+            switch (entry) {
+                case CatalogEntry.Table table -> tables.add(table);
+                case CatalogEntry.Index index -> indexes.add(index);
+            }
+        }
+        tables.sort(Comparator.comparing(CatalogEntry.Table::name, String.CASE_INSENSITIVE_ORDER));
+    }
+
+    /** The committed catalog, read with the catalog held shared as a statement would. */
+    static CatalogRows read(Engine engine) {
+        Database database = engine.database();
+        ObjectLocks.Lease lease = database.locks().shared(Catalog.CATALOG_OBJECT_ID);
+        try {
+            return new CatalogRows(database.catalog().entries(database.bufferPool(), database.systemCounters()));
+        } finally {
+            lease.close();
+        }
+    }
+
+    /** User tables have no schema: they match a schema pattern that matches the empty string. */
+    private static boolean inScope(String catalog, String schemaPattern) {
+        return (catalog == null || catalog.isEmpty()) && NamePattern.of(schemaPattern).matches(null);
+    }
+
+    private List<CatalogEntry.Table> tables(String catalog, String schemaPattern, NamePattern names) {
+        if (!inScope(catalog, schemaPattern)) {
+            return List.of();
+        }
+        return tables.stream().filter(table -> names.matches(table.name())).toList();
+    }
+
+    /** The table named exactly {@code name} (ignoring case), for the methods that take a name, not a pattern. */
+    private List<CatalogEntry.Table> named(String catalog, String schema, String name) {
+        if (!inScope(catalog, schema) || name == null) {
+            return List.of();
+        }
+        return tables.stream().filter(table -> table.name().equalsIgnoreCase(name)).toList();
+    }
+
+    private static String storage(CatalogEntry.Table table) {
+        return switch (table.organization()) {
+            case CLUSTERED -> "rowstore, clustered B+tree";
+            case HEAP -> "rowstore heap";
+            case COLUMNSTORE -> "columnstore";
+        };
+    }
+
+    // ---- getTables ------------------------------------------------------------------------------
+
+    static final TableSchema TABLES = MetadataSchemas.schema("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE",
+            "REMARKS", MetadataSchemas.TEXT, "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
+
+    static final String TABLE_TYPE = "TABLE";
+
+    List<Object[]> tables(String catalog, String schemaPattern, String tableNamePattern, String[] types) {
+        if (types != null && List.of(types).stream().noneMatch(TABLE_TYPE::equalsIgnoreCase)) {
+            return List.of();
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry.Table table : tables(catalog, schemaPattern, NamePattern.of(tableNamePattern))) {
+            rows.add(new Object[] {null, null, table.name(), TABLE_TYPE, storage(table), null, null, null, null, null});
+        }
+        return rows;
+    }
+
+    // ---- getColumns -----------------------------------------------------------------------------
+
+    static final TableSchema COLUMNS = MetadataSchemas.schema("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME",
+            "DATA_TYPE", SqlType.INT, "TYPE_NAME", "COLUMN_SIZE", SqlType.INT, "BUFFER_LENGTH", SqlType.INT,
+            "DECIMAL_DIGITS", SqlType.INT, "NUM_PREC_RADIX", SqlType.INT, "NULLABLE", SqlType.INT, "REMARKS", MetadataSchemas.TEXT, "COLUMN_DEF",
+            "SQL_DATA_TYPE", SqlType.INT, "SQL_DATETIME_SUB", SqlType.INT, "CHAR_OCTET_LENGTH", SqlType.INT,
+            "ORDINAL_POSITION", SqlType.INT, "IS_NULLABLE", "SCOPE_CATALOG", "SCOPE_SCHEMA", "SCOPE_TABLE",
+            "SOURCE_DATA_TYPE", SqlType.INT, "IS_AUTOINCREMENT", "IS_GENERATEDCOLUMN");
+
+    List<Object[]> columns(String catalog, String schemaPattern, String tableNamePattern, String columnNamePattern) {
+        NamePattern columnNames = NamePattern.of(columnNamePattern);
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry.Table table : tables(catalog, schemaPattern, NamePattern.of(tableNamePattern))) {
+            for (int columnIndex = 0; columnIndex < table.schema().size(); columnIndex++) {
+                Column column = table.schema().column(columnIndex);
+                if (!columnNames.matches(column.name())) {
+                    continue;
+                }
+                SqlType type = column.type();
+                Map<String, String> options = table.options();
+                String computed = options.get(COMPUTED_OPTION + column.name());
+                rows.add(new Object[] {null, null, table.name(), column.name(), JdbcTypes.jdbcType(type),
+                        JdbcTypes.typeName(type), JdbcTypes.precision(type), null, decimalDigits(type), radix(type),
+                        column.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
+                        computed == null ? null : "computed: " + computed, null, null, null, octetLength(type),
+                        columnIndex + 1, column.nullable() ? "YES" : "NO", null, null, null, null,
+                        options.containsKey(IDENTITY_OPTION + column.name()) ? "YES" : "NO", computed != null ? "YES" : "NO"});
+            }
+        }
+        return rows;
+    }
+
+    /** Fractional digits: the scale of exact numbers and timestamps, null where digits do not apply. */
+    static Integer decimalDigits(SqlType type) {
+        return JdbcTypes.isNumeric(type) || type instanceof SqlType.TimestampType ? JdbcTypes.scale(type) : null;
+    }
+
+    static Integer radix(SqlType type) {
+        return JdbcTypes.isNumeric(type) ? 10 : null;
+    }
+
+    /** Bytes a character value may take: four per character in UTF-8. */
+    static Integer octetLength(SqlType type) {
+        return JdbcTypes.isCharacter(type) ? (int) Math.min(Integer.MAX_VALUE, 4L * JdbcTypes.precision(type)) : null;
+    }
+
+    // ---- getPrimaryKeys -------------------------------------------------------------------------
+
+    static final TableSchema PRIMARY_KEYS = MetadataSchemas.schema("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME",
+            "KEY_SEQ", SqlType.INT, "PK_NAME");
+
+    List<Object[]> primaryKeys(String catalog, String schema, String tableName) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry.Table table : named(catalog, schema, tableName)) {
+            List<Integer> key = List.of();
+            String keyName = null;
+            if (table.organization() == CatalogEntry.Organization.CLUSTERED && table.uniqueKey()) {
+                key = table.keyColumns();
+                keyName = table.name();
+            } else {
+                for (CatalogEntry.Index index : indexesOf(table)) {
+                    if (index.unique() && index.name().equalsIgnoreCase(PRIMARY_KEY_INDEX_PREFIX + table.name())) {
+                        key = index.keyColumns();
+                        keyName = index.name();
+                    }
+                }
+            }
+            for (int position = 0; position < key.size(); position++) {
+                rows.add(new Object[] {null, null, table.name(), table.schema().column(key.get(position)).name(),
+                        position + 1, keyName});
+            }
+        }
+        rows.sort(Comparator.comparing(row -> ((String) row[3]).toLowerCase(Locale.ROOT)));
+        return rows;
+    }
+
+    private List<CatalogEntry.Index> indexesOf(CatalogEntry.Table table) {
+        return indexes.stream().filter(index -> index.tableId() == table.objectId()).toList();
+    }
+
+    // ---- getIndexInfo ---------------------------------------------------------------------------
+
+    static final TableSchema INDEX_INFO = MetadataSchemas.schema("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME",
+            "NON_UNIQUE", SqlType.BOOLEAN, "INDEX_QUALIFIER", "INDEX_NAME", "TYPE", SqlType.INT, "ORDINAL_POSITION",
+            SqlType.INT, "COLUMN_NAME", "ASC_OR_DESC", "CARDINALITY", SqlType.BIGINT, "PAGES", SqlType.BIGINT,
+            "FILTER_CONDITION");
+
+    List<Object[]> indexInfo(String catalog, String schema, String tableName, boolean uniqueOnly) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry.Table table : named(catalog, schema, tableName)) {
+            switch (table.organization()) {
+                case CLUSTERED -> addIndexRows(rows, table, table.name(), table.uniqueKey(),
+                        DatabaseMetaData.tableIndexClustered, table.keyColumns(), "A", uniqueOnly);
+                case COLUMNSTORE -> {
+                    List<Integer> all = new ArrayList<>();
+                    for (int column = 0; column < table.schema().size(); column++) {
+                        all.add(column);
+                    }
+                    addIndexRows(rows, table, table.name(), false, DatabaseMetaData.tableIndexOther, all, null, uniqueOnly);
+                }
+                case HEAP -> {
+                }
+            }
+            for (CatalogEntry.Index index : indexesOf(table)) {
+                addIndexRows(rows, table, index.name(), index.unique(), DatabaseMetaData.tableIndexOther, index.keyColumns(),
+                        "A", uniqueOnly);
+            }
+        }
+        rows.sort(Comparator.<Object[], Boolean>comparing(row -> (Boolean) row[3])
+                .thenComparing(row -> (Integer) row[6])
+                .thenComparing(row -> ((String) row[5]).toLowerCase(Locale.ROOT))
+                .thenComparing(row -> (Integer) row[7]));
+        return rows;
+    }
+
+    private static void addIndexRows(List<Object[]> rows, CatalogEntry.Table table, String indexName, boolean unique,
+                                     int type, List<Integer> columns, String order, boolean uniqueOnly) {
+        if (uniqueOnly && !unique) {
+            return;
+        }
+        // Distinct key values: every row's, for a unique index; unknown otherwise.
+        Long cardinality = unique ? table.rowCount() : null;
+        for (int position = 0; position < columns.size(); position++) {
+            rows.add(new Object[] {null, null, table.name(), !unique, null, indexName, type, position + 1,
+                    table.schema().column(columns.get(position)).name(), order, cardinality, null, null});
+        }
+    }
+}

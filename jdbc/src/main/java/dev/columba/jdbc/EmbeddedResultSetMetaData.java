@@ -1,0 +1,157 @@
+package dev.columba.jdbc;
+
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+
+/**
+ * The columns of a result: names, types as {@link java.sql.Types}, precision and scale,
+ * nullability and the classes {@code getObject} returns (see {@link JdbcTypes}). A result's
+ * columns are computed values as far as JDBC knows: Columba does not say which table column a
+ * result column came from, so table, schema and catalog names are empty.
+ */
+final class EmbeddedResultSetMetaData implements ResultSetMetaData {
+    private final TableSchema schema;
+
+    EmbeddedResultSetMetaData(TableSchema schema) {
+        this.schema = schema;
+    }
+
+    private Column column(int columnIndex) throws SQLException {
+        if (columnIndex < 1 || columnIndex > schema.size()) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "column index " + columnIndex + " is out of range: the result has "
+                    + schema.size() + " columns");
+        }
+        return schema.column(columnIndex - 1);
+    }
+
+    @Override
+    public int getColumnCount() {
+        return schema.size();
+    }
+
+    @Override
+    public boolean isAutoIncrement(int column) throws SQLException {
+        column(column);
+        return false;
+    }
+
+    /** Strings compare by their characters (no case-folding collation); other types have no case. */
+    @Override
+    public boolean isCaseSensitive(int column) throws SQLException {
+        return JdbcTypes.isCharacter(column(column).type());
+    }
+
+    @Override
+    public boolean isSearchable(int column) throws SQLException {
+        column(column);
+        return true;
+    }
+
+    @Override
+    public boolean isCurrency(int column) throws SQLException {
+        column(column);
+        return false;
+    }
+
+    @Override
+    public int isNullable(int column) throws SQLException {
+        return column(column).nullable() ? columnNullable : columnNoNulls;
+    }
+
+    @Override
+    public boolean isSigned(int column) throws SQLException {
+        return JdbcTypes.isNumeric(column(column).type());
+    }
+
+    @Override
+    public int getColumnDisplaySize(int column) throws SQLException {
+        return JdbcTypes.displaySize(column(column).type());
+    }
+
+    @Override
+    public String getColumnLabel(int column) throws SQLException {
+        return column(column).name();
+    }
+
+    @Override
+    public String getColumnName(int column) throws SQLException {
+        return column(column).name();
+    }
+
+    @Override
+    public String getSchemaName(int column) throws SQLException {
+        column(column);
+        return "";
+    }
+
+    @Override
+    public int getPrecision(int column) throws SQLException {
+        return JdbcTypes.precision(column(column).type());
+    }
+
+    @Override
+    public int getScale(int column) throws SQLException {
+        return JdbcTypes.scale(column(column).type());
+    }
+
+    @Override
+    public String getTableName(int column) throws SQLException {
+        column(column);
+        return "";
+    }
+
+    @Override
+    public String getCatalogName(int column) throws SQLException {
+        column(column);
+        return "";
+    }
+
+    @Override
+    public int getColumnType(int column) throws SQLException {
+        return JdbcTypes.jdbcType(column(column).type());
+    }
+
+    @Override
+    public String getColumnTypeName(int column) throws SQLException {
+        return JdbcTypes.typeName(column(column).type());
+    }
+
+    @Override
+    public boolean isReadOnly(int column) throws SQLException {
+        column(column);
+        return true;
+    }
+
+    @Override
+    public boolean isWritable(int column) throws SQLException {
+        column(column);
+        return false;
+    }
+
+    @Override
+    public boolean isDefinitelyWritable(int column) throws SQLException {
+        column(column);
+        return false;
+    }
+
+    @Override
+    public String getColumnClassName(int column) throws SQLException {
+        return JdbcTypes.javaClass(column(column).type()).getName();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+        if (type.isInstance(this)) {
+            return type.cast(this);
+        }
+        throw Errors.of(ErrorCode.INVALID_ARGUMENT, "Columba's result set metadata does not wrap a " + type.getName());
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        return type.isInstance(this);
+    }
+}

@@ -1,0 +1,97 @@
+package dev.columba.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ErrorCode;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every failure is a SQLException with the error code's SQLSTATE, its number and its message. */
+class ErrorTest {
+    private Connection connection;
+    private Statement statement;
+
+    @BeforeEach
+    void open() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:columba:mem:errors-" + System.nanoTime(), DriverTest.small());
+        statement = connection.createStatement();
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        connection.close();
+    }
+
+    private SQLException failure(String sql) {
+        return assertThrows(SQLException.class, () -> statement.execute(sql), sql);
+    }
+
+    private static void assertCode(ErrorCode code, SQLException failure) {
+        assertEquals(code.sqlState(), failure.getSQLState(), failure::getMessage);
+        assertEquals(code.code(), failure.getErrorCode(), failure::getMessage);
+        assertTrue(failure.getMessage().startsWith("[" + code.name() + "] "), failure.getMessage());
+    }
+
+    @Test
+    void syntaxErrorsAre42601WithTheirPosition() {
+        SQLException keyword = failure("SELECT a,\n  FROM t");
+        assertInstanceOf(SQLSyntaxErrorException.class, keyword);
+        assertCode(ErrorCode.SYNTAX_ERROR, keyword);
+        assertTrue(keyword.getMessage().contains("near the keyword 'FROM' at line 2, column 3"), keyword.getMessage());
+
+        SQLException dbcc = failure("DBCC FREEPROCCACHE");
+        assertCode(ErrorCode.SYNTAX_ERROR, dbcc);
+        assertTrue(dbcc.getMessage().endsWith("(at line 1, column 6)"), "the position is added when the message lacks it: "
+                + dbcc.getMessage());
+
+        SQLException two = failure("PRINT 'a'; PRINT 'b'");
+        assertCode(ErrorCode.SYNTAX_ERROR, two);
+        assertTrue(two.getMessage().contains("Expected one statement, found 2"), two.getMessage());
+    }
+
+    @Test
+    void catalogErrorsNameTheObject() throws SQLException {
+        SQLException unknown = failure("DROP TABLE nothing");
+        assertInstanceOf(SQLSyntaxErrorException.class, unknown);
+        assertCode(ErrorCode.OBJECT_NOT_FOUND, unknown);
+        assertTrue(unknown.getMessage().contains("nothing"), unknown.getMessage());
+
+        statement.execute("CREATE TABLE t (id INT)");
+        assertCode(ErrorCode.OBJECT_ALREADY_EXISTS, failure("CREATE TABLE T (id INT)"));
+    }
+
+    @Test
+    void settingErrors() {
+        assertCode(ErrorCode.UNKNOWN_SETTING, failure("SET nonsense = 1"));
+        SQLException badValue = failure("SET batch_size = 'many'");
+        assertInstanceOf(SQLDataException.class, badValue);
+        assertCode(ErrorCode.INVALID_SETTING_VALUE, badValue);
+        assertCode(ErrorCode.SETTING_NOT_SESSION_SCOPED, failure("SET buffer_pool_size = '1GB'"));
+        assertCode(ErrorCode.INVALID_SETTING_VALUE, failure(
+                "CREATE TABLE d (id INT) WITH (storage = columnstore, dictionary_overflow = sometimes)"));
+    }
+
+    @Test
+    void absurdNestingFailsTheStatementNotTheJvm() throws SQLException {
+        String nested = "PRINT " + "(".repeat(200_000) + "1" + ")".repeat(200_000);
+        SQLException failure = failure(nested);
+        assertEquals(5, failure.getSQLState().length(), failure::getMessage);
+        statement.execute("PRINT 'still here'");
+        assertEquals("still here", statement.getWarnings().getMessage());
+    }
+
+    @Test
+    void nullSqlIsAnArgumentError() {
+        assertEquals("22023", assertThrows(SQLException.class, () -> statement.execute(null)).getSQLState());
+    }
+}

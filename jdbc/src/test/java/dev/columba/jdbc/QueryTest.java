@@ -1,0 +1,243 @@
+package dev.columba.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.stats.IoStats;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** SQL planned by the query planner, end to end through DriverManager, on both storage kinds. */
+class QueryTest {
+    private static final String EVERY_TYPE_COLUMNS = "(id INT NOT NULL, big BIGINT, ratio DOUBLE, price DECIMAL(12,2),"
+            + " name VARCHAR(20), code CHAR(4), flag BOOLEAN, on_day DATE, at_time TIMESTAMP)";
+
+    @TempDir
+    Path directory;
+
+    private String url;
+    private Connection connection;
+    private Statement statement;
+
+    @BeforeEach
+    void open() throws SQLException {
+        url = "jdbc:columba:" + directory;
+        connection = DriverManager.getConnection(url, DriverTest.small());
+        statement = connection.createStatement();
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        connection.close();
+    }
+
+    private static List<String> messages(SQLWarning chain) {
+        List<String> messages = new ArrayList<>();
+        for (SQLWarning warning = chain; warning != null; warning = warning.getNextWarning()) {
+            messages.add(warning.getMessage());
+        }
+        return messages;
+    }
+
+    private long count(String table) throws SQLException {
+        try (Statement counting = connection.createStatement();
+             ResultSet result = counting.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            assertTrue(result.next());
+            return result.getLong(1);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " WITH (storage = columnstore)"})
+    void everyTypeRoundTripsThroughParametersAndGetters(String storage) throws SQLException {
+        statement.execute("CREATE TABLE every_type " + EVERY_TYPE_COLUMNS + storage);
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO every_type VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            insert.setInt(1, 1);
+            insert.setLong(2, 9_000_000_000L);
+            insert.setDouble(3, 0.5);
+            insert.setBigDecimal(4, new BigDecimal("1234.50"));
+            insert.setString(5, "Ada");
+            insert.setString(6, "AB");
+            insert.setBoolean(7, true);
+            insert.setDate(8, Date.valueOf("2024-02-29"));
+            insert.setTimestamp(9, Timestamp.valueOf("2024-02-29 13:45:30.123456"));
+            assertEquals(1, insert.executeUpdate());
+            insert.setInt(1, 2);
+            for (int parameter = 2; parameter <= 9; parameter++) {
+                insert.setNull(parameter, Types.NULL);
+            }
+            assertEquals(1, insert.executeUpdate());
+        }
+        try (ResultSet result = statement.executeQuery("SELECT * FROM every_type ORDER BY id")) {
+            ResultSetMetaData metaData = result.getMetaData();
+            assertEquals(Types.INTEGER, metaData.getColumnType(1));
+            assertEquals(Types.DECIMAL, metaData.getColumnType(4));
+            assertEquals(2, metaData.getScale(4));
+            assertEquals(Types.TIMESTAMP, metaData.getColumnType(9));
+            assertTrue(result.next());
+            assertEquals(1, result.getInt("id"));
+            assertEquals(9_000_000_000L, result.getLong("big"));
+            assertEquals(0.5, result.getDouble("ratio"));
+            assertEquals(new BigDecimal("1234.50"), result.getBigDecimal("price"));
+            assertEquals("Ada", result.getString("name"));
+            assertEquals("AB  ", result.getString("code"));
+            assertTrue(result.getBoolean("flag"));
+            assertEquals(Date.valueOf("2024-02-29"), result.getDate("on_day"));
+            assertEquals(LocalDate.of(2024, 2, 29), result.getObject("on_day", LocalDate.class));
+            assertEquals(LocalDateTime.of(2024, 2, 29, 13, 45, 30, 123_456_000),
+                    result.getObject("at_time", LocalDateTime.class));
+            assertEquals(Timestamp.valueOf("2024-02-29 13:45:30.123456"), result.getObject("at_time"));
+            assertTrue(result.next());
+            assertEquals(2, result.getInt(1));
+            for (int column = 2; column <= 9; column++) {
+                assertNull(result.getObject(column));
+                assertTrue(result.wasNull());
+            }
+            assertFalse(result.next());
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT name FROM every_type WHERE id = ? AND on_day = ?")) {
+            select.setInt(1, 1);
+            select.setObject(2, LocalDate.of(2024, 2, 29));
+            try (ResultSet result = select.executeQuery()) {
+                assertTrue(result.next());
+                assertEquals("Ada", result.getString(1));
+                assertFalse(result.next());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " WITH (storage = columnstore)"})
+    void statisticsIoLinesAreWarningsAfterTheLastRow(String storage) throws SQLException {
+        statement.execute("CREATE TABLE t (id INT NOT NULL, name VARCHAR(20))" + storage);
+        assertEquals(3, statement.executeUpdate("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')"));
+        statement.execute("SET STATISTICS IO ON");
+        ColumbaStatement typed = statement.unwrap(ColumbaStatement.class);
+        try (ResultSet result = statement.executeQuery("SELECT * FROM t")) {
+            assertNull(result.getWarnings());
+            int rows = 0;
+            while (result.next()) {
+                rows++;
+            }
+            assertEquals(3, rows);
+            List<String> messages = messages(statement.getWarnings());
+            assertEquals(messages, messages(result.getWarnings()));
+            assertTrue(messages.getFirst().matches("Table 't'\\. Scan count \\d+, logical reads \\d+, physical reads \\d+,"
+                    + " read-ahead reads \\d+, lob logical reads \\d+, lob physical reads \\d+, lob read-ahead reads \\d+\\."),
+                    messages.getFirst());
+            IoStats io = typed.statistics().tables().get("t");
+            assertEquals(messages.getFirst(), io.statisticsIoLine("t"), "the warning is the typed statistics' line");
+            assertTrue(io.logicalReads() + io.lobLogicalReads() > 0, io::toString);
+            assertTrue(io.readAheadUsed() + io.readAheadWasted() <= io.readAheadReads() + io.lobReadAheadReads(), io::toString);
+        }
+    }
+
+    @Test
+    void rollbackUndoesDmlAndCommitPublishesIt() throws SQLException {
+        statement.execute("CREATE TABLE t (id INT NOT NULL PRIMARY KEY)");
+        connection.setAutoCommit(false);
+        statement.executeUpdate("INSERT INTO t VALUES (1), (2)");
+        assertEquals(2, count("t"), "the transaction reads its own rows");
+        try (Connection other = DriverManager.getConnection(url);
+             ResultSet result = other.createStatement().executeQuery("SELECT COUNT(*) FROM t")) {
+            assertTrue(result.next());
+            assertEquals(0, result.getLong(1), "others read committed rows only");
+        }
+        connection.rollback();
+        assertEquals(0, count("t"));
+        statement.executeUpdate("INSERT INTO t VALUES (3)");
+        connection.commit();
+        try (Connection other = DriverManager.getConnection(url);
+             ResultSet result = other.createStatement().executeQuery("SELECT id FROM t")) {
+            assertTrue(result.next());
+            assertEquals(3, result.getInt(1));
+        }
+    }
+
+    @Test
+    void updatingRowsWhileReadingThemDoesNotWaitForItself() throws SQLException {
+        statement.execute("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, seen INT)");
+        statement.executeUpdate("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
+        try (ResultSet rows = statement.executeQuery("SELECT id FROM t ORDER BY id");
+             PreparedStatement mark = connection.prepareStatement("UPDATE t SET seen = 1 WHERE id = ?")) {
+            while (rows.next()) {
+                mark.setInt(1, rows.getInt(1));
+                assertEquals(1, mark.executeUpdate());
+            }
+        }
+        assertEquals(3, count("t WHERE seen = 1"));
+    }
+
+    @Test
+    void errorsCarryTheirSqlState() throws SQLException {
+        SQLException unknownTable = assertThrows(SQLException.class, () -> statement.executeQuery("SELECT * FROM nothing"));
+        assertInstanceOf(SQLSyntaxErrorException.class, unknownTable);
+        assertEquals("42P01", unknownTable.getSQLState());
+        assertTrue(unknownTable.getMessage().contains("line 1, column 15"), unknownTable.getMessage());
+
+        statement.execute("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, name VARCHAR(5) NOT NULL)");
+        assertEquals("42703", assertThrows(SQLException.class, () -> statement.executeQuery("SELECT nope FROM t"))
+                .getSQLState());
+        statement.executeUpdate("INSERT INTO t VALUES (1, 'a')");
+        SQLException duplicate = assertThrows(SQLException.class, () -> statement.executeUpdate("INSERT INTO t VALUES (1, 'b')"));
+        assertInstanceOf(SQLIntegrityConstraintViolationException.class, duplicate);
+        assertEquals("23505", duplicate.getSQLState());
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
+            insert.setInt(1, 2);
+            insert.setNull(2, Types.VARCHAR);
+            assertEquals("23502", assertThrows(SQLException.class, insert::executeUpdate).getSQLState());
+        }
+        SQLException division = assertThrows(SQLException.class, () -> {
+            try (ResultSet result = statement.executeQuery("SELECT id / 0 FROM t")) {
+                result.next();
+            }
+        });
+        assertEquals("22012", division.getSQLState());
+        assertEquals(1, count("t"), "failed statements changed nothing");
+    }
+
+    @Test
+    void maxRowsAndSystemViews() throws SQLException {
+        statement.execute("CREATE TABLE t (id INT NOT NULL PRIMARY KEY)");
+        statement.executeUpdate("INSERT INTO t VALUES (1), (2), (3), (4), (5)");
+        statement.setMaxRows(2);
+        try (ResultSet result = statement.executeQuery("SELECT id FROM t ORDER BY id")) {
+            assertTrue(result.next());
+            assertTrue(result.next());
+            assertFalse(result.next());
+        }
+        statement.setMaxRows(0);
+        try (ResultSet result = statement.executeQuery("SELECT table_name, row_count FROM sys.tables")) {
+            assertTrue(result.next());
+            assertEquals("t", result.getString("table_name"));
+            assertEquals(5, result.getLong("row_count"));
+        }
+    }
+}
