@@ -207,16 +207,19 @@ public final class SqlShell {
             boolean rows = statement.execute(sql);
             while (true) {
                 if (rows) {
+                    // The driver puts a statement's messages on the statement and its result set alike:
+                    // they are printed once, from the statement, when all its results are read.
                     try (ResultSet resultSet = statement.getResultSet()) {
                         printer.print(resultSet, null);
-                        printWarnings(resultSet.getWarnings());
                     }
                 } else {
                     long count = statement.getLargeUpdateCount();
                     if (count < 0) {
                         break;
                     }
-                    out.println("(" + count + (count == 1 ? " row" : " rows") + " affected)");
+                    if (changesRows(sql)) {
+                        out.println("(" + count + (count == 1 ? " row" : " rows") + " affected)");
+                    }
                 }
                 rows = statement.getMoreResults();
             }
@@ -230,6 +233,18 @@ public final class SqlShell {
             err.println(describe(e));
             return false;
         }
+    }
+
+    /**
+     * Whether a statement's update count is a count of rows (as sqlcmd prints it): JDBC gives 0 for
+     * DDL and commands too, which would read as "(0 rows affected)".
+     */
+    private static boolean changesRows(String sql) {
+        String first = sql.stripLeading().split("[\\s(]", 2)[0].toUpperCase(java.util.Locale.ROOT);
+        return switch (first) {
+            case "INSERT", "UPDATE", "DELETE", "MERGE", "COPY" -> true;
+            default -> false;
+        };
     }
 
     private void printWarnings(SQLWarning warning) {

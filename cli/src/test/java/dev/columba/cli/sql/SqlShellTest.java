@@ -1,0 +1,81 @@
+package dev.columba.cli.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shell end to end over the real driver and a database directory. */
+class SqlShellTest {
+    @TempDir
+    Path directory;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private Run run(String input, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = SqlShell.run(args, new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aScriptCreatesQueriesAndReportsStatisticsOnce() throws Exception {
+        Path script = directory.resolve("script.sql");
+        Files.writeString(script, """
+                CREATE TABLE t (id INT NOT NULL PRIMARY KEY, name VARCHAR(20));
+                INSERT INTO t VALUES (1, 'one'), (2, NULL), (10, 'ten');
+                SET STATISTICS IO ON
+                GO
+                SELECT id, name FROM t WHERE id < 5 ORDER BY id;
+                """);
+        Run run = run("", directory.resolve("db").toString(), "-f", script.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("""
+                (3 rows affected)
+                id | name
+                ---+-----
+                 1 | one
+                 2 | NULL
+                (2 rows)
+                """, run.out().substring(0, run.out().indexOf("Table 't'")));
+        String statistics = run.out().substring(run.out().indexOf("Table 't'"));
+        assertTrue(statistics.startsWith("Table 't'. Scan count 1, logical reads "), statistics);
+        assertEquals(1, run.out().split("Table 't'", -1).length - 1, "printed once: " + run.out());
+    }
+
+    @Test
+    void errorsCarryTheirSqlStateAndSetTheExitCode() {
+        Run run = run("", directory.resolve("db").toString(), "-c", "SELECT * FROM missing", "-c", "SELEC 1");
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("ERROR [42P01]"), run.err());
+        assertTrue(run.err().contains("ERROR [42601]"), run.err());
+    }
+
+    @Test
+    void theInteractiveShellContinuesStatementsAndQuits() {
+        Run run = run("CREATE TABLE t (id INT);\nINSERT INTO t\nVALUES (7);\nSELECT id FROM t;\n\\dt\n\\q\nSELECT 1;\n",
+                directory.resolve("db").toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("      -> "), "continuation prompt: " + run.out());
+        assertTrue(run.out().contains("(1 row affected)"), run.out());
+        assertTrue(run.out().contains("id\n--\n 7\n(1 row)"), run.out());
+        assertTrue(run.out().contains("TABLE_NAME"), run.out());
+        assertTrue(run.out().endsWith("columba> "), "nothing runs after \\q: " + run.out());
+    }
+
+    @Test
+    void badArgumentsAreUsageErrors() {
+        assertEquals(2, run("", "-x").exit());
+        assertEquals(2, run("", "-c").exit());
+    }
+}
