@@ -77,9 +77,38 @@ public final class Values {
                 }
                 yield length == character.length() ? text : text + " ".repeat(character.length() - length);
             }
-            case SqlType.DateType ignored -> cast(type, value, LocalDate.class);
-            case SqlType.TimestampType ignored -> cast(type, value, LocalDateTime.class).truncatedTo(ChronoUnit.MICROS);
+            case SqlType.DateType ignored -> inStoredRange(type, cast(type, value, LocalDate.class));
+            case SqlType.TimestampType ignored ->
+                    inStoredRange(type, cast(type, value, LocalDateTime.class).truncatedTo(ChronoUnit.MICROS));
         };
+    }
+
+    /**
+     * Stored dates are days since 1970 in an {@code int} and timestamps microseconds since 1970 in
+     * a {@code long}: Java's types reach further (years up to 999,999,999), so a value beyond the
+     * stored range is refused here rather than overflowing when it is encoded.
+     */
+    private static LocalDate inStoredRange(SqlType type, LocalDate date) {
+        try {
+            dateToDays(date);
+        } catch (ArithmeticException outOfRange) {
+            throw outsideStoredRange(type, date, "days", 32);
+        }
+        return date;
+    }
+
+    private static LocalDateTime inStoredRange(SqlType type, LocalDateTime timestamp) {
+        try {
+            timestampToMicros(timestamp);
+        } catch (ArithmeticException outOfRange) {
+            throw outsideStoredRange(type, timestamp, "microseconds", 64);
+        }
+        return timestamp;
+    }
+
+    private static IllegalArgumentException outsideStoredRange(SqlType type, Object value, String unit, int bits) {
+        return new IllegalArgumentException(type.sqlName() + " value " + value + " is outside the stored range ("
+                + unit + " since 1970-01-01 must fit in " + bits + " bits)");
     }
 
     private static <T> T cast(SqlType type, Object value, Class<T> javaClass) {
