@@ -89,7 +89,7 @@ public final class ExpressionCompiler {
             case Expr.Or or -> new LogicKernels.JunctionKernel(false, buildAll(or.operands()), allocator);
             case Expr.Is is -> rowOnly ? row(is) : new LogicKernels.IsKernel(build(is.operand()), is.condition(), allocator);
             case Expr.Arithmetic arithmetic -> rowOnly ? row(arithmetic) : arithmetic(arithmetic);
-            case Expr.Negate negate -> rowOnly ? row(negate) : new ArithmeticKernels.NegateKernel(build(negate.operand()), allocator);
+            case Expr.Negate negate -> rowOnly ? row(negate) : new NumericKernels.SignKernel(NumericKernels.SignKernel.Sign.NEGATE, build(negate.operand()), allocator);
             case Expr.Case caseExpression -> caseKernel(caseExpression);
             case Expr.Cast cast -> rowOnly ? row(cast) : convert(cast.operand(), build(cast.operand()), cast.type());
             case Expr.Like like -> rowOnly ? row(like) : like(like);
@@ -324,7 +324,7 @@ public final class ExpressionCompiler {
             case LTRIM -> trim(call, true, false);
             case RTRIM -> trim(call, false, true);
             case CONCAT -> new StringKernels.ConcatKernel(buildAll(arguments), call.type(), allocator);
-            case ABS -> new NumericKernels.AbsKernel(build(arguments.getFirst()), allocator);
+            case ABS -> new NumericKernels.SignKernel(NumericKernels.SignKernel.Sign.ABSOLUTE, build(arguments.getFirst()), allocator);
             case ROUND -> arguments.size() == 1 ? rounding(call) : row(call);
             case FLOOR, CEIL -> rounding(call);
             case POWER -> new NumericKernels.DoubleFunctionKernel(true, List.of(

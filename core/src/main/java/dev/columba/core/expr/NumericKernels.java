@@ -8,7 +8,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
-/** Numeric functions: ABS, FLOOR, CEIL and one-argument ROUND, SQRT and POWER. */
+/** Numeric functions: unary minus, ABS, FLOOR, CEIL and one-argument ROUND, SQRT and POWER. */
 final class NumericKernels {
     /** Doubles this large are integers already. */
     private static final double INTEGRAL_DOUBLES = 0x1p52;
@@ -16,11 +16,22 @@ final class NumericKernels {
     private NumericKernels() {
     }
 
-    static final class AbsKernel extends Kernel {
+    /**
+     * Unary minus ({@link Sign#NEGATE}) or ABS ({@link Sign#ABSOLUTE}) on INT, BIGINT, DOUBLE or
+     * DECIMAL: both negate, ABS only the negative values; both overflow on the integer types'
+     * minimum, which has no positive counterpart.
+     */
+    static final class SignKernel extends Kernel {
+        enum Sign {
+            NEGATE, ABSOLUTE
+        }
+
+        private final Sign sign;
         private final Physical physical;
 
-        AbsKernel(Kernel operand, BufferAllocator allocator) {
+        SignKernel(Sign sign, Kernel operand, BufferAllocator allocator) {
             super(operand.type, List.of(operand), allocator);
+            this.sign = sign;
             this.physical = Physical.of(operand.type);
         }
 
@@ -32,6 +43,7 @@ final class NumericKernels {
             ArrowBuf validity = values.getValidityBuffer();
             ArrowBuf outData = out.getDataBuffer();
             ArrowBuf outValidity = out.getValidityBuffer();
+            boolean absolute = sign == Sign.ABSOLUTE;
             for (int index = 0; index < rows.count; index++) {
                 int row = rows.positions[index];
                 if (!Bits.get(validity, row)) {
@@ -42,32 +54,42 @@ final class NumericKernels {
                     case INT32 -> {
                         int value = data.getInt((long) row * 4);
                         if (value == Integer.MIN_VALUE) {
-                            throw Casts.outOfRange("ABS(" + value + ")", type);
+                            throw Casts.outOfRange(describe(value), type);
                         }
-                        outData.setInt((long) row * 4, Math.abs(value));
+                        outData.setInt((long) row * 4, absolute ? Math.abs(value) : -value);
                     }
                     case INT64 -> {
                         long value = data.getLong((long) row * 8);
                         if (value == Long.MIN_VALUE) {
-                            throw Casts.outOfRange("ABS(" + value + ")", type);
+                            throw Casts.outOfRange(describe(value), type);
                         }
-                        outData.setLong((long) row * 8, Math.abs(value));
+                        outData.setLong((long) row * 8, absolute ? Math.abs(value) : -value);
                     }
-                    case FLOAT64 -> outData.setDouble((long) row * 8, Math.abs(data.getDouble((long) row * 8)));
+                    case FLOAT64 -> {
+                        double value = data.getDouble((long) row * 8);
+                        outData.setDouble((long) row * 8, absolute ? Math.abs(value) : -value);
+                    }
                     case DECIMAL128 -> {
                         long high = Decimal128.high(data, row);
                         long low = Decimal128.low(data, row);
-                        if (high < 0) {
-                            Decimal128.write(outData, row, low == 0 ? -high : ~high, -low);
-                        } else {
+                        if (absolute && high >= 0) {
                             Decimal128.write(outData, row, high, low);
+                        } else {
+                            Decimal128.write(outData, row, low == 0 ? -high : ~high, -low);
                         }
                     }
-                    case BIT, UTF8 -> throw new IllegalStateException("ABS of " + type.sqlName());
+                    case BIT, UTF8 -> throw new IllegalStateException(describe(type.sqlName()));
                 }
                 Bits.set(outValidity, row, true);
             }
             return finish(out, input.rowCount());
+        }
+
+        private String describe(Object operand) {
+            return switch (sign) {
+                case NEGATE -> "-(" + operand + ")";
+                case ABSOLUTE -> "ABS(" + operand + ")";
+            };
         }
     }
 
