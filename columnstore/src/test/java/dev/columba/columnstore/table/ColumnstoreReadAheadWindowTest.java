@@ -1,0 +1,358 @@
+package dev.columba.columnstore.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.columnstore.encoding.ColumnPredicate;
+import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.scan.ColumnFilter;
+import dev.columba.columnstore.scan.ColumnstoreScan;
+import dev.columba.columnstore.scan.ScanOptions;
+import dev.columba.core.batch.Batch;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.stats.IoStats;
+import dev.columba.datagen.TestTableGenerator;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.io.MemoryMapping;
+import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.txn.Transaction;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The columnstore read-ahead window on real, cold files: a table of twelve rowgroups of 50,000 rows
+ * (about 1 MB each, far below one 8 MB request), scanned after {@code DROPCLEANBUFFERS}. The window
+ * requests the next rowgroups' segments while the current one is still being read, skips eliminated
+ * rowgroups, and leaves nothing mapped and nothing unsettled when a scan ends early or fails:
+ * read-ahead used + wasted = read-ahead reads in every case.
+ */
+class ColumnstoreReadAheadWindowTest {
+    private static final int ROWS = 600_000;
+    private static final int ROWGROUP_ROWS = 50_000;
+    private static final int ID = 0;
+    private static final int AGE = 4;
+    private static final int RANDOM_VALUE = 5;
+
+    @TempDir
+    Path directory;
+
+    private Database database;
+    private RootAllocator allocator;
+    private ColumnstoreTable table;
+
+    @BeforeEach
+    void load() {
+        Properties settings = new Properties();
+        settings.setProperty("buffer_pool_size", "32MB");
+        database = Database.open(directory, settings, NativeFilesFacade.INSTANCE);
+        allocator = new RootAllocator(1L << 30);
+        table = load("Window", ROWS, ROWGROUP_ROWS);
+    }
+
+    @AfterEach
+    void close() {
+        database.close();
+        assertEquals(0, allocator.getAllocatedMemory(), "the scans released every buffer");
+        allocator.close();
+    }
+
+    private ColumnstoreTable load(String name, int rows, int rowgroupRows) {
+        TestTableGenerator generator = new TestTableGenerator(rows, 7);
+        try (Transaction transaction = database.begin()) {
+            ColumnstoreTable loaded = ColumnstoreTable.create(database, transaction, name, generator.schema(),
+                    Map.of("rowgroup_max_rows", Integer.toString(rowgroupRows), "bulk_min_rows", "1000"));
+            assertEquals(rows, loaded.bulkInsert(transaction, generator.rows()));
+            transaction.commit();
+            return loaded;
+        }
+    }
+
+    private List<RowgroupEntry> rowgroups(ColumnstoreTable of) {
+        return of.rowgroups(database.bufferPool(), new IoCounters());
+    }
+
+    private ColumnstoreScan coldScan(ColumnstoreTable of, ScanOptions options, IoCounters counters) {
+        database.dropCleanBuffers();
+        return new ColumnstoreScan(of, database.bufferPool(), options, counters, allocator);
+    }
+
+    /** Rows and the sum of ID over the rest of the scan; ID must be the first projected column. */
+    private static long[] drain(ColumnstoreScan scan) {
+        long rows = 0;
+        long sumOfIds = 0;
+        Batch batch;
+        while ((batch = scan.next()) != null) {
+            IntVector ids = (IntVector) batch.column(0);
+            for (int index = 0; index < batch.selectedCount(); index++) {
+                sumOfIds += ids.get(batch.selectedRow(index));
+            }
+            rows += batch.selectedCount();
+        }
+        return new long[] {rows, sumOfIds};
+    }
+
+    /** Lines of {@code /proc/self/maps} that map a file of {@code of}: its rowgroup and dictionary files. */
+    private static List<String> mappedFiles(ColumnstoreTable of) throws IOException {
+        String folder = of.fileDirectory().toAbsolutePath().toString();
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(line -> line.contains(folder)).toList();
+    }
+
+    private static void assertSettled(IoStats stats) {
+        assertEquals(stats.lobReadAheadReads(), stats.readAheadUsed() + stats.readAheadWasted(),
+                "read-ahead used + wasted = read-ahead reads: " + stats);
+    }
+
+    @Test
+    void theWindowRequestsTheNextRowgroupsWhileTheCurrentOneIsRead() {
+        List<RowgroupEntry> entries = rowgroups(table);
+        assertEquals(ROWS / ROWGROUP_ROWS, entries.size());
+        long largestRowgroup = entries.stream().mapToLong(RowgroupEntry::sizeBytes).max().orElseThrow();
+        assertTrue(largestRowgroup < ScanOptions.DEFAULT_READ_AHEAD_MAX_BYTES, "small rowgroups: " + largestRowgroup);
+        IoCounters counters = new IoCounters();
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6), counters)) {
+            assertNotNull(scan.next());
+            // The first batch holds 4,096 of the first rowgroup's 50,000 rows: it is still being read.
+            assertTrue(scan.readAheadRequestsAhead() > 0, "requests into the rowgroups after the first");
+            assertTrue(scan.rowgroupsPreparedAhead() > 0);
+            assertTrue(counters.snapshot().lobReadAheadReads() * 8192 > entries.get(0).sizeBytes(),
+                    "more was read ahead than the first rowgroup holds: " + counters.snapshot());
+            long[] rest = drain(scan);
+            assertEquals(ROWS - 4096, rest[0]);
+            assertTrue(scan.largestReadAheadBytes() <= largestRowgroup, "a small rowgroup yields small requests: "
+                    + scan.largestReadAheadBytes() + " bytes, largest rowgroup " + largestRowgroup);
+        }
+        IoStats stats = counters.snapshot();
+        assertEquals(0, stats.lobPhysicalReads(), "every segment was read ahead: " + stats);
+        assertEquals(0, stats.readAheadWasted(), "every page read ahead was used: " + stats);
+        assertSettled(stats);
+        assertEquals(6L * entries.size(), stats.segmentReads());
+    }
+
+    /**
+     * The window is measured in bytes requested and not yet touched: with a window smaller than a
+     * rowgroup, it still crosses into the next one, and every request stays within one file.
+     */
+    @Test
+    void aSmallWindowStillCrossesRowgroupBoundaries() {
+        IoCounters counters = new IoCounters();
+        long[] result;
+        long ahead;
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6).withProjection(ID, RANDOM_VALUE)
+                .withReadAhead(64 << 10, 256 << 10), counters)) {
+            result = drain(scan);
+            ahead = scan.readAheadRequestsAhead();
+            assertTrue(scan.largestReadAheadBytes() <= 64 << 10);
+        }
+        assertEquals(ROWS, result[0]);
+        assertEquals((long) ROWS * (ROWS + 1) / 2, result[1]);
+        assertTrue(ahead > 0, "requests issued ahead of the current rowgroup");
+        IoStats stats = counters.snapshot();
+        assertEquals(0, stats.lobPhysicalReads(), stats.toString());
+        assertEquals(0, stats.readAheadWasted(), stats.toString());
+        assertSettled(stats);
+    }
+
+    @Test
+    void eliminatedRowgroupsAreNeverReadAhead() {
+        // ID 5 is in rowgroup 0 and ID 250,005 in rowgroup 5: the ten others are eliminated by their min/max.
+        ScanOptions options = ScanOptions.all(6).withProjection(ID, RANDOM_VALUE)
+                .withFilters(List.of(new ColumnFilter(ID, new ColumnPredicate.In(List.of(5, 250_005)))));
+        IoCounters counters = new IoCounters();
+        long[] result;
+        try (ColumnstoreScan scan = coldScan(table, options, counters)) {
+            result = drain(scan);
+            assertTrue(scan.readAheadRequestsAhead() > 0, "rowgroup 5 was requested while rowgroup 0 was read");
+        }
+        assertEquals(2, result[0]);
+        assertEquals(5 + 250_005, result[1]);
+        IoStats stats = counters.snapshot();
+        assertEquals(10 * 2, stats.segmentSkipped(), "ten rowgroups eliminated, two segments each");
+        assertEquals(2 * 2, stats.segmentReads());
+        assertEquals(0, stats.readAheadWasted(), "read-ahead into an eliminated rowgroup would be wasted: " + stats);
+        assertSettled(stats);
+        // And the operating system agrees: the eliminated rowgroups' segments are not in the page cache.
+        List<RowgroupEntry> entries = rowgroups(table);
+        for (int index = 1; index < entries.size(); index++) {
+            if (index == 5) {
+                continue;
+            }
+            try (RowgroupFile file = RowgroupFile.open(NativeFilesFacade.INSTANCE,
+                    table.rowgroupFile(entries.get(index).rowgroupId()))) {
+                for (int column : new int[] {ID, RANDOM_VALUE}) {
+                    assertEquals(0, MemoryMapping.residentBytes(file.mapping(), file.segmentOffset(column),
+                            file.segmentLength(column)), "rowgroup " + index + " column " + column + " is not resident");
+                }
+            }
+        }
+    }
+
+    @Test
+    void closingHalfwayUnmapsEveryFileAndSettlesTheUnusedReadAheadAsWasted() throws IOException {
+        IoCounters counters = new IoCounters();
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6).withProjection(ID, RANDOM_VALUE), counters)) {
+            for (int batch = 0; batch < 20; batch++) {
+                assertNotNull(scan.next());
+            }
+            // 20 batches of 4,096 rows: the scan is in the second rowgroup, the rest prepared ahead.
+            assertTrue(scan.rowgroupsPreparedAhead() > 1, "rowgroups prepared ahead: " + scan.rowgroupsPreparedAhead());
+            assertTrue(mappedFiles(table).size() > 1, "the current rowgroup and those ahead are mapped");
+        }
+        assertEquals(List.of(), mappedFiles(table), "closing the scan unmapped every rowgroup file");
+        IoStats stats = counters.snapshot();
+        assertTrue(stats.readAheadWasted() > 0, "the window's unused requests are wasted: " + stats);
+        assertTrue(stats.readAheadUsed() > 0, stats.toString());
+        assertSettled(stats);
+    }
+
+    /**
+     * Rowgroup 0's first segment is corrupt: the scan fails checking it, after touching it and before
+     * touching the rowgroup's last segment — and by then the window has requested rowgroup 1 onwards.
+     * Closing the failed scan unmaps them all.
+     */
+    @Test
+    void aFailingScanUnmapsTheRowgroupsPreparedAheadAndTheWindowHadCrossedBeforeTheLastSegment()
+            throws IOException {
+        RowgroupEntry first = rowgroups(table).getFirst();
+        Path path = table.rowgroupFile(first.rowgroupId());
+        long offset;
+        try (RowgroupFile file = RowgroupFile.open(NativeFilesFacade.INSTANCE, path)) {
+            offset = file.segmentOffset(ID) + file.segmentLength(ID) / 2;
+        }
+        try (RandomAccessFile raw = new RandomAccessFile(path.toFile(), "rw")) {
+            raw.seek(offset);
+            int value = raw.read();
+            raw.seek(offset);
+            raw.write(value ^ 0x5a);
+            raw.getFD().sync();
+        }
+        IoCounters counters = new IoCounters();
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6).withProjection(ID, RANDOM_VALUE), counters)) {
+            ColumbaException error = assertThrows(ColumbaException.class, scan::next);
+            assertEquals(ErrorCode.PAGE_CHECKSUM_MISMATCH, error.errorCode());
+            assertTrue(error.getMessage().contains(path.toString()), error.getMessage());
+            assertEquals(1, counters.snapshot().segmentReads(), "only the corrupt segment was touched");
+            assertTrue(scan.readAheadRequestsAhead() > 0, "the next rowgroups were requested before the last "
+                    + "segment of rowgroup 0 was touched");
+            assertTrue(scan.rowgroupsPreparedAhead() > 0);
+        }
+        assertEquals(List.of(), mappedFiles(table), "nothing stays mapped after the failed scan is closed");
+        IoStats stats = counters.snapshot();
+        assertTrue(stats.readAheadWasted() > 0, stats.toString());
+        assertSettled(stats);
+    }
+
+    /**
+     * Rowgroup 2's file is cut short: the window meets it while the scan reads rowgroup 0, yet the
+     * scan returns rowgroups 0 and 1 in full and fails only when it reaches rowgroup 2, as it would
+     * without read-ahead.
+     */
+    @Test
+    void aRowgroupThatCannotBePreparedAheadFailsTheScanOnlyWhenReached() throws IOException {
+        Path path = table.rowgroupFile(rowgroups(table).get(2).rowgroupId());
+        try (RandomAccessFile raw = new RandomAccessFile(path.toFile(), "rw")) {
+            raw.setLength(raw.length() - 10);
+        }
+        IoCounters counters = new IoCounters();
+        long rows = 0;
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6).withProjection(ID), counters)) {
+            Batch batch = scan.next();
+            assertTrue(scan.rowgroupsPreparedAhead() >= 2, "rowgroup 1 prepared, rowgroup 2 tried");
+            while (batch != null) {
+                rows += batch.selectedCount();
+                if (rows == 2L * ROWGROUP_ROWS) {
+                    break;
+                }
+                batch = scan.next();
+            }
+            ColumbaException error = assertThrows(ColumbaException.class, scan::next);
+            assertEquals(ErrorCode.FILE_TRUNCATED, error.errorCode());
+            assertTrue(error.getMessage().contains(path.toString()), error.getMessage());
+        }
+        assertEquals(2L * ROWGROUP_ROWS, rows);
+        assertEquals(List.of(), mappedFiles(table));
+        assertSettled(counters.snapshot());
+    }
+
+    @Test
+    void withoutReadAheadOrWithoutDepthNothingIsRequestedAhead() {
+        IoCounters off = new IoCounters();
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6).withProjection(ID).withReadAhead(false), off)) {
+            assertNotNull(scan.next());
+            assertEquals(0, scan.rowgroupsPreparedAhead(), "read-ahead off: no rowgroup is opened early");
+            assertEquals(ROWS - 4096, drain(scan)[0]);
+            assertEquals(0, scan.readAheadRequests(), "no MADV_WILLNEED");
+        }
+        assertEquals(0, off.snapshot().lobReadAheadReads());
+        assertTrue(off.snapshot().lobPhysicalReads() > 0);
+
+        IoCounters currentOnly = new IoCounters();
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6).withProjection(ID)
+                .withReadAhead(ScanOptions.DEFAULT_READ_AHEAD_MAX_BYTES, 0), currentOnly)) {
+            assertNotNull(scan.next());
+            assertEquals(0, scan.rowgroupsPreparedAhead(), "a depth of 0 reads ahead the current rowgroup only");
+            assertEquals(ROWS - 4096, drain(scan)[0]);
+            assertEquals(0, scan.readAheadRequestsAhead());
+            assertEquals(ROWS / ROWGROUP_ROWS, scan.readAheadRequests(), "one request per rowgroup");
+        }
+        IoStats stats = currentOnly.snapshot();
+        assertEquals(0, stats.lobPhysicalReads(), stats.toString());
+        assertSettled(stats);
+    }
+
+    @Test
+    void deletedRowsStayDeletedUnderTheWindow() {
+        List<RowgroupEntry> entries = rowgroups(table);
+        long deletedSum = 0;
+        try (Transaction transaction = database.begin()) {
+            for (int rowgroup : new int[] {1, 3, 10}) {
+                for (int position = 0; position < ROWGROUP_ROWS; position += 7) {
+                    assertTrue(table.delete(transaction, entries.get(rowgroup).rowgroupId(), position));
+                    deletedSum += (long) rowgroup * ROWGROUP_ROWS + position + 1;
+                }
+            }
+            transaction.commit();
+        }
+        int deletedPerRowgroup = (ROWGROUP_ROWS + 6) / 7;
+        IoCounters counters = new IoCounters();
+        long[] result;
+        try (ColumnstoreScan scan = coldScan(table, ScanOptions.all(6).withProjection(ID, AGE), counters)) {
+            result = drain(scan);
+        }
+        assertEquals(ROWS - 3L * deletedPerRowgroup, result[0]);
+        assertEquals((long) ROWS * (ROWS + 1) / 2 - deletedSum, result[1]);
+        assertSettled(counters.snapshot());
+    }
+
+    /** Tiny rowgroups: however much room the window has, at most 64 files are mapped ahead. */
+    @Test
+    void tinyRowgroupsAreMappedAheadOnlySoFar() throws IOException {
+        ColumnstoreTable tiny = load("Tiny", 100 * 1000, 1000);
+        assertEquals(100, rowgroups(tiny).size());
+        IoCounters counters = new IoCounters();
+        try (ColumnstoreScan scan = coldScan(tiny, ScanOptions.all(6).withProjection(ID).withBatchSize(500), counters)) {
+            assertNotNull(scan.next());
+            assertEquals(64, scan.rowgroupsPreparedAhead());
+            assertEquals(65, mappedFiles(tiny).size(), "the current rowgroup and 64 ahead");
+            assertEquals(100 * 1000 - 500, drain(scan)[0]);
+        }
+        assertEquals(List.of(), mappedFiles(tiny));
+        IoStats stats = counters.snapshot();
+        assertEquals(0, stats.readAheadWasted(), stats.toString());
+        assertSettled(stats);
+    }
+}
