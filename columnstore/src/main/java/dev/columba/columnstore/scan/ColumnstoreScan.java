@@ -188,10 +188,12 @@ public final class ColumnstoreScan implements AutoCloseable {
         for (int column : needed) {
             SqlType type = schema.column(column).type();
             io.touch(file, file.segmentOffset(column), file.segmentLength(column));
-            // The touch consumed this segment's requests: top the window up before checking it, so
-            // the next rowgroups' reads overlap the checksum and the decoding.
-            rowgroups.fill();
             file.verifySegment(column);
+            // The touch consumed this segment's requests: top the window up, so the next rowgroups'
+            // reads overlap what is left of this one. After the checksum, not before: preparing a
+            // rowgroup ahead faults its footer in synchronously, and that read would queue behind
+            // this segment's read-ahead instead of overlapping the checksum with it.
+            rowgroups.fill();
             Dictionary primary = metadata[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
                     : primaries.get(column, io);
             Dictionary secondary = null;

@@ -10,8 +10,11 @@ import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.storage.io.FileHandle;
+import dev.columba.storage.io.FilesFacade;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -23,16 +26,26 @@ import java.util.List;
  * never read ahead. Preparing early changes neither what a scan returns nor when it fails: a
  * rowgroup that cannot be prepared ahead (a corrupt footer) fails the scan only when it reaches it.
  *
+ * <p>Preparing a rowgroup reads its header and footer through the mapping, synchronously; behind a
+ * full window those reads would wait for every request queued before them, stalling the scan while
+ * the disk works on rowgroups it does not need yet. So when a rowgroup is prepared ahead, the next
+ * one's first and last pages are advised ({@code POSIX_FADV_WILLNEED}) before the window's requests
+ * into it are issued, and are in memory by the time the window reaches it. Like the footer faults
+ * themselves, these metadata reads are outside the lob counters (a few KB a rowgroup).
+ *
  * <p>Owns the files of the rowgroups prepared and not yet handed out; {@link #close()} releases
  * their read-ahead (settling it as wasted) and unmaps them. Owned by the scan's thread.
  */
 final class UpcomingRowgroups implements AutoCloseable {
     /**
      * Most rowgroup files mapped ahead of the one being read, whatever the window's room: bounds the
-     * mappings a table of tiny rowgroups could hold open. 64 covers a 32 MB window down to
-     * rowgroups of half a megabyte.
+     * mappings a table of tiny rowgroups could hold open. 64 covers the default 128 MB window down
+     * to rowgroups of 2 MB read.
      */
     static final int MAX_MAPPED_AHEAD = 64;
+    /** The bytes advised at a file's start (the header) and end (trailer and a small footer). */
+    static final int HEADER_ADVICE_BYTES = 4096;
+    static final int FOOTER_ADVICE_BYTES = 8192;
 
     /** A rowgroup ready for the scan. */
     sealed interface Prepared {
@@ -63,7 +76,9 @@ final class UpcomingRowgroups implements AutoCloseable {
     private final List<ColumnFilter> filters;
     private final int[] needed;
     private final SegmentIo io;
-    private final Iterator<RowgroupEntry> entries;
+    private final List<RowgroupEntry> entries;
+    /** The index in {@link #entries} of the next rowgroup to prepare. */
+    private int nextEntry;
     private final ArrayDeque<Prepared> ahead = new ArrayDeque<>();
     private int mappedAhead;
 
@@ -74,14 +89,14 @@ final class UpcomingRowgroups implements AutoCloseable {
         this.filters = filters;
         this.needed = needed;
         this.io = io;
-        this.entries = entries.iterator();
+        this.entries = List.copyOf(entries);
     }
 
     /** The next rowgroup, prepared now unless it was already; null after the last. The caller owns a Readable's file. */
     Prepared next() {
         Prepared next = ahead.pollFirst();
         if (next == null) {
-            return entries.hasNext() ? prepare(entries.next()) : null;
+            return nextEntry < entries.size() ? prepare(entries.get(nextEntry++)) : null;
         }
         if (next instanceof Readable) {
             mappedAhead--;
@@ -94,9 +109,9 @@ final class UpcomingRowgroups implements AutoCloseable {
      * (never with read-ahead off or a window of 0), then issues what fits.
      */
     void fill() {
-        while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && entries.hasNext()
+        while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && nextEntry < entries.size()
                 && !(ahead.peekLast() instanceof Failed)) {
-            RowgroupEntry entry = entries.next();
+            RowgroupEntry entry = entries.get(nextEntry++);
             Prepared prepared;
             try {
                 prepared = prepare(entry);
@@ -107,9 +122,32 @@ final class UpcomingRowgroups implements AutoCloseable {
             if (prepared instanceof Readable readable) {
                 mappedAhead++;
                 io.planAhead(readable.file(), needed);
+                adviseMetadataOfNext();
             }
         }
         io.fillWindow();
+    }
+
+    /** Starts reading the header and footer of the next compressed rowgroup, ahead of the window's requests. */
+    private void adviseMetadataOfNext() {
+        if (nextEntry >= entries.size() || entries.get(nextEntry).state() != RowgroupState.COMPRESSED) {
+            return;
+        }
+        Path path = table.rowgroupFile(entries.get(nextEntry).rowgroupId());
+        FileHandle file;
+        try {
+            file = NativeFilesFacade.INSTANCE.open(path, FilesFacade.OpenMode.READ, false);
+        } catch (ColumbaException e) {
+            // Advice only: a file that cannot be opened fails the scan, with its own error, when the
+            // rowgroup is prepared.
+            return;
+        }
+        try (file) {
+            long size = file.size();
+            file.advise(0, Math.min(size, HEADER_ADVICE_BYTES), FileHandle.Advice.WILLNEED);
+            long tail = Math.max(0, size - FOOTER_ADVICE_BYTES);
+            file.advise(tail, size - tail, FileHandle.Advice.WILLNEED);
+        }
     }
 
     /** Rowgroups prepared ahead and not handed out yet. */
