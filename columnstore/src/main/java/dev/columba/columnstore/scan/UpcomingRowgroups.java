@@ -8,11 +8,11 @@ import dev.columba.columnstore.file.SegmentIo;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
-import dev.columba.core.schema.TableSchema;
-import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.core.error.ColumbaException;
+import dev.columba.core.schema.TableSchema;
 import dev.columba.storage.io.FileHandle;
 import dev.columba.storage.io.FilesFacade;
+import dev.columba.storage.io.NativeFilesFacade;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -134,19 +134,18 @@ final class UpcomingRowgroups implements AutoCloseable {
             return;
         }
         Path path = table.rowgroupFile(entries.get(nextEntry).rowgroupId());
-        FileHandle file;
-        try {
-            file = NativeFilesFacade.INSTANCE.open(path, FilesFacade.OpenMode.READ, false);
-        } catch (ColumbaException e) {
-            // Advice only: a file that cannot be opened fails the scan, with its own error, when the
-            // rowgroup is prepared.
-            return;
-        }
-        try (file) {
+        try (FileHandle file = NativeFilesFacade.INSTANCE.open(path, FilesFacade.OpenMode.READ, false)) {
             long size = file.size();
+            if (size == 0) {
+                // An advice of length 0 means "to the end"; an empty file fails when it is prepared.
+                return;
+            }
             file.advise(0, Math.min(size, HEADER_ADVICE_BYTES), FileHandle.Advice.WILLNEED);
             long tail = Math.max(0, size - FOOTER_ADVICE_BYTES);
             file.advise(tail, size - tail, FileHandle.Advice.WILLNEED);
+        } catch (ColumbaException e) {
+            // Advice only: whatever is wrong with the file (missing, unreadable) fails the scan, with
+            // its own error, when the scan reaches the rowgroup, not while it reads an earlier one.
         }
     }
 

@@ -19,6 +19,7 @@ import dev.columba.datagen.TestTableGenerator;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.io.MemoryMapping;
 import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.io.ProcSelfIo;
 import dev.columba.storage.txn.Transaction;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -343,6 +344,75 @@ class ColumnstoreReadAheadWindowTest {
         assertEquals(ROWS - 3L * deletedPerRowgroup, result[0]);
         assertEquals((long) ROWS * (ROWS + 1) / 2 - deletedSum, result[1]);
         assertSettled(counters.snapshot());
+    }
+
+    /**
+     * Bytes a scan reads outside the lob counters, per rowgroup: its header and footer (a page or
+     * two it faults in, or the 4 KB + 8 KB the window advises ahead, see {@code UpcomingRowgroups}).
+     */
+    private static final long METADATA_BYTES_PER_ROWGROUP = 16 << 10;
+
+    /**
+     * The operating system referees the counters, with the window and without it, and when a scan
+     * stops early: the bytes counted as read (physical and read-ahead, {@code READ_BYTES}) are what
+     * {@code /proc/self/io} says the process read, short of each rowgroup's header and footer and
+     * give or take a page of unwritten alignment padding per segment. The
+     * window changes when pages are read, not which; read-ahead an early stop left unused was read
+     * all the same, and shows as wasted.
+     */
+    @Test
+    void countersAgreeWithTheOperatingSystemWithTheWindowWithoutItAndWhenStoppedEarly() {
+        ScanOptions everyColumn = ScanOptions.all(6);
+        Read window = checkedAgainstTheOperatingSystem("window", everyColumn, Long.MAX_VALUE);
+        Read currentOnly = checkedAgainstTheOperatingSystem("depth 0",
+                everyColumn.withReadAhead(ScanOptions.DEFAULT_READ_AHEAD_MAX_BYTES, 0), Long.MAX_VALUE);
+        // 10 batches of 4,096 rows: the scan stops in its second rowgroup.
+        Read stopped = checkedAgainstTheOperatingSystem("stopped early", everyColumn, 10);
+        assertEquals(0, window.stats().readAheadWasted());
+        assertEquals(0, currentOnly.stats().readAheadWasted());
+        assertTrue(stopped.stats().readAheadWasted() > 0, stopped.toString());
+        // The footer the window advises may share its first page with the last segment or dictionary.
+        assertEquals(currentOnly.counted(), window.counted(), ROWGROUPS * 8192,
+                "the same pages, read earlier: " + window + " and " + currentOnly);
+        // The whole table fits in the default window: it was all requested before the scan stopped.
+        assertEquals(window.counted(), stopped.counted(), stopped + " against " + window);
+        assertEquals(window.stats().lobReadAheadReads(), stopped.stats().readAheadWasted()
+                + stopped.stats().readAheadUsed(), stopped.toString());
+    }
+
+    /** What one cold scan read: counted by the scan, and by the operating system. */
+    private record Read(String label, long counted, long readBytes, long requestsAhead, IoStats stats) {
+    }
+
+    /** Scans at most {@code batches} batches, cold, and checks the counters against read_bytes. */
+    private Read checkedAgainstTheOperatingSystem(String label, ScanOptions options, long batches) {
+        IoCounters counters = new IoCounters();
+        long requestsAhead;
+        database.dropCleanBuffers();
+        ProcSelfIo before = ProcSelfIo.read();
+        try (ColumnstoreScan scan = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator)) {
+            long batch = 0;
+            while (batch < batches && scan.next() != null) {
+                batch++;
+            }
+            requestsAhead = scan.readAheadRequestsAhead();
+        }
+        Read read = new Read(label, counters.snapshot().readBytes(), ProcSelfIo.read().minus(before).readBytes(),
+                requestsAhead, counters.snapshot());
+        System.out.println(read);
+        assertSettled(read.stats());
+        assertTrue(read.counted() > 10 * ROWGROUPS * METADATA_BYTES_PER_ROWGROUP, "a scan of substance: " + read);
+        // Below: the alignment padding after a segment may hold a whole page the writer never wrote, a
+        // hole that a request over adjacent segments counts and the disk never reads.
+        long holes = read.stats().segmentReads() * 4096;
+        assertTrue(read.counted() - holes <= read.readBytes()
+                && read.readBytes() <= read.counted() + ROWGROUPS * METADATA_BYTES_PER_ROWGROUP, read.toString());
+        if (options.readAheadDepthBytes() == 0) {
+            assertEquals(0, requestsAhead, read.toString());
+        } else {
+            assertTrue(requestsAhead > 0, read.toString());
+        }
+        return read;
     }
 
     /** Tiny rowgroups: however much room the window has, at most 64 files are mapped ahead. */
