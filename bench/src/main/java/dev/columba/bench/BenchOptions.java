@@ -52,7 +52,8 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                   --warmup N          unmeasured iterations per fork (default 1)
                   --iterations N      measured iterations per fork (default 5, or 2 with --short)
                   -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500;
-                                      seed001: -p rows=N (default %s), -p readAhead=true,false;
+                                      seed001: -p rows=N (default %s), -p readAhead=true,false,
+                                      -p readAheadDepth=0,134217728 (the columnstore's window, bytes);
                                       seed004: -p bufferPoolMb=N (default 256, at most a quarter of the table)
                 suites:
                 """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,

@@ -12,6 +12,7 @@ import dev.columba.bench.columnstore.CommentsTables.Layout;
 import dev.columba.bench.harness.RunResults;
 import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.columnstore.build.TrimReason;
+import dev.columba.core.settings.StandardSettings;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.results.RunResult;
 
 /**
@@ -100,6 +102,8 @@ class Seed001SuiteTest {
                 long readAhead = count(on, ScanIoMetrics.LOB_READ_AHEAD_READS);
                 assertTrue(readAhead > 0, name + ": a cold columnstore scan reads segments ahead");
                 assertTrue(count(on, CommentsScanBenchmark.READ_AHEAD_REQUESTS) > 0, name);
+                assertTrue(count(on, CommentsScanBenchmark.READ_AHEAD_REQUESTS_AHEAD) > 0,
+                        name + ": the default window reads the next rowgroups ahead");
                 assertTrue(figure(on, CommentsScanBenchmark.LARGEST_READ_AHEAD) <= 8192, name + ": at most 8 MB a request");
                 assertEquals(readAhead + count(on, ScanIoMetrics.READ_AHEAD_READS),
                         count(on, ScanIoMetrics.READ_AHEAD_USED) + count(on, ScanIoMetrics.READ_AHEAD_WASTED),
@@ -108,6 +112,7 @@ class Seed001SuiteTest {
 
                 RunResult off = scan(run, layout, text, false);
                 assertEquals(0, count(off, CommentsScanBenchmark.READ_AHEAD_REQUESTS), name + ": no MADV_WILLNEED");
+                assertEquals(0, count(off, CommentsScanBenchmark.READ_AHEAD_REQUESTS_AHEAD), name);
                 assertEquals(0, count(off, ScanIoMetrics.LOB_READ_AHEAD_READS), name);
                 assertTrue(count(off, ScanIoMetrics.LOB_PHYSICAL_READS) > 0, name + ": every segment page faults in");
                 assertEquals(count(on, ScanIoMetrics.LOB_LOGICAL_READS), count(off, ScanIoMetrics.LOB_LOGICAL_READS),
@@ -138,6 +143,13 @@ class Seed001SuiteTest {
         assertTrue(report.contains("Short mode: tables of 20000 rows, TINY rowgroups"), report);
         SuiteRuns.assertCharts(run, "rowgroup-sizes.png", "elapsed-and-cpu.png", "read-ahead-requests.png");
         SuiteRuns.assertReportRewritesTheSame(run);
+    }
+
+    @Test
+    void theWindowParameterDefaultsToTheSetting() throws NoSuchFieldException {
+        Param depth = CommentsScanBenchmark.class.getField("readAheadDepth").getAnnotation(Param.class);
+        assertEquals(List.of(String.valueOf(StandardSettings.COLUMNSTORE_READ_AHEAD_DEPTH.defaultValue())),
+                List.of(depth.value()));
     }
 
     private static RunResult scan(BenchMain.Completed run, Layout layout, boolean text, boolean readAhead) {

@@ -61,7 +61,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * file dropped from the page cache), in an invocation fixture outside the timed call (see
  * {@code RowstoreScanBenchmark} on {@code Level.Invocation}). <b>Read-ahead on</b>: the columnstore
  * issues {@code MADV_WILLNEED} over a rowgroup's segments in requests of at most 8 MB, never past
- * the rowgroup's end; the rowstore reads up to 64 contiguous pages per I/O, 500 pages ahead (the
+ * the rowgroup's end, and keeps {@code readAheadDepth} bytes of them requested ahead across rowgroup
+ * boundaries (its window; 0 reads ahead the current rowgroup only); the rowstore reads up to 64 contiguous pages per I/O, 500 pages ahead (the
  * settings' defaults). <b>Off</b>: page faults one OS page at a time (columnstore), one 8 KB read
  * per page (rowstore) — slow, so not in the default parameters.
  *
@@ -96,6 +97,8 @@ public class CommentsScanBenchmark {
      * rowstore asynchronous reads (I/Os less the synchronous one-page reads).
      */
     public static final Metric READ_AHEAD_REQUESTS = new Metric("readAheadRequests", "requests");
+    /** Of the columnstore's read-ahead requests, those its window issued into rowgroups after the one being read. */
+    public static final Metric READ_AHEAD_REQUESTS_AHEAD = new Metric("readAheadRequestsAhead", "requests");
     /** The largest read-ahead request (columnstore) or read I/O (rowstore). */
     public static final Metric LARGEST_READ_AHEAD = new Metric("largestReadAheadKB", "KB");
     /** Read-ahead pages of both kinds x 8 KB per read-ahead request. */
@@ -140,6 +143,9 @@ public class CommentsScanBenchmark {
         }
     }
 
+    /** {@code columnstore_read_ahead_depth}'s default, 128 MB, as a {@code @Param} value must be: a constant. */
+    public static final String DEFAULT_READ_AHEAD_DEPTH = "134217728";
+
     private static final String TEXT_COLUMN = "Text";
     private static final double MEGABYTE = ScanIoMetrics.MEGABYTE;
 
@@ -152,6 +158,14 @@ public class CommentsScanBenchmark {
 
     @Param("true")
     public boolean readAhead;
+
+    /**
+     * The columnstore's read-ahead window ({@code columnstore_read_ahead_depth}, bytes): how much it
+     * keeps requested ahead across rowgroups; 0 reads ahead the current rowgroup only. The default
+     * is the setting's (a test pins the two together); the rowstore ignores it.
+     */
+    @Param(DEFAULT_READ_AHEAD_DEPTH)
+    public long readAheadDepth;
 
     /** Rows per table. */
     @Param(CommentsTables.FULL_ROWS)
@@ -185,6 +199,7 @@ public class CommentsScanBenchmark {
     private long startNanos;
     private CommentsScanResult result;
     private long readAheadRequests;
+    private long readAheadRequestsAhead;
     private long largestReadAheadBytes;
 
     /** The figure for the metric of trim reason {@code reason}. */
@@ -311,8 +326,9 @@ public class CommentsScanBenchmark {
             return CommentsScans.rowstore(rowstore, database.bufferPool(), rowstoreReadAhead, scanCounters);
         }
         CommentsScans.ColumnstoreScanned scanned = CommentsScans.columnstore(columnstore, database.bufferPool(),
-                readAhead, scanCounters, allocator);
+                readAhead, readAheadDepth, scanCounters, allocator);
         readAheadRequests = scanned.readAheadRequests();
+        readAheadRequestsAhead = scanned.readAheadRequestsAhead();
         largestReadAheadBytes = scanned.largestReadAheadBytes();
         return scanned.result();
     }
@@ -334,6 +350,9 @@ public class CommentsScanBenchmark {
                 : stats.readIos() - stats.physicalReads() - stats.lobPhysicalReads();
         long largest = columnstore != null ? largestReadAheadBytes : largestIo.get();
         IterationMetrics.record(READ_AHEAD_REQUESTS, requests);
+        if (columnstore != null) {
+            IterationMetrics.record(READ_AHEAD_REQUESTS_AHEAD, readAheadRequestsAhead);
+        }
         if (requests > 0) {
             IterationMetrics.record(LARGEST_READ_AHEAD, largest / 1024.0);
             IterationMetrics.record(READ_AHEAD_PER_REQUEST,

@@ -30,8 +30,12 @@ final class CommentsScans {
     private CommentsScans() {
     }
 
-    /** A columnstore scan's result and what its read-ahead did. */
-    record ColumnstoreScanned(CommentsScanResult result, long readAheadRequests, long largestReadAheadBytes) {
+    /**
+     * A columnstore scan's result and what its read-ahead did; {@code readAheadRequestsAhead} of the
+     * requests went into rowgroups after the one being read (the window).
+     */
+    record ColumnstoreScanned(CommentsScanResult result, long readAheadRequests, long readAheadRequestsAhead,
+                              long largestReadAheadBytes) {
     }
 
     /** Where the checked columns are in a comments schema; {@code text} is -1 without Text. */
@@ -42,12 +46,16 @@ final class CommentsScans {
         }
     }
 
-    /** Every row of {@code table}, every column, in batches. */
+    /**
+     * Every row of {@code table}, every column, in batches; read-ahead in requests of the default
+     * size, {@code readAheadDepthBytes} of them kept ahead across rowgroups.
+     */
     static ColumnstoreScanned columnstore(ColumnstoreTable table, PageReader reader, boolean readAhead,
-                                          IoCounters counters, BufferAllocator allocator) {
+                                          long readAheadDepthBytes, IoCounters counters, BufferAllocator allocator) {
         TableSchema schema = table.schema();
         Positions at = Positions.of(schema);
-        ScanOptions options = ScanOptions.all(schema.size()).withReadAhead(readAhead);
+        ScanOptions options = ScanOptions.all(schema.size()).withReadAhead(readAhead)
+                .withReadAhead(ScanOptions.DEFAULT_READ_AHEAD_MAX_BYTES, readAheadDepthBytes);
         long rows = 0;
         long sumOfIds = 0;
         long sumOfPostIds = 0;
@@ -81,7 +89,7 @@ final class CommentsScans {
                 rows += selected;
             }
             return new ColumnstoreScanned(new CommentsScanResult(rows, sumOfIds, sumOfPostIds, sumOfScores, userIds,
-                    texts), scan.readAheadRequests(), scan.largestReadAheadBytes());
+                    texts), scan.readAheadRequests(), scan.readAheadRequestsAhead(), scan.largestReadAheadBytes());
         }
     }
 

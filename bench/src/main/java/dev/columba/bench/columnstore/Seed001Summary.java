@@ -267,14 +267,16 @@ public final class Seed001Summary {
                                           String readAhead) {
         List<String> cells = new ArrayList<>();
         cells.add("`" + layout.tableName(withText) + "`");
-        cells.add(readAhead.equals("true") ? "on" : "off");
+        cells.add(readAheadLabel(result, layout, readAhead));
         Statistics score = result.getPrimaryResult().getStatistics();
         cells.add(format(score.getPercentile(50)) + " (" + format(score.getMin()) + "–" + format(score.getMax()) + ")");
         cells.add(seconds(RunResults.median(result, CommentsScanBenchmark.THREAD_CPU)));
         cells.add(seconds(RunResults.median(result, CommentsScanBenchmark.PROCESS_CPU)));
         cells.add(number(RunResults.median(result, ScanIoMetrics.SCAN_RATE)));
         cells.add(number(RunResults.median(result, ScanIoMetrics.STORAGE_RATE)));
-        cells.add(number(RunResults.median(result, CommentsScanBenchmark.READ_AHEAD_REQUESTS)));
+        OptionalDouble ahead = RunResults.median(result, CommentsScanBenchmark.READ_AHEAD_REQUESTS_AHEAD);
+        cells.add(number(RunResults.median(result, CommentsScanBenchmark.READ_AHEAD_REQUESTS))
+                + (ahead.isPresent() ? " (" + format(ahead.getAsDouble()) + " ahead)" : ""));
         cells.add(number(RunResults.median(result, CommentsScanBenchmark.LARGEST_READ_AHEAD)));
         cells.add(number(RunResults.median(result, CommentsScanBenchmark.READ_AHEAD_PER_REQUEST)));
         cells.add(triple(result, ScanIoMetrics.LOB_LOGICAL_READS, ScanIoMetrics.LOB_PHYSICAL_READS,
@@ -343,12 +345,31 @@ public final class Seed001Summary {
         text.append(" |\n");
     }
 
-    /** The result of {@code layout} with or without Text, read-ahead on, if exactly one was run. */
+    /**
+     * The result of {@code layout} with or without Text, read-ahead on, if exactly one was run — or,
+     * when the run varied the columnstore's window, the one with the default window.
+     */
     private static RunResult onlyWithReadAhead(Collection<RunResult> results, CommentsTables.Layout layout,
                                                boolean withText) {
         List<RunResult> selected = RunResults.select(results, CommentsScanBenchmark.class, "layout", layout.name(),
                 "text", String.valueOf(withText), "readAhead", "true");
+        if (selected.size() > 1) {
+            selected = RunResults.select(selected, CommentsScanBenchmark.class,
+                    "readAheadDepth", CommentsScanBenchmark.DEFAULT_READ_AHEAD_DEPTH);
+        }
         return selected.size() == 1 ? selected.getFirst() : null;
+    }
+
+    /** "on" or "off", and for a columnstore with read-ahead its window: how far it reads ahead. */
+    private static String readAheadLabel(RunResult result, CommentsTables.Layout layout, String readAhead) {
+        if (!readAhead.equals("true")) {
+            return "off";
+        }
+        if (!layout.isColumnstore()) {
+            return "on";
+        }
+        long depth = Long.parseLong(result.getParams().getParam("readAheadDepth"));
+        return depth == 0 ? "on, current rowgroup only" : "on, window " + bytes(depth);
     }
 
     /** A result of the table, for its layout figures (the same whatever the scan's options). */

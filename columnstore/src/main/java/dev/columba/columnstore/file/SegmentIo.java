@@ -5,7 +5,9 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.io.MemoryAdvice;
 import dev.columba.storage.io.MemoryMapping;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -13,15 +15,25 @@ import java.util.List;
  * {@code MADV_WILLNEED} and honest counters, in the vocabulary of ARCHITECTURE.md, counted as SQL
  * Server counts columnstore reads (the lob counters), in 8 KB units.
  *
- * <p>Read-ahead is issued a rowgroup at a time, over the byte ranges of the segments the scan will
- * decode, in requests of at most {@code maxRequestBytes} that never run past the end of the
- * rowgroup's file: a small rowgroup can only ever get small requests (seed 001's point). Before
- * each request {@code mincore} says which pages are already resident; the rest are the request's
- * read-ahead reads. Before the scan decodes a segment, the same check on the pages not covered by
- * read-ahead gives the physical reads: pages the scan will fault in and wait for, one 4 KB page per
- * fault under {@code MADV_RANDOM}. Read-ahead ranges the scan never decodes are wasted.
+ * <p><b>Requests.</b> Read-ahead covers the byte ranges of the segments the scan will decode, in
+ * requests of at most {@code maxRequestBytes} that never run past the end of a rowgroup's file: a
+ * small rowgroup can only ever get small requests (seed 001's point). Before each request
+ * {@code mincore} says which pages are already resident; the rest are the request's read-ahead reads.
+ * Before the scan decodes a segment, the same check on the pages not covered by read-ahead gives the
+ * physical reads: pages the scan will fault in and wait for, one 4 KB page per fault under
+ * {@code MADV_RANDOM}. A request is used when the scan touches a range it covers, and wasted when its
+ * mapping is released (or the scan closed) before that, so used + wasted = read-ahead reads.
  *
- * <p>Owned by the scan's thread; the mappings must stay mapped while it uses them.
+ * <p><b>The window.</b> When the scan starts reading a rowgroup ({@link #readAhead}) every request of
+ * that rowgroup not issued yet is issued at once. Beyond it, the scan {@linkplain #planAhead plans}
+ * the rowgroups it will read next (mapped early, already past elimination), and
+ * {@link #fillWindow()} issues their requests in scan order while the bytes of requests issued and
+ * not yet touched stay within {@code windowBytes} (one request may go alone when it is larger than
+ * the window). Touching a segment consumes its requests, so the scan tops the window up after each
+ * touch: reading the disk overlaps checking and decoding across rowgroup boundaries, which
+ * per-rowgroup read-ahead could never do. A window of 0 reads ahead the current rowgroup only.
+ *
+ * <p>Owned by the scan's thread; the mappings must stay mapped until {@link #release released}.
  */
 public final class SegmentIo {
     static final int UNIT = 8192;
@@ -29,9 +41,21 @@ public final class SegmentIo {
     private final IoCounters counters;
     private final boolean readAhead;
     private final long maxRequestBytes;
+    private final long windowBytes;
+    /** Issued requests, until their mapping is released. */
     private final List<Request> requests = new ArrayList<>();
+    /** Requests planned into upcoming rowgroups and not issued yet, in the order the scan reads them. */
+    private final ArrayDeque<Chunk> planned = new ArrayDeque<>();
+    private long plannedBytes;
+    /** Bytes of issued requests neither touched nor released: what the window holds. */
+    private long outstandingBytes;
     private long requestCount;
+    private long requestsAhead;
     private long largestRequest;
+
+    /** One request's range, before it is issued. */
+    private record Chunk(MemorySegment mapping, long offset, long length) {
+    }
 
     /** A read-ahead request: the range, and the bytes it found not resident. */
     private static final class Request {
@@ -53,23 +77,106 @@ public final class SegmentIo {
         }
     }
 
+    /** Read-ahead of the current rowgroup only (a window of 0). */
     public SegmentIo(IoCounters counters, boolean readAhead, long maxRequestBytes) {
-        this.counters = counters;
-        this.readAhead = readAhead;
-        this.maxRequestBytes = maxRequestBytes;
+        this(counters, readAhead, maxRequestBytes, 0);
     }
 
     /**
-     * Reads ahead the segments {@code columns} of {@code file} (a no-op with read-ahead off), in
-     * file order, in requests of at most the maximum, none crossing the end of the file.
+     * @param readAhead       issue {@code MADV_WILLNEED} at all; off, nothing is requested or planned
+     * @param maxRequestBytes largest request
+     * @param windowBytes     how many bytes of requests may be outstanding beyond the rowgroup being read
+     */
+    public SegmentIo(IoCounters counters, boolean readAhead, long maxRequestBytes, long windowBytes) {
+        if (maxRequestBytes < UNIT || windowBytes < 0) {
+            throw new IllegalArgumentException("read-ahead request " + maxRequestBytes + ", window " + windowBytes);
+        }
+        this.counters = counters;
+        this.readAhead = readAhead;
+        this.maxRequestBytes = maxRequestBytes;
+        this.windowBytes = windowBytes;
+    }
+
+    /**
+     * The scan starts reading {@code file}: issues now every request over the segments {@code columns}
+     * that is not issued yet (a no-op with read-ahead off), in file order, none crossing the end of the
+     * file. Planned requests into the file leave the window's queue.
      */
     public void readAhead(RowgroupFile file, int[] columns) {
         if (!readAhead) {
             return;
         }
+        MemorySegment mapping = file.mapping();
+        planned.removeIf(chunk -> {
+            if (chunk.mapping().address() != mapping.address()) {
+                return false;
+            }
+            plannedBytes -= chunk.length();
+            return true;
+        });
+        for (Chunk chunk : chunks(file, columns)) {
+            if (!issued(chunk)) {
+                issue(chunk);
+            }
+        }
+    }
+
+    /**
+     * Plans the requests over the segments {@code columns} of {@code file}, a rowgroup the scan will
+     * read after those already planned, for {@link #fillWindow()} to issue (a no-op with read-ahead
+     * off or a window of 0).
+     */
+    public void planAhead(RowgroupFile file, int[] columns) {
+        if (!readAhead || windowBytes == 0) {
+            return;
+        }
+        for (Chunk chunk : chunks(file, columns)) {
+            planned.addLast(chunk);
+            plannedBytes += chunk.length();
+        }
+    }
+
+    /** Whether the window has room beyond what is outstanding and planned: the scan should plan another rowgroup. */
+    public boolean wantsMore() {
+        return readAhead && windowBytes > 0 && outstandingBytes + plannedBytes < windowBytes;
+    }
+
+    /** Issues planned requests, in order, while the window has room for them. */
+    public void fillWindow() {
+        while (!planned.isEmpty()) {
+            Chunk next = planned.peekFirst();
+            if (outstandingBytes > 0 && outstandingBytes + next.length() > windowBytes) {
+                return;
+            }
+            planned.removeFirst();
+            plannedBytes -= next.length();
+            if (issue(next)) {
+                requestsAhead++;
+            }
+        }
+    }
+
+    /**
+     * Reads ahead a whole primary dictionary file before the scan copies it (a no-op with
+     * read-ahead off), in requests of at most the maximum.
+     */
+    public void readAheadDictionary(MemorySegment mapping) {
+        if (readAhead) {
+            for (Chunk chunk : split(mapping, 0, mapping.byteSize(), new ArrayList<>())) {
+                issue(chunk);
+            }
+        }
+    }
+
+    /**
+     * The requests over the segments {@code columns} of {@code file}, in file order: adjacent segments
+     * (consecutive columns) form one range, as SQL Server reads contiguous LOB pages, split at the
+     * maximum request size and cut at the end of the file.
+     */
+    private List<Chunk> chunks(RowgroupFile file, int[] columns) {
         int[] ordered = columns.clone();
-        java.util.Arrays.sort(ordered);
-        // Adjacent segments (consecutive columns) form one range, as SQL Server reads contiguous LOB pages.
+        Arrays.sort(ordered);
+        List<Chunk> chunks = new ArrayList<>();
         long rangeStart = -1;
         long rangeEnd = -1;
         for (int column : ordered) {
@@ -79,45 +186,52 @@ public final class SegmentIo {
                 rangeEnd = end;
                 continue;
             }
-            issue(file, rangeStart, rangeEnd);
+            split(file.mapping(), rangeStart, Math.min(rangeEnd, file.size()), chunks);
             rangeStart = start;
             rangeEnd = end;
         }
-        issue(file, rangeStart, rangeEnd);
+        split(file.mapping(), rangeStart, Math.min(rangeEnd, file.size()), chunks);
+        return chunks;
     }
 
-    /**
-     * Reads ahead a whole primary dictionary file before the scan copies it (a no-op with
-     * read-ahead off), in requests of at most the maximum.
-     */
-    public void readAheadDictionary(MemorySegment mapping) {
-        if (readAhead) {
-            issue(mapping, 0, mapping.byteSize());
-        }
-    }
-
-    private void issue(RowgroupFile file, long start, long end) {
-        issue(file.mapping(), start, Math.min(end, file.size()));
-    }
-
-    private void issue(MemorySegment mapping, long start, long limit) {
+    private List<Chunk> split(MemorySegment mapping, long start, long limit, List<Chunk> chunks) {
         if (start < 0 || limit <= start) {
-            return;
+            return chunks;
         }
         for (long offset = start; offset < limit; offset += maxRequestBytes) {
-            long length = Math.min(maxRequestBytes, limit - offset);
-            long resident = MemoryMapping.residentBytes(mapping, offset, length);
-            long nonResident = Math.max(0, roundToPages(offset, length) - resident);
-            if (nonResident > 0) {
-                MemoryMapping.madvise(mapping, offset, length, MemoryAdvice.WILLNEED);
-                counters.add(IoCounter.LOB_READ_AHEAD_READS, units(nonResident));
-                counters.increment(IoCounter.READ_IOS);
-                counters.add(IoCounter.READ_BYTES, nonResident);
-                requestCount++;
-                largestRequest = Math.max(largestRequest, length);
-            }
-            requests.add(new Request(mapping, offset, length, nonResident));
+            chunks.add(new Chunk(mapping, offset, Math.min(maxRequestBytes, limit - offset)));
         }
+        return chunks;
+    }
+
+    private boolean issued(Chunk chunk) {
+        for (Request request : requests) {
+            if (request.mapping.address() == chunk.mapping().address() && request.offset == chunk.offset()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Issues one request; true when it found pages to read. */
+    private boolean issue(Chunk chunk) {
+        MemorySegment mapping = chunk.mapping();
+        long offset = chunk.offset();
+        long length = chunk.length();
+        long resident = MemoryMapping.residentBytes(mapping, offset, length);
+        long nonResident = Math.max(0, roundToPages(offset, length) - resident);
+        if (nonResident > 0) {
+            MemoryMapping.madvise(mapping, offset, length, MemoryAdvice.WILLNEED);
+            counters.add(IoCounter.LOB_READ_AHEAD_READS, units(nonResident));
+            counters.increment(IoCounter.READ_IOS);
+            counters.add(IoCounter.READ_BYTES, nonResident);
+            requestCount++;
+            largestRequest = Math.max(largestRequest, length);
+        }
+        // Resident requests count in the window too: a warm scan must not map the whole table ahead.
+        requests.add(new Request(mapping, offset, length, nonResident));
+        outstandingBytes += length;
+        return nonResident > 0;
     }
 
     /** The bytes the kernel works in for a range: whole OS pages (4 KB) around it. */
@@ -159,6 +273,7 @@ public final class SegmentIo {
                 readAheadCovered = true;
                 if (!request.used) {
                     request.used = true;
+                    outstandingBytes -= request.length;
                     counters.add(IoCounter.READ_AHEAD_USED, units(request.nonResident));
                 }
             }
@@ -185,6 +300,19 @@ public final class SegmentIo {
         return requestCount;
     }
 
+    /**
+     * Of {@link #requests()}, those the window issued into rowgroups after the one being read: what
+     * read-ahead across rowgroup boundaries did.
+     */
+    public long requestsAhead() {
+        return requestsAhead;
+    }
+
+    /** Bytes of issued requests neither touched nor released yet. */
+    public long outstandingBytes() {
+        return outstandingBytes;
+    }
+
     /** The largest read-ahead request issued, in bytes. */
     public long largestRequestBytes() {
         return largestRequest;
@@ -195,27 +323,42 @@ public final class SegmentIo {
         release(file.mapping());
     }
 
-    /** Forgets the requests into {@code mapping} (before it is unmapped), settling unused ones as wasted. */
+    /**
+     * Forgets the requests into {@code mapping}, issued or planned (before it is unmapped), settling
+     * unused issued ones as wasted.
+     */
     public void release(MemorySegment mapping) {
         requests.removeIf(request -> {
             if (request.mapping.address() != mapping.address()) {
                 return false;
             }
-            if (!request.used) {
-                counters.add(IoCounter.READ_AHEAD_WASTED, units(request.nonResident));
+            settle(request);
+            return true;
+        });
+        planned.removeIf(chunk -> {
+            if (chunk.mapping().address() != mapping.address()) {
+                return false;
             }
+            plannedBytes -= chunk.length();
             return true;
         });
     }
 
-    /** Settles every outstanding request. */
+    /** Settles every outstanding request and forgets the planned ones. */
     public void close() {
         for (Request request : requests) {
-            if (!request.used) {
-                counters.add(IoCounter.READ_AHEAD_WASTED, units(request.nonResident));
-            }
+            settle(request);
         }
         requests.clear();
+        planned.clear();
+        plannedBytes = 0;
+    }
+
+    private void settle(Request request) {
+        if (!request.used) {
+            outstandingBytes -= request.length;
+            counters.add(IoCounter.READ_AHEAD_WASTED, units(request.nonResident));
+        }
     }
 
     static long units(long bytes) {

@@ -1,11 +1,9 @@
 package dev.columba.columnstore.scan;
 
 import dev.columba.columnstore.dictionary.Dictionary;
-import dev.columba.columnstore.encoding.ColumnPredicate;
 import dev.columba.columnstore.encoding.SegmentFilter;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.encoding.SegmentReader;
-import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.RowgroupFile;
 import dev.columba.columnstore.file.SegmentIo;
 import dev.columba.columnstore.build.PrimaryDictionaries;
@@ -21,14 +19,12 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
 import dev.columba.storage.btree.Cursor;
 import dev.columba.storage.buffer.PageReader;
-import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.row.RowCodec;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -42,10 +38,16 @@ import org.apache.arrow.vector.FieldVector;
  *
  * <p>Per compressed rowgroup: the footer's min/max eliminate it when a filter cannot match (its
  * segments count as skipped); otherwise read-ahead is issued over the segments it needs (projected
- * and filtered columns only, see {@link SegmentIo}), filters run on the encoded segments
- * (dictionary ids, bit-packed integers) to select rows, deleted rows leave the selection, and the
- * projected columns are decoded a batch at a time. Delta rowgroups are rowstore B+trees read
- * through the buffer pool, filtered row by row.
+ * and filtered columns only, see {@link SegmentIo}), each segment is checked (its checksum) as the
+ * scan first touches it, filters run on the encoded segments (dictionary ids, bit-packed integers)
+ * to select rows, deleted rows leave the selection, and the projected columns are decoded a batch at
+ * a time. Delta rowgroups are rowstore B+trees read through the buffer pool, filtered row by row.
+ *
+ * <p>Read-ahead runs in a window ({@link ScanOptions#readAheadDepthBytes()}) that crosses rowgroup
+ * boundaries: after each segment it touches, the scan tops the window up by preparing the following
+ * rowgroups early ({@link UpcomingRowgroups}: files mapped, footers decoded, elimination applied)
+ * and requesting their segments, so the disk reads rowgroup N+1 while rowgroup N is checked and
+ * decoded. Requests still never cross a rowgroup file's end.
  *
  * <p>The caller holds the table's shared object lock for the scan's lifetime (or is the writer).
  * Each returned batch is valid until the next call to {@link #next()}; the scan owns it. Owned by
@@ -59,7 +61,7 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final TableSchema schema;
     private final SegmentIo io;
     private final PrimaryDictionaries primaries;
-    private final Iterator<RowgroupEntry> rowgroups;
+    private final UpcomingRowgroups rowgroups;
     private final Batch batch;
     private final int[] selection;
     private final int[] needed;
@@ -81,11 +83,11 @@ public final class ColumnstoreScan implements AutoCloseable {
         this.options = options;
         this.counters = counters;
         this.schema = table.schema();
-        this.io = new SegmentIo(counters, options.readAhead(), options.readAheadMaxBytes());
+        this.io = new SegmentIo(counters, options.readAhead(), options.readAheadMaxBytes(),
+                options.readAheadDepthBytes());
         this.primaries = table.primaryDictionaries();
         this.rows = table.rowCodec();
         counters.increment(IoCounter.SCAN_COUNT);
-        this.rowgroups = table.rowgroups(reader, counters).iterator();
         List<Column> columns = new ArrayList<>();
         for (int column : options.projection()) {
             columns.add(Column.nullable(schema.column(column).name(), schema.column(column).type()));
@@ -108,17 +110,19 @@ public final class ColumnstoreScan implements AutoCloseable {
             neededColumns.add(filter.column());
         }
         this.needed = neededColumns.stream().mapToInt(Integer::intValue).toArray();
+        this.rowgroups = new UpcomingRowgroups(table, table.rowgroups(reader, counters), options.filters(), needed, io);
     }
 
     /** The next batch of live rows, or null at the end. Valid until the next call. */
     public Batch next() {
         while (!finished) {
             if (current == null) {
-                if (!rowgroups.hasNext()) {
+                UpcomingRowgroups.Prepared next = rowgroups.next();
+                if (next == null) {
                     finished = true;
                     break;
                 }
-                open(rowgroups.next());
+                open(next);
                 continue;
             }
             int produced = current.state() == RowgroupState.COMPRESSED ? nextCompressed() : nextDelta();
@@ -138,38 +142,58 @@ public final class ColumnstoreScan implements AutoCloseable {
         return io.requests();
     }
 
+    /**
+     * Of {@link #readAheadRequests()}, those issued into rowgroups after the one being read: the
+     * window crossing rowgroup boundaries.
+     */
+    public long readAheadRequestsAhead() {
+        return io.requestsAhead();
+    }
+
+    /** Rowgroups prepared ahead of the one being read (files mapped, elimination applied) and not reached yet. */
+    public int rowgroupsPreparedAhead() {
+        return rowgroups.preparedAhead();
+    }
+
     /** The largest read-ahead request issued, in bytes. */
     public long largestReadAheadBytes() {
         return io.largestRequestBytes();
     }
 
-    private void open(RowgroupEntry entry) {
+    private void open(UpcomingRowgroups.Prepared prepared) {
+        switch (prepared) {
+            case UpcomingRowgroups.Delta delta -> openDelta(delta.entry());
+            case UpcomingRowgroups.Eliminated _ -> io.skipped(needed.length);
+            case UpcomingRowgroups.Readable readable -> openCompressed(readable);
+            case UpcomingRowgroups.Failed failed -> throw failed.error();
+        }
+    }
+
+    private void openDelta(RowgroupEntry entry) {
         current = entry;
         nextRow = 0;
-        if (entry.state() != RowgroupState.COMPRESSED) {
-            delta = table.deltaCursor(reader, entry, counters);
-            return;
-        }
-        file = RowgroupFile.open(NativeFilesFacade.INSTANCE, table.rowgroupFile(entry.rowgroupId()));
+        delta = table.deltaCursor(reader, entry, counters);
+    }
+
+    private void openCompressed(UpcomingRowgroups.Readable readable) {
+        // The file is the scan's from here: closeRowgroup (or close) unmaps it, whatever fails below.
+        file = readable.file();
+        current = readable.entry();
+        nextRow = 0;
+        RowgroupEntry entry = readable.entry();
+        SegmentMetadata[] metadata = readable.metadata();
         String origin = file.path().toString();
-        SegmentMetadata[] metadata = new SegmentMetadata[schema.size()];
-        for (int column : needed) {
-            metadata[column] = FooterMetadata.decode(file.metadata(column), schema.column(column).type(), origin);
-        }
-        for (ColumnFilter filter : options.filters()) {
-            if (!ColumnPredicate.mayMatch(schema.column(filter.column()).type(), metadata[filter.column()],
-                    filter.predicate())) {
-                io.skipped(needed.length);
-                closeRowgroup();
-                return;
-            }
-        }
         io.readAhead(file, needed);
         readers = new SegmentReader[schema.size()];
         for (int column : needed) {
             SqlType type = schema.column(column).type();
             io.touch(file, file.segmentOffset(column), file.segmentLength(column));
             file.verifySegment(column);
+            // The touch consumed this segment's requests: top the window up, so the next rowgroups'
+            // reads overlap what is left of this one. After the checksum, not before: preparing a
+            // rowgroup ahead faults its footer in synchronously, and that read would queue behind
+            // this segment's read-ahead instead of overlapping the checksum with it.
+            rowgroups.fill();
             Dictionary primary = metadata[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
                     : primaries.get(column, io);
             Dictionary secondary = null;
@@ -302,10 +326,21 @@ public final class ColumnstoreScan implements AutoCloseable {
         current = null;
     }
 
+    /**
+     * Unmaps every file the scan holds, the rowgroups prepared ahead included, and settles their
+     * unused read-ahead as wasted.
+     */
     @Override
     public void close() {
-        closeRowgroup();
-        io.close();
-        batch.close();
+        try {
+            closeRowgroup();
+        } finally {
+            try {
+                rowgroups.close();
+            } finally {
+                io.close();
+                batch.close();
+            }
+        }
     }
 }

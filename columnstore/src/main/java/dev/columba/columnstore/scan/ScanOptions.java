@@ -1,5 +1,6 @@
 package dev.columba.columnstore.scan;
 
+import dev.columba.core.settings.StandardSettings;
 import java.util.List;
 
 /**
@@ -8,20 +9,27 @@ import java.util.List;
  * @param projection       the columns to produce, in order
  * @param filters          predicates the scan applies (conjunction); rows failing one are not produced
  * @param readAhead        issue {@code MADV_WILLNEED} ahead of the segments (the {@code read_ahead} setting)
- * @param readAheadMaxBytes largest read-ahead request
+ * @param readAheadMaxBytes largest read-ahead request (the {@code columnstore_read_ahead_max_bytes} setting)
+ * @param readAheadDepthBytes how many bytes of read-ahead the scan keeps requested and not yet touched,
+ *                         across rowgroup boundaries; 0 reads ahead the current rowgroup only (the
+ *                         {@code columnstore_read_ahead_depth} setting)
  * @param batchSize        rows per batch at most
  * @param withRowLocator   append a BIGINT column {@code (rowgroup << 32) | position} for deletes and updates
  */
 public record ScanOptions(int[] projection, List<ColumnFilter> filters, boolean readAhead, long readAheadMaxBytes,
-                          int batchSize, boolean withRowLocator) {
-    public static final long DEFAULT_READ_AHEAD_MAX_BYTES = 8L << 20;
+                          long readAheadDepthBytes, int batchSize, boolean withRowLocator) {
+    public static final long DEFAULT_READ_AHEAD_MAX_BYTES =
+            StandardSettings.COLUMNSTORE_READ_AHEAD_MAX_BYTES.defaultValue();
+    public static final long DEFAULT_READ_AHEAD_DEPTH_BYTES =
+            StandardSettings.COLUMNSTORE_READ_AHEAD_DEPTH.defaultValue();
     public static final int DEFAULT_BATCH_SIZE = 4096;
 
     public ScanOptions {
         projection = projection.clone();
         filters = List.copyOf(filters);
-        if (batchSize < 1 || readAheadMaxBytes < 8192) {
-            throw new IllegalArgumentException("batch size " + batchSize + ", read-ahead request " + readAheadMaxBytes);
+        if (batchSize < 1 || readAheadMaxBytes < 8192 || readAheadDepthBytes < 0) {
+            throw new IllegalArgumentException("batch size " + batchSize + ", read-ahead request " + readAheadMaxBytes
+                    + ", read-ahead depth " + readAheadDepthBytes);
         }
     }
 
@@ -31,26 +39,32 @@ public record ScanOptions(int[] projection, List<ColumnFilter> filters, boolean 
         for (int column = 0; column < columns; column++) {
             projection[column] = column;
         }
-        return new ScanOptions(projection, List.of(), true, DEFAULT_READ_AHEAD_MAX_BYTES, DEFAULT_BATCH_SIZE, false);
+        return new ScanOptions(projection, List.of(), true, DEFAULT_READ_AHEAD_MAX_BYTES,
+                DEFAULT_READ_AHEAD_DEPTH_BYTES, DEFAULT_BATCH_SIZE, false);
     }
 
     public ScanOptions withFilters(List<ColumnFilter> newFilters) {
-        return new ScanOptions(projection, newFilters, readAhead, readAheadMaxBytes, batchSize, withRowLocator);
+        return new ScanOptions(projection, newFilters, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
     }
 
     public ScanOptions withReadAhead(boolean enabled) {
-        return new ScanOptions(projection, filters, enabled, readAheadMaxBytes, batchSize, withRowLocator);
+        return new ScanOptions(projection, filters, enabled, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
     }
 
     public ScanOptions withProjection(int... columns) {
-        return new ScanOptions(columns, filters, readAhead, readAheadMaxBytes, batchSize, withRowLocator);
+        return new ScanOptions(columns, filters, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
     }
 
     public ScanOptions withRowLocator(boolean enabled) {
-        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, batchSize, enabled);
+        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, enabled);
+    }
+
+    /** Read-ahead requests of at most {@code maxBytes}, {@code depthBytes} of them kept ahead. */
+    public ScanOptions withReadAhead(long maxBytes, long depthBytes) {
+        return new ScanOptions(projection, filters, readAhead, maxBytes, depthBytes, batchSize, withRowLocator);
     }
 
     public ScanOptions withBatchSize(int rows) {
-        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, rows, withRowLocator);
+        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, readAheadDepthBytes, rows, withRowLocator);
     }
 }

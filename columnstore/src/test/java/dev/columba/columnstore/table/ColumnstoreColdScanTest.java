@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Cold columnstore scans checked against the operating system: the comments table with Text
  * (over 256 MB of segments) read with read-ahead — requests of up to 8 MB, none past the end of a
- * rowgroup — and the lob counters agreeing with {@code /proc/self/io} read_bytes within 5%; and
+ * rowgroup, the default window crossing into the next rowgroup — and the lob counters agreeing with
+ * {@code /proc/self/io} read_bytes within 5%; and
  * with read-ahead off, no WILLNEED issued, every page a physical read (a page fault).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -64,7 +65,8 @@ class ColumnstoreColdScanTest {
         allocator.close();
     }
 
-    private record Run(IoStats stats, long rows, long readBytes, long largestRequest, long requests) {
+    private record Run(IoStats stats, long rows, long readBytes, long largestRequest, long requests,
+                       long requestsAhead) {
     }
 
     private Run coldScan(ScanOptions options) {
@@ -74,6 +76,7 @@ class ColumnstoreColdScanTest {
         long rows = 0;
         long largest;
         long requests;
+        long requestsAhead;
         try (ColumnstoreScan scan = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator)) {
             Batch batch;
             while ((batch = scan.next()) != null) {
@@ -81,8 +84,10 @@ class ColumnstoreColdScanTest {
             }
             largest = scan.largestReadAheadBytes();
             requests = scan.readAheadRequests();
+            requestsAhead = scan.readAheadRequestsAhead();
         }
-        return new Run(counters.snapshot(), rows, ProcSelfIo.read().minus(before).readBytes(), largest, requests);
+        return new Run(counters.snapshot(), rows, ProcSelfIo.read().minus(before).readBytes(), largest, requests,
+                requestsAhead);
     }
 
     @Test
@@ -101,8 +106,11 @@ class ColumnstoreColdScanTest {
         assertEquals(1.0, (double) counted / run.readBytes(), 0.05, "counted " + counted + " bytes, /proc/self/io "
                 + run.readBytes() + ": " + stats);
         assertEquals(stats.lobReadAheadReads(), stats.readAheadUsed(), "every page read ahead was used");
-        System.out.printf("cold scan with read-ahead: %d rowgroups, %d requests, largest %d bytes, counted %d bytes, "
-                + "read_bytes %d%n", rowgroups.size(), run.requests(), run.largestRequest(), counted, run.readBytes());
+        assertTrue(rowgroups.size() > 1 && run.requestsAhead() > 0, "the default window read the second rowgroup "
+                + "ahead while the first was read: " + run.requestsAhead() + " of " + run.requests() + " requests");
+        System.out.printf("cold scan with read-ahead: %d rowgroups, %d requests (%d of them ahead), largest %d bytes, "
+                + "counted %d bytes, read_bytes %d%n", rowgroups.size(), run.requests(), run.requestsAhead(),
+                run.largestRequest(), counted, run.readBytes());
     }
 
     @Test
@@ -112,6 +120,7 @@ class ColumnstoreColdScanTest {
         IoStats stats = run.stats();
         assertEquals(ROWS, run.rows());
         assertEquals(0, run.requests(), "no MADV_WILLNEED");
+        assertEquals(0, run.requestsAhead());
         assertEquals(0, stats.lobReadAheadReads());
         assertTrue(stats.lobPhysicalReads() > 0);
         long counted = stats.pagesFromStorage() * 8192;

@@ -71,6 +71,18 @@ public final class StandardSettings {
             "Largest MADV_WILLNEED request of a columnstore scan; never past the end of a rowgroup.",
             8L << 20, 8L << 10, 1L << 30, Scope.SESSION);
 
+    /**
+     * 128 MB: a scan tops its window up as it checks each rowgroup, not while it decodes one, so the
+     * window must hold what the disk (~1 GB/s) reads while the CPU decodes a full rowgroup (~0.1 s
+     * for seed 001's 176 MB rowgroups). Measured on seed 001's tables (docs/design/columnstore.md),
+     * 128 MB was best for full rowgroups and as good as 32–64 MB for trimmed 17 MB ones; a scan
+     * stopped early wastes at most this much read-ahead.
+     */
+    public static final Setting<Long> COLUMNSTORE_READ_AHEAD_DEPTH = Setting.bytes("columnstore_read_ahead_depth",
+            "Bytes of read-ahead a columnstore scan keeps requested ahead of the segments it has touched, "
+                    + "across rowgroup boundaries; 0 reads ahead the current rowgroup only.",
+            128L << 20, 0, 1L << 32, Scope.SESSION);
+
     public static final Setting<Integer> BATCH_SIZE = Setting.integer("batch_size",
             "Rows per batch in batch-mode execution.",
             4096, 1, 1 << 20, "rows", Scope.SESSION);
@@ -85,7 +97,7 @@ public final class StandardSettings {
             PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
             WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, TRANSACTION_MAX_BUFFER_PERCENT,
-            COLUMNSTORE_READ_AHEAD_MAX_BYTES, BATCH_SIZE, QUERY_MEMORY_LIMIT);
+            COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT);
 
     private static final Map<String, Setting<?>> BY_NAME =
             ALL.stream().collect(Collectors.toUnmodifiableMap(Setting::name, Function.identity()));

@@ -29,6 +29,7 @@ class StandardSettingsTest {
         expected.put("checkpoint_wal_size", "256MB");
         expected.put("transaction_max_buffer_percent", "50");
         expected.put("columnstore_read_ahead_max_bytes", "8MB");
+        expected.put("columnstore_read_ahead_depth", "128MB");
         expected.put("batch_size", "4096");
         expected.put("query_memory_limit", "2GB");
 
