@@ -43,8 +43,14 @@ final class ComparisonTable {
         out.println("Check against the OS: (physical + read-ahead) x 8 KB of all tables vs /proc/self/io read_bytes");
         for (Measurement measurement : measurements) {
             long counted = measurement.allTables().pagesFromStorage() * PAGE_BYTES;
-            out.printf(Locale.ROOT, "  %-34s %,13d vs %,13d bytes (ratio %.3f)%n", measurement.label(), counted,
-                    measurement.processReadBytes(), ratio(counted, measurement.processReadBytes()));
+            if (measurement.processReadBytes().isEmpty()) {
+                out.printf(Locale.ROOT, "  %-34s %,13d bytes; this system has no /proc/self/io to check them against%n",
+                        measurement.label(), counted);
+                continue;
+            }
+            long osBytes = measurement.processReadBytes().getAsLong();
+            out.printf(Locale.ROOT, "  %-34s %,13d vs %,13d bytes (ratio %.3f)%n", measurement.label(), counted, osBytes,
+                    ratio(counted, osBytes));
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.stream.Stream;
 
@@ -190,9 +191,10 @@ public final class SeedDemo {
     }
 
     private void measure(Connection connection, String query, String label, String table) throws SQLException {
-        ProcSelfIo before = ProcSelfIo.read();
+        ProcSelfIo before = ProcSelfIo.available() ? ProcSelfIo.read() : null;
         StatementStatistics statistics = run(connection, query);
-        long readBytes = ProcSelfIo.read().minus(before).readBytes();
+        OptionalLong readBytes = before == null ? OptionalLong.empty()
+                : OptionalLong.of(ProcSelfIo.read().minus(before).readBytes());
         IoStats tableStats = statistics.tables().getOrDefault(table, IoStats.ZERO);
         measurements.add(new Measurement(label, table, tableStats, statistics.total(), statistics.elapsedNanos(), readBytes));
     }
