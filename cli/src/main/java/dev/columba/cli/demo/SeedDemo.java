@@ -33,11 +33,14 @@ import java.util.stream.Stream;
  * <p>The seed's data comes from {@code master.dbo.spt_values} and {@code RAND(CHECKSUM(NEWID()))};
  * Columba has neither, so every value derives from the row number (see {@link SeedSql}). Cold means
  * after {@code CHECKPOINT} (so no page is dirty, as the seed's readers advised) and
- * {@code DBCC DROPCLEANBUFFERS}. Each cold pair runs after one warm-up run of the same query, so
- * neither side of a comparison pays for the JVM compiling the code it runs.
+ * {@code DBCC DROPCLEANBUFFERS}. Each comparison runs after a warm-up run of the same query, so
+ * neither side pays for the JVM compiling the code it runs, and alternates the two sides
+ * {@value #ROUNDS} times, comparing medians.
  */
 public final class SeedDemo {
     private static final long MEGABYTE = 1L << 20;
+    /** Cold runs of each side of a comparison; the median is compared. */
+    private static final int ROUNDS = 3;
 
     private final PrintStream out;
     private final long rows;
@@ -148,16 +151,10 @@ public final class SeedDemo {
 
     /** The seed's sequential read-ahead test: a large range cold with trace flag 652 (read-ahead off), then without. */
     private void rangeScans(Connection connection) throws SQLException {
-        String query = SeedSql.largeRange(Math.min(300_000, rows));
         section("Sequential read-ahead off (trace flag 652) and on, cold");
         run(connection, "SET STATISTICS TIME ON");
-        warmUp(connection, query);
-        cold(connection);
-        run(connection, "DBCC TRACEON (652)");
-        measure(connection, query, "range scan, read-ahead off (652)", "TestTable");
-        run(connection, "DBCC TRACEOFF (652)");
-        cold(connection);
-        measure(connection, query, "range scan, read-ahead on", "TestTable");
+        compare(connection, SeedSql.largeRange(Math.min(300_000, rows)), "TestTable", 652,
+                "range scan, read-ahead off (652)", "range scan, read-ahead on");
     }
 
     /** The seed's random prefetch test: the loop join cold with trace flag 8744 (prefetch off), then without. */
@@ -171,40 +168,84 @@ public final class SeedDemo {
                 out.println(plan.getString(1));
             }
         }
-        warmUp(connection, query);
-        cold(connection);
-        run(connection, "DBCC TRACEON (8744)");
-        measure(connection, query, "loop join, prefetch off (8744)", "Testtable2");
-        run(connection, "DBCC TRACEOFF (8744)");
-        cold(connection);
-        measure(connection, query, "loop join, prefetch on", "Testtable2");
-    }
-
-    private void warmUp(Connection connection, String query) throws SQLException {
-        out.println("-- warm-up run (its messages follow), so that the JVM has compiled the query's code before the cold runs");
-        run(connection, query);
-    }
-
-    private void cold(Connection connection) throws SQLException {
-        run(connection, "CHECKPOINT");
-        run(connection, "DBCC DROPCLEANBUFFERS");
-    }
-
-    private void measure(Connection connection, String query, String label, String table) throws SQLException {
-        ProcSelfIo before = ProcSelfIo.available() ? ProcSelfIo.read() : null;
-        StatementStatistics statistics = run(connection, query);
-        OptionalLong readBytes = before == null ? OptionalLong.empty()
-                : OptionalLong.of(ProcSelfIo.read().minus(before).readBytes());
-        IoStats tableStats = statistics.tables().getOrDefault(table, IoStats.ZERO);
-        measurements.add(new Measurement(label, table, tableStats, statistics.total(), statistics.elapsedNanos(), readBytes));
+        compare(connection, query, "Testtable2", 8744, "loop join, prefetch off (8744)", "loop join, prefetch on");
     }
 
     /**
-     * Runs one statement through a fresh JDBC statement: prints it, its rows' count (the rows are
-     * read, not printed) or update count, then its messages as the driver returns them.
+     * A warm-up run (so neither side pays for the JVM compiling the query's code), then
+     * {@value #ROUNDS} rounds of: cold with the trace flag on, cold with it off. The first round
+     * prints every statement; the others print only the queries' messages. The comparison keeps
+     * each side's run of median elapsed time: the machine and its disk vary between repeats.
      */
+    private void compare(Connection connection, String query, String table, int traceFlag, String offLabel,
+                         String onLabel) throws SQLException {
+        out.println("-- warm-up run, so that the JVM has compiled the query's code before the cold runs");
+        run(connection, query, Echo.ALL);
+        List<Measurement> offRuns = new ArrayList<>();
+        List<Measurement> onRuns = new ArrayList<>();
+        for (int round = 1; round <= ROUNDS; round++) {
+            Echo echo = round == 1 ? Echo.ALL : Echo.NONE;
+            if (round > 1) {
+                out.printf(Locale.ROOT, "-- round %d of %d: the same statements; the queries' messages only%n", round, ROUNDS);
+            }
+            cold(connection, echo);
+            run(connection, "DBCC TRACEON (" + traceFlag + ")", echo);
+            offRuns.add(measure(connection, query, offLabel, table, echo));
+            run(connection, "DBCC TRACEOFF (" + traceFlag + ")", echo);
+            cold(connection, echo);
+            onRuns.add(measure(connection, query, onLabel, table, echo));
+        }
+        measurements.add(median(offRuns));
+        measurements.add(median(onRuns));
+    }
+
+    private static Measurement median(List<Measurement> runs) {
+        List<Measurement> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingLong(Measurement::elapsedNanos));
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private void cold(Connection connection, Echo echo) throws SQLException {
+        run(connection, "CHECKPOINT", echo);
+        run(connection, "DBCC DROPCLEANBUFFERS", echo);
+    }
+
+    private Measurement measure(Connection connection, String query, String label, String table, Echo echo)
+            throws SQLException {
+        if (echo == Echo.NONE) {
+            out.println("[" + label + "]");
+        }
+        ProcSelfIo before = ProcSelfIo.available() ? ProcSelfIo.read() : null;
+        StatementStatistics statistics = run(connection, query, echo == Echo.ALL ? Echo.ALL : Echo.MESSAGES);
+        OptionalLong readBytes = before == null ? OptionalLong.empty()
+                : OptionalLong.of(ProcSelfIo.read().minus(before).readBytes());
+        IoStats tableStats = statistics.tables().getOrDefault(table, IoStats.ZERO);
+        return new Measurement(label, table, tableStats, statistics.total(), statistics.elapsedNanos(), readBytes);
+    }
+
+    /** What {@link #run} prints of a statement. */
+    private enum Echo {
+        /** The statement, its row or update count, its messages. */
+        ALL,
+        /** Its messages only. */
+        MESSAGES,
+        /** Nothing. */
+        NONE
+    }
+
     private StatementStatistics run(Connection connection, String sql) throws SQLException {
-        echo(sql);
+        return run(connection, sql, Echo.ALL);
+    }
+
+    /**
+     * Runs one statement through a fresh JDBC statement and prints, as {@code echo} says, the
+     * statement, its rows' count (the rows are read, not printed) or update count, and its
+     * messages exactly as the driver returns them.
+     */
+    private StatementStatistics run(Connection connection, String sql, Echo echo) throws SQLException {
+        if (echo == Echo.ALL) {
+            echo(sql);
+        }
         try (Statement statement = connection.createStatement()) {
             long start = System.nanoTime();
             if (statement.execute(sql)) {
@@ -214,13 +255,17 @@ public final class SeedDemo {
                         count++;
                     }
                 }
-                out.printf(Locale.ROOT, "(%,d rows)%n", count);
-            } else if (statement.getUpdateCount() > 0) {
+                if (echo == Echo.ALL) {
+                    out.printf(Locale.ROOT, "(%,d rows)%n", count);
+                }
+            } else if (statement.getUpdateCount() > 0 && echo == Echo.ALL) {
                 out.printf(Locale.ROOT, "(%,d rows affected, %.1f s)%n", statement.getUpdateCount(),
                         seconds(System.nanoTime() - start));
             }
-            for (SQLWarning warning = statement.getWarnings(); warning != null; warning = warning.getNextWarning()) {
-                out.println(warning.getMessage());
+            if (echo != Echo.NONE) {
+                for (SQLWarning warning = statement.getWarnings(); warning != null; warning = warning.getNextWarning()) {
+                    out.println(warning.getMessage());
+                }
             }
             return statement.unwrap(ColumbaStatement.class).statistics();
         }
