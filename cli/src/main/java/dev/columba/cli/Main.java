@@ -49,7 +49,11 @@ public final class Main {
                 }
             }
         }
-        return new dev.columba.cli.demo.StorageDemo(out, rows, directory, keep).run();
+        if (rows < 1000) {
+            err.println("columba demo: --rows must be at least 1000 (the loop join reads ID < 1000)");
+            return 2;
+        }
+        return new dev.columba.cli.demo.SeedDemo(out, rows, directory, keep).run();
     }
 
     private static void usage(PrintStream err) {

@@ -14,6 +14,7 @@ import dev.columba.planner.rel.ColumbaRel;
 import dev.columba.planner.rel.ColumbaRowstoreScan;
 import dev.columba.planner.rel.ColumbaSort;
 import dev.columba.planner.rel.ColumbaSystemViewScan;
+import dev.columba.planner.rel.ColumbaTableFunctionScan;
 import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.ColumbaUnion;
 import dev.columba.planner.rel.ColumbaValues;
@@ -82,6 +83,7 @@ final class ExplainPlan {
             case ColumbaSort sort -> sort.operatorName();
             case ColumbaUnion union -> union.all ? "UnionAll" : "Union";
             case ColumbaValues ignored -> "Values";
+            case ColumbaTableFunctionScan ignored -> "TableFunctionScan";
             case ColumbaTableModify ignored -> "TableModify";
             default -> rel.getRelTypeName();
         };

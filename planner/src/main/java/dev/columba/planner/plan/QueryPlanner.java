@@ -9,15 +9,18 @@ import dev.columba.core.schema.TableSchema;
 import dev.columba.core.settings.SettingValues;
 import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.type.SqlType;
+import dev.columba.planner.function.GenerateSeries;
 import dev.columba.planner.parser.ColumbaSqlParser;
 import dev.columba.planner.parser.SqlQueryHint;
 import dev.columba.planner.parser.SqlQueryOption;
 import dev.columba.planner.rel.ColumbaCost;
 import dev.columba.planner.rel.ColumbaRel;
 import dev.columba.planner.rel.ColumbaSelectivity;
+import dev.columba.planner.rel.ColumbaTableFunctionScan;
 import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.Execution;
 import dev.columba.planner.rel.PlanTables;
+import dev.columba.planner.rel.TableFunctionRowCount;
 import dev.columba.planner.rules.ColumbaAggregateRule;
 import dev.columba.planner.rules.ColumbaFilterRule;
 import dev.columba.planner.rules.ColumbaHashJoinRule;
@@ -25,6 +28,7 @@ import dev.columba.planner.rules.ColumbaIndexNestedLoopJoinRule;
 import dev.columba.planner.rules.ColumbaNestedLoopJoinRule;
 import dev.columba.planner.rules.ColumbaProjectRule;
 import dev.columba.planner.rules.ColumbaSortRule;
+import dev.columba.planner.rules.ColumbaTableFunctionScanRule;
 import dev.columba.planner.rules.ColumbaTableModifyRule;
 import dev.columba.planner.rules.ColumbaTableScanRule;
 import dev.columba.planner.rules.ColumbaUnionRule;
@@ -128,7 +132,8 @@ import org.apache.calcite.tools.RelBuilder;
  */
 public final class QueryPlanner {
     private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(EnumSet.of(SqlLibrary.POSTGRESQL, SqlLibrary.MSSQL)));
+            SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(EnumSet.of(SqlLibrary.POSTGRESQL, SqlLibrary.MSSQL)),
+            SqlOperatorTables.of(GenerateSeries.INSTANCE));
 
     private final PlannerCatalog catalog;
     private final SettingValues settings;
@@ -222,6 +227,8 @@ public final class QueryPlanner {
         RelMetadataProvider metadata = ChainedRelMetadataProvider.of(List.of(
                 ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
                         BuiltInMetadata.Selectivity.Handler.class),
+                ReflectiveRelMetadataProvider.reflectiveSource(TableFunctionRowCount.INSTANCE,
+                        BuiltInMetadata.RowCount.Handler.class),
                 DefaultRelMetadataProvider.INSTANCE));
         cluster.setMetadataProvider(metadata);
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(metadata)));
@@ -358,6 +365,7 @@ public final class QueryPlanner {
                 ColumbaTableScanRule.CONFIG.toRule(), ColumbaFilterRule.CONFIG.toRule(), ColumbaProjectRule.CONFIG.toRule(),
                 ColumbaAggregateRule.CONFIG.toRule(), ColumbaSortRule.CONFIG.toRule(), ColumbaUnionRule.CONFIG.toRule(),
                 ColumbaValuesRule.CONFIG.toRule(), ColumbaTableModifyRule.CONFIG.toRule(),
+                ColumbaTableFunctionScanRule.CONFIG.toRule(),
                 ColumbaHashJoinRule.create(hints), ColumbaNestedLoopJoinRule.create(hints),
                 ColumbaIndexNestedLoopJoinRule.create(hints),
                 RowstoreKeyRangeRule.create(), IndexSeekRule.create(), ColumnstoreFilterRule.create(),
@@ -379,7 +387,8 @@ public final class QueryPlanner {
             public RelNode visit(RelNode other) {
                 switch (other) {
                     case Correlate ignored -> throw unsupported("a correlated sub-query that cannot be decorrelated");
-                    case TableFunctionScan scan -> throw unsupported("the table function " + scan.getCall());
+                    case TableFunctionScan scan when !ColumbaTableFunctionScan.runs(scan) ->
+                            throw unsupported("the table function " + scan.getCall());
                     case Join join when join.getJoinType() == JoinRelType.FULL -> throw unsupported("FULL OUTER JOIN");
                     case Aggregate aggregate when aggregate.getGroupType() != Aggregate.Group.SIMPLE ->
                             throw unsupported("GROUPING SETS, ROLLUP and CUBE");
