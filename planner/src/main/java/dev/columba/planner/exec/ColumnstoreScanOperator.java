@@ -80,6 +80,8 @@ public final class ColumnstoreScanOperator implements Operator {
                 .withProjection(projection)
                 .withFilters(filters.get())
                 .withReadAhead(context.query().settings().get(StandardSettings.READ_AHEAD))
+                .withReadAhead(context.query().settings().get(StandardSettings.COLUMNSTORE_READ_AHEAD_MAX_BYTES),
+                        context.query().settings().get(StandardSettings.COLUMNSTORE_READ_AHEAD_DEPTH))
                 .withBatchSize(context.batchSize())
                 .withRowLocator(withLocator);
         scan = new ColumnstoreScan(table, environment.reader(), options, context.query().counters(table.name()), allocator);
