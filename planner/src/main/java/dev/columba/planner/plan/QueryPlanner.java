@@ -162,7 +162,7 @@ public final class QueryPlanner {
         try {
             planned = planStatement(node, hints);
         } catch (CalciteContextException e) {
-            throw validationError(e);
+            throw validationError(e, node);
         } catch (RelOptPlanner.CannotPlanException e) {
             throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "Columba cannot run this statement yet: "
                     + "no physical plan exists for it (" + firstLine(e.getMessage()) + ")", e);
@@ -170,7 +170,7 @@ public final class QueryPlanner {
             throw e;
         } catch (RuntimeException e) {
             if (e.getCause() instanceof CalciteContextException context) {
-                throw validationError(context);
+                throw validationError(context, node);
             }
             if (e.getCause() instanceof ColumbaException columba) {
                 throw columba;
@@ -207,6 +207,7 @@ public final class QueryPlanner {
                 SqlValidator.Config.DEFAULT
                         .withConformance(ColumbaSqlParser.conformance())
                         .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(ColumbaTypeCoercion::new)
                         .withDefaultNullCollation(NullCollation.HIGH));
         SqlNode validated = validator.validate(node);
         List<SqlType> parameterTypes = new ArrayList<>();
@@ -463,11 +464,22 @@ public final class QueryPlanner {
         };
     }
 
-    private static ColumbaException validationError(CalciteContextException e) {
+    /** Calcite's message when an INSERT gives a NOT NULL column no value, or a NULL literal. */
+    private static final java.util.regex.Pattern NOT_NULLABLE =
+            java.util.regex.Pattern.compile("Column '(.*)' has no default value and does not allow NULLs");
+
+    private static ColumbaException validationError(CalciteContextException e, SqlNode statement) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         String message = cause.getMessage() == null ? e.getMessage() : cause.getMessage();
         ErrorCode code;
-        if (message.startsWith("Column '") && message.contains("not found")) {
+        java.util.regex.Matcher notNullable = NOT_NULLABLE.matcher(message);
+        if (notNullable.matches() && statement instanceof org.apache.calcite.sql.SqlInsert insert
+                && insert.getTargetTable() instanceof org.apache.calcite.sql.SqlIdentifier table) {
+            // SQL Server's Msg 515, as the insert operator reports a NULL that arrives at run time.
+            code = ErrorCode.NULL_NOT_ALLOWED;
+            message = "Cannot insert the value NULL into column '" + notNullable.group(1) + "', table '"
+                    + table.names.getLast() + "'; column does not allow nulls. INSERT fails.";
+        } else if (message.startsWith("Column '") && message.contains("not found")) {
             code = ErrorCode.UNDEFINED_COLUMN;
         } else if ((message.startsWith("Object '") || message.startsWith("Table '")) && message.contains("not found")) {
             code = ErrorCode.OBJECT_NOT_FOUND;
