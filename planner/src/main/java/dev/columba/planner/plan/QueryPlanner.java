@@ -10,6 +10,7 @@ import dev.columba.core.settings.SettingValues;
 import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.parser.ColumbaSqlParser;
+import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlQueryHint;
 import dev.columba.planner.parser.SqlQueryOption;
 import dev.columba.planner.rel.ColumbaCost;
@@ -45,6 +46,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -141,12 +143,22 @@ public final class QueryPlanner {
     /**
      * Plans one statement: a query (SELECT, VALUES, WITH, set operations, ORDER BY / OFFSET /
      * FETCH), optionally with {@code OPTION (...)}, INSERT, UPDATE or DELETE, or EXPLAIN of one
-     * (whose rows are the plan's lines).
+     * (whose rows are the plan's lines). For {@code CREATE TABLE t AS query} (and SELECT ... INTO
+     * t, which parses to it) it plans the query, and the plan's schema is the new table's columns
+     * (see {@link NewTableColumns}); the session creates the table and loads the rows.
      *
      * @throws ColumbaException with a position in the SQL where Calcite gives one: OBJECT_NOT_FOUND,
      *         UNDEFINED_COLUMN, WRONG_TYPE, INVALID_STATEMENT, FEATURE_NOT_SUPPORTED
      */
     public PreparedStatementPlan plan(SqlNode statement) {
+        if (statement instanceof SqlCreateTable create) {
+            SqlNode query = create.query().orElseThrow(() -> new ColumbaException(ErrorCode.INTERNAL,
+                    "CREATE TABLE " + create.name() + " without AS query is not planned"));
+            String table = create.name().names.getLast();
+            Set<String> aliases = NewTableColumns.aliasesWritten(query);
+            PlannedStatement planned = (PlannedStatement) plan(query);
+            return planned.withSchema(NewTableColumns.of(planned.schema(), aliases, table));
+        }
         boolean explain = false;
         SqlNode node = statement;
         if (node instanceof SqlExplain sqlExplain) {

@@ -65,10 +65,10 @@ class ParseErrorTest {
     }
 
     @Test
-    void selectIntoIsNotSqlServersHere() {
-        ColumbaParseException error = parseError("SELECT * INTO Testtable2 FROM TestTable t1");
-        assertAt(1, 10, error);
-        assertTrue(error.getMessage().startsWith("[SYNTAX_ERROR] Incorrect syntax near the keyword 'INTO'"),
+    void selectIntoTakesNoSetOperation() {
+        ColumbaParseException error = parseError("SELECT a INTO t2 FROM t UNION SELECT b FROM u");
+        assertAt(1, 25, error);
+        assertTrue(error.getMessage().startsWith("[SYNTAX_ERROR] Incorrect syntax near the keyword 'UNION'"),
                 error.getMessage());
     }
 
