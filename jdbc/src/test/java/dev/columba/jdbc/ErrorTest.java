@@ -116,7 +116,7 @@ class ErrorTest {
     @Test
     void selectIntoAnExistingTableIs42P07() throws SQLException {
         statement.execute("CREATE TABLE t (id INT)");
-        assertEquals(0, statement.executeUpdate("SELECT id, id + 1 AS next INTO u FROM t"));
+        assertEquals(0, statement.executeUpdate("SELECT id, id + 1 AS successor INTO u FROM t"));
         assertCode(ErrorCode.OBJECT_ALREADY_EXISTS, failure("SELECT id INTO u FROM t"));
         SQLException unnamed = failure("CREATE TABLE v AS SELECT id + 1 FROM t");
         assertCode(ErrorCode.INVALID_STATEMENT, unnamed);

@@ -52,8 +52,11 @@ import org.apache.arrow.vector.BigIntVector;
  *       (so a key may move onto another row's old key); a columnstore UPDATE is delete +
  *       insert, as compressed rowgroups are immutable.</li>
  * </ul>
- * Inserts into a clustered table widen its key statistics; inserts into a table with an IDENTITY
- * column get its next values ({@link IdentityFill}).
+ * Values become column values by store assignment ({@link StoreAssignment}): a string too long for
+ * its column fails with 22001, a NULL for a NOT NULL column (after identity and computed columns
+ * are filled) with 23502. Inserts into a clustered table widen its key statistics; inserts into a
+ * table with an IDENTITY column get its next values ({@link IdentityFill}). CREATE TABLE ... AS
+ * uses this operator too, to load the table it created.
  */
 public final class TableModifyOperator implements Operator {
     public enum Kind { INSERT, UPDATE, DELETE }

@@ -156,6 +156,8 @@ class CreateTableAsTest {
             update(session, "INSERT INTO many SELECT id + " + offset + " FROM many");
         }
         assertEquals(List.of(List.of(48L, 48)), query(session, "SELECT COUNT(*), MAX(id) FROM many"));
+        // Batches of 4 rows: the failing row's batch comes after rowgroups of 8 rows were written.
+        session.execute("SET batch_size = 4");
         assertThrows(ColumbaException.class, () -> session.execute("CREATE TABLE cs WITH (storage = columnstore, "
                 + "rowgroup_max_rows = 8, bulk_min_rows = 8) AS SELECT id, 100 / (id - 40) AS v FROM many"));
         assertFalse(table("cs").isPresent());
