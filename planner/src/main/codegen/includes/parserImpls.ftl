@@ -711,6 +711,55 @@ SqlNode ColumbaExplain() :
     }
 }
 
+/**
+ * SELECT [ ALL | DISTINCT ] item, ... INTO table [ FROM ... [ WHERE ... ] [ GROUP BY ... ] [ HAVING ... ] ]
+ *
+ * SQL Server's SELECT INTO, which means CREATE TABLE table AS SELECT ...: it becomes that
+ * statement (a rowstore heap with the query's columns). Calcite's SqlSelect production has no
+ * place for INTO, so this is its select clause with INTO and its FROM, WHERE, GROUP BY and HAVING
+ * productions. SelectIntoLookahead decides before any token is taken, so every other SELECT
+ * reaches ColumbaQuery().
+ */
+SqlNode ColumbaSelectInto() :
+{
+    final Span s;
+    final List<SqlLiteral> keywords = new ArrayList<SqlLiteral>();
+    SqlLiteral keyword;
+    final List<SqlNode> selectList = new ArrayList<SqlNode>();
+    final SqlIdentifier target;
+    SqlNode fromClause = null;
+    SqlNode where = null;
+    SqlNodeList groupBy = null;
+    SqlNode having = null;
+}
+{
+    (
+        LOOKAHEAD({ SelectIntoLookahead.intoFollows(this) })
+        <SELECT> { s = span(); }
+        [ keyword = AllOrDistinct() { keywords.add(keyword); } ]
+        AddSelectItem(selectList)
+        ( <COMMA> AddSelectItem(selectList) )*
+        <INTO> target = CompoundIdentifier()
+        [
+            <FROM> fromClause = FromClause()
+            [ where = Where() ]
+            [ groupBy = GroupBy() ]
+            [ having = Having() ]
+        ]
+        {
+            final SqlSelect select = new SqlSelect(s.end(this),
+                new SqlNodeList(keywords, s.pos()),
+                new SqlNodeList(selectList, Span.of(selectList).pos()),
+                fromClause, where, groupBy, having, null, null, null, null, null,
+                new SqlNodeList(getPos()));
+            return new SqlCreateTable(s.end(this), false, false, target, SqlNodeList.EMPTY, null,
+                SqlNodeList.EMPTY, select);
+        }
+    |
+        UnusedExtension() { return null; }
+    )
+}
+
 /** query [ OPTION ( hint, ... ) ]: SQL Server's query hints, at the end of a statement only. */
 SqlNode ColumbaQuery() :
 {

@@ -85,9 +85,42 @@ class ErrorTest {
     void absurdNestingFailsTheStatementNotTheJvm() throws SQLException {
         String nested = "PRINT " + "(".repeat(200_000) + "1" + ")".repeat(200_000);
         SQLException failure = failure(nested);
-        assertEquals(5, failure.getSQLState().length(), failure::getMessage);
+        assertCode(ErrorCode.SYNTAX_ERROR, failure);
+        assertTrue(failure.getMessage().contains("nested too deeply"), failure.getMessage());
         statement.execute("PRINT 'still here'");
         assertEquals("still here", statement.getWarnings().getMessage());
+    }
+
+    @Test
+    void storeAssignmentErrorsName22001And23502AndTheColumn() throws SQLException {
+        statement.execute("CREATE TABLE t (id INT NOT NULL, code VARCHAR(3))");
+        statement.execute("CREATE TABLE c (id INT NOT NULL, code CHAR(3)) WITH (storage = columnstore)");
+        for (String table : new String[] {"t", "c"}) {
+            SQLException tooLong = failure("INSERT INTO " + table + " VALUES (1, 'abcd')");
+            assertInstanceOf(SQLDataException.class, tooLong);
+            assertCode(ErrorCode.STRING_TOO_LONG, tooLong);
+            assertEquals("22001", tooLong.getSQLState());
+            assertTrue(tooLong.getMessage().contains("column 'code'") && tooLong.getMessage().contains("4 characters"),
+                    tooLong.getMessage());
+            SQLException missing = failure("INSERT INTO " + table + " VALUES (NULL, 'abc')");
+            assertCode(ErrorCode.NULL_NOT_ALLOWED, missing);
+            assertEquals("23502", missing.getSQLState());
+            assertTrue(missing.getMessage().contains("column 'id', table '" + table + "'"), missing.getMessage());
+        }
+        statement.execute("INSERT INTO t VALUES (1, 'abc')");
+        assertCode(ErrorCode.NULL_NOT_ALLOWED, failure("UPDATE t SET id = NULL"));
+        assertCode(ErrorCode.STRING_TOO_LONG, failure("UPDATE t SET code = code || 'x'"));
+        assertCode(ErrorCode.STRING_TOO_LONG, failure("INSERT INTO c SELECT id, code || 'x' FROM t"));
+    }
+
+    @Test
+    void selectIntoAnExistingTableIs42P07() throws SQLException {
+        statement.execute("CREATE TABLE t (id INT)");
+        assertEquals(0, statement.executeUpdate("SELECT id, id + 1 AS successor INTO u FROM t"));
+        assertCode(ErrorCode.OBJECT_ALREADY_EXISTS, failure("SELECT id INTO u FROM t"));
+        SQLException unnamed = failure("CREATE TABLE v AS SELECT id + 1 FROM t");
+        assertCode(ErrorCode.INVALID_STATEMENT, unnamed);
+        assertTrue(unnamed.getMessage().contains("No column name was specified for column 1"), unnamed.getMessage());
     }
 
     @Test

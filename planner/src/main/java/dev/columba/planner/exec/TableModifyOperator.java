@@ -52,8 +52,11 @@ import org.apache.arrow.vector.BigIntVector;
  *       (so a key may move onto another row's old key); a columnstore UPDATE is delete +
  *       insert, as compressed rowgroups are immutable.</li>
  * </ul>
- * Inserts into a clustered table widen its key statistics; inserts into a table with an IDENTITY
- * column get its next values ({@link IdentityFill}).
+ * Values become column values by store assignment ({@link StoreAssignment}): a string too long for
+ * its column fails with 22001, a NULL for a NOT NULL column (after identity and computed columns
+ * are filled) with 23502. Inserts into a clustered table widen its key statistics; inserts into a
+ * table with an IDENTITY column get its next values ({@link IdentityFill}). CREATE TABLE ... AS
+ * uses this operator too, to load the table it created.
  */
 public final class TableModifyOperator implements Operator {
     public enum Kind { INSERT, UPDATE, DELETE }
@@ -209,8 +212,10 @@ public final class TableModifyOperator implements Operator {
                         SqlType from = sourceSchema.column(column).type();
                         Object value = VectorValues.get(batch.column(column), row, from);
                         int tableColumn = column < tableSchema.size() ? column : updatedColumns[column - tableSchema.size()];
-                        SqlType to = tableSchema.column(tableColumn).type();
-                        values[column] = value == null || from.equals(to) ? value : Evaluator.cast(value, from, to);
+                        Column to = tableSchema.column(tableColumn);
+                        // Strings are checked even when the types agree: a parameter may be longer than its type.
+                        values[column] = value == null || from.equals(to.type()) && !(value instanceof String) ? value
+                                : StoreAssignment.convert(value, from, to, target.name());
                     }
                     next = values;
                 }
@@ -261,10 +266,28 @@ public final class TableModifyOperator implements Operator {
         for (Map.Entry<Integer, Expr> column : computed.entrySet()) {
             Object value = Evaluator.evaluate(column.getValue(), row, context.evaluation());
             SqlType from = column.getValue().type();
-            SqlType to = target.schema().column(column.getKey()).type();
-            row[column.getKey()] = value == null || from.equals(to) ? value : Evaluator.cast(value, from, to);
+            Column to = target.schema().column(column.getKey());
+            row[column.getKey()] = value == null || from.equals(to.type()) ? value
+                    : StoreAssignment.convert(value, from, to, target.name());
         }
         return row;
+    }
+
+    /** {@code rows}, each checked for NULLs in NOT NULL columns as it passes. */
+    private Iterator<Object[]> checkNotNull(Iterator<Object[]> rows, String statement) {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public Object[] next() {
+                Object[] row = rows.next();
+                StoreAssignment.checkNotNull(row, target.schema(), target.name(), statement);
+                return row;
+            }
+        };
     }
 
     // ---- INSERT ---------------------------------------------------------------------------------
@@ -276,7 +299,7 @@ public final class TableModifyOperator implements Operator {
         if (identity != null) {
             rows = identity.fill(rows);
         }
-        rows = computeColumns(rows);
+        rows = checkNotNull(computeColumns(rows), "INSERT");
         long inserted = switch (target) {
             case RowstoreTarget rowstore -> insertRows(rowstore, transaction, rows);
             case ColumnstoreTarget columnstore -> {
@@ -332,7 +355,8 @@ public final class TableModifyOperator implements Operator {
                 for (int index = 0; index < updatedColumns.length; index++) {
                     updated[updatedColumns[index]] = row[columns + index];
                 }
-                newRows.add(computeColumns(updated));
+                StoreAssignment.checkNotNull(computeColumns(updated), target.schema(), target.name(), "UPDATE");
+                newRows.add(updated);
             }
         }
         Transaction transaction = environment.transaction();

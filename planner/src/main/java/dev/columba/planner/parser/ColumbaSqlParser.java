@@ -115,7 +115,7 @@ public final class ColumbaSqlParser {
 
     private static ColumbaParseException toColumbaException(SqlParseException e) {
         SqlParserPos pos = e.getPos();
-        String found = firstLine(e.getMessage());
+        String found = e.getMessage() != null ? firstLine(e.getMessage()) : messageless(e, pos);
         Collection<String> expected = e.getExpectedTokenNames();
         String message = expected.isEmpty() || expected.size() > MAX_EXPECTED_TOKENS_LISTED
                 ? found
@@ -125,6 +125,24 @@ public final class ColumbaSqlParser {
         }
         return new ColumbaParseException(message, pos.getLineNum(), pos.getColumnNum(),
                 pos.getEndLineNum(), pos.getEndColumnNum(), e);
+    }
+
+    /**
+     * The message of a parse error whose cause had none. Calcite's parser turns any failure into a
+     * SqlParseException with the cause's message; a StackOverflowError (a statement nested too
+     * deeply for the parser's recursion) has none, and names no position.
+     */
+    private static String messageless(SqlParseException e, SqlParserPos pos) {
+        String where = pos == null ? "" : " at line " + pos.getLineNum() + ", column " + pos.getColumnNum();
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof StackOverflowError) {
+                // SQL Server's Msg 191.
+                return "Some part of the statement is nested too deeply" + where
+                        + ". Rewrite the statement or break it up into smaller statements.";
+            }
+        }
+        String kind = e.getCause() == null ? "no detail" : e.getCause().getClass().getSimpleName();
+        return "Incorrect syntax" + where + " (the parser reported " + kind + ")";
     }
 
     private static String firstLine(String message) {

@@ -34,6 +34,11 @@ final class PlannedStatement implements PreparedStatementPlan {
         this.explain = explain;
     }
 
+    /** This plan with its rows described by {@code columns} (as many, of the same types). */
+    PlannedStatement withSchema(TableSchema columns) {
+        return new PlannedStatement(root, rexBuilder, columns, modifies, objectIds, parameterTypes, explain);
+    }
+
     @Override
     public TableSchema schema() {
         return schema;

@@ -11,6 +11,7 @@ import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.function.GenerateSeries;
 import dev.columba.planner.parser.ColumbaSqlParser;
+import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlQueryHint;
 import dev.columba.planner.parser.SqlQueryOption;
 import dev.columba.planner.rel.ColumbaCost;
@@ -49,6 +50,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -146,12 +148,22 @@ public final class QueryPlanner {
     /**
      * Plans one statement: a query (SELECT, VALUES, WITH, set operations, ORDER BY / OFFSET /
      * FETCH), optionally with {@code OPTION (...)}, INSERT, UPDATE or DELETE, or EXPLAIN of one
-     * (whose rows are the plan's lines).
+     * (whose rows are the plan's lines). For {@code CREATE TABLE t AS query} (and SELECT ... INTO
+     * t, which parses to it) it plans the query, and the plan's schema is the new table's columns
+     * (see {@link NewTableColumns}); the session creates the table and loads the rows.
      *
      * @throws ColumbaException with a position in the SQL where Calcite gives one: OBJECT_NOT_FOUND,
      *         UNDEFINED_COLUMN, WRONG_TYPE, INVALID_STATEMENT, FEATURE_NOT_SUPPORTED
      */
     public PreparedStatementPlan plan(SqlNode statement) {
+        if (statement instanceof SqlCreateTable create) {
+            SqlNode query = create.query().orElseThrow(() -> new ColumbaException(ErrorCode.INTERNAL,
+                    "CREATE TABLE " + create.name() + " without AS query is not planned"));
+            String table = create.name().names.getLast();
+            Set<String> aliases = NewTableColumns.aliasesWritten(query);
+            PlannedStatement planned = (PlannedStatement) plan(query);
+            return planned.withSchema(NewTableColumns.of(planned.schema(), aliases, table));
+        }
         boolean explain = false;
         SqlNode node = statement;
         if (node instanceof SqlExplain sqlExplain) {
@@ -167,7 +179,7 @@ public final class QueryPlanner {
         try {
             planned = planStatement(node, hints);
         } catch (CalciteContextException e) {
-            throw validationError(e);
+            throw validationError(e, node);
         } catch (RelOptPlanner.CannotPlanException e) {
             throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "Columba cannot run this statement yet: "
                     + "no physical plan exists for it (" + firstLine(e.getMessage()) + ")", e);
@@ -175,7 +187,7 @@ public final class QueryPlanner {
             throw e;
         } catch (RuntimeException e) {
             if (e.getCause() instanceof CalciteContextException context) {
-                throw validationError(context);
+                throw validationError(context, node);
             }
             if (e.getCause() instanceof ColumbaException columba) {
                 throw columba;
@@ -212,6 +224,7 @@ public final class QueryPlanner {
                 SqlValidator.Config.DEFAULT
                         .withConformance(ColumbaSqlParser.conformance())
                         .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(ColumbaTypeCoercion::new)
                         .withDefaultNullCollation(NullCollation.HIGH));
         SqlNode validated = validator.validate(node);
         List<SqlType> parameterTypes = new ArrayList<>();
@@ -472,11 +485,22 @@ public final class QueryPlanner {
         };
     }
 
-    private static ColumbaException validationError(CalciteContextException e) {
+    /** Calcite's message when an INSERT gives a NOT NULL column no value, or a NULL literal. */
+    private static final java.util.regex.Pattern NOT_NULLABLE =
+            java.util.regex.Pattern.compile("Column '(.*)' has no default value and does not allow NULLs");
+
+    private static ColumbaException validationError(CalciteContextException e, SqlNode statement) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         String message = cause.getMessage() == null ? e.getMessage() : cause.getMessage();
         ErrorCode code;
-        if (message.startsWith("Column '") && message.contains("not found")) {
+        java.util.regex.Matcher notNullable = NOT_NULLABLE.matcher(message);
+        if (notNullable.matches() && statement instanceof org.apache.calcite.sql.SqlInsert insert
+                && insert.getTargetTable() instanceof org.apache.calcite.sql.SqlIdentifier table) {
+            // SQL Server's Msg 515, as the insert operator reports a NULL that arrives at run time.
+            code = ErrorCode.NULL_NOT_ALLOWED;
+            message = "Cannot insert the value NULL into column '" + notNullable.group(1) + "', table '"
+                    + table.names.getLast() + "'; column does not allow nulls. INSERT fails.";
+        } else if (message.startsWith("Column '") && message.contains("not found")) {
             code = ErrorCode.UNDEFINED_COLUMN;
         } else if ((message.startsWith("Object '") || message.startsWith("Table '")) && message.contains("not found")) {
             code = ErrorCode.OBJECT_NOT_FOUND;

@@ -51,16 +51,36 @@ public final class ColumbaValues extends Values implements ColumbaRel {
             RelDataType type = fields.get(index).getType();
             columns.add(new Column(names.get(index), SqlTypes.fromRelType(type), type.isNullable()));
         }
-        TableSchema schema = new TableSchema(columns);
         List<Object[]> rows = new ArrayList<>();
         for (List<RexLiteral> tuple : tuples) {
             Object[] row = new Object[tuple.size()];
             for (int column = 0; column < row.length; column++) {
-                SqlType type = schema.column(column).type();
+                SqlType type = columns.get(column).type();
                 row[column] = ExpressionTranslator.literalValue(tuple.get(column), type);
+                widenToFit(columns, column, row[column]);
             }
             rows.add(row);
         }
-        return new ValuesOperator(schema, rows);
+        return new ValuesOperator(new TableSchema(columns), rows);
+    }
+
+    /**
+     * The rows of INSERT ... VALUES carry the target's column types, but string literals as written:
+     * a literal longer than its column keeps its length here, so that the insert's store
+     * assignment sees it whole and fails with 22001 rather than this operator with a type error.
+     */
+    private static void widenToFit(List<Column> columns, int index, Object value) {
+        if (!(value instanceof String text)) {
+            return;
+        }
+        Column column = columns.get(index);
+        SqlType wider = switch (column.type()) {
+            case SqlType.VarcharType varchar when text.length() > varchar.maxLength() -> SqlType.varchar(text.length());
+            case SqlType.CharType character when text.length() > character.length() -> SqlType.character(text.length());
+            default -> null;
+        };
+        if (wider != null) {
+            columns.set(index, new Column(column.name(), wider, column.nullable()));
+        }
     }
 }

@@ -108,7 +108,8 @@ public final class ExpressionTranslator {
             return Expr.Literal.nullOf(type);
         }
         try {
-            return new Expr.Literal(ParameterValues.convert(value, type), type);
+            Object converted = ParameterValues.convert(value, type);
+            return new Expr.Literal(converted, ParameterValues.fitting(type, converted));
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "parameter " + (index + 1) + " (" + value + ", a "
                     + value.getClass().getSimpleName() + ") is not a value of type " + type.sqlName() + ": " + e.getMessage(), e);

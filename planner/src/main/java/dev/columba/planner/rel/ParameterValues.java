@@ -18,6 +18,11 @@ final class ParameterValues {
     }
 
     static Object convert(Object value, SqlType type) {
+        if (value instanceof String text && text.length() > maxLength(type)) {
+            // Too long for the type the parameter's place gave it: passed whole, so that an INSERT
+            // or UPDATE fails naming the column (store assignment), and a comparison finds no match.
+            return text;
+        }
         Object converted = switch (type) {
             case SqlType.BooleanType ignored -> value instanceof Boolean ? value : Boolean.valueOf(parseBoolean(value));
             case SqlType.IntegerType ignored -> exact(value).intValueExact();
@@ -40,6 +45,24 @@ final class ParameterValues {
             };
         };
         return Values.canonical(type, converted);
+    }
+
+    /** {@code type}, or for a string longer than it (see {@link #convert}) the type of that length. */
+    static SqlType fitting(SqlType type, Object converted) {
+        if (!(converted instanceof String text) || text.length() <= maxLength(type)) {
+            return type;
+        }
+        int length = text.codePointCount(0, text.length());
+        return type instanceof SqlType.CharType ? SqlType.character(length) : SqlType.varchar(length);
+    }
+
+    /** The length of a CHAR or VARCHAR type; no limit for the other types. */
+    private static int maxLength(SqlType type) {
+        return switch (type) {
+            case SqlType.VarcharType varchar -> varchar.maxLength();
+            case SqlType.CharType character -> character.length();
+            default -> Integer.MAX_VALUE;
+        };
     }
 
     private static boolean parseBoolean(Object value) {

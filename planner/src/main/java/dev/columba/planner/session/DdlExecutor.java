@@ -25,6 +25,7 @@ import dev.columba.planner.parser.SqlDropIndex;
 import dev.columba.planner.parser.SqlDropTable;
 import dev.columba.planner.parser.SqlOption;
 import dev.columba.planner.parser.SqlPrimaryKey;
+import dev.columba.planner.exec.TableModifyOperator;
 import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
@@ -158,6 +159,19 @@ final class DdlExecutor {
         for (SqlOption option : create.options()) {
             options.put(option.name(), option.valueText().orElse("on"));
         }
+        createStorage(transaction, name, schema, options, create.primaryKey());
+    }
+
+    /**
+     * Creates table {@code name} in the transaction: a columnstore table when {@code options} say
+     * {@code storage = columnstore}, else a rowstore table, clustered on the primary key or a heap.
+     * Options whose names hold a colon are the SQL layer's column options, kept for both stores.
+     *
+     * @return the new table, as an insert writes it
+     */
+    TableModifyOperator.Target createStorage(Transaction transaction, String name, TableSchema schema,
+                                             Map<String, String> tableOptions, Optional<SqlPrimaryKey> primaryKey) {
+        Map<String, String> options = new LinkedHashMap<>(tableOptions);
         boolean columnstore = "columnstore".equalsIgnoreCase(options.getOrDefault("storage", "rowstore"));
         if (columnstore) {
             Map<String, String> columnstoreOptions = new LinkedHashMap<>();
@@ -166,8 +180,8 @@ final class DdlExecutor {
             ColumnstoreOptions parsed = ColumnstoreOptions.parse(columnstoreOptions);
             Map<String, String> stored = new LinkedHashMap<>(parsed.toMap());
             stored.putAll(columnOptions);
-            ColumnstoreTable.create(database(), transaction, name, schema, stored);
-            return;
+            return new TableModifyOperator.ColumnstoreTarget(
+                    ColumnstoreTable.create(database(), transaction, name, schema, stored));
         }
         options.remove("storage");
         for (String key : options.keySet()) {
@@ -176,15 +190,16 @@ final class DdlExecutor {
                         + "' for a rowstore table (columnstore tables take storage = columnstore and its options)");
             }
         }
-        Optional<SqlPrimaryKey> primaryKey = create.primaryKey();
         List<Integer> key = new ArrayList<>();
         primaryKey.ifPresent(pk -> pk.columns().forEach(column -> key.add(columnIndex(schema, column))));
         Tables tables = new Tables(database());
         boolean clustered = primaryKey.isPresent() && primaryKey.get().clustering() != Clustering.NONCLUSTERED;
-        tables.createTable(transaction, name, schema, clustered ? key : List.of(), true, options);
+        TableStore created = tables.createTable(transaction, name, schema, clustered ? key : List.of(), true, options);
         if (primaryKey.isPresent() && !clustered) {
             tables.createIndex(transaction, name, "PK_" + name, key, true);
+            created = tables.table(transaction.writes(), name, transaction.systemCounters());
         }
+        return new TableModifyOperator.RowstoreTarget(created, session.engine().statistics());
     }
 
     private static boolean isPrimaryKeyColumn(SqlCreateTable create, String column) {

@@ -13,6 +13,7 @@ import dev.columba.core.settings.TraceFlags;
 import dev.columba.core.stats.IoStats;
 import dev.columba.planner.parser.ColumbaSqlParser;
 import dev.columba.planner.parser.SqlCheckpoint;
+import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlDbcc;
 import dev.columba.planner.parser.SqlPrint;
 import dev.columba.planner.parser.SqlSetStatistics;
@@ -234,6 +235,9 @@ public final class Session implements AutoCloseable {
             }
             case SqlPrint print -> {
                 return command(List.of(printText(print.message())));
+            }
+            case SqlCreateTable create when create.query().isPresent() -> {
+                return new CreateTableAsCommand(this, ddl).execute(create, parameters);
             }
             case dev.columba.planner.parser.SqlCopy copy -> {
                 return new CopyCommand(this).execute(copy, rows -> copyProgress.accept(rows));

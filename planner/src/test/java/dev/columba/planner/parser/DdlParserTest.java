@@ -158,6 +158,26 @@ class DdlParserTest {
                 RoundTrip.written("CREATE TABLE copy WITH (storage = columnstore) AS SELECT a, b FROM t WHERE a > 1"));
     }
 
+    /** SQL Server's SELECT INTO is CREATE TABLE ... AS SELECT, and is written back as that. */
+    @Test
+    void selectIntoIsCreateTableAsSelect() {
+        SqlCreateTable into = RoundTrip.parse("SELECT DISTINCT a, b + 1 AS c INTO dbo.t2 FROM t WHERE a > (SELECT 1) "
+                + "GROUP BY a, b HAVING COUNT(*) > 0", SqlCreateTable.class);
+        assertEquals("t2", into.name().names.getLast());
+        assertTrue(into.columns().isEmpty());
+        assertTrue(into.options().isEmpty());
+        assertEquals("CREATE TABLE [dbo].[t2] AS SELECT DISTINCT [a], [b] + 1 AS [c] FROM [t] WHERE [a] > (SELECT 1) "
+                + "GROUP BY [a], [b] HAVING COUNT(*) > 0", ColumbaSqlParser.toSql(into).replace('\n', ' '));
+        assertEquals("CREATE TABLE [Testtable2] AS SELECT * FROM [TestTable] AS [t1]",
+                RoundTrip.written("SELECT * INTO Testtable2 FROM TestTable t1"));
+        assertEquals("CREATE TABLE [t] AS SELECT 1 AS [x]", RoundTrip.written("SELECT 1 AS x INTO t"));
+        // INTO inside parentheses is not this statement's: a sub-query cannot be a SELECT INTO.
+        assertThrows(ColumbaParseException.class, () -> ColumbaSqlParser.parse("SELECT (SELECT a INTO x FROM t) AS q FROM u"));
+        // Every other SELECT is still a query.
+        assertEquals("SELECT [a] FROM [t] WHERE [a] IN (SELECT [b] FROM [u])",
+                RoundTrip.written("SELECT a FROM t WHERE a IN (SELECT b FROM u)"));
+    }
+
     @Test
     void createIndexForms() {
         SqlCreateIndex plain = RoundTrip.parse("CREATE INDEX ix ON t (a, b)", SqlCreateIndex.class);

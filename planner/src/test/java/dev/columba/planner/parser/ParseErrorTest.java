@@ -1,6 +1,7 @@
 package dev.columba.planner.parser;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,11 +65,39 @@ class ParseErrorTest {
     }
 
     @Test
-    void selectIntoIsNotSqlServersHere() {
-        ColumbaParseException error = parseError("SELECT * INTO Testtable2 FROM TestTable t1");
-        assertAt(1, 10, error);
-        assertTrue(error.getMessage().startsWith("[SYNTAX_ERROR] Incorrect syntax near the keyword 'INTO'"),
+    void selectIntoTakesNoSetOperation() {
+        ColumbaParseException error = parseError("SELECT a INTO t2 FROM t UNION SELECT b FROM u");
+        assertAt(1, 25, error);
+        assertTrue(error.getMessage().startsWith("[SYNTAX_ERROR] Incorrect syntax near the keyword 'UNION'"),
                 error.getMessage());
+    }
+
+    /**
+     * Calcite's parser recurses once per parenthesis; past its stack it fails with a
+     * StackOverflowError, which has no message (and toColumbaException once threw a
+     * NullPointerException on it). The parse runs on a thread with a small stack, so the depth
+     * needed does not depend on the JVM's default stack size.
+     */
+    @Test
+    void aStatementNestedTooDeeplyIsASyntaxErrorNotACrash() throws InterruptedException {
+        int depth = 20_000;
+        String sql = "SELECT " + "(".repeat(depth) + "1" + ")".repeat(depth);
+        Throwable[] thrown = new Throwable[1];
+        Thread parser = new Thread(null, () -> {
+            try {
+                ColumbaSqlParser.parse(sql);
+            } catch (Throwable e) {
+                thrown[0] = e;
+            }
+        }, "deep-parse", 512 * 1024);
+        parser.start();
+        parser.join();
+        ColumbaParseException error = assertInstanceOf(ColumbaParseException.class, thrown[0]);
+        assertEquals(ErrorCode.SYNTAX_ERROR, error.errorCode());
+        assertEquals("42601", error.errorCode().sqlState());
+        assertEquals("[SYNTAX_ERROR] Some part of the statement is nested too deeply. Rewrite the statement or "
+                + "break it up into smaller statements.", error.getMessage());
+        assertAt(0, 0, error);
     }
 
     @Test

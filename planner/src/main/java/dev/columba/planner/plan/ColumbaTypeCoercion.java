@@ -1,0 +1,44 @@
+package dev.columba.planner.plan;
+
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
+
+/**
+ * Calcite's implicit casts, except the one store assignment must not have: a character string
+ * written to a CHAR(n) or VARCHAR(n) column keeps its own type. Calcite would wrap it in
+ * {@code CAST(... AS VARCHAR(n))}, and a cast truncates silently; the insert operator instead
+ * converts each value itself and fails with 22001 when characters other than trailing spaces
+ * would be lost (SQL Server's Msg 2628, the SQL standard's store assignment). Casts the statement
+ * writes itself still truncate, as CAST does.
+ */
+final class ColumbaTypeCoercion extends TypeCoercionImpl {
+    ColumbaTypeCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
+        super(typeFactory, validator);
+    }
+
+    @Override
+    public boolean querySourceCoercion(SqlValidatorScope scope, RelDataType sourceRowType, RelDataType targetRowType,
+                                       SqlNode query) {
+        List<RelDataTypeField> sources = sourceRowType.getFieldList();
+        List<RelDataTypeField> targets = targetRowType.getFieldList();
+        if (sources.size() != targets.size()) {
+            return super.querySourceCoercion(scope, sourceRowType, targetRowType, query);
+        }
+        RelDataTypeFactory.Builder kept = factory.builder();
+        for (int column = 0; column < targets.size(); column++) {
+            RelDataType source = sources.get(column).getType();
+            RelDataType target = targets.get(column).getType();
+            boolean characters = SqlTypeUtil.isCharacter(source) && SqlTypeUtil.isCharacter(target);
+            kept.add(targets.get(column).getName(), characters
+                    ? factory.createTypeWithNullability(source, target.isNullable()) : target);
+        }
+        return super.querySourceCoercion(scope, sourceRowType, kept.build(), query);
+    }
+}
