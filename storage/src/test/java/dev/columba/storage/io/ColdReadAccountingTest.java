@@ -102,9 +102,17 @@ class ColdReadAccountingTest {
             for (int frame = 0; frame < frames.length; frame++) {
                 TestFiles.assertPattern(frames[frame], offset + frame * 8192L);
             }
-            assertTrue(Math.abs(readBytes - MEGABYTE) <= MEGABYTE / 100,
-                    "read_bytes grew by " + readBytes + " for a 1 MB scatter read, more than 1% away");
-            assertEquals(pagesOf(offset, MEGABYTE), OsPageCache.residentPages(file, 0, FILE_SIZE).resident());
+            // The kernel's own read-ahead, which this test guards against, would add hundreds of KB
+            // (read_ahead_kb); on a busy machine the JVM may fault in a few pages of its own jars
+            // within the window, so a few pages more are tolerated, none fewer than 1%.
+            assertTrue(readBytes >= MEGABYTE - MEGABYTE / 100 && readBytes <= MEGABYTE + 64 * 1024,
+                    "read_bytes grew by " + readBytes + " for a 1 MB scatter read");
+            // No page outside the request came in. (Under memory pressure the kernel may already have
+            // dropped a few of the pages just read, so the request's own pages are checked by the
+            // pattern above and by read_bytes, not by residency.)
+            BitSet outside = OsPageCache.residentPages(file, 0, FILE_SIZE).resident();
+            outside.andNot(pagesOf(offset, MEGABYTE));
+            assertTrue(outside.isEmpty(), "pages resident outside the 1 MB read: " + outside);
         }
     }
 
