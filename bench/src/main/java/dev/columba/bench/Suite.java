@@ -128,7 +128,7 @@ enum Suite {
             case SEED003 -> {
                 parameters.put(ROWS, List.of(options.shortMode() ? SEED003_SHORT_ROWS : SEED003_FULL_ROWS));
                 parameters.put(BUFFER_POOL_MB, List.of(options.shortMode() ? "2" : "64"));
-                parameters.put(OPERATIONS, List.of(options.shortMode() ? "40" : "1000"));
+                parameters.put(OPERATIONS, List.of(options.shortMode() ? "40" : "250"));
                 parameters.put(READ_AHEAD_DEPTH_PAGES, List.of(options.shortMode() ? "64" : "500"));
             }
         }

@@ -6,6 +6,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.btree.IndexPhysicalStats;
 import dev.columba.storage.db.Database;
+import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.table.Tables;
 import dev.columba.storage.txn.Transaction;
@@ -50,7 +51,7 @@ public final class AccountsTable {
     public record Description(Path directory, long rows, long leafPages, long pages, long indexPages,
                               boolean loadedNow, double loadSeconds) {
         public long megabytes() {
-            return pages * 8192 >> 20;
+            return pages * PageFormat.PAGE_SIZE >> 20;
         }
     }
 

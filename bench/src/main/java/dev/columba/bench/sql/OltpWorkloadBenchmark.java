@@ -91,7 +91,7 @@ public class OltpWorkloadBenchmark {
     public Mix mix;
 
     /** Statements per measured call. */
-    @Param("1000")
+    @Param("250")
     public int operations;
 
     @Param("500")

@@ -12,6 +12,7 @@ import dev.columba.bench.harness.Configuration;
 import dev.columba.bench.harness.Metric;
 import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.harness.ScanIoMetrics;
+import dev.columba.storage.page.PageFormat;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -48,7 +49,7 @@ public final class Seed003Summary {
                         + "%,d MB); unique index `ix_accounts_email` %,d pages. Buffer pool %,d MB: the table is %.1fx the "
                         + "pool. Data files opened with O_DIRECT (`direct_io = true`): every read the pool misses goes "
                         + "to the device.", table.rows(), table.pages(), table.leafPages(), table.megabytes(),
-                table.indexPages(), bufferPoolMb, (double) table.pages() * 8192 / ((long) bufferPoolMb << 20)));
+                table.indexPages(), bufferPoolMb, (double) table.pages() * PageFormat.PAGE_SIZE / ((long) bufferPoolMb << 20)));
         lines.add(String.format(Locale.ROOT, "%s in %.0f s into `%s`.", table.loadedNow() ? "Loaded by this run"
                 : "Reused; loaded earlier", table.loadSeconds(), table.directory()));
         return lines;

@@ -9,6 +9,7 @@ import dev.columba.planner.session.Session;
 import dev.columba.planner.session.StatementResult;
 import dev.columba.planner.session.StatementStatistics;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
@@ -91,7 +92,7 @@ public final class SqlDatabase implements AutoCloseable {
             if (!(result instanceof StatementResult.Rows rows)) {
                 throw new ColumbaException(ErrorCode.INTERNAL, "EXPLAIN gave no rows for " + query);
             }
-            List<String> lines = new java.util.ArrayList<>();
+            List<String> lines = new ArrayList<>();
             for (Batch batch = rows.next(); batch != null; batch = rows.next()) {
                 for (int position = 0; position < batch.selectedCount(); position++) {
                     lines.add(String.valueOf(batch.column(0).getObject(batch.selectedRow(position))));
