@@ -54,7 +54,10 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                   -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500;
                                       seed001: -p rows=N (default %s), -p readAhead=true,false,
                                       -p readAheadDepth=0,134217728 (the columnstore's window, bytes);
-                                      seed004: -p bufferPoolMb=N (default 256, at most a quarter of the table)
+                                      seed004: -p bufferPoolMb=N (default 256, at most a quarter of the table);
+                                      seed000: -p rows=N, -p backgroundThreads=0,4 (random O_DIRECT readers
+                                      beside each run, the article's diskspd; default 0);
+                                      seed003: -p rows=N, -p bufferPoolMb=N, -p operations=N (per iteration)
                 suites:
                 """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,
                 CommentsTables.FULL_ROWS));

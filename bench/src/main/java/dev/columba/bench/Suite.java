@@ -4,6 +4,14 @@ import dev.columba.bench.columnstore.CommentsScanBenchmark;
 import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.columnstore.Seed001Summary;
 import dev.columba.bench.harness.ReportCharts;
+import dev.columba.bench.sql.AccountsTable;
+import dev.columba.bench.sql.OltpScanBenchmark;
+import dev.columba.bench.sql.OltpWorkloadBenchmark;
+import dev.columba.bench.sql.PrefetchJoinBenchmark;
+import dev.columba.bench.sql.RangeScanBenchmark;
+import dev.columba.bench.sql.Seed000Summary;
+import dev.columba.bench.sql.Seed000Tables;
+import dev.columba.bench.sql.Seed003Summary;
 import dev.columba.bench.storage.DeviceSequentialReadBenchmark;
 import dev.columba.bench.storage.LargeTableScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanBenchmark;
@@ -12,6 +20,7 @@ import dev.columba.bench.storage.ScanTable;
 import dev.columba.bench.storage.Seed004Summary;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.datagen.TestTableGenerator;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -36,7 +45,18 @@ enum Suite {
     SEED004("seed004",
             "seed 004: a clustered-index scan of a table at least 4x the buffer pool, read-ahead on and off (trace"
                     + " flag 652), cold and warm: elapsed, bytes per read, MB/s, beside the article's",
-            List.of(LargeTableScanBenchmark.class));
+            List.of(LargeTableScanBenchmark.class)),
+    SEED000("seed000",
+            "seed 000 through SQL: the cold `ID < 300000` range scan with read-ahead on and off (trace flag 652) and"
+                    + " the cold nested-loop join `ID < 1000` with prefetch on and off (8744), optionally beside random"
+                    + " background reads (the article's diskspd): elapsed, reads, bytes per I/O, MB/s, beside the article's",
+            List.of(RangeScanBenchmark.class, PrefetchJoinBenchmark.class)),
+    SEED003("seed003",
+            "seed 003 through SQL: an OLTP workload (point reads and updates through a secondary index, with and"
+                    + " without short range reads) on a table several times the buffer pool, read-ahead on and off:"
+                    + " throughput, pages read and read-ahead wasted per operation; and a cold full scan, beside the"
+                    + " article's observations",
+            List.of(OltpWorkloadBenchmark.class, OltpScanBenchmark.class));
 
     /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
     private static final String ROWS = "rows";
@@ -45,6 +65,18 @@ enum Suite {
     private static final String BUFFER_POOL_MB = "bufferPoolMb";
     /** Seed 004's pool unless set: 256 MB, or a quarter of a smaller table. */
     private static final int SEED004_BUFFER_POOL_MB = 256;
+    /** Seeds 000 and 003 (rows above is theirs too): seed 000's query bounds, seed 003's statements per iteration. */
+    private static final String SCAN_BELOW = "scanBelow";
+    private static final String JOIN_BELOW = "joinBelow";
+    private static final String BACKGROUND_FILE_MB = "backgroundFileMb";
+    private static final String OPERATIONS = "operations";
+    private static final String READ_AHEAD_DEPTH_PAGES = "readAheadDepthPages";
+    /** The seed's row count, about 6.25 million, and the article's bounds. */
+    private static final String SEED000_FULL_ROWS = String.valueOf(TestTableGenerator.SEED_ROW_COUNT);
+    private static final String SEED000_SHORT_ROWS = "20000";
+    /** Seed 003: about 500 MB against a 64 MB pool; short, about 10 MB against 2 MB. */
+    private static final String SEED003_FULL_ROWS = "2000000";
+    private static final String SEED003_SHORT_ROWS = "40000";
 
     private final String label;
     private final String description;
@@ -86,6 +118,19 @@ enum Suite {
             }
             case SEED004 -> parameters.put(BUFFER_POOL_MB, List.of(String.valueOf(
                     Math.max(1, Math.min(SEED004_BUFFER_POOL_MB, options.sizeMb() / LargeTableScanBenchmark.TABLE_TO_POOL)))));
+            case SEED000 -> {
+                parameters.put(ROWS, List.of(options.shortMode() ? SEED000_SHORT_ROWS : SEED000_FULL_ROWS));
+                parameters.put(SCAN_BELOW, List.of(options.shortMode() ? "15000" : "300000"));
+                parameters.put(JOIN_BELOW, List.of("1000"));
+                parameters.put(BACKGROUND_FILE_MB, List.of(options.shortMode() ? "8" : "512"));
+                parameters.put(BUFFER_POOL_MB, List.of(options.shortMode() ? "16" : "256"));
+            }
+            case SEED003 -> {
+                parameters.put(ROWS, List.of(options.shortMode() ? SEED003_SHORT_ROWS : SEED003_FULL_ROWS));
+                parameters.put(BUFFER_POOL_MB, List.of(options.shortMode() ? "2" : "64"));
+                parameters.put(OPERATIONS, List.of(options.shortMode() ? "40" : "250"));
+                parameters.put(READ_AHEAD_DEPTH_PAGES, List.of(options.shortMode() ? "64" : "500"));
+            }
         }
         parameters.putAll(options.parameters());
         return parameters;
@@ -102,6 +147,18 @@ enum Suite {
             }
             case SEED004 -> options.sizeMb() + " MB table, " + String.join(" / ", parameters(options).get(BUFFER_POOL_MB))
                     + " MB buffer pool";
+            case SEED000 -> {
+                Map<String, List<String>> parameters = parameters(options);
+                yield "TestTable and Testtable2 of " + String.join(" / ", parameters.get(ROWS)) + " rows each, scan `ID < "
+                        + String.join(" / ", parameters.get(SCAN_BELOW)) + "`, join `ID < "
+                        + String.join(" / ", parameters.get(JOIN_BELOW)) + "`";
+            }
+            case SEED003 -> {
+                Map<String, List<String>> parameters = parameters(options);
+                yield "accounts of " + String.join(" / ", parameters.get(ROWS)) + " rows, "
+                        + String.join(" / ", parameters.get(BUFFER_POOL_MB)) + " MB buffer pool, "
+                        + String.join(" / ", parameters.get(OPERATIONS)) + " statements per measured iteration";
+            }
         };
     }
 
@@ -129,6 +186,28 @@ enum Suite {
                 }
                 yield lines.stream().distinct().toList();
             }
+            case SEED000 -> {
+                Map<String, List<String>> parameters = parameters(options);
+                List<String> lines = new ArrayList<>();
+                for (String rows : parameters.get(ROWS)) {
+                    lines.addAll(Seed000Summary.describe(Seed000Tables.prepare(options.dataDirectory(),
+                            longNumber(ROWS, rows), progress), longNumber(SCAN_BELOW, parameters.get(SCAN_BELOW)
+                            .getFirst()), longNumber(JOIN_BELOW, parameters.get(JOIN_BELOW).getFirst())));
+                }
+                yield lines;
+            }
+            case SEED003 -> {
+                Map<String, List<String>> parameters = parameters(options);
+                List<String> lines = new ArrayList<>();
+                for (String rows : parameters.get(ROWS)) {
+                    AccountsTable.Description table = AccountsTable.prepare(options.dataDirectory(),
+                            longNumber(ROWS, rows), progress);
+                    for (String bufferPoolMb : parameters.get(BUFFER_POOL_MB)) {
+                        lines.addAll(Seed003Summary.describe(table, wholeNumber(BUFFER_POOL_MB, bufferPoolMb)));
+                    }
+                }
+                yield lines.stream().distinct().toList();
+            }
         };
     }
 
@@ -138,12 +217,23 @@ enum Suite {
             case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results, charts);
             case SEED001 -> Seed001Summary.keyFigures(results, charts);
             case SEED004 -> Seed004Summary.keyFigures(results, charts);
+            case SEED000 -> Seed000Summary.keyFigures(results, charts);
+            case SEED003 -> Seed003Summary.keyFigures(results, charts);
         };
     }
 
     private static int wholeNumber(String parameter, String text) {
         try {
             return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + parameter
+                    + " needs a whole number, got '" + text + "'");
+        }
+    }
+
+    private static long longNumber(String parameter, String text) {
+        try {
+            return Long.parseLong(text);
         } catch (NumberFormatException e) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + parameter
                     + " needs a whole number, got '" + text + "'");
