@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The session's columnstore read-ahead settings reach the scans SQL plans: a cold scan's requests
  * are as large as {@code columnstore_read_ahead_max_bytes} allows, and {@code read_ahead = off}
- * issues none.
+ * issues none; the cumulative {@code sys.io_stats} include what columnstore scans read.
  */
 class ColumnstoreReadAheadSettingsTest {
     /** Enough rows for a compressed rowgroup (the bulk path) whose segments span many 64 KB requests. */
@@ -70,5 +70,21 @@ class ColumnstoreReadAheadSettingsTest {
         IoStats off = coldScan();
         assertEquals(0, off.lobReadAheadReads(), off::toString);
         assertTrue(off.lobPhysicalReads() > 0, off::toString);
+    }
+
+    @Test
+    void cumulativeIoStatsCountColumnstoreReads() throws SQLException {
+        long before = lobReadAheadSoFar();
+        IoStats scan = coldScan();
+        assertTrue(scan.lobReadAheadReads() > 0, scan::toString);
+        assertEquals(scan.lobReadAheadReads(), lobReadAheadSoFar() - before,
+                "sys.io_stats adds the columnstore scan's read-ahead to its cumulative counters");
+    }
+
+    private long lobReadAheadSoFar() throws SQLException {
+        try (ResultSet result = statement.executeQuery("SELECT lob_read_ahead_reads FROM sys.io_stats")) {
+            assertTrue(result.next());
+            return result.getLong(1);
+        }
     }
 }

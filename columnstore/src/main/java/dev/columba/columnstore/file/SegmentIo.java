@@ -39,6 +39,8 @@ public final class SegmentIo {
     static final int UNIT = 8192;
 
     private final IoCounters counters;
+    /** The database's cumulative counters of mapped reads, which see every count {@link #counters} sees. */
+    private final IoCounters cumulative;
     private final boolean readAhead;
     private final long maxRequestBytes;
     private final long windowBytes;
@@ -77,21 +79,25 @@ public final class SegmentIo {
         }
     }
 
-    /** Read-ahead of the current rowgroup only (a window of 0). */
+    /** Read-ahead of the current rowgroup only (a window of 0), counted once, in {@code counters}. */
     public SegmentIo(IoCounters counters, boolean readAhead, long maxRequestBytes) {
-        this(counters, readAhead, maxRequestBytes, 0);
+        this(counters, new IoCounters(), readAhead, maxRequestBytes, 0);
     }
 
     /**
+     * @param counters        the statement's counters of the scanned table
+     * @param cumulative      the database's cumulative counters of mapped reads, counted the same
      * @param readAhead       issue {@code MADV_WILLNEED} at all; off, nothing is requested or planned
      * @param maxRequestBytes largest request
      * @param windowBytes     how many bytes of requests may be outstanding beyond the rowgroup being read
      */
-    public SegmentIo(IoCounters counters, boolean readAhead, long maxRequestBytes, long windowBytes) {
+    public SegmentIo(IoCounters counters, IoCounters cumulative, boolean readAhead, long maxRequestBytes,
+                     long windowBytes) {
         if (maxRequestBytes < UNIT || windowBytes < 0) {
             throw new IllegalArgumentException("read-ahead request " + maxRequestBytes + ", window " + windowBytes);
         }
         this.counters = counters;
+        this.cumulative = cumulative;
         this.readAhead = readAhead;
         this.maxRequestBytes = maxRequestBytes;
         this.windowBytes = windowBytes;
@@ -222,9 +228,9 @@ public final class SegmentIo {
         long nonResident = Math.max(0, roundToPages(offset, length) - resident);
         if (nonResident > 0) {
             MemoryMapping.madvise(mapping, offset, length, MemoryAdvice.WILLNEED);
-            counters.add(IoCounter.LOB_READ_AHEAD_READS, units(nonResident));
-            counters.increment(IoCounter.READ_IOS);
-            counters.add(IoCounter.READ_BYTES, nonResident);
+            count(IoCounter.LOB_READ_AHEAD_READS, units(nonResident));
+            count(IoCounter.READ_IOS, 1);
+            count(IoCounter.READ_BYTES, nonResident);
             requestCount++;
             largestRequest = Math.max(largestRequest, length);
         }
@@ -262,9 +268,9 @@ public final class SegmentIo {
         if (length <= 0) {
             return;
         }
-        counters.add(IoCounter.LOB_LOGICAL_READS, units(length));
+        count(IoCounter.LOB_LOGICAL_READS, units(length));
         if (segment) {
-            counters.increment(IoCounter.SEGMENT_READS);
+            count(IoCounter.SEGMENT_READS, 1);
         }
         long end = offset + length;
         boolean readAheadCovered = false;
@@ -274,7 +280,7 @@ public final class SegmentIo {
                 if (!request.used) {
                     request.used = true;
                     outstandingBytes -= request.length;
-                    counters.add(IoCounter.READ_AHEAD_USED, units(request.nonResident));
+                    count(IoCounter.READ_AHEAD_USED, units(request.nonResident));
                 }
             }
         }
@@ -284,15 +290,15 @@ public final class SegmentIo {
         long resident = MemoryMapping.residentBytes(mapping, offset, length);
         long nonResident = Math.max(0, roundToPages(offset, length) - resident);
         if (nonResident > 0) {
-            counters.add(IoCounter.LOB_PHYSICAL_READS, units(nonResident));
-            counters.add(IoCounter.READ_IOS, nonResident / 4096);
-            counters.add(IoCounter.READ_BYTES, nonResident);
+            count(IoCounter.LOB_PHYSICAL_READS, units(nonResident));
+            count(IoCounter.READ_IOS, nonResident / 4096);
+            count(IoCounter.READ_BYTES, nonResident);
         }
     }
 
     /** A rowgroup skipped by elimination: its segments count as skipped. */
     public void skipped(int segments) {
-        counters.add(IoCounter.SEGMENT_SKIPPED, segments);
+        count(IoCounter.SEGMENT_SKIPPED, segments);
     }
 
     /** Read-ahead requests that found pages to read. */
@@ -357,11 +363,16 @@ public final class SegmentIo {
     private void settle(Request request) {
         if (!request.used) {
             outstandingBytes -= request.length;
-            counters.add(IoCounter.READ_AHEAD_WASTED, units(request.nonResident));
+            count(IoCounter.READ_AHEAD_WASTED, units(request.nonResident));
         }
     }
 
     static long units(long bytes) {
         return (bytes + UNIT - 1) / UNIT;
+    }
+
+    private void count(IoCounter counter, long delta) {
+        counters.add(counter, delta);
+        cumulative.add(counter, delta);
     }
 }

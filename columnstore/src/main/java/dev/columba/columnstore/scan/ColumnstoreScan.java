@@ -83,8 +83,8 @@ public final class ColumnstoreScan implements AutoCloseable {
         this.options = options;
         this.counters = counters;
         this.schema = table.schema();
-        this.io = new SegmentIo(counters, options.readAhead(), options.readAheadMaxBytes(),
-                options.readAheadDepthBytes());
+        this.io = new SegmentIo(counters, table.database().mappedReadCounters(), options.readAhead(),
+                options.readAheadMaxBytes(), options.readAheadDepthBytes());
         this.primaries = table.primaryDictionaries();
         this.rows = table.rowCodec();
         counters.increment(IoCounter.SCAN_COUNT);

@@ -59,6 +59,11 @@ public final class Database implements AutoCloseable {
     private final FileLock lock;
     private final DataFile dataFile;
     private final BufferPool pool;
+    /**
+     * Reads through memory mappings (columnstore segments and dictionaries), which bypass the
+     * buffer pool: the scans that read them add here as well as to their statement's counters.
+     */
+    private final IoCounters mappedReads = new IoCounters();
     private final WriteAheadLog log;
     private final Allocator allocator;
     private final TransactionManager transactions;
@@ -334,9 +339,14 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** Every read the buffer pool has served since the database opened. */
+    /** Every read since the database opened: the buffer pool's and those through memory mappings. */
     public IoStats cumulativeIoStatistics() {
-        return pool.cumulativeStatistics();
+        return pool.cumulativeStatistics().plus(mappedReads.snapshot());
+    }
+
+    /** The cumulative counters that reads through memory mappings add to (see {@link #cumulativeIoStatistics}). */
+    public IoCounters mappedReadCounters() {
+        return mappedReads;
     }
 
     private void checkOpen() {
