@@ -36,6 +36,7 @@ import dev.columba.planner.rules.ColumbaUnionRule;
 import dev.columba.planner.rules.ColumbaValuesRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.IndexSeekRule;
+import dev.columba.planner.rules.OrFactoringRule;
 import dev.columba.planner.rules.PlanHints;
 import dev.columba.planner.rules.ProjectFilterIntoScanRule;
 import dev.columba.planner.rules.ProjectIntoScanRule;
@@ -349,7 +350,7 @@ public final class QueryPlanner {
                 .addMatchOrder(HepMatchOrder.BOTTOM_UP)
                 .addRuleCollection(List.of(
                         CoreRules.UNION_TO_DISTINCT, CoreRules.INTERSECT_TO_DISTINCT, CoreRules.MINUS_TO_DISTINCT,
-                        rightToLeft,
+                        rightToLeft, OrFactoringRule.create(),
                         CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.PROJECT_REDUCE_EXPRESSIONS,
                         CoreRules.JOIN_REDUCE_EXPRESSIONS,
                         CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,

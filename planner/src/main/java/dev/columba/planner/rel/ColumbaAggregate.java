@@ -18,13 +18,17 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * GROUP BY with COUNT, SUM, AVG, MIN, MAX (DISTINCT and FILTER included): core's
  * {@link HashAggregateOperator}. Calcite's {@code $SUM0} (a SUM that is 0 over no rows, from
- * rewritten COUNTs) is SUM followed by COALESCE(sum, 0). One grouping set only.
+ * rewritten COUNTs) is SUM followed by COALESCE(sum, 0). Calcite's {@code LITERAL_AGG(v)} (the
+ * constant v for every group, which its rewrite of {@code NOT IN} / {@code IN} sub-queries uses as
+ * a "row found" marker) is not computed at all: a projection above the aggregate puts the literal
+ * in its column. One grouping set only.
  */
 public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
     public ColumbaAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
@@ -37,15 +41,24 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         if (aggregate.getGroupType() != Group.SIMPLE) {
             return false;
         }
-        if (aggregate.getGroupCount() == 0 && aggregate.getAggCallList().isEmpty()) {
-            return false;
-        }
+        boolean computed = aggregate.getGroupCount() > 0;
         for (AggregateCall call : aggregate.getAggCallList()) {
+            if (isLiteral(call)) {
+                continue;
+            }
             if (function(call) == null || call.getArgList().size() > 1 || !call.collation.getFieldCollations().isEmpty()) {
                 return false;
             }
+            computed = true;
         }
-        return true;
+        // Without keys and computed calls there is nothing for the hash aggregate to do.
+        return computed;
+    }
+
+    /** {@code LITERAL_AGG(v)}: the constant {@code v} per group, whatever the rows. */
+    private static boolean isLiteral(AggregateCall call) {
+        return call.getAggregation().getKind() == SqlKind.LITERAL_AGG && call.rexList.size() == 1
+                && call.rexList.getFirst() instanceof RexLiteral;
     }
 
     private static AggregateFunction function(AggregateCall call) {
@@ -95,9 +108,13 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         wanted.addAll(getRowType().getFieldNames().subList(keys.size(), getRowType().getFieldCount()));
         List<String> names = Execution.uniqueNames(wanted);
         List<dev.columba.core.exec.AggregateCall> calls = new ArrayList<>();
-        boolean needsZero = false;
+        boolean needsProjection = false;
         for (int index = 0; index < getAggCallList().size(); index++) {
             AggregateCall call = getAggCallList().get(index);
+            if (isLiteral(call)) {
+                needsProjection = true;
+                continue;
+            }
             AggregateFunction function = function(call);
             int argument = call.getArgList().isEmpty() ? dev.columba.core.exec.AggregateCall.NO_ARGUMENT : call.getArgList().getFirst();
             SqlType type = switch (function) {
@@ -105,27 +122,38 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
                 case MIN, MAX -> inputSchema.column(argument).type();
                 case SUM, AVG -> SqlTypes.fromRelType(call.getType());
             };
-            needsZero |= call.getAggregation().getKind() == SqlKind.SUM0;
+            needsProjection |= call.getAggregation().getKind() == SqlKind.SUM0;
             calls.add(new dev.columba.core.exec.AggregateCall(function, argument, call.isDistinct(),
                     call.filterArg < 0 ? dev.columba.core.exec.AggregateCall.NO_FILTER : call.filterArg, type,
                     names.get(keys.size() + index)));
         }
         Operator aggregate = new HashAggregateOperator(input, keys, calls);
-        if (!needsZero) {
+        if (!needsProjection) {
             return aggregate;
         }
-        TableSchema output = aggregate.schema();
+        // The calls' columns in Calcite's order: keys, then each call, literals put back in place.
+        TableSchema computed = aggregate.schema();
         List<Expr> expressions = new ArrayList<>();
-        for (int column = 0; column < output.size(); column++) {
-            Expr reference = new Expr.ColumnReference(column, output.column(column).type());
-            int callIndex = column - keys.size();
-            if (callIndex >= 0 && getAggCallList().get(callIndex).getAggregation().getKind() == SqlKind.SUM0) {
+        for (int key = 0; key < keys.size(); key++) {
+            expressions.add(new Expr.ColumnReference(key, computed.column(key).type()));
+        }
+        int computedColumn = keys.size();
+        for (AggregateCall call : getAggCallList()) {
+            if (isLiteral(call)) {
+                RexLiteral literal = (RexLiteral) call.rexList.getFirst();
+                SqlType type = SqlTypes.fromRelType(call.getType());
+                expressions.add(new Expr.Literal(ExpressionTranslator.literalValue(literal, type), type));
+                continue;
+            }
+            Expr reference = new Expr.ColumnReference(computedColumn, computed.column(computedColumn).type());
+            computedColumn++;
+            if (call.getAggregation().getKind() == SqlKind.SUM0) {
                 expressions.add(new Expr.Coalesce(List.of(reference, new Expr.Cast(new Expr.Literal(0, SqlType.INT),
                         reference.type())), reference.type()));
             } else {
                 expressions.add(reference);
             }
         }
-        return new ProjectOperator(aggregate, expressions, output.columns().stream().map(c -> c.name()).toList());
+        return new ProjectOperator(aggregate, expressions, names);
     }
 }

@@ -133,6 +133,27 @@ class PlanShapeTest {
     }
 
     @Test
+    void orFactoringTurnsAJoinKeyRepeatedInEveryBranchIntoAnEquiJoin() {
+        String factorable = "SELECT o.code, i.qty FROM items i, orders o WHERE (o.id = i.order_id AND i.qty = 1)"
+                + " OR (o.id = i.order_id AND o.customer = 5) OR (i.order_id = o.id AND i.qty > 5 AND o.customer < 50)";
+        String plan = db.explain(factorable);
+        assertFalse(plan.lines().anyMatch(line -> line.strip().startsWith("NestedLoopJoin")), plan);
+        String factored = "SELECT o.code, i.qty FROM items i JOIN orders o ON o.id = i.order_id"
+                + " WHERE i.qty = 1 OR o.customer = 5 OR (i.qty > 5 AND o.customer < 50)";
+        List<List<Object>> expected = db.query(factored);
+        assertFalse(expected.isEmpty());
+        assertEquals(sorted(expected), sorted(db.query(factorable)));
+        String noCommonConjunct = "SELECT o.code, i.qty FROM items i, orders o WHERE (o.id = i.order_id AND i.qty = 1)"
+                + " OR o.customer = i.qty";
+        String unchanged = db.explain(noCommonConjunct);
+        assertTrue(unchanged.lines().anyMatch(line -> line.strip().startsWith("NestedLoopJoin")), unchanged);
+    }
+
+    private static List<String> sorted(List<List<Object>> rows) {
+        return rows.stream().map(String::valueOf).sorted().toList();
+    }
+
+    @Test
     void explainStatementReturnsThePlanAsRows() {
         List<List<Object>> rows = db.query("EXPLAIN SELECT * FROM orders WHERE id < 5");
         assertEquals(1, rows.size());
