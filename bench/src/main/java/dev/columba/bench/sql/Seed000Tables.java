@@ -5,6 +5,7 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.datagen.RowCursor;
+import dev.columba.datagen.Seed000Sql;
 import dev.columba.datagen.TestTableGenerator;
 import dev.columba.storage.btree.IndexPhysicalStats;
 import dev.columba.storage.db.Database;
@@ -58,16 +59,6 @@ public final class Seed000Tables {
                Age int NOT NULL,
                Randomvalue bigint
             )""";
-    /** {@code SELECT * INTO Testtable2 FROM TestTable t1} makes this table; its rows are loaded separately. */
-    private static final String CREATE_TEST_TABLE_2 = """
-            CREATE TABLE Testtable2 (
-               ID int NOT NULL,
-               IDvarchar varchar(50) NOT NULL,
-               intcolumn int,
-               NAME varchar(50) NOT NULL,
-               Age int NOT NULL,
-               Randomvalue bigint
-            )""";
 
     private Seed000Tables() {
     }
@@ -114,7 +105,7 @@ public final class Seed000Tables {
             sql.execute(CREATE_TEST_TABLE);
             sql.execute("CREATE UNIQUE CLUSTERED INDEX CI_TestTable_ID ON DBO.TestTable (ID)");
             insert(sql.engine().database(), TEST_TABLE, generator, rows, LongUnaryOperator.identity(), progress, start);
-            sql.execute(CREATE_TEST_TABLE_2);
+            sql.execute(Seed000Sql.TEST_TABLE_2); // the seed makes it by SELECT INTO; its rows are loaded separately
             sql.execute("CREATE UNIQUE CLUSTERED INDEX ix_id_testtable2 ON testtable2 (IDvarchar)");
             LexicographicIds ids = new LexicographicIds(rows);
             insert(sql.engine().database(), TEST_TABLE_2, generator, rows, ignored -> ids.next(), progress, start);

@@ -1,6 +1,7 @@
 package dev.columba.cli.demo;
 
 import dev.columba.core.stats.IoStats;
+import dev.columba.datagen.Seed000Sql;
 import dev.columba.jdbc.ColumbaStatement;
 import dev.columba.planner.session.StatementStatistics;
 import dev.columba.storage.io.ProcSelfIo;
@@ -31,13 +32,16 @@ import java.util.stream.Stream;
  * runs from the driver's typed statistics, checked against the operating system's read_bytes.
  *
  * <p>The seed's data comes from {@code master.dbo.spt_values} and {@code RAND(CHECKSUM(NEWID()))};
- * Columba has neither, so every value derives from the row number (see {@link SeedSql}). Cold means
+ * Columba has neither, so every value derives from the row number (see {@link Seed000Sql}). Cold means
  * after {@code CHECKPOINT} (so no page is dirty, as the seed's readers advised) and
  * {@code DBCC DROPCLEANBUFFERS}. Each comparison runs after a warm-up run of the same query, so
  * neither side pays for the JVM compiling the code it runs, and alternates the two sides
  * {@value #ROUNDS} times, comparing medians.
  */
 public final class SeedDemo {
+    /** Rows per INSERT, each its own transaction: a load's dirty pages stay well within the buffer pool. */
+    static final long ROWS_PER_INSERT = 500_000;
+
     private static final long MEGABYTE = 1L << 20;
     /** Cold runs of each side of a comparison; the median is compared. */
     private static final int ROUNDS = 3;
@@ -109,18 +113,18 @@ public final class SeedDemo {
 
     private void load(Connection connection) throws SQLException {
         section("Build the test data: %,d rows in TestTable, the same in Testtable2", rows);
-        run(connection, SeedSql.TEST_TABLE);
+        run(connection, Seed000Sql.TEST_TABLE);
         long start = System.nanoTime();
-        for (long first = 1; first <= rows; first += SeedSql.ROWS_PER_INSERT) {
-            run(connection, SeedSql.fill(first, Math.min(rows, first + SeedSql.ROWS_PER_INSERT - 1)));
+        for (long first = 1; first <= rows; first += ROWS_PER_INSERT) {
+            run(connection, Seed000Sql.fill(first, Math.min(rows, first + ROWS_PER_INSERT - 1)));
         }
         out.printf(Locale.ROOT, "-- TestTable loaded in %.1f s%n", seconds(System.nanoTime() - start));
         start = System.nanoTime();
-        run(connection, SeedSql.TEST_TABLE_2);
-        for (long first = 1; first <= rows; first += SeedSql.ROWS_PER_INSERT) {
-            run(connection, SeedSql.copy(first, Math.min(rows, first + SeedSql.ROWS_PER_INSERT - 1)));
+        run(connection, Seed000Sql.TEST_TABLE_2);
+        for (long first = 1; first <= rows; first += ROWS_PER_INSERT) {
+            run(connection, Seed000Sql.copy(first, Math.min(rows, first + ROWS_PER_INSERT - 1)));
         }
-        for (String index : SeedSql.TEST_TABLE_2_INDEXES) {
+        for (String index : Seed000Sql.TEST_TABLE_2_INDEXES) {
             run(connection, index);
         }
         out.printf(Locale.ROOT, "-- Testtable2 loaded and indexed in %.1f s%n", seconds(System.nanoTime() - start));
@@ -145,21 +149,21 @@ public final class SeedDemo {
         run(connection, "SET STATISTICS IO ON");
         run(connection, "CHECKPOINT");
         run(connection, "DBCC DROPCLEANBUFFERS");
-        run(connection, SeedSql.SMALL_RANGE);
-        run(connection, SeedSql.SMALL_RANGE);
+        run(connection, Seed000Sql.SMALL_RANGE);
+        run(connection, Seed000Sql.SMALL_RANGE);
     }
 
     /** The seed's sequential read-ahead test: a large range cold with trace flag 652 (read-ahead off), then without. */
     private void rangeScans(Connection connection) throws SQLException {
         section("Sequential read-ahead off (trace flag 652) and on, cold");
         run(connection, "SET STATISTICS TIME ON");
-        compare(connection, SeedSql.largeRange(Math.min(300_000, rows)), "TestTable", 652,
+        compare(connection, Seed000Sql.largeRange(Math.min(300_000, rows)), "TestTable", 652,
                 "range scan, read-ahead off (652)", "range scan, read-ahead on");
     }
 
     /** The seed's random prefetch test: the loop join cold with trace flag 8744 (prefetch off), then without. */
     private void loopJoins(Connection connection) throws SQLException {
-        String query = SeedSql.loopJoin(1000);
+        String query = Seed000Sql.loopJoin(1000);
         section("Random prefetch off (trace flag 8744) and on for the loop join, cold");
         try (Statement statement = connection.createStatement();
              ResultSet plan = statement.executeQuery("EXPLAIN " + query)) {

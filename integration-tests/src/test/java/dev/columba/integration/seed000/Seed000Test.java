@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.datagen.Seed000Sql;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,7 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class Seed000Test {
     private static final int ROWS = 30_000;
-    private static final String SMALL_RANGE = "SELECT * FROM TestTable WHERE ID < 300";
 
     private Path directory;
     private Connection loader;
@@ -59,26 +59,13 @@ class Seed000Test {
         // The first connection opens the engine and keeps it open for the class; the tests join it.
         loader = connect();
         try (Statement statement = loader.createStatement()) {
-            statement.execute("""
-                    CREATE TABLE DBO.TestTable (
-                       ID int IDENTITY (1, 1) NOT NULL PRIMARY KEY CLUSTERED,
-                       IDvarchar AS CAST(ID AS varchar(50)) PERSISTED NOT NULL,
-                       intcolumn int,
-                       NAME varchar(50) NOT NULL,
-                       Age int NOT NULL,
-                       Randomvalue bigint
-                    )""");
-            assertEquals(ROWS, statement.executeUpdate("""
-                    INSERT INTO TestTable (intcolumn, NAME, AGE, Randomvalue)
-                    SELECT MOD(n - 1, 2048), 'Some Random Data..', MOD(MOD(n - 1, 2048), 10) + 25,
-                           MOD(MOD(CAST(n AS BIGINT) * 48271, 2147483647), n)
-                    FROM generate_series(1, %d) AS g(n)""".formatted(ROWS)));
-            statement.execute("""
-                    CREATE TABLE Testtable2 (ID int NOT NULL, IDvarchar varchar(50) NOT NULL, intcolumn int,
-                       NAME varchar(50) NOT NULL, Age int NOT NULL, Randomvalue bigint)""");
-            assertEquals(ROWS, statement.executeUpdate("INSERT INTO Testtable2 SELECT * FROM TestTable t1"));
-            statement.execute("CREATE unique clustered INDEX ix_id_testtable2 ON testtable2 (IDvarchar)");
-            statement.execute("CREATE unique INDEX ix_IDVARCHAR ON testtable2 (IDvarchar)");
+            statement.execute(Seed000Sql.TEST_TABLE);
+            assertEquals(ROWS, statement.executeUpdate(Seed000Sql.fill(1, ROWS)));
+            statement.execute(Seed000Sql.TEST_TABLE_2);
+            assertEquals(ROWS, statement.executeUpdate(Seed000Sql.copy(1, ROWS)));
+            for (String index : Seed000Sql.TEST_TABLE_2_INDEXES) {
+                statement.execute(index);
+            }
         }
     }
 
@@ -132,13 +119,13 @@ class Seed000Test {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("SET STATISTICS IO ON");
             dropCleanBuffers(statement);
-            StatisticsIoLine cold = statisticsIo(statement, SMALL_RANGE, 299).get("TestTable");
+            StatisticsIoLine cold = statisticsIo(statement, Seed000Sql.SMALL_RANGE, 299).get("TestTable");
             assertNotNull(cold, "a STATISTICS IO line for TestTable");
             assertEquals(1, cold.scanCount(), cold.toString());
             assertTrue(cold.readAheadReads() > 0, "cold: read-ahead brings pages in: " + cold);
             assertTrue(cold.physicalReads() + cold.readAheadReads() <= cold.logicalReads(), cold.toString());
 
-            StatisticsIoLine warm = statisticsIo(statement, SMALL_RANGE, 299).get("TestTable");
+            StatisticsIoLine warm = statisticsIo(statement, Seed000Sql.SMALL_RANGE, 299).get("TestTable");
             assertEquals(0, warm.physicalReads(), "warm: every page is in the buffer pool: " + warm);
             assertEquals(0, warm.readAheadReads(), "warm: nothing to read ahead: " + warm);
             assertEquals(cold.logicalReads(), warm.logicalReads(), "the same pages either way");
