@@ -17,6 +17,10 @@ import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
  * The batch-mode scan of a columnstore table: only the projected columns' segments are read, and
@@ -91,8 +95,19 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
         return String.join(" AND ", parts);
     }
 
-    /** The fraction of rows the pushed filters keep (Calcite's default guesses per filter). */
+    /**
+     * The fraction of rows the pushed filters keep: from the table's rowgroup figures when they are
+     * gathered ({@link RowgroupSelectivity}), else Calcite's default guesses per filter.
+     */
     double filterFraction() {
+        if (filters.isEmpty()) {
+            return 1.0;
+        }
+        if (columnstore.columnstoreStatistics().isPresent()) {
+            int[] identity = new int[columnstore.schema().size()];
+            Arrays.setAll(identity, column -> column);
+            return Selectivities.of(columnstore, identity, filterCondition());
+        }
         double fraction = 1.0;
         for (PushedFilter filter : filters) {
             fraction *= switch (filter.kind()) {
@@ -105,6 +120,30 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
             };
         }
         return fraction;
+    }
+
+    /** The pushed filters as one condition over the table's columns (not the projection's). */
+    RexNode filterCondition() {
+        RexBuilder builder = getCluster().getRexBuilder();
+        List<RelDataTypeField> fields = table.getRowType().getFieldList();
+        List<RexNode> conjuncts = new ArrayList<>();
+        for (PushedFilter filter : filters) {
+            RexNode column = builder.makeInputRef(fields.get(filter.column()).getType(), filter.column());
+            conjuncts.add(switch (filter.kind()) {
+                case EQUAL -> builder.makeCall(SqlStdOperatorTable.EQUALS, column, filter.constants().getFirst());
+                case NOT_EQUAL -> builder.makeCall(SqlStdOperatorTable.NOT_EQUALS, column, filter.constants().getFirst());
+                case LESS -> builder.makeCall(SqlStdOperatorTable.LESS_THAN, column, filter.constants().getFirst());
+                case LESS_OR_EQUAL -> builder.makeCall(SqlStdOperatorTable.LESS_THAN_OR_EQUAL, column,
+                        filter.constants().getFirst());
+                case GREATER -> builder.makeCall(SqlStdOperatorTable.GREATER_THAN, column, filter.constants().getFirst());
+                case GREATER_OR_EQUAL -> builder.makeCall(SqlStdOperatorTable.GREATER_THAN_OR_EQUAL, column,
+                        filter.constants().getFirst());
+                case IN -> builder.makeIn(column, filter.constants());
+                case IS_NULL -> builder.makeCall(SqlStdOperatorTable.IS_NULL, column);
+                case IS_NOT_NULL -> builder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, column);
+            });
+        }
+        return RexUtil.composeConjunction(builder, conjuncts);
     }
 
     @Override

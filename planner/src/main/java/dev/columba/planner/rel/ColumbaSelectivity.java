@@ -90,6 +90,23 @@ public final class ColumbaSelectivity implements MetadataHandler<BuiltInMetadata
             double range = rowstore.rangeFraction();
             return range <= 0 ? 1.0 : Math.min(1.0, Selectivities.of(table, identity, both) / range);
         }
+        if (scan instanceof ColumbaColumnstoreScan columnstore && !columnstore.filters().isEmpty()
+                && table.columnstoreStatistics().isPresent()) {
+            // Conditional on the pushed filters, as for a key range above (without figures, the
+            // filters' guesses and the predicate's are independent).
+            RexNode onTable = predicate.accept(new RexShuttle() {
+                @Override
+                public RexNode visitInputRef(RexInputRef reference) {
+                    return new RexInputRef(projection[reference.getIndex()], reference.getType());
+                }
+            });
+            int[] identity = new int[scan.getTable().getRowType().getFieldCount()];
+            Arrays.setAll(identity, column -> column);
+            RexNode both = RexUtil.composeConjunction(scan.getCluster().getRexBuilder(),
+                    java.util.List.of(onTable, columnstore.filterCondition()));
+            double filtered = columnstore.filterFraction();
+            return filtered <= 0 ? 1.0 : Math.min(1.0, Selectivities.of(table, identity, both) / filtered);
+        }
         return Selectivities.of(table, projection, predicate);
     }
 }

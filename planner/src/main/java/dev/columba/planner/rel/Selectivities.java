@@ -30,6 +30,7 @@ import org.apache.calcite.util.Sarg;
  * of values: {@code ID < 27} on keys 1..N holds the 26 values 1..26, each {@code N / (max - min + 1)}
  * rows, so exactly 26 rows for an identity column, which is what decides random prefetch in seed
  * 000. Other numbers and timestamps are treated as continuous. Equality on a unique key is one row.
+ * Columnstore tables with gathered rowgroup figures are estimated by {@link RowgroupSelectivity}.
  * Everything else takes Calcite's default guesses.
  */
 public final class Selectivities {
@@ -46,6 +47,10 @@ public final class Selectivities {
         }
         if (predicate.isAlwaysFalse()) {
             return 0.0;
+        }
+        Optional<dev.columba.planner.schema.ColumnstoreStatistics> rowgroups = table.columnstoreStatistics();
+        if (rowgroups.isPresent()) {
+            return Math.max(0.0, Math.min(1.0, RowgroupSelectivity.of(table, rowgroups.get(), columns, predicate)));
         }
         double rows = Math.max(1, table.rowCount());
         double selectivity = 1.0;
@@ -217,7 +222,7 @@ public final class Selectivities {
         return Range.all();
     }
 
-    private static Double literalPosition(RexLiteral literal) {
+    static Double literalPosition(RexLiteral literal) {
         if (literal.isNull()) {
             return null;
         }

@@ -67,6 +67,11 @@ public abstract sealed class ColumbaTable extends AbstractTable permits Rowstore
         return java.util.Optional.empty();
     }
 
+    /** Figures of a columnstore table's compressed rowgroups, if the statistics know them. */
+    public java.util.Optional<ColumnstoreStatistics> columnstoreStatistics() {
+        return java.util.Optional.empty();
+    }
+
     /** The table's identity and computed columns (none unless its DDL declared them). */
     public GeneratedColumns generated() {
         return GeneratedColumns.NONE;

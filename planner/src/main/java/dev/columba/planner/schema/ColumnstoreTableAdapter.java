@@ -5,10 +5,23 @@ import dev.columba.columnstore.table.ColumnstoreTable;
 /** A columnstore table behind the planner's view of it. */
 public final class ColumnstoreTableAdapter extends ColumbaTable {
     private final ColumnstoreTable table;
+    private final StatisticsStore statistics;
 
+    /** A table without gathered statistics (estimates use default selectivities). */
     public ColumnstoreTableAdapter(ColumnstoreTable table) {
+        this(table, new StatisticsStore());
+    }
+
+    /** A table whose rowgroup statistics live in {@code statistics} (one store per database). */
+    public ColumnstoreTableAdapter(ColumnstoreTable table, StatisticsStore statistics) {
         super(table.name(), table.schema());
         this.table = table;
+        this.statistics = statistics;
+    }
+
+    @Override
+    public java.util.Optional<ColumnstoreStatistics> columnstoreStatistics() {
+        return statistics.columnstore(table.objectId());
     }
 
     public ColumnstoreTable table() {

@@ -1,5 +1,12 @@
 package dev.columba.planner.schema;
 
+import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.encoding.SegmentMetadata;
+import dev.columba.columnstore.file.FooterMetadata;
+import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.columnstore.table.RowgroupEntry;
+import dev.columba.columnstore.table.RowgroupState;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
 import dev.columba.storage.btree.BTree;
@@ -9,14 +16,21 @@ import dev.columba.storage.btree.ScanRange;
 import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.row.KeyCodec;
 import dev.columba.storage.table.TableStore;
+import dev.columba.storage.io.NativeFilesFacade;
 import java.lang.foreign.MemorySegment;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Key statistics of rowstore tables (the bounds of the leading clustered-key column), by table
- * object id, kept for the life of an open database. One instance per database, shared by every
+ * Statistics for the cost model, by table object id, kept for the life of an open database: the
+ * bounds of a rowstore table's leading clustered-key column, and a columnstore table's per-rowgroup
+ * segment figures ({@link ColumnstoreStatistics}). One instance per database, shared by every
  * session; thread-safe.
  *
  * <p>Why a store and not a look at the B+tree while planning: planning must not read pages. A
@@ -33,9 +47,17 @@ import java.util.concurrent.ConcurrentMap;
  *   <li>deletes leave them as they are: bounds may be wider than the data, never narrower.</li>
  * </ul>
  * A table without bounds is estimated with Calcite's default selectivities.
+ *
+ * <p>Columnstore figures follow the same rule: {@link #gather(ColumnstoreTable, PageReader,
+ * IoCounters)} reads the rowgroup directory and the footers of rowgroup files (header, footer and
+ * trailer pages of each mapping; segments stay untouched), and the session calls it when the
+ * database opens and after each statement that wrote the table, when those pages are resident
+ * anyway. A footer is read once per rowgroup: rowgroup files are immutable, so a later gather takes
+ * the figures of rowgroups it already knows from the previous one.
  */
 public final class StatisticsStore {
     private final ConcurrentMap<Integer, KeyBounds> bounds = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, ColumnstoreStatistics> columnstores = new ConcurrentHashMap<>();
 
     /** The bounds of table {@code objectId}'s leading key column, if known. */
     public Optional<KeyBounds> bounds(int objectId) {
@@ -47,9 +69,15 @@ public final class StatisticsStore {
         bounds.put(objectId, keyBounds);
     }
 
+    /** The figures of columnstore table {@code objectId}'s compressed rowgroups, if gathered. */
+    public Optional<ColumnstoreStatistics> columnstore(int objectId) {
+        return Optional.ofNullable(columnstores.get(objectId));
+    }
+
     /** Forgets a table's statistics (dropped, or rewritten without them). */
     public void forget(int objectId) {
         bounds.remove(objectId);
+        columnstores.remove(objectId);
     }
 
     /**
@@ -93,6 +121,115 @@ public final class StatisticsStore {
         KeyBounds found = new KeyBounds(leadingValue(codec, first), leadingValue(codec, last));
         record(table.definition().objectId(), found);
         return Optional.of(found);
+    }
+
+    /**
+     * Reads the figures of {@code table}'s compressed rowgroups from its rowgroup directory (through
+     * {@code reader}, charging {@code counters}) and from the footers of rowgroup files not seen by
+     * the previous gather, and records them. Per segment: rows, NULLs, min and max from the footer,
+     * and a distinct-value estimate:
+     * <ul>
+     *   <li>a column with dictionaries (VARCHAR, CHAR): the larger of the primary dictionary's
+     *       entries and the entries the rowgroup's own dictionary builder held (for the rowgroup that
+     *       built the primary, the primary itself; for the others, the values they added in their
+     *       secondary dictionary), at most the non-NULL rows;</li>
+     *   <li>whole numbers (INT, BIGINT, DATE): at most the non-NULL rows and at most the values
+     *       between min and max;</li>
+     *   <li>anything else: unknown (-1).</li>
+     * </ul>
+     */
+    public ColumnstoreStatistics gather(ColumnstoreTable table, PageReader reader, IoCounters counters) {
+        Map<Integer, ColumnstoreStatistics.RowgroupStatistics> known = new HashMap<>();
+        columnstore(table.objectId()).ifPresent(previous -> previous.rowgroups()
+                .forEach(rowgroup -> known.put(rowgroup.rowgroupId(), rowgroup)));
+        List<ColumnstoreStatistics.RowgroupStatistics> rowgroups = new ArrayList<>();
+        long[] primaryEntries = null;
+        for (RowgroupEntry entry : table.rowgroups(reader, counters)) {
+            if (entry.state() != RowgroupState.COMPRESSED) {
+                continue;
+            }
+            ColumnstoreStatistics.RowgroupStatistics previous = known.get(entry.rowgroupId());
+            if (previous != null && previous.createdMicros() == entry.createdMicros() && previous.rows() == entry.totalRows()) {
+                rowgroups.add(previous.withDeletedRows(entry.deletedRows()));
+                continue;
+            }
+            if (primaryEntries == null) {
+                primaryEntries = primaryEntries(table);
+            }
+            rowgroups.add(readFooters(table, entry, primaryEntries));
+        }
+        ColumnstoreStatistics gathered = new ColumnstoreStatistics(rowgroups);
+        columnstores.put(table.objectId(), gathered);
+        return gathered;
+    }
+
+    /** Entries of each column's primary dictionary (0 for none): the dictionary files are read whole. */
+    private static long[] primaryEntries(ColumnstoreTable table) {
+        long[] entries = new long[table.schema().size()];
+        var primaries = table.primaryDictionaries();
+        for (int column = 0; column < entries.length; column++) {
+            if (usesDictionary(table.schema().column(column).type())) {
+                Dictionary primary = primaries.get(column);
+                entries[column] = primary == null ? 0 : primary.entryCount();
+            }
+        }
+        return entries;
+    }
+
+    private static boolean usesDictionary(SqlType type) {
+        return type instanceof SqlType.VarcharType || type instanceof SqlType.CharType;
+    }
+
+    private static ColumnstoreStatistics.RowgroupStatistics readFooters(ColumnstoreTable table, RowgroupEntry entry,
+                                                                        long[] primaryEntries) {
+        List<ColumnstoreStatistics.SegmentStatistics> columns = new ArrayList<>();
+        try (RowgroupFile file = RowgroupFile.open(NativeFilesFacade.INSTANCE, table.rowgroupFile(entry.rowgroupId()))) {
+            for (int column = 0; column < table.schema().size(); column++) {
+                SqlType type = table.schema().column(column).type();
+                FooterMetadata.Entry footer = FooterMetadata.decodeEntry(file.metadata(column), type, file.path().toString());
+                SegmentMetadata segment = footer.segment();
+                long nonNull = segment.rowCount() - segment.nullCount();
+                long distinct;
+                if (nonNull == 0) {
+                    distinct = 0;
+                } else if (usesDictionary(type)) {
+                    long entries = Math.max(primaryEntries[column], footer.builderDictionaryEntries());
+                    distinct = entries == 0 ? -1 : Math.min(nonNull, entries);
+                } else {
+                    long span = wholeNumberSpan(segment.min(), segment.max());
+                    distinct = span < 0 ? -1 : Math.min(nonNull, span);
+                }
+                columns.add(new ColumnstoreStatistics.SegmentStatistics(segment.rowCount(), segment.nullCount(),
+                        segment.min(), segment.max(), distinct));
+            }
+        }
+        return new ColumnstoreStatistics.RowgroupStatistics(entry.rowgroupId(), entry.createdMicros(), entry.totalRows(),
+                entry.deletedRows(), columns);
+    }
+
+    /** How many whole numbers lie in [min, max] (capped at Long.MAX_VALUE), or -1 for other types. */
+    private static long wholeNumberSpan(Object min, Object max) {
+        long low;
+        long high;
+        switch (min) {
+            case Integer number -> {
+                low = number;
+                high = (Integer) max;
+            }
+            case Long number -> {
+                low = number;
+                high = (Long) max;
+            }
+            case LocalDate date -> {
+                low = date.toEpochDay();
+                high = ((LocalDate) max).toEpochDay();
+            }
+            case null, default -> {
+                return -1;
+            }
+        }
+        long width = high - low;
+        return width < 0 || width == Long.MAX_VALUE ? Long.MAX_VALUE : width + 1;
     }
 
     private static Object leadingValue(KeyCodec codec, byte[] key) {

@@ -95,6 +95,7 @@ final class CopyCommand {
         } finally {
             session.finishWrite(transaction, succeeded);
         }
+        session.engine().gatherColumnstoreStatistics(session.reader(), copy.table().names.getLast());
         return new StatementResult.Update(rows, List.of(String.format(Locale.ROOT, "COPY %d", rows)),
                 StatementStatistics.NONE);
     }

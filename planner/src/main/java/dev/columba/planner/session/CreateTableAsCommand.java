@@ -95,6 +95,7 @@ final class CreateTableAsCommand {
                 deleteDirectory(files);
             }
         }
+        session.engine().gatherColumnstoreStatistics(session.reader(), name);
         return new StatementResult.Update(rows, session.messages(query, cpuStart, start),
                 session.statistics(query, cpuStart, start));
     }

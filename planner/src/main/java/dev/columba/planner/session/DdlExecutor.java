@@ -114,7 +114,8 @@ final class DdlExecutor {
     }
 
     /**
-     * The table a statement (re)built, whose key statistics must be gathered again: the planner
+     * The table a statement (re)built, whose statistics (a clustered table's key bounds, a
+     * columnstore table's rowgroup figures) must be gathered again: the planner
      * reads no pages, so it only knows what is gathered when data is written (see StatisticsStore).
      */
     private static Optional<SqlIdentifier> rewrittenTable(SqlNode statement) {

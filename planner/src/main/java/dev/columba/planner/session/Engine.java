@@ -1,5 +1,6 @@
 package dev.columba.planner.session;
 
+import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.TupleMover;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,13 +63,14 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Key statistics are kept in memory only: gathered for every clustered table when the database
-     * opens (two descents each), before any statement can be measured.
+     * Statistics are kept in memory only: gathered for every clustered table (two descents each)
+     * and every columnstore table (its rowgroup directory and footers) when the database opens,
+     * before any statement can be measured.
      */
     private void gatherAllStatistics() {
         IoCounters counters = database.systemCounters();
         for (CatalogEntry.Table table : new Tables(database).list(database.bufferPool(), counters)) {
-            if (table.organization() == CatalogEntry.Organization.CLUSTERED) {
+            if (table.organization() != CatalogEntry.Organization.HEAP) {
                 gatherStatistics(database.bufferPool(), table.name());
             }
         }
@@ -79,18 +82,35 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Gathers table {@code name}'s key statistics (after DDL built or rebuilt it) through
-     * {@code reader}: the buffer pool, under shared locks, or a transaction's own pages.
+     * Gathers table {@code name}'s statistics through {@code reader} (the buffer pool, under shared
+     * locks, or a transaction's own pages): a clustered table's key bounds after DDL built or
+     * rebuilt it, a columnstore table's rowgroup figures after DDL or a statement wrote it.
      */
     void gatherStatistics(PageReader reader, String name) {
+        gatherStatistics(reader, name, false);
+    }
+
+    /** Gathers the rowgroup figures of table {@code name} if it is a columnstore table (after it was written). */
+    void gatherColumnstoreStatistics(PageReader reader, String name) {
+        gatherStatistics(reader, name, true);
+    }
+
+    private void gatherStatistics(PageReader reader, String name, boolean columnstoreOnly) {
         IoCounters counters = database.systemCounters();
         boolean shared = reader == database.bufferPool();
         try (ObjectLocks.Lease ignored = shared ? database.locks().shared(Catalog.CATALOG_OBJECT_ID) : null) {
-            new Tables(database).find(reader, name, counters).ifPresent(table -> {
-                try (ObjectLocks.Lease tableLock = shared ? database.locks().shared(table.definition().objectId()) : null) {
-                    statistics.gather(table, reader, counters);
+            Optional<CatalogEntry> entry = database.catalog().byName(reader, name, counters);
+            if (entry.isEmpty() || !(entry.get() instanceof CatalogEntry.Table table)) {
+                return;
+            }
+            try (ObjectLocks.Lease tableLock = shared ? database.locks().shared(table.objectId()) : null) {
+                if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                    statistics.gather(ColumnstoreTable.open(database, table), reader, counters);
+                } else if (!columnstoreOnly) {
+                    new Tables(database).find(reader, name, counters)
+                            .ifPresent(store -> statistics.gather(store, reader, counters));
                 }
-            });
+            }
         }
     }
 

@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -321,6 +322,22 @@ public final class Session implements AutoCloseable {
 
     // ---- queries and modifications --------------------------------------------------------------
 
+    /**
+     * The table an INSERT, UPDATE, DELETE or MERGE wrote: a columnstore table's rowgroup figures are
+     * gathered again after it, as the planner reads no pages (see StatisticsStore).
+     */
+    private static Optional<String> modifiedTable(SqlNode statement) {
+        SqlNode target = switch (statement) {
+            case org.apache.calcite.sql.SqlInsert insert -> insert.getTargetTable();
+            case org.apache.calcite.sql.SqlUpdate update -> update.getTargetTable();
+            case org.apache.calcite.sql.SqlDelete delete -> delete.getTargetTable();
+            case org.apache.calcite.sql.SqlMerge merge -> merge.getTargetTable();
+            default -> null;
+        };
+        return target instanceof org.apache.calcite.sql.SqlIdentifier identifier
+                ? Optional.of(identifier.names.getLast()) : Optional.empty();
+    }
+
     private StatementResult executePlanned(SqlNode statement, List<Object> parameters) {
         SettingValues settings = settings();
         PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings, statement);
@@ -344,6 +361,7 @@ public final class Session implements AutoCloseable {
             } finally {
                 finishWrite(used, succeeded);
             }
+            modifiedTable(statement).ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
             return new StatementResult.Update(count, messages(query, cpuStart, start), statistics(query, cpuStart, start));
         }
         ObjectLocks.Lease lease = null;

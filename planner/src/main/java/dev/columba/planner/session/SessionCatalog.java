@@ -40,7 +40,8 @@ final class SessionCatalog implements PlannerCatalog {
         for (CatalogEntry entry : entries) {
             if (entry instanceof CatalogEntry.Table table) {
                 ColumbaTable adapter = table.organization() == CatalogEntry.Organization.COLUMNSTORE
-                        ? new ColumnstoreTableAdapter(ColumnstoreTable.open(database, table))
+                        ? new ColumnstoreTableAdapter(ColumnstoreTable.open(database, table),
+                                session.engine().statistics())
                         : new RowstoreTable(new TableStore(table, indexesOf(entries, table.objectId())),
                                 session.engine().statistics());
                 tables.put(table.name().toLowerCase(Locale.ROOT), adapter);
