@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DifferentialTest {
-    private static final int QUERIES = 600;
+    private static final int QUERIES = 1500;
     private static final int T1_ROWS = 400;
     private static final int T2_ROWS = 150;
 
