@@ -44,16 +44,18 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                                       write a finished run's report.md and charts again from its
                                       jmh-result.json (its title and run section are kept)
                   --short             quick run: small tables, 1 warm-up and 2 measured iterations
-                                      (rowstore-scan, seed004: %d MB; seed001: %s rows, TINY rowgroups)
+                                      (rowstore-scan, seed004: %d MB; seed001: %s rows, TINY rowgroups;
+                                      peers: TPC-H scale factor 0.01)
                   --size-mb N         rowstore-scan's and seed004's table size in MB (default %d, or %d with --short)
                   --data-dir DIR      where benchmark databases live and are reused (default bench/target/data)
                   --results-dir DIR   where each run's report directory goes (default bench/results)
                   --forks N           JVMs per benchmark configuration (default 1)
                   --warmup N          unmeasured iterations per fork (default 1)
-                  --iterations N      measured iterations per fork (default 5, or 2 with --short)
+                  --iterations N      measured iterations per fork (default 5, peers 3, or 2 with --short)
                   -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500;
                                       seed001: -p rows=N (default %s), -p readAhead=true,false;
                                       seed004: -p bufferPoolMb=N (default 256, at most a quarter of the table)
+                                      peers: -p scaleFactor=N (TPC-H; default 1, 0.01 with --short)
                 suites:
                 """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,
                 CommentsTables.FULL_ROWS));
@@ -106,7 +108,7 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
         return new BenchOptions(suite, shortMode, sizeMb != null ? sizeMb : shortMode ? SHORT_SIZE_MB : FULL_SIZE_MB,
                 dataDirectory != null ? dataDirectory : BenchDirectories.data(null),
                 resultsDirectory != null ? resultsDirectory : BenchDirectories.results(),
-                forks, warmup, iterations != null ? iterations : shortMode ? 2 : 5, parameters);
+                forks, warmup, iterations != null ? iterations : suite.measurementIterations(shortMode), parameters);
     }
 
     private static String value(String[] arguments, int index, String option) {

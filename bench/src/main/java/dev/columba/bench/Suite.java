@@ -4,6 +4,9 @@ import dev.columba.bench.columnstore.CommentsScanBenchmark;
 import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.columnstore.Seed001Summary;
 import dev.columba.bench.harness.ReportCharts;
+import dev.columba.bench.peers.LineitemDatabases;
+import dev.columba.bench.peers.PeerQueryBenchmark;
+import dev.columba.bench.peers.PeersSummary;
 import dev.columba.bench.storage.DeviceSequentialReadBenchmark;
 import dev.columba.bench.storage.LargeTableScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanBenchmark;
@@ -36,7 +39,12 @@ enum Suite {
     SEED004("seed004",
             "seed 004: a clustered-index scan of a table at least 4x the buffer pool, read-ahead on and off (trace"
                     + " flag 652), cold and warm: elapsed, bytes per read, MB/s, beside the article's",
-            List.of(LargeTableScanBenchmark.class));
+            List.of(LargeTableScanBenchmark.class)),
+    PEERS("peers",
+            "TPC-H Q1, Q6 and a full-scan aggregate over lineitem (scale factor 1; -p scaleFactor=10) on Columba"
+                    + " columnstore and rowstore, DuckDB and H2 through JDBC in one JVM, warm and cold, with the bytes"
+                    + " each read from storage",
+            List.of(PeerQueryBenchmark.class));
 
     /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
     private static final String ROWS = "rows";
@@ -45,6 +53,8 @@ enum Suite {
     private static final String BUFFER_POOL_MB = "bufferPoolMb";
     /** Seed 004's pool unless set: 256 MB, or a quarter of a smaller table. */
     private static final int SEED004_BUFFER_POOL_MB = 256;
+    /** The peers suite's TPC-H scale factor, which the runner must know to load the databases. */
+    private static final String SCALE_FACTOR = "scaleFactor";
 
     private final String label;
     private final String description;
@@ -70,6 +80,20 @@ enum Suite {
     }
 
     /**
+     * Measured iterations per fork unless {@code --iterations} says otherwise: 2 in short runs; in
+     * full runs 5, or 3 for the peers, whose 24 configurations include H2's row-at-a-time scans.
+     */
+    int measurementIterations(boolean shortMode) {
+        if (shortMode) {
+            return 2;
+        }
+        return switch (this) {
+            case ROWSTORE_SCAN, SEED001, SEED004 -> 5;
+            case PEERS -> 3;
+        };
+    }
+
+    /**
      * The JMH parameters of the run: the suite's own for the mode (short or full), then those given
      * on the command line, which win.
      */
@@ -86,6 +110,8 @@ enum Suite {
             }
             case SEED004 -> parameters.put(BUFFER_POOL_MB, List.of(String.valueOf(
                     Math.max(1, Math.min(SEED004_BUFFER_POOL_MB, options.sizeMb() / LargeTableScanBenchmark.TABLE_TO_POOL)))));
+            case PEERS -> parameters.put(SCALE_FACTOR, List.of(options.shortMode() ? LineitemDatabases.SHORT_SCALE_FACTOR
+                    : LineitemDatabases.FULL_SCALE_FACTOR));
         }
         parameters.putAll(options.parameters());
         return parameters;
@@ -102,6 +128,7 @@ enum Suite {
             }
             case SEED004 -> options.sizeMb() + " MB table, " + String.join(" / ", parameters(options).get(BUFFER_POOL_MB))
                     + " MB buffer pool";
+            case PEERS -> "TPC-H lineitem at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
         };
     }
 
@@ -129,6 +156,16 @@ enum Suite {
                 }
                 yield lines.stream().distinct().toList();
             }
+            case PEERS -> {
+                List<String> lines = new ArrayList<>();
+                for (String scaleFactor : parameters(options).get(SCALE_FACTOR)) {
+                    LineitemDatabases.Description databases = LineitemDatabases.prepare(options.dataDirectory(),
+                            scaleFactor(scaleFactor), progress);
+                    LineitemDatabases.checkAgreement(databases, progress);
+                    lines.addAll(PeersSummary.describe(databases));
+                }
+                yield lines;
+            }
         };
     }
 
@@ -138,6 +175,7 @@ enum Suite {
             case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results, charts);
             case SEED001 -> Seed001Summary.keyFigures(results, charts);
             case SEED004 -> Seed004Summary.keyFigures(results, charts);
+            case PEERS -> PeersSummary.keyFigures(results, charts);
         };
     }
 
@@ -147,6 +185,15 @@ enum Suite {
         } catch (NumberFormatException e) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + parameter
                     + " needs a whole number, got '" + text + "'");
+        }
+    }
+
+    private static double scaleFactor(String text) {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + SCALE_FACTOR
+                    + " needs a TPC-H scale factor such as 1 or 0.01, got '" + text + "'");
         }
     }
 
