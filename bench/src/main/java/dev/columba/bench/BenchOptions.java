@@ -50,7 +50,8 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                   --data-dir DIR      where benchmark databases live and are reused (default bench/target/data)
                   --results-dir DIR   where each run's report directory goes (default bench/results)
                   --forks N           JVMs per benchmark configuration (default 1)
-                  --warmup N          unmeasured iterations per fork (default 1)
+                  --warmup N          unmeasured iterations per fork (default 1; peers 0, whose check run
+                                      before measuring already runs each query once)
                   --iterations N      measured iterations per fork (default 5, peers 3, or 2 with --short)
                   -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500;
                                       seed001: -p rows=N (default %s), -p readAhead=true,false;
@@ -77,7 +78,7 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
         Path dataDirectory = null;
         Path resultsDirectory = null;
         int forks = 1;
-        int warmup = 1;
+        Integer warmup = null;
         Integer iterations = null;
         Map<String, List<String>> parameters = new LinkedHashMap<>();
         for (int index = 0; index < arguments.length; index++) {
@@ -108,7 +109,8 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
         return new BenchOptions(suite, shortMode, sizeMb != null ? sizeMb : shortMode ? SHORT_SIZE_MB : FULL_SIZE_MB,
                 dataDirectory != null ? dataDirectory : BenchDirectories.data(null),
                 resultsDirectory != null ? resultsDirectory : BenchDirectories.results(),
-                forks, warmup, iterations != null ? iterations : suite.measurementIterations(shortMode), parameters);
+                forks, warmup != null ? warmup : suite.warmupIterations(),
+                iterations != null ? iterations : suite.measurementIterations(shortMode), parameters);
     }
 
     private static String value(String[] arguments, int index, String option) {

@@ -75,6 +75,7 @@ class PeersSuiteTest {
         assertTrue(report.contains("Short mode: TPC-H lineitem at scale factor 0.01"), report);
         assertTrue(report.contains("### Elapsed time per query (median seconds)"), report);
         assertTrue(report.contains("| TPC-H Q1 | cold |"), report);
+        assertTrue(report.contains("### CPU time per query"), report);
         assertTrue(report.contains("### Bytes read from storage, cold"), report);
         assertTrue(report.contains("### Columba's I/O counters, cold"), report);
         assertTrue(report.contains("### PeerQueryBenchmark"), report);

@@ -48,7 +48,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 1)
+@Warmup(iterations = 0)
 @Measurement(iterations = 3)
 @Fork(1)
 public class PeerQueryBenchmark {

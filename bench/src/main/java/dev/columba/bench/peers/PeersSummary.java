@@ -102,6 +102,24 @@ public final class PeersSummary {
                 new BarChart.Series("CS ÷ DuckDB", columnstoreToDuckDb),
                 new BarChart.Series("RS ÷ CS", rowstoreToColumnstore)), BarChart.Scale.LOGARITHMIC)));
 
+        text.append("### CPU time per query (the process's CPU seconds, median)\n\n");
+        text.append("| query | cache |");
+        for (Peer peer : PEERS) {
+            text.append(" ").append(peer.label()).append(" |");
+        }
+        text.append(" CS ÷ DuckDB |\n|---|---|").append("---|".repeat(PEERS.size() + 1)).append("\n");
+        for (TpchQuery query : QUERIES) {
+            for (PeerQueryBenchmark.Cache cache : CACHES) {
+                text.append("| ").append(query.title()).append(" | ").append(name(cache)).append(" |");
+                for (Peer peer : PEERS) {
+                    text.append(" ").append(number(runs.cpuSeconds(peer, query, cache))).append(" |");
+                }
+                text.append(" ").append(times(quotient(runs.cpuSeconds(Peer.COLUMBA_COLUMNSTORE, query, cache),
+                        runs.cpuSeconds(Peer.DUCKDB, query, cache)))).append(" |\n");
+            }
+        }
+        text.append("\n");
+
         text.append("### Bytes read from storage, cold (`/proc/self/io` read_bytes, MB per query)\n\n");
         text.append("| query |");
         for (Peer peer : PEERS) {
@@ -155,9 +173,12 @@ public final class PeersSummary {
                 engines run in the same JVM, so one referee counts them all, DuckDB's native threads
                 included. Columba's counters add the columnstore's segment reads (lob) to the page reads;
                 bytes per I/O = bytes requested from the operating system per read request; MB/s from
-                storage = (physical + read-ahead reads) x 8 KB over the query's elapsed time. What cold
-                means for each engine is in the run section above; the JVM's compiled code stays warm in
-                both. The disk is shared and noisy: compare ratios of one run, not absolute times.
+                storage = (physical + read-ahead reads) x 8 KB over the query's elapsed time. CPU time is
+                the whole process's (every thread, DuckDB's native ones too) over the query: where elapsed
+                time is well above it, the query waited, for storage or for a core that other processes of
+                the shared machine held. What cold means for each engine is in the run section above; the
+                JVM's compiled code stays warm in both. The disk is shared and noisy: compare ratios of one
+                run, not absolute times.
                 """);
         return text.toString();
     }
@@ -180,6 +201,11 @@ public final class PeersSummary {
                 }
             }
             return of(peer, QUERIES.getFirst(), CACHES.getFirst());
+        }
+
+        /** The process's median CPU time during the query, in seconds. */
+        OptionalDouble cpuSeconds(Peer peer, TpchQuery query, PeerQueryBenchmark.Cache cache) {
+            return ReportCells.divided(of(peer, query, cache).median(PeerQueryBenchmark.PROCESS_CPU), 1000);
         }
 
         /** {@code numerator}'s median time over {@code denominator}'s. */
