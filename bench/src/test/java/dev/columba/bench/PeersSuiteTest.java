@@ -53,7 +53,8 @@ class PeersSuiteTest {
                 assertTrue(figure(cold, PeerQueryBenchmark.RESIDENT_BEFORE) < databaseMb / 20,
                         name + ": starts with the database's files out of the page cache");
                 assertTrue(figure(cold, ScanIoMetrics.PROCESS_READ) > 0, name + ": reads from storage");
-                assertTrue(figure(cold, PeerQueryBenchmark.PROCESS_CPU) > 0, name);
+                // A query of a few milliseconds may fall between the CPU clock's ticks: present, not positive.
+                assertTrue(RunResults.figure(cold, PeerQueryBenchmark.PROCESS_CPU).isPresent(), name);
                 if (peer.isColumba()) {
                     long fromStorage = count(cold, ScanIoMetrics.PHYSICAL_READS) + count(cold, ScanIoMetrics.LOB_PHYSICAL_READS)
                             + count(cold, ScanIoMetrics.READ_AHEAD_READS) + count(cold, ScanIoMetrics.LOB_READ_AHEAD_READS);
