@@ -44,20 +44,23 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                                       write a finished run's report.md and charts again from its
                                       jmh-result.json (its title and run section are kept)
                   --short             quick run: small tables, 1 warm-up and 2 measured iterations
-                                      (rowstore-scan, seed004: %d MB; seed001: %s rows, TINY rowgroups)
+                                      (rowstore-scan, seed004: %d MB; seed001: %s rows, TINY rowgroups;
+                                      peers: TPC-H scale factor 0.01)
                   --size-mb N         rowstore-scan's and seed004's table size in MB (default %d, or %d with --short)
                   --data-dir DIR      where benchmark databases live and are reused (default bench/target/data)
                   --results-dir DIR   where each run's report directory goes (default bench/results)
                   --forks N           JVMs per benchmark configuration (default 1)
-                  --warmup N          unmeasured iterations per fork (default 1)
-                  --iterations N      measured iterations per fork (default 5, or 2 with --short)
+                  --warmup N          unmeasured iterations per fork (default 1; peers 0, whose check run
+                                      before measuring already runs each query once)
+                  --iterations N      measured iterations per fork (default 5, peers 3, or 2 with --short)
                   -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500;
                                       seed001: -p rows=N (default %s), -p readAhead=true,false,
                                       -p readAheadDepth=0,134217728 (the columnstore's window, bytes);
                                       seed004: -p bufferPoolMb=N (default 256, at most a quarter of the table);
                                       seed000: -p rows=N, -p backgroundThreads=0,4 (random O_DIRECT readers
                                       beside each run, the article's diskspd; default 0);
-                                      seed003: -p rows=N, -p bufferPoolMb=N, -p operations=N (per iteration)
+                                      seed003: -p rows=N, -p bufferPoolMb=N, -p operations=N (per iteration);
+                                      peers: -p scaleFactor=N (TPC-H; default 1, 0.01 with --short)
                 suites:
                 """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,
                 CommentsTables.FULL_ROWS));
@@ -79,7 +82,7 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
         Path dataDirectory = null;
         Path resultsDirectory = null;
         int forks = 1;
-        int warmup = 1;
+        Integer warmup = null;
         Integer iterations = null;
         Map<String, List<String>> parameters = new LinkedHashMap<>();
         for (int index = 0; index < arguments.length; index++) {
@@ -110,7 +113,8 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
         return new BenchOptions(suite, shortMode, sizeMb != null ? sizeMb : shortMode ? SHORT_SIZE_MB : FULL_SIZE_MB,
                 dataDirectory != null ? dataDirectory : BenchDirectories.data(null),
                 resultsDirectory != null ? resultsDirectory : BenchDirectories.results(),
-                forks, warmup, iterations != null ? iterations : shortMode ? 2 : 5, parameters);
+                forks, warmup != null ? warmup : suite.warmupIterations(),
+                iterations != null ? iterations : suite.measurementIterations(shortMode), parameters);
     }
 
     private static String value(String[] arguments, int index, String option) {

@@ -12,6 +12,9 @@ import dev.columba.bench.sql.RangeScanBenchmark;
 import dev.columba.bench.sql.Seed000Summary;
 import dev.columba.bench.sql.Seed000Tables;
 import dev.columba.bench.sql.Seed003Summary;
+import dev.columba.bench.peers.LineitemDatabases;
+import dev.columba.bench.peers.PeerQueryBenchmark;
+import dev.columba.bench.peers.PeersSummary;
 import dev.columba.bench.storage.DeviceSequentialReadBenchmark;
 import dev.columba.bench.storage.LargeTableScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanBenchmark;
@@ -56,7 +59,12 @@ enum Suite {
                     + " without short range reads) on a table several times the buffer pool, read-ahead on and off:"
                     + " throughput, pages read and read-ahead wasted per operation; and a cold full scan, beside the"
                     + " article's observations",
-            List.of(OltpWorkloadBenchmark.class, OltpScanBenchmark.class));
+            List.of(OltpWorkloadBenchmark.class, OltpScanBenchmark.class)),
+    PEERS("peers",
+            "TPC-H Q1, Q6 and a full-scan aggregate over lineitem (scale factor 1; -p scaleFactor=10) on Columba"
+                    + " columnstore and rowstore, DuckDB and H2 through JDBC in one JVM, warm and cold, with the bytes"
+                    + " each read from storage",
+            List.of(PeerQueryBenchmark.class));
 
     /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
     private static final String ROWS = "rows";
@@ -77,6 +85,8 @@ enum Suite {
     /** Seed 003: about 500 MB against a 64 MB pool; short, about 10 MB against 2 MB. */
     private static final String SEED003_FULL_ROWS = "2000000";
     private static final String SEED003_SHORT_ROWS = "40000";
+    /** The peers suite's TPC-H scale factor, which the runner must know to load the databases. */
+    private static final String SCALE_FACTOR = "scaleFactor";
 
     private final String label;
     private final String description;
@@ -99,6 +109,32 @@ enum Suite {
     /** The benchmark classes, each run with every one of its {@code @Param} combinations. */
     List<Class<?>> benchmarks() {
         return benchmarks;
+    }
+
+    /**
+     * Unmeasured iterations per fork unless {@code --warmup} says otherwise: 1, or none for the peers,
+     * whose benchmark runs its query once on the measured connection before measuring (to check the
+     * result), which warms the code and, for warm runs, the caches as a warm-up iteration would.
+     */
+    int warmupIterations() {
+        return switch (this) {
+            case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003 -> 1;
+            case PEERS -> 0;
+        };
+    }
+
+    /**
+     * Measured iterations per fork unless {@code --iterations} says otherwise: 2 in short runs; in
+     * full runs 5, or 3 for the peers, whose 24 configurations include H2's row-at-a-time scans.
+     */
+    int measurementIterations(boolean shortMode) {
+        if (shortMode) {
+            return 2;
+        }
+        return switch (this) {
+            case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003 -> 5;
+            case PEERS -> 3;
+        };
     }
 
     /**
@@ -131,6 +167,8 @@ enum Suite {
                 parameters.put(OPERATIONS, List.of(options.shortMode() ? "40" : "250"));
                 parameters.put(READ_AHEAD_DEPTH_PAGES, List.of(options.shortMode() ? "64" : "500"));
             }
+            case PEERS -> parameters.put(SCALE_FACTOR, List.of(options.shortMode() ? LineitemDatabases.SHORT_SCALE_FACTOR
+                    : LineitemDatabases.FULL_SCALE_FACTOR));
         }
         parameters.putAll(options.parameters());
         return parameters;
@@ -159,6 +197,7 @@ enum Suite {
                         + String.join(" / ", parameters.get(BUFFER_POOL_MB)) + " MB buffer pool, "
                         + String.join(" / ", parameters.get(OPERATIONS)) + " statements per measured iteration";
             }
+            case PEERS -> "TPC-H lineitem at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
         };
     }
 
@@ -208,6 +247,19 @@ enum Suite {
                 }
                 yield lines.stream().distinct().toList();
             }
+            case PEERS -> {
+                List<String> lines = new ArrayList<>();
+                for (String scaleFactor : parameters(options).get(SCALE_FACTOR)) {
+                    LineitemDatabases.Description databases = LineitemDatabases.prepare(options.dataDirectory(),
+                            scaleFactor(scaleFactor), progress);
+                    if (!databases.loadedNow()) {
+                        // Loading ends with the same check; a reused database is checked again here.
+                        LineitemDatabases.checkAgreement(databases, progress);
+                    }
+                    lines.addAll(PeersSummary.describe(databases));
+                }
+                yield lines;
+            }
         };
     }
 
@@ -219,6 +271,7 @@ enum Suite {
             case SEED004 -> Seed004Summary.keyFigures(results, charts);
             case SEED000 -> Seed000Summary.keyFigures(results, charts);
             case SEED003 -> Seed003Summary.keyFigures(results, charts);
+            case PEERS -> PeersSummary.keyFigures(results, charts);
         };
     }
 
@@ -237,6 +290,15 @@ enum Suite {
         } catch (NumberFormatException e) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + parameter
                     + " needs a whole number, got '" + text + "'");
+        }
+    }
+
+    private static double scaleFactor(String text) {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter " + SCALE_FACTOR
+                    + " needs a TPC-H scale factor such as 1 or 0.01, got '" + text + "'");
         }
     }
 

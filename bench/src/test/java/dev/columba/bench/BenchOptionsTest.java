@@ -50,6 +50,22 @@ class BenchOptionsTest {
     }
 
     @Test
+    void peersRunScaleFactor1ThreeTimesWithoutWarmUpByDefault() {
+        BenchOptions full = BenchOptions.parse("peers");
+        assertEquals(List.of("1"), Suite.PEERS.parameters(full).get("scaleFactor"));
+        assertEquals("TPC-H lineitem at scale factor 1", Suite.PEERS.size(full));
+        assertEquals(0, full.warmupIterations());
+        assertEquals(3, full.measurementIterations());
+        BenchOptions quick = BenchOptions.parse("peers", "--short");
+        assertEquals(List.of("0.01"), Suite.PEERS.parameters(quick).get("scaleFactor"));
+        assertEquals(2, quick.measurementIterations());
+        assertEquals(List.of("10"), Suite.PEERS.parameters(BenchOptions.parse("peers", "-p", "scaleFactor=10"))
+                .get("scaleFactor"));
+        assertEquals(1, BenchOptions.parse("seed004").warmupIterations());
+        assertEquals(5, BenchOptions.parse("seed004").measurementIterations());
+    }
+
+    @Test
     void seed004sPoolIsAQuarterOfTheTableUpTo256MbUnlessSet() {
         assertEquals(List.of("256"), Suite.SEED004.parameters(BenchOptions.parse("seed004")).get("bufferPoolMb"));
         assertEquals("1024 MB table, 256 MB buffer pool", Suite.SEED004.size(BenchOptions.parse("seed004")));
@@ -79,7 +95,7 @@ class BenchOptionsTest {
     @Test
     void badArgumentsAreRejectedByName() {
         assertInvalid("no suite given");
-        assertInvalid("unknown suite 'nope'; suites: rowstore-scan, seed001, seed004, seed000, seed003", "nope");
+        assertInvalid("unknown suite 'nope'; suites: rowstore-scan, seed001, seed004, seed000, seed003, peers", "nope");
         assertInvalid("unknown option '--fast'", "rowstore-scan", "--fast");
         assertInvalid("option --size-mb needs a value", "rowstore-scan", "--size-mb");
         assertInvalid("option --size-mb needs a whole number, got 'big'", "rowstore-scan", "--size-mb", "big");
