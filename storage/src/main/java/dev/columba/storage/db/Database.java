@@ -303,20 +303,21 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * {@code DBCC DROPCLEANBUFFERS}: empties the buffer pool of clean pages and drops the data file
-     * from the operating system's page cache, so the next read of any page is cold. Writes nothing;
-     * dirty pages stay (checkpoint first for a fully cold pool). Returns the pages dropped.
+     * {@code DBCC DROPCLEANBUFFERS}: empties the buffer pool of clean pages and drops every file of
+     * the database (data file, columnstore files, log, control file) from the operating system's
+     * page cache, so the next read of any of them is cold. Writes nothing; dirty pages stay
+     * (checkpoint first for a fully cold pool). Returns the pages dropped.
      */
     public int dropCleanBuffers() {
         checkOpen();
         int dropped = pool.dropCleanBuffers();
-        dropOsCacheUnder(directory.resolve(COLUMNSTORE_DIRECTORY));
+        dropOsCacheUnder(directory);
         return dropped;
     }
 
     /**
-     * Drops every file under {@code root} (the columnstore's immutable rowgroup and dictionary files)
-     * from the page cache. Pages still mapped by a running scan stay; scans unmap their files when
+     * Drops every file under {@code root} from the page cache ({@code POSIX_FADV_DONTNEED} drops
+     * clean pages only). Pages still mapped by a running scan stay; scans unmap their files when
      * they finish, so between statements nothing is mapped.
      */
     private void dropOsCacheUnder(Path root) {

@@ -12,7 +12,10 @@ import dev.columba.storage.btree.IndexPhysicalStats;
 import dev.columba.storage.btree.LookupPrefetch;
 import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.db.Database;
+import dev.columba.storage.io.FileHandle;
+import dev.columba.storage.io.FilesFacade;
 import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.io.OsPageCache;
 import dev.columba.storage.io.ProcSelfIo;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.row.KeyCodec;
@@ -100,6 +103,22 @@ class IoStatisticsTest {
      * cache here is small and cold), so the check is one-sided: never less than counted (the
      * counters claim nothing that did not happen), and at most 64 KB more.
      */
+    /** Every file of the database, the log and control file too, leaves the OS page cache: a cold run reads nothing warm. */
+    @Test
+    void dropCleanBuffersLeavesNoFileOfTheDatabaseInThePageCache() throws java.io.IOException {
+        database.dropCleanBuffers();
+        List<Path> files;
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(directory)) {
+            files = paths.filter(java.nio.file.Files::isRegularFile).toList();
+        }
+        assertTrue(files.size() >= 3, "data file, log and control file at least: " + files);
+        for (Path path : files) {
+            try (FileHandle file = NativeFilesFacade.INSTANCE.open(path, FilesFacade.OpenMode.READ, false)) {
+                assertEquals(0, OsPageCache.residentBytes(file, 0, file.size()), path + " still cached");
+            }
+        }
+    }
+
     private static void assertAgreesWithOperatingSystem(long counted, long readBytes) {
         assertTrue(readBytes >= counted && readBytes <= counted + 65536,
                 "counted " + counted + " bytes, /proc/self/io read_bytes grew by " + readBytes);
