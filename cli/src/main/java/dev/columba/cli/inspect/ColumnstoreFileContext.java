@@ -8,6 +8,7 @@ import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
+import dev.columba.storage.db.DatabaseLayout;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ record ColumnstoreFileContext(Path database, CatalogEntry.Table table, RowgroupD
         }
         int tableId = tableIdOf(file);
         Findings quiet = new Findings(new PrintStream(OutputStream.nullOutputStream()));
-        try (DataFileDump dump = DataFileDump.open(DirectoryLayout.dataFile(database),
+        try (DataFileDump dump = DataFileDump.open(DatabaseLayout.dataFile(database),
                 new PrintStream(OutputStream.nullOutputStream()), quiet)) {
             if (!dump.catalogFound()) {
                 return new ColumnstoreFileContext(database, null, null, "the catalog of " + database + " cannot be read");
@@ -75,7 +76,7 @@ record ColumnstoreFileContext(Path database, CatalogEntry.Table table, RowgroupD
         }
         Path database = columnstore.getParent();
         return ColumnstoreFiles.columnstoreDirectory(database).equals(columnstore)
-                && Files.exists(DirectoryLayout.dataFile(database)) ? database : null;
+                && Files.exists(DatabaseLayout.dataFile(database)) ? database : null;
     }
 
     /** The table id the name of the directory holding {@code file} gives, or -1. */

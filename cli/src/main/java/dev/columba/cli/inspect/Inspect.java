@@ -1,6 +1,7 @@
 package dev.columba.cli.inspect;
 
 import dev.columba.core.error.ColumbaException;
+import dev.columba.storage.db.DatabaseLayout;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,8 +124,8 @@ public final class Inspect {
     }
 
     private void database(Path directory) throws UsageException {
-        Path dataFile = DirectoryLayout.dataFile(directory);
-        Path logDirectory = DirectoryLayout.logDirectory(directory);
+        Path dataFile = DatabaseLayout.dataFile(directory);
+        Path logDirectory = DatabaseLayout.logDirectory(directory);
         if (options.anyView()) {
             boolean dataFileViews = options.dataFileOptions() || options.columnstore() != null;
             if (dataFileViews) {
@@ -142,12 +143,12 @@ public final class Inspect {
         }
         out.println("database " + directory);
         out.println();
-        Path properties = DirectoryLayout.propertiesFile(directory);
-        if (present(properties, DirectoryLayout.PROPERTIES_FILE)) {
+        Path properties = DatabaseLayout.propertiesFile(directory);
+        if (present(properties, DatabaseLayout.PROPERTIES_FILE)) {
             PropertiesDump.dump(properties, out, findings);
             out.println();
         }
-        Path control = DirectoryLayout.controlFile(directory);
+        Path control = DatabaseLayout.controlFile(directory);
         ControlFileDump.Fields controlFields = null;
         if (present(control, "the control file")) {
             controlFields = ControlFileDump.dump(control, out, findings);

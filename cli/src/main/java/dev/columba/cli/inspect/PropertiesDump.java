@@ -2,6 +2,7 @@ package dev.columba.cli.inspect;
 
 import static dev.columba.cli.inspect.DataFileDump.INDENT;
 
+import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.page.PageFormat;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -51,16 +52,16 @@ final class PropertiesDump {
         for (Map.Entry<String, String> entry : sorted.entrySet()) {
             out.println(INDENT + String.format("%-" + width + "s = %s", entry.getKey(), entry.getValue()));
         }
-        String version = sorted.get(DirectoryLayout.FORMAT_VERSION_KEY);
+        String version = sorted.get(DatabaseLayout.FORMAT_VERSION_KEY);
         if (version == null) {
-            findings.report(INDENT, path + " has no " + DirectoryLayout.FORMAT_VERSION_KEY);
-        } else if (!version.trim().equals(String.valueOf(DirectoryLayout.FORMAT_VERSION))) {
-            findings.report(INDENT, path + " has " + DirectoryLayout.FORMAT_VERSION_KEY + " = '" + version
-                    + "', this build reads " + DirectoryLayout.FORMAT_VERSION);
+            findings.report(INDENT, path + " has no " + DatabaseLayout.FORMAT_VERSION_KEY);
+        } else if (!version.trim().equals(String.valueOf(DatabaseLayout.FORMAT_VERSION))) {
+            findings.report(INDENT, path + " has " + DatabaseLayout.FORMAT_VERSION_KEY + " = '" + version
+                    + "', this build reads " + DatabaseLayout.FORMAT_VERSION);
         }
-        String pageSize = sorted.get(DirectoryLayout.PAGE_SIZE_KEY);
+        String pageSize = sorted.get(DatabaseLayout.PAGE_SIZE_KEY);
         if (pageSize != null && !pageSize.trim().equals(String.valueOf(PageFormat.PAGE_SIZE))) {
-            findings.report(INDENT, path + " has " + DirectoryLayout.PAGE_SIZE_KEY + " = '" + pageSize
+            findings.report(INDENT, path + " has " + DatabaseLayout.PAGE_SIZE_KEY + " = '" + pageSize
                     + "', this build uses " + PageFormat.PAGE_SIZE);
         }
     }

@@ -5,6 +5,7 @@ import dev.columba.columnstore.file.ColumnstoreFiles;
 import dev.columba.columnstore.file.DictionaryFileFormat;
 import dev.columba.columnstore.file.RowgroupFileFormat;
 import dev.columba.storage.db.ControlFile;
+import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.file.DataFileFormat;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.wal.LogFormat;
@@ -88,8 +89,8 @@ final class Target {
             return Kind.DICTIONARY_FILE;
         }
         String name = path.getFileName().toString();
-        if (name.equals(DirectoryLayout.PROPERTIES_FILE)
-                || new String(probe, StandardCharsets.ISO_8859_1).contains(DirectoryLayout.FORMAT_VERSION_KEY)) {
+        if (name.equals(DatabaseLayout.PROPERTIES_FILE)
+                || new String(probe, StandardCharsets.ISO_8859_1).contains(DatabaseLayout.FORMAT_VERSION_KEY)) {
             return Kind.PROPERTIES_FILE;
         }
         if (LogFormat.startLsnOfName(name) >= 0) {
@@ -98,7 +99,7 @@ final class Target {
         if (name.equals(ControlFile.FILE_NAME)) {
             return Kind.CONTROL_FILE;
         }
-        if (name.equals(DirectoryLayout.DATA_FILE)) {
+        if (name.equals(DatabaseLayout.DATA_FILE)) {
             return Kind.DATA_FILE;
         }
         if (name.endsWith(ColumnstoreFiles.ROWGROUP_SUFFIX)) {
@@ -112,12 +113,12 @@ final class Target {
                 Math.min(16, probe.length)))
                 + "; expected a data file (CLMBDATA at offset " + DataFileFormat.HEADER_MAGIC_OFFSET
                 + "), a log segment (CLMB-WAL), a control file (CLMBCTRL), a rowgroup file (CLMBRGRP), a dictionary"
-                + " file (CLMBDICT), " + DirectoryLayout.PROPERTIES_FILE + " or a database directory");
+                + " file (CLMBDICT), " + DatabaseLayout.PROPERTIES_FILE + " or a database directory");
     }
 
     private static Kind detectDirectory(Path path) throws UsageException {
-        if (Files.exists(path.resolve(DirectoryLayout.PROPERTIES_FILE)) || Files.exists(path.resolve(ControlFile.FILE_NAME))
-                || Files.isDirectory(path.resolve(DirectoryLayout.DATA_DIRECTORY))) {
+        if (Files.exists(path.resolve(DatabaseLayout.PROPERTIES_FILE)) || Files.exists(path.resolve(ControlFile.FILE_NAME))
+                || Files.isDirectory(path.resolve(DatabaseLayout.DATA_DIRECTORY))) {
             return Kind.DATABASE_DIRECTORY;
         }
         try (Stream<Path> entries = Files.list(path)) {
@@ -128,7 +129,7 @@ final class Target {
             throw new UsageException("cannot list " + path + ": " + e.getMessage());
         }
         throw new UsageException(path + " is a directory but not a Columba database (no "
-                + DirectoryLayout.PROPERTIES_FILE + ", " + ControlFile.FILE_NAME + " or " + DirectoryLayout.DATA_DIRECTORY
+                + DatabaseLayout.PROPERTIES_FILE + ", " + ControlFile.FILE_NAME + " or " + DatabaseLayout.DATA_DIRECTORY
                 + "/) nor a write-ahead log directory (no <16 hex digits>.wal files)");
     }
 }

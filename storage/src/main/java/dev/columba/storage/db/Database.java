@@ -42,9 +42,6 @@ import java.util.UUID;
  * Thread-safe.
  */
 public final class Database implements AutoCloseable {
-    static final String DATA_DIRECTORY = "data";
-    static final String DATA_FILE = "columba.data";
-    static final String WAL_DIRECTORY = "wal";
     static final String LOCK_FILE = "lock";
     /**
      * Where the columnstore keeps its files (module columnstore, which names what lies inside): a
@@ -86,7 +83,7 @@ public final class Database implements AutoCloseable {
         this.lockChannel = lockChannel;
         this.lock = lock;
         boolean created = !ControlFile.exists(directory);
-        Path dataPath = directory.resolve(DATA_DIRECTORY).resolve(DATA_FILE);
+        Path dataPath = DatabaseLayout.dataFile(directory);
         boolean direct = globals.get(StandardSettings.DIRECT_IO);
         UUID databaseId;
         long redoLsn;
@@ -109,7 +106,7 @@ public final class Database implements AutoCloseable {
         }
         int frames = (int) Math.min(Integer.MAX_VALUE, globals.get(StandardSettings.BUFFER_POOL_SIZE) / PageFormat.PAGE_SIZE);
         this.pool = new BufferPool(dataFile, frames, globals.get(StandardSettings.IO_THREADS));
-        this.log = WriteAheadLog.open(files, directory.resolve(WAL_DIRECTORY), globals.get(StandardSettings.WAL_SEGMENT_SIZE));
+        this.log = WriteAheadLog.open(files, DatabaseLayout.logDirectory(directory), globals.get(StandardSettings.WAL_SEGMENT_SIZE));
         pool.setLogFlusher(log::flush);
         this.allocator = new Allocator(dataFile);
         int maxTransactionFrames = frames * globals.get(StandardSettings.TRANSACTION_MAX_BUFFER_PERCENT) / 100;
@@ -159,7 +156,7 @@ public final class Database implements AutoCloseable {
         } catch (IOException e) {
             throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create database directory " + directory + ": " + e, e);
         }
-        Properties stored = Files.exists(directory.resolve(DatabaseProperties.FILE_NAME))
+        Properties stored = Files.exists(DatabaseLayout.propertiesFile(directory))
                 ? DatabaseProperties.read(directory) : new Properties();
         Properties effective = new Properties();
         effective.putAll(stored);
@@ -197,8 +194,8 @@ public final class Database implements AutoCloseable {
 
     private void createDirectories() {
         try {
-            Files.createDirectories(directory.resolve(DATA_DIRECTORY));
-            Files.createDirectories(directory.resolve(WAL_DIRECTORY));
+            Files.createDirectories(directory.resolve(DatabaseLayout.DATA_DIRECTORY));
+            Files.createDirectories(DatabaseLayout.logDirectory(directory));
         } catch (IOException e) {
             throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create " + directory + ": " + e, e);
         }
@@ -258,8 +255,8 @@ public final class Database implements AutoCloseable {
         checkOpen();
         SettingValues.defaults().withParsed(dev.columba.core.settings.StandardSettings.byName(name), value);
         Properties stored = DatabaseProperties.read(directory);
-        stored.remove(DatabaseProperties.FORMAT_VERSION_KEY);
-        stored.remove(DatabaseProperties.PAGE_SIZE_KEY);
+        stored.remove(DatabaseLayout.FORMAT_VERSION_KEY);
+        stored.remove(DatabaseLayout.PAGE_SIZE_KEY);
         stored.setProperty(name.toLowerCase(java.util.Locale.ROOT), value);
         DatabaseProperties.write(files, directory, stored);
     }

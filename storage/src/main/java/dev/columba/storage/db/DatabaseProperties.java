@@ -21,11 +21,10 @@ import java.util.Properties;
  * rewritten atomically.
  */
 final class DatabaseProperties {
-    static final String FILE_NAME = "columba.properties";
-    static final String FORMAT_VERSION_KEY = "format_version";
-    static final String PAGE_SIZE_KEY = "page_size";
-    /** Version of the database directory layout (docs/format/database-directory.md). */
-    static final int FORMAT_VERSION = 1;
+    private static final String FILE_NAME = DatabaseLayout.PROPERTIES_FILE;
+    private static final String FORMAT_VERSION_KEY = DatabaseLayout.FORMAT_VERSION_KEY;
+    private static final String PAGE_SIZE_KEY = DatabaseLayout.PAGE_SIZE_KEY;
+    private static final int FORMAT_VERSION = DatabaseLayout.FORMAT_VERSION;
 
     private DatabaseProperties() {
     }
