@@ -25,11 +25,9 @@ import java.util.stream.Stream;
  *
  * <ul>
  *   <li><b>Columba</b> (both tables): {@code DBCC DROPCLEANBUFFERS} on the open connection — the
- *       buffer pool emptied of clean pages, idle columnstore segments unmapped, and the data file
- *       and columnstore files dropped from the operating system's page cache — then, as for the
- *       peers, every file of the database dropped too (the log and control files, which no query
- *       reads, are the ones DBCC leaves). The engine stays open, with its catalog and key
- *       statistics in memory, as SQL Server's does.</li>
+ *       buffer pool emptied of clean pages, idle columnstore segments unmapped, and every file of
+ *       the database dropped from the operating system's page cache. The engine stays open, with
+ *       its catalog and key statistics in memory, as SQL Server's does.</li>
  *   <li><b>DuckDB</b> and <b>H2</b>: the connection closed, which closes the database (DuckDB's
  *       instance is not pinned, H2 closes with its last connection): their buffer manager and page
  *       cache are gone. Then every file of the database is dropped from the operating system's
@@ -91,7 +89,6 @@ final class PeerConnection implements AutoCloseable {
                 throw new ColumbaException(ErrorCode.INTERNAL, "DBCC DROPCLEANBUFFERS failed on " + peer.label() + ": "
                         + e.getMessage(), e);
             }
-            dropFromPageCache();
             return;
         }
         closeConnection();

@@ -52,8 +52,8 @@ public final class PeersSummary {
                 + " CACHE_SIZE); DuckDB runs with threads = 1, as Columba and H2 run a query on one thread; DuckDB and H2"
                 + " open their databases read-only.");
         lines.add("Cold, Columba: DBCC DROPCLEANBUFFERS (buffer pool emptied, idle columnstore segments unmapped,"
-                + " data and columnstore files dropped from the page cache with POSIX_FADV_DONTNEED), then the log and"
-                + " control files dropped too, the connection kept open. Cold, DuckDB and H2: the"
+                + " every database file dropped from the page cache with POSIX_FADV_DONTNEED), the connection kept"
+                + " open. Cold, DuckDB and H2: the"
                 + " connection (and with it the database and its cache) closed, POSIX_FADV_DONTNEED on every database"
                 + " file, the connection opened again (the engine reads its header and catalog), the files dropped"
                 + " once more. Warm: the same query ran just before on the same connection.");
