@@ -64,7 +64,7 @@ public final class Seed000Sql {
 
     /** The seed's sequential read-ahead query ({@code ID < 300000} in the seed). */
     public static String largeRange(long below) {
-        return "SELECT *\nFROM TestTable\nWHERE ID < " + below;
+        return "SELECT * FROM TestTable WHERE ID < " + below;
     }
 
     /** The seed's loop join; {@code ID < 1000} in its prefetch test, 27 and 26 around the prefetch threshold. */

@@ -6,6 +6,7 @@ import dev.columba.bench.harness.Metric;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoStats;
+import dev.columba.datagen.Seed000Sql;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -78,14 +79,7 @@ public class PrefetchJoinBenchmark {
 
     /** The article's query with bound {@code joinBelow}. */
     public static String sql(long joinBelow) {
-        return String.format(Locale.ROOT, """
-                SELECT *
-                FROM TestTable t1
-                WHERE IDvarchar IN
-                   (SELECT IDvarchar
-                    FROM testtable2 t2)
-                AND ID < %d
-                OPTION (RECOMPILE, LOOP JOIN, MAXDOP 1)""", joinBelow);
+        return Seed000Sql.loopJoin(joinBelow);
     }
 
     @Setup(Level.Trial)

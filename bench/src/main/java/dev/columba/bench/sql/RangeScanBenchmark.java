@@ -5,6 +5,7 @@ import dev.columba.bench.harness.IterationMetrics;
 import dev.columba.bench.harness.Metric;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.datagen.Seed000Sql;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -74,7 +75,7 @@ public class RangeScanBenchmark {
 
     /** The article's query with bound {@code scanBelow}. */
     public static String sql(long scanBelow) {
-        return String.format(Locale.ROOT, "SELECT * FROM TestTable WHERE ID < %d", scanBelow);
+        return Seed000Sql.largeRange(scanBelow);
     }
 
     @Setup(Level.Trial)
