@@ -6,7 +6,7 @@ import dev.columba.storage.io.ProcSelfIo;
 /**
  * The I/O figures every scan benchmark reports, recorded from one scan's {@link IoStats} and the
  * {@code /proc/self/io} difference over the same window, so that rowstore and columnstore scans are
- * reported in one vocabulary (ARCHITECTURE.md, "I/O: what read means here"): page counters of both
+ * reported in one vocabulary (architecture.md, "What a read is"): page counters of both
  * kinds (the lob ones are columnstore segment bytes and overflow pages), requests, rates, and the
  * check against the operating system.
  */

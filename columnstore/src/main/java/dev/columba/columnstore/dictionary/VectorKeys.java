@@ -120,7 +120,7 @@ final class VectorKeys {
     /**
      * The memory of an Arrow buffer; valid while the buffer is neither released nor reallocated.
      * Sizing a raw address is a restricted method: Columba runs with native access enabled
-     * (ARCHITECTURE.md, "JVM").
+     * (architecture.md, "The JVM").
      */
     @SuppressWarnings("restricted")
     static MemorySegment view(ArrowBuf buffer) {

@@ -20,7 +20,7 @@ final class ArrowMemory {
     /**
      * The memory of an Arrow buffer; valid while the buffer is neither released nor reallocated.
      * Sizing a raw address is a restricted method: Columba runs with native access enabled
-     * (ARCHITECTURE.md, "JVM").
+     * (architecture.md, "The JVM").
      */
     @SuppressWarnings("restricted")
     static MemorySegment view(ArrowBuf buffer) {

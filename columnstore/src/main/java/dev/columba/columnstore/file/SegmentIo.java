@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The I/O of one columnstore scan over memory-mapped rowgroup files: read-ahead with
- * {@code MADV_WILLNEED} and honest counters, in the vocabulary of ARCHITECTURE.md, counted as SQL
+ * {@code MADV_WILLNEED} and honest counters, in the vocabulary of docs/design/architecture.md, counted as SQL
  * Server counts columnstore reads (the lob counters), in 8 KB units.
  *
  * <p><b>Requests.</b> Read-ahead covers the byte ranges of the segments the scan will decode, in

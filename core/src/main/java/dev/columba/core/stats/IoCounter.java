@@ -1,7 +1,7 @@
 package dev.columba.core.stats;
 
 /**
- * The I/O counters of ARCHITECTURE.md ("I/O: what read means here"), in 8 KB page units unless
+ * The I/O counters of architecture.md ("What a read is"), in 8 KB page units unless
  * the name says otherwise. One vocabulary for both stores.
  */
 public enum IoCounter {

@@ -1,5 +1,5 @@
 /**
- * I/O statistics in the vocabulary of ARCHITECTURE.md: counters per table and query, their
+ * I/O statistics in the vocabulary of docs/design/architecture.md: counters per table and query, their
  * snapshots and the STATISTICS IO line. Storage and columnstore fill them; nothing here reads pages.
  */
 package dev.columba.core.stats;

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exact I/O counts on small cases, checked against the structure of the index and against the
- * operating system's {@code read_bytes}: the vocabulary of ARCHITECTURE.md ("I/O: what read
- * means here") held to account.
+ * operating system's {@code read_bytes}: the vocabulary of docs/design/architecture.md ("What a read
+ * is") held to account.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IoStatisticsTest {
