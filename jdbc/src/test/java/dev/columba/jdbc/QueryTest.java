@@ -74,6 +74,37 @@ class QueryTest {
         }
     }
 
+    /**
+     * Values too large for a leaf cell live on overflow pages; a rowstore scan decodes its pages into
+     * vectors and must follow them, for a clustered table and a heap, beside NULLs and short values.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"id INT PRIMARY KEY", "id INT NOT NULL"})
+    void outOfRowValuesComeBackWhole(String idColumn) throws SQLException {
+        statement.execute("CREATE TABLE documents (" + idColumn + ", body VARCHAR(8000), note VARCHAR(10))");
+        List<String> bodies = new ArrayList<>();
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO documents VALUES (?, ?, ?)")) {
+            for (int id = 0; id < 40; id++) {
+                String body = id % 5 == 4 ? null : ("ü" + id + "-").repeat(id % 3 == 0 ? 1_500 : 2);
+                bodies.add(body);
+                insert.setInt(1, id);
+                insert.setString(2, body);
+                insert.setString(3, "n" + id);
+                insert.executeUpdate();
+            }
+        }
+        try (ResultSet result = statement.executeQuery("SELECT id, body, note FROM documents")) {
+            int rows = 0;
+            while (result.next()) {
+                int id = result.getInt(1);
+                assertEquals(bodies.get(id), result.getString(2), "body of row " + id);
+                assertEquals("n" + id, result.getString(3), "note of row " + id);
+                rows++;
+            }
+            assertEquals(40, rows);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", " WITH (storage = columnstore)"})
     void everyTypeRoundTripsThroughParametersAndGetters(String storage) throws SQLException {

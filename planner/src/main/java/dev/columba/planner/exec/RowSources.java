@@ -1,6 +1,7 @@
 package dev.columba.planner.exec;
 
 import dev.columba.core.exec.RowSource;
+import dev.columba.core.exec.VectorSource;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.planner.plan.StatementEnvironment;
 import dev.columba.storage.table.IndexStore;
@@ -9,10 +10,12 @@ import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 
 /**
- * Rows of the rowstore and of system views, one at a time, for core's {@code RowsToBatch}: scans
- * (index order with a key range, or allocation order), secondary-index seeks, literal rows. Reads
+ * Rows of the rowstore and of system views: scans (index order with a key range, or allocation
+ * order) decoded into vectors for core's {@code VectorSourceOperator}, and one row at a time for
+ * core's {@code RowsToBatch} (scans, secondary-index seeks, literal rows). Reads
  * go through the statement's reader and are charged to the counters of the table's name, so
  * {@code STATISTICS IO} reports them per table.
  */
@@ -20,19 +23,37 @@ public final class RowSources {
     private RowSources() {
     }
 
-    /** The rows {@code scan} selects from {@code table}. */
-    public static RowSource scan(StatementEnvironment environment, TableStore table, TableScan scan) {
+    /**
+     * The rows {@code scan} selects from {@code table}, decoded a batch at a time straight into
+     * vectors: what a batch-mode rowstore scan reads.
+     */
+    public static VectorSource scanVectors(StatementEnvironment environment, TableStore table, TableScan scan) {
         IoCounters counters = environment.query().counters(table.name());
         TableCursor cursor = table.scan(environment.reader(), scan, counters);
-        return new RowSource() {
+        return new VectorSource() {
             @Override
-            public Object[] next() {
-                return cursor.next() ? cursor.row() : null;
+            public int fill(FieldVector[] vectors, int capacity) {
+                return cursor.fill(vectors, capacity);
             }
 
             @Override
             public void close() {
                 cursor.close();
+            }
+        };
+    }
+
+    /** No rows, for a batch-mode scan (a key range bounded by NULL selects nothing). */
+    public static VectorSource noVectors() {
+        return new VectorSource() {
+            @Override
+            public int fill(FieldVector[] vectors, int capacity) {
+                return 0;
+            }
+
+            @Override
+            public void close() {
+                // Nothing held.
             }
         };
     }

@@ -32,7 +32,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  * properties, the optimizer's estimated rows, and how it executes:
  * <pre>
  * IndexNestedLoopJoin [INNER, inner testtable2 seek unique clustered key IDvarchar = outer.IDvarchar, WithUnorderedPrefetch] (estimated rows 26, ExecutionMode=Row)
- *   RowstoreScan [TestTable, clustered index order, seek ID &lt; 27] (estimated rows 26, ExecutionMode=Row)
+ *   RowstoreScan [TestTable, clustered index order, seek ID &lt; 27] (estimated rows 26, ExecutionMode=Batch)
  * </pre>
  * Column references print as the input's column names.
  */

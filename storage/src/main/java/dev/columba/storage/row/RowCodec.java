@@ -20,6 +20,16 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarCharVector;
 
 /**
  * Encodes and decodes the rows of one table in row format version 1 ({@code docs/format/row.md}).
@@ -311,6 +321,76 @@ public final class RowCodec {
         for (int slot = 0; slot < projectedColumns.length; slot++) {
             out[slot] = decodeValue(source, rowOffset, flags, projectedColumns[slot]);
         }
+    }
+
+    /** Reads the bytes of an out-of-row value: what a table's overflow pages hold for a {@link LobRef}. */
+    @FunctionalInterface
+    public interface LobReader {
+        byte[] read(LobRef reference);
+    }
+
+    /**
+     * Decodes the columns {@code projectedColumns} of one row into Arrow vectors:
+     * {@code vectors[k]} receives column {@code projectedColumns[k]} at {@code position}, growing as
+     * needed. Values keep their stored form — integers, days, microseconds, unscaled decimals and
+     * UTF-8 bytes are copied, never boxed or turned into strings — so a scan decodes a page's rows
+     * straight into a batch. Out-of-row values are read through {@code lobs}. Checks the row as
+     * {@link #decode(MemorySegment, long, int[], Object[])} does.
+     *
+     * <p>The vector of a column is the one core's {@code VectorValues.newVector} makes for its type;
+     * a DECIMAL of precision at most 18 may also be a {@link BigIntVector} of unscaled values.
+     */
+    public void decodeInto(MemorySegment source, long rowOffset, int[] projectedColumns, FieldVector[] vectors, int position,
+                           LobReader lobs) {
+        int flags = checkHeader(source, rowOffset);
+        for (int slot = 0; slot < projectedColumns.length; slot++) {
+            int columnIndex = projectedColumns[slot];
+            FieldVector vector = vectors[slot];
+            if (nullBit(source, rowOffset, columnIndex)) {
+                vector.setNull(position);
+                continue;
+            }
+            long at = rowOffset + fixedOffsets[columnIndex];
+            switch (physicalTypes[columnIndex]) {
+                case BOOLEAN -> ((BitVector) vector).setSafe(position, readBoolean(source, rowOffset, columnIndex) ? 1 : 0);
+                case INT -> ((IntVector) vector).setSafe(position, source.get(ROW_INT, at));
+                case DATE -> ((DateDayVector) vector).setSafe(position, source.get(ROW_INT, at));
+                case BIGINT -> ((BigIntVector) vector).setSafe(position, source.get(ROW_LONG, at));
+                case TIMESTAMP -> ((TimeStampMicroVector) vector).setSafe(position, source.get(ROW_LONG, at));
+                case DOUBLE -> ((Float8Vector) vector).setSafe(position, Double.longBitsToDouble(source.get(ROW_LONG, at)));
+                case DECIMAL64 -> {
+                    if (vector instanceof BigIntVector unscaled) {
+                        unscaled.setSafe(position, source.get(ROW_LONG, at));
+                    } else {
+                        ((DecimalVector) vector).setSafe(position, source.get(ROW_LONG, at));
+                    }
+                }
+                case DECIMAL128 -> setDecimal128((DecimalVector) vector, position, source.get(ROW_LONG, at),
+                        source.get(ROW_LONG, at + Long.BYTES));
+                case VARCHAR, CHAR -> {
+                    VarCharVector strings = (VarCharVector) vector;
+                    if (outOfRowBit(source, rowOffset, flags, variableIndexes[columnIndex])) {
+                        strings.setSafe(position, lobs.read((LobRef) decodeVariable(source, rowOffset, flags, columnIndex)));
+                    } else {
+                        long span = variableSpan(source, rowOffset, flags, columnIndex);
+                        long start = span >>> 32;
+                        int length = (int) ((span & 0xFFFF_FFFFL) - start);
+                        strings.setSafe(position, source.asSlice(rowOffset + start, length).asByteBuffer(), 0, length);
+                    }
+                }
+            }
+        }
+    }
+
+    /** An Arrow Decimal128 value from its two little-endian halves, as the row stores them. */
+    private static void setDecimal128(DecimalVector vector, int position, long low, long high) {
+        while (position >= vector.getValueCapacity()) {
+            vector.reAlloc();
+        }
+        long offset = (long) position * DecimalVector.TYPE_WIDTH;
+        vector.getDataBuffer().setLong(offset, low);
+        vector.getDataBuffer().setLong(offset + Long.BYTES, high);
+        BitVectorHelper.setBit(vector.getValidityBuffer(), position);
     }
 
     /** Every column of the row, in column order. */

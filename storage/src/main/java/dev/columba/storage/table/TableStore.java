@@ -24,6 +24,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * A rowstore table at run time: its rows encoded with {@link RowCodec} in a clustered
@@ -397,18 +398,24 @@ public final class TableStore {
         return columns;
     }
 
-    /** Decodes the projected columns of each row into one reused array, resolving overflow values. */
+    /**
+     * Decodes the projected columns of each row, resolving overflow values: into one reused array
+     * when asked for a row, or straight into vectors a batch at a time.
+     */
     private abstract class DecodingCursor implements TableCursor {
         private final PageReader reader;
         private final IoCounters counters;
         private final int[] projection;
         private final Object[] row;
+        private final RowCodec.LobReader lobs;
+        private boolean decoded;
 
         DecodingCursor(PageReader reader, IoCounters counters, int[] projection) {
             this.reader = reader;
             this.counters = counters;
             this.projection = projection;
             this.row = new Object[projection.length];
+            this.lobs = lob -> OverflowStore.read(reader, lob.firstPageId(), lob.byteLength(), counters);
         }
 
         abstract boolean advance();
@@ -419,22 +426,33 @@ public final class TableStore {
 
         @Override
         public boolean next() {
-            if (!advance()) {
-                return false;
-            }
-            rows.decode(page(), rowOffset(), projection, row);
-            for (int index = 0; index < row.length; index++) {
-                if (row[index] instanceof LobRef lob) {
-                    row[index] = rows.valueFromLobBytes(projection[index],
-                            OverflowStore.read(reader, lob.firstPageId(), lob.byteLength(), counters));
-                }
-            }
-            return true;
+            decoded = false;
+            return advance();
         }
 
         @Override
         public Object[] row() {
+            if (!decoded) {
+                rows.decode(page(), rowOffset(), projection, row);
+                for (int index = 0; index < row.length; index++) {
+                    if (row[index] instanceof LobRef lob) {
+                        row[index] = rows.valueFromLobBytes(projection[index], lobs.read(lob));
+                    }
+                }
+                decoded = true;
+            }
             return row;
+        }
+
+        @Override
+        public int fill(FieldVector[] vectors, int capacity) {
+            int count = 0;
+            while (count < capacity && advance()) {
+                rows.decodeInto(page(), rowOffset(), projection, vectors, count, lobs);
+                count++;
+            }
+            decoded = false;
+            return count;
         }
     }
 }

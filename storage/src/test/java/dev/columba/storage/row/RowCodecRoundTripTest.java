@@ -28,7 +28,7 @@ class RowCodecRoundTripTest {
     private static final BigDecimal DECIMAL_38_MAX = new BigDecimal(BigInteger.TEN.pow(38).subtract(BigInteger.ONE), 10);
 
     /** One nullable column of every kind, and per column the edge values a row must carry. */
-    private static final TableSchema EVERY_TYPE = TableSchema.of(
+    static final TableSchema EVERY_TYPE = TableSchema.of(
             Column.nullable("flag", SqlType.BOOLEAN),
             Column.nullable("small", SqlType.INT),
             Column.nullable("large", SqlType.BIGINT),
@@ -40,7 +40,7 @@ class RowCodecRoundTripTest {
             Column.nullable("day", SqlType.DATE),
             Column.nullable("moment", SqlType.TIMESTAMP));
 
-    private static final List<List<Object>> EDGE_VALUES = List.of(
+    static final List<List<Object>> EDGE_VALUES = List.of(
             List.of(true, false),
             List.of(Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1),
             List.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L),

@@ -1,0 +1,77 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.schema.TableSchema;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * A leaf that pulls batches from a {@link VectorSource}: the source decodes its rows straight into
+ * this operator's vectors, so the operator is {@link ExecutionMode#BATCH} (unlike
+ * {@link RowsToBatch}, whose rows come one at a time as objects).
+ *
+ * <p>Memory: one output batch, reused. Each returned batch is valid until the next {@code next()}.
+ * The source is opened with the execution context at {@code open} and closed at {@code close}.
+ */
+public final class VectorSourceOperator extends BaseOperator {
+    private final Function<ExecutionContext, VectorSource> opener;
+    private VectorSource source;
+    private Batch output;
+    private FieldVector[] vectors;
+    private boolean exhausted;
+
+    /**
+     * @param schema the columns the source writes, in order
+     * @param opener opens the source when the operator opens (scans need the query context)
+     */
+    public VectorSourceOperator(TableSchema schema, Function<ExecutionContext, VectorSource> opener) {
+        super(schema, List.of());
+        this.opener = Objects.requireNonNull(opener, "opener");
+    }
+
+    @Override
+    public ExecutionMode mode() {
+        return ExecutionMode.BATCH;
+    }
+
+    @Override
+    void opened() {
+        source = opener.apply(context);
+        output = Batch.create(schema(), allocator);
+        vectors = new FieldVector[output.columnCount()];
+        for (int columnIndex = 0; columnIndex < vectors.length; columnIndex++) {
+            vectors[columnIndex] = output.column(columnIndex);
+        }
+    }
+
+    @Override
+    Batch produce() {
+        if (exhausted) {
+            return null;
+        }
+        Vectors.rewind(output);
+        int count = source.fill(vectors, context.batchSize());
+        if (count == 0) {
+            exhausted = true;
+            return null;
+        }
+        output.setRowCount(count);
+        return output;
+    }
+
+    @Override
+    void release() {
+        try {
+            if (source != null) {
+                source.close();
+            }
+        } finally {
+            if (output != null) {
+                output.close();
+            }
+        }
+    }
+}
