@@ -11,7 +11,8 @@ public interface VectorSource extends AutoCloseable {
     /**
      * Writes the next rows, at most {@code capacity}, into positions {@code 0 .. n-1} of
      * {@code vectors} (one per column, made by {@code VectorValues.newVector} for the column's type)
-     * and returns {@code n}; 0 when there are no more rows.
+     * and returns {@code n}. Fewer than {@code capacity} means there are no more rows: the source
+     * is not asked again.
      */
     int fill(FieldVector[] vectors, int capacity);
 

@@ -9,14 +9,15 @@ import java.util.function.Function;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * A leaf that pulls batches from a {@link VectorSource}: the source decodes its rows straight into
- * this operator's vectors, so the operator is {@link ExecutionMode#BATCH} (unlike
- * {@link RowsToBatch}, whose rows come one at a time as objects).
+ * A leaf that pulls batches from a {@link VectorSource}. A source that decodes its rows straight
+ * into this operator's vectors (a rowstore scan) makes it {@link ExecutionMode#BATCH}; one that
+ * copies rows in one at a time as objects ({@link RowsToBatch}) makes it {@link ExecutionMode#ROW}.
  *
  * <p>Memory: one output batch, reused. Each returned batch is valid until the next {@code next()}.
  * The source is opened with the execution context at {@code open} and closed at {@code close}.
  */
 public final class VectorSourceOperator extends BaseOperator {
+    private final ExecutionMode mode;
     private final Function<ExecutionContext, VectorSource> opener;
     private VectorSource source;
     private Batch output;
@@ -25,16 +26,18 @@ public final class VectorSourceOperator extends BaseOperator {
 
     /**
      * @param schema the columns the source writes, in order
+     * @param mode   how the source produces its rows: BATCH when it writes vectors directly
      * @param opener opens the source when the operator opens (scans need the query context)
      */
-    public VectorSourceOperator(TableSchema schema, Function<ExecutionContext, VectorSource> opener) {
+    public VectorSourceOperator(TableSchema schema, ExecutionMode mode, Function<ExecutionContext, VectorSource> opener) {
         super(schema, List.of());
+        this.mode = Objects.requireNonNull(mode, "mode");
         this.opener = Objects.requireNonNull(opener, "opener");
     }
 
     @Override
     public ExecutionMode mode() {
-        return ExecutionMode.BATCH;
+        return mode;
     }
 
     @Override
@@ -53,9 +56,10 @@ public final class VectorSourceOperator extends BaseOperator {
             return null;
         }
         Vectors.rewind(output);
-        int count = source.fill(vectors, context.batchSize());
+        int capacity = context.batchSize();
+        int count = source.fill(vectors, capacity);
+        exhausted = count < capacity;
         if (count == 0) {
-            exhausted = true;
             return null;
         }
         output.setRowCount(count);

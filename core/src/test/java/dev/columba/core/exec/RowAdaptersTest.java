@@ -94,7 +94,7 @@ class RowAdaptersTest {
     @Test
     void rowsBecomeBatchesAndComeBackTheSame() {
         ReusingSource source = new ReusingSource(100);
-        RowsToBatch scan = new RowsToBatch(ALL_TYPES, context -> source);
+        Operator scan = RowsToBatch.operator(ALL_TYPES, context -> source);
         assertEquals(ExecutionMode.ROW, scan.mode(), "rows are produced one at a time");
         List<Object[]> read = new ArrayList<>();
         try (RowCursor cursor = new RowCursor(scan, context(7))) {

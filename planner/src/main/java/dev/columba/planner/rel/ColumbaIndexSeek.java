@@ -127,9 +127,9 @@ public final class ColumbaIndexSeek extends org.apache.calcite.rel.core.TableSca
                     : Evaluator.cast(literal.value(), literal.type(), keyType);
         }
         if (execution.planning() || anyNull) {
-            return new RowsToBatch(schema, context -> RowSources.empty());
+            return RowsToBatch.operator(schema, context -> RowSources.empty());
         }
-        return new RowsToBatch(schema, context -> RowSources.indexSeek(execution.environment(), rowstore.store(), index,
+        return RowsToBatch.operator(schema, context -> RowSources.indexSeek(execution.environment(), rowstore.store(), index,
                 keyValues, projection));
     }
 }

@@ -2,6 +2,7 @@ package dev.columba.planner.rel;
 
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.VectorSourceOperator;
+import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.expr.Expr;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
@@ -194,9 +195,9 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
         TableSchema schema = new TableSchema(columns);
         if (execution.planning()) {
             checkRange(execution);
-            return new VectorSourceOperator(schema, context -> RowSources.noVectors());
+            return new VectorSourceOperator(schema, ExecutionMode.BATCH, context -> RowSources.noVectors());
         }
-        return new VectorSourceOperator(schema, context -> {
+        return new VectorSourceOperator(schema, ExecutionMode.BATCH, context -> {
             ReadAheadOptions readAhead = ReadAheadOptions.from(context.query().settings());
             TableScan scan = storageScan(execution, readAhead);
             return scan == null ? RowSources.noVectors() : RowSources.scanVectors(execution.environment(), rowstore.store(), scan);

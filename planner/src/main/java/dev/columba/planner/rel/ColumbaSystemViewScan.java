@@ -43,6 +43,6 @@ public final class ColumbaSystemViewScan extends org.apache.calcite.rel.core.Tab
     public Operator instantiate(Execution execution) {
         int[] all = new int[view.schema().size()];
         Arrays.setAll(all, column -> column);
-        return new RowsToBatch(view.schema(), context -> RowSources.rows(view.rows().iterator(), all));
+        return RowsToBatch.operator(view.schema(), context -> RowSources.rows(view.rows().iterator(), all));
     }
 }
