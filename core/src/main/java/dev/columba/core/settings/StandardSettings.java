@@ -67,9 +67,10 @@ public final class StandardSettings {
      * discarding committed transactions must be asked for each time, so it is never stored.
      */
     public static final Setting<WalRecoveryMode> WAL_RECOVERY_MODE = Setting.enumeration("wal_recovery_mode",
-            "What opening does with a damaged write-ahead log: fail (refuse to open; the default) or point_in_time "
-                    + "(cut the log at the last consistent point before the damage, discarding what follows, after "
-                    + "copying the damaged files into the database's damaged/ folder).",
+            "What opening does with a damaged write-ahead log: fail (refuse to open; the default), "
+                    + "read_only_consistent (open read-only at the last consistent point before the damage, changing "
+                    + "no log file) or point_in_time (cut the log at the last consistent point before the damage, "
+                    + "discarding what follows, after copying the damaged files into the database's damaged/ folder).",
             WalRecoveryMode.class, WalRecoveryMode.FAIL, Scope.STARTUP);
 
     public static final Setting<Integer> TRANSACTION_MAX_BUFFER_PERCENT = Setting.integer(

@@ -9,6 +9,12 @@ public enum WalRecoveryMode {
     /** Refuse to open, naming the file, offset and LSN of the damage; the log is left as it is. */
     FAIL,
     /**
+     * Open read-only at the last consistent point before the damage (at or after the redo
+     * point): the log, the control file and the damaged bytes stay as they are (copied into
+     * {@code damaged/} too); no transaction can commit and nothing is checkpointed.
+     */
+    READ_ONLY_CONSISTENT,
+    /**
      * Recover to the last consistent point before the damage (at or after the redo point): the
      * log is cut there and what followed, with every transaction in it, is discarded, after the
      * damaged files are copied into the database's {@code damaged/} folder.

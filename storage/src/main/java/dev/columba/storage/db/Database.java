@@ -74,6 +74,11 @@ public final class Database implements AutoCloseable {
     private final Object checkpointLock = new Object();
     private final RecoveryReport recovery;
     private volatile long lastRedoLsn;
+    /**
+     * Opened at the last consistent point of a damaged log ({@code wal_recovery_mode =
+     * read_only_consistent}): no transaction, checkpoint or stored setting; closing writes nothing.
+     */
+    private final boolean readOnly;
     private volatile boolean closed;
 
     /**
@@ -149,9 +154,12 @@ public final class Database implements AutoCloseable {
             this.catalog = Catalog.open(pool, systemCounters);
             transactions.setRowCountRecorder((writes, changes, counters) ->
                     catalog.adjustRowCounts(writes, allocator, changes, counters));
+            this.readOnly = log.readOnly();
             this.recovery = new RecoveryReport(created, redoLsn, log.endLsn(), replay.transactions(), replay.applied(),
                     replay.skipped(), replay.discarded(), log.tailAtOpen(), log.repairAtOpen().orElse(null));
-            checkpoint();
+            if (!readOnly) {
+                checkpoint();
+            }
         } catch (RuntimeException failure) {
             closeAfterFailedOpen(failure, openedLog, openedPool);
             throw failure;
@@ -167,6 +175,7 @@ public final class Database implements AutoCloseable {
         Path damaged = DatabaseLayout.damagedDirectory(directory);
         RecoveryOptions.OnDamage onDamage = switch (recoveryMode) {
             case FAIL -> RecoveryOptions.OnDamage.REFUSE;
+            case READ_ONLY_CONSISTENT -> RecoveryOptions.OnDamage.OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT;
             case POINT_IN_TIME -> RecoveryOptions.OnDamage.RECOVER_TO_LAST_CONSISTENT_POINT;
         };
         RecoveryOptions options = control == null ? new RecoveryOptions(0, 0, damaged, onDamage)
@@ -180,8 +189,9 @@ public final class Database implements AutoCloseable {
                 throw refused;
             }
             throw new ColumbaException(ErrorCode.WAL_CORRUPT, "database " + directory + " was not opened: "
-                    + refused.detail() + " Opening it with wal_recovery_mode = point_in_time recovers it to the last "
-                    + "consistent point before the damage and discards every transaction after it.", refused);
+                    + refused.detail() + " Opening it with wal_recovery_mode = read_only_consistent shows it read-only "
+                    + "as of the last consistent point before the damage; with wal_recovery_mode = point_in_time it "
+                    + "recovers to that point and discards every transaction after it.", refused);
         }
     }
 
@@ -322,6 +332,7 @@ public final class Database implements AutoCloseable {
      */
     public synchronized void persistSetting(String name, String value) {
         checkOpen();
+        checkWritable();
         dev.columba.core.settings.Setting<?> setting = StandardSettings.byName(name);
         if (setting == StandardSettings.WAL_RECOVERY_MODE) {
             throw new ColumbaException(ErrorCode.INVALID_SETTING_VALUE, setting.name() + " applies to one opening of"
@@ -338,6 +349,7 @@ public final class Database implements AutoCloseable {
     /** Begins a write transaction (one at a time; waits for the current one). */
     public Transaction begin() {
         checkOpen();
+        checkWritable();
         Transaction transaction = transactions.begin();
         return transaction;
     }
@@ -349,6 +361,7 @@ public final class Database implements AutoCloseable {
      */
     public void checkpoint() {
         checkOpen();
+        checkWritable();
         synchronized (checkpointLock) {
             long redo = transactions.quiesced(() -> {
                 long end = log.endLsn();
@@ -368,7 +381,7 @@ public final class Database implements AutoCloseable {
 
     /** Checkpoints if the log has grown past {@code checkpoint_wal_size} since the last one. */
     public void checkpointIfDue() {
-        if (log.endLsn() - lastRedoLsn >= globals.get(StandardSettings.CHECKPOINT_WAL_SIZE)) {
+        if (!readOnly && log.endLsn() - lastRedoLsn >= globals.get(StandardSettings.CHECKPOINT_WAL_SIZE)) {
             checkpoint();
         }
     }
@@ -421,20 +434,37 @@ public final class Database implements AutoCloseable {
         return mappedReads;
     }
 
+    /** Whether the database was opened read-only at the last consistent point of a damaged log. */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    private void checkWritable() {
+        if (readOnly) {
+            throw new ColumbaException(ErrorCode.DATABASE_READ_ONLY, "database " + directory + " is open read-only: "
+                    + recovery.logRepair().describe());
+        }
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new ColumbaException(ErrorCode.DATABASE_CLOSED, "database " + directory + " is closed");
         }
     }
 
-    /** Checkpoints and closes every file; the database is then clean and needs no recovery. */
+    /**
+     * Checkpoints and closes every file; the database is then clean and needs no recovery. A
+     * read-only database only closes its files.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         try {
-            checkpoint();
+            if (!readOnly) {
+                checkpoint();
+            }
         } finally {
             closed = true;
             try {

@@ -13,10 +13,16 @@ import java.nio.file.Path;
  * @param discardedBytes bytes of log past {@code recoveredToLsn} that were cut
  * @param preservedIn the incident folder under {@code damaged/} holding the original files
  */
-public record LogRepair(LogDamage damage, long recoveredToLsn, long discardedBytes, Path preservedIn) {
+public record LogRepair(LogDamage damage, long recoveredToLsn, long discardedBytes, Path preservedIn,
+                        boolean readOnly) {
 
     /** One paragraph for the person who asked for the repair. */
     public String describe() {
+        if (readOnly) {
+            return "the write-ahead log is damaged: " + damage.describe() + ". It was opened read-only, ending at LSN "
+                    + recoveredToLsn + ", the last consistent point; the " + discardedBytes + " bytes of log after it "
+                    + "are not read, and no file of the log was changed. Copies are in " + preservedIn + ".";
+        }
         return "the write-ahead log was damaged: " + damage.describe() + ". It was cut at LSN " + recoveredToLsn
                 + ", the last consistent point; " + discardedBytes + " bytes of log after it were discarded"
                 + (discardedBytes > 0 ? ", with every transaction they held" : "")

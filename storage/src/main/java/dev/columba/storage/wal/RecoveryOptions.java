@@ -26,7 +26,13 @@ public record RecoveryOptions(long durableLsn, long redoLsn, Path damagedDirecto
          * redo point, and start a new segment there; what followed is discarded (after being
          * preserved), and {@link WriteAheadLog#repairAtOpen()} says what.
          */
-        RECOVER_TO_LAST_CONSISTENT_POINT
+        RECOVER_TO_LAST_CONSISTENT_POINT,
+        /**
+         * Open read-only with the log ending at the last consistent point before the first damage
+         * at or after the redo point, changing no log file; appends and flushes fail with
+         * {@link dev.columba.core.error.ErrorCode#DATABASE_READ_ONLY}.
+         */
+        OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT
     }
 
     public RecoveryOptions {

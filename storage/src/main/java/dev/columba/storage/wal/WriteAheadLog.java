@@ -176,6 +176,8 @@ public final class WriteAheadLog implements AutoCloseable {
                 case REFUSE -> throw refuse(files, directory, starts, damaged.damage(), options);
                 case RECOVER_TO_LAST_CONSISTENT_POINT ->
                         recoverToConsistentPoint(files, directory, segmentSizeBytes, starts, damaged.damage(), options);
+                case OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT ->
+                        openReadOnly(files, directory, segmentSizeBytes, starts, damaged.damage(), options);
             };
         };
     }
@@ -257,23 +259,10 @@ public final class WriteAheadLog implements AutoCloseable {
      */
     private static WriteAheadLog recoverToConsistentPoint(FilesFacade files, Path directory, long segmentSizeBytes,
                                                           List<Long> starts, LogDamage damage, RecoveryOptions options) {
-        LogScan.Outcome fromRedo = scan(files, directory, starts, options.redoLsn(),
-                new RecoveryOptions(0, options.redoLsn(), options.damagedDirectory(), options.onDamage()));
-        long target = switch (fromRedo) {
-            case LogScan.Clean clean -> clean.endLsn();
-            case LogScan.Torn torn -> torn.headerIncomplete() ? torn.endLsn() - LogFormat.HEADER_SIZE : torn.endLsn();
-            case LogScan.Damaged damaged -> damaged.damage().consistentLsn();
-        };
-        int holder = starts.size() - 1;
-        while (holder > 0 && starts.get(holder) >= target) {
-            holder--;
-        }
+        ConsistentPoint point = consistentPoint(files, directory, starts, damage, options);
+        long target = point.lsn();
+        int holder = point.holder();
         long holderStart = starts.get(holder);
-        if (target < options.redoLsn() || target < holderStart + LogFormat.HEADER_SIZE) {
-            throw new ColumbaException(ErrorCode.WAL_CORRUPT, damage.describe() + ". The log cannot be recovered to a "
-                    + "consistent point: the last one, LSN " + target + ", lies before the redo point, LSN "
-                    + options.redoLsn() + ", and the data file already holds later changes.");
-        }
         long lastStart = starts.getLast();
         long oldEnd = lastStart + fileSize(directory.resolve(LogFormat.segmentName(lastStart)));
         int firstChanged = Math.min(holder, Math.max(0, indexOf(starts, damage.file())));
@@ -296,9 +285,60 @@ public final class WriteAheadLog implements AutoCloseable {
         }
         FileHandle fresh = createSegment(files, directory, target);
         starts.add(target);
-        LogRepair repair = new LogRepair(damage, target, oldEnd - target, copy);
+        LogRepair repair = new LogRepair(damage, target, oldEnd - target, copy, false);
         return new WriteAheadLog(files, directory, segmentSizeBytes, starts, fresh, target + LogFormat.HEADER_SIZE,
                 new LogEnd.Clean(target + LogFormat.HEADER_SIZE), 1, repair);
+    }
+
+    /**
+     * Opens the log read-only, ending at its last consistent point at or after the redo point,
+     * after preserving the damaged segments; no log file is changed.
+     */
+    private static WriteAheadLog openReadOnly(FilesFacade files, Path directory, long segmentSizeBytes, List<Long> starts,
+                                              LogDamage damage, RecoveryOptions options) {
+        ConsistentPoint point = consistentPoint(files, directory, starts, damage, options);
+        long lastStart = starts.getLast();
+        long oldEnd = lastStart + fileSize(directory.resolve(LogFormat.segmentName(lastStart)));
+        int firstDamaged = Math.min(point.holder(), Math.max(0, indexOf(starts, damage.file())));
+        Path copy = preserveSegments(files, directory, starts, firstDamaged, options, damage.describe()
+                + ". Opened read-only at LSN " + point.lsn() + " (wal_recovery_mode = read_only_consistent); "
+                + "no log file was changed.");
+        List<Long> kept = new ArrayList<>(starts.subList(0, point.holder() + 1));
+        FileHandle holder = files.open(directory.resolve(LogFormat.segmentName(kept.getLast())),
+                FilesFacade.OpenMode.READ, false);
+        LogRepair opened = new LogRepair(damage, point.lsn(), oldEnd - point.lsn(), copy, true);
+        WriteAheadLog log = new WriteAheadLog(files, directory, segmentSizeBytes, kept, holder, point.lsn(),
+                new LogEnd.Clean(point.lsn()), 0, opened);
+        log.stopped = new Stopped(ErrorCode.DATABASE_READ_ONLY, "write-ahead log " + directory + " is read-only: it was "
+                + "opened at LSN " + point.lsn() + ", the last consistent point before damage "
+                + "(wal_recovery_mode = read_only_consistent)", null);
+        return log;
+    }
+
+    /** The last consistent point at or after the redo point, and the index of the segment holding it. */
+    private record ConsistentPoint(long lsn, int holder) {
+    }
+
+    private static ConsistentPoint consistentPoint(FilesFacade files, Path directory, List<Long> starts,
+                                                   LogDamage damage, RecoveryOptions options) {
+        LogScan.Outcome fromRedo = scan(files, directory, starts, options.redoLsn(),
+                new RecoveryOptions(0, options.redoLsn(), options.damagedDirectory(), options.onDamage()));
+        long target = switch (fromRedo) {
+            case LogScan.Clean clean -> clean.endLsn();
+            case LogScan.Torn torn -> torn.headerIncomplete() ? torn.endLsn() - LogFormat.HEADER_SIZE : torn.endLsn();
+            case LogScan.Damaged damaged -> damaged.damage().consistentLsn();
+        };
+        int holder = starts.size() - 1;
+        while (holder > 0 && starts.get(holder) >= target) {
+            holder--;
+        }
+        long holderStart = starts.get(holder);
+        if (target < options.redoLsn() || target < holderStart + LogFormat.HEADER_SIZE) {
+            throw new ColumbaException(ErrorCode.WAL_CORRUPT, damage.describe() + ". The log cannot be recovered to a "
+                    + "consistent point: the last one, LSN " + target + ", lies before the redo point, LSN "
+                    + options.redoLsn() + ", and the data file already holds later changes.");
+        }
+        return new ConsistentPoint(target, holder);
     }
 
     private static long fileSize(Path path) {
@@ -675,6 +715,9 @@ public final class WriteAheadLog implements AutoCloseable {
         appendLock.lock();
         try {
             checkOpen();
+            if (readOnly()) {
+                checkUsable();
+            }
             int removed = 0;
             while (segmentStarts.size() > 1 && segmentStarts.get(1) <= lsn) {
                 Path path = directory.resolve(LogFormat.segmentName(segmentStarts.getFirst()));
@@ -715,7 +758,16 @@ public final class WriteAheadLog implements AutoCloseable {
         return tailAtOpen;
     }
 
-    /** What opening cut from a damaged log because it was told to, if anything. */
+    /**
+     * Whether the log was opened read-only at the last consistent point before damage
+     * ({@link RecoveryOptions.OnDamage#OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT}): appends, flushes
+     * past that point and segment removal fail with {@link ErrorCode#DATABASE_READ_ONLY}.
+     */
+    public boolean readOnly() {
+        return repairAtOpen != null && repairAtOpen.readOnly();
+    }
+
+    /** What opening cut from a damaged log because it was told to, or how it opened it read-only, if either. */
     public java.util.Optional<LogRepair> repairAtOpen() {
         return java.util.Optional.ofNullable(repairAtOpen);
     }

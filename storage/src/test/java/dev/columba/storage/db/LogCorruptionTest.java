@@ -203,6 +203,47 @@ class LogCorruptionTest {
         System.out.println("LogCorruptionTest: " + detected + " of 120 flips refused, the rest gave identical answers");
     }
 
+    @Test
+    void readOnlyOpeningShowsTheLastConsistentPointAndChangesNoLogFile() throws Exception {
+        Path directory = crashedDatabase();
+        long redo = ControlFile.read(NativeFilesFacade.INSTANCE, directory).redoLsn();
+        Path segment = segmentHolding(directory, redo);
+        long flipped = Files.size(segment) - 120_000;
+        assertTrue(flipped > redo - startOf(segment));
+        flip(segment, flipped);
+        Map<String, byte[]> before = logAndControl(directory);
+
+        Properties readOnly = CrashWorkload.settings();
+        readOnly.setProperty("wal_recovery_mode", "read_only_consistent");
+        try (Database database = Database.open(directory, readOnly, NativeFilesFacade.INSTANCE)) {
+            assertTrue(database.readOnly());
+            LogRepair opened = database.recoveryReport().logRepair();
+            assertTrue(opened.readOnly(), opened.describe());
+            long kept = batches(database);
+            assertTrue(kept >= BATCHES_PER_RUN && kept < 2 * BATCHES_PER_RUN, "kept " + kept);
+            ColumbaException write = assertThrows(ColumbaException.class, database::begin);
+            assertEquals(ErrorCode.DATABASE_READ_ONLY, write.errorCode());
+            assertTrue(write.getMessage().contains(segment.toString()), write.getMessage());
+            assertEquals(ErrorCode.DATABASE_READ_ONLY, assertThrows(ColumbaException.class, database::checkpoint).errorCode());
+        }
+        Map<String, byte[]> after = logAndControl(directory);
+        assertEquals(before.keySet(), after.keySet());
+        before.forEach((name, bytes) -> assertArrayEquals(bytes, after.get(name), name + " changed"));
+        assertEquals(ErrorCode.WAL_CORRUPT, assertThrows(ColumbaException.class, () -> open(directory)).errorCode());
+
+        flip(segment, flipped);
+        try (Database database = open(directory)) {
+            assertEquals(2 * BATCHES_PER_RUN, batches(database), "with the byte restored, every acknowledged batch is there");
+        }
+    }
+
+    /** The log segments and the control file, by relative path. */
+    private static Map<String, byte[]> logAndControl(Path directory) throws IOException {
+        Map<String, byte[]> contents = new TreeMap<>(contents(directory));
+        contents.keySet().removeIf(name -> !name.startsWith(DatabaseLayout.WAL_DIRECTORY) && !name.equals(ControlFile.FILE_NAME));
+        return contents;
+    }
+
     /** Returns how many of {@code flips} were refused. */
     private int flipAtRandom(Path pristine, Path work, Random random, int flips, String context) throws Exception {
         copyTree(pristine, work);

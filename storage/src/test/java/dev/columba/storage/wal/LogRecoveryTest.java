@@ -565,4 +565,33 @@ class LogRecoveryTest {
             assertEquals(new LogEnd.Clean(commitLsns.get(1) + HEADER), log.tailAtOpen());
         }
     }
+
+    @Test
+    void readOnlyOpensAtTheLastConsistentPointAndChangesNoLogFile() {
+        List<Long> commitLsns = writeGroups(2);
+        Path file = segment(directory(), 0);
+        LogFixtures.flipByte(file, commitLsns.get(0) + 40);
+        Map<String, byte[]> before = logBytes();
+        try (WriteAheadLog log = open(options(0, HEADER, RecoveryOptions.OnDamage.OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT))) {
+            assertTrue(log.readOnly());
+            assertEquals(commitLsns.get(0), log.endLsn());
+            assertEquals(groupsUpTo(1), recordsOf(readAll(log, 0)));
+            LogRepair opened = log.repairAtOpen().orElseThrow();
+            assertTrue(opened.readOnly());
+            assertEquals(commitLsns.get(0), opened.recoveredToLsn());
+            assertEquals(commitLsns.get(1) - commitLsns.get(0), opened.discardedBytes());
+            assertTrue(opened.describe().contains("opened read-only, ending at LSN " + commitLsns.get(0)), opened.describe());
+            ColumbaException append = assertThrows(ColumbaException.class, () -> log.append(List.of(commit(9))));
+            assertEquals(ErrorCode.DATABASE_READ_ONLY, append.errorCode());
+            assertEquals("25006", append.errorCode().sqlState());
+            assertEquals(ErrorCode.DATABASE_READ_ONLY,
+                    assertThrows(ColumbaException.class, () -> log.removeSegmentsBefore(log.endLsn())).errorCode());
+            log.flush(log.endLsn());
+        }
+        Map<String, byte[]> after = logBytes();
+        assertEquals(before.keySet(), after.keySet());
+        before.forEach((name, bytes) -> assertArrayEquals(bytes, after.get(name), name + " changed"));
+        assertEquals(ErrorCode.WAL_CORRUPT, assertThrows(ColumbaException.class, this::open).errorCode(),
+                "the damage is still there for the default");
+    }
 }
