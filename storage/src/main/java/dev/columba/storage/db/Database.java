@@ -41,7 +41,9 @@ import java.util.UUID;
  * An open rowstore database: its directory (docs/format/database-directory.md), data file,
  * buffer pool, log, catalog and transactions. Opening a directory that is not a database creates
  * one; opening one that was not closed cleanly replays its log first (redo of committed
- * transactions from the last checkpoint), then checkpoints.
+ * transactions from the last checkpoint), then checkpoints. A damaged log is refused with
+ * {@link ErrorCode#WAL_CORRUPT} unless the opening's {@code wal_recovery_mode} asks to open it
+ * read-only, or to cut it, at its last consistent point (docs/design/storage.md, "Recovery").
  *
  * <p>One process at a time: the directory's lock file is held while the database is open.
  * Thread-safe.
