@@ -206,13 +206,7 @@ public final class WriteAheadLog implements AutoCloseable {
         List<DamagedFiles.Piece> pieces = new ArrayList<>();
         for (long start : starts.subList(firstIndex, starts.size())) {
             Path path = directory.resolve(LogFormat.segmentName(start));
-            long size;
-            try {
-                size = Files.size(path);
-            } catch (IOException e) {
-                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read the size of " + path + ": " + e, e);
-            }
-            pieces.add(new DamagedFiles.Piece(path, 0, size, path.getFileName().toString()));
+            pieces.add(new DamagedFiles.Piece(path, 0, fileSize(path), path.getFileName().toString()));
         }
         return DamagedFiles.preserve(files, options.damagedDirectory(), "wal", pieces, report);
     }
