@@ -26,6 +26,7 @@ public final class Main {
             case "inspect" -> Inspect.run(List.of(rest), out, err);
             case "diag" -> dev.columba.cli.diag.DiagCommand.run(rest, out, err);
             case "sql" -> dev.columba.cli.sql.SqlShell.run(rest, System.in, out, err);
+            case "repair" -> dev.columba.cli.repair.RepairCommand.run(rest, out, err);
             default -> {
                 err.println("columba: unknown command '" + args[0] + "'");
                 usage(err);
@@ -58,6 +59,6 @@ public final class Main {
 
     private static void usage(PrintStream err) {
         err.println("usage: columba demo | test | sql [<dir>] [-c SQL] [-f FILE] | inspect <path> [options] | "
-                + "diag dictionary <db> [options] | bench [suite]");
+                + "diag dictionary <db> [options] | repair <db> [--point-in-time] | bench [suite]");
     }
 }

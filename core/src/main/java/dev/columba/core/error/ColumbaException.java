@@ -26,6 +26,11 @@ public class ColumbaException extends RuntimeException {
         return errorCode;
     }
 
+    /** The message without the error code in front: for wrapping it into another message. */
+    public String detail() {
+        return super.getMessage();
+    }
+
     @Override
     public String getMessage() {
         return "[" + errorCode.name() + "] " + super.getMessage();

@@ -35,6 +35,8 @@ public enum ErrorCode {
     TRANSACTION_STATE(1040, Category.USER, "25000"),
     DATABASE_CLOSED(1050, Category.USER, "08003"),
     DATABASE_IN_USE(1051, Category.USER, "55006"),
+    /** The database was opened read-only (wal_recovery_mode = read_only_consistent): nothing can change it. */
+    DATABASE_READ_ONLY(1052, Category.USER, "25006"),
     QUERY_CANCELLED(1060, Category.USER, "57014"),
     DIVISION_BY_ZERO(1100, Category.USER, "22012"),
     INVALID_CAST(1101, Category.USER, "22018"),

@@ -62,6 +62,17 @@ public final class StandardSettings {
             "A checkpoint starts automatically when this much log has been written since the last one.",
             256L << 20, 1L << 20, 1L << 40, Scope.GLOBAL);
 
+    /**
+     * Read only when the database is opened, and only from the settings given to that opening:
+     * discarding committed transactions must be asked for each time, so it is never stored.
+     */
+    public static final Setting<WalRecoveryMode> WAL_RECOVERY_MODE = Setting.enumeration("wal_recovery_mode",
+            "What opening does with a damaged write-ahead log: fail (refuse to open; the default), "
+                    + "read_only_consistent (open read-only at the last consistent point before the damage, changing "
+                    + "no log file) or point_in_time (cut the log at the last consistent point before the damage, "
+                    + "discarding what follows, after copying the damaged files into the database's damaged/ folder).",
+            WalRecoveryMode.class, WalRecoveryMode.FAIL, Scope.STARTUP);
+
     public static final Setting<Integer> TRANSACTION_MAX_BUFFER_PERCENT = Setting.integer(
             "transaction_max_buffer_percent",
             "Share of the buffer pool one write transaction's private page copies may occupy.",
@@ -96,7 +107,7 @@ public final class StandardSettings {
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
             PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
-            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, TRANSACTION_MAX_BUFFER_PERCENT,
+            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, TRANSACTION_MAX_BUFFER_PERCENT,
             COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT);
 
     private static final Map<String, Setting<?>> BY_NAME =

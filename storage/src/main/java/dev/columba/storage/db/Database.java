@@ -4,6 +4,7 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.SettingValues;
 import dev.columba.core.settings.StandardSettings;
+import dev.columba.core.settings.WalRecoveryMode;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
 import dev.columba.storage.alloc.Allocator;
@@ -17,7 +18,11 @@ import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.txn.ObjectLocks;
 import dev.columba.storage.txn.Transaction;
 import dev.columba.storage.txn.TransactionManager;
+import dev.columba.storage.wal.LogEnd;
+import dev.columba.storage.wal.LogFormat;
 import dev.columba.storage.wal.LogRecord;
+import dev.columba.storage.wal.LogRepair;
+import dev.columba.storage.wal.RecoveryOptions;
 import dev.columba.storage.wal.WriteAheadLog;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -36,7 +41,9 @@ import java.util.UUID;
  * An open rowstore database: its directory (docs/format/database-directory.md), data file,
  * buffer pool, log, catalog and transactions. Opening a directory that is not a database creates
  * one; opening one that was not closed cleanly replays its log first (redo of committed
- * transactions from the last checkpoint), then checkpoints.
+ * transactions from the last checkpoint), then checkpoints. A damaged log is refused with
+ * {@link ErrorCode#WAL_CORRUPT} unless the opening's {@code wal_recovery_mode} asks to open it
+ * read-only, or to cut it, at its last consistent point (docs/design/storage.md, "Recovery").
  *
  * <p>One process at a time: the directory's lock file is held while the database is open.
  * Thread-safe.
@@ -69,14 +76,25 @@ public final class Database implements AutoCloseable {
     private final Object checkpointLock = new Object();
     private final RecoveryReport recovery;
     private volatile long lastRedoLsn;
+    /**
+     * Opened at the last consistent point of a damaged log ({@code wal_recovery_mode =
+     * read_only_consistent}): no transaction, checkpoint or stored setting; closing writes nothing.
+     */
+    private final boolean readOnly;
     private volatile boolean closed;
 
-    /** What opening the database found and did. */
+    /**
+     * What opening the database found and did. {@code logTail} says where the log ended and what
+     * torn tail was cut; {@code logRepair}, if not null, what was discarded from a damaged log
+     * because {@code wal_recovery_mode = point_in_time} asked for it.
+     */
     public record RecoveryReport(boolean created, long redoLsn, long endLsn, int transactionsReplayed,
-                                 int recordsApplied, int recordsSkipped, int incompleteRecordsDiscarded) {
+                                 int recordsApplied, int recordsSkipped, int incompleteRecordsDiscarded,
+                                 LogEnd logTail, LogRepair logRepair) {
     }
 
-    private Database(Path directory, FilesFacade files, SettingValues globals, FileChannel lockChannel, FileLock lock) {
+    private Database(Path directory, FilesFacade files, SettingValues globals, WalRecoveryMode recoveryMode,
+                     FileChannel lockChannel, FileLock lock) {
         this.directory = directory;
         this.files = files;
         this.globals = globals;
@@ -104,38 +122,92 @@ public final class Database implements AutoCloseable {
             }
             databaseId = control.databaseId();
         }
-        int frames = (int) Math.min(Integer.MAX_VALUE, globals.get(StandardSettings.BUFFER_POOL_SIZE) / PageFormat.PAGE_SIZE);
-        this.pool = new BufferPool(dataFile, frames, globals.get(StandardSettings.IO_THREADS));
-        this.log = WriteAheadLog.open(files, DatabaseLayout.logDirectory(directory), globals.get(StandardSettings.WAL_SEGMENT_SIZE));
-        pool.setLogFlusher(log::flush);
-        this.allocator = new Allocator(dataFile);
-        int maxTransactionFrames = frames * globals.get(StandardSettings.TRANSACTION_MAX_BUFFER_PERCENT) / 100;
-        if (created) {
-            redoLsn = log.endLsn();
-            nextTransactionId = 1;
-        } else {
-            redoLsn = control.redoLsn();
-            nextTransactionId = control.nextTransactionId();
+        BufferPool openedPool = null;
+        WriteAheadLog openedLog = null;
+        try {
+            int frames = (int) Math.min(Integer.MAX_VALUE, globals.get(StandardSettings.BUFFER_POOL_SIZE) / PageFormat.PAGE_SIZE);
+            openedPool = new BufferPool(dataFile, frames, globals.get(StandardSettings.IO_THREADS));
+            this.pool = openedPool;
+            openedLog = openLog(created ? null : control, recoveryMode);
+            this.log = openedLog;
+            pool.setLogFlusher(log::flush);
+            this.allocator = new Allocator(dataFile);
+            int maxTransactionFrames = frames * globals.get(StandardSettings.TRANSACTION_MAX_BUFFER_PERCENT) / 100;
+            if (created) {
+                redoLsn = log.endLsn();
+                nextTransactionId = 1;
+            } else {
+                redoLsn = control.redoLsn();
+                nextTransactionId = control.nextTransactionId();
+            }
+            Recovery.Result replay = created ? Recovery.Result.NONE
+                    : new Recovery(pool, log, maxTransactionFrames, systemCounters).replay(redoLsn);
+            this.transactions = new TransactionManager(pool, log, allocator, new ObjectLocks(),
+                    Math.max(nextTransactionId, replay.maxTransactionId() + 1), redoLsn, maxTransactionFrames);
+            this.lastRedoLsn = redoLsn;
+            if (created) {
+                try (Transaction bootstrap = transactions.begin()) {
+                    WriteSet writes = bootstrap.writes();
+                    Allocator.formatFirstGam(writes);
+                    Catalog.bootstrap(writes, allocator, systemCounters);
+                    bootstrap.commit();
+                }
+            }
+            this.catalog = Catalog.open(pool, systemCounters);
+            transactions.setRowCountRecorder((writes, changes, counters) ->
+                    catalog.adjustRowCounts(writes, allocator, changes, counters));
+            this.readOnly = log.readOnly();
+            this.recovery = new RecoveryReport(created, redoLsn, log.endLsn(), replay.transactions(), replay.applied(),
+                    replay.skipped(), replay.discarded(), log.tailAtOpen(), log.repairAtOpen().orElse(null));
+            if (!readOnly) {
+                checkpoint();
+            }
+        } catch (RuntimeException failure) {
+            closeAfterFailedOpen(failure, openedLog, openedPool);
+            throw failure;
         }
-        Recovery.Result replay = created ? Recovery.Result.NONE
-                : new Recovery(pool, log, maxTransactionFrames, systemCounters).replay(redoLsn);
-        this.transactions = new TransactionManager(pool, log, allocator, new ObjectLocks(),
-                Math.max(nextTransactionId, replay.maxTransactionId() + 1), redoLsn, maxTransactionFrames);
-        this.lastRedoLsn = redoLsn;
-        if (created) {
-            try (Transaction bootstrap = transactions.begin()) {
-                WriteSet writes = bootstrap.writes();
-                Allocator.formatFirstGam(writes);
-                Catalog.bootstrap(writes, allocator, systemCounters);
-                bootstrap.commit();
+    }
+
+    /**
+     * Opens the log, telling it what the control file proves durable (everything up to the end of
+     * the last checkpoint record) and what to do with damage. A refusal is completed with how to
+     * open the database anyway.
+     */
+    private WriteAheadLog openLog(ControlFile control, WalRecoveryMode recoveryMode) {
+        Path damaged = DatabaseLayout.damagedDirectory(directory);
+        RecoveryOptions.OnDamage onDamage = switch (recoveryMode) {
+            case FAIL -> RecoveryOptions.OnDamage.REFUSE;
+            case READ_ONLY_CONSISTENT -> RecoveryOptions.OnDamage.OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT;
+            case POINT_IN_TIME -> RecoveryOptions.OnDamage.RECOVER_TO_LAST_CONSISTENT_POINT;
+        };
+        RecoveryOptions options = control == null ? new RecoveryOptions(0, 0, damaged, onDamage)
+                : new RecoveryOptions(control.checkpointLsn() + LogFormat.CHECKPOINT_FRAME, control.redoLsn(), damaged,
+                        onDamage);
+        long segmentSize = globals.get(StandardSettings.WAL_SEGMENT_SIZE);
+        try {
+            return WriteAheadLog.open(files, DatabaseLayout.logDirectory(directory), segmentSize, options);
+        } catch (ColumbaException refused) {
+            if (refused.errorCode() != ErrorCode.WAL_CORRUPT || recoveryMode != WalRecoveryMode.FAIL) {
+                throw refused;
+            }
+            throw new ColumbaException(ErrorCode.WAL_CORRUPT, "database " + directory + " was not opened: "
+                    + refused.detail() + " Opening it with wal_recovery_mode = read_only_consistent shows it read-only "
+                    + "as of the last consistent point before the damage; with wal_recovery_mode = point_in_time it "
+                    + "recovers to that point and discards every transaction after it.", refused);
+        }
+    }
+
+    private void closeAfterFailedOpen(RuntimeException failure, WriteAheadLog openedLog, BufferPool openedPool) {
+        for (AutoCloseable resource : new AutoCloseable[] {openedLog, openedPool, dataFile}) {
+            if (resource == null) {
+                continue;
+            }
+            try {
+                resource.close();
+            } catch (Exception closeFailure) {
+                failure.addSuppressed(closeFailure);
             }
         }
-        this.catalog = Catalog.open(pool, systemCounters);
-        transactions.setRowCountRecorder((writes, changes, counters) ->
-                catalog.adjustRowCounts(writes, allocator, changes, counters));
-        this.recovery = new RecoveryReport(created, redoLsn, log.endLsn(), replay.transactions(), replay.applied(),
-                replay.skipped(), replay.discarded());
-        checkpoint();
     }
 
     /** Opens (or creates) the database in {@code directory} with its stored settings. */
@@ -158,9 +230,18 @@ public final class Database implements AutoCloseable {
         }
         Properties stored = Files.exists(DatabaseLayout.propertiesFile(directory))
                 ? DatabaseProperties.read(directory) : new Properties();
+        if (stored.containsKey(StandardSettings.WAL_RECOVERY_MODE.name())) {
+            throw new ColumbaException(ErrorCode.INVALID_SETTING_VALUE, DatabaseLayout.propertiesFile(directory)
+                    + " sets " + StandardSettings.WAL_RECOVERY_MODE.name() + ", which applies to one opening only:"
+                    + " remove it and give it when opening");
+        }
         Properties effective = new Properties();
         effective.putAll(stored);
         effective.putAll(overrides);
+        // Applies to this opening only, so it is not among the settings a new database stores.
+        Object mode = effective.remove(StandardSettings.WAL_RECOVERY_MODE.name());
+        WalRecoveryMode recoveryMode = mode == null ? StandardSettings.WAL_RECOVERY_MODE.defaultValue()
+                : StandardSettings.WAL_RECOVERY_MODE.parse(mode.toString());
         SettingValues globals = SettingValues.fromProperties(effective);
         FileChannel channel;
         FileLock lock;
@@ -180,7 +261,7 @@ public final class Database implements AutoCloseable {
                     + " or by another Database instance");
         }
         try {
-            return new Database(directory, files, globals, channel, lock);
+            return new Database(directory, files, globals, recoveryMode, channel, lock);
         } catch (RuntimeException e) {
             try {
                 lock.release();
@@ -253,7 +334,13 @@ public final class Database implements AutoCloseable {
      */
     public synchronized void persistSetting(String name, String value) {
         checkOpen();
-        SettingValues.defaults().withParsed(dev.columba.core.settings.StandardSettings.byName(name), value);
+        checkWritable();
+        dev.columba.core.settings.Setting<?> setting = StandardSettings.byName(name);
+        if (setting == StandardSettings.WAL_RECOVERY_MODE) {
+            throw new ColumbaException(ErrorCode.INVALID_SETTING_VALUE, setting.name() + " applies to one opening of"
+                    + " the database and is never stored: give it when opening");
+        }
+        SettingValues.defaults().withParsed(setting, value);
         Properties stored = DatabaseProperties.read(directory);
         stored.remove(DatabaseLayout.FORMAT_VERSION_KEY);
         stored.remove(DatabaseLayout.PAGE_SIZE_KEY);
@@ -264,6 +351,7 @@ public final class Database implements AutoCloseable {
     /** Begins a write transaction (one at a time; waits for the current one). */
     public Transaction begin() {
         checkOpen();
+        checkWritable();
         Transaction transaction = transactions.begin();
         return transaction;
     }
@@ -275,6 +363,7 @@ public final class Database implements AutoCloseable {
      */
     public void checkpoint() {
         checkOpen();
+        checkWritable();
         synchronized (checkpointLock) {
             long redo = transactions.quiesced(() -> {
                 long end = log.endLsn();
@@ -294,7 +383,7 @@ public final class Database implements AutoCloseable {
 
     /** Checkpoints if the log has grown past {@code checkpoint_wal_size} since the last one. */
     public void checkpointIfDue() {
-        if (log.endLsn() - lastRedoLsn >= globals.get(StandardSettings.CHECKPOINT_WAL_SIZE)) {
+        if (!readOnly && log.endLsn() - lastRedoLsn >= globals.get(StandardSettings.CHECKPOINT_WAL_SIZE)) {
             checkpoint();
         }
     }
@@ -347,20 +436,37 @@ public final class Database implements AutoCloseable {
         return mappedReads;
     }
 
+    /** Whether the database was opened read-only at the last consistent point of a damaged log. */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    private void checkWritable() {
+        if (readOnly) {
+            throw new ColumbaException(ErrorCode.DATABASE_READ_ONLY, "database " + directory + " is open read-only: "
+                    + recovery.logRepair().describe());
+        }
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new ColumbaException(ErrorCode.DATABASE_CLOSED, "database " + directory + " is closed");
         }
     }
 
-    /** Checkpoints and closes every file; the database is then clean and needs no recovery. */
+    /**
+     * Checkpoints and closes every file; the database is then clean and needs no recovery. A
+     * read-only database only closes its files.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         try {
-            checkpoint();
+            if (!readOnly) {
+                checkpoint();
+            }
         } finally {
             closed = true;
             try {

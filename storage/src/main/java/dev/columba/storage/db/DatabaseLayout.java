@@ -19,6 +19,8 @@ public final class DatabaseLayout {
     public static final String DATA_DIRECTORY = "data";
     public static final String DATA_FILE = "columba.data";
     public static final String WAL_DIRECTORY = "wal";
+    /** Copies of log files that recovery found damaged or cut, one folder per incident. */
+    public static final String DAMAGED_DIRECTORY = "damaged";
 
     public static Path propertiesFile(Path database) {
         return database.resolve(PROPERTIES_FILE);
@@ -34,5 +36,9 @@ public final class DatabaseLayout {
 
     public static Path logDirectory(Path database) {
         return database.resolve(WAL_DIRECTORY);
+    }
+
+    public static Path damagedDirectory(Path database) {
+        return database.resolve(DAMAGED_DIRECTORY);
     }
 }

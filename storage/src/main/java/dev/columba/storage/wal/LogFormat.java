@@ -68,6 +68,8 @@ public final class LogFormat {
     public static final int PAGE_DELTA_RANGE_HEADER = 4;
     public static final int COMMIT_PAYLOAD = 16;
     public static final int CHECKPOINT_PAYLOAD = 8;
+    /** A whole Checkpoint frame: the control file's checkpoint LSN plus this is known durable. */
+    public static final int CHECKPOINT_FRAME = RECORD_HEADER_SIZE + CHECKPOINT_PAYLOAD;
 
     /** Segment files are named by their start LSN: 16 lowercase hex digits and this suffix. */
     public static final String SEGMENT_SUFFIX = ".wal";

@@ -9,10 +9,10 @@ import java.util.NoSuchElementException;
 
 /**
  * Reads the log's records in order from an LSN to the end the log had when the reader was
- * created, checking every frame's length and CRC32C. It stops at the first frame of the last
- * segment that fails those checks and reports where in {@link #end()}; such a frame in an earlier
- * segment, with more log after it, is corruption: {@link ErrorCode#WAL_CORRUPT}, naming file and
- * offset.
+ * created, checking every frame's length and CRC32C. That end is a group end that opening the log
+ * checked (torn tails were cut then) or that an append wrote, so a frame that fails the checks, or
+ * a group that does not end, is corruption wherever it is: {@link ErrorCode#WAL_CORRUPT}, naming
+ * file and offset.
  *
  * <p>The reader holds its own descriptors of the segments it will read, opened when it was
  * created, so removing segments meanwhile does not disturb it. Use from one thread at a time;
@@ -80,42 +80,30 @@ public final class LogReader implements Iterator<LogEntry>, AutoCloseable {
                     return true;
                 }
                 case END -> {
-                    if (last) {
-                        end = groupStartOffset < 0
-                                ? new LogEnd.Clean(source.startLsn() + source.limit())
-                                : torn(source, "the group starting at offset " + groupStartOffset
-                                        + " has no record marked as its end before the end of the log");
+                    if (last && groupStartOffset < 0) {
+                        end = new LogEnd.Clean(source.startLsn() + source.limit());
                         return false;
                     }
                     if (groupStartOffset >= 0) {
-                        throw RecordCodec.corrupt(source.file().path(), groupStartOffset, "the group starting here "
-                                + "does not end before the end of the segment, and later segments follow");
+                        throw RecordCodec.corrupt(source.file().path(), groupStartOffset,
+                                source.startLsn() + groupStartOffset, "the group starting here "
+                                + "does not end before the end of the " + (last ? "log" : "segment, and later segments follow"));
                     }
                     source.file().close();
                     enter(sourceIndex + 1, LogFormat.HEADER_SIZE);
                 }
-                case INVALID -> {
-                    if (last) {
-                        end = torn(source, scanner.problem());
-                        return false;
-                    }
-                    throw RecordCodec.corrupt(source.file().path(), scanner.recordOffset(), scanner.problem()
-                            + "; later segments follow, so this is not a torn tail");
-                }
+                case INVALID -> throw RecordCodec.corrupt(source.file().path(), scanner.recordOffset(),
+                        source.startLsn() + scanner.recordOffset(), scanner.problem()
+                        + (last ? "; the log was whole here when it was opened or written, so this is not a torn tail"
+                                : "; later segments follow, so this is not a torn tail"));
             }
         }
     }
 
-    /** The log is torn where the last whole group ended: at the open group's start, or here. */
-    private LogEnd torn(Source source, String reason) {
-        long offset = groupStartOffset >= 0 ? groupStartOffset : scanner.recordOffset();
-        return new LogEnd.Torn(source.startLsn() + offset, source.file().path(), offset, source.limit() - offset, reason);
-    }
-
     /**
-     * The next record. Records of a group are returned as they are read, so at a torn tail the
-     * records of its unfinished group may have been returned (their {@link LogEntry#groupEnd()} is
-     * false and no later record ends the group).
+     * The next record. Records of a group are returned as they are read, so when corruption is
+     * found inside a group, that group's earlier records have been returned already: a caller
+     * acts on a group only at its end record.
      */
     @Override
     public LogEntry next() {

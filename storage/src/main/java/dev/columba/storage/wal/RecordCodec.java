@@ -198,6 +198,12 @@ final class RecordCodec {
         }
     }
 
+    /** As {@link #corrupt(Path, long, String)}, naming the LSN of the offset too. */
+    static ColumbaException corrupt(Path file, long offset, long lsn, String problem) {
+        return new ColumbaException(ErrorCode.WAL_CORRUPT, "write-ahead log segment " + file + " at offset " + offset
+                + " (LSN " + lsn + "): " + problem);
+    }
+
     static ColumbaException corrupt(Path file, long offset, String problem) {
         return new ColumbaException(ErrorCode.WAL_CORRUPT, "write-ahead log segment " + file + " at offset " + offset
                 + ": " + problem);

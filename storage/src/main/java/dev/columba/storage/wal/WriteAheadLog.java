@@ -64,6 +64,7 @@ public final class WriteAheadLog implements AutoCloseable {
     private final Path directory;
     private final long segmentSize;
     private final LogEnd tailAtOpen;
+    private final LogRepair repairAtOpen;
 
     private final ReentrantLock appendLock = new ReentrantLock();
     // Guarded by appendLock.
@@ -100,7 +101,7 @@ public final class WriteAheadLog implements AutoCloseable {
     private final AtomicLong flushes = new AtomicLong();
 
     private WriteAheadLog(FilesFacade files, Path directory, long segmentSize, List<Long> segmentStarts,
-                          FileHandle current, long endLsn, LogEnd tailAtOpen, long syncsAtOpen) {
+                          FileHandle current, long endLsn, LogEnd tailAtOpen, long syncsAtOpen, LogRepair repairAtOpen) {
         this.files = files;
         this.directory = directory;
         this.segmentSize = segmentSize;
@@ -110,23 +111,44 @@ public final class WriteAheadLog implements AutoCloseable {
         this.endLsn = endLsn;
         this.durableLsn = endLsn;
         this.tailAtOpen = tailAtOpen;
+        this.repairAtOpen = repairAtOpen;
         this.syncs.set(syncsAtOpen);
     }
 
     /**
-     * Opens the log in {@code directory}, creating the directory and a first segment if missing.
-     * Every segment's header is checked, and the last segment is scanned to find the end of the
-     * log: the end of its last whole group of valid records. Anything after that (a torn append)
-     * is cut off, so appends continue right after the last valid group; {@link #tailAtOpen()}
-     * tells what was cut. What the log holds is made durable before this returns.
+     * Opens the log in {@code walDirectory} as {@link #open(FilesFacade, Path, long, RecoveryOptions)}
+     * does, knowing nothing of what was durable, refusing damage, and preserving files into a
+     * {@code damaged} folder next to the log directory.
+     */
+    public static WriteAheadLog open(FilesFacade files, Path walDirectory, long segmentSizeBytes) {
+        Path directory = walDirectory.toAbsolutePath();
+        return open(files, directory, segmentSizeBytes, RecoveryOptions.refuse(directory.resolveSibling("damaged")));
+    }
+
+    /**
+     * Opens the log in {@code walDirectory}, creating the directory and a first segment if missing.
+     * Every frame of every segment is read and checked first, changing nothing; then (see
+     * {@code docs/format/wal.md}, "Torn tail or corruption"):
+     * <ul>
+     *   <li>a log that ends with a whole group opens as it is;</li>
+     *   <li>a torn tail (what an interrupted append leaves at the end of the last segment) is copied
+     *       into the damaged directory, then cut, so appends continue right after the last whole
+     *       group; {@link #tailAtOpen()} tells what was cut;</li>
+     *   <li>anything else is damage: the segments from the damaged one on are copied into the damaged
+     *       directory, and then either the open fails ({@link RecoveryOptions.OnDamage#REFUSE}) with
+     *       the log untouched, or the log is cut at its last consistent point
+     *       ({@link RecoveryOptions.OnDamage#RECOVER_TO_LAST_CONSISTENT_POINT}, see {@link #repairAtOpen()}).</li>
+     * </ul>
+     * What the log holds is made durable before this returns.
      *
      * @param segmentSizeBytes the size at which a new segment starts (at least
      *     {@link #MINIMUM_SEGMENT_SIZE}); a group larger than that gets a segment of its own
-     * @throws ColumbaException {@link ErrorCode#FILE_MAGIC_MISMATCH}, {@link ErrorCode#FORMAT_TOO_OLD},
-     *     {@link ErrorCode#FORMAT_TOO_NEW}, {@link ErrorCode#FILE_TRUNCATED} or {@link ErrorCode#WAL_CORRUPT}
-     *     for a bad segment, naming file and offset; {@link ErrorCode#IO_ERROR} when the file system fails
+     * @throws ColumbaException {@link ErrorCode#WAL_CORRUPT} for damage, naming file, offset and LSN;
+     *     {@link ErrorCode#FILE_MAGIC_MISMATCH}, {@link ErrorCode#FORMAT_TOO_OLD}, {@link ErrorCode#FORMAT_TOO_NEW}
+     *     or {@link ErrorCode#FILE_TRUNCATED} for a bad segment header; {@link ErrorCode#IO_ERROR} when the
+     *     file system fails
      */
-    public static WriteAheadLog open(FilesFacade files, Path walDirectory, long segmentSizeBytes) {
+    public static WriteAheadLog open(FilesFacade files, Path walDirectory, long segmentSizeBytes, RecoveryOptions options) {
         if (segmentSizeBytes < MINIMUM_SEGMENT_SIZE) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "write-ahead log segment size must be at least "
                     + MINIMUM_SEGMENT_SIZE + " bytes, got " + segmentSizeBytes);
@@ -138,19 +160,200 @@ public final class WriteAheadLog implements AutoCloseable {
             FileHandle first = createSegment(files, directory, 0);
             starts.add(0L);
             return new WriteAheadLog(files, directory, segmentSizeBytes, starts, first, LogFormat.HEADER_SIZE,
-                    new LogEnd.Clean(LogFormat.HEADER_SIZE), 1);
+                    new LogEnd.Clean(LogFormat.HEADER_SIZE), 1, null);
         }
-        checkEarlierSegments(files, directory, starts);
+        LogScan.Outcome outcome = scan(files, directory, starts, 0, options);
+        return switch (outcome) {
+            case LogScan.Clean clean -> openLast(files, directory, segmentSizeBytes, starts,
+                    new LogEnd.Clean(clean.endLsn()), null);
+            case LogScan.Torn torn -> {
+                cutTornTail(files, torn, options);
+                yield openLast(files, directory, segmentSizeBytes, starts,
+                        new LogEnd.Torn(torn.endLsn(), torn.file(), torn.offset(), torn.discardedBytes(), torn.reason()),
+                        null);
+            }
+            case LogScan.Damaged damaged -> switch (options.onDamage()) {
+                case REFUSE -> throw refuse(files, directory, starts, damaged.damage(), options);
+                case RECOVER_TO_LAST_CONSISTENT_POINT ->
+                        recoverToConsistentPoint(files, directory, segmentSizeBytes, starts, damaged.damage(), options);
+                case OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT ->
+                        openReadOnly(files, directory, segmentSizeBytes, starts, damaged.damage(), options);
+            };
+        };
+    }
+
+    /**
+     * Scans the log from {@code fromLsn}; damage that no cut can repair (a bad segment header, a
+     * segment that does not end where the next starts) is thrown after the segments are preserved.
+     */
+    private static LogScan.Outcome scan(FilesFacade files, Path directory, List<Long> starts, long fromLsn,
+                                        RecoveryOptions options) {
+        try {
+            return LogScan.scan(files, directory, starts, fromLsn, options.durableLsn());
+        } catch (ColumbaException unusable) {
+            if (unusable.errorCode().category() != ErrorCode.Category.CORRUPTION) {
+                throw unusable;
+            }
+            Path copy = preserveSegments(files, directory, starts, 0, options, unusable.detail());
+            throw new ColumbaException(unusable.errorCode(), unusable.detail() + ". The log was left as it is; "
+                    + "a copy of it is in " + copy, unusable);
+        }
+    }
+
+    /** Copies every segment from {@code firstIndex} on, whole, into a new incident folder. */
+    private static Path preserveSegments(FilesFacade files, Path directory, List<Long> starts, int firstIndex,
+                                         RecoveryOptions options, String report) {
+        List<DamagedFiles.Piece> pieces = new ArrayList<>();
+        for (long start : starts.subList(firstIndex, starts.size())) {
+            Path path = directory.resolve(LogFormat.segmentName(start));
+            pieces.add(new DamagedFiles.Piece(path, 0, fileSize(path), path.getFileName().toString()));
+        }
+        return DamagedFiles.preserve(files, options.damagedDirectory(), "wal", pieces, report);
+    }
+
+    private static int indexOf(List<Long> starts, Path segment) {
+        long start = LogFormat.startLsnOfName(segment.getFileName().toString());
+        return starts.indexOf(start);
+    }
+
+    private static ColumbaException refuse(FilesFacade files, Path directory, List<Long> starts, LogDamage damage,
+                                           RecoveryOptions options) {
+        String report = damage.describe() + ". The log can be trusted up to LSN " + damage.consistentLsn()
+                + ", the end of the last whole group before the damage.";
+        Path copy = preserveSegments(files, directory, starts, indexOf(starts, damage.file()), options, report);
+        return new ColumbaException(ErrorCode.WAL_CORRUPT, report + " The log was left as it is; a copy of the "
+                + "damaged segments is in " + copy + ".");
+    }
+
+    /** Copies the bytes a torn tail cut will remove, then cuts them (or writes the interrupted header again). */
+    private static void cutTornTail(FilesFacade files, LogScan.Torn torn, RecoveryOptions options) {
+        if (torn.discardedBytes() > 0) {
+            String name = torn.file().getFileName() + ".tail-" + torn.offset();
+            DamagedFiles.preserve(files, options.damagedDirectory(), "torn",
+                    List.of(new DamagedFiles.Piece(torn.file(), torn.offset(), torn.discardedBytes(), name)),
+                    "torn tail of write-ahead log segment " + torn.file() + ": " + torn.discardedBytes()
+                            + " bytes from offset " + torn.offset() + " were cut when the log was opened, the log "
+                            + "then ending at LSN " + torn.endLsn() + ": " + torn.reason());
+        }
+        try (FileHandle segment = files.open(torn.file(), FilesFacade.OpenMode.READ_WRITE, false)) {
+            if (torn.headerIncomplete()) {
+                segment.truncate(0);
+                SegmentHeader.write(segment, torn.endLsn() - LogFormat.HEADER_SIZE);
+            } else {
+                segment.truncate(torn.offset());
+            }
+            segment.force(true);
+        }
+    }
+
+    /**
+     * Cuts the log at its last consistent point at or after the redo point, after preserving every
+     * segment it changes, and starts a new segment there. Damage before the redo point is not
+     * needed by recovery; the new segment leaves it in a segment the next checkpoint removes.
+     */
+    private static WriteAheadLog recoverToConsistentPoint(FilesFacade files, Path directory, long segmentSizeBytes,
+                                                          List<Long> starts, LogDamage damage, RecoveryOptions options) {
+        ConsistentPoint point = consistentPoint(files, directory, starts, damage, options);
+        long target = point.lsn();
+        int holder = point.holder();
+        long holderStart = starts.get(holder);
         long lastStart = starts.getLast();
-        Path lastPath = directory.resolve(LogFormat.segmentName(lastStart));
+        long oldEnd = lastStart + fileSize(directory.resolve(LogFormat.segmentName(lastStart)));
+        int firstChanged = Math.min(holder, Math.max(0, indexOf(starts, damage.file())));
+        Path copy = preserveSegments(files, directory, starts, firstChanged, options, damage.describe()
+                + ". Recovered to LSN " + target + " (wal_recovery_mode = point_in_time): the log after it was cut.");
+        try (FileHandle segment = files.open(directory.resolve(LogFormat.segmentName(holderStart)),
+                FilesFacade.OpenMode.READ_WRITE, false)) {
+            segment.truncate(target - holderStart);
+            segment.force(true);
+        }
+        for (int index = starts.size() - 1; index > holder; index--) {
+            Path later = directory.resolve(LogFormat.segmentName(starts.get(index)));
+            try {
+                Files.delete(later);
+            } catch (IOException e) {
+                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete write-ahead log segment " + later + ": " + e, e);
+            }
+            files.syncDirectory(directory);
+            starts.remove(index);
+        }
+        FileHandle fresh = createSegment(files, directory, target);
+        starts.add(target);
+        LogRepair repair = new LogRepair(damage, target, oldEnd - target, copy, false);
+        return new WriteAheadLog(files, directory, segmentSizeBytes, starts, fresh, target + LogFormat.HEADER_SIZE,
+                new LogEnd.Clean(target + LogFormat.HEADER_SIZE), 1, repair);
+    }
+
+    /**
+     * Opens the log read-only, ending at its last consistent point at or after the redo point,
+     * after preserving the damaged segments; no log file is changed.
+     */
+    private static WriteAheadLog openReadOnly(FilesFacade files, Path directory, long segmentSizeBytes, List<Long> starts,
+                                              LogDamage damage, RecoveryOptions options) {
+        ConsistentPoint point = consistentPoint(files, directory, starts, damage, options);
+        long lastStart = starts.getLast();
+        long oldEnd = lastStart + fileSize(directory.resolve(LogFormat.segmentName(lastStart)));
+        int firstDamaged = Math.min(point.holder(), Math.max(0, indexOf(starts, damage.file())));
+        Path copy = preserveSegments(files, directory, starts, firstDamaged, options, damage.describe()
+                + ". Opened read-only at LSN " + point.lsn() + " (wal_recovery_mode = read_only_consistent); "
+                + "no log file was changed.");
+        List<Long> kept = new ArrayList<>(starts.subList(0, point.holder() + 1));
+        FileHandle holder = files.open(directory.resolve(LogFormat.segmentName(kept.getLast())),
+                FilesFacade.OpenMode.READ, false);
+        LogRepair opened = new LogRepair(damage, point.lsn(), oldEnd - point.lsn(), copy, true);
+        WriteAheadLog log = new WriteAheadLog(files, directory, segmentSizeBytes, kept, holder, point.lsn(),
+                new LogEnd.Clean(point.lsn()), 0, opened);
+        log.stopped = new Stopped(ErrorCode.DATABASE_READ_ONLY, "write-ahead log " + directory + " is read-only: it was "
+                + "opened at LSN " + point.lsn() + ", the last consistent point before damage "
+                + "(wal_recovery_mode = read_only_consistent)", null);
+        return log;
+    }
+
+    /** The last consistent point at or after the redo point, and the index of the segment holding it. */
+    private record ConsistentPoint(long lsn, int holder) {
+    }
+
+    private static ConsistentPoint consistentPoint(FilesFacade files, Path directory, List<Long> starts,
+                                                   LogDamage damage, RecoveryOptions options) {
+        LogScan.Outcome fromRedo = scan(files, directory, starts, options.redoLsn(),
+                new RecoveryOptions(0, options.redoLsn(), options.damagedDirectory(), options.onDamage()));
+        long target = switch (fromRedo) {
+            case LogScan.Clean clean -> clean.endLsn();
+            case LogScan.Torn torn -> torn.headerIncomplete() ? torn.endLsn() - LogFormat.HEADER_SIZE : torn.endLsn();
+            case LogScan.Damaged damaged -> damaged.damage().consistentLsn();
+        };
+        int holder = starts.size() - 1;
+        while (holder > 0 && starts.get(holder) >= target) {
+            holder--;
+        }
+        long holderStart = starts.get(holder);
+        if (target < options.redoLsn() || target < holderStart + LogFormat.HEADER_SIZE) {
+            throw new ColumbaException(ErrorCode.WAL_CORRUPT, damage.describe() + ". The log cannot be recovered to a "
+                    + "consistent point: the last one, LSN " + target + ", lies before the redo point, LSN "
+                    + options.redoLsn() + ", and the data file already holds later changes.");
+        }
+        return new ConsistentPoint(target, holder);
+    }
+
+    private static long fileSize(Path path) {
+        try {
+            return Files.size(path);
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read the size of " + path + ": " + e, e);
+        }
+    }
+
+    /** Opens the last segment to append after {@code tail}, making what it holds durable. */
+    private static WriteAheadLog openLast(FilesFacade files, Path directory, long segmentSizeBytes, List<Long> starts,
+                                          LogEnd tail, LogRepair repair) {
+        Path lastPath = directory.resolve(LogFormat.segmentName(starts.getLast()));
         FileHandle last = files.open(lastPath, FilesFacade.OpenMode.READ_WRITE, false);
         try {
-            LogEnd tail = recoverTail(last, lastStart);
             // What a crashed process left in the page cache, and any cut, is durable from here on;
             // so is the last segment's directory entry, should its creation have been interrupted.
             last.force(true);
             files.syncDirectory(directory);
-            return new WriteAheadLog(files, directory, segmentSizeBytes, starts, last, tail.lsn(), tail, 1);
+            return new WriteAheadLog(files, directory, segmentSizeBytes, starts, last, tail.lsn(), tail, 1, repair);
         } catch (RuntimeException failure) {
             closeAfterFailure(last, failure);
             throw failure;
@@ -184,76 +387,6 @@ public final class WriteAheadLog implements AutoCloseable {
             throw new ColumbaException(ErrorCode.IO_ERROR, "cannot list write-ahead log directory " + directory
                     + ": " + e, e);
         }
-    }
-
-    /** Checks the header of every segment but the last, and that each ends where the next starts. */
-    private static void checkEarlierSegments(FilesFacade files, Path directory, List<Long> starts) {
-        for (int index = 0; index < starts.size() - 1; index++) {
-            long start = starts.get(index);
-            Path path = directory.resolve(LogFormat.segmentName(start));
-            try (FileHandle segment = files.open(path, FilesFacade.OpenMode.READ, false)) {
-                SegmentHeader.check(SegmentHeader.read(segment), path, start);
-                long end = start + segment.size();
-                long next = starts.get(index + 1);
-                if (end != next) {
-                    throw RecordCodec.corrupt(path, segment.size(), "the segment ends at LSN " + end
-                            + " but the next segment, " + LogFormat.segmentName(next) + ", starts at LSN " + next);
-                }
-            }
-        }
-    }
-
-    /**
-     * Finds the end of the log in its last segment and cuts what follows. A header shorter than
-     * a header, or all zeros, is a segment whose creation a crash interrupted: it is written again.
-     */
-    private static LogEnd recoverTail(FileHandle last, long start) {
-        Path path = last.path();
-        long size = last.size();
-        byte[] header = SegmentHeader.read(last);
-        if (header.length < LogFormat.HEADER_SIZE || SegmentHeader.isZeros(header)) {
-            last.truncate(0);
-            SegmentHeader.write(last, start);
-            return new LogEnd.Torn(start + LogFormat.HEADER_SIZE, path, 0, size,
-                    "segment header incomplete (" + size + " bytes, "
-                            + (header.length < LogFormat.HEADER_SIZE ? "short" : "zeros") + "): rewritten");
-        }
-        SegmentHeader.check(header, path, start);
-        long validEnd = LogFormat.HEADER_SIZE;
-        String problem = null;
-        try (SegmentScanner scanner = new SegmentScanner()) {
-            scanner.reset(last, start, LogFormat.HEADER_SIZE, size);
-            scan:
-            while (true) {
-                switch (scanner.advance()) {
-                    case RECORD -> {
-                        scanner.decode();
-                        if (scanner.groupEnd()) {
-                            validEnd = scanner.nextOffset();
-                        }
-                    }
-                    case END -> {
-                        if (validEnd != size) {
-                            problem = "the group starting at offset " + validEnd
-                                    + " has no record marked as its end before the end of the file";
-                        }
-                        break scan;
-                    }
-                    case INVALID -> {
-                        problem = scanner.problem();
-                        if (scanner.recordOffset() != validEnd) {
-                            problem += ", inside the group starting at offset " + validEnd;
-                        }
-                        break scan;
-                    }
-                }
-            }
-        }
-        if (problem == null) {
-            return new LogEnd.Clean(start + validEnd);
-        }
-        last.truncate(validEnd);
-        return new LogEnd.Torn(start + validEnd, path, validEnd, size - validEnd, problem);
     }
 
     /**
@@ -576,6 +709,9 @@ public final class WriteAheadLog implements AutoCloseable {
         appendLock.lock();
         try {
             checkOpen();
+            if (readOnly()) {
+                checkUsable();
+            }
             int removed = 0;
             while (segmentStarts.size() > 1 && segmentStarts.get(1) <= lsn) {
                 Path path = directory.resolve(LogFormat.segmentName(segmentStarts.getFirst()));
@@ -614,6 +750,20 @@ public final class WriteAheadLog implements AutoCloseable {
     /** How the scan at {@link #open} found the end of the log, and what it cut. */
     public LogEnd tailAtOpen() {
         return tailAtOpen;
+    }
+
+    /**
+     * Whether the log was opened read-only at the last consistent point before damage
+     * ({@link RecoveryOptions.OnDamage#OPEN_READ_ONLY_AT_LAST_CONSISTENT_POINT}): appends, flushes
+     * past that point and segment removal fail with {@link ErrorCode#DATABASE_READ_ONLY}.
+     */
+    public boolean readOnly() {
+        return repairAtOpen != null && repairAtOpen.readOnly();
+    }
+
+    /** What opening cut from a damaged log because it was told to, or how it opened it read-only, if either. */
+    public java.util.Optional<LogRepair> repairAtOpen() {
+        return java.util.Optional.ofNullable(repairAtOpen);
     }
 
     /** The start LSNs of the segment files, oldest first; the last is the one appended to. */
