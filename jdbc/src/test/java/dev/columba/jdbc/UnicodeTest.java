@@ -66,11 +66,15 @@ class UnicodeTest {
         assertEquals(List.of("日本語"), strings("SELECT N'日本語'"));
         assertEquals(List.of(FIVE_EMOJI), strings("SELECT '" + FIVE_EMOJI + "' /* コメント */ -- 注释"));
         assertEquals(List.of("a😀b|"), strings("SELECT 'a😀b' || '|'"), "a literal is as long as its characters");
-        try (ResultSet result = statement.executeQuery("SELECT CHAR_LENGTH('a😀b'), CHAR_LENGTH(N'日本語')")) {
+        try (ResultSet result = statement.executeQuery(
+                "SELECT CHAR_LENGTH('a😀b'), CHAR_LENGTH(N'日本語'), CHAR_LENGTH('a😀b' || ''), CHAR_LENGTH('')")) {
             result.next();
             assertEquals(3, result.getInt(1));
             assertEquals(3, result.getInt(2));
+            assertEquals(3, result.getInt(3));
+            assertEquals(0, result.getInt(4), "the empty literal is not a space");
         }
+        assertEquals(List.of("abc|"), strings("SELECT 'abc' || '' || '|'"));
     }
 
     @ParameterizedTest
