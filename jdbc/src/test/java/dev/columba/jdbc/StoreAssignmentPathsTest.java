@@ -188,6 +188,10 @@ class StoreAssignmentPathsTest {
         assertRejected("22003", "COPY of a qty out of range", () -> copy(outOfRange), "line 2, column qty");
         Path missingId = csv("missing-id.csv", "id,name,amount,ratio,qty\n2,ab,1,1,1\n,ab,1,1,1\n");
         assertRejected("23502", "COPY of a NULL id", () -> copy(missingId), "line 3", "column 'id'");
+        if (!kind.equals("heap") && !kind.equals("columnstore")) {
+            Path duplicate = csv("duplicate.csv", "id,name,amount,ratio,qty\n2,ab,1,1,1\n1,ab,1,1,1\n");
+            assertRejected("23505", "COPY of a duplicate key", () -> copy(duplicate), "line 3");
+        }
         Path unterminated = csv("unterminated.csv", "id,name,amount,ratio,qty\n2,ab,1,1,1\n3,\"ab,1,1,1\n");
         assertRejected("22023", "COPY of an unterminated quote", () -> copy(unterminated), "line 3");
 

@@ -86,7 +86,12 @@ final class CopyCommand {
                             table.objectId(), counters));
                     rows = 0;
                     while (csv.hasNext()) {
-                        store.insert(transaction, csv.next(), counters);
+                        Object[] row = csv.next();
+                        try {
+                            store.insert(transaction, row, counters);
+                        } catch (ColumbaException e) {
+                            throw csv.atLastRow(e);
+                        }
                         rows++;
                     }
                 }
@@ -119,6 +124,8 @@ final class CopyCommand {
         private long line = 1;
         private long records;
         private Object[] pending;
+        private long pendingLine;
+        private long returnedLine;
         private boolean ended;
 
         CsvRows(BufferedReader reader, char delimiter, String nullText, String tableName, TableSchema schema, int[] targets,
@@ -131,6 +138,12 @@ final class CopyCommand {
             this.targets = targets;
             this.fileName = fileName;
             this.progress = progress;
+        }
+
+        /** {@code failure} of the row {@link #next} returned last (a duplicate key), naming its line. */
+        ColumbaException atLastRow(ColumbaException failure) {
+            return new ColumbaException(failure.errorCode(), fileName + " line " + returnedLine + ": "
+                    + failure.getMessage(), failure);
         }
 
         void skipRecord() throws IOException {
@@ -147,6 +160,7 @@ final class CopyCommand {
                         return false;
                     }
                     pending = toRow(startLine);
+                    pendingLine = startLine;
                 } catch (IOException e) {
                     throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + fileName + " at line " + line + ": "
                             + e.getMessage(), e);
@@ -162,6 +176,7 @@ final class CopyCommand {
             }
             Object[] row = pending;
             pending = null;
+            returnedLine = pendingLine;
             records++;
             if (records % PROGRESS_EVERY == 0) {
                 progress.accept(records);
