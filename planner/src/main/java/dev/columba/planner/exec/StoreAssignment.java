@@ -12,10 +12,12 @@ import dev.columba.core.type.SqlType;
  * than CAST. A character string longer than a CHAR(n) or VARCHAR(n) column fails with 22001
  * (SQL Server's Msg 2628) unless only trailing spaces would be cut, which are dropped, as the SQL
  * standard and SQL Server do (H2 drops them for CHAR only and fails for VARCHAR). A NULL for a
- * NOT NULL column fails with 23502 (Msg 515). The planner leaves string values uncast for this
- * (see the planner's type coercion), so the check sees the whole value.
+ * NOT NULL column fails with 23502 (Msg 515). A number that does not fit a numeric column fails
+ * with 22003, naming the column. The planner leaves values bound for character columns uncut for
+ * this (see the planner's type coercion), so the check sees the whole value. INSERT, UPDATE,
+ * CREATE TABLE ... AS ({@link TableModifyOperator}) and COPY (the session's) all convert here.
  */
-final class StoreAssignment {
+public final class StoreAssignment {
     /** Longer values are shown cut to this many characters in a message. */
     private static final int SHOWN_CHARACTERS = 40;
 
@@ -25,14 +27,22 @@ final class StoreAssignment {
     }
 
     /** {@code value} (of type {@code from}, not null) as a value of {@code column} of table {@code table}. */
-    static Object convert(Object value, SqlType from, Column column, String table) {
+    public static Object convert(Object value, SqlType from, Column column, String table) {
         int length = switch (column.type()) {
             case SqlType.VarcharType varchar -> varchar.maxLength();
             case SqlType.CharType character -> character.length();
             default -> -1;
         };
         if (length < 0) {
-            return Evaluator.cast(value, from, column.type());
+            try {
+                return Evaluator.cast(value, from, column.type());
+            } catch (ColumbaException e) {
+                if (e.errorCode() != ErrorCode.VALUE_OUT_OF_RANGE) {
+                    throw e;
+                }
+                throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, "Arithmetic overflow converting a value for table '"
+                        + table + "', column '" + column.name() + "' " + column.type().sqlName() + ": " + e.getMessage(), e);
+            }
         }
         String text = value instanceof String string ? string : (String) Evaluator.cast(value, from, TEXT);
         int characters = text.codePointCount(0, text.length());
@@ -51,7 +61,7 @@ final class StoreAssignment {
      * Checks that {@code row}, about to be written to {@code table}, has a value for every NOT NULL
      * column; {@code statement} is INSERT or UPDATE, for the message.
      */
-    static void checkNotNull(Object[] row, TableSchema schema, String table, String statement) {
+    public static void checkNotNull(Object[] row, TableSchema schema, String table, String statement) {
         for (int index = 0; index < row.length; index++) {
             if (row[index] == null && !schema.column(index).nullable()) {
                 throw new ColumbaException(ErrorCode.NULL_NOT_ALLOWED, "Cannot insert the value NULL into column '"

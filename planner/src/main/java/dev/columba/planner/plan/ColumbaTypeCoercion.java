@@ -5,6 +5,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
@@ -12,8 +13,9 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
 
 /**
  * Calcite's implicit casts, except the one store assignment must not have: a character string
- * written to a CHAR(n) or VARCHAR(n) column keeps its own type. Calcite would wrap it in
- * {@code CAST(... AS VARCHAR(n))}, and a cast truncates silently; the insert operator instead
+ * written to a CHAR(n) or VARCHAR(n) column keeps its own type, and any other value becomes the
+ * longest VARCHAR. Calcite would wrap it in {@code CAST(... AS VARCHAR(n))}, and a cast truncates
+ * silently ({@code 12345} into VARCHAR(3) would be {@code '123'}); the insert operator instead
  * converts each value itself and fails with 22001 when characters other than trailing spaces
  * would be lost (SQL Server's Msg 2628, the SQL standard's store assignment). Casts the statement
  * writes itself still truncate, as CAST does.
@@ -35,10 +37,23 @@ final class ColumbaTypeCoercion extends TypeCoercionImpl {
         for (int column = 0; column < targets.size(); column++) {
             RelDataType source = sources.get(column).getType();
             RelDataType target = targets.get(column).getType();
-            boolean characters = SqlTypeUtil.isCharacter(source) && SqlTypeUtil.isCharacter(target);
-            kept.add(targets.get(column).getName(), characters
-                    ? factory.createTypeWithNullability(source, target.isNullable()) : target);
+            kept.add(targets.get(column).getName(), SqlTypeUtil.isCharacter(target)
+                    ? factory.createTypeWithNullability(uncut(source, target), target.isNullable()) : target);
         }
         return super.querySourceCoercion(scope, sourceRowType, kept.build(), query);
+    }
+
+    /**
+     * The type a value of {@code source} keeps on its way to a character column of type {@code
+     * target}: its own if it is a string, else the longest VARCHAR, so that the number or date
+     * is written out whole and store assignment judges its length.
+     */
+    private RelDataType uncut(RelDataType source, RelDataType target) {
+        if (SqlTypeUtil.isCharacter(source) || SqlTypeUtil.isNull(source)) {
+            return source;
+        }
+        RelDataType text = factory.createSqlType(SqlTypeName.VARCHAR,
+                factory.getTypeSystem().getMaxPrecision(SqlTypeName.VARCHAR));
+        return factory.createTypeWithCharsetAndCollation(text, target.getCharset(), target.getCollation());
     }
 }

@@ -216,7 +216,7 @@ public final class QueryPlanner {
     }
 
     private PlannedStatement planStatement(SqlNode node, PlanHints hints) {
-        JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(ColumbaTypeSystem.INSTANCE);
+        JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
         Properties properties = new Properties();
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
@@ -247,7 +247,7 @@ public final class QueryPlanner {
         cluster.setMetadataProvider(metadata);
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(metadata)));
 
-        SqlToRelConverter converter = new SqlToRelConverter((rowType, queryString, schemaPath, viewPath) -> {
+        SqlToRelConverter converter = new StoreAssignmentConverter((rowType, queryString, schemaPath, viewPath) -> {
             throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "views are not supported");
         }, validator, catalogReader, cluster, StandardConvertletTable.INSTANCE,
                 SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false)

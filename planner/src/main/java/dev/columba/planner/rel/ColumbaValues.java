@@ -61,7 +61,38 @@ public final class ColumbaValues extends Values implements ColumbaRel {
             }
             rows.add(row);
         }
+        for (int column = 0; column < columns.size(); column++) {
+            measureInCharacters(columns, column, rows);
+        }
         return new ValuesOperator(new TableSchema(columns), rows);
+    }
+
+    /**
+     * A CHAR column of literals whose length Calcite counted in UTF-16 units ({@code 'a😀b'} is its
+     * CHAR(4)) measured in characters as Columba counts them: CHAR(3) when every row has that
+     * many, else VARCHAR (as literals of different lengths are), so that no literal is padded
+     * with a space for each of its characters outside the Basic Multilingual Plane.
+     */
+    private static void measureInCharacters(List<Column> columns, int index, List<Object[]> rows) {
+        Column column = columns.get(index);
+        if (!(column.type() instanceof SqlType.CharType character)) {
+            return;
+        }
+        int longest = 0;
+        boolean ragged = false;
+        boolean measuredInUnits = false;
+        for (Object[] row : rows) {
+            if (row[index] instanceof String text) {
+                int characters = text.codePointCount(0, text.length());
+                measuredInUnits |= characters < text.length() && text.length() == character.length();
+                ragged |= longest != 0 && characters != longest;
+                longest = Math.max(longest, characters);
+            }
+        }
+        if (measuredInUnits) {
+            SqlType measured = ragged ? SqlType.varchar(longest) : SqlType.character(longest);
+            columns.set(index, new Column(column.name(), measured, column.nullable()));
+        }
     }
 
     /**

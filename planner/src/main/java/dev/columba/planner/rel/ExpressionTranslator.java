@@ -110,6 +110,8 @@ public final class ExpressionTranslator {
         try {
             Object converted = ParameterValues.convert(value, type);
             return new Expr.Literal(converted, ParameterValues.fitting(type, converted));
+        } catch (ColumbaException e) {
+            throw new ColumbaException(e.errorCode(), "parameter " + (index + 1) + ": " + e.getMessage(), e);
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "parameter " + (index + 1) + " (" + value + ", a "
                     + value.getClass().getSimpleName() + ") is not a value of type " + type.sqlName() + ": " + e.getMessage(), e);
@@ -125,7 +127,21 @@ public final class ExpressionTranslator {
         }
         SqlType type = SqlTypes.fromRelType(relType);
         Object value = literalValue(literal, type);
+        if (value instanceof String text && type instanceof SqlType.CharType character) {
+            type = SqlType.character(literalLength(text, character.length()));
+        }
         return value == null ? Expr.Literal.nullOf(type) : new Expr.Literal(value, type);
+    }
+
+    /**
+     * The length in characters of a CHAR literal Calcite typed CHAR({@code precision}). Calcite
+     * counts UTF-16 units ({@code 'a😀b'} is its CHAR(4)), Columba counts characters (code points,
+     * CHAR(3)): taken as it is, the type would pad the literal with a space for each character
+     * outside the Basic Multilingual Plane.
+     */
+    private static int literalLength(String text, int precision) {
+        int surrogatePairs = text.length() - text.codePointCount(0, text.length());
+        return text.length() == precision && surrogatePairs > 0 ? Math.max(1, precision - surrogatePairs) : precision;
     }
 
     /** The Java value of a literal as a value of {@code type} (see {@link SqlType}), or null. */

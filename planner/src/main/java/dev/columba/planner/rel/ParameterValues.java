@@ -1,5 +1,7 @@
 package dev.columba.planner.rel;
 
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
 import dev.columba.core.type.Values;
 import java.math.BigDecimal;
@@ -11,7 +13,8 @@ import java.time.LocalDateTime;
 /**
  * Converts a parameter value as a client hands it over (any boxed number, text, {@code java.sql}
  * or {@code java.time} date-times) to the Java representation of the parameter's type, exactly:
- * a number that does not fit, or a fraction for an integer, is refused rather than rounded.
+ * a number outside its type's range or precision is refused with 22003, a fraction for an integer
+ * (or more decimals than the type has) as a wrong type, rather than rounded.
  */
 final class ParameterValues {
     private ParameterValues() {
@@ -25,10 +28,16 @@ final class ParameterValues {
         }
         Object converted = switch (type) {
             case SqlType.BooleanType ignored -> value instanceof Boolean ? value : Boolean.valueOf(parseBoolean(value));
-            case SqlType.IntegerType ignored -> exact(value).intValueExact();
-            case SqlType.BigintType ignored -> exact(value).longValueExact();
+            case SqlType.IntegerType ignored -> (int) integral(value, type, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case SqlType.BigintType ignored -> integral(value, type, Long.MIN_VALUE, Long.MAX_VALUE);
             case SqlType.DoubleType ignored -> value instanceof Number number ? number.doubleValue() : Double.parseDouble(value.toString());
-            case SqlType.DecimalType decimal -> exact(value).setScale(decimal.scale(), RoundingMode.UNNECESSARY);
+            case SqlType.DecimalType decimal -> {
+                BigDecimal scaled = exact(value).setScale(decimal.scale(), RoundingMode.UNNECESSARY);
+                if (scaled.signum() != 0 && scaled.precision() > decimal.precision()) {
+                    throw outOfRange(value, type);
+                }
+                yield scaled;
+            }
             case SqlType.VarcharType ignored -> value.toString();
             case SqlType.CharType ignored -> value.toString();
             case SqlType.DateType ignored -> switch (value) {
@@ -71,6 +80,20 @@ final class ParameterValues {
             case "false", "0" -> false;
             default -> throw new IllegalArgumentException("not a boolean: " + value);
         };
+    }
+
+    /** A whole number of {@code type} between {@code min} and {@code max}; a fraction is refused as a wrong type. */
+    private static long integral(Object value, SqlType type, long min, long max) {
+        BigInteger whole = exact(value).toBigIntegerExact();
+        if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw outOfRange(value, type);
+        }
+        return whole.longValue();
+    }
+
+    private static ColumbaException outOfRange(Object value, SqlType type) {
+        return new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, "value " + value + " is out of range for "
+                + type.sqlName());
     }
 
     private static BigDecimal exact(Object value) {

@@ -58,7 +58,9 @@ public final class SqlTypes {
                     Math.max(0, type.getScale()));
             case VARCHAR -> SqlType.varchar(type.getPrecision() <= 0 ? SqlType.VarcharType.MAX_LENGTH
                     : Math.min(type.getPrecision(), SqlType.VarcharType.MAX_LENGTH));
-            case CHAR -> SqlType.character(Math.max(1, type.getPrecision()));
+            // CHAR(0) is Calcite's type of the empty literal '': Columba has no zero-length type,
+            // and CHAR(1) would pad it to ' '.
+            case CHAR -> type.getPrecision() <= 0 ? SqlType.varchar(1) : SqlType.character(type.getPrecision());
             case DATE -> SqlType.DATE;
             case TIMESTAMP -> SqlType.TIMESTAMP;
             case NULL -> SqlType.INT;

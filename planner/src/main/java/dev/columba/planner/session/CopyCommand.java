@@ -3,10 +3,10 @@ package dev.columba.planner.session;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import dev.columba.core.expr.Evaluator;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
+import dev.columba.planner.exec.StoreAssignment;
 import dev.columba.planner.parser.SqlCopy;
 import dev.columba.planner.parser.SqlOption;
 import dev.columba.storage.catalog.CatalogEntry;
@@ -29,8 +29,10 @@ import java.util.function.LongConsumer;
  * {@code COPY table [(columns)] FROM 'file.csv' [WITH (HEADER [= true], DELIMITER = ',', NULL = '')]}:
  * CSV (RFC 4180: quoted fields, doubled quotes, line breaks inside quotes) into a table, through the
  * bulk path of a columnstore table (rowgroups compressed directly) or row inserts of a rowstore one,
- * in the session's write transaction. Fields convert to the columns' types as CAST from text would;
- * a bad field fails the whole COPY naming its line and column. Progress is reported every
+ * in the session's write transaction. The file is read as UTF-8. Fields convert to the columns'
+ * types by store assignment, as INSERT's values do: a string longer than its column fails with
+ * 22001 and a number outside its column's range with 22003, never cut. A bad field, or a NULL for
+ * a NOT NULL column, fails the whole COPY naming its line and column. Progress is reported every
  * {@value #PROGRESS_EVERY} rows.
  */
 final class CopyCommand {
@@ -73,7 +75,7 @@ final class CopyCommand {
             String nullText = copy.option("null").flatMap(SqlOption::valueText).orElse("");
             Path file = Path.of(copy.file());
             try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                CsvRows csv = new CsvRows(reader, delimiter, nullText, schema, targets, file.toString(), progress);
+                CsvRows csv = new CsvRows(reader, delimiter, nullText, name, schema, targets, file.toString(), progress);
                 if (header) {
                     csv.skipRecord();
                 }
@@ -84,7 +86,12 @@ final class CopyCommand {
                             table.objectId(), counters));
                     rows = 0;
                     while (csv.hasNext()) {
-                        store.insert(transaction, csv.next(), counters);
+                        Object[] row = csv.next();
+                        try {
+                            store.insert(transaction, row, counters);
+                        } catch (ColumbaException e) {
+                            throw csv.atLastRow(e);
+                        }
                         rows++;
                     }
                 }
@@ -102,9 +109,12 @@ final class CopyCommand {
 
     /** The file's records as rows of the table (columns not copied are NULL). */
     private static final class CsvRows implements Iterator<Object[]> {
+        private static final SqlType TEXT = SqlType.varchar(SqlType.VarcharType.MAX_LENGTH);
+
         private final BufferedReader reader;
         private final char delimiter;
         private final String nullText;
+        private final String tableName;
         private final TableSchema schema;
         private final int[] targets;
         private final String fileName;
@@ -114,17 +124,26 @@ final class CopyCommand {
         private long line = 1;
         private long records;
         private Object[] pending;
+        private long pendingLine;
+        private long returnedLine;
         private boolean ended;
 
-        CsvRows(BufferedReader reader, char delimiter, String nullText, TableSchema schema, int[] targets, String fileName,
-                LongConsumer progress) {
+        CsvRows(BufferedReader reader, char delimiter, String nullText, String tableName, TableSchema schema, int[] targets,
+                String fileName, LongConsumer progress) {
             this.reader = reader;
             this.delimiter = delimiter;
             this.nullText = nullText;
+            this.tableName = tableName;
             this.schema = schema;
             this.targets = targets;
             this.fileName = fileName;
             this.progress = progress;
+        }
+
+        /** {@code failure} of the row {@link #next} returned last (a duplicate key), naming its line. */
+        ColumbaException atLastRow(ColumbaException failure) {
+            return new ColumbaException(failure.errorCode(), fileName + " line " + returnedLine + ": "
+                    + failure.getMessage(), failure);
         }
 
         void skipRecord() throws IOException {
@@ -141,6 +160,7 @@ final class CopyCommand {
                         return false;
                     }
                     pending = toRow(startLine);
+                    pendingLine = startLine;
                 } catch (IOException e) {
                     throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + fileName + " at line " + line + ": "
                             + e.getMessage(), e);
@@ -156,6 +176,7 @@ final class CopyCommand {
             }
             Object[] row = pending;
             pending = null;
+            returnedLine = pendingLine;
             records++;
             if (records % PROGRESS_EVERY == 0) {
                 progress.accept(records);
@@ -174,13 +195,17 @@ final class CopyCommand {
                 if (!quoted.get(field) && text.equals(nullText)) {
                     continue;
                 }
-                SqlType type = schema.column(targets[field]).type();
                 try {
-                    row[targets[field]] = Evaluator.cast(text, SqlType.varchar(SqlType.VarcharType.MAX_LENGTH), type);
+                    row[targets[field]] = StoreAssignment.convert(text, TEXT, schema.column(targets[field]), tableName);
                 } catch (ColumbaException e) {
                     throw new ColumbaException(e.errorCode(), fileName + " line " + startLine + ", column "
                             + schema.column(targets[field]).name() + ": " + e.getMessage(), e);
                 }
+            }
+            try {
+                StoreAssignment.checkNotNull(row, schema, tableName, "COPY");
+            } catch (ColumbaException e) {
+                throw new ColumbaException(e.errorCode(), fileName + " line " + startLine + ": " + e.getMessage(), e);
             }
             return row;
         }
@@ -192,6 +217,7 @@ final class CopyCommand {
             StringBuilder field = new StringBuilder();
             boolean inQuotes = false;
             boolean wasQuoted = false;
+            long quoteLine = line;
             boolean any = false;
             int character;
             while ((character = reader.read()) >= 0) {
@@ -217,6 +243,7 @@ final class CopyCommand {
                     }
                 } else if (c == '"' && field.length() == 0) {
                     inQuotes = true;
+                    quoteLine = line;
                     wasQuoted = true;
                 } else if (c == delimiter) {
                     fields.add(field.toString());
@@ -240,7 +267,8 @@ final class CopyCommand {
                 }
             }
             if (inQuotes) {
-                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, fileName + " ends inside a quoted field");
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, fileName + " line " + quoteLine
+                        + ": the quoted field that starts here is not closed before the end of the file");
             }
             if (!any || (fields.isEmpty() && field.length() == 0 && !wasQuoted && character < 0)) {
                 return false;

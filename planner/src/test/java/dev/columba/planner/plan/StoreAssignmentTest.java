@@ -1,6 +1,7 @@
 package dev.columba.planner.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,6 +97,39 @@ class StoreAssignmentTest {
             assertFails(db, ErrorCode.NULL_NOT_ALLOWED, "UPDATE t SET qty = NULL", "column 'qty'");
             assertFails(db, ErrorCode.NULL_NOT_ALLOWED, "UPDATE t SET qty = CASE WHEN id = 1 THEN NULL ELSE 1 END",
                     "column 'qty'");
+        }
+    }
+
+    /**
+     * Issue 15: beside a value that needs an implicit cast (an INT literal for BIGINT, DECIMAL or
+     * DOUBLE), Calcite cast the whole VALUES row to the column types and stored 'abcde'. The plan
+     * carries the string whole, with no cast to VARCHAR(5), and the insert fails with 22001.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"clustered", "heap", "columnstore"})
+    void aStringBesideAnImplicitConversionIsNotCut(String kind) {
+        TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.BIGINT), Column.nullable("name", SqlType.varchar(5)),
+                Column.nullable("amount", SqlType.decimal(5, 2)), Column.nullable("ratio", SqlType.DOUBLE));
+        try (TestDatabase db = new TestDatabase(directory)) {
+            switch (kind) {
+                case "clustered" -> db.createRowstore("r3", schema, List.of(0), true);
+                case "heap" -> db.createRowstore("r3", schema, List.of(), false);
+                default -> db.createColumnstore("r3", schema);
+            }
+            String insert = "INSERT INTO r3 VALUES (1, 'abcdefgh', 1, 1)";
+            assertFalse(db.explain(insert).contains("VARCHAR(5)"), () -> "no cast to the column's type: "
+                    + db.explain(insert));
+            ColumbaException error = assertThrows(ColumbaException.class, () -> db.update(insert));
+            assertEquals(ErrorCode.STRING_TOO_LONG, error.errorCode(), error::getMessage);
+            for (String sql : List.of("INSERT INTO r3 VALUES (1, 'ab', 1, 1), (2, 'abcdefgh', 2, 2)",
+                    "INSERT INTO r3 VALUES (1, 'abc' || 'defgh', 1, 1)", "INSERT INTO r3 (id, name) VALUES (1, 123456)")) {
+                ColumbaException other = assertThrows(ColumbaException.class, () -> db.update(sql), sql);
+                assertEquals(ErrorCode.STRING_TOO_LONG, other.errorCode(), other::getMessage);
+            }
+            assertEquals(List.of(), db.query("SELECT * FROM r3"), "the failed inserts changed nothing");
+            assertEquals(1, db.update("INSERT INTO r3 VALUES (1, 'abcde', 1, 1)"));
+            assertEquals(1, db.update("INSERT INTO r3 VALUES (2, 123, 2, 2)"));
+            assertEquals(List.of(List.of("abcde"), List.of("123")), db.query("SELECT name FROM r3 ORDER BY id"));
         }
     }
 }
