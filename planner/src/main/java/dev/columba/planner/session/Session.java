@@ -72,6 +72,8 @@ public final class Session implements AutoCloseable {
     /** {@link #settings()} as last computed, and the global values it was computed from. */
     private SettingValues settings;
     private SettingValues settingsFromGlobals;
+    /** The values of the settings that change plans, as of {@link #settings}: part of a plan's cache key. */
+    private List<String> planSettings;
 
     Session(Engine engine) {
         this.engine = engine;
@@ -99,6 +101,11 @@ public final class Session implements AutoCloseable {
             }
             settings = values;
             settingsFromGlobals = globals;
+            List<String> planValues = new ArrayList<>(QueryPlanner.PLAN_SETTINGS.size());
+            for (Setting<?> setting : QueryPlanner.PLAN_SETTINGS) {
+                planValues.add(String.valueOf(values.get(setting)));
+            }
+            planSettings = List.copyOf(planValues);
         }
         return settings;
     }
@@ -243,14 +250,16 @@ public final class Session implements AutoCloseable {
      */
     public StatementResult execute(String sql, List<Object> parameters) {
         checkOpen();
-        Compilation compilation = new Compilation(planKey(PlanCache.normalize(sql)), THREADS.getCurrentThreadCpuTime(),
-                System.nanoTime());
+        long start = System.nanoTime();
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        PlanCache.Key key = planKey(PlanCache.normalize(sql));
         if (planCacheUsable()) {
-            Optional<PlanCache.Entry> cached = engine.planCache().find(compilation.key(), Instant.now());
+            Optional<PlanCache.Entry> cached = engine.planCache().find(key, Instant.now());
             if (cached.isPresent()) {
                 return run(cached.get().plan(), cached.get().modifiedTable(), parameters, CompileTime.CACHED);
             }
         }
+        Compilation compilation = new Compilation(key, cpuStart, start);
         SqlNode statement = ColumbaSqlParser.parse(sql);
         return execute(statement, parameters, compilation);
     }
@@ -269,11 +278,7 @@ public final class Session implements AutoCloseable {
     }
 
     private PlanCache.Key planKey(String text) {
-        SettingValues values = settings();
-        List<String> planSettings = new ArrayList<>(QueryPlanner.PLAN_SETTINGS.size());
-        for (Setting<?> setting : QueryPlanner.PLAN_SETTINGS) {
-            planSettings.add(String.valueOf(values.get(setting)));
-        }
+        settings();
         return new PlanCache.Key(text, planSettings, engine.schemaVersion(), engine.statistics().version());
     }
 
