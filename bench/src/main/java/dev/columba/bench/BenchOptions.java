@@ -60,7 +60,10 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                                       seed000: -p rows=N, -p backgroundThreads=0,4 (random O_DIRECT readers
                                       beside each run, the article's diskspd; default 0);
                                       seed003: -p rows=N, -p bufferPoolMb=N, -p operations=N (per iteration);
-                                      peers: -p scaleFactor=N (TPC-H; default 1, 0.01 with --short)
+                                      peers: -p scaleFactor=N (TPC-H; default 1, 0.01 with --short);
+                                      oltp: -p rows=N (default 300000, 2000 with --short), -p millis=N
+                                      (per client and iteration; 2000, 100 with --short),
+                                      -p engine=COLUMBA,H2, -p workload=POINT_PREPARED,...
                 suites:
                 """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,
                 CommentsTables.FULL_ROWS));

@@ -4,6 +4,11 @@ import dev.columba.bench.columnstore.CommentsScanBenchmark;
 import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.columnstore.Seed001Summary;
 import dev.columba.bench.harness.ReportCharts;
+import dev.columba.bench.oltp.OltpDatabase;
+import dev.columba.bench.oltp.OltpDatabases;
+import dev.columba.bench.oltp.OltpFourClientsBenchmark;
+import dev.columba.bench.oltp.OltpOneClientBenchmark;
+import dev.columba.bench.oltp.OltpSummary;
 import dev.columba.bench.sql.AccountsTable;
 import dev.columba.bench.sql.OltpScanBenchmark;
 import dev.columba.bench.sql.OltpWorkloadBenchmark;
@@ -64,7 +69,12 @@ enum Suite {
             "TPC-H Q1, Q6 and a full-scan aggregate over lineitem (scale factor 1; -p scaleFactor=10) on Columba"
                     + " columnstore and rowstore, DuckDB and H2 through JDBC in one JVM, warm and cold, with the bytes"
                     + " each read from storage",
-            List.of(PeerQueryBenchmark.class));
+            List.of(PeerQueryBenchmark.class)),
+    OLTP("oltp",
+            "statement latency: prepared and ad hoc point selects, prepared inserts in autocommit, executeBatch"
+                    + " inserts, 100-row range selects and updates by key on Columba, H2, SQLite and DuckDB through"
+                    + " JDBC in one JVM, 1 and 4 clients: statements per second, p50 and p99 latency",
+            List.of(OltpOneClientBenchmark.class, OltpFourClientsBenchmark.class));
 
     /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
     private static final String ROWS = "rows";
@@ -87,6 +97,8 @@ enum Suite {
     private static final String SEED003_SHORT_ROWS = "40000";
     /** The peers suite's TPC-H scale factor, which the runner must know to load the databases. */
     private static final String SCALE_FACTOR = "scaleFactor";
+    /** The oltp suite's milliseconds per client and iteration: 2 s, or 100 ms in short runs. */
+    private static final String MILLIS = "millis";
 
     private final String label;
     private final String description;
@@ -118,7 +130,7 @@ enum Suite {
      */
     int warmupIterations() {
         return switch (this) {
-            case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003 -> 1;
+            case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003, OLTP -> 1;
             case PEERS -> 0;
         };
     }
@@ -133,7 +145,7 @@ enum Suite {
         }
         return switch (this) {
             case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003 -> 5;
-            case PEERS -> 3;
+            case PEERS, OLTP -> 3;
         };
     }
 
@@ -169,6 +181,10 @@ enum Suite {
             }
             case PEERS -> parameters.put(SCALE_FACTOR, List.of(options.shortMode() ? LineitemDatabases.SHORT_SCALE_FACTOR
                     : LineitemDatabases.FULL_SCALE_FACTOR));
+            case OLTP -> {
+                parameters.put(ROWS, List.of(options.shortMode() ? OltpDatabase.SHORT_ROWS : OltpDatabase.FULL_ROWS));
+                parameters.put(MILLIS, List.of(options.shortMode() ? "100" : "2000"));
+            }
         }
         parameters.putAll(options.parameters());
         return parameters;
@@ -198,6 +214,8 @@ enum Suite {
                         + String.join(" / ", parameters.get(OPERATIONS)) + " statements per measured iteration";
             }
             case PEERS -> "TPC-H lineitem at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
+            case OLTP -> "t of " + String.join(" / ", parameters(options).get(ROWS)) + " rows, "
+                    + String.join(" / ", parameters(options).get(MILLIS)) + " ms per client and iteration";
         };
     }
 
@@ -260,6 +278,13 @@ enum Suite {
                 }
                 yield lines;
             }
+            case OLTP -> {
+                List<String> lines = new ArrayList<>(OltpSummary.describe(parameters(options).get(ROWS)));
+                for (String rows : parameters(options).get(ROWS)) {
+                    lines.add(OltpDatabases.prepare(options.dataDirectory(), longNumber(ROWS, rows), progress));
+                }
+                yield lines;
+            }
         };
     }
 
@@ -272,6 +297,7 @@ enum Suite {
             case SEED000 -> Seed000Summary.keyFigures(results, charts);
             case SEED003 -> Seed003Summary.keyFigures(results, charts);
             case PEERS -> PeersSummary.keyFigures(results, charts);
+            case OLTP -> OltpSummary.keyFigures(results, charts);
         };
     }
 

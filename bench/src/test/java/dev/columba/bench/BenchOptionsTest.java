@@ -66,6 +66,20 @@ class BenchOptionsTest {
     }
 
     @Test
+    void oltpRuns300000RowsForTwoSecondsPerIterationOrAShortRun() {
+        BenchOptions full = BenchOptions.parse("oltp");
+        assertEquals(List.of("300000"), Suite.OLTP.parameters(full).get("rows"));
+        assertEquals(List.of("2000"), Suite.OLTP.parameters(full).get("millis"));
+        assertEquals("t of 300000 rows, 2000 ms per client and iteration", Suite.OLTP.size(full));
+        assertEquals(1, full.warmupIterations());
+        assertEquals(3, full.measurementIterations());
+        BenchOptions quick = BenchOptions.parse("oltp", "--short");
+        assertEquals(List.of("2000"), Suite.OLTP.parameters(quick).get("rows"));
+        assertEquals(List.of("100"), Suite.OLTP.parameters(quick).get("millis"));
+        assertEquals(List.of("1000"), Suite.OLTP.parameters(BenchOptions.parse("oltp", "-p", "millis=1000")).get("millis"));
+    }
+
+    @Test
     void seed004sPoolIsAQuarterOfTheTableUpTo256MbUnlessSet() {
         assertEquals(List.of("256"), Suite.SEED004.parameters(BenchOptions.parse("seed004")).get("bufferPoolMb"));
         assertEquals("1024 MB table, 256 MB buffer pool", Suite.SEED004.size(BenchOptions.parse("seed004")));
@@ -95,7 +109,7 @@ class BenchOptionsTest {
     @Test
     void badArgumentsAreRejectedByName() {
         assertInvalid("no suite given");
-        assertInvalid("unknown suite 'nope'; suites: rowstore-scan, seed001, seed004, seed000, seed003, peers", "nope");
+        assertInvalid("unknown suite 'nope'; suites: rowstore-scan, seed001, seed004, seed000, seed003, peers, oltp", "nope");
         assertInvalid("unknown option '--fast'", "rowstore-scan", "--fast");
         assertInvalid("option --size-mb needs a value", "rowstore-scan", "--size-mb");
         assertInvalid("option --size-mb needs a whole number, got 'big'", "rowstore-scan", "--size-mb", "big");

@@ -110,20 +110,54 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
         batches.clear();
     }
 
+    /**
+     * Executes the statement once per parameter set, with one plan (the session's plan cache keeps
+     * it after the first). In autocommit mode the whole batch is one transaction, committed once at
+     * its end (JDBC leaves it to the driver when a batch commits): a thousand inserts cost one log
+     * flush, not a thousand. A failure then rolls the whole batch back, and the
+     * {@link java.sql.BatchUpdateException} holds no counts, as no statement's change remains;
+     * inside an explicit transaction the statements before the failure stay, and their counts are
+     * reported.
+     */
     @Override
     public long[] executeLargeBatch() throws SQLException {
         checkOpen();
         List<Object[]> sets = List.copyOf(batches);
         batches.clear();
         long[] counts = new long[sets.size()];
-        for (int index = 0; index < sets.size(); index++) {
-            try {
-                counts[index] = batchUpdate(executeStatement(sql, Arrays.asList(sets.get(index))));
-            } catch (SQLException e) {
-                throw batchFailure(Arrays.copyOf(counts, index), e);
+        boolean ownTransaction = sets.size() > 1 && connection.getAutoCommit();
+        if (ownTransaction) {
+            connection.setAutoCommit(false);
+        }
+        boolean succeeded = false;
+        try {
+            for (int index = 0; index < sets.size(); index++) {
+                try {
+                    counts[index] = batchUpdate(executeStatement(sql, Arrays.asList(sets.get(index))));
+                } catch (SQLException e) {
+                    throw batchFailure(ownTransaction ? new long[0] : Arrays.copyOf(counts, index), e);
+                }
+            }
+            succeeded = true;
+        } finally {
+            if (ownTransaction) {
+                endBatchTransaction(succeeded);
             }
         }
         return counts;
+    }
+
+    /** Commits (or rolls back) the transaction of an autocommit batch and turns autocommit back on. */
+    private void endBatchTransaction(boolean succeeded) throws SQLException {
+        try {
+            if (succeeded) {
+                connection.commit();
+            } else {
+                connection.rollback();
+            }
+        } finally {
+            connection.setAutoCommit(true);
+        }
     }
 
     @Override

@@ -66,6 +66,34 @@ class QueryTest {
         return messages;
     }
 
+    @Test
+    void anAutocommitBatchIsOneTransaction() throws SQLException {
+        statement.execute("CREATE TABLE batched (id BIGINT PRIMARY KEY, name VARCHAR(10))");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO batched VALUES (?, ?)")) {
+            for (long id = 1; id <= 50; id++) {
+                insert.setLong(1, id);
+                insert.setString(2, "n" + id);
+                insert.addBatch();
+            }
+            int[] counts = insert.executeBatch();
+            assertEquals(50, counts.length);
+            assertTrue(java.util.Arrays.stream(counts).allMatch(count -> count == 1));
+            assertEquals(50, count("batched"));
+            assertTrue(connection.getAutoCommit(), "autocommit is on again after the batch");
+
+            for (long id : new long[] {51, 52, 7, 53}) {
+                insert.setLong(1, id);
+                insert.setString(2, "m" + id);
+                insert.addBatch();
+            }
+            java.sql.BatchUpdateException failure = assertThrows(java.sql.BatchUpdateException.class, insert::executeBatch);
+            assertEquals("23505", failure.getSQLState());
+            assertEquals(0, failure.getLargeUpdateCounts().length, "the whole batch was rolled back");
+            assertEquals(50, count("batched"));
+            assertTrue(connection.getAutoCommit());
+        }
+    }
+
     private long count(String table) throws SQLException {
         try (Statement counting = connection.createStatement();
              ResultSet result = counting.executeQuery("SELECT COUNT(*) FROM " + table)) {

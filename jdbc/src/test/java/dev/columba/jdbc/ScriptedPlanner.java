@@ -107,6 +107,11 @@ final class ScriptedPlanner implements Engine.StatementPlanner {
         }
 
         @Override
+        public boolean reusable() {
+            return false;
+        }
+
+        @Override
         public Operator instantiate(StatementEnvironment environment, List<Object> parameters) {
             return operators.create(environment);
         }
@@ -126,6 +131,11 @@ final class ScriptedPlanner implements Engine.StatementPlanner {
         @Override
         public String explain() {
             return "Echo";
+        }
+
+        @Override
+        public boolean reusable() {
+            return false;
         }
 
         @Override

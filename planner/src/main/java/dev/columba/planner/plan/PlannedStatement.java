@@ -22,9 +22,10 @@ final class PlannedStatement implements PreparedStatementPlan {
     private final int[] objectIds;
     private final List<SqlType> parameterTypes;
     private final String explain;
+    private final boolean reusable;
 
     PlannedStatement(RelNode root, RexBuilder rexBuilder, TableSchema schema, boolean modifies, int[] objectIds,
-                     List<SqlType> parameterTypes, String explain) {
+                     List<SqlType> parameterTypes, String explain, boolean reusable) {
         this.root = root;
         this.rexBuilder = rexBuilder;
         this.schema = schema;
@@ -32,11 +33,12 @@ final class PlannedStatement implements PreparedStatementPlan {
         this.objectIds = objectIds.clone();
         this.parameterTypes = List.copyOf(parameterTypes);
         this.explain = explain;
+        this.reusable = reusable;
     }
 
     /** This plan with its rows described by {@code columns} (as many, of the same types). */
     PlannedStatement withSchema(TableSchema columns) {
-        return new PlannedStatement(root, rexBuilder, columns, modifies, objectIds, parameterTypes, explain);
+        return new PlannedStatement(root, rexBuilder, columns, modifies, objectIds, parameterTypes, explain, reusable);
     }
 
     @Override
@@ -62,6 +64,11 @@ final class PlannedStatement implements PreparedStatementPlan {
     @Override
     public String explain() {
         return explain;
+    }
+
+    @Override
+    public boolean reusable() {
+        return reusable;
     }
 
     @Override

@@ -26,6 +26,14 @@ public interface PreparedStatementPlan {
     String explain();
 
     /**
+     * Whether the plan may be kept and executed again for the same statement text while the schema,
+     * the statistics and the settings that change plans stay as they were: false when executing it
+     * depends on more than those (a system view's rows come from the catalog as read when planning;
+     * an EXPLAIN's rows are its plan's text).
+     */
+    boolean reusable();
+
+    /**
      * A new operator tree for one execution, with {@code parameters} bound (values in their Java
      * representation). For a modification, the operator performs the changes through
      * {@code environment.transaction()} and produces one row with the count of rows changed.

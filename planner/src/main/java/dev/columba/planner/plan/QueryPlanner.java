@@ -131,12 +131,20 @@ import org.apache.calcite.tools.RelBuilder;
  * begins a write transaction for a plan that {@link PreparedStatementPlan#modifies()}; it gives
  * each execution a {@link StatementEnvironment} whose {@code QueryContext} collects the statistics
  * it reports. {@code MAXDOP} is accepted and changes nothing (operators run on one thread);
- * {@code RECOMPILE} too (nothing caches plans here). A planner is cheap: make one per statement.
+ * a plan is kept and reused by the session's plan cache unless {@code RECOMPILE} says otherwise (the
+ * planner itself keeps nothing). A planner is cheap: make one per statement.
  */
 public final class QueryPlanner {
     private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
             SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(EnumSet.of(SqlLibrary.POSTGRESQL, SqlLibrary.MSSQL)),
             SqlOperatorTables.of(GenerateSeries.INSTANCE));
+
+    /**
+     * The settings whose values the planner reads (join hints' prefetch): a plan made under other
+     * values of these is another plan.
+     */
+    public static final List<dev.columba.core.settings.Setting<?>> PLAN_SETTINGS =
+            List.of(StandardSettings.PREFETCH, StandardSettings.PREFETCH_THRESHOLD_ROWS);
 
     private final PlannerCatalog catalog;
     private final SettingValues settings;
@@ -271,7 +279,8 @@ public final class QueryPlanner {
         boolean modifies = best instanceof ColumbaTableModify;
         TableSchema schema = modifies ? operator.schema() : named(operator.schema(), root.validatedRowType);
         String explain = String.join("\n", ExplainPlan.lines(best, check));
-        return new PlannedStatement(best, rexBuilder, schema, modifies, lockIds(best), parameterTypes, explain);
+        return new PlannedStatement(best, rexBuilder, schema, modifies, lockIds(best), parameterTypes, explain,
+                !readsSystemView(best));
     }
 
     /**
@@ -329,6 +338,16 @@ public final class QueryPlanner {
             }
         }
         return ids.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Whether the plan scans a system view, whose rows come from the catalog the planner was given. */
+    private static boolean readsSystemView(RelNode best) {
+        for (RelOptTable table : PlanTables.all(best)) {
+            if (table.unwrap(dev.columba.planner.schema.SystemView.class) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Sub-queries to joins, decorrelation, trimming, then the logical rewrites. */
@@ -477,6 +496,11 @@ public final class QueryPlanner {
             @Override
             public String explain() {
                 return planned.explain();
+            }
+
+            @Override
+            public boolean reusable() {
+                return false;
             }
 
             @Override

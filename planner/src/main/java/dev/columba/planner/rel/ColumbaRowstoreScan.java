@@ -249,7 +249,12 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
             high = append(prefix, value);
             highInclusive = range.highInclusive();
         }
-        return TableScan.range(low, lowInclusive, high, highInclusive, readAhead).withProjection(projection);
+        // A seek of one key of a unique clustered key reads at most one leaf: reading ahead cannot help,
+        // and preparing it (the parent's children up to the key) would cost more than the seek.
+        boolean singleton = range.low() == null && range.high() == null
+                && prefix.size() == rowstore.keyColumns().size() && rowstore.uniqueKey();
+        return TableScan.range(low, lowInclusive, high, highInclusive, singleton ? ReadAheadOptions.OFF : readAhead)
+                .withProjection(projection);
     }
 
     private static Object[] append(List<Object> prefix, Object value) {

@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.OptionalDouble;
 
 /**
  * Statistics for the cost model, by table object id, kept for the life of an open database: the
@@ -54,10 +56,29 @@ import java.util.concurrent.ConcurrentMap;
  * database opens and after each statement that wrote the table, when those pages are resident
  * anyway. A footer is read once per rowgroup: rowgroup files are immutable, so a later gather takes
  * the figures of rowgroups it already knows from the previous one.
+ *
+ * <p>A {@link #version()} tells cached plans whether the figures they were planned with still
+ * hold. It moves on whenever gathered figures differ from the known ones, when a table's figures
+ * are forgotten, and when an INSERT first establishes a table's key bounds; widening them does not
+ * move it at every statement (a plan cache would then keep nothing across a stream of inserts with
+ * ascending keys), only once a numeric leading key's span has grown by more than
+ * {@value #SPAN_GROWTH_THRESHOLD} of its value at the last move, plus {@value #SPAN_GROWTH_MINIMUM}
+ * — SQL Server's rule for recompiling after modifications, in the terms of these bounds.
  */
 public final class StatisticsStore {
     private final ConcurrentMap<Integer, KeyBounds> bounds = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, ColumnstoreStatistics> columnstores = new ConcurrentHashMap<>();
+    /** Fraction of growth of a key's span, on top of {@link #SPAN_GROWTH_MINIMUM}, that moves the version. */
+    static final double SPAN_GROWTH_THRESHOLD = 0.2;
+    static final double SPAN_GROWTH_MINIMUM = 500;
+    /** The span of each table's numeric leading key when the version last moved for it. */
+    private final ConcurrentMap<Integer, Double> spanAtVersion = new ConcurrentHashMap<>();
+    private final AtomicLong version = new AtomicLong();
+
+    /** Moves on whenever the figures change in a way that may change plans (see the class comment). */
+    public long version() {
+        return version.get();
+    }
 
     /** The bounds of table {@code objectId}'s leading key column, if known. */
     public Optional<KeyBounds> bounds(int objectId) {
@@ -66,7 +87,25 @@ public final class StatisticsStore {
 
     /** Records bounds (replacing what was known). */
     public void record(int objectId, KeyBounds keyBounds) {
-        bounds.put(objectId, keyBounds);
+        if (!keyBounds.equals(bounds.put(objectId, keyBounds))) {
+            changed(objectId, keyBounds);
+        }
+    }
+
+    private void changed(int objectId, KeyBounds now) {
+        OptionalDouble span = span(now);
+        if (span.isPresent()) {
+            spanAtVersion.put(objectId, span.getAsDouble());
+        } else {
+            spanAtVersion.remove(objectId);
+        }
+        version.incrementAndGet();
+    }
+
+    /** max - min of numeric bounds. */
+    private static OptionalDouble span(KeyBounds keyBounds) {
+        return keyBounds != null && keyBounds.min() instanceof Number low && keyBounds.max() instanceof Number high
+                ? OptionalDouble.of(high.doubleValue() - low.doubleValue()) : OptionalDouble.empty();
     }
 
     /** The figures of columnstore table {@code objectId}'s compressed rowgroups, if gathered. */
@@ -76,8 +115,12 @@ public final class StatisticsStore {
 
     /** Forgets a table's statistics (dropped, or rewritten without them). */
     public void forget(int objectId) {
-        bounds.remove(objectId);
-        columnstores.remove(objectId);
+        boolean known = bounds.remove(objectId) != null;
+        known |= columnstores.remove(objectId) != null;
+        spanAtVersion.remove(objectId);
+        if (known) {
+            version.incrementAndGet();
+        }
     }
 
     /**
@@ -89,12 +132,29 @@ public final class StatisticsStore {
         if (low == null || high == null) {
             return;
         }
-        bounds.compute(objectId, (id, known) -> {
+        KeyBounds[] before = new KeyBounds[1];
+        KeyBounds after = bounds.compute(objectId, (id, known) -> {
+            before[0] = known;
             if (known == null) {
                 return tableWasEmpty ? new KeyBounds(low, high) : null;
             }
             return known.including(low).including(high);
         });
+        if (after == null || after.equals(before[0])) {
+            return;
+        }
+        if (before[0] == null) {
+            changed(objectId, after);
+            return;
+        }
+        OptionalDouble span = span(after);
+        if (span.isEmpty()) {
+            return; // a non-numeric key: widening does not move the version
+        }
+        Double reference = spanAtVersion.get(objectId);
+        if (reference == null || span.getAsDouble() - reference > SPAN_GROWTH_MINIMUM + SPAN_GROWTH_THRESHOLD * reference) {
+            changed(objectId, after);
+        }
     }
 
     /**
@@ -159,7 +219,9 @@ public final class StatisticsStore {
             rowgroups.add(readFooters(table, entry, primaryEntries));
         }
         ColumnstoreStatistics gathered = new ColumnstoreStatistics(rowgroups);
-        columnstores.put(table.objectId(), gathered);
+        if (!gathered.equals(columnstores.put(table.objectId(), gathered))) {
+            version.incrementAndGet();
+        }
         return gathered;
     }
 

@@ -57,6 +57,7 @@ final class CreateTableAsCommand {
         boolean succeeded = false;
         Path files = null;
         long rows = 0;
+        Session.CompileTime compile = Session.CompileTime.CACHED;
         try {
             boolean exists = session.database().catalog().byName(transaction.writes(), name,
                     transaction.systemCounters()).isPresent();
@@ -69,7 +70,11 @@ final class CreateTableAsCommand {
                 throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "There is already an object named '"
                         + name + "' in the database");
             }
+            long planCpuStart = THREADS.getCurrentThreadCpuTime();
+            long planStart = System.nanoTime();
             PreparedStatementPlan source = session.engine().planner().plan(new SessionCatalog(session), settings, create);
+            compile = new Session.CompileTime(THREADS.getCurrentThreadCpuTime() - planCpuStart,
+                    System.nanoTime() - planStart);
             if (source.parameterTypes().size() != parameters.size()) {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "the statement has "
                         + source.parameterTypes().size() + " parameters, " + parameters.size() + " values were given");
@@ -96,7 +101,7 @@ final class CreateTableAsCommand {
             }
         }
         session.engine().gatherColumnstoreStatistics(session.reader(), name);
-        return new StatementResult.Update(rows, session.messages(query, cpuStart, start),
+        return new StatementResult.Update(rows, session.messages(query, compile, cpuStart, start),
                 session.statistics(query, cpuStart, start));
     }
 
@@ -140,6 +145,11 @@ final class CreateTableAsCommand {
         @Override
         public String explain() {
             return source.explain();
+        }
+
+        @Override
+        public boolean reusable() {
+            return false;
         }
 
         @Override

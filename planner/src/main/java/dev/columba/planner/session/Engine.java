@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.calcite.sql.SqlNode;
 
@@ -49,6 +50,9 @@ public final class Engine implements AutoCloseable {
     private final Path temporaryDirectory;
     private final AtomicInteger sessions = new AtomicInteger();
     private final StatisticsStore statistics = new StatisticsStore();
+    private final PlanCache planCache = new PlanCache();
+    /** Moves on after every committed change of the schema (DDL), so that no cached plan of before is found. */
+    private final AtomicLong schemaVersion = new AtomicLong();
     private volatile SettingValues globals;
 
     private Engine(Database database, StatementPlanner planner, Path temporaryDirectory) {
@@ -148,6 +152,21 @@ public final class Engine implements AutoCloseable {
 
     Memory memory() {
         return memory;
+    }
+
+    /** The plans sessions keep and reuse (see {@link PlanCache}). */
+    PlanCache planCache() {
+        return planCache;
+    }
+
+    /** The schema's version: moves on whenever DDL commits. */
+    long schemaVersion() {
+        return schemaVersion.get();
+    }
+
+    /** DDL committed (or ended otherwise; moving on too often costs only a plan). */
+    void schemaChanged() {
+        schemaVersion.incrementAndGet();
     }
 
     /** Global setting values (defaults, the database's stored ones, ALTER SYSTEM SET). */

@@ -16,17 +16,19 @@ final class RowsResult implements StatementResult.Rows {
     private final Session.Execution execution;
     private final ObjectLocks.Lease lease;
     private final QueryContext query;
+    private final Session.CompileTime compile;
     private final long cpuStart;
     private final long start;
     private List<String> messages;
     private StatementStatistics statistics;
 
-    RowsResult(Session session, Session.Execution execution, ObjectLocks.Lease lease, QueryContext query, long cpuStart,
-               long start) {
+    RowsResult(Session session, Session.Execution execution, ObjectLocks.Lease lease, QueryContext query,
+               Session.CompileTime compile, long cpuStart, long start) {
         this.session = session;
         this.execution = execution;
         this.lease = lease;
         this.query = query;
+        this.compile = compile;
         this.cpuStart = cpuStart;
         this.start = start;
     }
@@ -76,7 +78,7 @@ final class RowsResult implements StatementResult.Rows {
                 lease.close();
             }
             statistics = session.statistics(query, cpuStart, start);
-            messages = session.messages(query, cpuStart, start);
+            messages = session.messages(query, compile, cpuStart, start);
         }
     }
 }

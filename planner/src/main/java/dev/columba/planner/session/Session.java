@@ -17,7 +17,10 @@ import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlDbcc;
 import dev.columba.planner.parser.SqlPrint;
 import dev.columba.planner.parser.SqlSetStatistics;
+import dev.columba.planner.parser.SqlQueryHint;
+import dev.columba.planner.parser.SqlQueryOption;
 import dev.columba.planner.plan.PreparedStatementPlan;
+import dev.columba.planner.plan.QueryPlanner;
 import dev.columba.planner.plan.StatementEnvironment;
 import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.db.Database;
@@ -26,6 +29,7 @@ import dev.columba.storage.txn.Transaction;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.util.NlsString;
@@ -62,6 +67,13 @@ public final class Session implements AutoCloseable {
     private volatile ExecutionContext running;
     private java.util.function.LongConsumer copyProgress = rows -> { };
     private boolean closed;
+    /** Whether the open transaction ran DDL: until it ends, this session's schema is not the committed one. */
+    private boolean transactionHasDdl;
+    /** {@link #settings()} as last computed, and the global values it was computed from. */
+    private SettingValues settings;
+    private SettingValues settingsFromGlobals;
+    /** The values of the settings that change plans, as of {@link #settings}: part of a plan's cache key. */
+    private List<String> planSettings;
 
     Session(Engine engine) {
         this.engine = engine;
@@ -76,13 +88,30 @@ public final class Session implements AutoCloseable {
         return engine.database();
     }
 
-    /** The settings a statement started now would run with. */
+    /**
+     * The settings a statement started now would run with: computed again only after a SET in this
+     * session or a change of the global values.
+     */
     public SettingValues settings() {
-        SettingValues values = engine.globalSettings().child();
-        for (Map.Entry<Setting<?>, String> entry : sessionValues.entrySet()) {
-            values = values.withSessionValue(entry.getKey(), entry.getValue());
+        SettingValues globals = engine.globalSettings();
+        if (settings == null || settingsFromGlobals != globals) {
+            SettingValues values = globals.child();
+            for (Map.Entry<Setting<?>, String> entry : sessionValues.entrySet()) {
+                values = values.withSessionValue(entry.getKey(), entry.getValue());
+            }
+            settings = values;
+            settingsFromGlobals = globals;
+            List<String> planValues = new ArrayList<>(QueryPlanner.PLAN_SETTINGS.size());
+            for (Setting<?> setting : QueryPlanner.PLAN_SETTINGS) {
+                planValues.add(String.valueOf(values.get(setting)));
+            }
+            planSettings = List.copyOf(planValues);
         }
-        return values;
+        return settings;
+    }
+
+    private void sessionValuesChanged() {
+        settings = null;
     }
 
     /** Receives the row count of a running COPY every million rows (a shell prints it). */
@@ -119,7 +148,28 @@ public final class Session implements AutoCloseable {
         if (transaction != null) {
             Transaction ending = transaction;
             transaction = null;
-            ending.commit();
+            try {
+                ending.commit();
+            } finally {
+                transactionEnded();
+            }
+        }
+    }
+
+    /** After the open transaction ended: its DDL, if any, is now everyone's schema, or undone. */
+    private void transactionEnded() {
+        if (transactionHasDdl) {
+            transactionHasDdl = false;
+            engine.schemaChanged();
+        }
+    }
+
+    /** After DDL ran (or failed): committed now in autocommit mode, else when the transaction ends. */
+    private void schemaChanged() {
+        if (transaction != null) {
+            transactionHasDdl = true;
+        } else {
+            engine.schemaChanged();
         }
     }
 
@@ -129,7 +179,11 @@ public final class Session implements AutoCloseable {
         if (transaction != null) {
             Transaction ending = transaction;
             transaction = null;
-            ending.rollback();
+            try {
+                ending.rollback();
+            } finally {
+                transactionEnded();
+            }
         }
     }
 
@@ -162,7 +216,11 @@ public final class Session implements AutoCloseable {
                 // A failed statement inside an explicit transaction rolls the whole transaction back:
                 // its private pages may be half changed.
                 transaction = null;
-                used.rollback();
+                try {
+                    used.rollback();
+                } finally {
+                    transactionEnded();
+                }
             }
             return;
         }
@@ -192,8 +250,47 @@ public final class Session implements AutoCloseable {
      */
     public StatementResult execute(String sql, List<Object> parameters) {
         checkOpen();
+        long start = System.nanoTime();
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        PlanCache.Key key = planKey(PlanCache.normalize(sql));
+        if (planCacheUsable()) {
+            Optional<PlanCache.Entry> cached = engine.planCache().find(key, Instant.now());
+            if (cached.isPresent()) {
+                return run(cached.get().plan(), cached.get().modifiedTable(), parameters, CompileTime.CACHED);
+            }
+        }
+        Compilation compilation = new Compilation(key, cpuStart, start);
         SqlNode statement = ColumbaSqlParser.parse(sql);
-        return execute(statement, parameters);
+        return execute(statement, parameters, compilation);
+    }
+
+    /**
+     * A statement's way through parsing and planning: the key its plan is cached under (taken
+     * before parsing, so that DDL or statistics that change meanwhile leave the plan under an
+     * older version, never found) and when compiling started.
+     */
+    private record Compilation(PlanCache.Key key, long cpuStart, long start) {
+    }
+
+    /** The parse and compile time STATISTICS TIME reports; a cached plan's is zero. */
+    record CompileTime(long cpuNanos, long elapsedNanos) {
+        static final CompileTime CACHED = new CompileTime(0, 0);
+    }
+
+    private PlanCache.Key planKey(String text) {
+        settings();
+        return new PlanCache.Key(text, planSettings, engine.schemaVersion(), engine.statistics().version());
+    }
+
+    /** Plans are kept and reused unless this session's open transaction changed the schema. */
+    private boolean planCacheUsable() {
+        return !transactionHasDdl;
+    }
+
+    /** Whether the statement asks to be planned afresh, and its plan not kept: {@code OPTION (RECOMPILE)}. */
+    private static boolean recompiles(SqlNode statement) {
+        SqlNode node = statement instanceof SqlExplain explain ? explain.getExplicandum() : statement;
+        return node instanceof SqlQueryOption option && option.has(SqlQueryHint.Kind.RECOMPILE);
     }
 
     /** Executes every statement of a script (separated by semicolons), returning each result in order. */
@@ -201,7 +298,7 @@ public final class Session implements AutoCloseable {
         checkOpen();
         List<StatementResult> results = new ArrayList<>();
         for (SqlNode statement : ColumbaSqlParser.parseStatements(sql)) {
-            StatementResult result = execute(statement, List.of());
+            StatementResult result = execute(statement, List.of(), null);
             if (result instanceof StatementResult.Rows rows) {
                 while (rows.next() != null) {
                     // A script's queries run to completion so their statistics are complete.
@@ -213,7 +310,11 @@ public final class Session implements AutoCloseable {
         return results;
     }
 
-    StatementResult execute(SqlNode statement, List<Object> parameters) {
+    /**
+     * Executes a parsed statement; {@code compilation} says how its text's plan is cached, null when
+     * it has no text of its own (a script's statement), which is then neither looked up nor kept.
+     */
+    StatementResult execute(SqlNode statement, List<Object> parameters, Compilation compilation) {
         switch (statement) {
             case SqlSetStatistics set -> {
                 for (SqlSetStatistics.Kind kind : set.kinds()) {
@@ -238,16 +339,24 @@ public final class Session implements AutoCloseable {
                 return command(List.of(printText(print.message())));
             }
             case SqlCreateTable create when create.query().isPresent() -> {
-                return new CreateTableAsCommand(this, ddl).execute(create, parameters);
+                try {
+                    return new CreateTableAsCommand(this, ddl).execute(create, parameters);
+                } finally {
+                    schemaChanged();
+                }
             }
             case dev.columba.planner.parser.SqlCopy copy -> {
                 return new CopyCommand(this).execute(copy, rows -> copyProgress.accept(rows));
             }
             default -> {
                 if (DdlExecutor.handles(statement)) {
-                    return ddl.execute(statement);
+                    try {
+                        return ddl.execute(statement);
+                    } finally {
+                        schemaChanged();
+                    }
                 }
-                return executePlanned(statement, parameters);
+                return executePlanned(statement, parameters, compilation);
             }
         }
     }
@@ -278,6 +387,7 @@ public final class Session implements AutoCloseable {
             DdlExecutor.persistGlobalSettings(database(), setting, literalText(value));
             return command(List.of());
         }
+        sessionValuesChanged();
         if (value == null) {
             sessionValues.remove(setting);
         } else {
@@ -310,6 +420,7 @@ public final class Session implements AutoCloseable {
                         engine.setGlobalSettings(TraceFlags.apply(engine.globalSettings(), flag, on));
                     } else {
                         SettingValues applied = TraceFlags.apply(settings(), flag, on);
+                        sessionValuesChanged();
                         for (Setting<?> setting : List.of(StandardSettings.READ_AHEAD, StandardSettings.PREFETCH)) {
                             sessionValues.put(setting, setting.formatObject(applied.get(setting)));
                         }
@@ -338,9 +449,24 @@ public final class Session implements AutoCloseable {
                 ? Optional.of(identifier.names.getLast()) : Optional.empty();
     }
 
-    private StatementResult executePlanned(SqlNode statement, List<Object> parameters) {
+    private StatementResult executePlanned(SqlNode statement, List<Object> parameters, Compilation compilation) {
+        long cpuStart = compilation != null ? compilation.cpuStart() : THREADS.getCurrentThreadCpuTime();
+        long start = compilation != null ? compilation.start() : System.nanoTime();
+        PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings(), statement);
+        long planningNanos = System.nanoTime() - start;
+        CompileTime compile = new CompileTime(THREADS.getCurrentThreadCpuTime() - cpuStart, planningNanos);
+        Optional<String> modified = modifiedTable(statement);
+        if (compilation != null && plan.reusable() && planCacheUsable() && !recompiles(statement)) {
+            Instant now = Instant.now();
+            engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, modified, planningNanos, now), now);
+        }
+        return run(plan, modified, parameters, compile);
+    }
+
+    /** Executes a plan, new or cached, with {@code parameters} bound. */
+    private StatementResult run(PreparedStatementPlan plan, Optional<String> modifiedTable, List<Object> parameters,
+                                CompileTime compile) {
         SettingValues settings = settings();
-        PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings, statement);
         if (plan.parameterTypes().size() != parameters.size()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "the statement has " + plan.parameterTypes().size()
                     + " parameters, " + parameters.size() + " values were given");
@@ -361,8 +487,9 @@ public final class Session implements AutoCloseable {
             } finally {
                 finishWrite(used, succeeded);
             }
-            modifiedTable(statement).ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
-            return new StatementResult.Update(count, messages(query, cpuStart, start), statistics(query, cpuStart, start));
+            modifiedTable.ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
+            return new StatementResult.Update(count, messages(query, compile, cpuStart, start),
+                    statistics(query, cpuStart, start));
         }
         ObjectLocks.Lease lease = null;
         PageReader reader;
@@ -374,7 +501,7 @@ public final class Session implements AutoCloseable {
         }
         try {
             Execution execution = new Execution(plan, parameters, query, reader, transaction);
-            return new RowsResult(this, execution, lease, query, cpuStart, start);
+            return new RowsResult(this, execution, lease, query, compile, cpuStart, start);
         } catch (RuntimeException e) {
             if (lease != null) {
                 lease.close();
@@ -481,11 +608,16 @@ public final class Session implements AutoCloseable {
     }
 
     /**
-     * The messages SQL Server sends after a statement with STATISTICS IO / TIME on: a line per
-     * table, and for columnstore tables also their segment reads and skips; the execution times.
+     * The messages SQL Server sends after a statement with STATISTICS IO / TIME on: the parse and
+     * compile time (zero for a cached plan), a line per table, and for columnstore tables also their
+     * segment reads and skips; the execution times.
      */
-    List<String> messages(QueryContext query, long cpuStart, long start) {
+    List<String> messages(QueryContext query, CompileTime compile, long cpuStart, long start) {
         List<String> messages = new ArrayList<>();
+        if (statisticsTime) {
+            messages.add(String.format(Locale.ROOT, "SQL Server parse and compile time: %n   CPU time = %d ms, elapsed time = %d ms.",
+                    compile.cpuNanos() / 1_000_000, compile.elapsedNanos() / 1_000_000));
+        }
         if (statisticsIo) {
             for (Map.Entry<String, IoStats> table : query.statistics().snapshot().entrySet()) {
                 IoStats stats = table.getValue();
@@ -521,7 +653,11 @@ public final class Session implements AutoCloseable {
             if (transaction != null) {
                 Transaction ending = transaction;
                 transaction = null;
-                ending.rollback();
+                try {
+                    ending.rollback();
+                } finally {
+                    transactionEnded();
+                }
             }
         } finally {
             closed = true;

@@ -47,7 +47,7 @@ final class SessionCatalog implements PlannerCatalog {
                 tables.put(table.name().toLowerCase(Locale.ROOT), adapter);
             }
         }
-        this.views = SystemViews.create(database, entries);
+        this.views = SystemViews.create(database, entries, session.engine().planCache());
     }
 
     private static List<CatalogEntry.Index> indexesOf(List<CatalogEntry> entries, int tableId) {

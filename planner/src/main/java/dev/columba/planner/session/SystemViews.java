@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  * {@code column_store_dictionaries}, and the dictionary-pressure diagnosis as
  * {@code column_store_dictionary_pressure} and {@code column_store_recommendations}, the SQL form of
  * {@code columba diag dictionary}), {@code index_physical_stats} (fragmentation, which reads every
- * page of every B+tree — run it deliberately) and the cumulative {@code io_stats} and
+ * page of every B+tree — run it deliberately), the engine's {@code plan_cache} and the cumulative {@code io_stats} and
  * {@code wait_stats}. Columns are snake_case; rows are computed when the view is read.
  */
 final class SystemViews {
@@ -40,7 +40,7 @@ final class SystemViews {
     private static final SqlType NAME = SqlType.varchar(128);
     private static final SqlType TEXT = SqlType.varchar(4000);
 
-    static Map<String, ColumbaTable> create(Database database, List<CatalogEntry> entries) {
+    static Map<String, ColumbaTable> create(Database database, List<CatalogEntry> entries, PlanCache planCache) {
         Map<String, ColumbaTable> views = new LinkedHashMap<>();
         add(views, "tables", schema("table_name", NAME, "object_id", SqlType.INT, "storage", NAME, "row_count", SqlType.BIGINT),
                 () -> tables(entries));
@@ -81,7 +81,21 @@ final class SystemViews {
                 () -> ioStats(database));
         add(views, "wait_stats", schema("wait_type", NAME, "waits", SqlType.BIGINT, "wait_time_ms", SqlType.DOUBLE),
                 () -> waitStats(database));
+        add(views, "plan_cache", schema("sql_text", TEXT, "use_count", SqlType.BIGINT, "planning_time_ms", SqlType.DOUBLE,
+                "created", SqlType.TIMESTAMP, "last_used", SqlType.TIMESTAMP), () -> planCache(planCache));
         return views;
+    }
+
+    /** The plans the engine keeps, most recently used first (SQL Server's sys.dm_exec_cached_plans, in small). */
+    private static List<Object[]> planCache(PlanCache planCache) {
+        List<Object[]> rows = new ArrayList<>();
+        for (PlanCache.Entry entry : planCache.entries()) {
+            String text = entry.key().text();
+            rows.add(new Object[] {text.length() > 4000 ? text.substring(0, 4000) : text, entry.uses(),
+                    entry.planningNanos() / 1e6, LocalDateTime.ofInstant(entry.created(), ZoneOffset.UTC),
+                    LocalDateTime.ofInstant(entry.lastUse(), ZoneOffset.UTC)});
+        }
+        return rows;
     }
 
     private static void add(Map<String, ColumbaTable> views, String name, TableSchema schema, Supplier<List<Object[]>> rows) {

@@ -52,7 +52,7 @@ class DictionaryPressureViewsTest {
             load(database, "Pressured", "256KB", 40_000);
             load(database, "Roomy", "64MB", 2_000);
             List<CatalogEntry> entries = database.catalog().entries(database.bufferPool(), new IoCounters());
-            Map<String, dev.columba.planner.schema.ColumbaTable> views = SystemViews.create(database, entries);
+            Map<String, dev.columba.planner.schema.ColumbaTable> views = SystemViews.create(database, entries, new PlanCache());
             List<Object[]> pressure = ((SystemView) views.get("column_store_dictionary_pressure")).rows();
             List<Object[]> recommendations = ((SystemView) views.get("column_store_recommendations")).rows();
 

@@ -1,0 +1,41 @@
+package dev.columba.bench.oltp;
+
+/**
+ * The statements the oltp suite measures, each on table {@code t (id BIGINT PRIMARY KEY, v INT,
+ * s VARCHAR(20))} of {@code rows} rows (keys 1..rows) or, for inserts, on the empty table
+ * {@code ins} of the same shape. Keys are drawn uniformly at random per client.
+ */
+public enum OltpWorkload {
+    /** {@code SELECT v, s FROM t WHERE id = ?}, one PreparedStatement executed again and again. */
+    POINT_PREPARED("prepared point select", 1),
+    /** The same select with the key as a literal, a new statement text every time. */
+    POINT_AD_HOC("ad hoc point select", 1),
+    /** {@code INSERT INTO ins VALUES (?, ?, ?)} in autocommit mode: one commit per row. */
+    INSERT_PREPARED("prepared insert, autocommit", 1),
+    /** The same insert with {@code addBatch} 1,000 times, then {@code executeBatch}, in autocommit mode. */
+    INSERT_BATCH("executeBatch insert (1,000 rows)", OltpWorkload.BATCH_ROWS),
+    /** {@code SELECT id, v, s FROM t WHERE id BETWEEN ? AND ?}, 100 rows read. */
+    RANGE_100("100-row range select", OltpWorkload.RANGE_ROWS),
+    /** {@code UPDATE t SET v = v + 1 WHERE id = ?} in autocommit mode. */
+    UPDATE_BY_KEY("update by key, autocommit", 1);
+
+    static final int BATCH_ROWS = 1000;
+    static final int RANGE_ROWS = 100;
+
+    private final String title;
+    private final int rowsPerStatement;
+
+    OltpWorkload(String title, int rowsPerStatement) {
+        this.title = title;
+        this.rowsPerStatement = rowsPerStatement;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    /** Rows one statement reads or writes (an executeBatch counts as one statement). */
+    public int rowsPerStatement() {
+        return rowsPerStatement;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.columba.planner.session;
+
+import dev.columba.planner.plan.PreparedStatementPlan;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The engine's plans of queries and modifications, shared by every session, so that a statement run
+ * again (a PreparedStatement executed with new values, or the same text sent again) is not planned
+ * again. SQL Server's plan cache, in small.
+ *
+ * <p>A plan is found by its {@link Key}: the statement's normalized text, the values of the
+ * settings that change plans, and the versions of the schema and of the statistics it was planned
+ * against. Nothing is invalidated in place: DDL and statistics changes move the versions on, so an
+ * older plan is never found again, and the next insert drops every entry of an older version.
+ *
+ * <p>A cached plan is immutable and holds no execution state: every execution builds its own
+ * operator tree from it ({@link PreparedStatementPlan#instantiate}), with its own parameters, memory
+ * and context, so two sessions may run the same plan at once. Thread-safe.
+ */
+final class PlanCache {
+    /** At most this many plans; beyond it the least recently used go. */
+    static final int CAPACITY = 1000;
+
+    private final ConcurrentMap<Key, Entry> entries = new ConcurrentHashMap<>();
+    /** The newest versions an insert has purged older entries for: a purge runs once per version. */
+    private long purgedSchemaVersion;
+    private long purgedStatisticsVersion;
+
+    /**
+     * What a plan was made for.
+     *
+     * @param text              the statement's text, normalized ({@link #normalize})
+     * @param planSettings      the values of the settings the planner reads, in a fixed order
+     * @param schemaVersion     the engine's schema version when planning started
+     * @param statisticsVersion the statistics store's version when planning started
+     */
+    record Key(String text, List<String> planSettings, long schemaVersion, long statisticsVersion) {
+        Key {
+            planSettings = List.copyOf(planSettings);
+        }
+    }
+
+    /**
+     * A cached plan and how it was used.
+     *
+     * @param modifiedTable  the table an INSERT/UPDATE/DELETE/MERGE writes (for the statistics the session gathers after)
+     * @param planningNanos  how long planning took
+     */
+    static final class Entry {
+        private final Key key;
+        private final PreparedStatementPlan plan;
+        private final Optional<String> modifiedTable;
+        private final long planningNanos;
+        private final Instant created;
+        private final AtomicLong uses = new AtomicLong();
+        private volatile Instant lastUse;
+
+        Entry(Key key, PreparedStatementPlan plan, Optional<String> modifiedTable, long planningNanos, Instant created) {
+            this.key = key;
+            this.plan = plan;
+            this.modifiedTable = modifiedTable;
+            this.planningNanos = planningNanos;
+            this.created = created;
+            this.lastUse = created;
+        }
+
+        Key key() {
+            return key;
+        }
+
+        PreparedStatementPlan plan() {
+            return plan;
+        }
+
+        Optional<String> modifiedTable() {
+            return modifiedTable;
+        }
+
+        long planningNanos() {
+            return planningNanos;
+        }
+
+        Instant created() {
+            return created;
+        }
+
+        /** Executions of the plan: the first (which planned it) and every one that found it here. */
+        long uses() {
+            return uses.get();
+        }
+
+        Instant lastUse() {
+            return lastUse;
+        }
+
+        void used(Instant now) {
+            uses.incrementAndGet();
+            lastUse = now;
+        }
+    }
+
+    /** The plan made for {@code key}, counted as used now; empty if there is none. */
+    Optional<Entry> find(Key key, Instant now) {
+        Entry entry = entries.get(key);
+        if (entry == null) {
+            return Optional.empty();
+        }
+        entry.used(now);
+        return Optional.of(entry);
+    }
+
+    /**
+     * Keeps {@code entry} (its first use counted), replacing a plan of the same key that another
+     * session made meanwhile; drops the entries of older versions (never found again), and beyond
+     * {@link #CAPACITY} the least recently used tenth.
+     */
+    void put(Entry entry, Instant now) {
+        entry.used(now);
+        Key key = entry.key();
+        boolean purge;
+        synchronized (this) {
+            purge = key.schemaVersion() > purgedSchemaVersion || key.statisticsVersion() > purgedStatisticsVersion;
+            purgedSchemaVersion = Math.max(purgedSchemaVersion, key.schemaVersion());
+            purgedStatisticsVersion = Math.max(purgedStatisticsVersion, key.statisticsVersion());
+        }
+        if (purge) {
+            entries.keySet().removeIf(other -> other.schemaVersion() < key.schemaVersion()
+                    || other.statisticsVersion() < key.statisticsVersion());
+        }
+        entries.put(key, entry);
+        if (entries.size() > CAPACITY) {
+            List<Entry> byLastUse = new ArrayList<>(entries.values());
+            byLastUse.sort(Comparator.comparing(Entry::lastUse));
+            for (Entry old : byLastUse.subList(0, byLastUse.size() - CAPACITY * 9 / 10)) {
+                entries.remove(old.key(), old);
+            }
+        }
+    }
+
+    /** Every cached plan, most recently used first. */
+    List<Entry> entries() {
+        List<Entry> all = new ArrayList<>(entries.values());
+        all.sort(Comparator.comparing(Entry::lastUse).reversed());
+        return all;
+    }
+
+    /**
+     * The text a plan is found by: the statement with runs of whitespace outside quotes and
+     * comments made one space and the ends trimmed; case and everything inside string literals and
+     * quoted identifiers kept as written; a text with a comment is kept whole (a line comment ends
+     * at its line's end). Two texts that differ otherwise are planned separately.
+     */
+    static String normalize(String sql) {
+        StringBuilder text = new StringBuilder(sql.length());
+        char quote = 0;
+        boolean pendingSpace = false;
+        for (int index = 0; index < sql.length(); index++) {
+            char character = sql.charAt(index);
+            if (quote != 0) {
+                text.append(character);
+                if (character == quote) {
+                    quote = 0;
+                }
+                continue;
+            }
+            char next = index + 1 < sql.length() ? sql.charAt(index + 1) : 0;
+            if (character == '-' && next == '-' || character == '/' && next == '*') {
+                return sql.strip();
+            }
+            if (Character.isWhitespace(character)) {
+                pendingSpace = !text.isEmpty();
+                continue;
+            }
+            if (pendingSpace) {
+                text.append(' ');
+                pendingSpace = false;
+            }
+            if (character == '\'' || character == '"' || character == '[') {
+                quote = character == '[' ? ']' : character;
+            }
+            text.append(character);
+        }
+        return text.toString();
+    }
+}
