@@ -58,6 +58,6 @@ public final class Main {
 
     private static void usage(PrintStream err) {
         err.println("usage: columba demo | test | sql [<dir>] [-c SQL] [-f FILE] | inspect <path> [options] | "
-                + "diag dictionary <db> [options] | bench [suite]");
+                + "diag dictionary <db> [options] | server <dir> [--port N] | bench [suite]");
     }
 }
