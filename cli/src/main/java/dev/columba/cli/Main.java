@@ -59,6 +59,6 @@ public final class Main {
 
     private static void usage(PrintStream err) {
         err.println("usage: columba demo | test | sql [<dir>] [-c SQL] [-f FILE] | inspect <path> [options] | "
-                + "diag dictionary <db> [options] | repair <db> [--point-in-time] | bench [suite]");
+                + "diag dictionary <db> [options] | repair <db> [--point-in-time] | server <dir> [--port N] | bench [suite]");
     }
 }

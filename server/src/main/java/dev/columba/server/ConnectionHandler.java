@@ -1,0 +1,108 @@
+package dev.columba.server;
+
+import dev.columba.server.protocol.BackendMessage;
+import dev.columba.server.protocol.FrontendMessage;
+import dev.columba.server.protocol.ProtocolException;
+import dev.columba.server.session.ClientSession;
+import dev.columba.server.session.Outbound;
+import dev.columba.server.session.SessionConfig;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The bridge between one client's channel and its {@link ClientSession}: decoded messages go to the session in
+ * order on the session's own thread; when the client sends faster than the session works, reading pauses.
+ * Connections past the server's limit are refused with SQLSTATE 53300, as PostgreSQL does.
+ */
+final class ConnectionHandler extends ChannelInboundHandlerAdapter {
+    /** Messages queued for the session above which the channel stops reading from the socket. */
+    private static final int MAX_QUEUED_MESSAGES = 1024;
+
+    private final SessionConfig config;
+    private final AtomicInteger connections;
+    private final int maxConnections;
+    private ChannelOutbound outbound;
+    private ClientSession session;
+    private SessionThread serial;
+
+    ConnectionHandler(SessionConfig config, AtomicInteger connections, int maxConnections) {
+        this.config = config;
+        this.connections = connections;
+        this.maxConnections = maxConnections;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext context) throws Exception {
+        if (connections.incrementAndGet() > maxConnections) {
+            context.writeAndFlush(new BackendMessage.ErrorResponse(BackendMessage.Severity.FATAL, "53300",
+                    "sorry, too many clients already (the server's limit is " + maxConnections + ")"))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        outbound = new ChannelOutbound(context.channel());
+        session = new ClientSession(config, outbound);
+        serial = new SessionThread("columba-pg-session-" + context.channel().remoteAddress());
+        super.channelActive(context);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext context, Object message) {
+        if (session == null) {
+            return; // refused: over the connection limit
+        }
+        FrontendMessage frontend = (FrontendMessage) message;
+        serial.execute(() -> {
+            try {
+                session.handle(frontend);
+            } catch (Outbound.ClientGoneException gone) {
+                session.close();
+            } catch (RuntimeException bug) {
+                // A failure outside any statement (a bug): the conversation cannot be trusted any more.
+                context.writeAndFlush(new BackendMessage.ErrorResponse(BackendMessage.Severity.FATAL, "XX000",
+                        "internal error: " + bug)).addListener(ChannelFutureListener.CLOSE);
+                session.close();
+            } finally {
+                if (!context.channel().config().isAutoRead() && serial.pending() < MAX_QUEUED_MESSAGES / 2) {
+                    context.channel().config().setAutoRead(true);
+                }
+            }
+        });
+        if (serial.pending() > MAX_QUEUED_MESSAGES) {
+            context.channel().config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext context) throws Exception {
+        if (outbound != null) {
+            outbound.wakeWriters();
+        }
+        super.channelWritabilityChanged(context);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext context) throws Exception {
+        connections.decrementAndGet();
+        if (session != null) {
+            outbound.wakeWriters();
+            // A statement still running for a client that left is cancelled; the session closes after it.
+            session.cancelRunning();
+            serial.finish(session::close);
+        }
+        super.channelInactive(context);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+        Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (reason instanceof ProtocolException protocol) {
+            context.writeAndFlush(new BackendMessage.ErrorResponse(BackendMessage.Severity.FATAL, "08P01",
+                    "protocol violation: " + protocol.getMessage())).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            context.close();
+        }
+    }
+}

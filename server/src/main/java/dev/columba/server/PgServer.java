@@ -1,0 +1,122 @@
+package dev.columba.server;
+
+import dev.columba.server.protocol.PgDecoder;
+import dev.columba.server.protocol.PgEncoder;
+import dev.columba.server.session.CancelKeys;
+import dev.columba.server.session.SessionConfig;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A PostgreSQL wire-protocol server for one Columba database. Netty's event loops frame and decode the bytes;
+ * each client connection gets a {@link dev.columba.server.session.ClientSession} over its own embedded JDBC
+ * connection ({@code jdbc:columba:<dir>}), whose statements run on the session's own thread (see
+ * {@link SessionThread}), so a long query holds that thread, never the network threads; the number of
+ * connections is bounded. The server keeps one connection of its own open for its lifetime, so
+ * the engine stays open between clients. See docs/design/server.md.
+ */
+public final class PgServer implements AutoCloseable {
+    /** The PostgreSQL version reported to clients: the one whose protocol and behaviour this server follows. */
+    static final String POSTGRES_VERSION = "15.0";
+
+    private final ServerConfig config;
+    private final Connection keeper;
+    private final CancelKeys cancelKeys = new CancelKeys();
+    private final EventLoopGroup acceptors;
+    private final EventLoopGroup network;
+    private final AtomicInteger connections = new AtomicInteger();
+    private final Channel listener;
+
+    private PgServer(ServerConfig config) throws SQLException, InterruptedException {
+        this.config = config;
+        String url = "jdbc:columba:" + config.database();
+        this.keeper = DriverManager.getConnection(url);
+        String version = POSTGRES_VERSION + " (Columba " + keeper.getMetaData().getDatabaseProductVersion() + ")";
+        SessionConfig sessions = new SessionConfig(url, config.password(), version, cancelKeys);
+        this.acceptors = new MultiThreadIoEventLoopGroup(1, namedDaemons("columba-pg-accept-"), NioIoHandler.newFactory());
+        this.network = new MultiThreadIoEventLoopGroup(0, namedDaemons("columba-pg-io-"), NioIoHandler.newFactory());
+        try {
+            this.listener = new ServerBootstrap()
+                    .group(acceptors, network)
+                    .channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel channel) {
+                            channel.pipeline().addLast(new PgDecoder(config.maxMessageLength()), new PgEncoder(),
+                                    new ConnectionHandler(sessions, connections, config.maxConnections()));
+                        }
+                    })
+                    .bind(config.host(), config.port()).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            shutDownThreads();
+            keeper.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the database and starts listening.
+     *
+     * @throws SQLException when the database cannot be opened
+     * @throws io.netty.channel.ChannelException (or another runtime exception) when the address cannot be bound
+     */
+    public static PgServer start(ServerConfig config) throws SQLException, InterruptedException {
+        return new PgServer(config);
+    }
+
+    /** The port the server listens on (the one picked when the configuration said 0). */
+    public int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** Client sessions open now. */
+    public int sessionCount() {
+        return cancelKeys.size();
+    }
+
+    /** Blocks until the server is closed. */
+    public void awaitClose() throws InterruptedException {
+        listener.closeFuture().sync();
+    }
+
+    /** Stops listening, closes client connections (their open transactions roll back) and the database. */
+    @Override
+    public void close() throws SQLException {
+        listener.close().syncUninterruptibly();
+        shutDownThreads();
+        keeper.close();
+    }
+
+    private void shutDownThreads() {
+        acceptors.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        network.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private static ThreadFactory namedDaemons(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, prefix + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

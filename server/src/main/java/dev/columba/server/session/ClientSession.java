@@ -1,0 +1,679 @@
+package dev.columba.server.session;
+
+import dev.columba.server.protocol.BackendMessage;
+import dev.columba.server.protocol.BackendMessage.Field;
+import dev.columba.server.protocol.BackendMessage.Severity;
+import dev.columba.server.protocol.BackendMessage.TransactionStatus;
+import dev.columba.server.protocol.FrontendMessage;
+import dev.columba.server.protocol.FrontendMessage.Format;
+import dev.columba.server.protocol.PgTypes;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One client connection's conversation, on top of one embedded Columba JDBC connection.
+ *
+ * <p>Threading: {@link #handle} is called with one message at a time, in arrival order, off the network
+ * threads (statements may run long); {@link #cancelRunning} is called from any thread.
+ *
+ * <p>Transactions: outside a transaction block the connection is in autocommit mode. {@code BEGIN} turns
+ * autocommit off and opens a block (status {@code T}); an error inside it marks it failed (status {@code E},
+ * Columba has rolled the transaction back) and every statement but COMMIT and ROLLBACK is refused with 25P02
+ * until one of them ends the block. COMMIT of a failed block rolls back, as in PostgreSQL.
+ *
+ * <p>Extended protocol: prepared statements are kept by name until Close or disconnect; a portal is one
+ * execution of one, with its parameter values. A portal's statement runs at its first Describe or Execute,
+ * whichever comes first, because the row description is only known from the result. After an error, messages
+ * are skipped until Sync, which answers ReadyForQuery.
+ */
+public final class ClientSession {
+    private static final int SQLSTATE_LENGTH = 5;
+
+    private enum Phase { AWAITING_STARTUP, AWAITING_PASSWORD, READY, CLOSED }
+
+    private enum Block { NONE, OPEN, FAILED }
+
+    private final SessionConfig config;
+    private final Outbound out;
+    private final int processId;
+    private final int secretKey;
+    private final Map<String, PreparedCommand> statements = new HashMap<>();
+    private final Map<String, Portal> portals = new HashMap<>();
+    private Phase phase = Phase.AWAITING_STARTUP;
+    private Block block = Block.NONE;
+    private boolean skipUntilSync;
+    private Map<String, String> startupParameters = Map.of();
+    private Connection connection;
+    /** The JDBC statement running now, for CancelRequest. */
+    private volatile Statement running;
+
+    public ClientSession(SessionConfig config, Outbound out) {
+        this.config = config;
+        this.out = out;
+        this.processId = config.cancelKeys().nextProcessId();
+        this.secretKey = config.cancelKeys().nextSecret();
+    }
+
+    int processId() {
+        return processId;
+    }
+
+    int secretKey() {
+        return secretKey;
+    }
+
+    /** Handles one message from the client. */
+    public void handle(FrontendMessage message) {
+        if (phase == Phase.CLOSED) {
+            return;
+        }
+        switch (message) {
+            case FrontendMessage.SslRequest ignored -> refuseEncryption();
+            case FrontendMessage.GssEncRequest ignored -> refuseEncryption();
+            case FrontendMessage.CancelRequest cancel -> {
+                config.cancelKeys().cancel(cancel.processId(), cancel.secretKey());
+                closeQuietly();
+            }
+            case FrontendMessage.Startup startup -> startup(startup);
+            case FrontendMessage.PasswordMessage password -> password(password);
+            case FrontendMessage.Terminate ignored -> closeQuietly();
+            case FrontendMessage.Unsupported unsupported -> fatal("0A000", "frontend message type '"
+                    + unsupported.type() + "' is not supported (COPY and function calls are not)");
+            case FrontendMessage.Query query -> whenReady(() -> simpleQuery(query.sql()));
+            case FrontendMessage.Sync ignored -> whenReady(this::sync);
+            case FrontendMessage.Flush ignored -> whenReady(out::flush);
+            case FrontendMessage.Parse parse -> extended(() -> parse(parse));
+            case FrontendMessage.Bind bind -> extended(() -> bind(bind));
+            case FrontendMessage.Describe describe -> extended(() -> describe(describe));
+            case FrontendMessage.Execute execute -> extended(() -> execute(execute));
+            case FrontendMessage.Close close -> extended(() -> close(close));
+        }
+    }
+
+    /** Stops the statement running now, if any (CancelRequest, or the client went away). */
+    public void cancelRunning() {
+        Statement statement = running;
+        if (statement != null) {
+            try {
+                statement.cancel();
+            } catch (SQLException ignored) {
+                // The statement ended meanwhile: nothing left to cancel.
+            }
+        }
+    }
+
+    /** Ends the session: open portals and statements closed, an open transaction rolled back, connection closed. */
+    public void close() {
+        if (phase == Phase.CLOSED) {
+            return;
+        }
+        phase = Phase.CLOSED;
+        config.cancelKeys().unregister(this);
+        portals.values().forEach(Portal::close);
+        portals.clear();
+        statements.clear();
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // Closing rolls back; a failure leaves nothing more to do for a client that is gone.
+            }
+            connection = null;
+        }
+    }
+
+    // ---- startup ----------------------------------------------------------------------------------
+
+    private void refuseEncryption() {
+        if (phase != Phase.AWAITING_STARTUP) {
+            fatal("08P01", "encryption request after startup");
+            return;
+        }
+        out.send(new BackendMessage.EncryptionRefused());
+        out.flush();
+    }
+
+    private void startup(FrontendMessage.Startup startup) {
+        if (phase != Phase.AWAITING_STARTUP) {
+            fatal("08P01", "a second startup message");
+            return;
+        }
+        startupParameters = startup.parameters();
+        String user = startupParameters.get("user");
+        if (user == null || user.isEmpty()) {
+            fatal("28000", "no PostgreSQL user name specified in startup packet");
+            return;
+        }
+        if (config.password().isPresent()) {
+            phase = Phase.AWAITING_PASSWORD;
+            out.send(new BackendMessage.AuthenticationCleartextPassword());
+            out.flush();
+        } else {
+            completeStartup();
+        }
+    }
+
+    private void password(FrontendMessage.PasswordMessage message) {
+        if (phase != Phase.AWAITING_PASSWORD) {
+            fatal("08P01", "unexpected password message");
+            return;
+        }
+        byte[] payload = message.payload();
+        int length = payload.length > 0 && payload[payload.length - 1] == 0 ? payload.length - 1 : payload.length;
+        byte[] given = java.util.Arrays.copyOf(payload, length);
+        byte[] expected = config.password().orElseThrow().getBytes(StandardCharsets.UTF_8);
+        if (!MessageDigest.isEqual(given, expected)) {
+            fatal("28P01", "password authentication failed for user \"" + startupParameters.get("user") + "\"");
+            return;
+        }
+        completeStartup();
+    }
+
+    private void completeStartup() {
+        try {
+            connection = DriverManager.getConnection(config.jdbcUrl());
+        } catch (SQLException e) {
+            fatal(sqlState(e), "cannot open the database: " + e.getMessage());
+            return;
+        }
+        phase = Phase.READY;
+        config.cancelKeys().register(this);
+        out.send(new BackendMessage.AuthenticationOk());
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("server_version", config.serverVersion());
+        parameters.put("server_encoding", "UTF8");
+        parameters.put("client_encoding", "UTF8");
+        parameters.put("DateStyle", "ISO, MDY");
+        parameters.put("IntervalStyle", "postgres");
+        parameters.put("TimeZone", startupParameters.getOrDefault("TimeZone", "UTC"));
+        parameters.put("integer_datetimes", "on");
+        parameters.put("standard_conforming_strings", "on");
+        parameters.put("is_superuser", "on");
+        parameters.put("session_authorization", startupParameters.get("user"));
+        parameters.put("application_name", startupParameters.getOrDefault("application_name", ""));
+        parameters.put("default_transaction_read_only", "off");
+        parameters.put("in_hot_standby", "off");
+        parameters.forEach((name, value) -> out.send(new BackendMessage.ParameterStatus(name, value)));
+        out.send(new BackendMessage.BackendKeyData(processId, secretKey));
+        readyForQuery();
+    }
+
+    private void whenReady(Runnable action) {
+        if (phase != Phase.READY) {
+            fatal("08P01", "query before authentication completed");
+            return;
+        }
+        action.run();
+    }
+
+    // ---- simple query protocol --------------------------------------------------------------------
+
+    private void simpleQuery(String sql) {
+        // A Query ends any extended-protocol batch in progress.
+        skipUntilSync = false;
+        closeUnnamedPortal();
+        List<String> texts;
+        try {
+            texts = SqlText.split(sql);
+        } catch (RuntimeException e) {
+            error(e);
+            readyForQuery();
+            return;
+        }
+        if (texts.isEmpty()) {
+            out.send(new BackendMessage.EmptyQueryResponse());
+        }
+        for (String text : texts) {
+            try {
+                runSimple(Command.of(text));
+            } catch (RuntimeException | SQLException e) {
+                error(e);
+                break;
+            }
+        }
+        readyForQuery();
+    }
+
+    private void runSimple(Command command) throws SQLException {
+        if (!(command instanceof Command.Sql sql)) {
+            out.send(new BackendMessage.CommandComplete(runControl(command)));
+            return;
+        }
+        refuseInFailedBlock();
+        String text = SqlText.toJdbc(sql.text()).sql();
+        Statement statement = connection.createStatement();
+        try {
+            running = statement;
+            if (statement.execute(text)) {
+                try (ResultSet rows = statement.getResultSet()) {
+                    List<Field> fields = Columns.fields(rows.getMetaData());
+                    out.send(new BackendMessage.RowDescription(fields));
+                    long count = 0;
+                    while (rows.next()) {
+                        out.send(dataRow(rows, fields));
+                        count++;
+                    }
+                    sendNotices(statement);
+                    out.send(new BackendMessage.CommandComplete(CommandTags.rows(count)));
+                }
+            } else {
+                sendNotices(statement);
+                out.send(new BackendMessage.CommandComplete(CommandTags.update(text, statement.getLargeUpdateCount())));
+            }
+        } finally {
+            running = null;
+            statement.close();
+        }
+    }
+
+    // ---- extended query protocol ------------------------------------------------------------------
+
+    private interface Step {
+        void run() throws SQLException;
+    }
+
+    private void extended(Step step) {
+        if (phase != Phase.READY) {
+            fatal("08P01", "extended query before authentication completed");
+            return;
+        }
+        if (skipUntilSync) {
+            return;
+        }
+        try {
+            step.run();
+        } catch (RuntimeException | SQLException e) {
+            if (e instanceof Outbound.ClientGoneException gone) {
+                throw gone;
+            }
+            error(e);
+            skipUntilSync = true;
+        }
+    }
+
+    private void parse(FrontendMessage.Parse parse) {
+        if (!parse.name().isEmpty() && statements.containsKey(parse.name())) {
+            throw new WireSqlException("42P05", "prepared statement \"" + parse.name() + "\" already exists");
+        }
+        statements.put(parse.name(), PreparedCommand.of(parse.query(), parse.parameterTypes()));
+        out.send(new BackendMessage.ParseComplete());
+    }
+
+    private void bind(FrontendMessage.Bind bind) {
+        PreparedCommand statement = statement(bind.statement());
+        int count = statement.parameterTypes().size();
+        if (bind.values().size() != count) {
+            throw new WireSqlException("08P01", "bind message supplies " + bind.values().size()
+                    + " parameters, but prepared statement \"" + bind.statement() + "\" requires " + count);
+        }
+        List<Format> formats = bind.parameterFormats();
+        if (formats.size() > 1 && formats.size() != count) {
+            throw new WireSqlException("08P01", "bind message has " + formats.size() + " parameter formats but "
+                    + count + " parameters");
+        }
+        Object[] values = new Object[count];
+        for (int index = 0; index < count; index++) {
+            Format format = formats.isEmpty() ? Format.TEXT : formats.size() == 1 ? formats.getFirst() : formats.get(index);
+            values[index] = Values.decodeParameter(bind.values().get(index), statement.parameterTypes().get(index),
+                    format, index + 1);
+        }
+        if (!bind.portal().isEmpty() && portals.containsKey(bind.portal())) {
+            throw new WireSqlException("42P03", "portal \"" + bind.portal() + "\" already exists");
+        }
+        Portal previous = portals.put(bind.portal(), new Portal(statement, values, bind.resultFormats()));
+        if (previous != null) {
+            previous.close();
+        }
+        out.send(new BackendMessage.BindComplete());
+    }
+
+    private void describe(FrontendMessage.Describe describe) throws SQLException {
+        switch (describe.target()) {
+            case STATEMENT -> {
+                PreparedCommand statement = statement(describe.name());
+                List<Integer> types = statement.parameterTypes().stream()
+                        .map(oid -> oid == PgTypes.UNSPECIFIED ? PgTypes.TEXT : oid).toList();
+                out.send(new BackendMessage.ParameterDescription(types));
+                List<Field> fields = statement.describe(connection);
+                out.send(fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(fields));
+            }
+            case PORTAL -> {
+                Portal portal = portal(describe.name());
+                portal.start();
+                out.send(portal.rows == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(portal.fields));
+            }
+        }
+    }
+
+    private void execute(FrontendMessage.Execute execute) throws SQLException {
+        Portal portal = portal(execute.portal());
+        portal.start();
+        portal.sendResult(execute.maxRows());
+    }
+
+    private void close(FrontendMessage.Close close) {
+        switch (close.target()) {
+            case STATEMENT -> statements.remove(close.name());
+            case PORTAL -> {
+                Portal portal = portals.remove(close.name());
+                if (portal != null) {
+                    portal.close();
+                }
+            }
+        }
+        out.send(new BackendMessage.CloseComplete());
+    }
+
+    private void sync() {
+        skipUntilSync = false;
+        if (block == Block.NONE) {
+            // Outside a transaction block each Sync ends the implicit transaction, and its portals with it.
+            portals.values().forEach(Portal::close);
+            portals.clear();
+        }
+        readyForQuery();
+    }
+
+    private PreparedCommand statement(String name) {
+        PreparedCommand statement = statements.get(name);
+        if (statement == null) {
+            throw new WireSqlException("26000", "prepared statement \"" + name + "\" does not exist");
+        }
+        return statement;
+    }
+
+    private Portal portal(String name) {
+        Portal portal = portals.get(name);
+        if (portal == null) {
+            throw new WireSqlException("34000", "portal \"" + name + "\" does not exist");
+        }
+        return portal;
+    }
+
+    private void closeUnnamedPortal() {
+        Portal unnamed = portals.remove("");
+        if (unnamed != null) {
+            unnamed.close();
+        }
+    }
+
+    /** One execution of a prepared statement with its parameter values; runs at its first Describe or Execute. */
+    private final class Portal {
+        private final PreparedCommand statement;
+        private final Object[] values;
+        private final List<Format> resultFormats;
+        private boolean started;
+        private boolean completed;
+        private PreparedStatement prepared;
+        private ResultSet rows;
+        private List<Field> fields;
+        private String tag;
+        private long rowsSent;
+        /** The result set stands on a row not sent yet (Execute stopped at its row limit). */
+        private boolean rowPending;
+
+        Portal(PreparedCommand statement, Object[] values, List<Format> resultFormats) {
+            this.statement = statement;
+            this.values = values;
+            this.resultFormats = resultFormats;
+        }
+
+        void start() throws SQLException {
+            if (started) {
+                return;
+            }
+            started = true;
+            if (!(statement.command() instanceof Command.Sql)) {
+                tag = statement.command() instanceof Command.Empty ? null : runControl(statement.command());
+                return;
+            }
+            refuseInFailedBlock();
+            SqlText.JdbcSql jdbc = statement.jdbc();
+            prepared = connection.prepareStatement(jdbc.sql());
+            int[] numbers = jdbc.parameterNumbers();
+            for (int marker = 0; marker < numbers.length; marker++) {
+                prepared.setObject(marker + 1, values[numbers[marker] - 1]);
+            }
+            running = prepared;
+            try {
+                if (prepared.execute()) {
+                    rows = prepared.getResultSet();
+                    fields = Columns.withFormats(Columns.fields(rows.getMetaData()), resultFormats);
+                } else {
+                    tag = CommandTags.update(jdbc.sql(), prepared.getLargeUpdateCount());
+                    sendNotices(prepared);
+                }
+            } finally {
+                running = null;
+            }
+        }
+
+        void sendResult(int maxRows) throws SQLException {
+            if (statement.command() instanceof Command.Empty) {
+                out.send(new BackendMessage.EmptyQueryResponse());
+                return;
+            }
+            if (rows == null) {
+                out.send(new BackendMessage.CommandComplete(tag));
+                return;
+            }
+            if (completed) {
+                out.send(new BackendMessage.CommandComplete(CommandTags.rows(0)));
+                return;
+            }
+            running = prepared;
+            try {
+                int sent = 0;
+                while (maxRows <= 0 || sent < maxRows) {
+                    boolean hasRow = rowPending || rows.next();
+                    rowPending = false;
+                    if (!hasRow) {
+                        completed = true;
+                        rows.close();
+                        sendNotices(prepared);
+                        out.send(new BackendMessage.CommandComplete(CommandTags.rows(rowsSent)));
+                        return;
+                    }
+                    out.send(dataRow(rows, fields));
+                    sent++;
+                    rowsSent++;
+                }
+                rowPending = rows.next();
+                if (rowPending) {
+                    out.send(new BackendMessage.PortalSuspended());
+                } else {
+                    completed = true;
+                    rows.close();
+                    sendNotices(prepared);
+                    out.send(new BackendMessage.CommandComplete(CommandTags.rows(rowsSent)));
+                }
+            } finally {
+                running = null;
+            }
+        }
+
+        void close() {
+            if (prepared != null) {
+                try {
+                    prepared.close();
+                } catch (SQLException ignored) {
+                    // Closing a statement of an open connection does not fail in the embedded driver.
+                }
+                prepared = null;
+            }
+        }
+    }
+
+    // ---- transaction control and ignored settings ---------------------------------------------------
+
+    /** Runs BEGIN, COMMIT, ROLLBACK or an ignored SET; returns the command tag. */
+    private String runControl(Command command) throws SQLException {
+        return switch (command) {
+            case Command.Begin ignored -> {
+                switch (block) {
+                    case NONE -> {
+                        connection.setAutoCommit(false);
+                        block = Block.OPEN;
+                    }
+                    case OPEN -> out.send(new BackendMessage.NoticeResponse("25001", "there is already a transaction in progress"));
+                    case FAILED -> refuseInFailedBlock();
+                }
+                yield "BEGIN";
+            }
+            case Command.Commit ignored -> commit();
+            case Command.Rollback ignored -> {
+                if (block == Block.NONE) {
+                    out.send(new BackendMessage.NoticeResponse("25P01", "there is no transaction in progress"));
+                } else {
+                    endBlock();
+                }
+                yield "ROLLBACK";
+            }
+            case Command.IgnoredSetting setting -> {
+                refuseInFailedBlock();
+                if (setting.name().equals("client_encoding")) {
+                    String value = setting.value().replace("'", "").replace("\"", "").strip().toUpperCase(Locale.ROOT);
+                    if (!value.equals("UTF8") && !value.equals("UTF-8") && !value.equals("UNICODE")) {
+                        throw new WireSqlException("22023", "client_encoding " + setting.value()
+                                + " is not supported: the server speaks UTF8 only");
+                    }
+                }
+                yield "SET";
+            }
+            case Command.Empty ignored -> throw new IllegalArgumentException("an empty query has no tag");
+            case Command.Sql ignored -> throw new IllegalArgumentException("SQL is not a control command");
+        };
+    }
+
+    private String commit() throws SQLException {
+        return switch (block) {
+            case NONE -> {
+                out.send(new BackendMessage.NoticeResponse("25P01", "there is no transaction in progress"));
+                yield "COMMIT";
+            }
+            case OPEN -> {
+                block = Block.NONE;
+                try {
+                    connection.commit();
+                } finally {
+                    endBlock();
+                }
+                yield "COMMIT";
+            }
+            case FAILED -> {
+                endBlock();
+                yield "ROLLBACK";
+            }
+        };
+    }
+
+    /** Rolls back whatever the block left and returns to autocommit. */
+    private void endBlock() throws SQLException {
+        block = Block.NONE;
+        try {
+            connection.rollback();
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private void refuseInFailedBlock() {
+        if (block == Block.FAILED) {
+            throw new WireSqlException("25P02",
+                    "current transaction is aborted, commands ignored until end of transaction block");
+        }
+    }
+
+    // ---- replies ------------------------------------------------------------------------------------
+
+    private void readyForQuery() {
+        TransactionStatus status = switch (block) {
+            case NONE -> TransactionStatus.IDLE;
+            case OPEN -> TransactionStatus.IN_TRANSACTION;
+            case FAILED -> TransactionStatus.FAILED;
+        };
+        out.send(new BackendMessage.ReadyForQuery(status));
+        out.flush();
+    }
+
+    private static BackendMessage.DataRow dataRow(ResultSet rows, List<Field> fields) throws SQLException {
+        List<byte[]> values = new ArrayList<>(fields.size());
+        for (int column = 0; column < fields.size(); column++) {
+            Field field = fields.get(column);
+            Object value = switch (field.typeOid()) {
+                case PgTypes.DATE -> rows.getObject(column + 1, LocalDate.class);
+                case PgTypes.TIMESTAMP -> rows.getObject(column + 1, LocalDateTime.class);
+                default -> rows.getObject(column + 1);
+            };
+            values.add(value == null ? null : Values.encode(value, field.typeOid(), field.format()));
+        }
+        return new BackendMessage.DataRow(values);
+    }
+
+    /** The statement's messages (statistics, PRINT, DBCC) as notices. */
+    private void sendNotices(Statement statement) throws SQLException {
+        for (SQLWarning warning = statement.getWarnings(); warning != null; warning = warning.getNextWarning()) {
+            String state = warning.getSQLState();
+            out.send(new BackendMessage.NoticeResponse(state != null && state.length() == SQLSTATE_LENGTH
+                    ? state : "01000", warning.getMessage()));
+        }
+        statement.clearWarnings();
+    }
+
+    /** Reports a statement's failure; inside a transaction block the block fails. */
+    private void error(Exception failure) {
+        if (failure instanceof Outbound.ClientGoneException gone) {
+            throw gone;
+        }
+        String state;
+        String message;
+        switch (failure) {
+            case SQLException sql -> {
+                state = sqlState(sql);
+                message = sql.getMessage();
+            }
+            case WireSqlException wire -> {
+                state = wire.sqlState();
+                message = wire.getMessage();
+            }
+            default -> {
+                state = "XX000";
+                message = "internal error: " + failure;
+            }
+        }
+        if (block == Block.OPEN) {
+            block = Block.FAILED;
+        }
+        out.send(new BackendMessage.ErrorResponse(Severity.ERROR, state, message == null ? state : message));
+    }
+
+    private static String sqlState(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && state.length() == SQLSTATE_LENGTH ? state : "XX000";
+    }
+
+    private void fatal(String sqlState, String message) {
+        out.send(new BackendMessage.ErrorResponse(Severity.FATAL, sqlState, message));
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
+        close();
+        out.close();
+    }
+}

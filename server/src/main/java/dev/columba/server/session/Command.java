@@ -1,0 +1,85 @@
+package dev.columba.server.session;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What a statement is for the server: transaction control and PostgreSQL session settings it answers
+ * itself, or SQL it passes to Columba.
+ */
+sealed interface Command {
+    /**
+     * PostgreSQL settings clients set at connect that change nothing in Columba's answers: floats always go
+     * out in their shortest exact form (extra_float_digits above 0), dates in ISO, text in UTF-8, and
+     * timestamps carry no zone.
+     */
+    Set<String> IGNORED_SETTINGS = Set.of("extra_float_digits", "application_name", "client_encoding", "datestyle",
+            "timezone", "intervalstyle", "client_min_messages", "search_path", "standard_conforming_strings",
+            "bytea_output", "lc_messages", "lc_monetary", "lc_numeric", "lc_time", "escape_string_warning");
+
+    /** BEGIN, BEGIN WORK/TRANSACTION, START TRANSACTION. */
+    record Begin() implements Command {
+    }
+
+    /** COMMIT, END. */
+    record Commit() implements Command {
+    }
+
+    /** ROLLBACK, ABORT (not ROLLBACK TO SAVEPOINT). */
+    record Rollback() implements Command {
+    }
+
+    /** {@code SET name = value} for one of {@link #IGNORED_SETTINGS}; {@code value} as written. */
+    record IgnoredSetting(String name, String value) implements Command {
+    }
+
+    /** No statement at all (an empty query string). */
+    record Empty() implements Command {
+    }
+
+    /** Anything else, for Columba. */
+    record Sql(String text) implements Command {
+    }
+
+    static Command of(String sql) {
+        List<String> words = SqlText.words(sql, 4);
+        if (words.isEmpty()) {
+            return SqlText.isBlank(sql) ? new Empty() : new Sql(sql);
+        }
+        String first = words.getFirst();
+        String second = words.size() > 1 ? words.get(1) : "";
+        return switch (first) {
+            case "BEGIN" -> new Begin();
+            case "START" -> second.equals("TRANSACTION") ? new Begin() : new Sql(sql);
+            case "COMMIT", "END" -> new Commit();
+            case "ROLLBACK", "ABORT" -> second.equals("TO") ? new Sql(sql) : new Rollback();
+            case "SET" -> setting(sql, words);
+            default -> new Sql(sql);
+        };
+    }
+
+    private static Command setting(String sql, List<String> words) {
+        int nameAt = words.size() > 2 && (words.get(1).equals("SESSION") || words.get(1).equals("LOCAL")) ? 2 : 1;
+        if (words.size() <= nameAt) {
+            return new Sql(sql);
+        }
+        String name = words.get(nameAt).toLowerCase(Locale.ROOT);
+        if (name.equals("time") && words.size() > nameAt + 1 && words.get(nameAt + 1).equals("ZONE")) {
+            return new IgnoredSetting("timezone", SqlText.afterWords(sql, nameAt + 2));
+        }
+        if (!IGNORED_SETTINGS.contains(name)) {
+            return new Sql(sql);
+        }
+        String value = SqlText.afterWords(sql, nameAt + 1);
+        if (value.startsWith("=")) {
+            value = value.substring(1).strip();
+        } else if (value.regionMatches(true, 0, "TO", 0, 2)) {
+            value = value.substring(2).strip();
+        }
+        if (value.endsWith(";")) {
+            value = value.substring(0, value.length() - 1).strip();
+        }
+        return new IgnoredSetting(name, value);
+    }
+}

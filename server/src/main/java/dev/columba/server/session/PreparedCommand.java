@@ -1,0 +1,86 @@
+package dev.columba.server.session;
+
+import dev.columba.server.protocol.BackendMessage.Field;
+import dev.columba.server.protocol.PgTypes;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A statement prepared by Parse: what it is, its text for Columba, and its parameters' type OIDs (those Parse
+ * named, padded with 0 for unspecified up to the highest {@code $n}). Kept per connection by name.
+ */
+final class PreparedCommand {
+    /** Leading keywords of statements whose result columns a probe can find without running them. */
+    private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
+
+    private final Command command;
+    private final SqlText.JdbcSql jdbc;
+    private final List<Integer> parameterTypes;
+    /** The result columns found by {@link #describe}; null until then. */
+    private List<Field> described;
+    private boolean describedOnce;
+
+    private PreparedCommand(Command command, SqlText.JdbcSql jdbc, List<Integer> parameterTypes) {
+        this.command = command;
+        this.jdbc = jdbc;
+        this.parameterTypes = parameterTypes;
+    }
+
+    static PreparedCommand of(String query, List<Integer> declaredTypes) {
+        Command command = Command.of(query);
+        SqlText.JdbcSql jdbc = command instanceof Command.Sql ? SqlText.toJdbc(query) : new SqlText.JdbcSql(query, new int[0]);
+        int count = Math.max(jdbc.parameterCount(), declaredTypes.size());
+        List<Integer> types = new ArrayList<>(count);
+        for (int index = 0; index < count; index++) {
+            types.add(index < declaredTypes.size() ? declaredTypes.get(index) : PgTypes.UNSPECIFIED);
+        }
+        return new PreparedCommand(command, jdbc, List.copyOf(types));
+    }
+
+    Command command() {
+        return command;
+    }
+
+    SqlText.JdbcSql jdbc() {
+        return jdbc;
+    }
+
+    List<Integer> parameterTypes() {
+        return parameterTypes;
+    }
+
+    /**
+     * The columns the statement returns, in text format, or null if it returns none. The embedded driver gives
+     * no result metadata before execution, so a query's columns come from running it wrapped as
+     * {@code SELECT * FROM (query) WHERE 1 = 0} with null parameters: the planner folds the false filter into
+     * an empty result, so nothing is read, and the columns are the query's. Statements other than queries
+     * (INSERT, UPDATE, DDL, commands) return no rows.
+     */
+    List<Field> describe(Connection connection) throws SQLException {
+        if (describedOnce) {
+            return described;
+        }
+        if (command instanceof Command.Sql) {
+            List<String> words = SqlText.words(jdbc.sql(), 1);
+            boolean query = words.isEmpty() ? jdbc.sql().startsWith("(") : QUERY_KEYWORDS.contains(words.getFirst());
+            if (query) {
+                String probe = "SELECT * FROM (" + jdbc.sql() + ") AS columba_describe WHERE 1 = 0";
+                try (PreparedStatement statement = connection.prepareStatement(probe)) {
+                    for (int marker = 1; marker <= jdbc.parameterNumbers().length; marker++) {
+                        statement.setObject(marker, null);
+                    }
+                    try (ResultSet rows = statement.executeQuery()) {
+                        described = Columns.fields(rows.getMetaData());
+                    }
+                }
+            }
+        }
+        describedOnce = true;
+        return described;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.columba.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server driven by the real psql (libpq, simple query protocol), when the machine has psql. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class PsqlTest {
+    @TempDir
+    static Path directory;
+    private static PgServer server;
+    private static Path psql;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        psql = findPsql();
+        Assumptions.assumeTrue(psql != null, "psql is not installed on this machine (not on PATH): skipped");
+        server = PgServer.start(ServerConfig.of(directory.resolve("db")).withPort(0));
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static Path findPsql() {
+        for (String folder : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            Path candidate = Path.of(folder, "psql");
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    /** psql's exit code, standard output and standard error for {@code psql -c sql}. */
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run psql(String sql) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(psql.toString(), "-X", "-A", "-t", "-v", "VERBOSITY=verbose",
+                "-h", "127.0.0.1", "-p", Integer.toString(server.port()), "-U", "tester", "-d", "db", "-c", sql));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> environment = builder.environment();
+        environment.keySet().removeIf(name -> name.startsWith("PG"));
+        environment.put("PGCONNECT_TIMEOUT", "20");
+        Path out = Files.createTempFile(directory, "psql", ".out");
+        Path err = Files.createTempFile(directory, "psql", ".err");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(process.waitFor(2, TimeUnit.MINUTES), "psql did not finish");
+        return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void runsAMultiStatementQueryAndPrintsEveryResult() throws Exception {
+        Run run = psql("CREATE TABLE fruit (id INT, name VARCHAR(20), price DECIMAL(6, 2));"
+                + " INSERT INTO fruit VALUES (1, 'apple', 1.25), (2, 'pear', 0.5);"
+                + " SELECT name, price FROM fruit ORDER BY id; SELECT COUNT(*) FROM fruit");
+        assertEquals(0, run.exitCode(), run.err());
+        // psql 15 prints each statement's result (its tag, or its rows) in order.
+        assertEquals("CREATE TABLE\nINSERT 0 2\napple|1.25\npear|0.50\n2\n", run.out());
+
+        Run select = psql("SELECT name, price, price * 2 AS doubled, id = 1 AS first FROM fruit ORDER BY id");
+        assertEquals(0, select.exitCode(), select.err());
+        assertEquals("apple|1.25|2.50|t\npear|0.50|1.00|f\n", select.out());
+    }
+
+    @Test
+    void anErrorPrintsItsSqlStateAndFailsTheRun() throws Exception {
+        Run run = psql("SELECT * FROM no_such_table");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("ERROR:  42P01:"), run.err());
+    }
+
+    @Test
+    void anEmptyQueryAndTransactionControlWork() throws Exception {
+        Run run = psql("BEGIN; CREATE TABLE kept (id INT); INSERT INTO kept VALUES (7); COMMIT;"
+                + " BEGIN; INSERT INTO kept VALUES (8); ROLLBACK; SELECT SUM(id) FROM kept");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("BEGIN\nCREATE TABLE\nINSERT 0 1\nCOMMIT\nBEGIN\nINSERT 0 1\nROLLBACK\n7\n", run.out());
+        Run empty = psql(";");
+        assertEquals(0, empty.exitCode(), empty.err());
+    }
+
+    @Test
+    void unicodeParametersComeBackAsSent() throws Exception {
+        try (var connection = java.sql.DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + server.port() + "/db", "tester", "");
+             var statement = connection.createStatement();
+             var insert = connection.prepareStatement("INSERT INTO words VALUES (?)")) {
+            statement.execute("CREATE TABLE words (word VARCHAR(50))");
+            insert.setString(1, "日本語 ✓ é");
+            insert.executeUpdate();
+        }
+        Run run = psql("SELECT word FROM words");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("日本語 ✓ é\n", run.out());
+    }
+}
