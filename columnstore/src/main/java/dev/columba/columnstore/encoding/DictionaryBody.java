@@ -70,6 +70,19 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         }
     }
 
+    @Override
+    public void decodeSelected(int fromRow, int[] selection, int selected, VectorWriter target) {
+        if (packedIds == null || !kind.fitsLong()) {
+            SegmentBody.super.decodeSelected(fromRow, selection, selected, target);
+            return;
+        }
+        for (int index = 0; index < selected; index++) {
+            int row = selection[index];
+            long id = checked(packedIds.get(fromRow + row), fromRow + row);
+            target.putLong(row, id < primaryCount ? primary.longValue((int) id) : secondary.longValue((int) (id - primaryCount)));
+        }
+    }
+
     /** Writes the entry of {@code id} to {@code repeat} target rows from {@code targetRow}. */
     private void emit(VectorWriter target, int targetRow, long id, int repeat, MemorySegment primaryBytes,
                       MemorySegment secondaryBytes) {

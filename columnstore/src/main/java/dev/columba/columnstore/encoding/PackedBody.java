@@ -22,6 +22,18 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     }
 
     @Override
+    public void decodeSelected(int fromRow, int[] selection, int selected, VectorWriter target) {
+        if (!kind.fitsLong()) {
+            SegmentBody.super.decodeSelected(fromRow, selection, selected, target);
+            return;
+        }
+        for (int index = 0; index < selected; index++) {
+            int row = selection[index];
+            target.putLong(row, values.get(fromRow + row));
+        }
+    }
+
+    @Override
     public Object value(int row) {
         return ValueKind.fromLong(type, values.get(row));
     }

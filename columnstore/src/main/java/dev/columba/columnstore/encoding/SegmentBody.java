@@ -13,6 +13,18 @@ sealed interface SegmentBody permits PackedBody, RunBody, DictionaryBody, PlainB
     /** Writes the values of rows {@code [fromRow, fromRow + count)} to target rows from {@code targetIndex}. */
     void decode(int fromRow, int count, VectorWriter target, int targetIndex);
 
+    /**
+     * Late materialization: writes the values of rows {@code fromRow + selection[i]} to target rows
+     * {@code selection[i]} for {@code i < selected} (ascending), leaving the other target rows as
+     * they were. Fixed-width kinds only (a string vector is written in order). This default decodes
+     * row by row; bodies with random access override it.
+     */
+    default void decodeSelected(int fromRow, int[] selection, int selected, VectorWriter target) {
+        for (int index = 0; index < selected; index++) {
+            decode(fromRow + selection[index], 1, target, selection[index]);
+        }
+    }
+
     /** The Java value of non-NULL row {@code row}. */
     Object value(int row);
 

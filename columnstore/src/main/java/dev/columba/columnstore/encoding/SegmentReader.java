@@ -8,6 +8,7 @@ import dev.columba.core.type.SqlType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -150,6 +151,29 @@ public final class SegmentReader {
         checkRange(fromRow, count);
         VectorWriter writer = new VectorWriter(target, type, targetOffset, count);
         body.decode(fromRow, count, writer, targetOffset);
+        writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
+    }
+
+    /**
+     * Late materialization: like {@link #decode decode(fromRow, count, target, 0)}, but only the
+     * rows {@code selection[0, selected)} (ascending offsets from {@code fromRow}) get their values;
+     * the other target rows hold anything. Validity is set for the whole range. A VARCHAR target is
+     * decoded whole (its values are written in order).
+     *
+     * @throws ColumbaException as {@link #decode}
+     */
+    public void decodeSelected(int fromRow, int count, int[] selection, int selected, FieldVector target) {
+        if (target instanceof BaseVariableWidthVector) {
+            decode(fromRow, count, target, 0);
+            return;
+        }
+        checkRange(fromRow, count);
+        if (selected > 0 && (selection[0] < 0 || selection[selected - 1] >= count)) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "selection " + selection[0] + ".." + selection[selected - 1]
+                    + " is outside the " + count + " rows decoded from row " + fromRow + " of " + origin);
+        }
+        VectorWriter writer = new VectorWriter(target, type, 0, count);
+        body.decodeSelected(fromRow, selection, selected, writer);
         writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
     }
 

@@ -41,7 +41,8 @@ import org.apache.arrow.vector.FieldVector;
  * and filtered columns only, see {@link SegmentIo}), each segment is checked (its checksum) as the
  * scan first touches it, filters run on the encoded segments (dictionary ids, bit-packed integers)
  * to select rows, deleted rows leave the selection, and the projected columns are decoded a batch at
- * a time. Delta rowgroups are rowstore B+trees read through the buffer pool, filtered row by row.
+ * a time, only at the selected rows when the filters kept few of them (late materialization,
+ * {@link #SPARSE_FRACTION}). Delta rowgroups are rowstore B+trees read through the buffer pool, filtered row by row.
  *
  * <p>Read-ahead runs in a window ({@link ScanOptions#readAheadDepthBytes()}) that crosses rowgroup
  * boundaries: after each segment it touches, the scan tops the window up by preparing the following
@@ -54,6 +55,12 @@ import org.apache.arrow.vector.FieldVector;
  * one thread.
  */
 public final class ColumnstoreScan implements AutoCloseable {
+    /**
+     * Late materialization: when the filters keep at most 1/SPARSE_FRACTION of a batch's rows, the
+     * projected fixed-width columns are decoded only at the selected rows (random access into the
+     * packed stream per row) instead of as a whole range (sequential unpacking).
+     */
+    static final int SPARSE_FRACTION = 4;
     private final ColumnstoreTable table;
     private final PageReader reader;
     private final ScanOptions options;
@@ -249,8 +256,13 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
         resetBatch();
         int[] projection = options.projection();
+        boolean sparse = selected <= count / SPARSE_FRACTION;
         for (int index = 0; index < projection.length; index++) {
-            readers[projection[index]].decode(from, count, batch.column(index), 0);
+            if (sparse) {
+                readers[projection[index]].decodeSelected(from, count, selection, selected, batch.column(index));
+            } else {
+                readers[projection[index]].decode(from, count, batch.column(index), 0);
+            }
         }
         if (options.withRowLocator()) {
             BigIntVector locator = (BigIntVector) batch.column(projection.length);

@@ -16,6 +16,7 @@ import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
@@ -238,6 +239,40 @@ abstract class AbstractEncodingTest {
                                 actual.subList(targetOffset, targetOffset + firstCount), what);
                         assertValues(encoded.values().subList(secondFrom, secondFrom + secondCount),
                                 actual.subList(targetOffset + firstCount, actual.size()), what);
+                    }
+                }
+            }
+        });
+    }
+
+    @Test
+    void selectedRowsDecodeAtTheirPositions() throws Exception {
+        Seeds.run(getClass().getSimpleName() + ".selectedRowsDecodeAtTheirPositions", random -> {
+            for (Encoded encoded : randomSegments(random, 1)) {
+                SegmentReader reader = open(encoded);
+                int rows = reader.rowCount();
+                for (int attempt = 0; attempt < 4; attempt++) {
+                    // A batch of a range whose filters kept a sparse, ascending subset of its rows.
+                    int from = random.nextInt(rows);
+                    int count = 1 + random.nextInt(rows - from);
+                    int[] selection = new int[count];
+                    int selected = 0;
+                    int keepOneIn = 1 + random.nextInt(8);
+                    for (int row = 0; row < count; row++) {
+                        if (random.nextInt(keepOneIn) == 0) {
+                            selection[selected++] = row;
+                        }
+                    }
+                    try (FieldVector target = TestColumns.newVector(allocator, encoded.type())) {
+                        reader.decodeSelected(from, count, selection, selected, target);
+                        List<Object> actual = TestColumns.read(target);
+                        String what = describe(encoded) + ", rows " + from + "+" + count + ", " + selected + " selected";
+                        assertEquals(count, actual.size(), what);
+                        for (int index = 0; index < selected; index++) {
+                            int row = selection[index];
+                            assertValues(Collections.singletonList(encoded.values().get(from + row)), actual.subList(row, row + 1),
+                                    what + ", selected row " + row);
+                        }
                     }
                 }
             }

@@ -16,6 +16,7 @@ import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -193,5 +194,51 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         assertEquals("22003", overflow.errorCode().sqlState());
         assertEquals(List.of(6442450941L), run(new HashAggregateOperator(ListSource.of(SCHEMA, rows, 2), List.of(),
                 List.of(AggregateCall.of(SUM, 0, false, SCHEMA, "total"))), context(2)).stream().map(row -> row[0]).toList());
+    }
+
+    @Test
+    void aBigintSumPastSixtyFourBitsIsExactAndGroupsWithOnlyNullsSumToNull() {
+        List<Object[]> rows = new ArrayList<>();
+        for (int row = 0; row < 5; row++) {
+            rows.add(new Object[] {1, null, null, null, null, null, Long.MAX_VALUE - row});
+            rows.add(new Object[] {2, null, null, null, null, null, Long.MIN_VALUE + row});
+            rows.add(new Object[] {3, null, null, null, null, null, null});
+            rows.add(new Object[] {4, null, null, null, null, null, row % 2 == 0 ? Long.MAX_VALUE : -1L});
+        }
+        List<AggregateCall> sums = List.of(
+                new AggregateCall(SUM, 6, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "exact"),
+                new AggregateCall(AVG, 6, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 1), "mean"));
+        List<Object[]> result = run(new HashAggregateOperator(ListSource.of(SCHEMA, rows, 3), List.of(0), sums), context(3));
+        BigInteger max = BigInteger.valueOf(Long.MAX_VALUE);
+        BigInteger min = BigInteger.valueOf(Long.MIN_VALUE);
+        BigInteger fourth = max.multiply(BigInteger.valueOf(3)).subtract(BigInteger.TWO);
+        assertEquals(List.of(
+                List.of(1, new BigDecimal(max.multiply(BigInteger.valueOf(5)).subtract(BigInteger.valueOf(10))),
+                        new BigDecimal(max.multiply(BigInteger.valueOf(5)).subtract(BigInteger.valueOf(10))).divide(BigDecimal.valueOf(5), 1, RoundingMode.HALF_UP)),
+                List.of(2, new BigDecimal(min.multiply(BigInteger.valueOf(5)).add(BigInteger.valueOf(10))),
+                        new BigDecimal(min.multiply(BigInteger.valueOf(5)).add(BigInteger.valueOf(10))).divide(BigDecimal.valueOf(5), 1, RoundingMode.HALF_UP)),
+                Arrays.asList(3, null, null),
+                List.of(4, new BigDecimal(fourth), new BigDecimal(fourth).divide(BigDecimal.valueOf(5), 1, RoundingMode.HALF_UP))),
+                result.stream().map(Arrays::asList).toList());
+    }
+
+    @Test
+    void aDecimalSumPastSixtyFourBitsIsExactAndOnlyTheResultTypeLimitsIt() {
+        // DECIMAL(18, 0) values of 18 nines: ten of them pass 2^63, so the running sums spill to 128 bits often.
+        TableSchema schema = TableSchema.of(Column.nullable("d", SqlType.decimal(18, 0)));
+        BigDecimal largest = new BigDecimal("999999999999999999");
+        List<Object[]> rows = new ArrayList<>();
+        for (int row = 0; row < 3000; row++) {
+            rows.add(new Object[] {row % 3 == 0 ? largest.negate() : row % 7 == 0 ? null : largest});
+        }
+        long positives = rows.stream().filter(row -> row[0] != null && ((BigDecimal) row[0]).signum() > 0).count();
+        BigDecimal expected = largest.multiply(BigDecimal.valueOf(positives - 1000));
+        assertEquals(List.of(expected), run(new HashAggregateOperator(ListSource.of(schema, rows, 64), List.of(),
+                List.of(new AggregateCall(SUM, 0, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "total"))), context(64))
+                .stream().map(row -> row[0]).toList());
+        ColumbaException overflow = assertThrows(ColumbaException.class, () -> run(new HashAggregateOperator(
+                ListSource.of(schema, rows, 64), List.of(),
+                List.of(new AggregateCall(SUM, 0, false, AggregateCall.NO_FILTER, SqlType.decimal(18, 0), "total"))), context(64)));
+        assertEquals("22003", overflow.errorCode().sqlState());
     }
 }
