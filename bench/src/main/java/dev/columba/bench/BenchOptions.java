@@ -45,14 +45,14 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                                       jmh-result.json (its title and run section are kept)
                   --short             quick run: small tables, 1 warm-up and 2 measured iterations
                                       (rowstore-scan, seed004: %d MB; seed001: %s rows, TINY rowgroups;
-                                      peers: TPC-H scale factor 0.01)
+                                      peers, tpch: TPC-H scale factor 0.01)
                   --size-mb N         rowstore-scan's and seed004's table size in MB (default %d, or %d with --short)
                   --data-dir DIR      where benchmark databases live and are reused (default bench/target/data)
                   --results-dir DIR   where each run's report directory goes (default bench/results)
                   --forks N           JVMs per benchmark configuration (default 1)
-                  --warmup N          unmeasured iterations per fork (default 1; peers 0, whose check run
+                  --warmup N          unmeasured iterations per fork (default 1; peers and tpch 0, whose check run
                                       before measuring already runs each query once)
-                  --iterations N      measured iterations per fork (default 5, peers 3, or 2 with --short)
+                  --iterations N      measured iterations per fork (default 5, peers and tpch 3, or 2 with --short)
                   -p NAME=V1,V2       values of a benchmark @Param, e.g. -p readAheadDepthPages=100,500;
                                       seed001: -p rows=N (default %s), -p readAhead=true,false,
                                       -p readAheadDepth=0,134217728 (the columnstore's window, bytes);
@@ -64,6 +64,8 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                                       oltp: -p rows=N (default 300000, 2000 with --short), -p millis=N
                                       (per client and iteration; 2000, 100 with --short),
                                       -p engine=COLUMBA,H2, -p workload=POINT_PREPARED,...
+                                      tpch: -p scaleFactor=N as peers, -p query=Q1,Q7 (default: every
+                                      text the check before timing found measurable)
                 suites:
                 """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,
                 CommentsTables.FULL_ROWS));

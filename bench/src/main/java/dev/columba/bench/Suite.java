@@ -26,6 +26,10 @@ import dev.columba.bench.storage.RowstoreScanBenchmark;
 import dev.columba.bench.storage.RowstoreScanSummary;
 import dev.columba.bench.storage.ScanTable;
 import dev.columba.bench.storage.Seed004Summary;
+import dev.columba.bench.tpch.TpchDatabases;
+import dev.columba.bench.tpch.TpchQueryBenchmark;
+import dev.columba.bench.tpch.TpchSummary;
+import dev.columba.bench.tpch.TpchText;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.datagen.TestTableGenerator;
@@ -74,7 +78,12 @@ enum Suite {
             "statement latency: prepared and ad hoc point selects, prepared inserts in autocommit, executeBatch"
                     + " inserts, 100-row range selects and updates by key on Columba, H2, SQLite and DuckDB through"
                     + " JDBC in one JVM, 1 and 4 clients: statements per second, p50 and p99 latency",
-            List.of(OltpOneClientBenchmark.class, OltpFourClientsBenchmark.class));
+            List.of(OltpOneClientBenchmark.class, OltpFourClientsBenchmark.class)),
+    TPCH("tpch",
+            "the 22 TPC-H queries, verbatim as DuckDB's tpch extension ships them, on Columba columnstore and DuckDB"
+                    + " through JDBC in one JVM, one thread each, warm and cold (scale factor 1; -p scaleFactor=10),"
+                    + " answers checked before timing, with each engine's planning time",
+            List.of(TpchQueryBenchmark.class));
 
     /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
     private static final String ROWS = "rows";
@@ -99,6 +108,8 @@ enum Suite {
     private static final String SCALE_FACTOR = "scaleFactor";
     /** The oltp suite's milliseconds per client and iteration: 2 s, or 100 ms in short runs. */
     private static final String MILLIS = "millis";
+    /** The tpch suite's texts to measure, which the runner narrows to those its check found measurable. */
+    private static final String QUERY = "query";
 
     private final String label;
     private final String description;
@@ -126,12 +137,12 @@ enum Suite {
     /**
      * Unmeasured iterations per fork unless {@code --warmup} says otherwise: 1, or none for the peers,
      * whose benchmark runs its query once on the measured connection before measuring (to check the
-     * result), which warms the code and, for warm runs, the caches as a warm-up iteration would.
+     * result), which warms the code and, for warm runs, the caches as a warm-up iteration would; the same for tpch.
      */
     int warmupIterations() {
         return switch (this) {
             case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003, OLTP -> 1;
-            case PEERS -> 0;
+            case PEERS, TPCH -> 0;
         };
     }
 
@@ -145,7 +156,7 @@ enum Suite {
         }
         return switch (this) {
             case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003 -> 5;
-            case PEERS, OLTP -> 3;
+            case PEERS, OLTP, TPCH -> 3;
         };
     }
 
@@ -185,9 +196,34 @@ enum Suite {
                 parameters.put(ROWS, List.of(options.shortMode() ? OltpDatabase.SHORT_ROWS : OltpDatabase.FULL_ROWS));
                 parameters.put(MILLIS, List.of(options.shortMode() ? "100" : "2000"));
             }
+            case TPCH -> {
+                List<String> scaleFactors = options.parameters().getOrDefault(SCALE_FACTOR, List.of(
+                        options.shortMode() ? LineitemDatabases.SHORT_SCALE_FACTOR : LineitemDatabases.FULL_SCALE_FACTOR));
+                parameters.put(SCALE_FACTOR, scaleFactors);
+                parameters.put(QUERY, measuredTexts(options.dataDirectory(), scaleFactors));
+            }
         }
         parameters.putAll(options.parameters());
         return parameters;
+    }
+
+    /**
+     * The tpch texts the last check found measurable at every one of the scale factors ({@link #prepare}
+     * runs the check before JMH starts); all of them where the databases are not loaded yet.
+     */
+    private static List<String> measuredTexts(java.nio.file.Path dataDirectory, List<String> scaleFactors) {
+        List<String> texts = new ArrayList<>();
+        for (TpchText text : TpchText.values()) {
+            boolean measured = true;
+            for (String scaleFactor : scaleFactors) {
+                measured &= TpchDatabases.recorded(dataDirectory, scaleFactor(scaleFactor))
+                        .map(databases -> databases.measured().contains(text)).orElse(true);
+            }
+            if (measured) {
+                texts.add(text.name());
+            }
+        }
+        return texts;
     }
 
     /** How large the run's data is, for the report's run section. */
@@ -216,6 +252,7 @@ enum Suite {
             case PEERS -> "TPC-H lineitem at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
             case OLTP -> "t of " + String.join(" / ", parameters(options).get(ROWS)) + " rows, "
                     + String.join(" / ", parameters(options).get(MILLIS)) + " ms per client and iteration";
+            case TPCH -> "the TPC-H tables at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
         };
     }
 
@@ -285,6 +322,15 @@ enum Suite {
                 }
                 yield lines;
             }
+            case TPCH -> {
+                List<String> lines = new ArrayList<>();
+                for (String scaleFactor : parameters(options).get(SCALE_FACTOR)) {
+                    TpchDatabases.Description databases = TpchDatabases.prepare(options.dataDirectory(),
+                            scaleFactor(scaleFactor), progress);
+                    lines.addAll(TpchSummary.describe(TpchDatabases.check(databases, progress)));
+                }
+                yield lines;
+            }
         };
     }
 
@@ -298,6 +344,7 @@ enum Suite {
             case SEED003 -> Seed003Summary.keyFigures(results, charts);
             case PEERS -> PeersSummary.keyFigures(results, charts);
             case OLTP -> OltpSummary.keyFigures(results, charts);
+            case TPCH -> TpchSummary.keyFigures(results, charts);
         };
     }
 

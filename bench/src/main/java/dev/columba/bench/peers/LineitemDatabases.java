@@ -1,10 +1,8 @@
 package dev.columba.bench.peers;
 
 import dev.columba.bench.harness.PreparedDatabase;
-import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.datagen.RowCursor;
@@ -24,8 +22,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Iterator;
@@ -34,20 +30,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import org.duckdb.DuckDBAppender;
-import org.duckdb.DuckDBConnection;
 
 /**
  * TPC-H lineitem at one scale factor ({@link TpchGenerator}, dbgen's rows) in four databases, one
  * per {@link Peer}, each loaded through the engine's own bulk path:
  *
  * <ul>
- *   <li>Columba columnstore: {@code ColumnstoreTable.bulkInsert} in one transaction, rowgroups
- *       compressed as the rows arrive (default geometry: 1,048,576 rows per rowgroup; below that
- *       many rows, as in short runs, 16,384-row rowgroups so that the table is still compressed);</li>
+ *   <li>Columba columnstore and DuckDB: as {@link TpchLoading} loads them;</li>
  *   <li>Columba rowstore: a B+tree clustered on the unique key {@code (l_orderkey, l_linenumber)},
  *       rows inserted in key order, {@value #ROWS_PER_TRANSACTION} per transaction;</li>
- *   <li>DuckDB: its appender into a table without constraints, then a checkpoint;</li>
  *   <li>H2: batched prepared INSERTs into an MVStore table without a primary key (H2 keeps rows in
  *       insertion order by an internal row id, here key order), then {@code SHUTDOWN COMPACT}.</li>
  * </ul>
@@ -69,12 +60,8 @@ public final class LineitemDatabases {
     /** Changes whenever the databases or their loading change, so that older ones are reloaded. */
     static final String SHAPE = "peers-v1";
     static final int ROWS_PER_TRANSACTION = 8192;
-    /** Tables smaller than one full rowgroup get rowgroups of this many rows. */
-    static final int SMALL_ROWGROUP_ROWS = 16_384;
-    private static final int FULL_ROWGROUP_ROWS = 1_048_576;
     private static final int H2_BATCH_ROWS = 10_000;
     private static final int H2_ROWS_PER_COMMIT = 100_000;
-    private static final String LOAD_BUFFER_POOL = "256MB";
     /** The key of the rowstore table: l_orderkey, l_linenumber. */
     private static final List<Integer> ROWSTORE_KEY = List.of(0, 3);
 
@@ -180,9 +167,9 @@ public final class LineitemDatabases {
             progress.printf(Locale.ROOT, "bench: loading %s%n", peer.label());
             long start = System.nanoTime();
             switch (peer) {
-                case COLUMBA_COLUMNSTORE -> loadColumnstore(peerDirectory, generator);
+                case COLUMBA_COLUMNSTORE -> TpchLoading.columnstore(peerDirectory, List.of(generator));
                 case COLUMBA_ROWSTORE -> loadRowstore(peerDirectory, generator);
-                case DUCKDB -> loadDuckDb(peerDirectory, generator);
+                case DUCKDB -> TpchLoading.duckDb(peerDirectory.resolve(Peer.DUCKDB_FILE), List.of(generator));
                 case H2 -> loadH2(peerDirectory, generator);
             }
             double seconds = seconds(start);
@@ -225,26 +212,8 @@ public final class LineitemDatabases {
         }
     }
 
-    private static void loadColumnstore(Path directory, TpchGenerator generator) {
-        Map<String, String> options = generator.rowCount() < FULL_ROWGROUP_ROWS
-                ? Map.of("rowgroup_max_rows", String.valueOf(SMALL_ROWGROUP_ROWS), "bulk_min_rows", "1000")
-                : Map.of();
-        try (Database database = Database.open(directory, loadSettings(), NativeFilesFacade.INSTANCE)) {
-            try (Transaction transaction = database.begin()) {
-                ColumnstoreTable table = ColumnstoreTable.create(database, transaction, TABLE, generator.schema(), options);
-                long rows = table.bulkInsert(transaction, generator.rows());
-                if (rows != generator.rowCount()) {
-                    throw new ColumbaException(ErrorCode.INTERNAL, "bulk insert into the columnstore took " + rows
-                            + " rows of " + generator.rowCount());
-                }
-                transaction.commit();
-            }
-            database.checkpoint();
-        }
-    }
-
     private static void loadRowstore(Path directory, TpchGenerator generator) {
-        try (Database database = Database.open(directory, loadSettings(), NativeFilesFacade.INSTANCE)) {
+        try (Database database = Database.open(directory, TpchLoading.loadSettings(), NativeFilesFacade.INSTANCE)) {
             IoCounters counters = new IoCounters();
             TableStore table;
             try (Transaction transaction = database.begin()) {
@@ -266,52 +235,12 @@ public final class LineitemDatabases {
         }
     }
 
-    private static Properties loadSettings() {
-        Properties settings = new Properties();
-        settings.setProperty("buffer_pool_size", LOAD_BUFFER_POOL);
-        return settings;
-    }
-
-    private static void loadDuckDb(Path directory, TpchGenerator generator) {
-        String url = "jdbc:duckdb:" + directory.toAbsolutePath().resolve(Peer.DUCKDB_FILE);
-        try (Connection connection = DriverManager.getConnection(url)) {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute(createTable(generator.schema()));
-            }
-            TableSchema schema = generator.schema();
-            try (DuckDBAppender appender = connection.unwrap(DuckDBConnection.class).createAppender(TABLE)) {
-                RowCursor cursor = generator.cursor();
-                while (cursor.next()) {
-                    Object[] row = cursor.row();
-                    appender.beginRow();
-                    for (int column = 0; column < schema.size(); column++) {
-                        switch (row[column]) {
-                            case Long value -> appender.append(value.longValue());
-                            case Integer value -> appender.append(value.intValue());
-                            case BigDecimal value -> appender.append(value);
-                            case String value -> appender.append(value);
-                            case LocalDate value -> appender.append(value);
-                            default -> throw new ColumbaException(ErrorCode.INTERNAL, "no DuckDB appender call for "
-                                    + row[column].getClass().getName() + " in column " + schema.column(column).name());
-                        }
-                    }
-                    appender.endRow();
-                }
-            }
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("CHECKPOINT");
-            }
-        } catch (SQLException e) {
-            throw new ColumbaException(ErrorCode.INTERNAL, "loading DuckDB at " + url + " failed: " + e.getMessage(), e);
-        }
-    }
-
     private static void loadH2(Path directory, TpchGenerator generator) {
         String url = "jdbc:h2:file:" + directory.toAbsolutePath().resolve(Peer.DATABASE_FILE);
         TableSchema schema = generator.schema();
         try (Connection connection = DriverManager.getConnection(url)) {
             try (Statement statement = connection.createStatement()) {
-                statement.execute(createTable(schema));
+                statement.execute(TpchLoading.createTable(TABLE, schema));
             }
             connection.setAutoCommit(false);
             StringBuilder insert = new StringBuilder("INSERT INTO " + TABLE + " VALUES (");
@@ -344,15 +273,6 @@ public final class LineitemDatabases {
         } catch (SQLException e) {
             throw new ColumbaException(ErrorCode.INTERNAL, "loading H2 at " + url + " failed: " + e.getMessage(), e);
         }
-    }
-
-    /** {@code CREATE TABLE lineitem (...)} with the generator's types, every column NOT NULL. */
-    static String createTable(TableSchema schema) {
-        List<String> columns = new ArrayList<>();
-        for (Column column : schema.columns()) {
-            columns.add(column.name() + " " + column.type().sqlName() + (column.nullable() ? "" : " NOT NULL"));
-        }
-        return "CREATE TABLE " + TABLE + " (" + String.join(", ", columns) + ")";
     }
 
     private static void createDirectories(Path directory) {

@@ -18,9 +18,9 @@ public enum Peer {
 
     /** Each engine's cache: enough for lineitem at scale factor 1 in every engine's layout. */
     static final String CACHE = "2 GB";
-    /** The file (DuckDB) or file name prefix (H2, which adds {@code .mv.db}) of a peer's database. */
+    /** The peers suite's database name: the file (DuckDB) or file name prefix (H2, which adds {@code .mv.db}). */
     static final String DATABASE_FILE = "lineitem";
-    static final String DUCKDB_FILE = DATABASE_FILE + ".duckdb";
+    static final String DUCKDB_FILE = duckDbFile(DATABASE_FILE);
 
     private final String label;
     private final String folder;
@@ -40,20 +40,28 @@ public enum Peer {
     }
 
     /** The directory of this engine's database under the suite's {@code databases} directory. */
-    Path directory(Path databases) {
+    public Path directory(Path databases) {
         return databases.resolve(folder);
     }
 
-    /** The URL of a benchmark connection (read-only for the peers). */
-    String url(Path databases) {
+    /** DuckDB's file for a database named {@code name}. */
+    public static String duckDbFile(String name) {
+        return name + ".duckdb";
+    }
+
+    /**
+     * The URL of a benchmark connection (read-only for the peers) to the database named {@code name}
+     * (DuckDB's file and H2's file name prefix; Columba's database is the directory).
+     */
+    String url(Path databases, String name) {
         Path directory = directory(databases).toAbsolutePath();
         return switch (this) {
             case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE -> "jdbc:columba:" + directory;
-            case DUCKDB -> "jdbc:duckdb:" + directory.resolve(DUCKDB_FILE);
+            case DUCKDB -> "jdbc:duckdb:" + directory.resolve(duckDbFile(name));
             // CACHE_SIZE is in KB; ACCESS_MODE_DATA=r opens the file read-only. Without
             // OPTIMIZE_REUSE_RESULTS=0, H2 answers a repeated query with its previous result, unrun:
             // nothing invalidates it in a read-only database, and a warm run would measure nothing.
-            case H2 -> "jdbc:h2:file:" + directory.resolve(DATABASE_FILE) + ";ACCESS_MODE_DATA=r;CACHE_SIZE=2097152"
+            case H2 -> "jdbc:h2:file:" + directory.resolve(name) + ";ACCESS_MODE_DATA=r;CACHE_SIZE=2097152"
                     + ";OPTIMIZE_REUSE_RESULTS=0";
         };
     }

@@ -39,15 +39,26 @@ import java.util.stream.Stream;
  * <p>Both leave the JVM as it was: compiled code stays compiled, which is what a second query on a
  * long-running server would find too. Not thread-safe: one benchmark thread uses it.
  */
-final class PeerConnection implements AutoCloseable {
+public final class PeerConnection implements AutoCloseable {
     private final Peer peer;
     private final Path databases;
+    private final String name;
     private Connection connection;
     private IoStats lastStatistics = IoStats.ZERO;
 
+    /** A connection to the peers suite's database of {@code peer} under {@code databases}. */
     PeerConnection(Peer peer, Path databases) {
+        this(peer, databases, Peer.DATABASE_FILE);
+    }
+
+    /**
+     * A connection to {@code peer}'s database named {@code name} under {@code databases}
+     * ({@link Peer#url(Path, String)}).
+     */
+    public PeerConnection(Peer peer, Path databases, String name) {
         this.peer = peer;
         this.databases = databases;
+        this.name = name;
         this.connection = connect();
     }
 
@@ -61,27 +72,37 @@ final class PeerConnection implements AutoCloseable {
      * @throws ColumbaException INTERNAL naming the engine and the query if the driver fails
      */
     QueryResult run(TpchQuery query) {
+        return run(query.title(), query.sql());
+    }
+
+    /**
+     * Runs {@code sql} and reads all its rows.
+     *
+     * @throws ColumbaException INTERNAL naming the engine and the query ({@code title}) if the driver
+     *         fails; its cause is the driver's exception
+     */
+    public QueryResult run(String title, String sql) {
         try (Statement statement = connection.createStatement()) {
             QueryResult result;
-            try (ResultSet rows = statement.executeQuery(query.sql())) {
+            try (ResultSet rows = statement.executeQuery(sql)) {
                 result = QueryResult.read(rows);
             }
             lastStatistics = peer.isColumba()
                     ? statement.unwrap(ColumbaStatement.class).statistics().total() : IoStats.ZERO;
             return result;
         } catch (SQLException e) {
-            throw new ColumbaException(ErrorCode.INTERNAL, peer.label() + " failed " + query.title() + ": "
+            throw new ColumbaException(ErrorCode.INTERNAL, peer.label() + " failed " + title + ": "
                     + e.getMessage(), e);
         }
     }
 
     /** Columba's I/O counters of the last query (all tables added up); zero for the peers. */
-    IoStats lastStatistics() {
+    public IoStats lastStatistics() {
         return lastStatistics;
     }
 
     /** Makes the engine cold as the class comment says. */
-    void dropCaches() {
+    public void dropCaches() {
         if (peer.isColumba()) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("DBCC DROPCLEANBUFFERS");
@@ -98,7 +119,7 @@ final class PeerConnection implements AutoCloseable {
     }
 
     /** Bytes of the engine's files now in the operating system's page cache. */
-    long residentBytes() {
+    public long residentBytes() {
         long bytes = 0;
         for (Path file : files()) {
             try (FileHandle handle = NativeFilesFacade.INSTANCE.open(file, FilesFacade.OpenMode.READ, false)) {
@@ -109,11 +130,11 @@ final class PeerConnection implements AutoCloseable {
     }
 
     /** Bytes of the engine's files. */
-    long databaseBytes() {
+    public long databaseBytes() {
         return sizeOf(peer.directory(databases));
     }
 
-    static long sizeOf(Path directory) {
+    public static long sizeOf(Path directory) {
         long bytes = 0;
         for (Path file : regularFiles(directory)) {
             try {
@@ -147,10 +168,10 @@ final class PeerConnection implements AutoCloseable {
 
     private Connection connect() {
         try {
-            return DriverManager.getConnection(peer.url(databases), peer.properties());
+            return DriverManager.getConnection(peer.url(databases, name), peer.properties());
         } catch (SQLException e) {
             throw new ColumbaException(ErrorCode.INTERNAL, "cannot connect to " + peer.label() + " at "
-                    + peer.url(databases) + ": " + e.getMessage(), e);
+                    + peer.url(databases, name) + ": " + e.getMessage(), e);
         }
     }
 

@@ -107,7 +107,7 @@ public record QueryResult(List<List<String>> rows) {
     }
 
     /** The rows as a JSON array of arrays of strings, for the databases' marker file. */
-    String toJson() {
+    public String toJson() {
         try {
             return JSON.writeValueAsString(rows);
         } catch (JacksonException e) {
@@ -120,7 +120,7 @@ public record QueryResult(List<List<String>> rows) {
      *
      * @throws ColumbaException INVALID_ARGUMENT naming {@code where} if the text is not such JSON
      */
-    static QueryResult fromJson(String json, String where) {
+    public static QueryResult fromJson(String json, String where) {
         try {
             return new QueryResult(JSON.readValue(json, new TypeReference<List<List<String>>>() { }));
         } catch (JacksonException | IllegalArgumentException e) {

@@ -16,6 +16,7 @@ import dev.columba.planner.parser.SqlQueryHint;
 import dev.columba.planner.parser.SqlQueryOption;
 import dev.columba.planner.rel.ColumbaCost;
 import dev.columba.planner.rel.ColumbaRel;
+import dev.columba.planner.rel.ColumbaDistinctRowCount;
 import dev.columba.planner.rel.ColumbaSelectivity;
 import dev.columba.planner.rel.ColumbaTableFunctionScan;
 import dev.columba.planner.rel.ColumbaTableModify;
@@ -36,6 +37,7 @@ import dev.columba.planner.rules.ColumbaUnionRule;
 import dev.columba.planner.rules.ColumbaValuesRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.IndexSeekRule;
+import dev.columba.planner.rules.JoinOrdering;
 import dev.columba.planner.rules.OrFactoringRule;
 import dev.columba.planner.rules.PlanHints;
 import dev.columba.planner.rules.ProjectFilterIntoScanRule;
@@ -89,6 +91,7 @@ import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinCommuteRule;
+import org.apache.calcite.rel.rules.JoinProjectTransposeRule;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -251,6 +254,8 @@ public final class QueryPlanner {
                         BuiltInMetadata.Selectivity.Handler.class),
                 ReflectiveRelMetadataProvider.reflectiveSource(TableFunctionRowCount.INSTANCE,
                         BuiltInMetadata.RowCount.Handler.class),
+                ReflectiveRelMetadataProvider.reflectiveSource(ColumbaDistinctRowCount.INSTANCE,
+                        BuiltInMetadata.DistinctRowCount.Handler.class),
                 DefaultRelMetadataProvider.INSTANCE));
         cluster.setMetadataProvider(metadata);
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(metadata)));
@@ -262,6 +267,9 @@ public final class QueryPlanner {
                         .withInSubQueryThreshold(Integer.MAX_VALUE));
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode logical = rewrite(root.rel, cluster, catalogReader, converter);
+        if (!hints.forceOrder()) {
+            logical = orderJoins(logical, converter);
+        }
         logical = root.withRel(logical).project();
         checkSupported(logical);
 
@@ -384,6 +392,44 @@ public final class QueryPlanner {
                 .build();
         result = hep(logical, result);
         return result;
+    }
+
+    /**
+     * The join-order phase ({@link JoinOrdering}): projections between inner joins pulled up so that
+     * each tree of inner joins is one region, the regions reordered by their estimates, then the
+     * fields no longer needed trimmed again (pulling projections up widened the joins' inputs).
+     */
+    private static RelNode orderJoins(RelNode rel, SqlToRelConverter converter) {
+        HepProgram flatten = new HepProgramBuilder()
+                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addRuleCollection(List.of(innerJoinProjectTranspose(true), innerJoinProjectTranspose(false),
+                        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+                .build();
+        RelNode flat = hep(flatten, rel);
+        RelNode ordered = JoinOrdering.reorder(flat);
+        if (ordered == flat) {
+            return rel;
+        }
+        RelNode trimmed = converter.trimUnusedFields(true, ordered);
+        HepProgram tidy = new HepProgramBuilder()
+                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addRuleCollection(List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+                .build();
+        return hep(tidy, trimmed);
+    }
+
+    /** Calcite's JoinProjectTransposeRule for one input, restricted to inner joins. */
+    private static RelOptRule innerJoinProjectTranspose(boolean left) {
+        JoinProjectTransposeRule.Config config = left ? JoinProjectTransposeRule.Config.LEFT
+                : JoinProjectTransposeRule.Config.RIGHT;
+        return config.withOperandSupplier(b0 -> b0.operand(LogicalJoin.class)
+                        .predicate(join -> join.getJoinType() == JoinRelType.INNER)
+                        .inputs(left ? new org.apache.calcite.plan.RelRule.OperandTransform[] {
+                                b1 -> b1.operand(org.apache.calcite.rel.logical.LogicalProject.class).anyInputs()}
+                                : new org.apache.calcite.plan.RelRule.OperandTransform[] {
+                                b1 -> b1.operand(RelNode.class).anyInputs(),
+                                b2 -> b2.operand(org.apache.calcite.rel.logical.LogicalProject.class).anyInputs()}))
+                .as(JoinProjectTransposeRule.Config.class).toRule();
     }
 
     private static RelNode hep(HepProgram program, RelNode rel) {

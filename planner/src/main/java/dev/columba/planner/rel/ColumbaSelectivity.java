@@ -36,7 +36,8 @@ public final class ColumbaSelectivity implements MetadataHandler<BuiltInMetadata
     }
 
     /**
-     * An equi-join on a key that is unique on one side matches each row of the other side at most
+     * An inner or left equi-join whose sides' distinct keys are known: {@link JoinSelectivity}.
+     * Otherwise, an equi-join on a key that is unique on one side matches each row of the other side at most
      * once: its selectivity is one over that unique side's rows (Calcite guesses 0.15 for any
      * equality, which makes a join with a unique key look thousands of times bigger than it is).
      */
@@ -49,6 +50,14 @@ public final class ColumbaSelectivity implements MetadataHandler<BuiltInMetadata
         double guess = RelMdUtil.guessSelectivity(org.apache.calcite.rex.RexUtil.composeConjunction(join.getCluster().getRexBuilder(), info.nonEquiConditions));
         if (info.leftKeys.isEmpty()) {
             return RelMdUtil.guessSelectivity(predicate);
+        }
+        if (join.getJoinType() == org.apache.calcite.rel.core.JoinRelType.INNER
+                || join.getJoinType() == org.apache.calcite.rel.core.JoinRelType.LEFT) {
+            java.util.OptionalDouble fromDistinct = JoinSelectivity.equiJoin(mq, join.getLeft(), info.leftKeys,
+                    join.getRight(), info.rightKeys);
+            if (fromDistinct.isPresent()) {
+                return guess * fromDistinct.getAsDouble();
+            }
         }
         Boolean rightUnique = mq.areColumnsUnique(join.getRight(), org.apache.calcite.util.ImmutableBitSet.of(info.rightKeys));
         Boolean leftUnique = mq.areColumnsUnique(join.getLeft(), org.apache.calcite.util.ImmutableBitSet.of(info.leftKeys));

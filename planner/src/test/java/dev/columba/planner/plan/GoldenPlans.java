@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** EXPLAIN text against golden files in src/test/resources/dev/columba/planner/plan/plans. */
-final class GoldenPlans {
+public final class GoldenPlans {
     private GoldenPlans() {
     }
 
@@ -18,7 +18,7 @@ final class GoldenPlans {
      * Asserts the plan equals the golden file {@code name}. A missing file fails the test and
      * leaves the actual plan under target/golden-actual for review before it is added.
      */
-    static void assertPlan(String name, String actualPlan, String sql) {
+    public static void assertPlan(String name, String actualPlan, String sql) {
         String actual = actualPlan.strip();
         try (InputStream in = GoldenPlans.class.getResourceAsStream("plans/" + name + ".txt")) {
             if (in == null) {

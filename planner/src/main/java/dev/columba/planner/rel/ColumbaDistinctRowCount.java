@@ -1,0 +1,156 @@
+package dev.columba.planner.rel;
+
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.schema.ColumbaTable;
+import dev.columba.planner.schema.ColumnstoreStatistics;
+import java.util.Arrays;
+import java.util.OptionalDouble;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.MetadataDef;
+import org.apache.calcite.rel.metadata.MetadataHandler;
+import org.apache.calcite.rel.metadata.RelMdUtil;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * Calcite metadata: the distinct values of columns of a scan of a Columba table, so that joins and
+ * GROUP BY are estimated from distinct counts (Calcite answers only for unique keys and otherwise
+ * guesses a fixed fraction). Nodes above a scan (filters, projects, joins, aggregates) keep
+ * Calcite's handlers, which ask down to the scan.
+ *
+ * <p>A columnstore table's distinct values per column come from its rowgroups' segment figures
+ * ({@link ColumnstoreStatistics}): for whole numbers (INT, BIGINT, DATE) the sum of the segments'
+ * estimates, at most the span {@code max - min + 1} over all rowgroups; for strings the largest
+ * segment's (the primary dictionary is shared by every rowgroup, so the segments' counts overlap);
+ * unknown for other types. A set of columns has at most the product of its columns' distinct
+ * values and at most the table's rows. A unique key (clustered or of a unique index) has as many
+ * distinct values as rows, in either store. A predicate or pushed filters that keep {@code n} of the
+ * rows keep {@link RelMdUtil#numDistinctVals} of the values: the expected distinct values among
+ * {@code n} draws.
+ */
+public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMetadata.DistinctRowCount> {
+    public static final ColumbaDistinctRowCount INSTANCE = new ColumbaDistinctRowCount();
+
+    @Override
+    public MetadataDef<BuiltInMetadata.DistinctRowCount> getDef() {
+        return BuiltInMetadata.DistinctRowCount.DEF;
+    }
+
+    /** A subset answers for its best (or first) member. */
+    public Double getDistinctRowCount(RelSubset subset, RelMetadataQuery mq, ImmutableBitSet groupKey,
+                                      RexNode predicate) {
+        RelNode rel = subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+        return rel == null ? null : mq.getDistinctRowCount(rel, groupKey, predicate);
+    }
+
+    public Double getDistinctRowCount(TableScan scan, RelMetadataQuery mq, ImmutableBitSet groupKey,
+                                      RexNode predicate) {
+        ColumbaTable table = scan.getTable().unwrap(ColumbaTable.class);
+        if (table == null) {
+            return null;
+        }
+        int[] projection = projection(scan);
+        int[] columns = groupKey.asList().stream().mapToInt(column -> projection[column]).toArray();
+        OptionalDouble distinct = tableDistinct(table, columns);
+        if (distinct.isEmpty()) {
+            return null;
+        }
+        double rows = mq.getRowCount(scan);
+        if (predicate != null) {
+            rows *= mq.getSelectivity(scan, predicate);
+        }
+        double tableRows = Math.max(1, table.rowCount());
+        return rows >= tableRows ? distinct.getAsDouble() : RelMdUtil.numDistinctVals(distinct.getAsDouble(), rows);
+    }
+
+    /**
+     * The distinct values of table columns {@code columns} together over the whole table (no
+     * filter), or empty when the statistics do not say.
+     */
+    public static OptionalDouble tableDistinct(ColumbaTable table, int[] columns) {
+        double rows = Math.max(1, table.rowCount());
+        if (columns.length == 0) {
+            return OptionalDouble.of(1);
+        }
+        if (unique(table, columns)) {
+            return OptionalDouble.of(rows);
+        }
+        if (table.columnstoreStatistics().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        ColumnstoreStatistics statistics = table.columnstoreStatistics().get();
+        if (statistics.rowgroups().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double product = 1;
+        for (int column : columns) {
+            OptionalDouble distinct = columnDistinct(table.schema().column(column).type(), statistics, column);
+            if (distinct.isEmpty()) {
+                return OptionalDouble.empty();
+            }
+            product *= Math.max(1, distinct.getAsDouble());
+        }
+        return OptionalDouble.of(Math.min(rows, product));
+    }
+
+    private static OptionalDouble columnDistinct(SqlType type, ColumnstoreStatistics statistics, int column) {
+        boolean wholeNumber = type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType
+                || type instanceof SqlType.DateType;
+        boolean text = type instanceof SqlType.VarcharType;
+        if (!wholeNumber && !text) {
+            return OptionalDouble.empty();
+        }
+        double sum = 0;
+        double largest = 0;
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (ColumnstoreStatistics.RowgroupStatistics rowgroup : statistics.rowgroups()) {
+            ColumnstoreStatistics.SegmentStatistics segment = rowgroup.columns().get(column);
+            if (segment.nonNullRows() == 0) {
+                continue;
+            }
+            if (segment.distinct() < 0) {
+                return OptionalDouble.empty();
+            }
+            sum += segment.distinct();
+            largest = Math.max(largest, segment.distinct());
+            if (wholeNumber) {
+                Double low = Selectivities.toPosition(segment.min());
+                Double high = Selectivities.toPosition(segment.max());
+                if (low == null || high == null) {
+                    return OptionalDouble.empty();
+                }
+                min = Math.min(min, low);
+                max = Math.max(max, high);
+            }
+        }
+        if (text) {
+            return OptionalDouble.of(largest);
+        }
+        return OptionalDouble.of(min > max ? 0 : Math.min(sum, max - min + 1));
+    }
+
+    private static boolean unique(ColumbaTable table, int[] columns) {
+        ImmutableBitSet set = ImmutableBitSet.of(columns);
+        if (table.uniqueKey() && !table.keyColumns().isEmpty() && set.contains(ImmutableBitSet.of(table.keyColumns()))) {
+            return true;
+        }
+        return table.uniqueIndexKeys().stream().anyMatch(key -> set.contains(ImmutableBitSet.of(key)));
+    }
+
+    private static int[] projection(TableScan scan) {
+        return switch (scan) {
+            case ColumbaRowstoreScan rowstore -> rowstore.projection();
+            case ColumbaColumnstoreScan columnstore -> columnstore.projection();
+            default -> {
+                int[] identity = new int[scan.getRowType().getFieldCount()];
+                Arrays.setAll(identity, column -> column);
+                yield identity;
+            }
+        };
+    }
+}

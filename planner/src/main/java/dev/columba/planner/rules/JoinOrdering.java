@@ -1,0 +1,442 @@
+package dev.columba.planner.rules;
+
+import dev.columba.planner.rel.JoinSelectivity;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.metadata.RelMdUtil;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * The join-order phase of the logical rewrite: every maximal tree of inner joins (its
+ * <em>factors</em> are the inputs that are not inner joins themselves: scans, filtered scans,
+ * aggregates, semi joins...) is rebuilt in the order its estimated cardinalities favour, whatever
+ * order the query wrote the tables in. Not a Hep rule: one pass over the tree, so a rebuilt tree
+ * is never reordered again.
+ *
+ * <p>Estimates: a factor's rows from Calcite's metadata (Columba's statistics and selectivities
+ * below it); an equality between columns of two factors by {@link JoinSelectivity} (distinct
+ * counts), all equalities between the same two factors together (a composite key); any other
+ * conjunct by Calcite's guess. A set of factors has the product of their rows times the
+ * selectivities of the conjuncts among them.
+ *
+ * <p>Search: up to {@value #EXHAUSTIVE_FACTORS} factors, dynamic programming over all subsets
+ * (bushy trees); the cost of a join is its output rows plus its probe input plus twice its build
+ * input (building a hash table costs more per row than probing it), summed over the tree. Above,
+ * greedily: the two connected trees whose join is estimated smallest are joined first. Pairs not
+ * connected by any conjunct are not joined while a connected pair exists, and in the exhaustive
+ * search a set of factors that its conjuncts do not connect gets no plan (no cross products unless
+ * the query has one). Each join gets the conjuncts that its two sides together first make
+ * evaluable; the smaller estimated side is the right (build) input of the hash join. A project on
+ * top restores the row the query's own order produced.
+ *
+ * <p>Inputs of inner joins that are projections of inner joins are flattened first by the caller
+ * (Calcite's JoinProjectTransposeRule), and fields are trimmed again after.
+ */
+public final class JoinOrdering {
+    /** Factors up to which every bushy tree is considered: 3^10 splits, about 59,000. */
+    static final int EXHAUSTIVE_FACTORS = 10;
+    /** A hash table's row costs this many probe rows. */
+    private static final double BUILD_WEIGHT = 2;
+    /** Calcite's guess for an equality, for keys whose distinct counts are unknown. */
+    private static final double EQUALITY_GUESS = 0.15;
+
+    private JoinOrdering() {
+    }
+
+    /** {@code rel} with each maximal inner-join tree of three factors or more reordered. */
+    public static RelNode reorder(RelNode rel) {
+        return rel.accept(new RelShuttleImpl() {
+            @Override
+            public RelNode visit(LogicalJoin join) {
+                if (join.getJoinType() != JoinRelType.INNER) {
+                    return super.visit(join);
+                }
+                List<RelNode> factors = new ArrayList<>();
+                List<RexNode> conditions = new ArrayList<>();
+                collect(join, factors, conditions, 0, this);
+                if (factors.size() < 3) {
+                    return super.visit(join);
+                }
+                return new Region(join, factors, conditions).build();
+            }
+        });
+    }
+
+    private static void collect(RelNode node, List<RelNode> factors, List<RexNode> conditions, int offset,
+                                RelShuttleImpl shuttle) {
+        if (node instanceof LogicalJoin join && join.getJoinType() == JoinRelType.INNER && join.getHints().isEmpty()
+                && join.getVariablesSet().isEmpty()) {
+            collect(join.getLeft(), factors, conditions, offset, shuttle);
+            collect(join.getRight(), factors, conditions, offset + join.getLeft().getRowType().getFieldCount(), shuttle);
+            conditions.add(RexUtil.shift(join.getCondition(), offset));
+            return;
+        }
+        factors.add(node.accept(shuttle));
+    }
+
+    /** One inner-join tree: its factors, their conjuncts over the concatenated row, and the search. */
+    private static final class Region {
+        private final LogicalJoin top;
+        private final RexBuilder rexBuilder;
+        private final RelMetadataQuery mq;
+        private final List<RelNode> factors;
+        private final int[] offsets;
+        private final double[] rows;
+        private final List<Conjunct> conjuncts = new ArrayList<>();
+        private final Map<Long, Double> pairSelectivity = new HashMap<>();
+        private final Map<ImmutableBitSet, Double> cardinalities = new HashMap<>();
+
+        /** A conjunct and the factors it references. */
+        private record Conjunct(RexNode condition, ImmutableBitSet factors) {
+        }
+
+        /** A (sub)tree of the result: the factors it covers, its estimated rows and cost, its inputs. */
+        private record Plan(ImmutableBitSet factors, double rows, double cost, Plan left, Plan right) {
+        }
+
+        Region(LogicalJoin top, List<RelNode> factors, List<RexNode> conditions) {
+            this.top = top;
+            this.rexBuilder = top.getCluster().getRexBuilder();
+            this.mq = top.getCluster().getMetadataQuery();
+            this.factors = new ArrayList<>(factors);
+            this.offsets = new int[factors.size() + 1];
+            for (int factor = 0; factor < factors.size(); factor++) {
+                offsets[factor + 1] = offsets[factor] + factors.get(factor).getRowType().getFieldCount();
+            }
+            List<RexNode> singles = new ArrayList<>();
+            for (RexNode condition : conditions) {
+                for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
+                    if (conjunct.isAlwaysTrue()) {
+                        continue;
+                    }
+                    ImmutableBitSet referenced = factorsOf(conjunct);
+                    if (referenced.cardinality() == 1) {
+                        singles.add(conjunct);
+                    } else {
+                        conjuncts.add(new Conjunct(conjunct, referenced));
+                    }
+                }
+            }
+            // A conjunct on one factor filters it before any join.
+            for (RexNode single : singles) {
+                int factor = factorsOf(single).nth(0);
+                RexNode local = RexUtil.shift(single, -offsets[factor]);
+                this.factors.set(factor, LogicalFilter.create(this.factors.get(factor), local));
+            }
+            this.rows = new double[factors.size()];
+            for (int factor = 0; factor < factors.size(); factor++) {
+                Double estimate = mq.getRowCount(this.factors.get(factor));
+                rows[factor] = estimate == null ? 1 : Math.max(1, estimate);
+            }
+        }
+
+        RelNode build() {
+            int count = factors.size();
+            Plan best = count <= EXHAUSTIVE_FACTORS ? exhaustive() : greedy();
+            List<Integer> order = new ArrayList<>();
+            RelNode joined = relOf(best, order);
+            // The query's row: factor by factor in their original order.
+            int[] position = new int[offsets[count]];
+            int at = 0;
+            for (int factor : order) {
+                for (int field = offsets[factor]; field < offsets[factor + 1]; field++) {
+                    position[field] = at++;
+                }
+            }
+            List<RexNode> projects = new ArrayList<>();
+            for (int field = 0; field < position.length; field++) {
+                projects.add(rexBuilder.makeInputRef(joined, position[field]));
+            }
+            return LogicalProject.create(joined, List.of(), projects, top.getRowType().getFieldNames(), java.util.Set.of());
+        }
+
+        /** Dynamic programming over every subset, smallest first. */
+        private Plan exhaustive() {
+            int count = factors.size();
+            Plan[] best = new Plan[1 << count];
+            for (int factor = 0; factor < count; factor++) {
+                best[1 << factor] = new Plan(ImmutableBitSet.of(factor), rows[factor], 0, null, null);
+            }
+            boolean regionConnected = connected(best.length - 1);
+            for (int set = 1; set < best.length; set++) {
+                if (Integer.bitCount(set) < 2 || regionConnected && !connected(set)) {
+                    // A connected region is joined without cross products: disconnected sets get no plan.
+                    continue;
+                }
+                Plan chosen = null;
+                boolean connectedOnly = hasConnectedSplit(set);
+                // Each split once: the left part holds the set's lowest factor.
+                int lowest = set & -set;
+                for (int left = (set - 1) & set; left > 0; left = (left - 1) & set) {
+                    if ((left & lowest) == 0) {
+                        continue;
+                    }
+                    int right = set & ~left;
+                    if (best[left] == null || best[right] == null || connectedOnly && !connected(left, right)) {
+                        continue;
+                    }
+                    Plan candidate = join(best[left], best[right]);
+                    if (chosen == null || candidate.cost() < chosen.cost()) {
+                        chosen = candidate;
+                    }
+                }
+                best[set] = chosen;
+            }
+            // Conjuncts over three factors or more can leave a connected set without a split into two
+            // connected sets; the greedy search always finds a tree.
+            return best[best.length - 1] != null ? best[best.length - 1] : greedy();
+        }
+
+        /** Greedy operator ordering: join the connected pair of trees with the smallest result until one is left. */
+        private Plan greedy() {
+            List<Plan> trees = new ArrayList<>();
+            for (int factor = 0; factor < factors.size(); factor++) {
+                trees.add(new Plan(ImmutableBitSet.of(factor), rows[factor], 0, null, null));
+            }
+            while (trees.size() > 1) {
+                Plan chosen = null;
+                int chosenLeft = -1;
+                int chosenRight = -1;
+                boolean anyConnected = false;
+                for (int first = 0; first < trees.size(); first++) {
+                    for (int second = first + 1; second < trees.size(); second++) {
+                        anyConnected |= connected(trees.get(first).factors(), trees.get(second).factors());
+                    }
+                }
+                for (int first = 0; first < trees.size(); first++) {
+                    for (int second = first + 1; second < trees.size(); second++) {
+                        if (anyConnected && !connected(trees.get(first).factors(), trees.get(second).factors())) {
+                            continue;
+                        }
+                        Plan candidate = join(trees.get(first), trees.get(second));
+                        if (chosen == null || candidate.rows() < chosen.rows()
+                                || candidate.rows() == chosen.rows() && candidate.cost() < chosen.cost()) {
+                            chosen = candidate;
+                            chosenLeft = first;
+                            chosenRight = second;
+                        }
+                    }
+                }
+                trees.remove(chosenRight);
+                trees.remove(chosenLeft);
+                trees.add(chosen);
+            }
+            return trees.getFirst();
+        }
+
+        /** The hash join of two trees: the larger estimated side probes, the smaller builds. */
+        private Plan join(Plan first, Plan second) {
+            Plan probe = first.rows() >= second.rows() ? first : second;
+            Plan build = probe == first ? second : first;
+            ImmutableBitSet both = first.factors().union(second.factors());
+            double rows = cardinality(both);
+            double cost = first.cost() + second.cost() + rows + probe.rows() + BUILD_WEIGHT * build.rows();
+            return new Plan(both, rows, cost, probe, build);
+        }
+
+        /** Estimated rows of the join of {@code set}'s factors. */
+        private double cardinality(ImmutableBitSet set) {
+            Double known = cardinalities.get(set);
+            if (known != null) {
+                return known;
+            }
+            double product = 1;
+            for (int factor : set) {
+                product *= rows[factor];
+            }
+            // Equalities between the same two factors form one composite key.
+            Map<Long, List<int[]>> keysByPair = new HashMap<>();
+            for (Conjunct conjunct : conjuncts) {
+                if (!set.contains(conjunct.factors())) {
+                    continue;
+                }
+                int[] equality = equality(conjunct);
+                if (equality == null) {
+                    product *= RelMdUtil.guessSelectivity(conjunct.condition());
+                    continue;
+                }
+                int leftFactor = factorOf(equality[0]);
+                int rightFactor = factorOf(equality[1]);
+                if (leftFactor > rightFactor) {
+                    equality = new int[] {equality[1], equality[0]};
+                    int swap = leftFactor;
+                    leftFactor = rightFactor;
+                    rightFactor = swap;
+                }
+                keysByPair.computeIfAbsent(pair(leftFactor, rightFactor), ignored -> new ArrayList<>()).add(equality);
+            }
+            for (Map.Entry<Long, List<int[]>> entry : keysByPair.entrySet()) {
+                product *= pairSelectivity.computeIfAbsent(entry.getKey(), pair -> selectivity(entry.getValue()));
+            }
+            double estimate = Math.max(1, product);
+            cardinalities.put(set, estimate);
+            return estimate;
+        }
+
+        /** The selectivity of equalities between the same two factors, by distinct counts, or Calcite's guess. */
+        private double selectivity(List<int[]> equalities) {
+            int leftFactor = factorOf(equalities.getFirst()[0]);
+            int rightFactor = factorOf(equalities.getFirst()[1]);
+            List<Integer> leftKeys = new ArrayList<>();
+            List<Integer> rightKeys = new ArrayList<>();
+            for (int[] equality : equalities) {
+                int leftKey = equality[0] - offsets[leftFactor];
+                int rightKey = equality[1] - offsets[rightFactor];
+                if (!leftKeys.contains(leftKey) || !rightKeys.contains(rightKey)) {
+                    leftKeys.add(leftKey);
+                    rightKeys.add(rightKey);
+                }
+            }
+            OptionalDouble estimate = JoinSelectivity.equiJoin(mq, factors.get(leftFactor), leftKeys,
+                    factors.get(rightFactor), rightKeys);
+            return estimate.orElse(Math.pow(EQUALITY_GUESS, leftKeys.size()));
+        }
+
+        /** The two fields of {@code $a = $b} between different factors, or null for any other conjunct. */
+        private int[] equality(Conjunct conjunct) {
+            if (conjunct.factors().cardinality() != 2 || !(conjunct.condition() instanceof RexCall call)
+                    || call.getKind() != SqlKind.EQUALS) {
+                return null;
+            }
+            if (call.getOperands().get(0) instanceof RexInputRef left && call.getOperands().get(1) instanceof RexInputRef right
+                    && factorOf(left.getIndex()) != factorOf(right.getIndex())) {
+                return new int[] {left.getIndex(), right.getIndex()};
+            }
+            return null;
+        }
+
+        /** Whether the conjuncts among {@code set}'s factors connect them all. */
+        private boolean connected(int set) {
+            int lowest = set & -set;
+            int reached = lowest;
+            boolean grew = true;
+            while (grew) {
+                grew = false;
+                for (Conjunct conjunct : conjuncts) {
+                    int bits = bits(conjunct.factors());
+                    if ((bits & set) == bits && (bits & reached) != 0 && (bits & ~reached) != 0) {
+                        reached |= bits;
+                        grew = true;
+                    }
+                }
+            }
+            return reached == set;
+        }
+
+        private boolean hasConnectedSplit(int set) {
+            for (Conjunct conjunct : conjuncts) {
+                int bits = bits(conjunct.factors());
+                if ((bits & set) == bits) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean connected(int left, int right) {
+            for (Conjunct conjunct : conjuncts) {
+                int bits = bits(conjunct.factors());
+                if ((bits & (left | right)) == bits && (bits & left) != 0 && (bits & right) != 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean connected(ImmutableBitSet left, ImmutableBitSet right) {
+            ImmutableBitSet both = left.union(right);
+            for (Conjunct conjunct : conjuncts) {
+                if (both.contains(conjunct.factors()) && conjunct.factors().intersects(left)
+                        && conjunct.factors().intersects(right)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The relational tree of {@code plan}; appends its factors, left to right, to {@code order}. */
+        private RelNode relOf(Plan plan, List<Integer> order) {
+            if (plan.left() == null) {
+                int factor = plan.factors().nth(0);
+                order.add(factor);
+                return factors.get(factor);
+            }
+            int before = order.size();
+            RelNode left = relOf(plan.left(), order);
+            RelNode right = relOf(plan.right(), order);
+            // Where each field of the region sits in this join's row.
+            Map<Integer, Integer> position = new HashMap<>();
+            int at = 0;
+            for (int factor : order.subList(before, order.size())) {
+                for (int field = offsets[factor]; field < offsets[factor + 1]; field++) {
+                    position.put(field, at++);
+                }
+            }
+            List<RexNode> applicable = new ArrayList<>();
+            for (Conjunct conjunct : conjuncts) {
+                if (plan.factors().contains(conjunct.factors()) && !plan.left().factors().contains(conjunct.factors())
+                        && !plan.right().factors().contains(conjunct.factors())) {
+                    applicable.add(conjunct.condition().accept(new RexShuttle() {
+                        @Override
+                        public RexNode visitInputRef(RexInputRef reference) {
+                            return new RexInputRef(position.get(reference.getIndex()), reference.getType());
+                        }
+                    }));
+                }
+            }
+            return LogicalJoin.create(left, right, List.of(), RexUtil.composeConjunction(rexBuilder, applicable),
+                    java.util.Set.of(), JoinRelType.INNER);
+        }
+
+        private ImmutableBitSet factorsOf(RexNode condition) {
+            ImmutableBitSet.Builder referenced = ImmutableBitSet.builder();
+            for (int field : RelOptUtil.InputFinder.bits(condition)) {
+                referenced.set(factorOf(field));
+            }
+            return referenced.build();
+        }
+
+        private int factorOf(int field) {
+            int found = Arrays.binarySearch(offsets, field);
+            if (found >= 0) {
+                // The first field of a factor; skip factors without fields (none in practice).
+                while (found + 1 < offsets.length && offsets[found + 1] == field) {
+                    found++;
+                }
+                return found;
+            }
+            return -found - 2;
+        }
+
+        private static long pair(int left, int right) {
+            return ((long) left << 32) | right;
+        }
+
+        private static int bits(ImmutableBitSet set) {
+            int bits = 0;
+            for (int factor : set) {
+                bits |= 1 << factor;
+            }
+            return bits;
+        }
+    }
+}

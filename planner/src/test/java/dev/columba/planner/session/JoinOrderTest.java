@@ -1,0 +1,124 @@
+package dev.columba.planner.session;
+
+import static dev.columba.planner.session.SessionRows.query;
+import static dev.columba.planner.session.SessionRows.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.planner.plan.GoldenPlans;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Join order from estimates on a star schema of columnstore tables with rowgroup figures: the fact
+ * table {@code sales} (60,000 rows) and two dimensions, {@code product} (1,000 rows, 20 categories)
+ * and {@code store} (50 rows, 5 regions). Whatever order the query names the tables in, the
+ * filtered dimensions are the hash joins' build sides and the fact table is probed, never built;
+ * FORCE ORDER keeps the written order. Plans are golden files (plan package's plans/).
+ */
+class JoinOrderTest {
+    @TempDir
+    Path directory;
+
+    private Engine engine;
+    private Session session;
+
+    @BeforeEach
+    void open() {
+        engine = SessionRows.open(directory);
+        session = engine.openSession();
+        String compressed = " WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 10)";
+        session.execute("CREATE TABLE sales (product_id INT NOT NULL, store_id INT NOT NULL, amount BIGINT NOT NULL)"
+                + compressed).close();
+        session.execute("CREATE TABLE product (product_id INT NOT NULL, category VARCHAR(10) NOT NULL)" + compressed).close();
+        session.execute("CREATE TABLE store (store_id INT NOT NULL, region VARCHAR(10) NOT NULL)" + compressed).close();
+        update(session, "INSERT INTO sales SELECT MOD(generate_series * 7919, 1000) + 1, MOD(generate_series * 31, 50) + 1,"
+                + " MOD(generate_series, 100) FROM generate_series(1, 60000)");
+        update(session, "INSERT INTO product SELECT generate_series, 'c' || CAST(MOD(generate_series, 20) AS VARCHAR(3))"
+                + " FROM generate_series(1, 1000)");
+        update(session, "INSERT INTO store SELECT generate_series, 'r' || CAST(MOD(generate_series, 5) AS VARCHAR(3))"
+                + " FROM generate_series(1, 50)");
+    }
+
+    @AfterEach
+    void close() {
+        session.close();
+        engine.close();
+    }
+
+    private String explain(String sql) {
+        return query(session, "EXPLAIN " + sql).stream().map(row -> String.valueOf(row.getFirst()))
+                .collect(Collectors.joining("\n"));
+    }
+
+    private static final String STAR = "SELECT p.category, st.region, SUM(s.amount) AS total FROM %s"
+            + " WHERE s.product_id = p.product_id AND s.store_id = st.store_id AND p.category = 'c3' AND st.region = 'r4'"
+            + " GROUP BY p.category, st.region";
+
+    @Test
+    void theFilteredDimensionsAreBuiltAndTheFactTableProbed() {
+        for (String from : List.of("store st, product p, sales s", "sales s, store st, product p",
+                "product p, sales s, store st")) {
+            String sql = STAR.formatted(from);
+            String plan = explain(sql);
+            GoldenPlans.assertPlan("join_order_star", plan, sql);
+            List<String> built = buildSides(plan);
+            assertEquals(2, built.size(), plan);
+            assertEquals(Set.of("product", "store"), Set.copyOf(built), plan);
+            // The same answer as the order the query wrote.
+            List<List<Object>> answer = query(session, sql);
+            assertEquals(1, answer.size(), from);
+            assertEquals(query(session, sql + " OPTION (FORCE ORDER)"), answer, from);
+        }
+    }
+
+    @Test
+    void forceOrderKeepsTheWrittenOrder() {
+        String sql = STAR.formatted("store st, product p, sales s") + " OPTION (FORCE ORDER)";
+        String plan = explain(sql);
+        // store x product first (no condition joins them), then sales, on the right: built.
+        assertTrue(plan.contains("NestedLoopJoin [INNER, true]"), plan);
+        assertEquals(List.of("sales"), buildSides(plan), plan);
+    }
+
+    /** The table under the build (right) input of each hash join, innermost join first. */
+    private static List<String> buildSides(String plan) {
+        List<String> lines = plan.lines().toList();
+        List<String> built = new ArrayList<>();
+        for (int line = lines.size() - 1; line >= 0; line--) {
+            String text = lines.get(line);
+            if (!text.strip().startsWith("HashJoin")) {
+                continue;
+            }
+            int depth = indent(text);
+            // The second child at depth + 2 is the build input; its first scan names the table.
+            int children = 0;
+            for (int below = line + 1; below < lines.size() && indent(lines.get(below)) > depth; below++) {
+                if (indent(lines.get(below)) == depth + 2) {
+                    children++;
+                }
+                Matcher scan = SCAN.matcher(lines.get(below));
+                if (children == 2 && scan.find()) {
+                    built.add(scan.group(1));
+                    break;
+                }
+            }
+        }
+        return built;
+    }
+
+    private static final Pattern SCAN = Pattern.compile("ColumnstoreScan \\[(\\w+)");
+
+    private static int indent(String line) {
+        return line.length() - line.stripLeading().length();
+    }
+}
