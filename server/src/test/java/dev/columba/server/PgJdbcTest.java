@@ -225,10 +225,7 @@ class PgJdbcTest {
         }
     }
 
-    /**
-     * Text outside Latin-1 as a parameter. (As a literal in the SQL text it fails in Columba's planner, which
-     * encodes character literals in ISO-8859-1, with or without the server.)
-     */
+    /** Text outside Latin-1 as parameters and as a literal in the SQL text, both ways through the wire. */
     @Test
     void unicodeTextRoundTrips() throws SQLException {
         String text = "héllo wörld ✓ 日本語 🎉 Ω";
@@ -241,8 +238,9 @@ class PgJdbcTest {
                     insert.executeUpdate();
                 }
             }
+            assertEquals(1, statement.executeUpdate("INSERT INTO words VALUES (3, '" + text + "')"));
             try (ResultSet rows = statement.executeQuery("SELECT word, CHAR_LENGTH(word) FROM words ORDER BY id")) {
-                for (int row = 0; row < 2; row++) {
+                for (int row = 0; row < 3; row++) {
                     assertTrue(rows.next());
                     assertEquals(text, rows.getString(1));
                     assertEquals(text.codePointCount(0, text.length()), rows.getInt(2));
