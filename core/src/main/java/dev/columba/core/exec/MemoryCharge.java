@@ -33,10 +33,22 @@ final class MemoryCharge implements AutoCloseable {
         long step = Math.max(bytes - charged, Math.max(charged, 4096));
         if (!reservation.add(step)) {
             throw new ColumbaException(ErrorCode.OUT_OF_MEMORY, "not enough memory for " + what + ": " + bytes
-                    + " bytes would pass the query's limit of " + allocator.getLimit() + " bytes ("
+                    + " bytes would pass the query's limit of " + effectiveLimit(allocator) + " bytes ("
                     + allocator.getAllocatedMemory() + " in use)");
         }
         charged += step;
+    }
+
+    /**
+     * The limit that binds {@code allocator}: the smallest along its chain of parents. An
+     * operator's own allocator is unlimited; the query's, above it, holds the limit.
+     */
+    static long effectiveLimit(BufferAllocator allocator) {
+        long limit = Long.MAX_VALUE;
+        for (BufferAllocator current = allocator; current != null; current = current.getParentAllocator()) {
+            limit = Math.min(limit, current.getLimit());
+        }
+        return limit;
     }
 
     @Override

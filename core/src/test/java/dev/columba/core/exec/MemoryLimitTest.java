@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,11 @@ class MemoryLimitTest {
             assertEquals(ErrorCode.OUT_OF_MEMORY, error.errorCode());
             assertEquals("53200", error.errorCode().sqlState());
             assertTrue(error.getMessage().contains(expectedName), error.getMessage());
+            // A limit quoted is the query's, not an operator allocator's unlimited one.
+            assertFalse(error.getMessage().contains(String.valueOf(Long.MAX_VALUE)), error.getMessage());
+            if (error.getMessage().contains("limit of ")) {
+                assertTrue(error.getMessage().contains("limit of " + limit + " bytes"), error.getMessage());
+            }
             operator.close();
             assertEquals(0, query.getAllocatedMemory(), "nothing leaked");
             query.close();
