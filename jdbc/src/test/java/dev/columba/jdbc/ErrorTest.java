@@ -124,6 +124,14 @@ class ErrorTest {
     }
 
     @Test
+    void aCopyFileNameTheSystemCannotHoldIsAnArgumentError() throws SQLException {
+        statement.execute("CREATE TABLE t (a INT)");
+        SQLException failure = failure("COPY t FROM 'data\u0000.csv'");
+        assertCode(ErrorCode.INVALID_ARGUMENT, failure);
+        assertTrue(failure.getMessage().contains("'data\\0.csv' is not a file name"), failure.getMessage());
+    }
+
+    @Test
     void nullSqlIsAnArgumentError() {
         assertEquals("22023", assertThrows(SQLException.class, () -> statement.execute(null)).getSQLState());
     }

@@ -17,6 +17,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -73,7 +74,13 @@ final class CopyCommand {
                 return text.charAt(0);
             }).orElse(',');
             String nullText = copy.option("null").flatMap(SqlOption::valueText).orElse("");
-            Path file = Path.of(copy.file());
+            Path file;
+            try {
+                file = Path.of(copy.file());
+            } catch (InvalidPathException e) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "COPY " + name + " FROM: '" + copy.file().replace("\0", "\\0")
+                        + "' is not a file name: " + e.getReason());
+            }
             try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 CsvRows csv = new CsvRows(reader, delimiter, nullText, name, schema, targets, file.toString(), progress);
                 if (header) {
