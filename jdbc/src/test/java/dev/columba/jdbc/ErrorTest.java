@@ -132,6 +132,20 @@ class ErrorTest {
     }
 
     @Test
+    void typesOutsideColumbasBoundsAreArgumentErrors() throws SQLException {
+        assertCode(ErrorCode.INVALID_ARGUMENT, failure("CREATE TABLE t (a BIGINT, b CHAR(0))"));
+        assertCode(ErrorCode.INVALID_ARGUMENT, failure("CREATE TABLE t (a BIGINT, b VARCHAR(0))"));
+        assertCode(ErrorCode.INVALID_ARGUMENT, failure("CREATE TABLE t (a BIGINT, d DECIMAL(0, 0))"));
+        // A negative scale was silently taken as 0.
+        assertCode(ErrorCode.INVALID_ARGUMENT, failure("CREATE TABLE t (a BIGINT, d DECIMAL(10, -1))"));
+        SQLException tooWide = failure("SELECT CAST(1 AS CHAR(8001))");
+        assertCode(ErrorCode.INVALID_ARGUMENT, tooWide);
+        assertTrue(tooWide.getMessage().contains("CHAR length must be 1..8000, was 8001"), tooWide.getMessage());
+        statement.execute("CREATE TABLE t (i INT)");
+        assertCode(ErrorCode.INVALID_STATEMENT, failure("SELECT CAST(i AS DECIMAL(10, -1)) FROM t"));
+    }
+
+    @Test
     void nullSqlIsAnArgumentError() {
         assertEquals("22023", assertThrows(SQLException.class, () -> statement.execute(null)).getSQLState());
     }

@@ -98,6 +98,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -203,6 +204,10 @@ public final class QueryPlanner {
             }
             if (e.getCause() instanceof ColumbaException columba) {
                 throw columba;
+            }
+            if (e instanceof CalciteException calcite) {
+                // Calcite's own errors without a position (CalciteResource): about the statement, not Columba.
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, calcite.getMessage(), calcite);
             }
             throw new ColumbaException(ErrorCode.INTERNAL, "planning failed: " + e, e);
         }

@@ -46,9 +46,19 @@ public final class SqlTypes {
     /**
      * The Columba type of a Calcite type.
      *
-     * @throws ColumbaException WRONG_TYPE for a type Columba does not store
+     * @throws ColumbaException WRONG_TYPE for a type Columba does not store, INVALID_ARGUMENT for a
+     *     length or precision outside Columba's bounds
      */
     public static SqlType fromRelType(RelDataType type) {
+        try {
+            return basicType(type);
+        } catch (IllegalArgumentException e) {
+            // SqlType's bounds (lengths 1..8000, precision 1..38): a type the statement wrote, such as CAST(x AS CHAR(8001)).
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "type " + type.getFullTypeString() + ": " + e.getMessage());
+        }
+    }
+
+    private static SqlType basicType(RelDataType type) {
         return switch (type.getSqlTypeName()) {
             case BOOLEAN -> SqlType.BOOLEAN;
             case TINYINT, SMALLINT, INTEGER -> SqlType.INT;

@@ -45,6 +45,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -229,6 +230,19 @@ final class DdlExecutor {
         }
         int precision = basic.getPrecision();
         int scale = basic.getScale();
+        if (scale != RelDataType.SCALE_NOT_SPECIFIED && scale < 0) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "type " + spec + ": DECIMAL scale must be 0 or more, was "
+                    + scale);
+        }
+        try {
+            return basicType(typeName, precision, scale);
+        } catch (IllegalArgumentException e) {
+            // SqlType's bounds (lengths 1..8000, precision 1..38, scale up to the precision): the user's type.
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "type " + spec + ": " + e.getMessage());
+        }
+    }
+
+    private static SqlType basicType(SqlTypeName typeName, int precision, int scale) {
         return switch (typeName) {
             case BOOLEAN -> SqlType.BOOLEAN;
             case TINYINT, SMALLINT, INTEGER -> SqlType.INT;
