@@ -70,7 +70,11 @@ public enum Peer {
     Properties properties() {
         Properties properties = new Properties();
         switch (this) {
-            case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE -> properties.setProperty("buffer_pool_size", "2GB");
+            case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE -> {
+                properties.setProperty("buffer_pool_size", "2GB");
+                // One thread, as DuckDB's threads = 1: the suites compare one core with one unless told otherwise.
+                properties.setProperty("max_dop", "1");
+            }
             case DUCKDB -> {
                 properties.setProperty("duckdb.read_only", "true");
                 properties.setProperty("threads", "1");

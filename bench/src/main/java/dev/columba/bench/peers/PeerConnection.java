@@ -55,6 +55,9 @@ public final class PeerConnection implements AutoCloseable {
      * A connection to {@code peer}'s database named {@code name} under {@code databases}
      * ({@link Peer#url(Path, String)}).
      */
+    /** The threads {@link #useThreads} asked for (kept across reconnections), 0 for the suite's default. */
+    private int threads;
+
     public PeerConnection(Peer peer, Path databases, String name) {
         this.peer = peer;
         this.databases = databases;
@@ -96,6 +99,20 @@ public final class PeerConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Lets the engine's queries use {@code threads} threads: Columba's {@code max_dop}, DuckDB's
+     * {@code threads} (both 1 by default in these suites, so that one core is compared with one).
+     */
+    public void useThreads(int threads) {
+        this.threads = threads;
+        String sql = peer.isColumba() ? "SET max_dop = " + threads : "SET threads = " + threads;
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new ColumbaException(ErrorCode.INTERNAL, peer.label() + " failed " + sql + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Columba's I/O counters of the last query (all tables added up); zero for the peers. */
     public IoStats lastStatistics() {
         return lastStatistics;
@@ -115,6 +132,9 @@ public final class PeerConnection implements AutoCloseable {
         closeConnection();
         dropFromPageCache();
         connection = connect();
+        if (threads > 0) {
+            useThreads(threads);
+        }
         dropFromPageCache();
     }
 

@@ -71,6 +71,10 @@ public class TpchQueryBenchmark {
     @Param({"COLD", "WARM"})
     public PeerQueryBenchmark.Cache cache;
 
+    /** Threads each engine may use for a query: Columba's max_dop, DuckDB's threads. */
+    @Param("1")
+    public int threads;
+
     /** Parent of the benchmark databases; empty means bench/target/data. */
     @Param("")
     public String dataDirectory;
@@ -97,6 +101,7 @@ public class TpchQueryBenchmark {
         expected = databases.expected().get(query);
         sql = engine == Peer.DUCKDB ? query.original().sql() : query.sql();
         connection = new PeerConnection(engine, databases.directory(), TpchDatabases.NAME);
+        connection.useThreads(threads);
         long start = System.nanoTime();
         connection.run(query.title() + " (EXPLAIN)", "EXPLAIN " + sql);
         planningMs = (System.nanoTime() - start) / 1e6;

@@ -50,13 +50,22 @@ public final class PrimaryDictionaries {
     /**
      * The column's primary dictionary, or null if none was built yet. The first use reads the file
      * through a mapping, so a scan's {@code io} reads it ahead and counts its pages as lob reads
-     * (logical, read-ahead or physical) exactly as it counts the segments that refer to it.
+     * (logical, read-ahead or physical) exactly as it counts the segments that refer to it. Scans
+     * running in parallel load a dictionary once: the others wait for it, so its reads are counted once.
      */
     public Dictionary get(int column, SegmentIo io) {
         Dictionary dictionary = loaded.get(column);
         if (dictionary != null) {
             return dictionary;
         }
+        synchronized (this) {
+            dictionary = loaded.get(column);
+            return dictionary != null ? dictionary : load(column, io);
+        }
+    }
+
+    private Dictionary load(int column, SegmentIo io) {
+        Dictionary dictionary;
         Path path = file(column);
         if (!Files.exists(path)) {
             return null;

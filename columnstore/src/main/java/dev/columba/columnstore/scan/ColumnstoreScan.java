@@ -1,17 +1,17 @@
 package dev.columba.columnstore.scan;
 
+import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.encoding.SegmentFilter;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.encoding.SegmentReader;
 import dev.columba.columnstore.file.RowgroupFile;
 import dev.columba.columnstore.file.SegmentIo;
-import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
-import dev.columba.core.batch.VectorValues;
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorValues;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounter;
@@ -85,6 +85,15 @@ public final class ColumnstoreScan implements AutoCloseable {
 
     public ColumnstoreScan(ColumnstoreTable table, PageReader reader, ScanOptions options, IoCounters counters,
                            BufferAllocator allocator) {
+        this(table, reader, options, counters, allocator, new RowgroupMorsels());
+    }
+
+    /**
+     * A scan of the rowgroups it claims from {@code morsels}, which other scans of the same table
+     * (the workers of a parallel plan, each with its own reader and allocator) claim from too.
+     */
+    public ColumnstoreScan(ColumnstoreTable table, PageReader reader, ScanOptions options, IoCounters counters,
+                           BufferAllocator allocator, RowgroupMorsels morsels) {
         this.table = table;
         this.reader = reader;
         this.options = options;
@@ -117,7 +126,8 @@ public final class ColumnstoreScan implements AutoCloseable {
             neededColumns.add(filter.column());
         }
         this.needed = neededColumns.stream().mapToInt(Integer::intValue).toArray();
-        this.rowgroups = new UpcomingRowgroups(table, table.rowgroups(reader, counters), options.filters(), needed, io);
+        morsels.entries(() -> table.rowgroups(reader, counters));
+        this.rowgroups = new UpcomingRowgroups(table, morsels, options.filters(), needed, io);
     }
 
     /** The next batch of live rows, or null at the end. Valid until the next call. */

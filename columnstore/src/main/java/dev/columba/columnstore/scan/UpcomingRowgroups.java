@@ -76,27 +76,27 @@ final class UpcomingRowgroups implements AutoCloseable {
     private final List<ColumnFilter> filters;
     private final int[] needed;
     private final SegmentIo io;
-    private final List<RowgroupEntry> entries;
-    /** The index in {@link #entries} of the next rowgroup to prepare. */
-    private int nextEntry;
+    /** The rowgroups this scan may still claim (shared with other workers in a parallel plan). */
+    private final RowgroupMorsels morsels;
     private final ArrayDeque<Prepared> ahead = new ArrayDeque<>();
     private int mappedAhead;
 
-    UpcomingRowgroups(ColumnstoreTable table, List<RowgroupEntry> entries, List<ColumnFilter> filters, int[] needed,
+    UpcomingRowgroups(ColumnstoreTable table, RowgroupMorsels morsels, List<ColumnFilter> filters, int[] needed,
                       SegmentIo io) {
         this.table = table;
         this.schema = table.schema();
         this.filters = filters;
         this.needed = needed;
         this.io = io;
-        this.entries = List.copyOf(entries);
+        this.morsels = morsels;
     }
 
     /** The next rowgroup, prepared now unless it was already; null after the last. The caller owns a Readable's file. */
     Prepared next() {
         Prepared next = ahead.pollFirst();
         if (next == null) {
-            return nextEntry < entries.size() ? prepare(entries.get(nextEntry++)) : null;
+            RowgroupEntry entry = morsels.claim();
+            return entry == null ? null : prepare(entry);
         }
         if (next instanceof Readable) {
             mappedAhead--;
@@ -109,9 +109,12 @@ final class UpcomingRowgroups implements AutoCloseable {
      * (never with read-ahead off or a window of 0), then issues what fits.
      */
     void fill() {
-        while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && nextEntry < entries.size()
+        while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && !morsels.exhausted()
                 && !(ahead.peekLast() instanceof Failed)) {
-            RowgroupEntry entry = entries.get(nextEntry++);
+            RowgroupEntry entry = morsels.claim();
+            if (entry == null) {
+                break;
+            }
             Prepared prepared;
             try {
                 prepared = prepare(entry);
@@ -130,10 +133,11 @@ final class UpcomingRowgroups implements AutoCloseable {
 
     /** Starts reading the header and footer of the next compressed rowgroup, ahead of the window's requests. */
     private void adviseMetadataOfNext() {
-        if (nextEntry >= entries.size() || entries.get(nextEntry).state() != RowgroupState.COMPRESSED) {
+        RowgroupEntry upcoming = morsels.peek();
+        if (upcoming == null || upcoming.state() != RowgroupState.COMPRESSED) {
             return;
         }
-        Path path = table.rowgroupFile(entries.get(nextEntry).rowgroupId());
+        Path path = table.rowgroupFile(upcoming.rowgroupId());
         try (FileHandle file = NativeFilesFacade.INSTANCE.open(path, FilesFacade.OpenMode.READ, false)) {
             long size = file.size();
             if (size == 0) {

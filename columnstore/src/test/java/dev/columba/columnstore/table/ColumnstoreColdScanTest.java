@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.columnstore.scan.ColumnstoreScan;
+import dev.columba.columnstore.scan.RowgroupMorsels;
 import dev.columba.columnstore.scan.ScanOptions;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
-import dev.columba.core.type.SqlType;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
+import dev.columba.core.type.SqlType;
 import dev.columba.datagen.CommentsGenerator;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
@@ -111,6 +112,51 @@ class ColumnstoreColdScanTest {
         System.out.printf("cold scan with read-ahead: %d rowgroups, %d requests (%d of them ahead), largest %d bytes, "
                 + "counted %d bytes, read_bytes %d%n", rowgroups.size(), run.requests(), run.requestsAhead(),
                 run.largestRequest(), counted, run.readBytes());
+    }
+
+    /**
+     * Workers of a parallel plan dividing the rowgroups (morsels) read each rowgroup once: the rows
+     * add up, the segments read equal a serial scan's, and the counters they share agree with
+     * {@code /proc/self/io} read_bytes within 5%, as a serial scan's do.
+     */
+    @Test
+    void parallelWorkersReadEachRowgroupOnceAndCountersAgreeWithTheOperatingSystem() throws Exception {
+        Run serial = coldScan(ScanOptions.all(table.schema().size()));
+        database.dropCleanBuffers();
+        IoCounters counters = new IoCounters();
+        RowgroupMorsels morsels = new RowgroupMorsels();
+        int workers = 3;
+        java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers);
+        ProcSelfIo before = ProcSelfIo.read();
+        try {
+            List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+            for (int worker = 0; worker < workers; worker++) {
+                running.add(pool.submit(() -> {
+                    try (ColumnstoreScan scan = new ColumnstoreScan(table, database.bufferPool(),
+                            ScanOptions.all(table.schema().size()), counters, allocator, morsels)) {
+                        Batch batch;
+                        while ((batch = scan.next()) != null) {
+                            rows.addAndGet(batch.selectedCount());
+                        }
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> future : running) {
+                future.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        long readBytes = ProcSelfIo.read().minus(before).readBytes();
+        IoStats stats = counters.snapshot();
+        assertEquals(ROWS, rows.get());
+        assertEquals(serial.stats().segmentReads(), stats.segmentReads(), "each segment read by one worker");
+        long counted = stats.pagesFromStorage() * 8192;
+        assertEquals(1.0, (double) counted / readBytes, 0.05, "counted " + counted + " bytes, /proc/self/io "
+                + readBytes + ": " + stats);
+        assertEquals(1.0, (double) readBytes / serial.readBytes(), 0.05, "the workers read what one scan reads: "
+                + readBytes + " against " + serial.readBytes() + " bytes");
     }
 
     @Test

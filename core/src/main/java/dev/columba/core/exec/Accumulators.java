@@ -12,6 +12,7 @@ import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -56,6 +57,18 @@ final class Accumulators {
 
         /** Writes the results of groups {@code [from, from + count)} into rows {@code [0, count)} of {@code out}. */
         abstract void write(FieldVector out, SqlType type, int from, int count);
+
+
+        /**
+         * Writes the partial state of groups {@code [from, from + count)} into rows {@code [0, count)}
+         * of {@code out}, one vector per column of {@link HashAggregateOperator#stateTypes}: what one
+         * worker's groups hold, so that merging all workers' states gives what one accumulator over
+         * all rows would hold.
+         */
+        abstract void writeState(FieldVector[] out, int from, int count);
+
+        /** Merges the states at {@code positions[0, count)} of {@code state} (as {@link #writeState} wrote them) into groups {@code groupIds[0, count)}. */
+        abstract void merge(FieldVector[] state, int[] positions, int[] groupIds, int count);
 
         @Override
         public void close() {
@@ -112,6 +125,19 @@ final class Accumulators {
         void write(FieldVector out, SqlType type, int from, int count) {
             for (int index = 0; index < count; index++) {
                 VectorValues.set(out, index, type, counts[from + index]);
+            }
+        }
+
+        @Override
+        void writeState(FieldVector[] out, int from, int count) {
+            write(out[0], SqlType.BIGINT, from, count);
+        }
+
+        @Override
+        void merge(FieldVector[] state, int[] positions, int[] groupIds, int count) {
+            ArrowBuf data = state[0].getDataBuffer();
+            for (int index = 0; index < count; index++) {
+                counts[groupIds[index]] += data.getLong((long) positions[index] * 8);
             }
         }
     }
@@ -256,6 +282,47 @@ final class Accumulators {
             };
         }
 
+        /** The exact total at the argument's scale (NULL when no value was added) and the count of values. */
+        @Override
+        void writeState(FieldVector[] out, int from, int count) {
+            SqlType totalType = SqlType.decimal(38, scale);
+            for (int index = 0; index < count; index++) {
+                int group = from + index;
+                if (counts[group] == 0) {
+                    VectorValues.setNull(out[0], index);
+                } else {
+                    BigInteger unscaled = toBigInteger(high[group], low[group]).add(BigInteger.valueOf(sums[group]));
+                    if (unscaled.bitLength() > 127) {
+                        throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, name + ": the total passed 38 digits");
+                    }
+                    VectorValues.set(out[0], index, totalType, new BigDecimal(unscaled, scale));
+                }
+                VectorValues.set(out[1], index, SqlType.BIGINT, counts[group]);
+            }
+        }
+
+        @Override
+        void merge(FieldVector[] state, int[] positions, int[] groupIds, int count) {
+            ArrowBuf totals = state[0].getDataBuffer();
+            ArrowBuf validity = state[0].getValidityBuffer();
+            ArrowBuf counted = state[1].getDataBuffer();
+            long[] sums = this.sums;
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                int group = groupIds[index];
+                if (BitVectorHelper.get(validity, row) != 0) {
+                    long valueLow = totals.getLong((long) row * 16);
+                    long valueHigh = totals.getLong((long) row * 16 + 8);
+                    if (valueHigh == (valueLow >> 63)) {
+                        addLong(sums, group, valueLow);
+                    } else {
+                        addWide(group, valueHigh, valueLow);
+                    }
+                }
+                counts[group] += counted.getLong((long) row * 8);
+            }
+        }
+
         private static BigInteger toBigInteger(long high, long low) {
             return BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
         }
@@ -303,6 +370,28 @@ final class Accumulators {
                 int group = from + index;
                 Object value = counts[group] == 0 ? null : average ? sums[group] / counts[group] : sums[group];
                 VectorValues.set(out, index, type, value);
+            }
+        }
+
+        /** The sum and the count of values; merged sums are added in the order the states arrive. */
+        @Override
+        void writeState(FieldVector[] out, int from, int count) {
+            for (int index = 0; index < count; index++) {
+                int group = from + index;
+                VectorValues.set(out[0], index, SqlType.DOUBLE, sums[group]);
+                VectorValues.set(out[1], index, SqlType.BIGINT, counts[group]);
+            }
+        }
+
+        @Override
+        void merge(FieldVector[] state, int[] positions, int[] groupIds, int count) {
+            ArrowBuf partialSums = state[0].getDataBuffer();
+            ArrowBuf partialCounts = state[1].getDataBuffer();
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                int group = groupIds[index];
+                sums[group] += partialSums.getDouble((long) row * 8);
+                counts[group] += partialCounts.getLong((long) row * 8);
             }
         }
     }
@@ -430,6 +519,17 @@ final class Accumulators {
                     case SqlType.TimestampType ignored -> VectorValues.set(out, index, type, Values.microsToTimestamp(longs[group]));
                 }
             }
+        }
+    
+        /** The extreme value itself (NULL when no value was seen); merging offers it like an input value. */
+        @Override
+        void writeState(FieldVector[] out, int from, int count) {
+            write(out[0], type, from, count);
+        }
+
+        @Override
+        void merge(FieldVector[] state, int[] positions, int[] groupIds, int count) {
+            add(state[0], positions, groupIds, count);
         }
     }
 }

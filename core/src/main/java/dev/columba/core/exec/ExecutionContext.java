@@ -26,9 +26,17 @@ public final class ExecutionContext {
     private final BufferAllocator allocator;
     private final int batchSize;
     private final EvaluationContext evaluation;
+    /** The context this one is a worker's of: its cancellation is this one's too. Null for a query's own. */
+    private final ExecutionContext parent;
     private volatile boolean cancelled;
 
     public ExecutionContext(QueryContext query, BufferAllocator allocator, int batchSize, EvaluationContext evaluation) {
+        this(query, allocator, batchSize, evaluation, null);
+    }
+
+    private ExecutionContext(QueryContext query, BufferAllocator allocator, int batchSize, EvaluationContext evaluation,
+                             ExecutionContext parent) {
+        this.parent = parent;
         this.query = Objects.requireNonNull(query, "query");
         this.allocator = Objects.requireNonNull(allocator, "allocator");
         this.evaluation = Objects.requireNonNull(evaluation, "evaluation");
@@ -68,12 +76,22 @@ public final class ExecutionContext {
     }
 
     public boolean cancelled() {
-        return cancelled;
+        return cancelled || parent != null && parent.cancelled();
+    }
+
+    /**
+     * A context for a part of the query that runs on other threads (a parallel plan's workers, or
+     * the group of them under one exchange): the same query, allocator, batch size and clock;
+     * cancelled when this one is, and cancellable on its own so that a failing worker can stop its
+     * siblings without cancelling the query.
+     */
+    public ExecutionContext worker() {
+        return new ExecutionContext(query, allocator, batchSize, evaluation, this);
     }
 
     /** @throws ColumbaException {@link ErrorCode#QUERY_CANCELLED} (57014) once the query was cancelled */
     public void checkCancelled() {
-        if (cancelled) {
+        if (cancelled()) {
             throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "the query was cancelled");
         }
     }

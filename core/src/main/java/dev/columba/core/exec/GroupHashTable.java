@@ -58,16 +58,20 @@ final class GroupHashTable implements AutoCloseable {
      * key), adding a group for each key not seen before; ids are assigned in row order.
      */
     void groupIds(FieldVector[] input, int[] positions, int count, int[] groupIds) {
-        lookUp(input, positions, count, groupIds, true);
+        rowHashes = lookUp(input, positions, count, groupIds, true, rowHashes);
     }
 
-    /** Like {@link #groupIds} without adding groups: -1 for a key not in the table. */
-    void find(FieldVector[] input, int[] positions, int count, int[] groupIds) {
-        lookUp(input, positions, count, groupIds, false);
+    /**
+     * Like {@link #groupIds} without adding groups: -1 for a key not in the table. Threads may
+     * find at once in a table nobody adds to, each with scratch space of its own for the rows'
+     * hashes: {@code hashes}, returned grown if it was too small.
+     */
+    long[] find(FieldVector[] input, int[] positions, int count, int[] groupIds, long[] hashes) {
+        return lookUp(input, positions, count, groupIds, false, hashes);
     }
 
-    private void lookUp(FieldVector[] input, int[] positions, int count, int[] groupIds, boolean insert) {
-        hashRows(input, positions, count);
+    private long[] lookUp(FieldVector[] input, int[] positions, int count, int[] groupIds, boolean insert, long[] scratch) {
+        long[] rowHashes = hashRows(input, positions, count, scratch);
         for (int index = 0; index < count; index++) {
             int row = positions[index];
             long hash = rowHashes[index];
@@ -89,6 +93,7 @@ final class GroupHashTable implements AutoCloseable {
                 slot = (slot + 1) & mask;
             }
         }
+        return rowHashes;
     }
 
     private int addGroup(FieldVector[] input, int row, long hash, int slot) {
@@ -133,11 +138,9 @@ final class GroupHashTable implements AutoCloseable {
         return (long) slots.length * Integer.BYTES + (long) groupHashes.length * Long.BYTES;
     }
 
-    private void hashRows(FieldVector[] input, int[] positions, int count) {
-        if (rowHashes.length < count) {
-            rowHashes = new long[Math.max(count, rowHashes.length * 2)];
-        }
-        long[] hashes = rowHashes;
+    /** The rows' hashes, in {@code scratch} or a larger array replacing it. */
+    private long[] hashRows(FieldVector[] input, int[] positions, int count, long[] scratch) {
+        long[] hashes = scratch.length >= count ? scratch : new long[Math.max(count, scratch.length * 2)];
         for (int index = 0; index < count; index++) {
             hashes[index] = 0;
         }
@@ -156,6 +159,7 @@ final class GroupHashTable implements AutoCloseable {
         for (int index = 0; index < count; index++) {
             hashes[index] = mix(hashes[index]);
         }
+        return hashes;
     }
 
     private static long valueHash(Layout layout, ArrowBuf data, ArrowBuf offsets, int row) {

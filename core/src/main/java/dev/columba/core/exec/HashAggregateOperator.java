@@ -24,15 +24,35 @@ import org.apache.arrow.vector.IntVector;
  * aggregate first passes its values through a set of (group, value) pairs so each counts once;
  * FILTER keeps only the rows whose filter column is TRUE. Groups come out in order of first appearance.
  *
+ * <p>Parallel plans split an aggregation in two: each worker runs a {@linkplain #partial partial}
+ * aggregation over its share of the rows, which returns per group the keys and each aggregate's
+ * state (COUNT: the count; SUM and AVG: the exact total at the argument's scale, or the DOUBLE sum,
+ * and the count of values; MIN and MAX: the value), and one {@linkplain #merging final}
+ * aggregation merges those states by key into the results a single aggregation would give.
+ * DISTINCT aggregates are not split.
+ *
  * <p>Memory: the distinct keys in Arrow vectors, the hash table and per-group state on the heap,
  * charged to the query's limit; the input is not kept. Each returned batch is the operator's own,
  * valid until the next {@code next()}.
  */
 public final class HashAggregateOperator extends BaseOperator {
+    /** Which part of an aggregation this operator computes. */
+    public enum Phase {
+        /** All of it: rows in, results out. */
+        COMPLETE,
+        /** A worker's share: rows in, keys and aggregate states out. */
+        PARTIAL,
+        /** The merge: keys and aggregate states in, results out. */
+        FINAL
+    }
+
+    private final Phase phase;
     private final Operator input;
     private final int[] groupKeys;
     private final List<AggregateCall> aggregates;
     private final List<SqlType> argumentTypes = new ArrayList<>();
+    /** Columns of each aggregate's partial state. */
+    private final int[] stateWidths;
     private GroupHashTable groups;
     private final List<MemoryCharge> charges = new ArrayList<>();
     private final List<Accumulators.Accumulator> accumulators = new ArrayList<>();
@@ -54,13 +74,76 @@ public final class HashAggregateOperator extends BaseOperator {
      * @throws ColumbaException {@link ErrorCode#WRONG_TYPE} when an aggregate does not fit its argument
      */
     public HashAggregateOperator(Operator input, List<Integer> groupKeys, List<AggregateCall> aggregates) {
-        super(schemaOf(input.schema(), groupKeys, aggregates), List.of(input));
+        this(Phase.COMPLETE, input, groupKeys, aggregates, argumentTypes(input.schema(), aggregates));
+    }
+
+    private HashAggregateOperator(Phase phase, Operator input, List<Integer> groupKeys, List<AggregateCall> aggregates,
+                                  List<SqlType> argumentTypes) {
+        super(schemaOf(phase, input.schema(), groupKeys, aggregates, argumentTypes), List.of(input));
+        this.phase = phase;
         this.input = input;
         this.groupKeys = groupKeys.stream().mapToInt(Integer::intValue).toArray();
         this.aggregates = List.copyOf(aggregates);
-        for (AggregateCall call : aggregates) {
-            argumentTypes.add(call.argument() == AggregateCall.NO_ARGUMENT ? null : input.schema().column(call.argument()).type());
+        this.argumentTypes.addAll(argumentTypes);
+        this.stateWidths = new int[aggregates.size()];
+        for (int index = 0; index < aggregates.size(); index++) {
+            stateWidths[index] = stateTypes(aggregates.get(index), argumentTypes.get(index)).size();
         }
+    }
+
+    /**
+     * A worker's share of an aggregation: the same arguments as a complete one; returns the keys,
+     * then each aggregate's {@linkplain #stateTypes state columns}. Without keys it returns one row
+     * even over no input (a count of 0, empty states), so the merge sees every worker.
+     */
+    public static HashAggregateOperator partial(Operator input, List<Integer> groupKeys, List<AggregateCall> aggregates) {
+        for (AggregateCall call : aggregates) {
+            if (call.distinct()) {
+                throw new ColumbaException(ErrorCode.INTERNAL, "a DISTINCT aggregate (" + call.name() + ") cannot be split");
+            }
+        }
+        return new HashAggregateOperator(Phase.PARTIAL, input, groupKeys, aggregates, argumentTypes(input.schema(), aggregates));
+    }
+
+    /**
+     * The merge of partial aggregations: {@code states} returns what {@link #partial} returns
+     * ({@code keyCount} keys, then the states of {@code aggregates} in order), and the result is
+     * what the complete aggregation over all rows returns. {@code argumentTypes} are the
+     * aggregates' argument types in the partial's input (null for COUNT(*)).
+     */
+    public static HashAggregateOperator merging(Operator states, int keyCount, List<AggregateCall> aggregates,
+                                                List<SqlType> argumentTypes) {
+        List<Integer> keys = new ArrayList<>();
+        for (int key = 0; key < keyCount; key++) {
+            keys.add(key);
+        }
+        return new HashAggregateOperator(Phase.FINAL, states, keys, aggregates, argumentTypes);
+    }
+
+    /** The argument types of {@code aggregates} over {@code input}, null for COUNT(*). */
+    public static List<SqlType> argumentTypes(TableSchema input, List<AggregateCall> aggregates) {
+        List<SqlType> types = new ArrayList<>();
+        for (AggregateCall call : aggregates) {
+            types.add(call.argument() == AggregateCall.NO_ARGUMENT ? null : input.column(call.argument()).type());
+        }
+        return types;
+    }
+
+    /** The columns of {@code call}'s partial state over an argument of {@code argumentType}. */
+    static List<SqlType> stateTypes(AggregateCall call, SqlType argumentType) {
+        return switch (call.function()) {
+            case COUNT -> List.of(SqlType.BIGINT);
+            case SUM, AVG -> argumentType instanceof SqlType.DoubleType
+                    ? List.of(SqlType.DOUBLE, SqlType.BIGINT)
+                    : List.of(SqlType.decimal(38, argumentType instanceof SqlType.DecimalType decimal ? decimal.scale() : 0),
+                            SqlType.BIGINT);
+            case MIN, MAX -> List.of(argumentType);
+        };
+    }
+
+    /** The columns of the rows this operator aggregates (for a final merge, the states it merges). */
+    public TableSchema inputSchema() {
+        return input.schema();
     }
 
     /** SELECT DISTINCT (and UNION without ALL): one row per distinct input row. */
@@ -72,13 +155,32 @@ public final class HashAggregateOperator extends BaseOperator {
         return new HashAggregateOperator(input, keys, List.of());
     }
 
-    private static TableSchema schemaOf(TableSchema input, List<Integer> groupKeys, List<AggregateCall> aggregates) {
+    private static TableSchema schemaOf(Phase phase, TableSchema input, List<Integer> groupKeys, List<AggregateCall> aggregates,
+                                        List<SqlType> argumentTypes) {
         List<Column> columns = new ArrayList<>();
         for (int key : groupKeys) {
             columns.add(input.column(checkColumn(input, key, "group key")));
         }
-        for (AggregateCall call : aggregates) {
-            check(input, call);
+        int stateColumn = groupKeys.size();
+        for (int index = 0; index < aggregates.size(); index++) {
+            AggregateCall call = aggregates.get(index);
+            List<SqlType> states = stateTypes(call, argumentTypes.get(index));
+            if (phase != Phase.FINAL) {
+                check(input, call);
+            } else {
+                for (SqlType state : states) {
+                    SqlType given = input.column(checkColumn(input, stateColumn++, "aggregate state")).type();
+                    if (!given.arrowType().equals(state.arrowType())) {
+                        throw wrong(call, "its state column is " + given.sqlName() + ", not " + state.sqlName());
+                    }
+                }
+            }
+            if (phase == Phase.PARTIAL) {
+                for (int state = 0; state < states.size(); state++) {
+                    columns.add(new Column(call.name() + "$" + state, states.get(state), true));
+                }
+                continue;
+            }
             boolean nullable = call.function() != AggregateFunction.COUNT;
             columns.add(new Column(call.name(), call.type(), nullable));
         }
@@ -190,8 +292,18 @@ public final class HashAggregateOperator extends BaseOperator {
                 target.copyFromSafe(emitted + index, index, stored);
             }
         }
+        int column = groupKeys.length;
         for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
-            accumulators.get(aggregate).write(output.column(groupKeys.length + aggregate), aggregates.get(aggregate).type(), emitted, count);
+            Accumulators.Accumulator accumulator = accumulators.get(aggregate);
+            if (phase == Phase.PARTIAL) {
+                FieldVector[] states = new FieldVector[stateWidths[aggregate]];
+                for (int state = 0; state < states.length; state++) {
+                    states[state] = output.column(column++);
+                }
+                accumulator.writeState(states, emitted, count);
+            } else {
+                accumulator.write(output.column(column++), aggregates.get(aggregate).type(), emitted, count);
+            }
         }
         output.setRowCount(count);
         emitted += count;
@@ -212,6 +324,19 @@ public final class HashAggregateOperator extends BaseOperator {
             Arrays.fill(groupIds, 0, count, 0);
         }
         int groupTotal = groups == null ? 1 : groups.groupCount();
+        if (phase == Phase.FINAL) {
+            int column = groupKeys.length;
+            for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+                Accumulators.Accumulator accumulator = accumulators.get(aggregate);
+                accumulator.ensureGroups(groupTotal);
+                FieldVector[] states = new FieldVector[stateWidths[aggregate]];
+                for (int state = 0; state < states.length; state++) {
+                    states[state] = batch.column(column++);
+                }
+                accumulator.merge(states, positions, groupIds, count);
+            }
+            return;
+        }
         for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
             AggregateCall call = aggregates.get(aggregate);
             Accumulators.Accumulator accumulator = accumulators.get(aggregate);

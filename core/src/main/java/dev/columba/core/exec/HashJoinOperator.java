@@ -8,6 +8,7 @@ import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -34,6 +35,9 @@ public final class HashJoinOperator extends JoinOperator {
     private int[] lastRow = new int[0];
     private int[] nextRow = new int[0];
     private int[] probeGroups = new int[0];
+    private long[] probeHashes = new long[0];
+    /** The build that the workers of a parallel plan share, or null when this join builds its own. */
+    private final SharedHashBuild shared;
 
     /**
      * @param leftKeys left (probe) key columns
@@ -43,7 +47,21 @@ public final class HashJoinOperator extends JoinOperator {
      */
     public HashJoinOperator(Operator left, Operator right, JoinType joinType, List<Integer> leftKeys,
                             List<Integer> rightKeys, Expr residual) {
-        super(left, right, joinType, residual);
+        this(left, right, joinType, leftKeys, rightKeys, residual, null);
+    }
+
+    /**
+     * A join that shares its build with the other workers of a parallel plan: {@code right} is
+     * read by the first worker to need the table (the others never open theirs), and every worker
+     * probes that one table with its own share of the left rows.
+     */
+    public HashJoinOperator(Operator left, Operator right, JoinType joinType, List<Integer> leftKeys,
+                            List<Integer> rightKeys, Expr residual, SharedHashBuild shared) {
+        super(left, right, joinType, residual, shared == null);
+        this.shared = shared;
+        if (shared != null) {
+            shared.register();
+        }
         if (leftKeys.isEmpty() || leftKeys.size() != rightKeys.size()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a hash join needs pairs of keys, got "
                     + leftKeys + " and " + rightKeys);
@@ -62,13 +80,61 @@ public final class HashJoinOperator extends JoinOperator {
 
     @Override
     void build() {
-        tableCharge = new MemoryCharge(allocator, name() + " build hash table");
-        chainCharge = new MemoryCharge(allocator, name() + " build row chains");
+        if (shared == null) {
+            buildFrom(allocator);
+            return;
+        }
+        SharedHashBuild.Built built = shared.acquire(context, memory -> {
+            right.open(context);
+            try {
+                buildRows = new RowBuffer(right.schema(), memory);
+                buildFrom(memory);
+                return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, tableCharge, chainCharge);
+            } catch (RuntimeException e) {
+                // What the failed build allocated goes before its allocator is closed.
+                closeQuietly(buildRows, e);
+                closeQuietly(table, e);
+                closeQuietly(tableCharge, e);
+                closeQuietly(chainCharge, e);
+                buildRows = null;
+                table = null;
+                tableCharge = null;
+                chainCharge = null;
+                throw e;
+            } finally {
+                right.close();
+            }
+        });
+        // Every worker, the builder too, uses the published build and leaves its release to the shared build.
+        buildRows = built.rows();
+        table = built.table();
+        firstRow = built.firstRow();
+        nextRow = built.nextRow();
+        lastRow = null;
+        tableCharge = null;
+        chainCharge = null;
+    }
+
+    private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
+        if (resource == null) {
+            return;
+        }
+        try {
+            resource.close();
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** Reads the right input into {@link #buildRows}, the hash table and the chains, charging {@code memory}. */
+    private void buildFrom(BufferAllocator memory) {
+        tableCharge = new MemoryCharge(memory, name() + " build hash table");
+        chainCharge = new MemoryCharge(memory, name() + " build row chains");
         List<SqlType> keyTypes = new ArrayList<>();
         for (int key : rightKeys) {
             keyTypes.add(right.schema().column(key).type());
         }
-        table = new GroupHashTable(keyTypes, allocator, tableCharge);
+        table = new GroupHashTable(keyTypes, memory, tableCharge);
         int[] positions = new int[0];
         int[] groups = new int[0];
         FieldVector[] keys = new FieldVector[rightKeys.length];
@@ -140,7 +206,7 @@ public final class HashJoinOperator extends JoinOperator {
         for (int key = 0; key < leftKeys.length; key++) {
             keys[key] = batch.column(leftKeys[key]);
         }
-        table.find(keys, probeRows, probeCount, probeGroups);
+        probeHashes = table.find(keys, probeRows, probeCount, probeGroups, probeHashes);
     }
 
     @Override
@@ -164,6 +230,18 @@ public final class HashJoinOperator extends JoinOperator {
 
     @Override
     void release() {
+        if (shared != null) {
+            try {
+                super.release();
+            } finally {
+                try {
+                    right.close();
+                } finally {
+                    shared.release();
+                }
+            }
+            return;
+        }
         try {
             super.release();
         } finally {

@@ -41,6 +41,7 @@ abstract class JoinOperator extends BaseOperator {
     private final TableSchema pairSchema;
     private final int leftColumns;
     RowBuffer buildRows;
+    private final boolean ownsBuildRows;
     private boolean built;
     private CompiledExpression compiledCondition;
     private Batch pairs;
@@ -57,7 +58,17 @@ abstract class JoinOperator extends BaseOperator {
     private int[] passing = new int[0];
 
     JoinOperator(Operator left, Operator right, JoinType joinType, Expr condition) {
-        super(outputSchema(left.schema(), right.schema(), joinType), List.of(left, right));
+        this(left, right, joinType, condition, true);
+    }
+
+    /**
+     * @param opensRight whether opening (and closing) this join opens (and closes) the right input;
+     *                   if not, the subclass does, when and if it reads it, and {@link #buildRows}
+     *                   is the subclass's to release when it replaces it
+     */
+    JoinOperator(Operator left, Operator right, JoinType joinType, Expr condition, boolean opensRight) {
+        super(outputSchema(left.schema(), right.schema(), joinType), opensRight ? List.of(left, right) : List.of(left));
+        this.ownsBuildRows = opensRight;
         this.left = left;
         this.right = right;
         this.joinType = joinType;
@@ -101,7 +112,9 @@ abstract class JoinOperator extends BaseOperator {
 
     @Override
     void opened() {
-        buildRows = new RowBuffer(right.schema(), allocator);
+        if (ownsBuildRows) {
+            buildRows = new RowBuffer(right.schema(), allocator);
+        }
         if (condition != null) {
             compiledCondition = ExpressionCompiler.compile(condition, pairSchema, context.evaluation(), allocator);
         }
@@ -308,7 +321,7 @@ abstract class JoinOperator extends BaseOperator {
         if (pairs != null) {
             pairs.close();
         }
-        if (buildRows != null) {
+        if (buildRows != null && ownsBuildRows) {
             buildRows.close();
         }
     }

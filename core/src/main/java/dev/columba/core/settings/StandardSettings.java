@@ -102,13 +102,22 @@ public final class StandardSettings {
             "Memory one statement's operators may hold (hash tables, sorts); beyond it the statement fails.",
             2L << 30, 1L << 20, 1L << 40, Scope.SESSION);
 
+    public static final Setting<Integer> MAX_DOP = Setting.integer("max_dop",
+            "Workers a parallel plan may use (OPTION (MAXDOP n) overrides it for one statement); 0 means one per available processor, 1 runs every plan serially.",
+            0, 0, 64, "workers", Scope.SESSION);
+
+    public static final Setting<Integer> PARALLELISM_THRESHOLD_ROWS = Setting.integer("parallelism_threshold_rows",
+            "The planner runs a scan's fragment in parallel when the scan is estimated to read at least this many rows (SQL Server's cost threshold for parallelism, in rows).",
+            100_000, 0, Integer.MAX_VALUE, "rows", Scope.SESSION);
+
     /** Every setting, in the order {@code SHOW ALL} lists them. */
     public static final List<Setting<?>> ALL = List.of(
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
             PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
             WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, TRANSACTION_MAX_BUFFER_PERCENT,
-            COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT);
+            COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT,
+            MAX_DOP, PARALLELISM_THRESHOLD_ROWS);
 
     private static final Map<String, Setting<?>> BY_NAME =
             ALL.stream().collect(Collectors.toUnmodifiableMap(Setting::name, Function.identity()));

@@ -3,6 +3,8 @@ package dev.columba.core.stats;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The I/O counters one statement collects, per table in the order the tables were first touched
@@ -10,6 +12,28 @@ import java.util.Map;
  */
 public final class QueryStatistics {
     private final Map<String, IoCounters> byTable = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final AtomicLong workerCpuNanos = new AtomicLong();
+    private final AtomicInteger degree = new AtomicInteger(1);
+
+    /** Adds CPU time a parallel plan's worker thread spent on the statement. */
+    public void addWorkerCpuNanos(long nanos) {
+        workerCpuNanos.addAndGet(nanos);
+    }
+
+    /** CPU time of the statement's worker threads (not the thread that runs the statement). */
+    public long workerCpuNanos() {
+        return workerCpuNanos.get();
+    }
+
+    /** Records that {@code workers} ran in parallel somewhere in the plan. */
+    public void ranWorkers(int workers) {
+        degree.accumulateAndGet(workers, Math::max);
+    }
+
+    /** The largest number of workers that ran at once under one exchange: 1 for a serial plan. */
+    public int degree() {
+        return degree.get();
+    }
 
     /** The counters of {@code tableName}, created on first use. */
     public IoCounters table(String tableName) {

@@ -43,6 +43,11 @@ final class ListSource implements Operator {
         this.failAfterBatches = failAfterBatches;
     }
 
+    /** Another source of the same rows, batches and failure (a parallel plan's copy of an input). */
+    ListSource copy() {
+        return new ListSource(schema, rows, batchSize, selections == null ? null : new Random(rows.size()), failAfterBatches);
+    }
+
     static ListSource of(TableSchema schema, List<Object[]> rows, int batchSize) {
         return new ListSource(schema, rows, batchSize, null, -1);
     }

@@ -33,6 +33,8 @@ class StandardSettingsTest {
         expected.put("columnstore_read_ahead_depth", "128MB");
         expected.put("batch_size", "4096");
         expected.put("query_memory_limit", "2GB");
+        expected.put("max_dop", "0");
+        expected.put("parallelism_threshold_rows", "100000");
 
         Map<String, String> actual = new LinkedHashMap<>();
         for (Setting<?> setting : StandardSettings.ALL) {

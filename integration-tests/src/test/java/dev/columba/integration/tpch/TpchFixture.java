@@ -40,6 +40,9 @@ final class TpchFixture implements AutoCloseable {
     /** How a Columba copy stores its tables. */
     enum Storage { ROWSTORE, COLUMNSTORE }
 
+    /** Workers of the parallel session of each copy: more than this machine's cores, so workers contend. */
+    static final int PARALLEL_DEGREE = 3;
+
     /** Clustered primary keys: the specification's keys (clause 1.4.2.2). */
     private static final Map<TpchGenerator.Table, String> PRIMARY_KEYS = new EnumMap<>(Map.of(
             TpchGenerator.Table.REGION, "r_regionkey",
@@ -61,6 +64,8 @@ final class TpchFixture implements AutoCloseable {
 
     private final Map<Storage, Engine> engines = new EnumMap<>(Storage.class);
     private final Map<Storage, Session> sessions = new EnumMap<>(Storage.class);
+    /** Sessions with every fragment that can run in parallel on {@link #PARALLEL_DEGREE} workers. */
+    private final Map<Storage, Session> parallelSessions = new EnumMap<>(Storage.class);
     private final Connection duckdb;
 
     private TpchFixture(Connection duckdb) {
@@ -85,10 +90,16 @@ final class TpchFixture implements AutoCloseable {
                 fixture.engines.put(storage, engine);
                 Session session = engine.openSession();
                 fixture.sessions.put(storage, session);
+                Session parallel = engine.openSession();
+                parallel.execute("SET max_dop = " + PARALLEL_DEGREE).close();
+                parallel.execute("SET parallelism_threshold_rows = 0").close();
+                fixture.parallelSessions.put(storage, parallel);
                 for (TpchGenerator generator : TpchGenerator.all(scaleFactor)) {
                     String create = "CREATE TABLE " + generator.tableName() + " (" + columns(generator.schema())
                             + (storage == Storage.ROWSTORE ? ", PRIMARY KEY CLUSTERED (" + PRIMARY_KEYS.get(generator.table()) + "))" : ")")
-                            + (storage == Storage.COLUMNSTORE ? " WITH (storage = columnstore)" : "");
+                            // Small rowgroups (lineitem has 8), so that parallel workers divide several.
+                            + (storage == Storage.COLUMNSTORE
+                                    ? " WITH (storage = columnstore, rowgroup_max_rows = 8192, bulk_min_rows = 1024)" : "");
                     session.execute(create).close();
                     long loaded = ((StatementResult.Update) session.execute(
                             "COPY " + generator.tableName() + " FROM '" + files.get(generator.table()) + "'")).count();
@@ -160,8 +171,17 @@ final class TpchFixture implements AutoCloseable {
 
     /** Runs a query on one Columba copy; rows as lists of Java values. */
     List<List<Object>> columba(Storage storage, String sql) {
+        return rows(sessions.get(storage), sql);
+    }
+
+    /** Runs a query on one Columba copy with parallel plans wherever they can be made. */
+    List<List<Object>> columbaParallel(Storage storage, String sql) {
+        return rows(parallelSessions.get(storage), sql);
+    }
+
+    private static List<List<Object>> rows(Session session, String sql) {
         List<List<Object>> rows = new ArrayList<>();
-        try (StatementResult.Rows result = (StatementResult.Rows) sessions.get(storage).execute(sql)) {
+        try (StatementResult.Rows result = (StatementResult.Rows) session.execute(sql)) {
             TableSchema schema = result.schema();
             Batch batch;
             while ((batch = result.next()) != null) {
@@ -187,6 +207,15 @@ final class TpchFixture implements AutoCloseable {
         }
     }
 
+    /** The parallel session's plan for a query on one copy. */
+    String explainParallel(Storage storage, String sql) {
+        try {
+            return String.valueOf(columbaParallel(storage, "EXPLAIN " + sql));
+        } catch (RuntimeException e) {
+            return "(no plan: " + e.getMessage() + ")";
+        }
+    }
+
     /** Runs a query on DuckDB; rows as lists of JDBC objects. */
     List<List<Object>> duckdb(String sql) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();
@@ -206,6 +235,9 @@ final class TpchFixture implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         try {
+            for (Session session : parallelSessions.values()) {
+                session.close();
+            }
             for (Session session : sessions.values()) {
                 session.close();
             }

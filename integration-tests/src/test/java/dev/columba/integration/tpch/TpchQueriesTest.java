@@ -3,6 +3,7 @@ package dev.columba.integration.tpch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.integration.tpch.TpchFixture.Storage;
 import java.io.IOException;
@@ -79,6 +80,26 @@ class TpchQueriesTest {
     static Stream<Arguments> queries() {
         return IntStream.rangeClosed(1, 22).boxed()
                 .flatMap(query -> Stream.of(Arguments.of(query, Storage.ROWSTORE), Arguments.of(query, Storage.COLUMNSTORE)));
+    }
+
+    static Stream<Integer> queryNumbers() {
+        return IntStream.rangeClosed(1, 22).boxed();
+    }
+
+    /**
+     * The same answers with parallel plans: every fragment that can run in parallel does, on
+     * {@link TpchFixture#PARALLEL_DEGREE} workers dividing the columnstore's rowgroups.
+     */
+    @ParameterizedTest(name = "Q{0} on COLUMNSTORE, parallel")
+    @MethodSource("queryNumbers")
+    void answersAsDuckDbInParallel(int query) throws IOException, SQLException {
+        String sql = text(query);
+        List<List<Object>> reference = reference(query, sql);
+        String plan = fixture.explainParallel(Storage.COLUMNSTORE, sql);
+        assertTrue(plan.contains("Parallelism"), () -> "Q" + query + " has no parallel fragment:\n" + plan);
+        List<List<Object>> actual = fixture.columbaParallel(Storage.COLUMNSTORE, sql);
+        String difference = ResultComparison.difference(reference, actual, SORT_COLUMNS.get(query));
+        assertNull(difference, () -> "Q" + query + " on COLUMNSTORE in parallel: " + difference + "\nplan:\n" + plan);
     }
 
     @ParameterizedTest(name = "Q{0} on {1}")

@@ -2,6 +2,7 @@ package dev.columba.planner.exec;
 
 import dev.columba.columnstore.scan.ColumnFilter;
 import dev.columba.columnstore.scan.ColumnstoreScan;
+import dev.columba.columnstore.scan.RowgroupMorsels;
 import dev.columba.columnstore.scan.ScanOptions;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.batch.Batch;
@@ -13,6 +14,7 @@ import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.settings.StandardSettings;
+import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.plan.StatementEnvironment;
 import java.util.ArrayList;
@@ -33,6 +35,7 @@ public final class ColumnstoreScanOperator implements Operator {
     private final StatementEnvironment environment;
     private final ColumnstoreTable table;
     private final int[] projection;
+    private final RowgroupMorsels morsels;
     private final Supplier<List<ColumnFilter>> filters;
     private final boolean withLocator;
     private final TableSchema schema;
@@ -44,6 +47,17 @@ public final class ColumnstoreScanOperator implements Operator {
      */
     public ColumnstoreScanOperator(StatementEnvironment environment, ColumnstoreTable table, int[] projection,
                                    Supplier<List<ColumnFilter>> filters, boolean withLocator) {
+        this(environment, table, projection, null, filters, withLocator);
+    }
+
+    /**
+     * @param morsels the rowgroups this scan shares with the other workers of a parallel plan (it
+     *                reads those it claims), or null to read them all
+     * @param filters evaluated when the scan opens (their constants may be parameters)
+     */
+    public ColumnstoreScanOperator(StatementEnvironment environment, ColumnstoreTable table, int[] projection,
+                                   RowgroupMorsels morsels, Supplier<List<ColumnFilter>> filters, boolean withLocator) {
+        this.morsels = morsels;
         this.environment = environment;
         this.table = table;
         this.projection = projection.clone();
@@ -84,7 +98,9 @@ public final class ColumnstoreScanOperator implements Operator {
                         context.query().settings().get(StandardSettings.COLUMNSTORE_READ_AHEAD_DEPTH))
                 .withBatchSize(context.batchSize())
                 .withRowLocator(withLocator);
-        scan = new ColumnstoreScan(table, environment.reader(), options, context.query().counters(table.name()), allocator);
+        IoCounters counters = context.query().counters(table.name());
+        scan = morsels == null ? new ColumnstoreScan(table, environment.reader(), options, counters, allocator)
+                : new ColumnstoreScan(table, environment.reader(), options, counters, allocator, morsels);
     }
 
     @Override

@@ -134,8 +134,8 @@ import org.apache.calcite.tools.RelBuilder;
  * names, shared, while the statement runs (and the writer its own exclusive ones at commit); it
  * begins a write transaction for a plan that {@link PreparedStatementPlan#modifies()}; it gives
  * each execution a {@link StatementEnvironment} whose {@code QueryContext} collects the statistics
- * it reports. {@code MAXDOP} is accepted and changes nothing (operators run on one thread);
- * a plan is kept and reused by the session's plan cache unless {@code RECOMPILE} says otherwise (the
+ * it reports. {@code MAXDOP n} (else the {@code max_dop} setting) is the degree of the parallel
+ * fragments {@link Parallelizer} adds to the best serial plan; a plan is kept and reused by the session's plan cache unless {@code RECOMPILE} says otherwise (the
  * planner itself keeps nothing). A planner is cheap: make one per statement.
  */
 public final class QueryPlanner {
@@ -148,7 +148,8 @@ public final class QueryPlanner {
      * values of these is another plan.
      */
     public static final List<dev.columba.core.settings.Setting<?>> PLAN_SETTINGS =
-            List.of(StandardSettings.PREFETCH, StandardSettings.PREFETCH_THRESHOLD_ROWS);
+            List.of(StandardSettings.PREFETCH, StandardSettings.PREFETCH_THRESHOLD_ROWS, StandardSettings.MAX_DOP,
+                    StandardSettings.PARALLELISM_THRESHOLD_ROWS);
 
     private final PlannerCatalog catalog;
     private final SettingValues settings;
@@ -184,13 +185,14 @@ public final class QueryPlanner {
             node = sqlExplain.getExplicandum();
         }
         PlanHints hints = hints(node);
+        int degree = degree(node);
         if (node instanceof SqlQueryOption option) {
             node = option.query();
         }
         GeneratedColumnRewrite.apply(node, catalog);
         PlannedStatement planned;
         try {
-            planned = planStatement(node, hints);
+            planned = planStatement(node, hints, degree);
         } catch (CalciteContextException e) {
             throw validationError(e, node);
         } catch (RelOptPlanner.CannotPlanException e) {
@@ -231,7 +233,19 @@ public final class QueryPlanner {
                 settings.get(StandardSettings.PREFETCH_THRESHOLD_ROWS));
     }
 
-    private PlannedStatement planStatement(SqlNode node, PlanHints hints) {
+    /**
+     * The workers parallel fragments of this statement get: {@code OPTION (MAXDOP n)}, else the
+     * {@code max_dop} setting; 0 means one per available processor.
+     */
+    private int degree(SqlNode node) {
+        int degree = settings.get(StandardSettings.MAX_DOP);
+        if (node instanceof SqlQueryOption option && option.maxDegreeOfParallelism().isPresent()) {
+            degree = option.maxDegreeOfParallelism().getAsInt();
+        }
+        return degree == 0 ? Runtime.getRuntime().availableProcessors() : degree;
+    }
+
+    private PlannedStatement planStatement(SqlNode node, PlanHints hints, int degree) {
         JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
         Properties properties = new Properties();
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
@@ -286,6 +300,7 @@ public final class QueryPlanner {
         if (best instanceof ColumbaTableModify modify) {
             best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
         }
+        best = Parallelizer.apply(best, degree, settings.get(StandardSettings.PARALLELISM_THRESHOLD_ROWS));
 
         Execution check = Execution.planning(rexBuilder);
         Operator operator = check.instantiate(best);

@@ -98,8 +98,25 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
 
     @Override
     public Operator instantiate(Execution execution) {
-        Operator input = execution.instantiate(getInput());
-        TableSchema inputSchema = input.schema();
+        return instantiate(execution, execution.instantiate(getInput()), HashAggregateOperator.Phase.COMPLETE, null);
+    }
+
+    /**
+     * Whether this aggregate can run split, a partial aggregation per worker and a final merge: no
+     * DISTINCT (a value counted by two workers would count twice).
+     */
+    public boolean splittable() {
+        return getAggCallList().stream().noneMatch(AggregateCall::isDistinct);
+    }
+
+    /**
+     * The operators of one phase of this aggregate over {@code input}: the whole aggregate, a
+     * worker's partial aggregation (keys and aggregate states out), or the final merge of the
+     * states that {@code input} (a gather of partial aggregations) returns; {@code partialInput}
+     * is then the schema of the partial aggregations' input (the rows).
+     */
+    Operator instantiate(Execution execution, Operator input, HashAggregateOperator.Phase phase, TableSchema partialInput) {
+        TableSchema inputSchema = phase == HashAggregateOperator.Phase.FINAL ? partialInput : input.schema();
         List<Integer> keys = getGroupSet().asList();
         List<String> wanted = new ArrayList<>();
         for (int key : keys) {
@@ -127,8 +144,13 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
                     call.filterArg < 0 ? dev.columba.core.exec.AggregateCall.NO_FILTER : call.filterArg, type,
                     names.get(keys.size() + index)));
         }
-        Operator aggregate = new HashAggregateOperator(input, keys, calls);
-        if (!needsProjection) {
+        Operator aggregate = switch (phase) {
+            case COMPLETE -> new HashAggregateOperator(input, keys, calls);
+            case PARTIAL -> HashAggregateOperator.partial(input, keys, calls);
+            case FINAL -> HashAggregateOperator.merging(input, keys.size(), calls,
+                    HashAggregateOperator.argumentTypes(inputSchema, calls));
+        };
+        if (!needsProjection || phase == HashAggregateOperator.Phase.PARTIAL) {
             return aggregate;
         }
         // The calls' columns in Calcite's order: keys, then each call, literals put back in place.

@@ -1,6 +1,7 @@
 package dev.columba.planner.rel;
 
 import dev.columba.columnstore.scan.ColumnFilter;
+import dev.columba.columnstore.scan.RowgroupMorsels;
 import dev.columba.core.exec.Operator;
 import dev.columba.planner.exec.ColumnstoreScanOperator;
 import dev.columba.planner.schema.ColumnstoreTableAdapter;
@@ -184,7 +185,8 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
         for (PushedFilter filter : filters) {
             filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type());
         }
-        return new ColumnstoreScanOperator(execution.environment(), columnstore.table(), projection, () -> {
+        RowgroupMorsels morsels = execution.divides(this) ? execution.shared(this, RowgroupMorsels::new) : null;
+        return new ColumnstoreScanOperator(execution.environment(), columnstore.table(), projection, morsels, () -> {
             List<ColumnFilter> resolved = new ArrayList<>();
             for (PushedFilter filter : filters) {
                 resolved.add(filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type()));

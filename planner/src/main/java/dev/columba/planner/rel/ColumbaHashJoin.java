@@ -2,6 +2,7 @@ package dev.columba.planner.rel;
 
 import dev.columba.core.exec.HashJoinOperator;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.SharedHashBuild;
 import dev.columba.core.type.SqlType;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
@@ -64,7 +65,9 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
             }
         }
         RexNode remaining = org.apache.calcite.rex.RexUtil.composeConjunction(getCluster().getRexBuilder(), info.nonEquiConditions);
+        // The workers of a parallel fragment probe one table, built by the first of them to need it.
+        SharedHashBuild shared = execution.inFragment() ? execution.shared(this, SharedHashBuild::new) : null;
         return new HashJoinOperator(left, right, Joins.joinType(getJoinType()), info.leftKeys, info.rightKeys,
-                Joins.condition(execution, remaining, left.schema(), right.schema()));
+                Joins.condition(execution, remaining, left.schema(), right.schema()), shared);
     }
 }

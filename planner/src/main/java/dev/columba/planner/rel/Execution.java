@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
 
@@ -24,12 +27,59 @@ public final class Execution {
     private final StatementEnvironment environment;
     private final List<Object> parameters;
     private final RexBuilder rexBuilder;
-    private final Map<RelNode, Operator> instantiated = new IdentityHashMap<>();
+    /** Shared by an execution and its workers' (EXPLAIN reads the first operator of each node). */
+    private final Map<RelNode, Operator> instantiated;
+    /** The parallel fragment this execution instantiates one worker's copy of, or null. */
+    private final Fragment fragment;
 
-    private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder) {
+    /**
+     * A fragment of a parallel plan (the input of a {@link ColumbaGather}) as its workers run it:
+     * which scan they divide, and the state their copies share, such as that scan's morsels.
+     */
+    public static final class Fragment {
+        private final RelNode driver;
+        private final ConcurrentMap<RelNode, Object> shared = new ConcurrentHashMap<>();
+
+        public Fragment(RelNode driver) {
+            this.driver = driver;
+        }
+    }
+
+    private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder,
+                      Map<RelNode, Operator> instantiated, Fragment fragment) {
         this.environment = environment;
         this.parameters = parameters;
         this.rexBuilder = rexBuilder;
+        this.instantiated = instantiated;
+        this.fragment = fragment;
+    }
+
+    private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder) {
+        this(environment, parameters, rexBuilder, new IdentityHashMap<>(), null);
+    }
+
+    /** The execution of one worker's copy of {@code fragment}. */
+    public Execution worker(Fragment fragment) {
+        return new Execution(environment, parameters, rexBuilder, instantiated, fragment);
+    }
+
+    /** Whether this execution is a worker's copy of a fragment whose workers divide {@code scan}'s rowgroups. */
+    public boolean divides(RelNode scan) {
+        return fragment != null && fragment.driver == scan;
+    }
+
+    /** Whether this execution is a worker's copy of a parallel fragment (whose workers share state). */
+    public boolean inFragment() {
+        return fragment != null;
+    }
+
+    /** The object the workers of this execution's fragment share for {@code rel}, made by the first to ask. */
+    @SuppressWarnings("unchecked")
+    public <T> T shared(RelNode rel, Supplier<T> make) {
+        if (fragment == null) {
+            throw new IllegalStateException("only a worker's copy of a fragment shares state");
+        }
+        return (T) fragment.shared.computeIfAbsent(rel, ignored -> make.get());
     }
 
     /** A check of the plan while planning: parameters are typed NULLs, nothing may be opened. */
@@ -65,7 +115,7 @@ public final class Execution {
     public Operator instantiate(RelNode input) {
         RelNode physical = input instanceof org.apache.calcite.plan.volcano.RelSubset subset ? subset.getBest() : input;
         Operator operator = ((ColumbaRel) physical).instantiate(this);
-        instantiated.put(physical, operator);
+        instantiated.putIfAbsent(physical, operator);
         return operator;
     }
 

@@ -603,8 +603,8 @@ public final class Session implements AutoCloseable {
     // ---- statistics messages --------------------------------------------------------------------
 
     StatementStatistics statistics(QueryContext query, long cpuStart, long start) {
-        return new StatementStatistics(query.statistics().snapshot(), THREADS.getCurrentThreadCpuTime() - cpuStart,
-                System.nanoTime() - start);
+        return new StatementStatistics(query.statistics().snapshot(), THREADS.getCurrentThreadCpuTime() - cpuStart
+                + query.statistics().workerCpuNanos(), System.nanoTime() - start);
     }
 
     /**
@@ -629,7 +629,8 @@ public final class Session implements AutoCloseable {
             }
         }
         if (statisticsTime) {
-            long cpuMillis = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
+            // The session's thread and every worker of a parallel plan: above elapsed when workers ran at once.
+            long cpuMillis = (THREADS.getCurrentThreadCpuTime() - cpuStart + query.statistics().workerCpuNanos()) / 1_000_000;
             long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
             messages.add(String.format(Locale.ROOT, " SQL Server Execution Times:%n   CPU time = %d ms,  elapsed time = %d ms.",
                     cpuMillis, elapsedMillis));

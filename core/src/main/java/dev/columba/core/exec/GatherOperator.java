@@ -1,0 +1,271 @@
+package dev.columba.core.exec;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.schema.TableSchema;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The exchange of a parallel plan, SQL Server's Parallelism (Gather Streams): runs each of its
+ * inputs — copies of one plan fragment that share their work through morsels, each claiming
+ * rowgroups of the same scan — on a worker thread of its own, and returns their batches as they
+ * come, in no particular order.
+ *
+ * <p>Hand-off without copying: a worker passes its batch to the consumer and waits until the
+ * consumer asks for the next batch (the batch is valid until then, as the operator contract says),
+ * so each worker has at most one batch in flight while the others keep working. Workers are
+ * mostly partial aggregations or top-N, whose output is small; a fragment that returns many rows
+ * runs at the consumer's pace.
+ *
+ * <p>Failure and cancellation: the first error of any worker stops the others (their contexts are
+ * cancelled) and is thrown to the consumer; cancelling the query cancels every worker. Closing
+ * stops the workers, waits for each to close its fragment on its own thread (so allocators and
+ * files are released before the query's allocator is checked), and reports a failure of theirs.
+ * CPU time spent on worker threads is added to the query's statistics.
+ */
+public final class GatherOperator implements Operator {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+    /** Worker threads, shared by every query; idle ones end after a minute. */
+    private static final ExecutorService WORKERS = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "columba-worker-" + THREAD_IDS.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /** A batch handed over by worker {@code worker}, or (batch null) the worker's end. */
+    private record Handoff(int worker, Batch batch) {
+    }
+
+    private final List<Operator> workers;
+    private final TableSchema schema;
+    private final LinkedBlockingQueue<Handoff> ready = new LinkedBlockingQueue<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private Semaphore[] consumed;
+    private CountDownLatch closed;
+    private ExecutionContext group;
+    private volatile boolean stopping;
+    private int running;
+    private int current = -1;
+    private boolean opened;
+    /** Whether the consumer was given the workers' failure already. */
+    private boolean reported;
+
+    /** @param workers copies of one fragment, each opened, run and closed on a worker thread */
+    public GatherOperator(List<Operator> workers) {
+        if (workers.isEmpty()) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "a gather needs at least one worker");
+        }
+        this.workers = List.copyOf(workers);
+        this.schema = workers.getFirst().schema();
+        for (Operator worker : workers) {
+            if (worker.schema().size() != schema.size()) {
+                throw new ColumbaException(ErrorCode.INTERNAL, "the workers of a gather return different columns");
+            }
+        }
+    }
+
+    /** The fragment worker {@code index} runs (to learn about it; the gather runs it). */
+    public Operator worker(int index) {
+        return workers.get(index);
+    }
+
+    /** How many workers run the fragment. */
+    public int degree() {
+        return workers.size();
+    }
+
+    @Override
+    public TableSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public ExecutionMode mode() {
+        for (Operator worker : workers) {
+            if (worker.mode() == ExecutionMode.ROW) {
+                return ExecutionMode.ROW;
+            }
+        }
+        return ExecutionMode.BATCH;
+    }
+
+    @Override
+    public void open(ExecutionContext context) {
+        if (opened) {
+            throw new IllegalStateException("the gather was already opened");
+        }
+        opened = true;
+        group = context.worker();
+        context.query().statistics().ranWorkers(workers.size());
+        consumed = new Semaphore[workers.size()];
+        closed = new CountDownLatch(workers.size());
+        running = workers.size();
+        for (int index = 0; index < workers.size(); index++) {
+            consumed[index] = new Semaphore(0);
+        }
+        for (int index = 0; index < workers.size(); index++) {
+            int worker = index;
+            try {
+                WORKERS.execute(() -> run(worker));
+            } catch (RuntimeException e) {
+                // The pool refused (the JVM is shutting down): this worker never runs.
+                fail(e);
+                closeUnstarted(worker);
+            }
+        }
+    }
+
+    private void run(int worker) {
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        Operator fragment = workers.get(worker);
+        try {
+            fragment.open(group.worker());
+            for (Batch batch = fragment.next(); batch != null && !stopping; batch = fragment.next()) {
+                ready.add(new Handoff(worker, batch));
+                consumed[worker].acquire();
+            }
+        } catch (InterruptedException e) {
+            fail(new ColumbaException(ErrorCode.QUERY_CANCELLED, "a worker of the query was interrupted", e));
+            Thread.currentThread().interrupt();
+        } catch (Throwable e) {
+            fail(e);
+        } finally {
+            try {
+                fragment.close();
+            } catch (Throwable e) {
+                fail(e);
+            }
+            group.query().statistics().addWorkerCpuNanos(THREADS.getCurrentThreadCpuTime() - cpuStart);
+            ready.add(new Handoff(worker, null));
+            closed.countDown();
+        }
+    }
+
+    private void closeUnstarted(int worker) {
+        try {
+            workers.get(worker).close();
+        } catch (RuntimeException e) {
+            fail(e);
+        }
+        ready.add(new Handoff(worker, null));
+        closed.countDown();
+    }
+
+    /** Records the first failure and stops every worker; later ones (often the cancellation it caused) are dropped. */
+    private void fail(Throwable error) {
+        if (failure.compareAndSet(null, error)) {
+            stopping = true;
+            group.cancel();
+        }
+    }
+
+    @Override
+    public Batch next() {
+        if (!opened) {
+            throw new IllegalStateException("the gather is not open");
+        }
+        release();
+        while (true) {
+            throwFailure();
+            group.checkCancelled();
+            if (running == 0) {
+                return null;
+            }
+            Handoff handoff;
+            try {
+                handoff = ready.poll(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "the query was interrupted", e);
+            }
+            if (handoff == null) {
+                continue;
+            }
+            if (handoff.batch() == null) {
+                running--;
+                continue;
+            }
+            if (failure.get() != null) {
+                consumed[handoff.worker()].release();
+                continue;
+            }
+            current = handoff.worker();
+            return handoff.batch();
+        }
+    }
+
+    /** Lets the worker whose batch the consumer holds go on. */
+    private void release() {
+        if (current >= 0) {
+            consumed[current].release();
+            current = -1;
+        }
+    }
+
+    private void throwFailure() {
+        Throwable error = failure.get();
+        if (error == null) {
+            return;
+        }
+        reported = true;
+        switch (error) {
+            case ColumbaException columba -> throw columba;
+            case RuntimeException runtime -> throw runtime;
+            case Error fatal -> throw fatal;
+            default -> throw new ColumbaException(ErrorCode.INTERNAL, "a worker failed: " + error, error);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!opened) {
+            for (Operator worker : workers) {
+                worker.close();
+            }
+            return;
+        }
+        if (closed == null) {
+            return;
+        }
+        stopping = true;
+        if (group != null && running > 0) {
+            group.cancel();
+        }
+        release();
+        for (Semaphore semaphore : consumed) {
+            semaphore.release(Integer.MAX_VALUE / 2);
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                closed.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        closed = null;
+        Throwable error = failure.get();
+        // A failure the consumer was given already, or the cancellation that stopping caused, is not news.
+        if (error != null && !reported
+                && !(error instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED)) {
+            throwFailure();
+        }
+    }
+}

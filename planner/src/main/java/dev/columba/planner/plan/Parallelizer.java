@@ -1,0 +1,114 @@
+package dev.columba.planner.plan;
+
+import dev.columba.core.exec.HashAggregateOperator;
+import dev.columba.planner.rel.ColumbaAggregate;
+import dev.columba.planner.rel.ColumbaColumnstoreScan;
+import dev.columba.planner.rel.ColumbaFilter;
+import dev.columba.planner.rel.ColumbaGather;
+import dev.columba.planner.rel.ColumbaHashJoin;
+import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaSplitAggregate;
+import dev.columba.planner.rel.ColumbaTableModify;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+
+/**
+ * Makes a serial physical plan parallel, after cost-based planning (as SQL Server adds its
+ * Parallelism operators to the best serial plan): every fragment that streams rows from a
+ * columnstore scan through filters, projections and the probe side of hash joins is run by
+ * {@code degree} workers dividing the scan's rowgroups, under a {@link ColumbaGather} (each hash
+ * join's table is built once, by the first worker to need it, and probed by all); an aggregate over such a fragment is split into a
+ * partial aggregation per worker and a final merge above the gather (not with DISTINCT aggregates,
+ * which then run above the gather). Everything else stays serial, above the gathers.
+ *
+ * <p>A fragment is made parallel only when its scan is estimated to read at least
+ * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting): below it starting
+ * workers costs more than it saves. Statements that modify tables stay serial.
+ */
+final class Parallelizer {
+    private final int degree;
+    private final double thresholdRows;
+
+    private Parallelizer(int degree, double thresholdRows) {
+        this.degree = degree;
+        this.thresholdRows = thresholdRows;
+    }
+
+    /** {@code root} with its parallel fragments under gathers of {@code degree} workers; itself when degree is 1. */
+    static RelNode apply(RelNode root, int degree, double thresholdRows) {
+        if (degree <= 1 || root instanceof ColumbaTableModify) {
+            return root;
+        }
+        return new Parallelizer(degree, thresholdRows).visit(root);
+    }
+
+    private RelNode visit(RelNode rel) {
+        if (rel instanceof ColumbaAggregate aggregate && aggregate.splittable()) {
+            RelNode driver = driver(aggregate.getInput());
+            if (driver != null) {
+                RelNode partial = new ColumbaSplitAggregate(aggregate.getTraitSet(), buildSidesVisited(aggregate.getInput()),
+                        aggregate, HashAggregateOperator.Phase.PARTIAL);
+                RelNode gather = new ColumbaGather(rel.getCluster(), rel.getTraitSet(), partial, degree, driver);
+                return new ColumbaSplitAggregate(aggregate.getTraitSet(), gather, aggregate, HashAggregateOperator.Phase.FINAL);
+            }
+        }
+        if (streams(rel)) {
+            RelNode driver = driver(rel);
+            if (driver != null) {
+                return new ColumbaGather(rel.getCluster(), rel.getTraitSet(), buildSidesVisited(rel), degree, driver);
+            }
+        }
+        List<RelNode> inputs = new ArrayList<>();
+        boolean changed = false;
+        for (RelNode input : rel.getInputs()) {
+            RelNode visited = visit(input);
+            changed |= visited != input;
+            inputs.add(visited);
+        }
+        return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    }
+
+    /**
+     * {@code fragment} with the build sides of the hash joins along its driver path made parallel
+     * in turn: the worker that builds a table reads the build input through a gather of its own.
+     * The driver path itself (and so the driver) is unchanged.
+     */
+    private RelNode buildSidesVisited(RelNode fragment) {
+        if (fragment instanceof ColumbaHashJoin join) {
+            RelNode probe = buildSidesVisited(join.getLeft());
+            RelNode build = visit(join.getRight());
+            return probe == join.getLeft() && build == join.getRight() ? join
+                    : join.copy(join.getTraitSet(), List.of(probe, build));
+        }
+        if (fragment instanceof ColumbaFilter || fragment instanceof ColumbaProject) {
+            RelNode input = buildSidesVisited(fragment.getInput(0));
+            return input == fragment.getInput(0) ? fragment : fragment.copy(fragment.getTraitSet(), List.of(input));
+        }
+        return fragment;
+    }
+
+    /** Whether workers can run {@code rel} on their share of rows, each on its own. */
+    private static boolean streams(RelNode rel) {
+        return rel instanceof ColumbaFilter || rel instanceof ColumbaProject || rel instanceof ColumbaColumnstoreScan
+                || rel instanceof ColumbaHashJoin;
+    }
+
+    /** The scan whose rowgroups the workers of a fragment rooted at {@code rel} would divide, if it is big enough. */
+    private RelNode driver(RelNode rel) {
+        RelNode node = rel;
+        // Down the probe side of hash joins: each worker probes the one shared table with its rows.
+        while (node instanceof ColumbaFilter || node instanceof ColumbaProject || node instanceof ColumbaHashJoin) {
+            node = node.getInput(0);
+        }
+        if (node instanceof ColumbaColumnstoreScan scan && scanRows(scan) >= thresholdRows) {
+            return scan;
+        }
+        return null;
+    }
+
+    /** Rows the scan reads: the table's rows, before its pushed-down filters (those only skip rowgroups). */
+    private static double scanRows(ColumbaColumnstoreScan scan) {
+        return scan.getTable().getRowCount();
+    }
+}
