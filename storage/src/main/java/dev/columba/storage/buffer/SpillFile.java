@@ -126,17 +126,38 @@ public final class SpillFile implements AutoCloseable {
                     + (firstSlot + read / PageFormat.PAGE_SIZE) + " that this transaction wrote");
         }
         for (int index = 0; index < pageCount; index++) {
-            MemorySegment page = target.asSlice((long) index * PageFormat.PAGE_SIZE, PageFormat.PAGE_SIZE);
-            int stored = page.get(ValueLayout.JAVA_INT_UNALIGNED, PageFormat.CHECKSUM_OFFSET);
-            int computed = Page.computeChecksum(page);
-            if (stored != computed) {
-                throw new ColumbaException(ErrorCode.PAGE_CHECKSUM_MISMATCH, String.format("slot %d of transaction "
-                        + "spill file %s (offset %d) is corrupt: checksum stored 0x%08x, computed 0x%08x",
-                        firstSlot + index, path, (firstSlot + index) * PageFormat.PAGE_SIZE, stored, computed));
-            }
+            checkPage(firstSlot + index, target.asSlice((long) index * PageFormat.PAGE_SIZE, PageFormat.PAGE_SIZE));
         }
         pagesRead.addAndGet(pageCount);
         readIos.incrementAndGet();
+    }
+
+    /**
+     * Reads consecutive slots from {@code firstSlot} into {@code targets}, one page each, with one
+     * scatter read, and checks each page's checksum.
+     */
+    void read(long firstSlot, MemorySegment[] targets) {
+        long length = (long) targets.length * PageFormat.PAGE_SIZE;
+        long read = open().readScatter(firstSlot * PageFormat.PAGE_SIZE, targets);
+        if (read != length) {
+            throw new ColumbaException(ErrorCode.FILE_TRUNCATED, "transaction spill file " + path + " ends before slot "
+                    + (firstSlot + read / PageFormat.PAGE_SIZE) + " that this transaction wrote");
+        }
+        for (int index = 0; index < targets.length; index++) {
+            checkPage(firstSlot + index, targets[index]);
+        }
+        pagesRead.addAndGet(targets.length);
+        readIos.incrementAndGet();
+    }
+
+    private void checkPage(long slot, MemorySegment page) {
+        int stored = page.get(ValueLayout.JAVA_INT_UNALIGNED, PageFormat.CHECKSUM_OFFSET);
+        int computed = Page.computeChecksum(page);
+        if (stored != computed) {
+            throw new ColumbaException(ErrorCode.PAGE_CHECKSUM_MISMATCH, String.format("slot %d of transaction "
+                    + "spill file %s (offset %d) is corrupt: checksum stored 0x%08x, computed 0x%08x",
+                    slot, path, slot * PageFormat.PAGE_SIZE, stored, computed));
+        }
     }
 
     /** Ends the current transaction's use: the slots are forgotten and the file cut to zero length. */

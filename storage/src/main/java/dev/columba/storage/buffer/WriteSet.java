@@ -396,18 +396,14 @@ public final class WriteSet implements PageReader, AutoCloseable {
      */
     public void install(long[] lsns) {
         int index = 0;
+        List<Entry> spilled = new ArrayList<>(spilledEntries);
+        List<Long> spilledLsns = new ArrayList<>(spilledEntries);
         for (Entry entry : entries.values()) {
             long lsn = lsns[index++];
             if (entry.copy == null) {
                 if (lsn != UNCHANGED) {
-                    Frame frame = pool.obtainPrivateFrame(entry.pageId);
-                    try {
-                        spill.read(entry.slot, frame.memory, 1);
-                    } catch (RuntimeException e) {
-                        pool.releasePrivate(frame);
-                        throw e;
-                    }
-                    pool.install(frame, lsn);
+                    spilled.add(entry);
+                    spilledLsns.add(lsn);
                 }
             } else if (lsn == UNCHANGED) {
                 pool.releasePrivate(entry.copy);
@@ -420,7 +416,49 @@ public final class WriteSet implements PageReader, AutoCloseable {
                 entry.base = null;
             }
         }
+        installSpilled(spilled, spilledLsns);
         clear();
+    }
+
+    /**
+     * Reads the spilled copies back in slot order, runs of consecutive slots in one I/O each,
+     * straight into frames that are then installed; the pool writes earlier ones out to make room.
+     */
+    private void installSpilled(List<Entry> spilled, List<Long> lsns) {
+        Integer[] order = new Integer[spilled.size()];
+        for (int position = 0; position < order.length; position++) {
+            order[position] = position;
+        }
+        java.util.Arrays.sort(order, java.util.Comparator.comparingLong(position -> spilled.get(position).slot));
+        int start = 0;
+        while (start < order.length) {
+            int run = 1;
+            long firstSlot = spilled.get(order[start]).slot;
+            while (run < SPILL_BATCH && start + run < order.length
+                    && spilled.get(order[start + run]).slot == firstSlot + run) {
+                run++;
+            }
+            Frame[] frames = new Frame[run];
+            MemorySegment[] targets = new MemorySegment[run];
+            try {
+                for (int offset = 0; offset < run; offset++) {
+                    frames[offset] = pool.obtainPrivateFrame(spilled.get(order[start + offset]).pageId);
+                    targets[offset] = frames[offset].memory;
+                }
+                spill.read(firstSlot, targets);
+            } catch (RuntimeException e) {
+                for (Frame frame : frames) {
+                    if (frame != null) {
+                        pool.releasePrivate(frame);
+                    }
+                }
+                throw e;
+            }
+            for (int offset = 0; offset < run; offset++) {
+                pool.install(frames[offset], lsns.get(order[start + offset]));
+            }
+            start += run;
+        }
     }
 
     /** Drops every copy: the transaction rolled back. */
