@@ -58,7 +58,10 @@ class LargeTransactionTest {
     @Test
     void insertSelectOfFourTimesThePoolInOneStatementCopiesEveryRow() throws SQLException {
         statement.execute("CREATE TABLE dst (id INT NOT NULL PRIMARY KEY, payload VARCHAR(400) NOT NULL)");
+        long spilledBefore = count("SELECT spill_pages_written FROM sys.io_stats");
         assertEquals(ROWS, statement.executeUpdate("INSERT INTO dst SELECT id, payload FROM src"));
+        assertTrue(count("SELECT spill_pages_written FROM sys.io_stats") - spilledBefore > 512,
+                "the statement's transaction outgrew the pool and spilled");
         assertSameRows("dst");
         statement.execute("CREATE TABLE heap_dst (id INT NOT NULL, payload VARCHAR(400) NOT NULL)");
         assertEquals(ROWS, statement.executeUpdate("INSERT INTO heap_dst SELECT id, payload FROM src"));

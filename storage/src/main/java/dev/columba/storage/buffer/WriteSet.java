@@ -9,10 +9,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The private page copies of one write transaction. Reading through a write set sees the
@@ -30,7 +33,9 @@ import java.util.Map;
  * ({@link ErrorCode#TRANSACTION_TOO_LARGE}).
  *
  * <p>A private copy stays in memory while a {@link PageRef} to it is open: callers must not use a
- * page after closing its reference. Owned by one thread.
+ * page after closing its reference. Owned by the transaction's thread; its methods are
+ * synchronized all the same (looking a page up reorders the recently-used list), so that threads
+ * of a parallel plan may read through it while nobody changes pages.
  */
 public final class WriteSet implements PageReader, AutoCloseable {
     /** Copies spilled at once, in one write where their slots are consecutive. */
@@ -66,7 +71,8 @@ public final class WriteSet implements PageReader, AutoCloseable {
         private boolean changedSinceSpill = true;
         /** The page's object id when it was last spilled (a spilled page is not read to find it). */
         private int spilledObjectId;
-        private int pins;
+        /** Open references to the copy; it is not spilled while any is open. Closed from any thread. */
+        private final AtomicInteger pins = new AtomicInteger();
 
         private Entry(long pageId, Frame copy, PageRef base) {
             this.pageId = pageId;
@@ -110,7 +116,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
         }
 
         void unpin() {
-            pins--;
+            pins.decrementAndGet();
         }
     }
 
@@ -141,7 +147,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
 
     /** Reads a page as this transaction sees it. A private copy is read only through this reference. */
     @Override
-    public PageRef read(long pageId, Access access, IoCounters counters) {
+    public synchronized PageRef read(long pageId, Access access, IoCounters counters) {
         Entry entry = entries.get(pageId);
         if (entry != null) {
             makeResident(entry);
@@ -151,7 +157,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
     }
 
     /** The transaction's writable copy of an existing page, made on first use. */
-    public PageRef modify(long pageId, IoCounters counters) {
+    public synchronized PageRef modify(long pageId, IoCounters counters) {
         Entry entry = entries.get(pageId);
         if (entry == null) {
             reserve(2);
@@ -179,7 +185,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
      * A writable, zeroed page for {@code pageId}, which the transaction just allocated: whatever
      * the page held before is not read.
      */
-    public PageRef create(long pageId) {
+    public synchronized PageRef create(long pageId) {
         Entry entry = entries.get(pageId);
         if (entry == null) {
             reserve(1);
@@ -203,7 +209,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
     }
 
     private PageRef pin(Entry entry, boolean writable) {
-        entry.pins++;
+        entry.pins.incrementAndGet();
         return new PageRef(entry.copy, 0, writable, entry);
     }
 
@@ -212,21 +218,21 @@ public final class WriteSet implements PageReader, AutoCloseable {
         return pool;
     }
 
-    public boolean isModified(long pageId) {
+    public synchronized boolean isModified(long pageId) {
         return entries.containsKey(pageId);
     }
 
-    public int size() {
+    public synchronized int size() {
         return entries.size();
     }
 
     /** Modified pages whose copy is in the spill file now, not in memory. */
-    public int spilledPages() {
+    public synchronized int spilledPages() {
         return spilledEntries;
     }
 
     /** The modified pages in the order they were first modified. */
-    public List<Entry> entries() {
+    public synchronized List<Entry> entries() {
         return Collections.unmodifiableList(new ArrayList<>(entries.values()));
     }
 
@@ -261,7 +267,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
         int batch = Math.max(1, Math.min(SPILL_BATCH, maxPages / 4));
         List<Entry> victims = new ArrayList<>(batch);
         for (Entry entry : resident.values()) {
-            if (entry.pins == 0) {
+            if (entry.pins.get() == 0) {
                 victims.add(entry);
                 if (victims.size() == batch) {
                     break;
@@ -350,7 +356,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
      * ascending order: each call that misses reads the run of consecutive slots from there in one
      * I/O (up to {@link #SPILL_BATCH} pages), which the next calls then find.
      */
-    public byte[] spilledImage(List<Entry> spilledInSlotOrder, int position) {
+    public synchronized byte[] spilledImage(List<Entry> spilledInSlotOrder, int position) {
         Entry entry = spilledInSlotOrder.get(position);
         if (entry.copy != null) {
             throw new IllegalStateException("page " + entry.pageId + " is not spilled");
@@ -372,14 +378,14 @@ public final class WriteSet implements PageReader, AutoCloseable {
     }
 
     /** The entries whose copy is spilled, in ascending slot order (the order to read them in). */
-    public List<Entry> spilledInSlotOrder() {
+    public synchronized List<Entry> spilledInSlotOrder() {
         List<Entry> spilled = new ArrayList<>(spilledEntries);
         for (Entry entry : entries.values()) {
             if (entry.copy == null) {
                 spilled.add(entry);
             }
         }
-        spilled.sort(java.util.Comparator.comparingLong(Entry::slot));
+        spilled.sort(Comparator.comparingLong(Entry::slot));
         return spilled;
     }
 
@@ -394,7 +400,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
      * @param lsns the LSN of each entry's log record, in {@link #entries()} order, or
      *             {@link #UNCHANGED} for a copy that is dropped because it equals its base
      */
-    public void install(long[] lsns) {
+    public synchronized void install(long[] lsns) {
         int index = 0;
         List<Entry> spilled = new ArrayList<>(spilledEntries);
         List<Long> spilledLsns = new ArrayList<>(spilledEntries);
@@ -429,7 +435,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
         for (int position = 0; position < order.length; position++) {
             order[position] = position;
         }
-        java.util.Arrays.sort(order, java.util.Comparator.comparingLong(position -> spilled.get(position).slot));
+        Arrays.sort(order, Comparator.comparingLong(position -> spilled.get(position).slot));
         int start = 0;
         while (start < order.length) {
             int run = 1;
@@ -463,7 +469,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
 
     /** Drops every copy: the transaction rolled back. */
     @Override
-    public void close() {
+    public synchronized void close() {
         for (Entry entry : entries.values()) {
             if (entry.copy != null) {
                 pool.releasePrivate(entry.copy);
