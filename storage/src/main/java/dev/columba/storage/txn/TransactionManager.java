@@ -32,6 +32,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * that arrive while a sync is in flight share the next one (group commit). A reader may see a
  * commit a few milliseconds before it is durable; if the machine dies in that window the commit is
  * lost, but its committer never heard it succeed.
+ *
+ * <p>A transaction larger than its share of the pool has spilled copies ({@link WriteSet},
+ * {@link SpillFile}): they are logged as full images streamed from the spill file into the same
+ * group, and installed through frames of their own (docs/design/storage.md, "Transactions larger
+ * than the pool").
  */
 public final class TransactionManager {
     /** Deltas separated by fewer identical bytes than this are logged as one range. */
