@@ -77,7 +77,8 @@ final class SystemViews {
         add(views, "io_stats", schema("logical_reads", SqlType.BIGINT, "physical_reads", SqlType.BIGINT,
                 "read_ahead_reads", SqlType.BIGINT, "lob_logical_reads", SqlType.BIGINT, "lob_physical_reads", SqlType.BIGINT,
                 "lob_read_ahead_reads", SqlType.BIGINT, "read_ahead_used", SqlType.BIGINT, "read_ahead_wasted", SqlType.BIGINT,
-                "read_ios", SqlType.BIGINT, "read_bytes", SqlType.BIGINT, "page_io_wait_ms", SqlType.DOUBLE),
+                "read_ios", SqlType.BIGINT, "read_bytes", SqlType.BIGINT, "page_io_wait_ms", SqlType.DOUBLE,
+                "spill_pages_written", SqlType.BIGINT, "spill_pages_read", SqlType.BIGINT),
                 () -> ioStats(database));
         add(views, "wait_stats", schema("wait_type", NAME, "waits", SqlType.BIGINT, "wait_time_ms", SqlType.DOUBLE),
                 () -> waitStats(database));
@@ -319,9 +320,12 @@ final class SystemViews {
 
     private static List<Object[]> ioStats(Database database) {
         IoStats stats = database.cumulativeIoStatistics();
+        // Spill I/O is the write transactions' temporary I/O, apart from the data file's reads above.
+        var spill = database.spillStatistics();
         return List.<Object[]>of(new Object[] {stats.logicalReads(), stats.physicalReads(), stats.readAheadReads(),
                 stats.lobLogicalReads(), stats.lobPhysicalReads(), stats.lobReadAheadReads(), stats.readAheadUsed(),
-                stats.readAheadWasted(), stats.readIos(), stats.readBytes(), stats.pageIoWaitNanos() / 1e6});
+                stats.readAheadWasted(), stats.readIos(), stats.readBytes(), stats.pageIoWaitNanos() / 1e6,
+                spill.pagesWritten(), spill.pagesRead()});
     }
 
     private static List<Object[]> waitStats(Database database) {

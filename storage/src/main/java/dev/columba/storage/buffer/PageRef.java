@@ -10,12 +10,19 @@ public final class PageRef implements AutoCloseable {
     private final Frame frame;
     private final long stamp;
     private final MemorySegment page;
+    /** The write-set entry whose private copy this pins, so that it is not spilled meanwhile; else null. */
+    private final WriteSet.Entry owner;
     private boolean closed;
 
     PageRef(Frame frame, long stamp, boolean writable) {
+        this(frame, stamp, writable, null);
+    }
+
+    PageRef(Frame frame, long stamp, boolean writable, WriteSet.Entry owner) {
         this.frame = frame;
         this.stamp = stamp;
         this.page = writable ? frame.memory : frame.memory.asReadOnly();
+        this.owner = owner;
     }
 
     public long pageId() {
@@ -35,13 +42,19 @@ public final class PageRef implements AutoCloseable {
         return frame;
     }
 
-    /** Releases the pin and latch of a committed page; private pages stay with their transaction. */
+    /**
+     * Releases the pin and latch of a committed page, or the pin that keeps a private copy in
+     * memory (the copy itself stays with its transaction, which may spill it once unpinned).
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        if (owner != null) {
+            owner.unpin();
+        }
         if (stamp != 0) {
             frame.latch.unlockRead(stamp);
             frame.unpin();

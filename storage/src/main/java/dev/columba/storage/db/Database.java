@@ -9,6 +9,7 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
 import dev.columba.storage.alloc.Allocator;
 import dev.columba.storage.buffer.BufferPool;
+import dev.columba.storage.buffer.SpillFile;
 import dev.columba.storage.buffer.WriteSet;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.file.DataFile;
@@ -71,6 +72,7 @@ public final class Database implements AutoCloseable {
     private final WriteAheadLog log;
     private final Allocator allocator;
     private final TransactionManager transactions;
+    private final SpillFile spill;
     private final Catalog catalog;
     private final IoCounters systemCounters = new IoCounters();
     private final Object checkpointLock = new Object();
@@ -122,6 +124,9 @@ public final class Database implements AutoCloseable {
             }
             databaseId = control.databaseId();
         }
+        // Whatever a crash left in the spill file was an uncommitted transaction's: gone with it.
+        SpillFile.deleteLeftover(DatabaseLayout.spillFile(directory));
+        this.spill = new SpillFile(files, DatabaseLayout.spillFile(directory));
         BufferPool openedPool = null;
         WriteAheadLog openedLog = null;
         try {
@@ -143,7 +148,7 @@ public final class Database implements AutoCloseable {
             Recovery.Result replay = created ? Recovery.Result.NONE
                     : new Recovery(pool, log, maxTransactionFrames, systemCounters).replay(redoLsn);
             this.transactions = new TransactionManager(pool, log, allocator, new ObjectLocks(),
-                    Math.max(nextTransactionId, replay.maxTransactionId() + 1), redoLsn, maxTransactionFrames);
+                    Math.max(nextTransactionId, replay.maxTransactionId() + 1), redoLsn, maxTransactionFrames, spill);
             this.lastRedoLsn = redoLsn;
             if (created) {
                 try (Transaction bootstrap = transactions.begin()) {
@@ -198,7 +203,7 @@ public final class Database implements AutoCloseable {
     }
 
     private void closeAfterFailedOpen(RuntimeException failure, WriteAheadLog openedLog, BufferPool openedPool) {
-        for (AutoCloseable resource : new AutoCloseable[] {openedLog, openedPool, dataFile}) {
+        for (AutoCloseable resource : new AutoCloseable[] {openedLog, openedPool, dataFile, spill}) {
             if (resource == null) {
                 continue;
             }
@@ -436,6 +441,11 @@ public final class Database implements AutoCloseable {
         return mappedReads;
     }
 
+    /** Pages write transactions spilled to the spill file and read back, since the database opened. */
+    public SpillFile.Statistics spillStatistics() {
+        return spill.statistics();
+    }
+
     /** Whether the database was opened read-only at the last consistent point of a damaged log. */
     public boolean readOnly() {
         return readOnly;
@@ -477,6 +487,7 @@ public final class Database implements AutoCloseable {
                 } finally {
                     try {
                         dataFile.close();
+                        spill.close();
                     } finally {
                         try {
                             lock.release();

@@ -21,6 +21,8 @@ public final class DatabaseLayout {
     public static final String WAL_DIRECTORY = "wal";
     /** Copies of log files that recovery found damaged or cut, one folder per incident. */
     public static final String DAMAGED_DIRECTORY = "damaged";
+    /** Files that live only while the process runs (a transaction's spilled pages); emptied at open. */
+    public static final String TEMP_DIRECTORY = "temp";
 
     public static Path propertiesFile(Path database) {
         return database.resolve(PROPERTIES_FILE);
@@ -36,6 +38,11 @@ public final class DatabaseLayout {
 
     public static Path logDirectory(Path database) {
         return database.resolve(WAL_DIRECTORY);
+    }
+
+    /** Where a write transaction spills the page copies that do not fit its share of the pool. */
+    public static Path spillFile(Path database) {
+        return database.resolve(TEMP_DIRECTORY).resolve(dev.columba.storage.buffer.SpillFile.FILE_NAME);
     }
 
     public static Path damagedDirectory(Path database) {

@@ -1,5 +1,7 @@
 package dev.columba.storage.db;
 
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.buffer.BufferPool;
 import dev.columba.storage.buffer.PageRef;
@@ -24,6 +26,9 @@ import java.util.List;
  * are applied without reading the page from disk (a torn page is simply overwritten), and a delta
  * always lands on the state its image or an earlier delta left. A delta whose page already carries
  * its LSN or a later one is skipped: the page reached disk after that change.
+ *
+ * <p>A group larger than the pool (a transaction that spilled) is applied in slices as it is read,
+ * after reading ahead to its commit record: memory holds one slice of records, never the group.
  */
 final class Recovery {
     record Result(int transactions, int applied, int skipped, int discarded, long maxTransactionId) {
@@ -47,7 +52,11 @@ final class Recovery {
         int applied = 0;
         int skipped = 0;
         long maxTransactionId = 0;
+        int slice = Math.max(1, maxTransactionFrames / 2);
         List<LogEntry> pending = new ArrayList<>();
+        // Whether the group being read is known to end with its commit record, so that its records
+        // may be applied before that record is reached.
+        boolean groupEnds = false;
         try (LogReader reader = log.read(redoLsn)) {
             while (reader.hasNext()) {
                 LogEntry entry = reader.next();
@@ -61,14 +70,47 @@ final class Recovery {
                         transactions++;
                         maxTransactionId = Math.max(maxTransactionId, commit.transactionId());
                         pending.clear();
+                        groupEnds = false;
                     }
                     case LogRecord.Checkpoint ignored -> {
                         // Checkpoints only matter through the control file.
                     }
                 }
+                if (pending.size() >= slice) {
+                    // A transaction larger than the pool: apply it in slices as it is read, once it is
+                    // known to be whole, rather than holding it all in memory.
+                    if (!groupEnds) {
+                        checkGroupEndsWithCommit(entry.nextLsn());
+                        groupEnds = true;
+                    }
+                    int[] outcome = apply(pending);
+                    applied += outcome[0];
+                    skipped += outcome[1];
+                    pending.clear();
+                }
             }
         }
         return new Result(transactions, applied, skipped, pending.size(), maxTransactionId);
+    }
+
+    /**
+     * Reads on from {@code lsn} to the end of the group in progress, and fails unless it ends with a
+     * commit record. Opening the log already cut a torn tail, so this fails only on damage.
+     */
+    private void checkGroupEndsWithCommit(long lsn) {
+        try (LogReader reader = log.read(lsn)) {
+            while (reader.hasNext()) {
+                LogEntry entry = reader.next();
+                if (entry.groupEnd()) {
+                    if (entry.record() instanceof LogRecord.Commit) {
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        throw new ColumbaException(ErrorCode.WAL_CORRUPT, "the group of page records before LSN " + lsn + " in "
+                + log.directory() + " does not end with a commit record");
     }
 
     /** Applies one committed transaction's page records; returns {applied, skipped}. */

@@ -5,6 +5,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.alloc.Allocator;
 import dev.columba.storage.buffer.BufferPool;
+import dev.columba.storage.buffer.SpillFile;
 import dev.columba.storage.buffer.WriteSet;
 import dev.columba.storage.page.Page;
 import dev.columba.storage.page.PageFormat;
@@ -31,10 +32,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * that arrive while a sync is in flight share the next one (group commit). A reader may see a
  * commit a few milliseconds before it is durable; if the machine dies in that window the commit is
  * lost, but its committer never heard it succeed.
+ *
+ * <p>A transaction larger than its share of the pool has spilled copies ({@link WriteSet},
+ * {@link SpillFile}): they are logged as full images streamed from the spill file into the same
+ * group, and installed through frames of their own (docs/design/storage.md, "Transactions larger
+ * than the pool").
  */
 public final class TransactionManager {
     /** Deltas separated by fewer identical bytes than this are logged as one range. */
     private static final int DELTA_MERGE_GAP = 16;
+    private static final int IMAGE_FRAME = WriteAheadLog.frameSize(
+            new LogRecord.PageImage(0, new byte[PageFormat.PAGE_SIZE]));
+    private static final int COMMIT_FRAME = WriteAheadLog.frameSize(new LogRecord.Commit(0, 0));
 
     private final BufferPool pool;
     private final WriteAheadLog log;
@@ -44,6 +53,7 @@ public final class TransactionManager {
     private final AtomicLong nextTransactionId;
     private final IoCounters systemCounters = new IoCounters();
     private final int maxTransactionFrames;
+    private final SpillFile spill;
     private volatile long redoPoint;
     private volatile ColumbaException failure;
     private volatile RowCountRecorder rowCountRecorder = (writes, changes, counters) -> { };
@@ -54,8 +64,13 @@ public final class TransactionManager {
         void record(WriteSet writes, java.util.Map<Integer, Long> changes, IoCounters counters);
     }
 
+    /**
+     * @param maxTransactionFrames the frames a transaction may hold before it spills
+     * @param spill where a transaction's copies beyond {@code maxTransactionFrames} go, shared by
+     *     the transactions one after another; null makes that limit a hard one
+     */
     public TransactionManager(BufferPool pool, WriteAheadLog log, Allocator allocator, ObjectLocks locks,
-                              long firstTransactionId, long redoPoint, int maxTransactionFrames) {
+                              long firstTransactionId, long redoPoint, int maxTransactionFrames, SpillFile spill) {
         this.pool = pool;
         this.log = log;
         this.allocator = allocator;
@@ -63,6 +78,7 @@ public final class TransactionManager {
         this.nextTransactionId = new AtomicLong(firstTransactionId);
         this.redoPoint = redoPoint;
         this.maxTransactionFrames = maxTransactionFrames;
+        this.spill = spill;
     }
 
     /** Sets who records row counts at commit (the database, in its catalog). */
@@ -77,7 +93,7 @@ public final class TransactionManager {
         try {
             checkHealthy();
             return new Transaction(this, nextTransactionId.getAndIncrement(),
-                    new WriteSet(pool, maxTransactionFrames, systemCounters));
+                    new WriteSet(pool, maxTransactionFrames, systemCounters, spill));
         } catch (RuntimeException e) {
             writerLock.unlock();
             throw e;
@@ -141,42 +157,9 @@ public final class TransactionManager {
                 writes.close();
                 return 0;
             }
-            List<LogRecord> group = new ArrayList<>(entries.size() + 1);
-            int[] recordOf = new int[entries.size()];
-            List<Integer> changedObjects = new ArrayList<>();
-            long redo = redoPoint;
-            for (int index = 0; index < entries.size(); index++) {
-                WriteSet.Entry entry = entries.get(index);
-                LogRecord record = pageRecord(entry, redo);
-                if (record == null) {
-                    recordOf[index] = -1;
-                    continue;
-                }
-                recordOf[index] = group.size();
-                group.add(record);
-                changedObjects.add(Page.objectId(entry.page()));
-            }
-            long[] installLsns = new long[entries.size()];
-            if (group.isEmpty()) {
-                java.util.Arrays.fill(installLsns, WriteSet.UNCHANGED);
-                writes.install(installLsns);
+            commitLsn = logAndInstall(transaction, writes, entries);
+            if (commitLsn == 0) {
                 return 0;
-            }
-            group.add(new LogRecord.Commit(transaction.id(), nowMicros()));
-            long[] lsns = new long[group.size()];
-            try {
-                commitLsn = log.append(group, lsns);
-            } catch (RuntimeException e) {
-                writes.close();
-                allocator.forgetHints();
-                throw e;
-            }
-            for (int index = 0; index < entries.size(); index++) {
-                installLsns[index] = recordOf[index] < 0 ? WriteSet.UNCHANGED : lsns[recordOf[index]];
-            }
-            int[] objectIds = changedObjects.stream().mapToInt(Integer::intValue).toArray();
-            try (ObjectLocks.Lease ignored = locks.exclusive(objectIds)) {
-                writes.install(installLsns);
             }
         } finally {
             writerLock.unlock();
@@ -187,6 +170,87 @@ public final class TransactionManager {
             failure = new ColumbaException(ErrorCode.IO_ERROR, "the log could not be made durable, so transaction "
                     + transaction.id() + " may or may not survive a crash; the database refuses further writes"
                     + " until it is reopened (" + e.getMessage() + ")", e);
+            throw failure;
+        }
+        return commitLsn;
+    }
+
+    /**
+     * Logs the group of the transaction's changed pages and its commit record, then installs the
+     * pages. Copies in memory are logged first (an image or a delta, computed now); spilled copies
+     * follow as full images, read from the spill file in slot order while the group is written, so
+     * the group never has to fit in memory.
+     *
+     * @return the commit LSN, 0 if no page changed
+     */
+    private long logAndInstall(Transaction transaction, WriteSet writes, List<WriteSet.Entry> entries) {
+        List<LogRecord> inMemory = new ArrayList<>();
+        int[] recordOf = new int[entries.size()];
+        java.util.Map<WriteSet.Entry, Integer> entryIndex = new java.util.IdentityHashMap<>();
+        java.util.Set<Integer> changedObjects = new java.util.TreeSet<>();
+        long redo = redoPoint;
+        long groupBytes = COMMIT_FRAME;
+        for (int index = 0; index < entries.size(); index++) {
+            WriteSet.Entry entry = entries.get(index);
+            entryIndex.put(entry, index);
+            if (!entry.resident()) {
+                continue;
+            }
+            LogRecord record = pageRecord(entry, redo);
+            if (record == null) {
+                recordOf[index] = -1;
+                continue;
+            }
+            recordOf[index] = inMemory.size();
+            inMemory.add(record);
+            groupBytes += WriteAheadLog.frameSize(record);
+            changedObjects.add(entry.objectId());
+        }
+        List<WriteSet.Entry> spilled = writes.spilledInSlotOrder();
+        for (int position = 0; position < spilled.size(); position++) {
+            WriteSet.Entry entry = spilled.get(position);
+            recordOf[entryIndex.get(entry)] = inMemory.size() + position;
+            groupBytes += IMAGE_FRAME;
+            changedObjects.add(entry.objectId());
+        }
+        long[] installLsns = new long[entries.size()];
+        int recordCount = inMemory.size() + spilled.size();
+        if (recordCount == 0) {
+            java.util.Arrays.fill(installLsns, WriteSet.UNCHANGED);
+            writes.install(installLsns);
+            return 0;
+        }
+        LogRecord commit = new LogRecord.Commit(transaction.id(), nowMicros());
+        long[] lsns = new long[recordCount + 1];
+        long commitLsn;
+        try {
+            commitLsn = log.append(recordCount + 1, groupBytes, index -> {
+                if (index < inMemory.size()) {
+                    return inMemory.get(index);
+                }
+                if (index < recordCount) {
+                    int position = index - inMemory.size();
+                    return new LogRecord.PageImage(spilled.get(position).pageId(), writes.spilledImage(spilled, position));
+                }
+                return commit;
+            }, lsns);
+        } catch (RuntimeException e) {
+            writes.close();
+            allocator.forgetHints();
+            throw e;
+        }
+        for (int index = 0; index < entries.size(); index++) {
+            installLsns[index] = recordOf[index] < 0 ? WriteSet.UNCHANGED : lsns[recordOf[index]];
+        }
+        int[] objectIds = changedObjects.stream().mapToInt(Integer::intValue).toArray();
+        try (ObjectLocks.Lease ignored = locks.exclusive(objectIds)) {
+            writes.install(installLsns);
+        } catch (RuntimeException e) {
+            // The commit is in the log but not every page is installed: only recovery can say what the
+            // database holds now.
+            failure = new ColumbaException(ErrorCode.IO_ERROR, "transaction " + transaction.id() + " was logged but its"
+                    + " pages could not all be installed; the database refuses further writes until it is reopened ("
+                    + e.getMessage() + ")", e);
             throw failure;
         }
         return commitLsn;

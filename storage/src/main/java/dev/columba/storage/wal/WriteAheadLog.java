@@ -440,10 +440,6 @@ public final class WriteAheadLog implements AutoCloseable {
         if (group == null || group.isEmpty()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "an append group needs at least one record");
         }
-        if (recordLsns != null && recordLsns.length < group.size()) {
-            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "record LSN array holds " + recordLsns.length
-                    + " entries for a group of " + group.size() + " records");
-        }
         long groupBytes = 0;
         for (int index = 0; index < group.size(); index++) {
             LogRecord record = group.get(index);
@@ -451,6 +447,32 @@ public final class WriteAheadLog implements AutoCloseable {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "record " + index + " of the append group is null");
             }
             groupBytes += RecordCodec.frameSize(record);
+        }
+        return append(group.size(), groupBytes, group::get, recordLsns);
+    }
+
+    /** The bytes {@code record} takes in the log, frame header included. */
+    public static int frameSize(LogRecord record) {
+        return RecordCodec.frameSize(record);
+    }
+
+    /**
+     * Appends a group of {@code recordCount} records that {@code source} produces one at a time, in
+     * index order, while they are written: a group larger than memory streams through the chunk
+     * buffer. Otherwise as {@link #append(List, long[])}: one atomic group, contiguous, in one segment.
+     * If {@code source} throws, the group is cut off the file and the exception passes on.
+     *
+     * @param groupBytes the sum of {@link #frameSize} over the records, known before the first is
+     *     written (the group's segment is chosen by it); a mismatch is an error and nothing is appended
+     */
+    public long append(int recordCount, long groupBytes, java.util.function.IntFunction<LogRecord> source,
+                       long[] recordLsns) {
+        if (recordCount < 1) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "an append group needs at least one record");
+        }
+        if (recordLsns != null && recordLsns.length < recordCount) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "record LSN array holds " + recordLsns.length
+                    + " entries for a group of " + recordCount + " records");
         }
         appendLock.lock();
         try {
@@ -460,15 +482,20 @@ public final class WriteAheadLog implements AutoCloseable {
                 startNextSegment();
             }
             long groupStart = endLsn;
+            long written;
             try {
-                writeGroup(group, groupStart, recordLsns);
+                written = writeGroup(recordCount, source, groupStart, recordLsns);
+                if (written != groupBytes) {
+                    throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "an append group announced as " + groupBytes
+                            + " bytes took " + written);
+                }
             } catch (RuntimeException writeFailure) {
                 abandonGroup(groupStart, writeFailure);
                 throw writeFailure;
             }
             long groupEnd = groupStart + groupBytes;
             endLsn = groupEnd;
-            records.addAndGet(group.size());
+            records.addAndGet(recordCount);
             groups.incrementAndGet();
             bytes.addAndGet(groupBytes);
             return groupEnd;
@@ -477,12 +504,20 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
-    /** Encodes the group into the chunk buffer and writes it out whenever the next record does not fit. */
-    private void writeGroup(List<LogRecord> group, long groupStart, long[] recordLsns) {
+    /**
+     * Encodes the group into the chunk buffer and writes it out whenever the next record does not fit.
+     *
+     * @return the bytes written
+     */
+    private long writeGroup(int recordCount, java.util.function.IntFunction<LogRecord> source, long groupStart,
+                            long[] recordLsns) {
         long chunkLsn = groupStart;
         int position = 0;
-        for (int index = 0; index < group.size(); index++) {
-            LogRecord record = group.get(index);
+        for (int index = 0; index < recordCount; index++) {
+            LogRecord record = source.apply(index);
+            if (record == null) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "record " + index + " of the append group is null");
+            }
             int frameSize = RecordCodec.frameSize(record);
             if (position + frameSize > chunk.length) {
                 writeChunk(chunkLsn, position);
@@ -496,9 +531,10 @@ public final class WriteAheadLog implements AutoCloseable {
             if (recordLsns != null) {
                 recordLsns[index] = lsn;
             }
-            position = RecordCodec.encode(record, lsn, index == group.size() - 1, chunk, position, crc);
+            position = RecordCodec.encode(record, lsn, index == recordCount - 1, chunk, position, crc);
         }
         writeChunk(chunkLsn, position);
+        return chunkLsn + position - groupStart;
     }
 
     private void writeChunk(long lsn, int length) {

@@ -275,4 +275,56 @@ class WriteAheadLogTest {
             assertEquals(List.of(0L), log.segmentStartLsns());
         }
     }
+
+    @Test
+    void aStreamedGroupLargerThanTheChunkAndTheSegmentIsOneGroupInASegmentOfItsOwn() {
+        int images = 100; // 100 x 8,212 bytes: larger than the 256 KB chunk and the 512 KB segment size
+        List<LogRecord> expected = new ArrayList<>();
+        try (WriteAheadLog log = open(MEGABYTE / 2)) {
+            log.append(List.of(image(1, 1), commit(1)));
+            long[] lsns = new long[images + 1];
+            long groupBytes = (long) images * IMAGE_FRAME + COMMIT_FRAME;
+            long commitLsn = log.append(images + 1, groupBytes, index -> {
+                LogRecord record = index < images ? image(100 + index, index) : commit(2);
+                expected.add(record);
+                return record;
+            }, lsns);
+            assertEquals(2, log.segmentStartLsns().size(), "the group starts a segment of its own");
+            long start = log.segmentStartLsns().get(1) + HEADER;
+            assertEquals(start, lsns[0]);
+            assertEquals(start + groupBytes, commitLsn);
+            List<LogEntry> entries = readAll(log, start);
+            assertEquals(expected, recordsOf(entries));
+            assertTrue(entries.getLast().groupEnd());
+            assertEquals(1, entries.stream().filter(LogEntry::groupEnd).count(), "one group");
+        }
+        try (WriteAheadLog reopened = open(MEGABYTE / 2)) {
+            assertEquals(new LogEnd.Clean(reopened.endLsn()), reopened.tailAtOpen());
+        }
+    }
+
+    @Test
+    void aStreamedGroupWhoseSourceFailsOrWhoseSizeWasWrongLeavesNothingBehind() {
+        try (WriteAheadLog log = open(MEGABYTE)) {
+            long end = log.append(List.of(image(1, 1), commit(1)));
+            IllegalStateException failure = assertThrows(IllegalStateException.class, () -> log.append(50, 50L * IMAGE_FRAME,
+                    index -> {
+                        if (index == 40) {
+                            throw new IllegalStateException("the spill file could not be read");
+                        }
+                        return image(index, index);
+                    }, null));
+            assertEquals("the spill file could not be read", failure.getMessage());
+            assertEquals(end, log.endLsn());
+            assertEquals(end, size(segment(log.directory(), 0)), "the partial group was cut off the file");
+            ColumbaException wrongSize = assertThrows(ColumbaException.class,
+                    () -> log.append(2, IMAGE_FRAME, index -> index == 0 ? image(5, 5) : commit(5), null));
+            assertEquals(ErrorCode.INVALID_ARGUMENT, wrongSize.errorCode());
+            assertEquals(end, log.endLsn());
+            assertEquals(end + COMMIT_FRAME, log.append(List.of(commit(6))), "the log goes on where it was");
+        }
+        try (WriteAheadLog reopened = open(MEGABYTE)) {
+            assertEquals(2, recordsOf(readAll(reopened, HEADER)).stream().filter(LogRecord.Commit.class::isInstance).count());
+        }
+    }
 }
