@@ -101,9 +101,16 @@ public final class PeerConnection implements AutoCloseable {
 
     /**
      * Lets the engine's queries use {@code threads} threads: Columba's {@code max_dop}, DuckDB's
-     * {@code threads} (both 1 by default in these suites, so that one core is compared with one).
+     * {@code threads} (both 1 by default in these suites, so that one core is compared with one);
+     * H2 has one thread per query.
      */
     public void useThreads(int threads) {
+        if (peer == Peer.H2) {
+            if (threads != 1) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "H2 runs a query on one thread, not " + threads);
+            }
+            return;
+        }
         this.threads = threads;
         String sql = peer.isColumba() ? "SET max_dop = " + threads : "SET threads = " + threads;
         try (Statement statement = connection.createStatement()) {

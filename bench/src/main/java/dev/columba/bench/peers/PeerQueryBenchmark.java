@@ -83,6 +83,10 @@ public class PeerQueryBenchmark {
     @Param({"COLD", "WARM"})
     public Cache cache;
 
+    /** Threads each engine may use for a query: Columba's max_dop, DuckDB's threads (H2: 1 only). */
+    @Param("1")
+    public int threads;
+
     /** Parent of the benchmark databases; empty means bench/target/data. */
     @Param("")
     public String dataDirectory;
@@ -108,6 +112,7 @@ public class PeerQueryBenchmark {
                 scaleFactor, System.out);
         expected = databases.expected().get(query);
         connection = new PeerConnection(engine, databases.directory());
+        connection.useThreads(threads);
         databaseMb = connection.databaseBytes() / ScanIoMetrics.MEGABYTE;
         LineitemDatabases.check(connection.run(query), expected, engine, query, "in the check run before measuring");
     }
