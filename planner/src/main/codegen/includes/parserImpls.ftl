@@ -80,7 +80,12 @@ void ColumbaOption(List<SqlNode> list) :
     SqlNode value = null;
 }
 {
-    name = SimpleIdentifier()
+    (
+        name = SimpleIdentifier()
+    |
+        // COPY's NULL 'text' and ESCAPE 'c' are PostgreSQL's option names but reserved words here.
+        ( <NULL> | <ESCAPE> ) { name = new SqlIdentifier(unquotedIdentifier(), getPos()); }
+    )
     [
         [ <EQ> ]
         value = ColumbaOptionValue()
@@ -628,7 +633,7 @@ void ColumbaTraceFlag(List<Integer> flags, boolean[] global) :
     }
 }
 
-/** COPY table [ ( column, ... ) ] FROM 'file' [ WITH ( option, ... ) ] */
+/** COPY table [ ( column, ... ) ] FROM 'file' [ [ WITH ] ( option, ... ) ] */
 SqlNode ColumbaCopy() :
 {
     final Span s;
@@ -641,7 +646,7 @@ SqlNode ColumbaCopy() :
     <COPY> { s = span(); } table = CompoundIdentifier()
     [ columns = ParenthesizedSimpleIdentifierList() ]
     <FROM> file = StringLiteral()
-    [ <WITH> optionList = ColumbaOptionList() ]
+    [ [ <WITH> ] optionList = ColumbaOptionList() ]
     {
         return new SqlCopy(s.end(this), table, columns, SqlLiteral.unchain(file), optionList);
     }
