@@ -56,6 +56,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
     private final ThreadLocal<CsvBlockParser> parsers;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final int inFlight;
+    private final int blockBytes;
     private byte[] carry = new byte[0];
     private int carryLength;
     private boolean fileEnded;
@@ -84,6 +85,13 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
      */
     public CsvReader(Path file, String fileName, CopyOptions options, TableSchema schema, String table, int[] targets,
                      LongConsumer progress) {
+        this(file, fileName, options, schema, table, targets, progress, BLOCK_BYTES);
+    }
+
+    /** As above, with blocks of {@code blockBytes} (tests cut small files into many blocks). */
+    CsvReader(Path file, String fileName, CopyOptions options, TableSchema schema, String table, int[] targets,
+              LongConsumer progress, int blockBytes) {
+        this.blockBytes = blockBytes;
         this.fileName = fileName;
         this.format = options.format();
         this.schema = schema;
@@ -339,7 +347,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
      * carry if that is larger, so that a record longer than a block is read whole in the end).
      */
     private Block readBlock() {
-        int capacity = Math.max(BLOCK_BYTES, carryLength * 2);
+        int capacity = Math.max(blockBytes, carryLength * 2);
         byte[] bytes = new byte[capacity];
         System.arraycopy(carry, 0, bytes, 0, carryLength);
         int length = carryLength;
