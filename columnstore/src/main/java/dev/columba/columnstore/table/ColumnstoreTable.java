@@ -351,6 +351,17 @@ public final class ColumnstoreTable {
      * @return the rows inserted
      */
     public long bulkInsert(Transaction transaction, java.util.Iterator<Object[]> rows) {
+        return bulkInsert(transaction, rows, 1);
+    }
+
+    /**
+     * As {@link #bulkInsert(Transaction, java.util.Iterator)}, each rowgroup's columns encoded by
+     * up to {@code threads} threads (COPY's MAXDOP); the rows are still taken on the caller's.
+     */
+    public long bulkInsert(Transaction transaction, java.util.Iterator<Object[]> rows, int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+        }
         List<Object[]> buffered = new ArrayList<>();
         while (buffered.size() < options.bulkMinRows() && rows.hasNext()) {
             Object[] row = rows.next();
@@ -364,7 +375,9 @@ public final class ColumnstoreTable {
             return buffered.size();
         }
         long count = 0;
+        java.util.concurrent.ForkJoinPool encoders = threads > 1 ? new java.util.concurrent.ForkJoinPool(threads) : null;
         try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
+            writer.encodeOn(encoders);
             for (Object[] row : buffered) {
                 writer.add(row);
                 count++;
@@ -377,6 +390,10 @@ public final class ColumnstoreTable {
                 count++;
             }
             writer.finish(TrimReason.BULKLOAD);
+        } finally {
+            if (encoders != null) {
+                encoders.shutdownNow();
+            }
         }
         transaction.adjustRowCount(objectId(), count);
         return count;

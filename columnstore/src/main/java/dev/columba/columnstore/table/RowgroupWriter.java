@@ -44,6 +44,11 @@ final class RowgroupWriter implements AutoCloseable {
                 () -> table.nextRowgroupId(transaction.writes(), counters), this::write);
     }
 
+    /** Encodes each rowgroup's columns on {@code pool} ({@link RowgroupBuilder#encodeOn}). */
+    void encodeOn(java.util.concurrent.ForkJoinPool pool) {
+        builder.encodeOn(pool);
+    }
+
     void add(Object[] row) {
         builder.add(row);
     }
