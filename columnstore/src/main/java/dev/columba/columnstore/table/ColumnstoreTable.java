@@ -359,6 +359,9 @@ public final class ColumnstoreTable {
      * up to {@code threads} threads (COPY's MAXDOP); the rows are still taken on the caller's.
      */
     public long bulkInsert(Transaction transaction, java.util.Iterator<Object[]> rows, int threads) {
+        // Rows go to the rowgroup builder this many at a time (it may fill their columns in parallel);
+        // they are copied, as the iterator may reuse its arrays.
+        final int batchRows = 16_384;
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, was " + threads);
         }
@@ -378,17 +381,20 @@ public final class ColumnstoreTable {
         java.util.concurrent.ForkJoinPool encoders = threads > 1 ? new java.util.concurrent.ForkJoinPool(threads) : null;
         try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
             writer.encodeOn(encoders);
-            for (Object[] row : buffered) {
-                writer.add(row);
-                count++;
-            }
+            writer.addAll(buffered);
+            count += buffered.size();
             buffered.clear();
             while (rows.hasNext()) {
                 Object[] row = rows.next();
                 rows().encodedSize(row);
-                writer.add(row);
+                buffered.add(row.clone());
                 count++;
+                if (buffered.size() == batchRows) {
+                    writer.addAll(buffered);
+                    buffered.clear();
+                }
             }
+            writer.addAll(buffered);
             writer.finish(TrimReason.BULKLOAD);
         } finally {
             if (encoders != null) {

@@ -53,6 +53,11 @@ final class RowgroupWriter implements AutoCloseable {
         builder.add(row);
     }
 
+    /** {@code rows} in order ({@link RowgroupBuilder#addAll}). */
+    void addAll(List<Object[]> rows) {
+        builder.addAll(rows);
+    }
+
     /** Finishes the last rowgroup; returns the ids of every rowgroup written, in order. */
     List<Integer> finish(TrimReason lastReason) {
         builder.finish(lastReason);
