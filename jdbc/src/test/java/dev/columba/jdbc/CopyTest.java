@@ -1,6 +1,7 @@
 package dev.columba.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -147,5 +148,58 @@ class CopyTest {
             assertEquals(50_001, result.getLong(1));
             assertEquals(new BigDecimal("25000001.50"), result.getBigDecimal(2));
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rowstore", "columnstore"})
+    void exportThenImportGivesTheSameRows(String kind) throws Exception {
+        create(kind);
+        statement.execute("INSERT INTO t VALUES (1, '', NULL, NULL), (2, 'a,b \"c\"', -1234567.89, DATE '0001-01-01'),"
+                + " (4, '日本語😀', 9999999.99, DATE '2024-02-29'), (5, NULL, 0, NULL)");
+        try (var insert = connection.prepareStatement("INSERT INTO t VALUES (3, ?, 0.01, DATE '9999-12-31')")) {
+            insert.setString(1, "two\nlines");
+            insert.executeUpdate();
+        }
+        List<List<Object>> before = rows();
+        Path out = directory.resolve("out.csv");
+        assertEquals(6, statement.executeUpdate("COPY t TO '" + out + "' WITH (HEADER)"));
+        assertTrue(Files.readString(out).toLowerCase(java.util.Locale.ROOT).startsWith("id,name,amount,shipped\n"),
+                () -> "the header names the columns: " + out);
+        Path custom = directory.resolve("custom.csv");
+        assertEquals(6, statement.executeUpdate("COPY (SELECT id, name, amount, shipped FROM t ORDER BY id DESC) TO '"
+                + custom + "' (DELIMITER '|', QUOTE '''', ESCAPE '\\', NULL '\\N')"));
+        statement.execute("DELETE FROM t");
+        assertEquals(6, statement.executeUpdate("COPY t FROM '" + out + "' WITH (HEADER)"));
+        assertEquals(before, rows(), "the default format round-trips, the empty string and NULL apart");
+        statement.execute("DELETE FROM t");
+        assertEquals(6, statement.executeUpdate("COPY t FROM '" + custom + "' (DELIMITER '|', QUOTE '''', ESCAPE '\\',"
+                + " NULL '\\N', MAXDOP 2)"));
+        assertEquals(before, rows(), "the custom format round-trips");
+        assertEquals(6, statement.executeUpdate("COPY t (id, name) TO '" + out + "' (HEADER false)"));
+        assertEquals("0,before\n1,\"\"\n2,\"a,b \"\"c\"\"\"\n3,\"two\nlines\"\n4,日本語😀\n5,\n",
+                sorted(Files.readString(out)));
+        Path never = directory.resolve("never.csv");
+        assertRejected("42P01", "COPY nope TO '" + never + "'");
+        assertRejected("42P01", "COPY (SELECT * FROM nope) TO '" + never + "'");
+        assertRejected("22012", "COPY (SELECT id / (id - 3) FROM t) TO '" + never + "'");
+        assertFalse(Files.exists(never), "a failed export writes no file");
+    }
+
+    /** The export's records in id order (a query without ORDER BY may return them in any). */
+    private static String sorted(String csv) {
+        List<String> records = new ArrayList<>();
+        StringBuilder record = new StringBuilder();
+        boolean quoted = false;
+        for (char c : csv.toCharArray()) {
+            record.append(c);
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == '\n' && !quoted) {
+                records.add(record.toString());
+                record.setLength(0);
+            }
+        }
+        records.sort(java.util.Comparator.comparingInt(text -> Integer.parseInt(text.substring(0, text.indexOf(',')))));
+        return String.join("", records);
     }
 }

@@ -36,6 +36,9 @@ final class CopyCommand {
     }
 
     StatementResult execute(SqlCopy copy, LongConsumer progress) {
+        if (!copy.isFrom()) {
+            return new CopyToCommand(session).execute(copy);
+        }
         Database database = session.database();
         Transaction transaction = session.writeTransaction();
         boolean succeeded = false;
