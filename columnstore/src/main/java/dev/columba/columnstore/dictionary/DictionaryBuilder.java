@@ -205,7 +205,7 @@ public final class DictionaryBuilder {
 
     /** {@link #present(MemorySegment, long, int, int)} of a key in an array, compared without segments. */
     private boolean present(byte[] key, int hash) {
-        if (primary != null && primary.find(MemorySegment.ofArray(key), 0, key.length) != Dictionary.NOT_FOUND) {
+        if (primary != null && primary.find(key) != Dictionary.NOT_FOUND) {
             return true;
         }
         int mask = table.length - 1;
