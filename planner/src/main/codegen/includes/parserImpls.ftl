@@ -80,7 +80,12 @@ void ColumbaOption(List<SqlNode> list) :
     SqlNode value = null;
 }
 {
-    name = SimpleIdentifier()
+    (
+        name = SimpleIdentifier()
+    |
+        // COPY's NULL 'text' and ESCAPE 'c' are PostgreSQL's option names but reserved words here.
+        ( <NULL> | <ESCAPE> ) { name = new SqlIdentifier(unquotedIdentifier(), getPos()); }
+    )
     [
         [ <EQ> ]
         value = ColumbaOptionValue()
@@ -628,22 +633,34 @@ void ColumbaTraceFlag(List<Integer> flags, boolean[] global) :
     }
 }
 
-/** COPY table [ ( column, ... ) ] FROM 'file' [ WITH ( option, ... ) ] */
+/**
+ * COPY table [ ( column, ... ) ] FROM 'file' [ [ WITH ] ( option, ... ) ]
+ * COPY table [ ( column, ... ) ] TO 'file' [ [ WITH ] ( option, ... ) ]
+ * COPY ( query ) TO 'file' [ [ WITH ] ( option, ... ) ]
+ */
 SqlNode ColumbaCopy() :
 {
     final Span s;
-    final SqlIdentifier table;
+    SqlIdentifier table = null;
     SqlNodeList columns = SqlNodeList.EMPTY;
+    SqlNode query = null;
+    boolean from = false;
     final SqlNode file;
     SqlNodeList optionList = SqlNodeList.EMPTY;
 }
 {
-    <COPY> { s = span(); } table = CompoundIdentifier()
-    [ columns = ParenthesizedSimpleIdentifierList() ]
-    <FROM> file = StringLiteral()
-    [ <WITH> optionList = ColumbaOptionList() ]
+    <COPY> { s = span(); }
+    (
+        table = CompoundIdentifier()
+        [ columns = ParenthesizedSimpleIdentifierList() ]
+        ( <FROM> { from = true; } | <TO> { from = false; } )
+    |
+        <LPAREN> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) <RPAREN> <TO>
+    )
+    file = StringLiteral()
+    [ [ <WITH> ] optionList = ColumbaOptionList() ]
     {
-        return new SqlCopy(s.end(this), table, columns, SqlLiteral.unchain(file), optionList);
+        return new SqlCopy(s.end(this), table, columns, query, from, SqlLiteral.unchain(file), optionList);
     }
 }
 

@@ -4,6 +4,9 @@ import dev.columba.bench.columnstore.CommentsScanBenchmark;
 import dev.columba.bench.columnstore.CommentsTables;
 import dev.columba.bench.columnstore.Seed001Summary;
 import dev.columba.bench.harness.ReportCharts;
+import dev.columba.bench.load.CopyLoadBenchmark;
+import dev.columba.bench.load.LineitemCsv;
+import dev.columba.bench.load.LoadSummary;
 import dev.columba.bench.oltp.OltpDatabase;
 import dev.columba.bench.oltp.OltpDatabases;
 import dev.columba.bench.oltp.OltpFourClientsBenchmark;
@@ -83,7 +86,12 @@ enum Suite {
             "the 22 TPC-H queries, verbatim as DuckDB's tpch extension ships them, on Columba columnstore and DuckDB"
                     + " through JDBC in one JVM, one thread each, warm and cold (scale factor 1; -p scaleFactor=10),"
                     + " answers checked before timing, with each engine's planning time",
-            List.of(TpchQueryBenchmark.class));
+            List.of(TpchQueryBenchmark.class)),
+    LOAD("load",
+            "COPY of TPC-H lineitem from one CSV file (scale factor 0.1; -p scaleFactor=1) into a Columba columnstore"
+                    + " table, a Columba rowstore table and DuckDB through JDBC in one JVM, one thread and all"
+                    + " processors: rows per second and the ratio to DuckDB",
+            List.of(CopyLoadBenchmark.class));
 
     /** Seed 001's parameters the runner must know before JMH starts, to load the tables. */
     private static final String ROWS = "rows";
@@ -106,6 +114,9 @@ enum Suite {
     private static final String SEED003_SHORT_ROWS = "40000";
     /** The peers suite's TPC-H scale factor, which the runner must know to load the databases. */
     private static final String SCALE_FACTOR = "scaleFactor";
+    /** The load suite's scale factors: 0.1 (600,572 rows) on this class of machine, 0.01 in short runs. */
+    private static final String LOAD_FULL_SCALE_FACTOR = "0.1";
+    private static final String LOAD_SHORT_SCALE_FACTOR = "0.01";
     /** The oltp suite's milliseconds per client and iteration: 2 s, or 100 ms in short runs. */
     private static final String MILLIS = "millis";
     /** The tpch suite's texts to measure, which the runner narrows to those its check found measurable. */
@@ -141,7 +152,7 @@ enum Suite {
      */
     int warmupIterations() {
         return switch (this) {
-            case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003, OLTP -> 1;
+            case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003, OLTP, LOAD -> 1;
             case PEERS, TPCH -> 0;
         };
     }
@@ -156,7 +167,7 @@ enum Suite {
         }
         return switch (this) {
             case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003 -> 5;
-            case PEERS, OLTP, TPCH -> 3;
+            case PEERS, OLTP, TPCH, LOAD -> 3;
         };
     }
 
@@ -202,6 +213,8 @@ enum Suite {
                 parameters.put(SCALE_FACTOR, scaleFactors);
                 parameters.put(QUERY, measuredTexts(options.dataDirectory(), scaleFactors));
             }
+            case LOAD -> parameters.put(SCALE_FACTOR, List.of(options.shortMode() ? LOAD_SHORT_SCALE_FACTOR
+                    : LOAD_FULL_SCALE_FACTOR));
         }
         parameters.putAll(options.parameters());
         return parameters;
@@ -253,6 +266,7 @@ enum Suite {
             case OLTP -> "t of " + String.join(" / ", parameters(options).get(ROWS)) + " rows, "
                     + String.join(" / ", parameters(options).get(MILLIS)) + " ms per client and iteration";
             case TPCH -> "the TPC-H tables at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
+            case LOAD -> "TPC-H lineitem as CSV at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
         };
     }
 
@@ -331,6 +345,14 @@ enum Suite {
                 }
                 yield lines;
             }
+            case LOAD -> {
+                List<String> lines = new ArrayList<>();
+                for (String scaleFactor : parameters(options).get(SCALE_FACTOR)) {
+                    lines.addAll(LoadSummary.describe(LineitemCsv.prepare(options.dataDirectory(),
+                            scaleFactor(scaleFactor), progress)));
+                }
+                yield lines;
+            }
         };
     }
 
@@ -345,6 +367,7 @@ enum Suite {
             case PEERS -> PeersSummary.keyFigures(results, charts);
             case OLTP -> OltpSummary.keyFigures(results, charts);
             case TPCH -> TpchSummary.keyFigures(results, charts);
+            case LOAD -> LoadSummary.keyFigures(results, charts);
         };
     }
 

@@ -17,7 +17,9 @@ import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.IntSupplier;
+import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -40,7 +42,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * </ul>
  * A rowgroup is also cut when its vectors pass the build's memory budget ({@code MEMORY_LIMITATION}).
  * Each finished rowgroup is encoded (the encoder picks the smallest encoding per segment) and handed
- * to the sink. Owned by one thread.
+ * to the sink; its columns may be encoded in parallel ({@link #encodeOn}). Owned by one thread.
  */
 public final class RowgroupBuilder implements AutoCloseable {
     private final TableSchema schema;
@@ -56,6 +58,8 @@ public final class RowgroupBuilder implements AutoCloseable {
     private final boolean[] fellBack;
     private int rows;
     private long rowgroupsBuilt;
+    /** Encodes a finished rowgroup's columns side by side; null: one after the other on this thread. */
+    private ForkJoinPool encoders;
 
     /**
      * @param rowgroupIds  gives the id of each rowgroup as it is finished
@@ -100,6 +104,14 @@ public final class RowgroupBuilder implements AutoCloseable {
             dictionaries[column] = primary == null ? DictionaryBuilder.primary(type, options.dictionaryCapBytes())
                     : DictionaryBuilder.secondary(type, primary, options.dictionaryCapBytes());
         }
+    }
+
+    /**
+     * Encodes the columns of each finished rowgroup on {@code pool}'s threads (a bulk load's
+     * MAXDOP) instead of one after the other on the caller's; null goes back to that.
+     */
+    public void encodeOn(ForkJoinPool pool) {
+        this.encoders = pool;
     }
 
     /** Rowgroups finished so far. */
@@ -149,6 +161,56 @@ public final class RowgroupBuilder implements AutoCloseable {
     }
 
     /**
+     * Adds {@code batch}'s rows in order, as {@link #add} one by one would. With a pool to encode
+     * on ({@link #encodeOn}) and {@code dictionary_overflow = fallback}, where each column's
+     * dictionary decides alone and a rowgroup is cut only at its row limit or the memory budget,
+     * the columns are filled side by side on the pool's threads (the memory budget is checked
+     * after each run of rows rather than every 1,024); otherwise row by row on this thread.
+     */
+    public void addAll(List<Object[]> batch) {
+        if (encoders == null || options.overflow() != ColumnstoreOptions.DictionaryOverflow.FALLBACK) {
+            for (Object[] row : batch) {
+                add(row);
+            }
+            return;
+        }
+        int done = 0;
+        while (done < batch.size()) {
+            int from = done;
+            int count = Math.min(batch.size() - done, options.rowgroupMaxRows() - rows);
+            int firstRow = rows;
+            encoders.submit(() -> IntStream.range(0, schema.size()).parallel()
+                    .forEach(column -> addColumn(column, batch, from, count, firstRow))).join();
+            rows += count;
+            done += count;
+            if (rows >= options.rowgroupMaxRows()) {
+                finishRowgroup(TrimReason.NO_TRIM);
+            } else if (allocator.getAllocatedMemory() > memoryBudget) {
+                finishRowgroup(TrimReason.MEMORY_LIMITATION);
+            }
+        }
+    }
+
+    /** Column {@code column} of {@code batch}'s rows {@code [from, from + count)}, at rows {@code firstRow} on. */
+    private void addColumn(int column, List<Object[]> batch, int from, int count, int firstRow) {
+        FieldVector vector = vectors.get(column);
+        SqlType type = schema.column(column).type();
+        DictionaryBuilder dictionary = dictionaries[column];
+        for (int rowInBatch = 0; rowInBatch < count; rowInBatch++) {
+            Object value = batch.get(from + rowInBatch)[column];
+            if (dictionary != null && !fellBack[column]) {
+                long added = dictionary.addedBytes(value);
+                if (added != 0 && dictionary.sizeBytes() + added > dictionary.capBytes()) {
+                    fellBack[column] = true;
+                } else {
+                    dictionary.tryAdd(value);
+                }
+            }
+            VectorValues.set(vector, firstRow + rowInBatch, type, value);
+        }
+    }
+
+    /**
      * Finishes the last rowgroup, if it has rows, with {@code reason} (BULKLOAD for the tail of a
      * bulk insert, RESIDUAL_ROW_GROUP for a rebuild's last, REORG for a reorganize).
      */
@@ -161,36 +223,51 @@ public final class RowgroupBuilder implements AutoCloseable {
     private void finishRowgroup(TrimReason reason) {
         int rowgroupId = rowgroupIds.getAsInt();
         int columns = schema.size();
-        List<SegmentBlob> segments = new ArrayList<>(columns);
-        List<SegmentBlob> dictionaryBlobs = new ArrayList<>(columns);
-        List<SegmentMetadata> metadata = new ArrayList<>(columns);
+        DictionarySource[] sources = new DictionarySource[columns];
+        Dictionary[] secondaries = new Dictionary[columns];
         for (int column = 0; column < columns; column++) {
-            FieldVector vector = vectors.get(column);
-            vector.setValueCount(rows);
-            SqlType type = schema.column(column).type();
-            DictionarySource source = DictionarySource.none();
-            Dictionary secondary = null;
+            vectors.get(column).setValueCount(rows);
+            sources[column] = DictionarySource.none();
             DictionaryBuilder dictionary = dictionaries[column];
             if (fellBack[column]) {
-                source = DictionarySource.fallback(FallbackReason.DICTIONARY_OVERFLOW);
+                sources[column] = DictionarySource.fallback(FallbackReason.DICTIONARY_OVERFLOW);
             } else if (dictionary != null) {
                 Dictionary primary = primaries.get(column);
                 if (primary == null) {
                     primary = primaries.store(column, dictionary.freeze(PrimaryDictionaries.PRIMARY_ID));
                 } else if (dictionary.entryCount() > 0) {
-                    secondary = dictionary.freeze(rowgroupId + 1);
+                    secondaries[column] = dictionary.freeze(rowgroupId + 1);
                 }
-                source = DictionarySource.of(primary, secondary);
+                sources[column] = DictionarySource.of(primary, secondaries[column]);
             }
-            EncodedSegment encoded = SegmentEncoder.encode(vector, type, source, encoding);
+        }
+        // Each column's segment depends only on its own vector and dictionaries: encoded side by side.
+        EncodedSegment[] encoded = new EncodedSegment[columns];
+        Runnable encodeAll = () -> IntStream.range(0, columns).parallel().forEach(column -> encoded[column] =
+                SegmentEncoder.encode(vectors.get(column), schema.column(column).type(), sources[column], encoding));
+        if (encoders == null) {
+            for (int column = 0; column < columns; column++) {
+                encoded[column] = SegmentEncoder.encode(vectors.get(column), schema.column(column).type(), sources[column],
+                        encoding);
+            }
+        } else {
+            encoders.submit(encodeAll).join();
+        }
+        List<SegmentBlob> segments = new ArrayList<>(columns);
+        List<SegmentBlob> dictionaryBlobs = new ArrayList<>(columns);
+        List<SegmentMetadata> metadata = new ArrayList<>(columns);
+        for (int column = 0; column < columns; column++) {
+            SqlType type = schema.column(column).type();
+            DictionaryBuilder dictionary = dictionaries[column];
             long dictionaryBytes = dictionary == null ? 0 : dictionary.sizeBytes();
             int dictionaryEntries = dictionary == null ? 0 : dictionary.entryCount();
-            segments.add(new SegmentBlob(encoded.bytes(),
-                    FooterMetadata.encode(encoded.metadata(), type, dictionaryBytes, dictionaryEntries)));
-            metadata.add(encoded.metadata());
-            boolean storesSecondary = secondary != null
-                    && encoded.metadata().secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY;
-            dictionaryBlobs.add(new SegmentBlob(storesSecondary ? secondary.toBytes() : new byte[0], new byte[0]));
+            segments.add(new SegmentBlob(encoded[column].bytes(),
+                    FooterMetadata.encode(encoded[column].metadata(), type, dictionaryBytes, dictionaryEntries)));
+            metadata.add(encoded[column].metadata());
+            boolean storesSecondary = secondaries[column] != null
+                    && encoded[column].metadata().secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY;
+            dictionaryBlobs.add(new SegmentBlob(storesSecondary ? secondaries[column].toBytes() : new byte[0],
+                    new byte[0]));
         }
         List<SegmentBlob> blobs = new ArrayList<>(segments);
         blobs.addAll(dictionaryBlobs);

@@ -296,6 +296,34 @@ public final class Dictionary {
         }
     }
 
+    /** {@link #find(MemorySegment, long, int)} of a key in an array: hashed without a segment. */
+    int find(byte[] key) {
+        int[] table = hashIndex;
+        if (table == null) {
+            table = buildIndex();
+            hashIndex = table;
+        }
+        int mask = table.length - 1;
+        int slot = KeyHash.hash(key, 0, key.length) & mask;
+        MemorySegment keySegment = null;
+        while (true) {
+            int entry = table[slot] - 1;
+            if (entry < 0) {
+                return NOT_FOUND;
+            }
+            if (entryLength(entry) == key.length) {
+                if (keySegment == null) {
+                    keySegment = MemorySegment.ofArray(key);
+                }
+                if (MemorySegment.mismatch(bytes, entryOffset(entry), entryOffset(entry) + key.length,
+                        keySegment, 0, key.length) < 0) {
+                    return entry;
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
     int find(MemorySegment key, long keyOffset, int keyLength) {
         int[] table = hashIndex;
         if (table == null) {

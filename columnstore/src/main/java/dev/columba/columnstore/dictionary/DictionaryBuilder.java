@@ -75,6 +75,15 @@ public final class DictionaryBuilder {
     private int[] table = new int[32];
     private int count;
     private long sizeBytes = HEADER_BYTES;
+    /**
+     * The value {@link #addedBytes(Object)} was last asked about (by identity), its key, hash and
+     * whether it was present: valid until the next change, which {@link #tryAdd(Object)} of that
+     * value is (it clears them), and every change goes through {@link #append}, which clears them too.
+     */
+    private Object lastValue;
+    private byte[] lastKey;
+    private int lastHash;
+    private boolean lastPresent;
 
     private DictionaryBuilder(SqlType type, Dictionary primary, boolean secondary, long capBytes) {
         this.type = Objects.requireNonNull(type, "type");
@@ -140,9 +149,15 @@ public final class DictionaryBuilder {
         if (value == null) {
             return 0;
         }
-        MemorySegment key = keyOf(value);
-        return present(key, 0, (int) key.byteSize(), KeyHash.hash(key, 0, (int) key.byteSize()))
-                ? 0 : DictionaryFormat.entryCost(kind, (int) key.byteSize());
+        byte[] key = keyBytes(value);
+        int hash = KeyHash.hash(key, 0, key.length);
+        boolean present = present(key, hash);
+        // The rowgroup builder asks about a value, then adds the same one: keep what was learnt.
+        lastValue = value;
+        lastKey = key;
+        lastHash = hash;
+        lastPresent = present;
+        return present ? 0 : DictionaryFormat.entryCost(kind, key.length);
     }
 
     /**
@@ -154,16 +169,54 @@ public final class DictionaryBuilder {
         if (value == null) {
             return Outcome.PRESENT;
         }
-        MemorySegment key = keyOf(value);
-        return tryAdd(key, 0, (int) key.byteSize());
+        byte[] key;
+        int hash;
+        boolean present;
+        if (value == lastValue) {
+            key = lastKey;
+            hash = lastHash;
+            present = lastPresent;
+        } else {
+            key = keyBytes(value);
+            hash = KeyHash.hash(key, 0, key.length);
+            present = present(key, hash);
+        }
+        lastValue = null;
+        lastKey = null;
+        if (present) {
+            return Outcome.PRESENT;
+        }
+        if (!fits(key.length)) {
+            return Outcome.FULL;
+        }
+        append(MemorySegment.ofArray(key), 0, key.length, hash);
+        return Outcome.ADDED;
     }
 
-    private MemorySegment keyOf(Object value) {
-        MemorySegment key = MemorySegment.ofArray(ValueKind.toBytes(type, value));
+    /** The stored bytes of {@code value}: what {@link Dictionary} keeps and finds. */
+    private byte[] keyBytes(Object value) {
+        byte[] key = ValueKind.toBytes(type, value);
         if (kind == ValueKind.DOUBLE) {
-            kind.writeLong(key, 0, kind.canonicalLong(kind.readLong(key, 0)));
+            MemorySegment segment = MemorySegment.ofArray(key);
+            kind.writeLong(segment, 0, kind.canonicalLong(kind.readLong(segment, 0)));
         }
         return key;
+    }
+
+    /** {@link #present(MemorySegment, long, int, int)} of a key in an array, compared without segments. */
+    private boolean present(byte[] key, int hash) {
+        if (primary != null && primary.find(key) != Dictionary.NOT_FOUND) {
+            return true;
+        }
+        int mask = table.length - 1;
+        for (int slot = hash & mask; table[slot] != 0; slot = (slot + 1) & mask) {
+            int temporaryId = table[slot] - 1;
+            if (hashes[temporaryId] == hash && Arrays.equals(heap, starts[temporaryId], starts[temporaryId + 1],
+                    key, 0, key.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- Vector rows ------------------------------------------------------------------------------
@@ -236,6 +289,8 @@ public final class DictionaryBuilder {
     }
 
     private void append(MemorySegment key, long keyOffset, int keyLength, int hash) {
+        lastValue = null;
+        lastKey = null;
         if (heapUsed + keyLength > heap.length) {
             heap = Arrays.copyOf(heap, (int) Math.min(MAX_BYTES, Math.max(heap.length * 2L, (long) heapUsed + keyLength)));
             heapSegment = MemorySegment.ofArray(heap);

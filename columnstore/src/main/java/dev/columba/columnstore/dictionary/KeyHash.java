@@ -2,6 +2,8 @@ package dev.columba.columnstore.dictionary;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
@@ -14,6 +16,27 @@ final class KeyHash {
     private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
 
     private KeyHash() {
+    }
+
+    private static final VarHandle LONGS_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** {@link #hash(MemorySegment, long, int)} of an array's bytes, the same value without a segment. */
+    static int hash(byte[] bytes, int offset, int length) {
+        long hash = length * MULTIPLIER;
+        int position = offset;
+        int end = offset + length;
+        while (end - position >= Long.BYTES) {
+            hash = mix(hash ^ (long) LONGS_LE.get(bytes, position));
+            position += Long.BYTES;
+        }
+        if (position < end) {
+            long tail = 0;
+            for (int shift = 0; position < end; position++, shift += 8) {
+                tail |= (long) Byte.toUnsignedInt(bytes[position]) << shift;
+            }
+            hash = mix(hash ^ tail);
+        }
+        return (int) (hash ^ (hash >>> 32));
     }
 
     static int hash(MemorySegment bytes, long offset, int length) {

@@ -351,6 +351,20 @@ public final class ColumnstoreTable {
      * @return the rows inserted
      */
     public long bulkInsert(Transaction transaction, java.util.Iterator<Object[]> rows) {
+        return bulkInsert(transaction, rows, 1);
+    }
+
+    /**
+     * As {@link #bulkInsert(Transaction, java.util.Iterator)}, each rowgroup's columns encoded by
+     * up to {@code threads} threads (COPY's MAXDOP); the rows are still taken on the caller's.
+     */
+    public long bulkInsert(Transaction transaction, java.util.Iterator<Object[]> rows, int threads) {
+        // Rows go to the rowgroup builder this many at a time (it may fill their columns in parallel);
+        // they are copied, as the iterator may reuse its arrays.
+        final int batchRows = 16_384;
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+        }
         List<Object[]> buffered = new ArrayList<>();
         while (buffered.size() < options.bulkMinRows() && rows.hasNext()) {
             Object[] row = rows.next();
@@ -364,19 +378,28 @@ public final class ColumnstoreTable {
             return buffered.size();
         }
         long count = 0;
+        java.util.concurrent.ForkJoinPool encoders = threads > 1 ? new java.util.concurrent.ForkJoinPool(threads) : null;
         try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
-            for (Object[] row : buffered) {
-                writer.add(row);
-                count++;
-            }
+            writer.encodeOn(encoders);
+            writer.addAll(buffered);
+            count += buffered.size();
             buffered.clear();
             while (rows.hasNext()) {
                 Object[] row = rows.next();
                 rows().encodedSize(row);
-                writer.add(row);
+                buffered.add(row.clone());
                 count++;
+                if (buffered.size() == batchRows) {
+                    writer.addAll(buffered);
+                    buffered.clear();
+                }
             }
+            writer.addAll(buffered);
             writer.finish(TrimReason.BULKLOAD);
+        } finally {
+            if (encoders != null) {
+                encoders.shutdownNow();
+            }
         }
         transaction.adjustRowCount(objectId(), count);
         return count;

@@ -44,8 +44,18 @@ final class RowgroupWriter implements AutoCloseable {
                 () -> table.nextRowgroupId(transaction.writes(), counters), this::write);
     }
 
+    /** Encodes each rowgroup's columns on {@code pool} ({@link RowgroupBuilder#encodeOn}). */
+    void encodeOn(java.util.concurrent.ForkJoinPool pool) {
+        builder.encodeOn(pool);
+    }
+
     void add(Object[] row) {
         builder.add(row);
+    }
+
+    /** {@code rows} in order ({@link RowgroupBuilder#addAll}). */
+    void addAll(List<Object[]> rows) {
+        builder.addAll(rows);
     }
 
     /** Finishes the last rowgroup; returns the ids of every rowgroup written, in order. */

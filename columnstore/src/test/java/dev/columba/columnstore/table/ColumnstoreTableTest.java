@@ -109,6 +109,44 @@ class ColumnstoreTableTest {
                 .map(entry -> ((dev.columba.storage.catalog.CatalogEntry.Table) entry).rowCount()).orElseThrow());
     }
 
+    /**
+     * A bulk insert on several threads (columns filled and encoded side by side) stores what one
+     * thread stores: the same rowgroups, the same rows, the same dictionary fallbacks, under both
+     * overflow policies (trim goes row by row).
+     */
+    @Test
+    void bulkInsertOnSeveralThreadsStoresWhatOneThreadStores() {
+        for (String overflow : List.of("fallback", "trim")) {
+            Map<String, String> options = Map.of("rowgroup_max_rows", "40000", "bulk_min_rows", "1000",
+                    "dictionary_cap", "64KB", "dictionary_overflow", overflow);
+            List<List<Object>> shapes = new ArrayList<>();
+            List<List<Object[]>> contents = new ArrayList<>();
+            for (int threads : new int[] {1, 3}) {
+                TestTableGenerator generator = new TestTableGenerator(100_000, 11);
+                ColumnstoreTable table;
+                try (Transaction transaction = database.begin()) {
+                    table = ColumnstoreTable.create(database, transaction, "t_" + overflow + "_" + threads,
+                            generator.schema(), options);
+                    assertEquals(100_000, table.bulkInsert(transaction, generator.rows(), threads));
+                    transaction.commit();
+                }
+                List<RowgroupEntry> rowgroups = table.rowgroups(database.bufferPool(), counters);
+                shapes.add(List.of(rowgroups.stream().map(RowgroupEntry::totalRows).toList(),
+                        rowgroups.stream().map(RowgroupEntry::trimReason).toList()));
+                contents.add(scan(table, ScanOptions.all(6), new IoCounters()));
+            }
+            assertEquals(shapes.get(0), shapes.get(1), overflow);
+            List<Object[]> expected = new ArrayList<>();
+            new TestTableGenerator(100_000, 11).rows().forEachRemaining(expected::add);
+            for (List<Object[]> actual : contents) {
+                assertEquals(expected.size(), actual.size(), overflow);
+                for (int row = 0; row < expected.size(); row++) {
+                    assertArrayEquals(expected.get(row), actual.get(row), overflow + ", row " + row);
+                }
+            }
+        }
+    }
+
     @Test
     void filtersEliminateRowgroupsAndSelectOnEncodedData() {
         ColumnstoreTable table = loadTestTable(250_000, Map.of("rowgroup_max_rows", "100000", "bulk_min_rows", "1000"));

@@ -109,7 +109,9 @@ public final class VectorValues {
         ArrowBuf buffer = vector.getDataBuffer();
         long offset = (long) position * DecimalVector.TYPE_WIDTH;
         buffer.setLong(offset, unscaled.longValue());
-        buffer.setLong(offset + 8, unscaled.shiftRight(64).longValue());
+        // The high half is the sign's extension unless the value needs more than 63 bits.
+        buffer.setLong(offset + 8, unscaled.bitLength() < Long.SIZE ? (unscaled.signum() < 0 ? -1L : 0L)
+                : unscaled.shiftRight(64).longValue());
         vector.setIndexDefined(position);
     }
 

@@ -5,40 +5,30 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
-import dev.columba.core.type.SqlType;
-import dev.columba.planner.exec.StoreAssignment;
+import dev.columba.planner.copy.CopyOptions;
+import dev.columba.planner.copy.CsvReader;
 import dev.columba.planner.parser.SqlCopy;
-import dev.columba.planner.parser.SqlOption;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.Transaction;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.NoSuchElementException;
 import java.util.function.LongConsumer;
 
 /**
- * {@code COPY table [(columns)] FROM 'file.csv' [WITH (HEADER [= true], DELIMITER = ',', NULL = '')]}:
- * CSV (RFC 4180: quoted fields, doubled quotes, line breaks inside quotes) into a table, through the
- * bulk path of a columnstore table (rowgroups compressed directly) or row inserts of a rowstore one,
- * in the session's write transaction. The file is read as UTF-8. Fields convert to the columns'
- * types by store assignment, as INSERT's values do: a string longer than its column fails with
- * 22001 and a number outside its column's range with 22003, never cut. A bad field, or a NULL for
- * a NOT NULL column, fails the whole COPY naming its line and column. Progress is reported every
- * {@value #PROGRESS_EVERY} rows.
+ * {@code COPY table [(columns)] FROM 'file.csv' [[WITH] (option, ...)]} ({@link CopyOptions}): CSV
+ * into a table, through the bulk path of a columnstore table (rowgroups compressed directly) or
+ * row inserts of a rowstore one, in the session's write transaction, so that a failed COPY leaves
+ * the table as it was. The file is read as UTF-8 and parsed in parallel ({@link CsvReader}). Fields
+ * convert to the columns' types by store assignment, as INSERT's values do: a string longer than
+ * its column fails with 22001 and a number outside its column's range with 22003, never cut. A
+ * bad field, or a NULL for a NOT NULL column, fails the whole COPY naming its file, line and
+ * column. Progress is reported every {@value CsvReader#PROGRESS_EVERY} rows.
  */
 final class CopyCommand {
-    static final int PROGRESS_EVERY = 1_000_000;
-
     private final Session session;
 
     CopyCommand(Session session) {
@@ -46,6 +36,9 @@ final class CopyCommand {
     }
 
     StatementResult execute(SqlCopy copy, LongConsumer progress) {
+        if (!copy.isFrom()) {
+            return new CopyToCommand(session).execute(copy);
+        }
         Database database = session.database();
         Transaction transaction = session.writeTransaction();
         boolean succeeded = false;
@@ -61,19 +54,17 @@ final class CopyCommand {
             for (int field = 0; field < targets.length; field++) {
                 targets[field] = copy.columns().isEmpty() ? field : schema.indexOf(copy.columns().get(field).getSimple());
                 if (targets[field] < 0) {
-                    throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "column " + copy.columns().get(field).getSimple()
+                    throw new ColumbaException(ErrorCode.UNDEFINED_COLUMN, "column " + copy.columns().get(field).getSimple()
                             + " does not exist in " + name);
                 }
-            }
-            boolean header = copy.option("header").map(option -> option.valueText().map(text ->
-                    text.equalsIgnoreCase("true") || text.equalsIgnoreCase("on")).orElse(true)).orElse(false);
-            char delimiter = copy.option("delimiter").flatMap(SqlOption::valueText).map(text -> {
-                if (text.length() != 1) {
-                    throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "DELIMITER must be one character, was '" + text + "'");
+                for (int earlier = 0; earlier < field; earlier++) {
+                    if (targets[earlier] == targets[field]) {
+                        throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "column " + schema.column(targets[field])
+                                .name() + " is named twice in COPY " + name);
+                    }
                 }
-                return text.charAt(0);
-            }).orElse(',');
-            String nullText = copy.option("null").flatMap(SqlOption::valueText).orElse("");
+            }
+            CopyOptions options = CopyOptions.of(copy.options(), Runtime.getRuntime().availableProcessors());
             Path file;
             try {
                 file = Path.of(copy.file());
@@ -81,13 +72,9 @@ final class CopyCommand {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "COPY " + name + " FROM: '" + copy.file().replace("\0", "\\0")
                         + "' is not a file name: " + e.getReason());
             }
-            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                CsvRows csv = new CsvRows(reader, delimiter, nullText, name, schema, targets, file.toString(), progress);
-                if (header) {
-                    csv.skipRecord();
-                }
+            try (CsvReader csv = new CsvReader(file, file.toString(), options, schema, name, targets, progress)) {
                 if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
-                    rows = ColumnstoreTable.open(database, table).bulkInsert(transaction, csv);
+                    rows = ColumnstoreTable.open(database, table).bulkInsert(transaction, csv, options.maxDop());
                 } else {
                     TableStore store = new TableStore(table, database.catalog().indexesOf(transaction.writes(),
                             table.objectId(), counters));
@@ -102,8 +89,6 @@ final class CopyCommand {
                         rows++;
                     }
                 }
-            } catch (IOException e) {
-                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + file + ": " + e.getMessage(), e);
             }
             succeeded = true;
         } finally {
@@ -112,177 +97,5 @@ final class CopyCommand {
         session.engine().gatherColumnstoreStatistics(session.reader(), copy.table().names.getLast());
         return new StatementResult.Update(rows, List.of(String.format(Locale.ROOT, "COPY %d", rows)),
                 StatementStatistics.NONE);
-    }
-
-    /** The file's records as rows of the table (columns not copied are NULL). */
-    private static final class CsvRows implements Iterator<Object[]> {
-        private static final SqlType TEXT = SqlType.varchar(SqlType.VarcharType.MAX_LENGTH);
-
-        private final BufferedReader reader;
-        private final char delimiter;
-        private final String nullText;
-        private final String tableName;
-        private final TableSchema schema;
-        private final int[] targets;
-        private final String fileName;
-        private final LongConsumer progress;
-        private final List<String> fields = new ArrayList<>();
-        private final List<Boolean> quoted = new ArrayList<>();
-        private long line = 1;
-        private long records;
-        private Object[] pending;
-        private long pendingLine;
-        private long returnedLine;
-        private boolean ended;
-
-        CsvRows(BufferedReader reader, char delimiter, String nullText, String tableName, TableSchema schema, int[] targets,
-                String fileName, LongConsumer progress) {
-            this.reader = reader;
-            this.delimiter = delimiter;
-            this.nullText = nullText;
-            this.tableName = tableName;
-            this.schema = schema;
-            this.targets = targets;
-            this.fileName = fileName;
-            this.progress = progress;
-        }
-
-        /** {@code failure} of the row {@link #next} returned last (a duplicate key), naming its line. */
-        ColumbaException atLastRow(ColumbaException failure) {
-            return new ColumbaException(failure.errorCode(), fileName + " line " + returnedLine + ": "
-                    + failure.getMessage(), failure);
-        }
-
-        void skipRecord() throws IOException {
-            readRecord();
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (pending == null && !ended) {
-                try {
-                    long startLine = line;
-                    if (!readRecord()) {
-                        ended = true;
-                        return false;
-                    }
-                    pending = toRow(startLine);
-                    pendingLine = startLine;
-                } catch (IOException e) {
-                    throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + fileName + " at line " + line + ": "
-                            + e.getMessage(), e);
-                }
-            }
-            return pending != null;
-        }
-
-        @Override
-        public Object[] next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Object[] row = pending;
-            pending = null;
-            returnedLine = pendingLine;
-            records++;
-            if (records % PROGRESS_EVERY == 0) {
-                progress.accept(records);
-            }
-            return row;
-        }
-
-        private Object[] toRow(long startLine) {
-            if (fields.size() != targets.length) {
-                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, fileName + " line " + startLine + " has "
-                        + fields.size() + " fields, expected " + targets.length);
-            }
-            Object[] row = new Object[schema.size()];
-            for (int field = 0; field < targets.length; field++) {
-                String text = fields.get(field);
-                if (!quoted.get(field) && text.equals(nullText)) {
-                    continue;
-                }
-                try {
-                    row[targets[field]] = StoreAssignment.convert(text, TEXT, schema.column(targets[field]), tableName);
-                } catch (ColumbaException e) {
-                    throw new ColumbaException(e.errorCode(), fileName + " line " + startLine + ", column "
-                            + schema.column(targets[field]).name() + ": " + e.getMessage(), e);
-                }
-            }
-            try {
-                StoreAssignment.checkNotNull(row, schema, tableName, "COPY");
-            } catch (ColumbaException e) {
-                throw new ColumbaException(e.errorCode(), fileName + " line " + startLine + ": " + e.getMessage(), e);
-            }
-            return row;
-        }
-
-        /** Reads one record into {@link #fields}; false at the end of the file. */
-        private boolean readRecord() throws IOException {
-            fields.clear();
-            quoted.clear();
-            StringBuilder field = new StringBuilder();
-            boolean inQuotes = false;
-            boolean wasQuoted = false;
-            long quoteLine = line;
-            boolean any = false;
-            int character;
-            while ((character = reader.read()) >= 0) {
-                any = true;
-                char c = (char) character;
-                if (inQuotes) {
-                    if (c == '"') {
-                        reader.mark(1);
-                        int next = reader.read();
-                        if (next == '"') {
-                            field.append('"');
-                        } else {
-                            inQuotes = false;
-                            if (next >= 0) {
-                                reader.reset();
-                            }
-                        }
-                    } else {
-                        if (c == '\n') {
-                            line++;
-                        }
-                        field.append(c);
-                    }
-                } else if (c == '"' && field.length() == 0) {
-                    inQuotes = true;
-                    quoteLine = line;
-                    wasQuoted = true;
-                } else if (c == delimiter) {
-                    fields.add(field.toString());
-                    quoted.add(wasQuoted);
-                    field.setLength(0);
-                    wasQuoted = false;
-                } else if (c == '\n' || c == '\r') {
-                    if (c == '\r') {
-                        reader.mark(1);
-                        if (reader.read() != '\n') {
-                            reader.reset();
-                        }
-                    }
-                    line++;
-                    if (fields.isEmpty() && field.length() == 0 && !wasQuoted) {
-                        continue;
-                    }
-                    break;
-                } else {
-                    field.append(c);
-                }
-            }
-            if (inQuotes) {
-                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, fileName + " line " + quoteLine
-                        + ": the quoted field that starts here is not closed before the end of the file");
-            }
-            if (!any || (fields.isEmpty() && field.length() == 0 && !wasQuoted && character < 0)) {
-                return false;
-            }
-            fields.add(field.toString());
-            quoted.add(wasQuoted);
-            return true;
-        }
     }
 }

@@ -114,6 +114,20 @@ class SessionCommandParserTest {
     }
 
     @Test
+    void copyToAFileAndPostgresOptionNames() {
+        SqlCopy table = RoundTrip.parse("COPY t (a) TO '/tmp/t.csv' (NULL '\\N', ESCAPE '\\')", SqlCopy.class);
+        assertFalse(table.isFrom());
+        assertEquals("t", table.table().getSimple());
+        assertEquals(Optional.of("\\N"), table.option("null").orElseThrow().valueText());
+        assertEquals(Optional.of("\\"), table.option("escape").orElseThrow().valueText());
+        SqlCopy query = RoundTrip.parse("COPY (SELECT a FROM t WHERE a > 1) TO 'q.csv' WITH (HEADER)", SqlCopy.class);
+        assertFalse(query.isFrom());
+        assertTrue(query.query().isPresent());
+        assertEquals(null, query.table());
+        assertTrue(RoundTrip.parse("COPY t FROM 'x.csv' (FORMAT csv)", SqlCopy.class).isFrom());
+    }
+
+    @Test
     void print() {
         SqlPrint print = RoundTrip.parse("PRINT 'prefetching enable'", SqlPrint.class);
         assertEquals("prefetching enable", ((SqlLiteral) print.message()).toValue());

@@ -1,0 +1,205 @@
+package dev.columba.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * COPY's options through SQL, on a rowstore and a columnstore table: each option's effect, each
+ * bad option an error with its SQLSTATE, and a failed COPY leaving the table as it was.
+ */
+class CopyTest {
+    private static final String COLUMNS = "id BIGINT NOT NULL, name VARCHAR(20), amount DECIMAL(9,2), shipped DATE";
+
+    @TempDir
+    Path directory;
+
+    private Connection connection;
+    private Statement statement;
+
+    @BeforeEach
+    void open() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:columba:" + directory.resolve("db"), DriverTest.small());
+        statement = connection.createStatement();
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        connection.close();
+    }
+
+    private void create(String kind) throws SQLException {
+        statement.execute(kind.equals("columnstore")
+                ? "CREATE TABLE t (" + COLUMNS + ") WITH (storage = columnstore, bulk_min_rows = 2)"
+                : "CREATE TABLE t (" + COLUMNS + ", PRIMARY KEY (id))");
+        statement.execute("INSERT INTO t VALUES (0, 'before', 1.5, DATE '2000-01-01')");
+    }
+
+    private Path file(String name, String content) throws Exception {
+        return Files.writeString(directory.resolve(name), content, StandardCharsets.UTF_8);
+    }
+
+    private List<List<Object>> rows() throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery("SELECT id, name, amount, shipped FROM t ORDER BY id")) {
+            while (result.next()) {
+                rows.add(Arrays.asList(result.getLong(1), result.getString(2), result.getBigDecimal(3),
+                        result.getDate(4)));
+            }
+        }
+        return rows;
+    }
+
+    private void assertRejected(String sqlState, String sql, String... fragments) throws SQLException {
+        List<List<Object>> before = rows();
+        SQLException failure = assertThrows(SQLException.class, () -> statement.execute(sql), sql);
+        assertEquals(sqlState, failure.getSQLState(), () -> sql + ": " + failure.getMessage());
+        for (String fragment : fragments) {
+            assertTrue(failure.getMessage().contains(fragment), () -> "'" + fragment + "' not in " + failure.getMessage());
+        }
+        assertEquals(before, rows(), () -> "the failed " + sql + " changed nothing");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rowstore", "columnstore"})
+    void optionsApply(String kind) throws Exception {
+        create(kind);
+        Path pipes = file("pipes.csv", "ID|NAME|AMOUNT|SHIPPED\n1|'a|b'|\\N|2020-01-02\n2|'it\\'s'|3.25|\\N\n3||-1|1999-12-31\n");
+        assertEquals(3, statement.executeUpdate("COPY t FROM '" + pipes + "' WITH (FORMAT csv, HEADER true,"
+                + " DELIMITER '|', QUOTE '''', ESCAPE '\\', NULL '\\N', ENCODING 'UTF-8', MAXDOP 2)"));
+        Path subset = file("subset.csv", "shipped,id\n2021-03-04,4\n,5\n");
+        assertEquals(2, statement.executeUpdate("COPY t (shipped, id) FROM '" + subset + "' (HEADER)"));
+        assertEquals(List.of(
+                Arrays.asList(0L, "before", new BigDecimal("1.50"), Date.valueOf("2000-01-01")),
+                Arrays.asList(1L, "a|b", null, Date.valueOf("2020-01-02")),
+                Arrays.asList(2L, "it's", new BigDecimal("3.25"), null),
+                Arrays.asList(3L, "", new BigDecimal("-1.00"), Date.valueOf("1999-12-31")),
+                Arrays.asList(4L, null, null, Date.valueOf("2021-03-04")),
+                Arrays.asList(5L, null, null, null)), rows());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rowstore", "columnstore"})
+    void badOptionsAreErrorsNotIgnored(String kind) throws Exception {
+        create(kind);
+        Path data = file("data.csv", "9,x,1,2020-01-01\n");
+        String copy = "COPY t FROM '" + data + "' WITH ";
+        assertRejected("42601", copy + "(HEADER, FORCE_NOT_NULL true)", "FORCE_NOT_NULL");
+        assertRejected("42601", copy + "(SAMPLE_SIZE 10)", "unknown COPY option SAMPLE_SIZE", "DELIMITER");
+        assertRejected("0A000", copy + "(FORMAT parquet)", "parquet");
+        assertRejected("22023", copy + "(FORMAT xml)", "xml");
+        assertRejected("0A000", copy + "(ENCODING 'LATIN1')", "LATIN1");
+        assertRejected("22023", copy + "(DELIMITER ';;')", "DELIMITER must be one ASCII character");
+        assertRejected("22023", copy + "(DELIMITER '\"')", "DELIMITER and QUOTE must differ");
+        assertRejected("22023", copy + "(HEADER maybe)", "true or false");
+        assertRejected("22023", copy + "(MAXDOP -1)", "MAXDOP");
+        assertRejected("22023", copy + "(NULL 'a,b')", "NULL");
+        assertRejected("42703", "COPY t (id, nope) FROM '" + data + "'", "nope");
+        assertRejected("22023", "COPY t (id, id) FROM '" + data + "'", "named twice");
+        statement.execute(copy + "(MAXDOP 0, HEADER false)");
+        assertEquals(2, rows().size(), "the table's row and the file's");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rowstore", "columnstore"})
+    void aHeaderThatDoesNotNameTheColumnsIsRefused(String kind) throws Exception {
+        create(kind);
+        Path data = file("renamed.csv", "id,label,amount,shipped\n9,x,1,2020-01-01\n");
+        assertRejected("22023", "COPY t FROM '" + data + "' WITH (HEADER)", "renamed.csv line 1",
+                "column 2 is 'label', COPY expects 'name'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rowstore", "columnstore"})
+    void anErrorDeepInALargeFileNamesItsLineAndChangesNothing(String kind) throws Exception {
+        create(kind);
+        StringBuilder text = new StringBuilder();
+        for (int id = 1; id <= 50_000; id++) {
+            text.append(id).append(",\"name\n").append(id).append("\",").append(id % 1000).append(".5,2020-01-01\n");
+        }
+        text.append("50001,\"").append("x".repeat(21)).append("\",1,2020-01-01\n");
+        Path large = file("large.csv", text.toString());
+        assertRejected("22001", "COPY t FROM '" + large + "' WITH (MAXDOP 2)", "large.csv line 100001, column name");
+        Path fine = file("fine.csv", text.substring(0, text.lastIndexOf("50001,")));
+        assertEquals(50_000, statement.executeUpdate("COPY t FROM '" + fine + "' WITH (MAXDOP 2)"));
+        try (ResultSet result = statement.executeQuery("SELECT count(*), sum(amount) FROM t")) {
+            result.next();
+            assertEquals(50_001, result.getLong(1));
+            assertEquals(new BigDecimal("25000001.50"), result.getBigDecimal(2));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rowstore", "columnstore"})
+    void exportThenImportGivesTheSameRows(String kind) throws Exception {
+        create(kind);
+        statement.execute("INSERT INTO t VALUES (1, '', NULL, NULL), (2, 'a,b \"c\"', -1234567.89, DATE '0001-01-01'),"
+                + " (4, '日本語😀', 9999999.99, DATE '2024-02-29'), (5, NULL, 0, NULL)");
+        try (var insert = connection.prepareStatement("INSERT INTO t VALUES (3, ?, 0.01, DATE '9999-12-31')")) {
+            insert.setString(1, "two\nlines");
+            insert.executeUpdate();
+        }
+        List<List<Object>> before = rows();
+        Path out = directory.resolve("out.csv");
+        assertEquals(6, statement.executeUpdate("COPY t TO '" + out + "' WITH (HEADER)"));
+        assertTrue(Files.readString(out).toLowerCase(java.util.Locale.ROOT).startsWith("id,name,amount,shipped\n"),
+                () -> "the header names the columns: " + out);
+        Path custom = directory.resolve("custom.csv");
+        assertEquals(6, statement.executeUpdate("COPY (SELECT id, name, amount, shipped FROM t ORDER BY id DESC) TO '"
+                + custom + "' (DELIMITER '|', QUOTE '''', ESCAPE '\\', NULL '\\N')"));
+        statement.execute("DELETE FROM t");
+        assertEquals(6, statement.executeUpdate("COPY t FROM '" + out + "' WITH (HEADER)"));
+        assertEquals(before, rows(), "the default format round-trips, the empty string and NULL apart");
+        statement.execute("DELETE FROM t");
+        assertEquals(6, statement.executeUpdate("COPY t FROM '" + custom + "' (DELIMITER '|', QUOTE '''', ESCAPE '\\',"
+                + " NULL '\\N', MAXDOP 2)"));
+        assertEquals(before, rows(), "the custom format round-trips");
+        assertEquals(6, statement.executeUpdate("COPY t (id, name) TO '" + out + "' (HEADER false)"));
+        assertEquals("0,before\n1,\"\"\n2,\"a,b \"\"c\"\"\"\n3,\"two\nlines\"\n4,日本語😀\n5,\n",
+                sorted(Files.readString(out)));
+        Path never = directory.resolve("never.csv");
+        assertRejected("42P01", "COPY nope TO '" + never + "'");
+        assertRejected("42P01", "COPY (SELECT * FROM nope) TO '" + never + "'");
+        assertRejected("22012", "COPY (SELECT id / (id - 3) FROM t) TO '" + never + "'");
+        assertFalse(Files.exists(never), "a failed export writes no file");
+    }
+
+    /** The export's records in id order (a query without ORDER BY may return them in any). */
+    private static String sorted(String csv) {
+        List<String> records = new ArrayList<>();
+        StringBuilder record = new StringBuilder();
+        boolean quoted = false;
+        for (char c : csv.toCharArray()) {
+            record.append(c);
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == '\n' && !quoted) {
+                records.add(record.toString());
+                record.setLength(0);
+            }
+        }
+        records.sort(java.util.Comparator.comparingInt(text -> Integer.parseInt(text.substring(0, text.indexOf(',')))));
+        return String.join("", records);
+    }
+}

@@ -1,0 +1,335 @@
+package dev.columba.planner.copy;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.planner.exec.StoreAssignment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Parses a run of whole CSV records from a byte array into rows of the table. The state machine,
+ * byte by byte: a field that starts with the quote character is quoted up to the matching quote
+ * (a doubled quote, or with a distinct escape character {@code escape x}, stands for {@code x});
+ * characters after the closing quote up to the delimiter belong to the field; an unquoted field
+ * runs to the delimiter or a line break ({@code \n}, {@code \r\n} or a lone {@code \r}); line
+ * breaks inside quotes belong to the field. A blank line is skipped. An unquoted field equal to
+ * the NULL text is NULL. Only ASCII bytes have a meaning to the parser, so UTF-8 text passes
+ * through whole.
+ *
+ * <p>A run that ends inside a record (the caller cut a block where the file continues) leaves
+ * that record unparsed: {@link ParsedBlock#consumedEnd()} says where it starts. The first bad
+ * record ends the run and is kept as the block's failure, with its line relative to the run's
+ * start, for the reader to report when it reaches it in file order. One per thread.
+ */
+final class CsvBlockParser {
+    private final CsvFormat format;
+    private final byte delimiter;
+    private final byte quote;
+    private final byte escape;
+    private final TableSchema schema;
+    private final String table;
+    private final int[] targets;
+    private final FieldConverter[] converters;
+    private int fieldCount;
+    private int[] fieldStarts = new int[16];
+    private int[] fieldEnds = new int[16];
+    private boolean[] fieldQuoted = new boolean[16];
+    private boolean[] fieldAscii = new boolean[16];
+    private boolean[] fieldInScratch = new boolean[16];
+    private byte[] scratch = new byte[256];
+    private int scratchLength;
+    private int recordBreaks;
+
+    /** {@code targets[field]} is the column of the table the record's field goes to. */
+    CsvBlockParser(CsvFormat format, TableSchema schema, String table, int[] targets) {
+        this.format = format;
+        this.delimiter = format.delimiter();
+        this.quote = format.quote();
+        this.escape = format.escape();
+        this.schema = schema;
+        this.table = table;
+        this.targets = targets.clone();
+        this.converters = new FieldConverter[targets.length];
+        for (int field = 0; field < targets.length; field++) {
+            converters[field] = new FieldConverter(schema.column(targets[field]), table);
+        }
+    }
+
+    /** A record's position and its fields as text: the header. */
+    record Header(int end, int lineBreaks, List<String> names) {
+    }
+
+    /**
+     * The first record of {@code data[start, end)} as text, or null if the bytes end inside it
+     * while the file goes on ({@code !atEof}).
+     *
+     * @throws ColumbaException INVALID_ARGUMENT for a quote not closed before the end of the file
+     *         or bytes that are not UTF-8, with the line relative to {@code start}
+     */
+    Header header(byte[] data, int start, int end, boolean atEof) {
+        int position = start;
+        int breaks = 0;
+        while (position < end && (data[position] == '\n' || data[position] == '\r')) {
+            position = skipLineBreak(data, position, end);
+            breaks++;
+        }
+        int next = scanRecord(data, position, end, atEof);
+        if (next < 0) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(fieldCount);
+        for (int field = 0; field < fieldCount; field++) {
+            byte[] source = fieldInScratch[field] ? scratch : data;
+            names.add(converters.length > 0 ? converters[0].text(source, fieldStarts[field], fieldEnds[field],
+                    fieldAscii[field]) : new String(source, fieldStarts[field], fieldEnds[field] - fieldStarts[field],
+                    java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return new Header(next, breaks + recordBreaks, names);
+    }
+
+    /** Parses the records of {@code data[start, end)}; {@code atEof}: the file ends at {@code end}. */
+    ParsedBlock parse(byte[] data, int start, int end, boolean atEof) {
+        List<Object[]> rows = new ArrayList<>();
+        int[] lines = new int[256];
+        int position = start;
+        int breaks = 0;
+        while (position < end) {
+            byte first = data[position];
+            if (first == '\n' || first == '\r') {
+                position = skipLineBreak(data, position, end);
+                breaks++;
+                continue;
+            }
+            int recordLine = breaks;
+            int next;
+            try {
+                next = scanRecord(data, position, end, atEof);
+            } catch (LineFailure failure) {
+                return new ParsedBlock(rows, lines, position, breaks, recordLine + failure.lineOffset, failure.error);
+            }
+            if (next < 0) {
+                break;
+            }
+            Object[] row;
+            try {
+                row = toRow(data);
+            } catch (ColumbaException error) {
+                return new ParsedBlock(rows, lines, position, breaks, recordLine, error);
+            }
+            if (rows.size() == lines.length) {
+                lines = Arrays.copyOf(lines, lines.length * 2);
+            }
+            lines[rows.size()] = recordLine;
+            rows.add(row);
+            breaks += recordBreaks;
+            position = next;
+        }
+        return new ParsedBlock(rows, lines, position, breaks, 0, null);
+    }
+
+    private static int skipLineBreak(byte[] data, int position, int end) {
+        if (data[position] == '\r' && position + 1 < end && data[position + 1] == '\n') {
+            return position + 2;
+        }
+        return position + 1;
+    }
+
+    /** The scanned record as a row; the message of a failure starts where the line number ends. */
+    private Object[] toRow(byte[] data) {
+        if (fieldCount != targets.length) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, " has " + fieldCount + " field"
+                    + (fieldCount == 1 ? "" : "s") + ", expected " + targets.length);
+        }
+        Object[] row = new Object[schema.size()];
+        for (int field = 0; field < fieldCount; field++) {
+            byte[] source = fieldInScratch[field] ? scratch : data;
+            int fieldStart = fieldStarts[field];
+            int fieldEnd = fieldEnds[field];
+            if (!fieldQuoted[field] && format.isNull(source, fieldStart, fieldEnd)) {
+                continue;
+            }
+            try {
+                row[targets[field]] = converters[field].convert(source, fieldStart, fieldEnd, fieldAscii[field]);
+            } catch (ColumbaException e) {
+                throw new ColumbaException(e.errorCode(), ", column " + schema.column(targets[field]).name() + ": "
+                        + e.detail(), e);
+            }
+        }
+        try {
+            StoreAssignment.checkNotNull(row, schema, table, "COPY");
+        } catch (ColumbaException e) {
+            throw new ColumbaException(e.errorCode(), ": " + e.detail(), e);
+        }
+        return row;
+    }
+
+    /**
+     * Scans one record starting at {@code position} into the field arrays; returns the position
+     * after its line break (or {@code end} at the end of the file), or -1 if {@code end} comes
+     * first and the file goes on. Counts the record's line breaks in {@link #recordBreaks}.
+     */
+    private int scanRecord(byte[] data, int position, int end, boolean atEof) {
+        fieldCount = 0;
+        scratchLength = 0;
+        recordBreaks = 0;
+        while (true) {
+            if (fieldCount == fieldStarts.length) {
+                growFields();
+            }
+            int field = fieldCount;
+            if (position < end && data[position] == quote) {
+                position = scanQuoted(data, position, end, atEof, field);
+                if (position < 0) {
+                    return -1;
+                }
+            } else {
+                int fieldStart = position;
+                boolean ascii = true;
+                while (position < end) {
+                    byte b = data[position];
+                    if (b == delimiter || b == '\n' || b == '\r') {
+                        break;
+                    }
+                    ascii &= b >= 0;
+                    position++;
+                }
+                if (position >= end && !atEof) {
+                    return -1;
+                }
+                fieldStarts[field] = fieldStart;
+                fieldEnds[field] = position;
+                fieldQuoted[field] = false;
+                fieldAscii[field] = ascii;
+                fieldInScratch[field] = false;
+            }
+            fieldCount++;
+            if (position >= end) {
+                return end;
+            }
+            byte terminator = data[position];
+            if (terminator == delimiter) {
+                position++;
+                continue;
+            }
+            recordBreaks++;
+            return skipLineBreak(data, position, end);
+        }
+    }
+
+    /**
+     * Scans the quoted field at {@code position} (its opening quote) and what follows it up to the
+     * delimiter or line break; returns where that stops, or -1 if the bytes end first and the file
+     * goes on. The field is {@code data}'s bytes unless it held an escape, then a copy in scratch.
+     */
+    private int scanQuoted(byte[] data, int position, int end, boolean atEof, int field) {
+        int quoteLine = recordBreaks;
+        position++;
+        int fieldStart = position;
+        boolean copying = false;
+        int copyStart = 0;
+        boolean ascii = true;
+        while (true) {
+            if (position >= end) {
+                if (atEof) {
+                    throw new LineFailure(quoteLine, new ColumbaException(ErrorCode.INVALID_ARGUMENT,
+                            ": the quoted field that starts here is not closed before the end of the file"));
+                }
+                return -1;
+            }
+            byte b = data[position];
+            if (b == quote && (escape != quote || position + 1 >= end || data[position + 1] != quote)) {
+                if (escape == quote && position + 1 >= end && !atEof) {
+                    return -1; // a doubled quote may be cut in two
+                }
+                break;
+            }
+            if (b == escape) {
+                if (position + 1 >= end) {
+                    if (atEof) {
+                        throw new LineFailure(quoteLine, new ColumbaException(ErrorCode.INVALID_ARGUMENT,
+                                ": the quoted field that starts here is not closed before the end of the file"));
+                    }
+                    return -1;
+                }
+                if (!copying) {
+                    copying = true;
+                    copyStart = scratchLength;
+                    appendScratch(data, fieldStart, position - fieldStart);
+                }
+                position++;
+                b = data[position];
+            } else if (b == '\n' || b == '\r' && (position + 1 >= end || data[position + 1] != '\n')) {
+                recordBreaks++;
+            }
+            ascii &= b >= 0;
+            if (copying) {
+                appendScratch(b);
+            }
+            position++;
+        }
+        int quotedEnd = position;
+        position++; // the closing quote
+        if (position < end && data[position] != delimiter && data[position] != '\n' && data[position] != '\r') {
+            // Characters after the closing quote belong to the field, as they would unquoted.
+            if (!copying) {
+                copying = true;
+                copyStart = scratchLength;
+                appendScratch(data, fieldStart, quotedEnd - fieldStart);
+            }
+            while (position < end && data[position] != delimiter && data[position] != '\n' && data[position] != '\r') {
+                ascii &= data[position] >= 0;
+                appendScratch(data[position]);
+                position++;
+            }
+        }
+        if (position >= end && !atEof) {
+            return -1;
+        }
+        fieldQuoted[field] = true;
+        fieldAscii[field] = ascii;
+        fieldInScratch[field] = copying;
+        fieldStarts[field] = copying ? copyStart : fieldStart;
+        fieldEnds[field] = copying ? scratchLength : quotedEnd;
+        return position;
+    }
+
+    private void appendScratch(byte[] source, int start, int length) {
+        ensureScratch(length);
+        System.arraycopy(source, start, scratch, scratchLength, length);
+        scratchLength += length;
+    }
+
+    private void appendScratch(byte b) {
+        ensureScratch(1);
+        scratch[scratchLength++] = b;
+    }
+
+    private void ensureScratch(int more) {
+        if (scratchLength + more > scratch.length) {
+            scratch = Arrays.copyOf(scratch, Math.max(scratch.length * 2, scratchLength + more));
+        }
+    }
+
+    private void growFields() {
+        int size = fieldStarts.length * 2;
+        fieldStarts = Arrays.copyOf(fieldStarts, size);
+        fieldEnds = Arrays.copyOf(fieldEnds, size);
+        fieldQuoted = Arrays.copyOf(fieldQuoted, size);
+        fieldAscii = Arrays.copyOf(fieldAscii, size);
+        fieldInScratch = Arrays.copyOf(fieldInScratch, size);
+    }
+
+    /** A failure inside a record, {@code lineOffset} line breaks after the record's first line. */
+    private static final class LineFailure extends RuntimeException {
+        private final int lineOffset;
+        private final ColumbaException error;
+
+        LineFailure(int lineOffset, ColumbaException error) {
+            super(error.getMessage(), null, false, false);
+            this.lineOffset = lineOffset;
+            this.error = error;
+        }
+    }
+}
