@@ -38,15 +38,16 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  *     literal must stand where its value alone matters: an operand of a comparison, BETWEEN or IN
  *     list whose other side is a column, a value of a VALUES row or of an UPDATE's SET (these take
  *     the value converted; {@link Binding#EXACT_VALUE}), or an operand of {@code + - *} beside a
- *     column in an UPDATE's SET (the literal's type decides the arithmetic's type;
- *     {@link Binding#SAME_TYPE}). A literal anywhere else (select list, LIKE pattern, function
- *     argument, TOP/FETCH, a type's length) keeps the text from being parameterized.</li>
+ *     column as the whole value of an UPDATE's SET (the literal's type takes part in the
+ *     arithmetic's type; {@link Binding#SAME_TYPE}). A literal anywhere else (select list, LIKE
+ *     pattern, function argument, TOP/FETCH, a type's length) keeps the text from being
+ *     parameterized.</li>
  * <li>Value, at every execution ({@link #bind}): the literal becomes the value of the parameter
  *     the plan typed only if the conversion is exact (an integer in the type's range, a decimal
  *     without rounding, a string of no more characters than a VARCHAR's length and no trailing
- *     space, exactly a CHAR's length), or for {@code SAME_TYPE} only if the literal's own type is
- *     the parameter's. Otherwise the text is planned with its literals, as if parameterization
- *     did not exist.</li>
+ *     space, exactly a CHAR's length), or for {@code SAME_TYPE} only if the arithmetic keeps its
+ *     type and value ({@link #sameTypeValue}). Otherwise the text is planned with its literals,
+ *     as if parameterization did not exist.</li>
  * </ol>
  */
 final class SimpleParameterization {
