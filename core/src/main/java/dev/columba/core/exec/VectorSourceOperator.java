@@ -17,6 +17,9 @@ import org.apache.arrow.vector.FieldVector;
  * The source is opened with the execution context at {@code open} and closed at {@code close}.
  */
 public final class VectorSourceOperator extends BaseOperator {
+    /** Rows the output vectors are first allocated for. */
+    private static final int INITIAL_CAPACITY = 16;
+
     private final ExecutionMode mode;
     private final Function<ExecutionContext, VectorSource> opener;
     private VectorSource source;
@@ -47,6 +50,11 @@ public final class VectorSourceOperator extends BaseOperator {
         vectors = new FieldVector[output.columnCount()];
         for (int columnIndex = 0; columnIndex < vectors.length; columnIndex++) {
             vectors[columnIndex] = output.column(columnIndex);
+            // Small first buffers, grown by doubling as rows come: left empty, the first value would
+            // allocate Arrow's default of 3,970 values per vector, which for a point lookup's one row
+            // is most of the statement's cost (large pooled allocations, zeroed, then freed).
+            vectors[columnIndex].setInitialCapacity(INITIAL_CAPACITY);
+            vectors[columnIndex].allocateNew();
         }
     }
 

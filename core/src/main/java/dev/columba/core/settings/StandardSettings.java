@@ -34,6 +34,11 @@ public final class StandardSettings {
             "Random prefetch of inner-side pages for index nested-loop joins (trace flag 8744 turns it off).",
             true, Scope.SESSION);
 
+    public static final Setting<Boolean> TRIVIAL_PLANS = Setting.bool("trivial_plans",
+            "Lookups, updates and deletes by clustered key and INSERT ... VALUES skip cost-based optimization "
+                    + "(trace flag 8757 turns it off).",
+            true, Scope.SESSION);
+
     public static final Setting<Integer> PREFETCH_THRESHOLD_ROWS = Setting.integer("prefetch_threshold_rows",
             "The planner enables random prefetch when the outer side is estimated above this many rows.",
             25, 0, Integer.MAX_VALUE, "rows", Scope.SESSION);
@@ -113,7 +118,7 @@ public final class StandardSettings {
     /** Every setting, in the order {@code SHOW ALL} lists them. */
     public static final List<Setting<?>> ALL = List.of(
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
-            PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH,
+            PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH, TRIVIAL_PLANS,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
             WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, TRANSACTION_MAX_BUFFER_PERCENT,
             COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT,

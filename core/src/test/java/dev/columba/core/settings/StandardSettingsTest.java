@@ -22,6 +22,7 @@ class StandardSettingsTest {
         expected.put("prefetch", "on");
         expected.put("prefetch_threshold_rows", "25");
         expected.put("prefetch_depth", "64");
+        expected.put("trivial_plans", "on");
         expected.put("buffer_pool_size", "256MB");
         expected.put("direct_io", "off");
         expected.put("io_threads", "32");
@@ -99,6 +100,7 @@ class StandardSettingsTest {
         assertEquals(true, noReadAhead.get(StandardSettings.PREFETCH));
         assertEquals(true, TraceFlags.apply(noReadAhead, TraceFlags.NO_READ_AHEAD, false).get(StandardSettings.READ_AHEAD));
         assertEquals(false, TraceFlags.apply(session, TraceFlags.NO_PREFETCH, true).get(StandardSettings.PREFETCH));
+        assertEquals(false, TraceFlags.apply(session, TraceFlags.NO_TRIVIAL_PLANS, true).get(StandardSettings.TRIVIAL_PLANS));
         ColumbaException error = assertThrows(ColumbaException.class, () -> TraceFlags.apply(session, 1117, true));
         assertEquals(ErrorCode.INVALID_ARGUMENT, error.errorCode());
     }

@@ -52,6 +52,7 @@ import dev.columba.planner.schema.SqlTypes;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -135,8 +136,8 @@ import org.apache.calcite.tools.RelBuilder;
  * begins a write transaction for a plan that {@link PreparedStatementPlan#modifies()}; it gives
  * each execution a {@link StatementEnvironment} whose {@code QueryContext} collects the statistics
  * it reports. {@code MAXDOP n} (else the {@code max_dop} setting) is the degree of the parallel
- * fragments {@link Parallelizer} adds to the best serial plan; a plan is kept and reused by the session's plan cache unless {@code RECOMPILE} says otherwise (the
- * planner itself keeps nothing). A planner is cheap: make one per statement.
+ * fragments {@link Parallelizer} adds to the best serial plan; a plan is kept and reused by the
+ * session's plan cache unless {@code RECOMPILE} says otherwise (the planner itself keeps nothing). A planner is cheap: make one per statement.
  */
 public final class QueryPlanner {
     private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
@@ -148,8 +149,11 @@ public final class QueryPlanner {
      * values of these is another plan.
      */
     public static final List<dev.columba.core.settings.Setting<?>> PLAN_SETTINGS =
-            List.of(StandardSettings.PREFETCH, StandardSettings.PREFETCH_THRESHOLD_ROWS, StandardSettings.MAX_DOP,
-                    StandardSettings.PARALLELISM_THRESHOLD_ROWS);
+            List.of(StandardSettings.PREFETCH, StandardSettings.PREFETCH_THRESHOLD_ROWS, StandardSettings.TRIVIAL_PLANS,
+                    StandardSettings.MAX_DOP, StandardSettings.PARALLELISM_THRESHOLD_ROWS);
+
+    /** EXPLAIN's first line for a trivial plan (SQL Server's StatementOptmLevel="TRIVIAL"); a fully optimized plan has none. */
+    public static final String TRIVIAL_PLAN_LINE = "Optimization level: TRIVIAL (no cost-based optimization)";
 
     private final PlannerCatalog catalog;
     private final SettingValues settings;
@@ -292,11 +296,18 @@ public final class QueryPlanner {
         logical = root.withRel(logical).project();
         checkSupported(logical);
 
-        for (RelOptRule rule : rules(hints)) {
-            planner.addRule(rule);
+        Optional<RelNode> trivial = settings.get(StandardSettings.TRIVIAL_PLANS)
+                ? TrivialPlan.physical(logical) : Optional.empty();
+        RelNode best;
+        if (trivial.isPresent()) {
+            best = trivial.get();
+        } else {
+            for (RelOptRule rule : rules(hints)) {
+                planner.addRule(rule);
+            }
+            planner.setRoot(planner.changeTraits(logical, logical.getTraitSet().replace(ColumbaRel.CONVENTION)));
+            best = planner.findBestExp();
         }
-        planner.setRoot(planner.changeTraits(logical, logical.getTraitSet().replace(ColumbaRel.CONVENTION)));
-        RelNode best = planner.findBestExp();
         if (best instanceof ColumbaTableModify modify) {
             best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
         }
@@ -306,7 +317,11 @@ public final class QueryPlanner {
         Operator operator = check.instantiate(best);
         boolean modifies = best instanceof ColumbaTableModify;
         TableSchema schema = modifies ? operator.schema() : named(operator.schema(), root.validatedRowType);
-        String explain = String.join("\n", ExplainPlan.lines(best, check));
+        List<String> explainLines = new ArrayList<>(ExplainPlan.lines(best, check));
+        if (trivial.isPresent()) {
+            explainLines.addFirst(TRIVIAL_PLAN_LINE);
+        }
+        String explain = String.join("\n", explainLines);
         return new PlannedStatement(best, rexBuilder, schema, modifies, lockIds(best), parameterTypes, explain,
                 !readsSystemView(best));
     }

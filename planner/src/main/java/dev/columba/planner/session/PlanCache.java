@@ -36,12 +36,17 @@ final class PlanCache {
     /**
      * What a plan was made for.
      *
-     * @param text              the statement's text, normalized ({@link #normalize})
+     * @param text              the statement's text, normalized ({@link #normalize}); for a plan
+     *                          made by simple parameterization, the text with its literals
+     *                          replaced by {@code ?} ({@link SimpleParameterization})
+     * @param parameterized     whether the plan was made by simple parameterization: its markers
+     *                          are the literals of ad hoc texts, not a prepared statement's own
      * @param planSettings      the values of the settings the planner reads, in a fixed order
      * @param schemaVersion     the engine's schema version when planning started
      * @param statisticsVersion the statistics store's version when planning started
      */
-    record Key(String text, List<String> planSettings, long schemaVersion, long statisticsVersion) {
+    record Key(String text, boolean parameterized, List<String> planSettings, long schemaVersion,
+               long statisticsVersion) {
         Key {
             planSettings = List.copyOf(planSettings);
         }
@@ -51,21 +56,28 @@ final class PlanCache {
      * A cached plan and how it was used.
      *
      * @param modifiedTable  the table an INSERT/UPDATE/DELETE/MERGE writes (for the statistics the session gathers after)
+     * @param bindings       for a plan made by simple parameterization, how each literal binds to its parameter; else empty
      * @param planningNanos  how long planning took
      */
     static final class Entry {
         private final Key key;
         private final PreparedStatementPlan plan;
         private final Optional<String> modifiedTable;
+        private final List<SimpleParameterization.Binding> bindings;
         private final long planningNanos;
         private final Instant created;
         private final AtomicLong uses = new AtomicLong();
         private volatile Instant lastUse;
 
-        Entry(Key key, PreparedStatementPlan plan, Optional<String> modifiedTable, long planningNanos, Instant created) {
+        Entry(Key key, PreparedStatementPlan plan, Optional<String> modifiedTable,
+              List<SimpleParameterization.Binding> bindings, long planningNanos, Instant created) {
+            if (key.parameterized() == bindings.isEmpty()) {
+                throw new IllegalArgumentException("a parameterized plan has bindings, and only it: " + key);
+            }
             this.key = key;
             this.plan = plan;
             this.modifiedTable = modifiedTable;
+            this.bindings = List.copyOf(bindings);
             this.planningNanos = planningNanos;
             this.created = created;
             this.lastUse = created;
@@ -81,6 +93,44 @@ final class PlanCache {
 
         Optional<String> modifiedTable() {
             return modifiedTable;
+        }
+
+        List<SimpleParameterization.Binding> bindings() {
+            return bindings;
+        }
+
+        /**
+         * The text as {@code sys.plan_cache} shows it: a parameterized plan's as SQL Server shows
+         * one, its parameters declared in front and each marker named, e.g.
+         * {@code (@1 BIGINT)SELECT v FROM t WHERE id = @1}.
+         */
+        String displayText() {
+            if (!key.parameterized()) {
+                return key.text();
+            }
+            StringBuilder declared = new StringBuilder("(");
+            List<dev.columba.core.type.SqlType> types = plan.parameterTypes();
+            for (int index = 0; index < types.size(); index++) {
+                declared.append(index == 0 ? "" : ",").append('@').append(index + 1).append(' ')
+                        .append(types.get(index).sqlName());
+            }
+            declared.append(')');
+            String text = key.text();
+            int marker = 0;
+            char quote = 0;
+            for (int index = 0; index < text.length(); index++) {
+                char character = text.charAt(index);
+                if (quote != 0) {
+                    declared.append(character);
+                    quote = character == quote ? 0 : quote;
+                } else if (character == '?') {
+                    declared.append('@').append(++marker);
+                } else {
+                    quote = character == '"' ? '"' : character == '[' ? ']' : 0;
+                    declared.append(character);
+                }
+            }
+            return declared.toString();
         }
 
         long planningNanos() {
@@ -114,6 +164,30 @@ final class PlanCache {
         }
         entry.used(now);
         return Optional.of(entry);
+    }
+
+    /** The plan made for {@code key}, not counted as used (the caller counts it if it runs it); null if none. */
+    Entry peek(Key key) {
+        return entries.get(key);
+    }
+
+    /**
+     * Parameterized texts found not simple (or not plannable with markers): looked up before
+     * parameterizing again, so an ad hoc statement of such a shape is parsed only once more. Keys
+     * hold the versions, so stale ones are never found; the set is emptied when it grows past
+     * {@link #CAPACITY}.
+     */
+    private final java.util.Set<Key> notParameterizable = ConcurrentHashMap.newKeySet();
+
+    boolean isNotParameterizable(Key key) {
+        return notParameterizable.contains(key);
+    }
+
+    void notParameterizable(Key key) {
+        if (notParameterizable.size() >= CAPACITY) {
+            notParameterizable.clear();
+        }
+        notParameterizable.add(key);
     }
 
     /**

@@ -251,14 +251,25 @@ public final class Session implements AutoCloseable {
     public StatementResult execute(String sql, List<Object> parameters) {
         checkOpen();
         long start = System.nanoTime();
-        long cpuStart = THREADS.getCurrentThreadCpuTime();
-        PlanCache.Key key = planKey(PlanCache.normalize(sql));
+        // The thread's CPU clock is read only once a lookup missed (a system call, worth avoiding
+        // on the hit path): the compile CPU time leaves out the microseconds of the lookup.
+        if (parameters.isEmpty() && planCacheUsable()) {
+            Optional<SimpleParameterization.Parameterized> parameterized = SimpleParameterization.parameterize(sql);
+            if (parameterized.isPresent()) {
+                StatementResult result = executeParameterized(parameterized.get(), start);
+                if (result != null) {
+                    return result;
+                }
+            }
+        }
+        PlanCache.Key key = planKey(PlanCache.normalize(sql), false);
         if (planCacheUsable()) {
             Optional<PlanCache.Entry> cached = engine.planCache().find(key, Instant.now());
             if (cached.isPresent()) {
                 return run(cached.get().plan(), cached.get().modifiedTable(), parameters, CompileTime.CACHED);
             }
         }
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
         Compilation compilation = new Compilation(key, cpuStart, start);
         SqlNode statement = ColumbaSqlParser.parse(sql);
         return execute(statement, parameters, compilation);
@@ -277,9 +288,61 @@ public final class Session implements AutoCloseable {
         static final CompileTime CACHED = new CompileTime(0, 0);
     }
 
-    private PlanCache.Key planKey(String text) {
+    private PlanCache.Key planKey(String text, boolean parameterized) {
         settings();
-        return new PlanCache.Key(text, planSettings, engine.schemaVersion(), engine.statistics().version());
+        return new PlanCache.Key(text, parameterized, planSettings, engine.schemaVersion(), engine.statistics().version());
+    }
+
+    /**
+     * Runs an ad hoc statement through the plan of its parameterized text (see
+     * {@link SimpleParameterization}): found in the cache, or planned now from the text with
+     * markers and kept. Null when that plan cannot run it — the text is not simple, or a literal
+     * does not bind exactly — and the statement is then planned with its literals as written.
+     */
+    private StatementResult executeParameterized(SimpleParameterization.Parameterized parameterized, long start) {
+        PlanCache planCache = engine.planCache();
+        PlanCache.Key key = planKey(parameterized.text(), true);
+        PlanCache.Entry cached = planCache.peek(key);
+        if (cached != null) {
+            Optional<List<Object>> values = SimpleParameterization.bind(parameterized.literals(),
+                    cached.plan().parameterTypes(), cached.bindings());
+            if (values.isEmpty()) {
+                return null;
+            }
+            cached.used(Instant.now());
+            return run(cached.plan(), cached.modifiedTable(), values.get(), CompileTime.CACHED);
+        }
+        if (planCache.isNotParameterizable(key)) {
+            return null;
+        }
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        SqlNode statement;
+        Optional<List<SimpleParameterization.Binding>> bindings;
+        PreparedStatementPlan plan;
+        try {
+            statement = ColumbaSqlParser.parse(parameterized.text());
+            bindings = SimpleParameterization.bindings(statement, parameterized.literals().size());
+            plan = bindings.isEmpty() ? null : engine.planner().plan(new SessionCatalog(this), settings(), statement);
+        } catch (ColumbaException e) {
+            // The text with markers does not parse or plan (a marker where SQL wants a literal, a
+            // marker whose type nothing gives); the text with its literals says what is wrong, if anything.
+            plan = null;
+            statement = null;
+            bindings = Optional.empty();
+        }
+        if (plan == null || !plan.reusable() || plan.parameterTypes().size() != parameterized.literals().size()) {
+            planCache.notParameterizable(key);
+            return null;
+        }
+        long planningNanos = System.nanoTime() - start;
+        CompileTime compile = new CompileTime(THREADS.getCurrentThreadCpuTime() - cpuStart, planningNanos);
+        Optional<String> modified = modifiedTable(statement);
+        Instant now = Instant.now();
+        PlanCache.Entry entry = new PlanCache.Entry(key, plan, modified, bindings.get(), planningNanos, now);
+        planCache.put(entry, now);
+        Optional<List<Object>> values = SimpleParameterization.bind(parameterized.literals(), plan.parameterTypes(),
+                bindings.get());
+        return values.isEmpty() ? null : run(plan, modified, values.get(), compile);
     }
 
     /** Plans are kept and reused unless this session's open transaction changed the schema. */
@@ -421,7 +484,8 @@ public final class Session implements AutoCloseable {
                     } else {
                         SettingValues applied = TraceFlags.apply(settings(), flag, on);
                         sessionValuesChanged();
-                        for (Setting<?> setting : List.of(StandardSettings.READ_AHEAD, StandardSettings.PREFETCH)) {
+                        for (Setting<?> setting : List.of(StandardSettings.READ_AHEAD, StandardSettings.PREFETCH,
+                                StandardSettings.TRIVIAL_PLANS)) {
                             sessionValues.put(setting, setting.formatObject(applied.get(setting)));
                         }
                     }
@@ -458,7 +522,7 @@ public final class Session implements AutoCloseable {
         Optional<String> modified = modifiedTable(statement);
         if (compilation != null && plan.reusable() && planCacheUsable() && !recompiles(statement)) {
             Instant now = Instant.now();
-            engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, modified, planningNanos, now), now);
+            engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, modified, List.of(), planningNanos, now), now);
         }
         return run(plan, modified, parameters, compile);
     }

@@ -91,7 +91,7 @@ final class SystemViews {
     private static List<Object[]> planCache(PlanCache planCache) {
         List<Object[]> rows = new ArrayList<>();
         for (PlanCache.Entry entry : planCache.entries()) {
-            String text = entry.key().text();
+            String text = entry.displayText();
             rows.add(new Object[] {text.length() > 4000 ? text.substring(0, 4000) : text, entry.uses(),
                     entry.planningNanos() / 1e6, LocalDateTime.ofInstant(entry.created(), ZoneOffset.UTC),
                     LocalDateTime.ofInstant(entry.lastUse(), ZoneOffset.UTC)});

@@ -24,6 +24,8 @@ final class Node {
 
     static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Eight key bytes read as one number whose unsigned order is the bytes' order (comparison's fast path). */
+    private static final ValueLayout.OfLong KEY_PREFIX = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     /** Largest key: as SQL Server, 900 bytes, so that an internal page always holds several. */
     static final int MAX_KEY_LENGTH = 900;
@@ -111,6 +113,14 @@ final class Node {
 
     static int compare(MemorySegment page, long offset, int length, MemorySegment key) {
         long keyLength = key.byteSize();
+        if (length >= Long.BYTES && keyLength >= Long.BYTES) {
+            // Keys are compared as unsigned bytes; the first eight as one big-endian number decide
+            // most comparisons of a search (a BIGINT key's whole value) without a mismatch call.
+            int prefix = Long.compareUnsigned(page.get(KEY_PREFIX, offset), key.get(KEY_PREFIX, 0));
+            if (prefix != 0) {
+                return prefix < 0 ? -1 : 1;
+            }
+        }
         long mismatch = MemorySegment.mismatch(page, offset, offset + length, key, 0, keyLength);
         if (mismatch < 0) {
             return 0;
