@@ -109,8 +109,8 @@ final class UpcomingRowgroups implements AutoCloseable {
      * (never with read-ahead off or a window of 0), then issues what fits.
      */
     void fill() {
-        while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && !morsels.exhausted()
-                && !(ahead.peekLast() instanceof Failed)) {
+        while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && ahead.size() < morsels.claimsAhead()
+                && !morsels.exhausted() && !(ahead.peekLast() instanceof Failed)) {
             RowgroupEntry entry = morsels.claim();
             if (entry == null) {
                 break;

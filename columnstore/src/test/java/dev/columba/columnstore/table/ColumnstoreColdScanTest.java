@@ -124,7 +124,7 @@ class ColumnstoreColdScanTest {
         Run serial = coldScan(ScanOptions.all(table.schema().size()));
         database.dropCleanBuffers();
         IoCounters counters = new IoCounters();
-        RowgroupMorsels morsels = new RowgroupMorsels();
+        RowgroupMorsels morsels = RowgroupMorsels.shared();
         int workers = 3;
         java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers);
