@@ -2,9 +2,12 @@ package dev.columba.bench.harness;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Where the bench keeps its data and results by default: {@code bench/target/data} (databases
@@ -47,5 +50,19 @@ public final class BenchDirectories {
                     + ", not in <module>/target/classes; pass --data-dir and --results-dir");
         }
         return target.getParent();
+    }
+
+    /** Deletes {@code directory} and everything below it; nothing if it does not exist. */
+    public static void deleteRecursively(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete " + directory + ": " + e.getMessage(), e);
+        }
     }
 }

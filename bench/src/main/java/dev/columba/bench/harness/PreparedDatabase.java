@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
@@ -61,7 +60,7 @@ public record PreparedDatabase(Path directory, Path marker) {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, directory + " exists but was not loaded by the"
                         + " bench (no " + marker.getFileName() + "); remove it or choose another data directory");
             }
-            deleteRecursively(directory);
+            BenchDirectories.deleteRecursively(directory);
         }
         Properties loading = new Properties();
         loading.putAll(identity);
@@ -140,16 +139,6 @@ public record PreparedDatabase(Path directory, Path marker) {
             return entries.findAny().isEmpty();
         } catch (IOException e) {
             throw new ColumbaException(ErrorCode.IO_ERROR, "cannot list " + directory + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void deleteRecursively(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete " + directory + ": " + e.getMessage(), e);
         }
     }
 }

@@ -16,11 +16,9 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -98,7 +96,7 @@ public class CopyLoadBenchmark {
     @Setup(Level.Iteration)
     public void createTable() throws SQLException {
         databaseDirectory = BenchDirectories.data(dataDirectory).resolve("load-work").resolve(target.name());
-        deleteRecursively(databaseDirectory);
+        BenchDirectories.deleteRecursively(databaseDirectory);
         createDirectories(databaseDirectory);
         connection = connect();
         try (Statement statement = connection.createStatement()) {
@@ -141,7 +139,7 @@ public class CopyLoadBenchmark {
             }
         } finally {
             connection.close();
-            deleteRecursively(databaseDirectory);
+            BenchDirectories.deleteRecursively(databaseDirectory);
         }
         IterationMetrics.record(ROWS_PER_SECOND, csv.rows() / seconds);
         IterationMetrics.record(MEGABYTES_PER_SECOND, csv.bytes() / (double) (1 << 20) / seconds);
@@ -190,19 +188,6 @@ public class CopyLoadBenchmark {
             Files.createDirectories(directory);
         } catch (IOException e) {
             throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create " + directory + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void deleteRecursively(Path directory) {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete " + directory + ": " + e.getMessage(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.columba.bench.oltp;
 
+import dev.columba.bench.harness.BenchDirectories;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import java.io.IOException;
@@ -11,10 +12,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
+
 
 /**
  * The oltp suite's databases, one per engine and table size, under {@code <data>/oltp/<rows>/<engine>}:
@@ -57,7 +57,7 @@ public final class OltpDatabases {
     }
 
     private static void load(OltpEngine engine, Path directory, long rows) {
-        deleteRecursively(directory);
+        BenchDirectories.deleteRecursively(directory);
         try {
             Files.createDirectories(directory);
             try (Connection connection = DriverManager.getConnection(engine.url(directory), engine.properties());
@@ -93,18 +93,5 @@ public final class OltpDatabases {
     /** Whether the database of {@code engine} is loaded (the runner loads it before JMH starts). */
     static boolean loaded(Path data, long rows, OltpEngine engine) {
         return Files.exists(directory(data, rows, engine).resolve(LOADED_MARKER));
-    }
-
-    private static void deleteRecursively(Path directory) {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete " + directory + ": " + e.getMessage(), e);
-        }
     }
 }

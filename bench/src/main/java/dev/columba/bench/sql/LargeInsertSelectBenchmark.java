@@ -3,14 +3,9 @@ package dev.columba.bench.sql;
 import dev.columba.bench.harness.BenchDirectories;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -65,7 +60,7 @@ public class LargeInsertSelectBenchmark {
     @Setup(Level.Trial)
     public void open() {
         directory = BenchDirectories.data(dataDirectory).resolve("large-insert-select-" + rows + "-" + bufferPool);
-        deleteRecursively(directory);
+        BenchDirectories.deleteRecursively(directory);
         Properties settings = new Properties();
         settings.setProperty("buffer_pool_size", bufferPool);
         database = SqlDatabase.open(directory, settings);
@@ -103,19 +98,6 @@ public class LargeInsertSelectBenchmark {
         if (database != null) {
             database.close();
         }
-        deleteRecursively(directory);
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        BenchDirectories.deleteRecursively(directory);
     }
 }

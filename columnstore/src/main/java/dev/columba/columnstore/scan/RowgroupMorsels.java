@@ -58,6 +58,9 @@ public final class RowgroupMorsels {
     /** The next unclaimed rowgroup, or null when all are claimed. */
     RowgroupEntry claim() {
         List<RowgroupEntry> all = entries;
+        if (next.get() >= all.size()) {
+            return null;
+        }
         int index = next.getAndIncrement();
         return index < all.size() ? all.get(index) : null;
     }
@@ -67,10 +70,5 @@ public final class RowgroupMorsels {
         List<RowgroupEntry> all = entries;
         int index = next.get();
         return index < all.size() ? all.get(index) : null;
-    }
-
-    /** Whether every rowgroup is claimed. */
-    boolean exhausted() {
-        return next.get() >= entries.size();
     }
 }

@@ -110,7 +110,7 @@ final class UpcomingRowgroups implements AutoCloseable {
      */
     void fill() {
         while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && ahead.size() < morsels.claimsAhead()
-                && !morsels.exhausted() && !(ahead.peekLast() instanceof Failed)) {
+                && !(ahead.peekLast() instanceof Failed)) {
             RowgroupEntry entry = morsels.claim();
             if (entry == null) {
                 break;
