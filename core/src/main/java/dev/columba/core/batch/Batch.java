@@ -25,6 +25,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class Batch implements AutoCloseable {
     private final VectorSchemaRoot root;
     private final boolean ownsVectors;
+    /** The number of columns, kept because the root's vector list is wrapped anew on every request. */
+    private final int columnCount;
     private int[] selection;
     private int selectedCount;
     private boolean selective;
@@ -32,6 +34,7 @@ public final class Batch implements AutoCloseable {
     private Batch(VectorSchemaRoot root, boolean ownsVectors) {
         this.root = root;
         this.ownsVectors = ownsVectors;
+        this.columnCount = root.getFieldVectors().size();
     }
 
     /** An empty batch with one vector per column of {@code schema}, allocated from {@code allocator}. */
@@ -72,7 +75,7 @@ public final class Batch implements AutoCloseable {
     }
 
     public int columnCount() {
-        return root.getFieldVectors().size();
+        return columnCount;
     }
 
     public FieldVector column(int columnIndex) {

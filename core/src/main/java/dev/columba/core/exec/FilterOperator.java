@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.CompiledExpression;
@@ -135,11 +136,7 @@ public final class FilterOperator extends BaseOperator {
             compacted = Batch.create(schema(), allocator);
         }
         for (int columnIndex = 0; columnIndex < schema().size(); columnIndex++) {
-            FieldVector from = pending.column(columnIndex);
-            FieldVector to = compacted.column(columnIndex);
-            for (int index = 0; index < pendingCount; index++) {
-                to.copyFromSafe(positions[index], compactedRows + index, from);
-            }
+            VectorCopy.gather(pending.column(columnIndex), positions, pendingCount, compacted.column(columnIndex), compactedRows);
         }
         pending = null;
         return compactedRows + pendingCount;

@@ -1,8 +1,10 @@
 package dev.columba.core.exec;
 
+import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.expr.Comparisons;
 import dev.columba.core.type.SqlType;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -27,7 +29,12 @@ final class GroupHashTable implements AutoCloseable {
     private final Layout[] layouts;
     private final FieldVector[] keys;
     private final MemoryCharge charge;
-    private int[] slots = new int[16];
+    /** High bits of a group's hash, compared before its key; the low bits hold group id + 1 (0: empty slot). */
+    private static final long TAG_MASK = 0xFFFFFFFF00000000L;
+
+    private long[] slots = new long[16];
+    /** For each group added by the lookup under way, the input row holding its key. */
+    private int[] pendingRows = new int[16];
     private long[] groupHashes = new long[8];
     private int groupCount;
     private long[] rowHashes = new long[0];
@@ -72,70 +79,95 @@ final class GroupHashTable implements AutoCloseable {
 
     private long[] lookUp(FieldVector[] input, int[] positions, int count, int[] groupIds, boolean insert, long[] scratch) {
         long[] rowHashes = hashRows(input, positions, count, scratch);
+        int storedGroups = groupCount;
         for (int index = 0; index < count; index++) {
             int row = positions[index];
             long hash = rowHashes[index];
+            long tag = hash & TAG_MASK;
             int mask = slots.length - 1;
-            int slot = (int) (hash ^ (hash >>> 32)) & mask;
+            int slot = slotOf(hash, mask);
             while (true) {
-                int group = slots[slot] - 1;
-                if (group < 0) {
+                long entry = slots[slot];
+                if (entry == 0) {
+                    int group = -1;
                     if (insert) {
-                        group = addGroup(input, row, hash, slot);
+                        group = addGroup(row, hash, slot, storedGroups);
                     }
                     groupIds[index] = group;
                     break;
                 }
-                if (groupHashes[group] == hash && matches(input, row, group)) {
-                    groupIds[index] = group;
-                    break;
+                if ((entry & TAG_MASK) == tag) {
+                    int group = (int) entry - 1;
+                    if (matches(input, row, group, storedGroups)) {
+                        groupIds[index] = group;
+                        break;
+                    }
                 }
                 slot = (slot + 1) & mask;
             }
         }
+        if (groupCount > storedGroups) {
+            storeNewKeys(input, storedGroups);
+        }
         return rowHashes;
     }
 
-    private int addGroup(FieldVector[] input, int row, long hash, int slot) {
+    private static int slotOf(long hash, int mask) {
+        return (int) hash & mask;
+    }
+
+    /**
+     * Adds a group whose key is row {@code row} of the current input; the key is copied into
+     * {@link #keys} with the batch's other new keys at the end of the lookup ({@link #storeNewKeys}).
+     */
+    private int addGroup(int row, long hash, int slot, int storedGroups) {
         int group = groupCount;
-        for (int key = 0; key < keys.length; key++) {
-            keys[key].copyFromSafe(row, group, input[key]);
-        }
         if (group == groupHashes.length) {
             long[] grown = new long[groupHashes.length * 2];
             System.arraycopy(groupHashes, 0, grown, 0, group);
             groupHashes = grown;
             charge.ensure(bytes());
         }
-        groupHashes[group] = hash;
-        slots[slot] = group + 1;
-        groupCount++;
-        for (FieldVector key : keys) {
-            key.setValueCount(groupCount);
+        int pending = group - storedGroups;
+        if (pending == pendingRows.length) {
+            pendingRows = Arrays.copyOf(pendingRows, Math.max(16, pending * 2));
         }
+        pendingRows[pending] = row;
+        groupHashes[group] = hash;
+        slots[slot] = (hash & TAG_MASK) | (group + 1);
+        groupCount++;
         if (groupCount * 2L > slots.length) {
             rehash();
         }
         return group;
     }
 
+    /** Copies the keys of the groups added by the current lookup, {@code storedGroups ...}, from the input rows. */
+    private void storeNewKeys(FieldVector[] input, int storedGroups) {
+        int added = groupCount - storedGroups;
+        for (int key = 0; key < keys.length; key++) {
+            VectorCopy.gather(input[key], pendingRows, added, keys[key], storedGroups);
+            keys[key].setValueCount(groupCount);
+        }
+    }
+
     private void rehash() {
-        int[] grown = new int[slots.length * 2];
-        charge.ensure(bytes() + (long) grown.length * Integer.BYTES);
+        long[] grown = new long[slots.length * 2];
+        charge.ensure(bytes() + (long) grown.length * Long.BYTES);
         int mask = grown.length - 1;
         for (int group = 0; group < groupCount; group++) {
             long hash = groupHashes[group];
-            int slot = (int) (hash ^ (hash >>> 32)) & mask;
+            int slot = slotOf(hash, mask);
             while (grown[slot] != 0) {
                 slot = (slot + 1) & mask;
             }
-            grown[slot] = group + 1;
+            grown[slot] = (hash & TAG_MASK) | (group + 1);
         }
         slots = grown;
     }
 
     private long bytes() {
-        return (long) slots.length * Integer.BYTES + (long) groupHashes.length * Long.BYTES;
+        return (long) slots.length * Long.BYTES + (long) groupHashes.length * Long.BYTES + (long) pendingRows.length * Integer.BYTES;
     }
 
     /** The rows' hashes, in {@code scratch} or a larger array replacing it. */
@@ -189,19 +221,25 @@ final class GroupHashTable implements AutoCloseable {
         return hash ^ (hash >>> 33);
     }
 
-    private boolean matches(FieldVector[] input, int row, int group) {
+    /**
+     * Whether row {@code row} of the input has group {@code group}'s key: a group added by the
+     * lookup under way ({@code group >= storedGroups}) still has its key in an input row.
+     */
+    private boolean matches(FieldVector[] input, int row, int group, int storedGroups) {
+        boolean pending = group >= storedGroups;
+        int storedRow = pending ? pendingRows[group - storedGroups] : group;
         for (int key = 0; key < keys.length; key++) {
             FieldVector vector = input[key];
-            FieldVector stored = keys[key];
+            FieldVector stored = pending ? vector : keys[key];
             boolean inputNull = vector.isNull(row);
-            boolean storedNull = stored.isNull(group);
+            boolean storedNull = stored.isNull(storedRow);
             if (inputNull || storedNull) {
                 if (inputNull != storedNull) {
                     return false;
                 }
                 continue;
             }
-            if (!sameValue(layouts[key], vector, row, stored, group)) {
+            if (!sameValue(layouts[key], vector, row, stored, storedRow)) {
                 return false;
             }
         }

@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -286,11 +287,7 @@ public final class HashAggregateOperator extends BaseOperator {
         Vectors.rewind(output);
         int count = Math.min(context.batchSize(), groupCount - emitted);
         for (int key = 0; key < groupKeys.length; key++) {
-            FieldVector stored = groups.key(key);
-            FieldVector target = output.column(key);
-            for (int index = 0; index < count; index++) {
-                target.copyFromSafe(emitted + index, index, stored);
-            }
+            VectorCopy.copyRange(groups.key(key), emitted, count, output.column(key), 0);
         }
         int column = groupKeys.length;
         for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {

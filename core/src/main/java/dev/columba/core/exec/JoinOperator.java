@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.CompiledExpression;
@@ -55,6 +56,8 @@ abstract class JoinOperator extends BaseOperator {
     private Phase phase;
     private int[] pairProbe = new int[0];
     private int[] pairBuild = new int[0];
+    /** The left input's vector positions of the pairs being gathered. */
+    private int[] pairLeftRows = new int[0];
     private int[] passing = new int[0];
 
     JoinOperator(Operator left, Operator right, JoinType joinType, Expr condition) {
@@ -247,24 +250,17 @@ abstract class JoinOperator extends BaseOperator {
             pairs = Batch.create(pairSchema, allocator);
         }
         Vectors.rewind(pairs);
+        if (pairLeftRows.length < count) {
+            pairLeftRows = new int[Math.max(count, pairLeftRows.length * 2)];
+        }
+        for (int index = 0; index < count; index++) {
+            pairLeftRows[index] = probeRows[pairProbe[index]];
+        }
         for (int columnIndex = 0; columnIndex < leftColumns; columnIndex++) {
-            FieldVector from = probeBatch.column(columnIndex);
-            FieldVector to = pairs.column(columnIndex);
-            for (int index = 0; index < count; index++) {
-                to.copyFromSafe(probeRows[pairProbe[index]], index, from);
-            }
+            VectorCopy.gather(probeBatch.column(columnIndex), pairLeftRows, count, pairs.column(columnIndex), 0);
         }
         for (int columnIndex = 0; columnIndex < buildRows.columnCount(); columnIndex++) {
-            FieldVector from = buildRows.column(columnIndex);
-            FieldVector to = pairs.column(leftColumns + columnIndex);
-            for (int index = 0; index < count; index++) {
-                int buildRow = pairBuild[index];
-                if (buildRow < 0) {
-                    Vectors.setNull(to, index);
-                } else {
-                    to.copyFromSafe(buildRow, index, from);
-                }
-            }
+            VectorCopy.gather(buildRows.column(columnIndex), pairBuild, count, pairs.column(leftColumns + columnIndex), 0);
         }
         pairs.setRowCount(count);
     }

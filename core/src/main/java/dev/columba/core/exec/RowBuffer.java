@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.schema.TableSchema;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -33,11 +34,7 @@ final class RowBuffer implements AutoCloseable {
     /** Appends the rows at {@code positions[0, count)} of {@code source}, which has this buffer's columns. */
     void append(Batch source, int[] positions, int count) {
         for (int columnIndex = 0; columnIndex < rows.columnCount(); columnIndex++) {
-            FieldVector from = source.column(columnIndex);
-            FieldVector to = rows.column(columnIndex);
-            for (int index = 0; index < count; index++) {
-                to.copyFromSafe(positions[index], size + index, from);
-            }
+            VectorCopy.gather(source.column(columnIndex), positions, count, rows.column(columnIndex), size);
         }
         size += count;
     }

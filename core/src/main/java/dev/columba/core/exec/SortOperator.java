@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.expr.ExecutionMode;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
@@ -80,11 +81,7 @@ public final class SortOperator extends BaseOperator {
     static void gather(RowBuffer buffer, int[] rows, int from, int count, Batch output) {
         Vectors.rewind(output);
         for (int columnIndex = 0; columnIndex < buffer.columnCount(); columnIndex++) {
-            FieldVector source = buffer.column(columnIndex);
-            FieldVector target = output.column(columnIndex);
-            for (int index = 0; index < count; index++) {
-                target.copyFromSafe(rows[from + index], index, source);
-            }
+            VectorCopy.gather(buffer.column(columnIndex), rows, from, count, output.column(columnIndex), 0);
         }
         output.setRowCount(count);
     }

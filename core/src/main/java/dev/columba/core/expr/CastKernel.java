@@ -225,6 +225,9 @@ final class CastKernel extends Kernel {
     }
 
     private long doubleToInteger(double value) {
+        if (value == -LONG_RANGE && type instanceof SqlType.BigintType) {
+            return Long.MIN_VALUE;
+        }
         if (!(Math.abs(value) < LONG_RANGE)) {
             throw Casts.outOfRange(value, type);
         }

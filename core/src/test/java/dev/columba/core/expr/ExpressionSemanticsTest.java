@@ -167,6 +167,16 @@ class ExpressionSemanticsTest {
     }
 
     @Test
+    void theSmallestBigintSurvivesARoundTripThroughDouble() {
+        Inputs in = inputs(SqlType.DOUBLE, -0x1p63);
+        assertValue(Long.MIN_VALUE, new Expr.Cast(in.column(0), SqlType.BIGINT), in);
+        Inputs above = inputs(SqlType.DOUBLE, 0x1p63);
+        assertError(ErrorCode.VALUE_OUT_OF_RANGE, "22003", "out of range for BIGINT", new Expr.Cast(above.column(0), SqlType.BIGINT), above);
+        Inputs forInt = inputs(SqlType.DOUBLE, -0x1p63);
+        assertError(ErrorCode.VALUE_OUT_OF_RANGE, "22003", "out of range for INT", new Expr.Cast(forInt.column(0), SqlType.INT), forInt);
+    }
+
+    @Test
     void divisionByZeroIsAnErrorForEveryNumericType() {
         Inputs in = inputs(SqlType.INT, 5, SqlType.INT, 0).add(SqlType.DOUBLE, 1.5).add(SqlType.DOUBLE, 0.0)
                 .add(SqlType.decimal(4, 2), new BigDecimal("1.00")).add(SqlType.decimal(3, 1), new BigDecimal("0.0"));
