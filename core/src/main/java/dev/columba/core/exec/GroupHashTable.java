@@ -33,6 +33,13 @@ final class GroupHashTable implements AutoCloseable {
     private static final long TAG_MASK = 0xFFFFFFFF00000000L;
 
     private long[] slots = new long[16];
+    /** Whether the key is one whole number (INT, BIGINT, DATE, TIMESTAMP): then {@link #entries} is the table. */
+    private final boolean wholeNumberKey;
+    /** For a whole-number key: pairs (group id + 1, key) per slot, 0 as group for an empty slot. */
+    private long[] entries;
+    private int wholeNumberEntries;
+    /** For a whole-number key: the group of the NULL key, -1 until there is one. */
+    private int nullGroup = -1;
     /** For each group added by the lookup under way, the input row holding its key. */
     private int[] pendingRows = new int[16];
     private long[] groupHashes = new long[8];
@@ -47,6 +54,11 @@ final class GroupHashTable implements AutoCloseable {
         for (int key = 0; key < types.length; key++) {
             keys[key] = VectorValues.newVector("key" + key, types[key], allocator);
             layouts[key] = Layout.of(types[key]);
+        }
+        wholeNumberKey = types.length == 1 && (layouts[0] == Layout.INT32 || layouts[0] == Layout.INT64);
+        if (wholeNumberKey) {
+            slots = new long[0];
+            entries = new long[32];
         }
         charge.ensure(bytes());
     }
@@ -78,6 +90,9 @@ final class GroupHashTable implements AutoCloseable {
     }
 
     private long[] lookUp(FieldVector[] input, int[] positions, int count, int[] groupIds, boolean insert, long[] scratch) {
+        if (wholeNumberKey) {
+            return lookUpWholeNumbers(input[0], positions, count, groupIds, insert, scratch);
+        }
         long[] rowHashes = hashRows(input, positions, count, scratch);
         int storedGroups = groupCount;
         for (int index = 0; index < count; index++) {
@@ -110,6 +125,95 @@ final class GroupHashTable implements AutoCloseable {
             storeNewKeys(input, storedGroups);
         }
         return rowHashes;
+    }
+
+    /**
+     * The lookup for a single INT, BIGINT, DATE or TIMESTAMP key: the key is stored in the slot
+     * beside its group id, so a probe reads one place in memory (the generic table reads the slot,
+     * then the group's stored key elsewhere). The rows' keys are read into {@code scratch} first.
+     */
+    private long[] lookUpWholeNumbers(FieldVector input, int[] positions, int count, int[] groupIds, boolean insert,
+                                      long[] scratch) {
+        long[] values = scratch.length >= count ? scratch : new long[Math.max(count, scratch.length * 2)];
+        ArrowBuf data = input.getDataBuffer();
+        ArrowBuf validity = input.getValidityBuffer();
+        boolean wide = layouts[0] == Layout.INT64;
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            values[index] = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
+        }
+        int storedGroups = groupCount;
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            if (BitVectorHelper.get(validity, row) == 0) {
+                if (nullGroup < 0 && insert) {
+                    nullGroup = addWholeNumberGroup(row, 0, -1, storedGroups);
+                }
+                groupIds[index] = nullGroup;
+                continue;
+            }
+            long value = values[index];
+            long[] table = entries;
+            int mask = (table.length >> 1) - 1;
+            int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+            while (true) {
+                long group = table[2 * slot];
+                if (group == 0) {
+                    groupIds[index] = insert ? addWholeNumberGroup(row, value, slot, storedGroups) : -1;
+                    break;
+                }
+                if (table[2 * slot + 1] == value) {
+                    groupIds[index] = (int) group - 1;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        if (groupCount > storedGroups) {
+            storeNewKeys(new FieldVector[] {input}, storedGroups);
+        }
+        return values;
+    }
+
+    /** Adds a group for whole-number key {@code value} at {@code slot} (-1: the NULL key, kept apart). */
+    private int addWholeNumberGroup(int row, long value, int slot, int storedGroups) {
+        int group = groupCount;
+        int pending = group - storedGroups;
+        if (pending == pendingRows.length) {
+            pendingRows = Arrays.copyOf(pendingRows, Math.max(16, pending * 2));
+            charge.ensure(bytes());
+        }
+        pendingRows[pending] = row;
+        groupCount++;
+        if (slot >= 0) {
+            entries[2 * slot] = group + 1;
+            entries[2 * slot + 1] = value;
+            wholeNumberEntries++;
+            if (wholeNumberEntries * 2L > entries.length >> 1) {
+                rehashWholeNumbers();
+            }
+        }
+        return group;
+    }
+
+    private void rehashWholeNumbers() {
+        long[] grown = new long[entries.length * 2];
+        charge.ensure(bytes() + (long) grown.length * Long.BYTES);
+        int mask = (grown.length >> 1) - 1;
+        for (int slot = 0; slot < entries.length >> 1; slot++) {
+            long group = entries[2 * slot];
+            if (group == 0) {
+                continue;
+            }
+            long value = entries[2 * slot + 1];
+            int target = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+            while (grown[2 * target] != 0) {
+                target = (target + 1) & mask;
+            }
+            grown[2 * target] = group;
+            grown[2 * target + 1] = value;
+        }
+        entries = grown;
     }
 
     private static int slotOf(long hash, int mask) {
@@ -167,7 +271,8 @@ final class GroupHashTable implements AutoCloseable {
     }
 
     private long bytes() {
-        return (long) slots.length * Long.BYTES + (long) groupHashes.length * Long.BYTES + (long) pendingRows.length * Integer.BYTES;
+        return (long) slots.length * Long.BYTES + (long) groupHashes.length * Long.BYTES + (long) pendingRows.length * Integer.BYTES
+                + (entries == null ? 0 : (long) entries.length * Long.BYTES);
     }
 
     /** The rows' hashes, in {@code scratch} or a larger array replacing it. */

@@ -14,9 +14,10 @@ import dev.columba.planner.parser.ColumbaSqlParser;
 import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlQueryHint;
 import dev.columba.planner.parser.SqlQueryOption;
+import dev.columba.planner.rel.ColumbaColumnOrigins;
 import dev.columba.planner.rel.ColumbaCost;
-import dev.columba.planner.rel.ColumbaRel;
 import dev.columba.planner.rel.ColumbaDistinctRowCount;
+import dev.columba.planner.rel.ColumbaRel;
 import dev.columba.planner.rel.ColumbaSelectivity;
 import dev.columba.planner.rel.ColumbaTableFunctionScan;
 import dev.columba.planner.rel.ColumbaTableModify;
@@ -45,13 +46,12 @@ import dev.columba.planner.rules.ProjectIntoScanRule;
 import dev.columba.planner.rules.RowstoreKeyRangeRule;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.GeneratedColumns;
-import java.util.HashMap;
-import java.util.Map;
-import org.apache.calcite.rex.RexNode;
 import dev.columba.planner.schema.SqlTypes;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -79,8 +79,8 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
-import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
@@ -97,6 +97,7 @@ import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.CalciteException;
@@ -279,6 +280,8 @@ public final class QueryPlanner {
                         BuiltInMetadata.RowCount.Handler.class),
                 ReflectiveRelMetadataProvider.reflectiveSource(ColumbaDistinctRowCount.INSTANCE,
                         BuiltInMetadata.DistinctRowCount.Handler.class),
+                ReflectiveRelMetadataProvider.reflectiveSource(ColumbaColumnOrigins.INSTANCE,
+                        BuiltInMetadata.ColumnOrigin.Handler.class),
                 DefaultRelMetadataProvider.INSTANCE));
         cluster.setMetadataProvider(metadata);
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(metadata)));

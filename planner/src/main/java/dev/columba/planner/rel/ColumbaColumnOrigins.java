@@ -1,0 +1,41 @@
+package dev.columba.planner.rel;
+
+import java.util.Set;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.MetadataDef;
+import org.apache.calcite.rel.metadata.MetadataHandler;
+import org.apache.calcite.rel.metadata.RelColumnOrigin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+
+/**
+ * Calcite metadata: which table column an output column of a Columba scan is. Calcite answers only
+ * for a scan that returns every column of its table in order; a Columba scan returns the columns
+ * of its projection, so without this every projected scan had no origin, and join and GROUP BY
+ * estimates fell back from distinct counts to Calcite's fixed guesses (an equi-join kept 15% of
+ * the cross product: a key join of orders and customer was estimated at 300 million rows).
+ * A subset answers for its best (or first) member, as for the other Columba handlers.
+ */
+public final class ColumbaColumnOrigins implements MetadataHandler<BuiltInMetadata.ColumnOrigin> {
+    public static final ColumbaColumnOrigins INSTANCE = new ColumbaColumnOrigins();
+
+    @Override
+    public MetadataDef<BuiltInMetadata.ColumnOrigin> getDef() {
+        return BuiltInMetadata.ColumnOrigin.DEF;
+    }
+
+    public Set<RelColumnOrigin> getColumnOrigins(RelSubset subset, RelMetadataQuery mq, int column) {
+        RelNode rel = subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+        return rel == null ? null : mq.getColumnOrigins(rel, column);
+    }
+
+    public Set<RelColumnOrigin> getColumnOrigins(TableScan scan, RelMetadataQuery mq, int column) {
+        int[] projection = ColumbaDistinctRowCount.projection(scan);
+        if (column < 0 || column >= projection.length) {
+            return null;
+        }
+        return Set.of(new RelColumnOrigin(scan.getTable(), projection[column], false));
+    }
+}
