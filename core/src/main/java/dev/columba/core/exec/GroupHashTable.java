@@ -31,6 +31,8 @@ final class GroupHashTable implements AutoCloseable {
     private final MemoryCharge charge;
     /** High bits of a group's hash, compared before its key; the low bits hold group id + 1 (0: empty slot). */
     private static final long TAG_MASK = 0xFFFFFFFF00000000L;
+    /** Strings up to this many bytes are compared byte by byte in place; longer ones by Arrow's word-wise comparison. */
+    private static final int SHORT_STRING = 16;
 
     private long[] slots = new long[16];
     /** Whether the key is one whole number (INT, BIGINT, DATE, TIMESTAMP): then {@link #entries} is the table. */
@@ -95,6 +97,8 @@ final class GroupHashTable implements AutoCloseable {
         }
         long[] rowHashes = hashRows(input, positions, count, scratch);
         int storedGroups = groupCount;
+        Buffers inputBuffers = Buffers.of(input, layouts);
+        Buffers storedBuffers = Buffers.of(keys, layouts);
         for (int index = 0; index < count; index++) {
             int row = positions[index];
             long hash = rowHashes[index];
@@ -113,7 +117,7 @@ final class GroupHashTable implements AutoCloseable {
                 }
                 if ((entry & TAG_MASK) == tag) {
                     int group = (int) entry - 1;
-                    if (matches(input, row, group, storedGroups)) {
+                    if (matches(inputBuffers, row, storedBuffers, group, storedGroups)) {
                         groupIds[index] = group;
                         break;
                     }
@@ -326,51 +330,73 @@ final class GroupHashTable implements AutoCloseable {
         return hash ^ (hash >>> 33);
     }
 
+    /** The buffers of key vectors, fetched once per lookup (a vector's getters are virtual calls). */
+    private record Buffers(ArrowBuf[] data, ArrowBuf[] validity, ArrowBuf[] offsets) {
+        static Buffers of(FieldVector[] vectors, Layout[] layouts) {
+            ArrowBuf[] data = new ArrowBuf[vectors.length];
+            ArrowBuf[] validity = new ArrowBuf[vectors.length];
+            ArrowBuf[] offsets = new ArrowBuf[vectors.length];
+            for (int key = 0; key < vectors.length; key++) {
+                data[key] = vectors[key].getDataBuffer();
+                validity[key] = vectors[key].getValidityBuffer();
+                offsets[key] = layouts[key] == Layout.UTF8 ? vectors[key].getOffsetBuffer() : null;
+            }
+            return new Buffers(data, validity, offsets);
+        }
+    }
+
     /**
      * Whether row {@code row} of the input has group {@code group}'s key: a group added by the
      * lookup under way ({@code group >= storedGroups}) still has its key in an input row.
      */
-    private boolean matches(FieldVector[] input, int row, int group, int storedGroups) {
+    private boolean matches(Buffers input, int row, Buffers stored, int group, int storedGroups) {
         boolean pending = group >= storedGroups;
         int storedRow = pending ? pendingRows[group - storedGroups] : group;
-        for (int key = 0; key < keys.length; key++) {
-            FieldVector vector = input[key];
-            FieldVector stored = pending ? vector : keys[key];
-            boolean inputNull = vector.isNull(row);
-            boolean storedNull = stored.isNull(storedRow);
-            if (inputNull || storedNull) {
-                if (inputNull != storedNull) {
+        Buffers other = pending ? input : stored;
+        for (int key = 0; key < layouts.length; key++) {
+            int inputValid = BitVectorHelper.get(input.validity[key], row);
+            int storedValid = BitVectorHelper.get(other.validity[key], storedRow);
+            if ((inputValid & storedValid) == 0) {
+                if (inputValid != storedValid) {
                     return false;
                 }
                 continue;
             }
-            if (!sameValue(layouts[key], vector, row, stored, storedRow)) {
+            ArrowBuf left = input.data[key];
+            ArrowBuf right = other.data[key];
+            boolean same = switch (layouts[key]) {
+                case BIT -> BitVectorHelper.get(left, row) == BitVectorHelper.get(right, storedRow);
+                case INT32 -> left.getInt((long) row * 4) == right.getInt((long) storedRow * 4);
+                case INT64 -> left.getLong((long) row * 8) == right.getLong((long) storedRow * 8);
+                case FLOAT64 -> Comparisons.compareDoubles(left.getDouble((long) row * 8), right.getDouble((long) storedRow * 8)) == 0;
+                case DECIMAL128 -> left.getLong((long) row * 16) == right.getLong((long) storedRow * 16)
+                        && left.getLong((long) row * 16 + 8) == right.getLong((long) storedRow * 16 + 8);
+                case UTF8 -> sameString(left, input.offsets[key], row, right, other.offsets[key], storedRow);
+            };
+            if (!same) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean sameValue(Layout layout, FieldVector left, int leftRow, FieldVector right, int rightRow) {
-        ArrowBuf leftData = left.getDataBuffer();
-        ArrowBuf rightData = right.getDataBuffer();
-        return switch (layout) {
-            case BIT -> BitVectorHelper.get(leftData, leftRow) == BitVectorHelper.get(rightData, rightRow);
-            case INT32 -> leftData.getInt((long) leftRow * 4) == rightData.getInt((long) rightRow * 4);
-            case INT64 -> leftData.getLong((long) leftRow * 8) == rightData.getLong((long) rightRow * 8);
-            case FLOAT64 -> Comparisons.compareDoubles(leftData.getDouble((long) leftRow * 8), rightData.getDouble((long) rightRow * 8)) == 0;
-            case DECIMAL128 -> leftData.getLong((long) leftRow * 16) == rightData.getLong((long) rightRow * 16)
-                    && leftData.getLong((long) leftRow * 16 + 8) == rightData.getLong((long) rightRow * 16 + 8);
-            case UTF8 -> sameString(left, leftRow, right, rightRow);
-        };
-    }
-
-    private static boolean sameString(FieldVector left, int leftRow, FieldVector right, int rightRow) {
-        ArrowBuf leftOffsets = left.getOffsetBuffer();
-        ArrowBuf rightOffsets = right.getOffsetBuffer();
-        return ByteFunctionHelpers.equal(
-                left.getDataBuffer(), leftOffsets.getInt((long) leftRow * 4), leftOffsets.getInt((long) leftRow * 4 + 4),
-                right.getDataBuffer(), rightOffsets.getInt((long) rightRow * 4), rightOffsets.getInt((long) rightRow * 4 + 4)) != 0;
+    private static boolean sameString(ArrowBuf left, ArrowBuf leftOffsets, int leftRow, ArrowBuf right, ArrowBuf rightOffsets,
+                                      int rightRow) {
+        int leftStart = leftOffsets.getInt((long) leftRow * 4);
+        int length = leftOffsets.getInt((long) leftRow * 4 + 4) - leftStart;
+        int rightStart = rightOffsets.getInt((long) rightRow * 4);
+        if (rightOffsets.getInt((long) rightRow * 4 + 4) - rightStart != length) {
+            return false;
+        }
+        if (length > SHORT_STRING) {
+            return ByteFunctionHelpers.equal(left, leftStart, leftStart + length, right, rightStart, rightStart + length) != 0;
+        }
+        for (int index = 0; index < length; index++) {
+            if (left.getByte(leftStart + index) != right.getByte(rightStart + index)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

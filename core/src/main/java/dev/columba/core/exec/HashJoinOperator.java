@@ -38,6 +38,8 @@ public final class HashJoinOperator extends JoinOperator {
     private long[] probeHashes = new long[0];
     /** The build that the workers of a parallel plan share, or null when this join builds its own. */
     private final SharedHashBuild shared;
+    /** Per key, the bitmap filter this join's build publishes to scans on its probe side, or null. */
+    private final RuntimeFilter[] filters;
 
     /**
      * @param leftKeys left (probe) key columns
@@ -68,6 +70,7 @@ public final class HashJoinOperator extends JoinOperator {
         }
         this.leftKeys = leftKeys.stream().mapToInt(Integer::intValue).toArray();
         this.rightKeys = rightKeys.stream().mapToInt(Integer::intValue).toArray();
+        this.filters = new RuntimeFilter[this.leftKeys.length];
         for (int key = 0; key < this.leftKeys.length; key++) {
             SqlType leftType = left.schema().column(this.leftKeys[key]).type();
             SqlType rightType = right.schema().column(this.rightKeys[key]).type();
@@ -76,6 +79,22 @@ public final class HashJoinOperator extends JoinOperator {
                         + " with " + rightType.sqlName() + "; cast one side first");
             }
         }
+    }
+
+    /**
+     * Makes the build publish the values of key {@code key} (a whole number) to {@code filter} once
+     * the table is complete; only for joins that drop probe rows without a partner (INNER, SEMI).
+     */
+    public void publishKeys(int key, RuntimeFilter filter) {
+        Layout layout = Layout.of(right.schema().column(rightKeys[key]).type());
+        if (layout != Layout.INT32 && layout != Layout.INT64) {
+            throw new ColumbaException(ErrorCode.WRONG_TYPE, "a bitmap filter needs a whole-number key, not "
+                    + right.schema().column(rightKeys[key]).type().sqlName());
+        }
+        if (joinType != JoinType.INNER && joinType != JoinType.SEMI) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a " + joinType + " join keeps probe rows without a partner");
+        }
+        filters[key] = filter;
     }
 
     @Override
@@ -151,6 +170,12 @@ public final class HashJoinOperator extends JoinOperator {
             int firstNewRow = buildRows.size();
             buildRows.append(batch, positions, count);
             link(groups, count, firstNewRow);
+        }
+        for (int key = 0; key < filters.length; key++) {
+            if (filters[key] != null) {
+                boolean wide = Layout.of(right.schema().column(rightKeys[key]).type()) == Layout.INT64;
+                filters[key].publish(table.key(key), table.groupCount(), wide);
+            }
         }
     }
 

@@ -39,6 +39,11 @@ public final class StandardSettings {
                     + "(trace flag 8757 turns it off).",
             true, Scope.SESSION);
 
+    public static final Setting<Boolean> BITMAP_FILTERS = Setting.bool("bitmap_filters",
+            "Hash joins on whole-number keys hand their build side's keys to the columnstore scans on their probe side, "
+                    + "which drop rows without a partner before they are joined further.",
+            true, Scope.SESSION);
+
     public static final Setting<Integer> PREFETCH_THRESHOLD_ROWS = Setting.integer("prefetch_threshold_rows",
             "The planner enables random prefetch when the outer side is estimated above this many rows.",
             25, 0, Integer.MAX_VALUE, "rows", Scope.SESSION);
@@ -122,7 +127,7 @@ public final class StandardSettings {
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
             WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, TRANSACTION_MAX_BUFFER_PERCENT,
             COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT,
-            MAX_DOP, PARALLELISM_THRESHOLD_ROWS);
+            MAX_DOP, PARALLELISM_THRESHOLD_ROWS, BITMAP_FILTERS);
 
     private static final Map<String, Setting<?>> BY_NAME =
             ALL.stream().collect(Collectors.toUnmodifiableMap(Setting::name, Function.identity()));

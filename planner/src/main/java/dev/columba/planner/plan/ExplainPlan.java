@@ -3,6 +3,7 @@ package dev.columba.planner.plan;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.planner.rel.ColumbaAggregate;
+import dev.columba.planner.rel.ColumbaBitmapFilter;
 import dev.columba.planner.rel.ColumbaColumnstoreScan;
 import dev.columba.planner.rel.ColumbaFilter;
 import dev.columba.planner.rel.ColumbaGather;
@@ -81,6 +82,7 @@ final class ExplainPlan {
             case ColumbaAggregate ignored -> "HashAggregate";
             case ColumbaSplitAggregate ignored -> "HashAggregate";
             case ColumbaGather ignored -> "Parallelism";
+            case ColumbaBitmapFilter ignored -> "BitmapFilter";
             case ColumbaHashJoin ignored -> "HashJoin";
             case ColumbaNestedLoopJoin ignored -> "NestedLoopJoin";
             case ColumbaIndexNestedLoopJoin ignored -> "IndexNestedLoopJoin";

@@ -151,6 +151,7 @@ public final class QueryPlanner {
      */
     public static final List<dev.columba.core.settings.Setting<?>> PLAN_SETTINGS =
             List.of(StandardSettings.PREFETCH, StandardSettings.PREFETCH_THRESHOLD_ROWS, StandardSettings.TRIVIAL_PLANS,
+                    StandardSettings.BITMAP_FILTERS,
                     StandardSettings.MAX_DOP, StandardSettings.PARALLELISM_THRESHOLD_ROWS);
 
     /** EXPLAIN's first line for a trivial plan (SQL Server's StatementOptmLevel="TRIVIAL"); a fully optimized plan has none. */
@@ -315,6 +316,9 @@ public final class QueryPlanner {
             best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
         }
         best = Parallelizer.apply(best, degree, settings.get(StandardSettings.PARALLELISM_THRESHOLD_ROWS));
+        if (settings.get(StandardSettings.BITMAP_FILTERS)) {
+            best = BitmapFilters.apply(best);
+        }
 
         Execution check = Execution.planning(rexBuilder);
         Operator operator = check.instantiate(best);

@@ -31,6 +31,11 @@ public final class ColumbaColumnOrigins implements MetadataHandler<BuiltInMetada
         return rel == null ? null : mq.getColumnOrigins(rel, column);
     }
 
+    /** A bitmap filter passes its input's columns on. */
+    public Set<RelColumnOrigin> getColumnOrigins(ColumbaBitmapFilter filter, RelMetadataQuery mq, int column) {
+        return mq.getColumnOrigins(filter.getInput(), column);
+    }
+
     public Set<RelColumnOrigin> getColumnOrigins(TableScan scan, RelMetadataQuery mq, int column) {
         int[] projection = ColumbaDistinctRowCount.projection(scan);
         if (column < 0 || column >= projection.length) {

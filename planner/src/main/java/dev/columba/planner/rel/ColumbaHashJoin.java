@@ -22,15 +22,33 @@ import org.apache.calcite.rex.RexNode;
  * pairs. Keys whose vectors differ in type are cast to their common type first.
  */
 public final class ColumbaHashJoin extends Join implements ColumbaRel {
+    /** Per equi-key (in {@link JoinInfo} order), the bitmap filter its build publishes, or null. */
+    private final List<String> bitmapFilters;
+
     public ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
                            JoinRelType joinType) {
+        this(cluster, traits, left, right, condition, joinType, null);
+    }
+
+    private ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
+                            JoinRelType joinType, List<String> bitmapFilters) {
         super(cluster, traits, List.of(), left, right, condition, java.util.Set.of(), joinType);
+        this.bitmapFilters = bitmapFilters;
     }
 
     @Override
     public Join copy(RelTraitSet traitSet, RexNode condition, RelNode left, RelNode right, JoinRelType joinType,
                      boolean semiJoinDone) {
-        return new ColumbaHashJoin(getCluster(), traitSet, left, right, condition, joinType);
+        return new ColumbaHashJoin(getCluster(), traitSet, left, right, condition, joinType, bitmapFilters);
+    }
+
+    /**
+     * This join over {@code left} and {@code right} publishing its keys' values to the bitmap
+     * filters named in {@code filters} (one entry per equi-key, null for none).
+     */
+    public ColumbaHashJoin withBitmapFilters(RelNode left, RelNode right, List<String> filters) {
+        return new ColumbaHashJoin(getCluster(), getTraitSet(), left, right, condition, joinType,
+                java.util.Collections.unmodifiableList(new java.util.ArrayList<>(filters)));
     }
 
     @Override
@@ -43,7 +61,12 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
 
     @Override
     public String explainDetail() {
-        return getJoinType() + ", " + condition + ", build right";
+        String published = "";
+        if (bitmapFilters != null) {
+            List<String> names = bitmapFilters.stream().filter(java.util.Objects::nonNull).toList();
+            published = names.isEmpty() ? "" : ", bitmap filters " + String.join(", ", names);
+        }
+        return getJoinType() + ", " + condition + ", build right" + published;
     }
 
     @Override
@@ -67,7 +90,15 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
         RexNode remaining = org.apache.calcite.rex.RexUtil.composeConjunction(getCluster().getRexBuilder(), info.nonEquiConditions);
         // The workers of a parallel fragment probe one table, built by the first of them to need it.
         SharedHashBuild shared = execution.inFragment() ? execution.shared(this, SharedHashBuild::new) : null;
-        return new HashJoinOperator(left, right, Joins.joinType(getJoinType()), info.leftKeys, info.rightKeys,
+        HashJoinOperator join = new HashJoinOperator(left, right, Joins.joinType(getJoinType()), info.leftKeys, info.rightKeys,
                 Joins.condition(execution, remaining, left.schema(), right.schema()), shared);
+        if (bitmapFilters != null) {
+            for (int key = 0; key < bitmapFilters.size(); key++) {
+                if (bitmapFilters.get(key) != null) {
+                    join.publishKeys(key, execution.runtimeFilter(bitmapFilters.get(key)));
+                }
+            }
+        }
+        return join;
     }
 }

@@ -1,6 +1,7 @@
 package dev.columba.planner.rel;
 
 import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.RuntimeFilter;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.plan.StatementEnvironment;
@@ -31,6 +32,8 @@ public final class Execution {
     private final Map<RelNode, Operator> instantiated;
     /** The parallel fragment this execution instantiates one worker's copy of, or null. */
     private final Fragment fragment;
+    /** The bitmap filters of this execution by name, shared with its workers' executions. */
+    private final ConcurrentMap<String, RuntimeFilter> runtimeFilters;
 
     /**
      * A fragment of a parallel plan (the input of a {@link ColumbaGather}) as its workers run it:
@@ -46,21 +49,27 @@ public final class Execution {
     }
 
     private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder,
-                      Map<RelNode, Operator> instantiated, Fragment fragment) {
+                      Map<RelNode, Operator> instantiated, Fragment fragment, ConcurrentMap<String, RuntimeFilter> runtimeFilters) {
         this.environment = environment;
         this.parameters = parameters;
         this.rexBuilder = rexBuilder;
         this.instantiated = instantiated;
         this.fragment = fragment;
+        this.runtimeFilters = runtimeFilters;
     }
 
     private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder) {
-        this(environment, parameters, rexBuilder, new IdentityHashMap<>(), null);
+        this(environment, parameters, rexBuilder, new IdentityHashMap<>(), null, new ConcurrentHashMap<>());
     }
 
     /** The execution of one worker's copy of {@code fragment}. */
     public Execution worker(Fragment fragment) {
-        return new Execution(environment, parameters, rexBuilder, instantiated, fragment);
+        return new Execution(environment, parameters, rexBuilder, instantiated, fragment, runtimeFilters);
+    }
+
+    /** The bitmap filter called {@code name} in this execution: one object for the join and every scan copy. */
+    public RuntimeFilter runtimeFilter(String name) {
+        return runtimeFilters.computeIfAbsent(name, RuntimeFilter::new);
     }
 
     /** Whether this execution is a worker's copy of a fragment whose workers divide {@code scan}'s rowgroups. */

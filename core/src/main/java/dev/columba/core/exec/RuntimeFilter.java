@@ -1,0 +1,115 @@
+package dev.columba.core.exec;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * A bitmap filter, as SQL Server's batch mode calls it (a dynamic filter elsewhere): the set of
+ * key values a hash join's build side holds, handed to a scan on the probe side so that rows
+ * whose key cannot find a partner are dropped before they are decoded further, joined to other
+ * tables and probed. Whole-number keys only (INT, BIGINT, DATE): a bit per value between the
+ * build side's smallest and largest key.
+ *
+ * <p>Until the join publishes its keys the filter passes every row, so a probe side that starts
+ * early (a parallel fragment's workers) loses nothing. A build side whose keys span more than
+ * {@link #MAX_BITS} values leaves the filter passing everything. Keys that fill their span are
+ * still worth a test: every value outside it is dropped (two nation keys of twenty-five). The
+ * test costs a bit lookup a row. Publishing happens once; any thread may test rows afterwards.
+ */
+public final class RuntimeFilter {
+    /** The widest key span a bitmap covers (16 MiB of bits). */
+    static final long MAX_BITS = 1L << 27;
+
+    private final String name;
+    private volatile long[] bits;
+    private volatile long min;
+    private volatile boolean published;
+    private volatile boolean useful;
+
+    public RuntimeFilter(String name) {
+        this.name = name;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Whether the filter drops rows now (published, and worth testing). */
+    public boolean active() {
+        return useful;
+    }
+
+    /** Whether the join has published its keys (whatever they made of the filter). */
+    public boolean published() {
+        return published;
+    }
+
+    /**
+     * Publishes the build side's keys: the first {@code count} values of {@code keys}, whole numbers
+     * in a 4- or 8-byte layout, NULLs skipped (they never match).
+     */
+    public void publish(FieldVector keys, int count, boolean wide) {
+        ArrowBuf data = keys.getDataBuffer();
+        ArrowBuf validity = keys.getValidityBuffer();
+        long low = Long.MAX_VALUE;
+        long high = Long.MIN_VALUE;
+        int present = 0;
+        for (int index = 0; index < count; index++) {
+            if (BitVectorHelper.get(validity, index) == 0) {
+                continue;
+            }
+            long value = wide ? data.getLong((long) index * 8) : data.getInt((long) index * 4);
+            low = Math.min(low, value);
+            high = Math.max(high, value);
+            present++;
+        }
+        boolean worthIt;
+        long[] set = null;
+        if (present == 0) {
+            set = new long[1];
+            low = 0;
+            worthIt = true;
+        } else {
+            long span = high - low + 1;
+            worthIt = span > 0 && span <= MAX_BITS;
+            if (worthIt) {
+                set = new long[(int) ((span + 63) >>> 6)];
+                for (int index = 0; index < count; index++) {
+                    if (BitVectorHelper.get(validity, index) != 0) {
+                        long offset = (wide ? data.getLong((long) index * 8) : data.getInt((long) index * 4)) - low;
+                        set[(int) (offset >>> 6)] |= 1L << offset;
+                    }
+                }
+            }
+        }
+        if (worthIt) {
+            min = low;
+            bits = set;
+        }
+        useful = worthIt;
+        published = true;
+    }
+
+    /**
+     * Keeps, of the live rows {@code rows[0, count)}, those whose {@code column} value may find a
+     * partner: writes them to {@code kept} and returns how many. NULLs are dropped.
+     */
+    int filter(FieldVector column, boolean wide, int[] rows, int count, int[] kept) {
+        long[] set = bits;
+        long low = min;
+        long size = (long) set.length << 6;
+        ArrowBuf data = column.getDataBuffer();
+        ArrowBuf validity = column.getValidityBuffer();
+        int out = 0;
+        for (int index = 0; index < count; index++) {
+            int row = rows[index];
+            long offset = (wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4)) - low;
+            boolean hit = offset >= 0 && offset < size && (set[(int) (offset >>> 6)] & (1L << offset)) != 0
+                    && BitVectorHelper.get(validity, row) != 0;
+            kept[out] = row;
+            out += hit ? 1 : 0;
+        }
+        return out;
+    }
+}

@@ -1,0 +1,149 @@
+package dev.columba.core.exec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.expr.Comparisons;
+import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.util.List;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hash join whose build publishes its key values to a bitmap filter on its probe input (the
+ * probe side's scan in a real plan): the rows are the plain join's for INNER and SEMI joins on
+ * whole-number keys (INT, DATE, BIGINT), with NULL keys and duplicates, with and without a
+ * residual condition; and the filter's own rules: it passes everything until published, drops
+ * NULLs and values outside the build side's, and stays off for a key span it cannot cover.
+ */
+class BitmapFilterJoinTest extends OperatorTestBase {
+    private static final List<Integer> WHOLE_NUMBER_KEYS = List.of(0, 4, 6);
+
+    private JoinType joinType;
+    private int key;
+    private Expr residual;
+    private RuntimeFilter filter;
+    private RuntimeFilterOperator probe;
+
+    @Override
+    int inputCount() {
+        return 2;
+    }
+
+    @Override
+    Operator create(List<Operator> inputs) {
+        joinType = random.nextBoolean() ? JoinType.INNER : JoinType.SEMI;
+        key = WHOLE_NUMBER_KEYS.get(random.nextInt(WHOLE_NUMBER_KEYS.size()));
+        residual = random.nextInt(3) == 0 ? HashJoinOperatorTest.randomCondition(random) : null;
+        filter = new RuntimeFilter("Bitmap1");
+        probe = new RuntimeFilterOperator(inputs.get(0), key, filter);
+        HashJoinOperator join = new HashJoinOperator(probe, inputs.get(1), joinType, List.of(key), List.of(key), residual);
+        join.publishKeys(0, filter);
+        return join;
+    }
+
+    @Override
+    List<Object[]> expected(List<List<Object[]>> inputs) {
+        return HashJoinOperatorTest.referenceJoin(inputs.get(0), inputs.get(1), joinType, (l, r) -> {
+            if (l[key] == null || r[key] == null || Comparisons.compare(l[key], r[key]) != 0) {
+                return false;
+            }
+            return residual == null || Boolean.TRUE.equals(Evaluator.evaluate(residual, HashJoinOperatorTest.concat(l, r), EVALUATION));
+        });
+    }
+
+    @Override
+    List<Object[]> run(Operator operator, ExecutionContext context) {
+        List<Object[]> rows = super.run(operator, context);
+        long[] counts = probe.rowsInAndOut();
+        assertTrue(counts[1] <= counts[0], "a bitmap filter never adds rows");
+        return rows;
+    }
+
+    @Test
+    void passesEverythingUntilPublishedThenOnlyTheBuildSidesValues() {
+        try (IntVector build = new IntVector("k", queryAllocator); IntVector probeValues = new IntVector("k", queryAllocator)) {
+            fill(build, 5, 7, null, 7, 12);
+            fill(probeValues, 4, 5, null, 6, 7, 12, 13, -3);
+            RuntimeFilter bitmap = new RuntimeFilter("Bitmap1");
+            assertFalse(bitmap.active());
+            bitmap.publish(build, build.getValueCount(), false);
+            assertTrue(bitmap.published());
+            assertTrue(bitmap.active());
+            int[] rows = {0, 1, 2, 3, 4, 5, 6, 7};
+            int[] kept = new int[rows.length];
+            int count = bitmap.filter(probeValues, false, rows, rows.length, kept);
+            assertArrayEquals(new int[] {1, 4, 5}, java.util.Arrays.copyOf(kept, count));
+        }
+    }
+
+    @Test
+    void staysOffWhenTheKeysSpanTooWideAndKeepsDenseKeysInTheirSpan() {
+        try (BigIntVector wide = new BigIntVector("l", queryAllocator); IntVector dense = new IntVector("k", queryAllocator)) {
+            wide.allocateNew(2);
+            wide.set(0, 0);
+            wide.set(1, RuntimeFilter.MAX_BITS + 1);
+            wide.setValueCount(2);
+            RuntimeFilter sparse = new RuntimeFilter("Bitmap1");
+            sparse.publish(wide, 2, true);
+            assertTrue(sparse.published());
+            assertFalse(sparse.active(), "a span wider than the bitmap passes everything");
+            fill(dense, 6, 7, 6, 7, 7);
+            RuntimeFilter full = new RuntimeFilter("Bitmap2");
+            full.publish(dense, 5, false);
+            assertTrue(full.active(), "keys filling their span still drop every other value");
+            try (IntVector nations = new IntVector("k", queryAllocator)) {
+                fill(nations, 5, 6, 7, 8, 24);
+                int[] kept = new int[5];
+                int count = full.filter(nations, false, new int[] {0, 1, 2, 3, 4}, 5, kept);
+                assertArrayEquals(new int[] {1, 2}, java.util.Arrays.copyOf(kept, count));
+            }
+        }
+    }
+
+    @Test
+    void anEmptyBuildSideDropsEveryRow() {
+        try (IntVector build = new IntVector("k", queryAllocator); IntVector probeValues = new IntVector("k", queryAllocator)) {
+            fill(build, (Integer) null);
+            fill(probeValues, 0, 1);
+            RuntimeFilter bitmap = new RuntimeFilter("Bitmap1");
+            bitmap.publish(build, 1, false);
+            assertTrue(bitmap.active());
+            assertEquals(0, bitmap.filter(probeValues, false, new int[] {0, 1}, 2, new int[2]));
+        }
+    }
+
+    @Test
+    void onlyWholeNumberColumnsAndPartnerDroppingJoins() {
+        TableSchema schema = new TableSchema(List.of(Column.nullable("s", SqlType.varchar(4)), Column.nullable("k", SqlType.INT)));
+        ListSource strings = new ListSource(schema, List.<Object[]>of(), 4, null, -1);
+        assertThrows(ColumbaException.class, () -> new RuntimeFilterOperator(strings, 0, new RuntimeFilter("Bitmap1")));
+        ListSource left = new ListSource(schema, List.<Object[]>of(), 4, null, -1);
+        ListSource right = new ListSource(schema, List.<Object[]>of(), 4, null, -1);
+        HashJoinOperator outer = new HashJoinOperator(left, right, JoinType.LEFT, List.of(1), List.of(1), null);
+        assertThrows(ColumbaException.class, () -> outer.publishKeys(0, new RuntimeFilter("Bitmap1")));
+        HashJoinOperator onStrings = new HashJoinOperator(left, right, JoinType.INNER, List.of(0), List.of(0), null);
+        assertThrows(ColumbaException.class, () -> onStrings.publishKeys(0, new RuntimeFilter("Bitmap2")));
+    }
+
+    private static void fill(IntVector vector, Integer... values) {
+        vector.allocateNew(values.length);
+        for (int index = 0; index < values.length; index++) {
+            if (values[index] == null) {
+                vector.setNull(index);
+            } else {
+                vector.set(index, values[index]);
+            }
+        }
+        vector.setValueCount(values.length);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.columba.planner.session;
+
+import static dev.columba.planner.session.SessionRows.query;
+import static dev.columba.planner.session.SessionRows.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bitmap filters on a star schema of columnstore tables: a fact table {@code sales} (60,000 rows)
+ * joined to a filtered dimension. The join's build keys reach the fact table's scan (EXPLAIN shows
+ * a {@code BitmapFilter} above it and the join naming the filter it publishes), through projections
+ * and further joins, and never through the null-extended side of an outer join; every answer is the
+ * one without bitmap filters ({@code SET bitmap_filters OFF}), serially and in parallel.
+ */
+class BitmapFilterTest {
+    @TempDir
+    Path directory;
+
+    private Engine engine;
+    private Session session;
+
+    @BeforeEach
+    void open() {
+        engine = SessionRows.open(directory);
+        session = engine.openSession();
+        String compressed = " WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 10)";
+        session.execute("CREATE TABLE sales (product_id INT, store_id BIGINT NOT NULL, sold DATE NOT NULL, amount BIGINT NOT NULL)"
+                + compressed).close();
+        session.execute("CREATE TABLE product (product_id INT NOT NULL, category VARCHAR(10) NOT NULL)" + compressed).close();
+        session.execute("CREATE TABLE store (store_id INT NOT NULL, region VARCHAR(10) NOT NULL)" + compressed).close();
+        session.execute("CREATE TABLE calendar (cal_day DATE NOT NULL, holiday INT NOT NULL)" + compressed).close();
+        update(session, "INSERT INTO sales SELECT CASE WHEN MOD(generate_series, 97) = 0 THEN NULL"
+                + " ELSE MOD(generate_series * 7919, 1000) + 1 END, MOD(generate_series * 31, 50) + 1,"
+                + " DATE '2024-01-01' + MOD(generate_series, 366) * INTERVAL '1' DAY, MOD(generate_series, 100) FROM generate_series(1, 60000)");
+        update(session, "INSERT INTO product SELECT generate_series, 'c' || CAST(MOD(generate_series, 20) AS VARCHAR(3))"
+                + " FROM generate_series(1, 1000)");
+        update(session, "INSERT INTO store SELECT generate_series, 'r' || CAST(MOD(generate_series, 5) AS VARCHAR(3))"
+                + " FROM generate_series(1, 50)");
+        update(session, "INSERT INTO calendar SELECT DATE '2024-01-01' + generate_series * INTERVAL '1' DAY, MOD(generate_series, 7)"
+                + " FROM generate_series(0, 365)");
+    }
+
+    @AfterEach
+    void close() {
+        session.close();
+        engine.close();
+    }
+
+    private void set(String command) {
+        session.execute(command).close();
+    }
+
+    private String explain(String sql) {
+        return query(session, "EXPLAIN " + sql).stream().map(row -> String.valueOf(row.getFirst()))
+                .collect(Collectors.joining("\n"));
+    }
+
+    private static final List<String> QUERIES = List.of(
+            "SELECT p.category, SUM(s.amount) FROM sales s JOIN product p ON s.product_id = p.product_id"
+                    + " WHERE p.category = 'c3' GROUP BY p.category",
+            "SELECT st.region, p.category, COUNT(*), SUM(s.amount) FROM sales s, product p, store st"
+                    + " WHERE s.product_id = p.product_id AND s.store_id = st.store_id AND p.category IN ('c3', 'c7')"
+                    + " AND st.region = 'r4' GROUP BY st.region, p.category",
+            "SELECT COUNT(*), SUM(s.amount) FROM sales s JOIN calendar c ON s.sold = c.cal_day WHERE c.holiday = 0",
+            "SELECT COUNT(*) FROM sales s WHERE s.product_id IN (SELECT product_id FROM product WHERE category = 'c11')",
+            "SELECT COUNT(*), COUNT(p.product_id) FROM sales s LEFT JOIN product p ON s.product_id = p.product_id"
+                    + " AND p.category = 'c3'",
+            "SELECT COUNT(*) FROM (SELECT ABS(s.product_id) AS k, s.amount FROM sales s) x JOIN product p ON x.k = p.product_id"
+                    + " WHERE p.category = 'c5'");
+
+    @Test
+    void theFactTableScanIsFilteredByTheDimensionsKeys() {
+        String plan = explain(QUERIES.get(1));
+        assertTrue(plan.contains("BitmapFilter [product_id IN Bitmap"), plan);
+        assertTrue(plan.contains("BitmapFilter [store_id IN Bitmap"), plan);
+        assertTrue(plan.contains("bitmap filters Bitmap"), plan);
+        // The filters sit on the fact table's scan, the probe side, not on the dimensions.
+        List<String> lines = plan.lines().toList();
+        for (int line = 0; line < lines.size(); line++) {
+            if (lines.get(line).contains("BitmapFilter")) {
+                String below = lines.get(line + 1);
+                assertTrue(below.contains("BitmapFilter") || below.contains("ColumnstoreScan [sales"), plan);
+            }
+        }
+        assertTrue(explain(QUERIES.get(2)).contains("BitmapFilter [sold IN Bitmap"), "a DATE key too");
+        assertTrue(explain(QUERIES.get(3)).contains("BitmapFilter [product_id IN Bitmap"), "a semi join (IN) too");
+    }
+
+    @Test
+    void noFilterWhereRowsWithoutPartnerMustStayOrTheKeyIsComputed() {
+        assertFalse(explain(QUERIES.get(4)).contains("BitmapFilter"), "a left join keeps the sales without product");
+        assertFalse(explain(QUERIES.get(5)).contains("BitmapFilter"), "an expression is not the scan's column");
+        set("SET bitmap_filters OFF");
+        assertFalse(explain(QUERIES.get(1)).contains("BitmapFilter"), "the setting turns them off");
+    }
+
+    @Test
+    void answersAreTheSameWithoutBitmapFiltersSeriallyAndInParallel() {
+        for (String maxDop : List.of("1", "2")) {
+            set("SET max_dop = " + maxDop);
+            set("SET parallelism_threshold_rows = 1000");
+            for (String sql : QUERIES) {
+                set("SET bitmap_filters ON");
+                List<List<Object>> with = query(session, sql);
+                set("SET bitmap_filters OFF");
+                List<List<Object>> without = query(session, sql);
+                assertEquals(without, with, sql + " at max_dop " + maxDop);
+                assertFalse(with.isEmpty(), sql);
+            }
+        }
+    }
+}
