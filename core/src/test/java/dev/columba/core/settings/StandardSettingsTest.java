@@ -36,6 +36,7 @@ class StandardSettingsTest {
         expected.put("query_memory_limit", "2GB");
         expected.put("max_dop", "0");
         expected.put("parallelism_threshold_rows", "100000");
+        expected.put("bitmap_filters", "on");
 
         Map<String, String> actual = new LinkedHashMap<>();
         for (Setting<?> setting : StandardSettings.ALL) {
