@@ -16,11 +16,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>The locks are non-fair: a statement takes its objects shared without looking at who else waits,
  * unless the first waiter is a commit (Java's non-fair {@link ReentrantReadWriteLock} lets a new
  * reader in only when the head of its queue is not a writer), so a commit still does not starve
- * behind a stream of readers. Fair locks made every reader check the queue and, whenever a commit
- * had queued, handed the objects out strictly in arrival order: readers that arrived behind the
- * commit waited for it and for each other, one descheduled thread holding up the rest (issue 11's
- * four clients). Reentrant, because a statement holding a table shared may take the catalog or
- * the same table shared again (statistics, system views) while a commit waits.
+ * behind a stream of readers. Fair locks made every reader queue behind anyone already queued, and
+ * when a commit's instant ended the queued readers were woken one after another, each by the one
+ * before it, so one descheduled thread held up all behind it; a statement on the read path of
+ * every point select should not wait on other statements. Reentrant, because a statement holding
+ * a table shared may take the catalog or the same table shared again (statistics, system views)
+ * while a commit waits.
  *
  * <p>A statement's lock ids are sorted without streams or boxing: it names one to a few objects
  * and takes them on every execution.
