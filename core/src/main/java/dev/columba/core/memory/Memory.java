@@ -11,17 +11,31 @@ import org.apache.arrow.memory.RootAllocator;
  * with a limit; closing a child checks it for leaks (Arrow reports outstanding buffers), and going
  * over a limit is a {@link ColumbaException} with {@link ErrorCode#OUT_OF_MEMORY}, never an
  * {@code OutOfMemoryError}.
+ *
+ * <p>Children do not hang off the root directly but off one of a few <em>stripes</em>, unlimited
+ * allocators between the root and them, picked by the calling thread. An Arrow allocator keeps its
+ * children in a synchronized map, so a child made and closed per statement on the root itself made
+ * the root's monitor a lock every statement of every session took twice; with stripes, concurrent
+ * sessions mostly take different monitors. The root's limit still covers everything below it.
  */
 public final class Memory implements AutoCloseable {
+    /** A power of two, so that a thread's stripe is its id's low bits. */
+    private static final int STRIPES = 16;
+
     private final RootAllocator root;
+    private final BufferAllocator[] stripes = new BufferAllocator[STRIPES];
 
     public Memory(long limitBytes) {
         this.root = new RootAllocator(limitBytes);
+        for (int stripe = 0; stripe < STRIPES; stripe++) {
+            stripes[stripe] = root.newChildAllocator("stripe " + stripe, 0, Long.MAX_VALUE);
+        }
     }
 
     /** A child allocator named {@code name} that may hold at most {@code limitBytes}. */
     public BufferAllocator child(String name, long limitBytes) {
-        return root.newChildAllocator(name, 0, limitBytes);
+        BufferAllocator stripe = stripes[(int) Thread.currentThread().threadId() & (STRIPES - 1)];
+        return stripe.newChildAllocator(name, 0, limitBytes);
     }
 
     /** Bytes currently allocated under the root. */
@@ -35,8 +49,35 @@ public final class Memory implements AutoCloseable {
                 cause);
     }
 
+    /**
+     * Closes the stripes and the root; Arrow throws if a child is still open or memory is still
+     * allocated (a leak), naming it. Every stripe is closed even if one throws.
+     */
     @Override
     public void close() {
-        root.close();
+        RuntimeException failure = null;
+        for (BufferAllocator stripe : stripes) {
+            try {
+                stripe.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        try {
+            root.close();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

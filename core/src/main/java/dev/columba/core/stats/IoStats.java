@@ -23,7 +23,11 @@ public record IoStats(
 
     public static final IoStats ZERO = new IoStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    static IoStats of(long[] values) {
+    /** The figures of {@code values}, indexed by {@link IoCounter#ordinal()}. */
+    public static IoStats of(long[] values) {
+        if (values.length != IoCounter.values().length) {
+            throw new IllegalArgumentException(IoCounter.values().length + " counter values expected, got " + values.length);
+        }
         return new IoStats(values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7],
                 values[8], values[9], values[10], values[11], values[12], values[13]);
     }

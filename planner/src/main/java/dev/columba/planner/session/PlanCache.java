@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The engine's plans of queries and modifications, shared by every session, so that a statement run
@@ -66,7 +66,12 @@ final class PlanCache {
         private final List<SimpleParameterization.Binding> bindings;
         private final long planningNanos;
         private final Instant created;
-        private final AtomicLong uses = new AtomicLong();
+        /**
+         * Counted by every session that runs the plan, often several at once: a {@link LongAdder},
+         * as a single atomic counter made the entry's cache line travel between cores on every
+         * execution; and {@link #lastUse} is written only when it moved on by a millisecond.
+         */
+        private final LongAdder uses = new LongAdder();
         private volatile Instant lastUse;
 
         Entry(Key key, PreparedStatementPlan plan, Optional<String> modifiedTable,
@@ -143,7 +148,7 @@ final class PlanCache {
 
         /** Executions of the plan: the first (which planned it) and every one that found it here. */
         long uses() {
-            return uses.get();
+            return uses.sum();
         }
 
         Instant lastUse() {
@@ -151,8 +156,11 @@ final class PlanCache {
         }
 
         void used(Instant now) {
-            uses.incrementAndGet();
-            lastUse = now;
+            uses.increment();
+            Instant previous = lastUse;
+            if (now.toEpochMilli() != previous.toEpochMilli() && now.isAfter(previous)) {
+                lastUse = now;
+            }
         }
     }
 

@@ -50,7 +50,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private final ConcurrentLinkedQueue<Frame> retiredFrames = new ConcurrentLinkedQueue<>();
     private final EvictionPolicy policy;
     private final ReentrantLock[] writeStripes = new ReentrantLock[WRITE_STRIPES];
-    private final IoCounters cumulative = new IoCounters();
+    private final PoolCounters cumulative = new PoolCounters();
     private final AtomicInteger privateFrames = new AtomicInteger();
     private final ExecutorService ioThreads;
     private final ThreadLocal<MemorySegment> writeBuffer;

@@ -13,7 +13,13 @@ import java.util.List;
  * inner pages, hot rows) survive it. This is InnoDB's midpoint insertion and SQL Server's LRU-K
  * in spirit, with the scan's own declaration instead of a time window to tell the two apart.
  *
- * <p>Thread-safe: one lock over both lists; scans never take it after admission.
+ * <p>Thread-safe: one lock over both lists; scans never take it after admission, and neither do
+ * seeks that come back to a page near the head of the protected segment. A random access moves a
+ * protected page to the head only once it has aged: when fewer than a quarter of the segment's
+ * places of head insertions happened since it was last put there, it is still in the segment's
+ * first quarter, nowhere near demotion, and moving it would change nothing that matters (InnoDB's
+ * "young" pages are not moved either, for the same reason). So the B+tree root and inner pages every
+ * point select of every session reads do not make this lock a point all of them pass through.
  */
 final class EvictionPolicy {
     private static final byte NONE = 0;
@@ -24,10 +30,15 @@ final class EvictionPolicy {
     private final int maxProtected;
     private final LinkedList probation = new LinkedList();
     private final LinkedList protectedList = new LinkedList();
+    /** How many head insertions a protected frame stays recent for: a quarter of the segment. */
+    private final long recentWindow;
+    /** Head insertions into the protected segment so far; written under the lock. */
+    private volatile long promotions;
 
     EvictionPolicy(Frame[] frames, int protectedPercent) {
         this.frames = frames;
         this.maxProtected = Math.max(1, frames.length * protectedPercent / 100);
+        this.recentWindow = Math.max(1, maxProtected / 4);
     }
 
     /** A page just became VALID in {@code frame}. */
@@ -41,15 +52,14 @@ final class EvictionPolicy {
 
     /** A page was requested again. */
     void touch(Frame frame, Access access) {
-        if (access != Access.RANDOM) {
+        if (access != Access.RANDOM || frame.recentUntil > promotions) {
             return;
         }
         synchronized (this) {
             switch (frame.list) {
                 case PROBATION -> {
                     unlink(frame);
-                    protectedList.pushHead(frame);
-                    frame.list = PROTECTED;
+                    pushProtected(frame);
                     if (protectedList.size > maxProtected) {
                         Frame demoted = frames[protectedList.tail];
                         unlink(demoted);
@@ -60,8 +70,7 @@ final class EvictionPolicy {
                 case PROTECTED -> {
                     if (protectedList.head != frame.index) {
                         unlink(frame);
-                        protectedList.pushHead(frame);
-                        frame.list = PROTECTED;
+                        pushProtected(frame);
                     }
                 }
                 default -> {
@@ -99,6 +108,15 @@ final class EvictionPolicy {
         return frame.list == PROTECTED;
     }
 
+    /** Puts {@code frame} at the head of the protected segment, recent for the next {@link #recentWindow} insertions. */
+    private void pushProtected(Frame frame) {
+        protectedList.pushHead(frame);
+        frame.list = PROTECTED;
+        long count = promotions + 1;
+        promotions = count;
+        frame.recentUntil = count + recentWindow;
+    }
+
     private void unlink(Frame frame) {
         LinkedList list = frame.list == PROBATION ? probation : protectedList;
         if (frame.previous >= 0) {
@@ -114,6 +132,7 @@ final class EvictionPolicy {
         frame.previous = -1;
         frame.next = -1;
         frame.list = NONE;
+        frame.recentUntil = 0;
         list.size--;
     }
 

@@ -45,6 +45,12 @@ final class Frame {
     int previous = -1;
     int next = -1;
     byte list;
+    /**
+     * While the policy's promotion count is below this, the frame is near the head of the protected
+     * segment and a touch leaves it where it is without taking the policy's lock; 0 when the frame is
+     * not protected. Written under the policy's lock, read without it.
+     */
+    volatile long recentUntil;
 
     Frame(int index, MemorySegment memory) {
         this.index = index;

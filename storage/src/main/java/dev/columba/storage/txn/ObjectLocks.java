@@ -11,8 +11,20 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * whose pages it changed exclusively, but only for the instant it takes to install its page
  * versions. So a scan never sees a commit land half way through its B+tree (a page it is about to
  * follow freed and reused), and writers work alongside readers until that instant. Locks are taken
- * in ascending object id order, all at once, which rules out deadlock; fair locks keep a commit from
- * starving behind a stream of readers.
+ * in ascending object id order, all at once, which rules out deadlock.
+ *
+ * <p>The locks are non-fair: a statement takes its objects shared without looking at who else waits,
+ * unless the first waiter is a commit (Java's non-fair {@link ReentrantReadWriteLock} lets a new
+ * reader in only when the head of its queue is not a writer), so a commit still does not starve
+ * behind a stream of readers. Fair locks made every reader queue behind anyone already queued, and
+ * when a commit's instant ended the queued readers were woken one after another, each by the one
+ * before it, so one descheduled thread held up all behind it; a statement on the read path of
+ * every point select should not wait on other statements. Reentrant, because a statement holding
+ * a table shared may take the catalog or the same table shared again (statistics, system views)
+ * while a commit waits.
+ *
+ * <p>A statement's lock ids are sorted without streams or boxing: it names one to a few objects
+ * and takes them on every execution.
  */
 public final class ObjectLocks {
     private final ConcurrentHashMap<Integer, ReentrantReadWriteLock> locks = new ConcurrentHashMap<>();
@@ -34,22 +46,20 @@ public final class ObjectLocks {
                 return;
             }
             released = true;
-            for (int index = objectIds.length - 1; index >= 0; index--) {
-                ReentrantReadWriteLock lock = lockOf(objectIds[index]);
-                if (exclusive) {
-                    lock.writeLock().unlock();
-                } else {
-                    lock.readLock().unlock();
-                }
-            }
+            release(objectIds, objectIds.length, exclusive);
         }
     }
 
     /** Takes every object shared, waiting for commits installing into them. */
     public Lease shared(int... objectIds) {
         int[] sorted = sortedDistinct(objectIds);
-        for (int objectId : sorted) {
-            lockOf(objectId).readLock().lock();
+        for (int index = 0; index < sorted.length; index++) {
+            try {
+                lockOf(sorted[index]).readLock().lock();
+            } catch (RuntimeException | Error e) {
+                release(sorted, index, false);
+                throw e;
+            }
         }
         return new Lease(sorted, false);
     }
@@ -57,10 +67,27 @@ public final class ObjectLocks {
     /** Takes every object exclusively, waiting for the statements reading them. */
     public Lease exclusive(int... objectIds) {
         int[] sorted = sortedDistinct(objectIds);
-        for (int objectId : sorted) {
-            lockOf(objectId).writeLock().lock();
+        for (int index = 0; index < sorted.length; index++) {
+            try {
+                lockOf(sorted[index]).writeLock().lock();
+            } catch (RuntimeException | Error e) {
+                release(sorted, index, true);
+                throw e;
+            }
         }
         return new Lease(sorted, true);
+    }
+
+    /** Releases the first {@code count} locks of {@code sorted}, last first. */
+    private void release(int[] sorted, int count, boolean exclusive) {
+        for (int index = count - 1; index >= 0; index--) {
+            ReentrantReadWriteLock lock = lockOf(sorted[index]);
+            if (exclusive) {
+                lock.writeLock().unlock();
+            } else {
+                lock.readLock().unlock();
+            }
+        }
     }
 
     /** Whether someone waits for {@code objectId} exclusively (a commit behind a reading statement). */
@@ -69,11 +96,33 @@ public final class ObjectLocks {
         return lock != null && lock.hasQueuedThreads() && !lock.isWriteLocked();
     }
 
-    private ReentrantReadWriteLock lockOf(int objectId) {
-        return locks.computeIfAbsent(objectId, id -> new ReentrantReadWriteLock(true));
+    /** Threads waiting for {@code objectId}, shared or exclusive (for tests of the queueing order). */
+    int waiting(int objectId) {
+        ReentrantReadWriteLock lock = locks.get(objectId);
+        return lock == null ? 0 : lock.getQueueLength();
     }
 
-    private static int[] sortedDistinct(int[] objectIds) {
-        return Arrays.stream(objectIds).distinct().sorted().toArray();
+    private ReentrantReadWriteLock lockOf(int objectId) {
+        ReentrantReadWriteLock lock = locks.get(objectId);
+        return lock != null ? lock : locks.computeIfAbsent(objectId, id -> new ReentrantReadWriteLock(false));
+    }
+
+    /** {@code objectIds} ascending without duplicates, in a new array (the caller's is left as it is). */
+    static int[] sortedDistinct(int[] objectIds) {
+        int[] sorted = new int[objectIds.length];
+        int count = 0;
+        for (int objectId : objectIds) {
+            int position = count;
+            while (position > 0 && sorted[position - 1] > objectId) {
+                position--;
+            }
+            if (position > 0 && sorted[position - 1] == objectId) {
+                continue;
+            }
+            System.arraycopy(sorted, position, sorted, position + 1, count - position);
+            sorted[position] = objectId;
+            count++;
+        }
+        return count == sorted.length ? sorted : Arrays.copyOf(sorted, count);
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,6 +70,64 @@ class GroupCommitTest {
             assertEquals(List.of(), failures);
             assertEquals(2, log.counters().syncs() - syncsBefore, "one sync for the leader, one shared by the seven");
             assertEquals(log.endLsn(), log.durableLsn());
+        }
+    }
+
+    @Test
+    void aLeaderWaitsForAsManyCommittersAsTheRoundBeforeHadInsideFlush() throws Exception {
+        FaultInjectingFiles files = new FaultInjectingFiles();
+        try (WriteAheadLog log = WriteAheadLog.open(files, temporary.resolve("wal"), MEGABYTE)) {
+            // Only the group's arrival ends a gathering here, never the bound.
+            log.overrideGatherBound(TimeUnit.SECONDS.toNanos(100));
+            CountDownLatch firstSyncStarted = new CountDownLatch(1);
+            CountDownLatch releaseFirstSync = new CountDownLatch(1);
+            AtomicBoolean first = new AtomicBoolean(true);
+            files.beforeForce(() -> {
+                if (first.compareAndSet(true, false)) {
+                    firstSyncStarted.countDown();
+                    awaitLatch(releaseFirstSync);
+                }
+            });
+            long syncsBefore = log.counters().syncs();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+
+            // Round 1: a lone leader syncs at once (no round before it); three more commit during its sync.
+            List<Thread> committers = new ArrayList<>();
+            committers.add(start(failures, () -> commitAndCheck(log, 0)));
+            awaitLatch(firstSyncStarted);
+            for (long id = 1; id <= 3; id++) {
+                long transaction = id;
+                committers.add(start(failures, () -> commitAndCheck(log, transaction)));
+            }
+            awaitCommitters(log, 4);
+            releaseFirstSync.countDown();
+            committers.getFirst().join();
+
+            // Round 2: one of the three leads; four were inside flush during round 1, so it waits
+            // for a fourth instead of syncing the three alone.
+            awaitCommitters(log, 3);
+            assertEquals(1, log.counters().syncs() - syncsBefore, "the new leader gathers, it has not synced");
+            committers.add(start(failures, () -> commitAndCheck(log, 4)));
+            for (Thread committer : committers) {
+                committer.join();
+            }
+            assertEquals(List.of(), failures);
+            assertEquals(2, log.counters().syncs() - syncsBefore, "one sync for the first, one for the gathered four");
+            assertEquals(log.endLsn(), log.durableLsn());
+            assertEquals(0, log.committersInFlush());
+        }
+    }
+
+    @Test
+    void aLoneCommitterNeverWaitsToGather() throws Exception {
+        try (WriteAheadLog log = WriteAheadLog.open(new FaultInjectingFiles(), temporary.resolve("wal"), MEGABYTE)) {
+            // Were a lone committer to gather, this bound would show as a hang the class timeout ends.
+            log.overrideGatherBound(TimeUnit.SECONDS.toNanos(1000));
+            long syncsBefore = log.counters().syncs();
+            for (long id = 0; id < 20; id++) {
+                commitAndCheck(log, id);
+            }
+            assertEquals(20, log.counters().syncs() - syncsBefore);
         }
     }
 
@@ -216,6 +275,17 @@ class GroupCommitTest {
         });
         thread.start();
         return thread;
+    }
+
+    /** Waits until exactly {@code count} callers are inside {@link WriteAheadLog#flush}. */
+    private static void awaitCommitters(WriteAheadLog log, int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (log.committersInFlush() != count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(log.committersInFlush() + " callers in flush, expected " + count);
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private static void commitAndCheck(WriteAheadLog log, long id) {

@@ -1,0 +1,100 @@
+package dev.columba.storage.txn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queueing rules of {@link ObjectLocks} on real threads: a statement already holding an object
+ * shared takes it (or another) again past a waiting commit; a new statement waits behind that
+ * commit; commits and statements exclude each other. Interleavings are forced by waiting for the
+ * lock's queue to reach a known length, never by sleeping.
+ */
+class ObjectLocksTest {
+    private static final int TABLE = 7;
+    private static final long WAIT_SECONDS = 30;
+
+    @Test
+    void sortsAndDropsDuplicateIdsLeavingTheArgumentAlone() {
+        int[] given = {9, 3, 9, 1, 3};
+        assertArrayEquals(new int[] {1, 3, 9}, ObjectLocks.sortedDistinct(given));
+        assertArrayEquals(new int[] {9, 3, 9, 1, 3}, given);
+        assertArrayEquals(new int[] {4}, ObjectLocks.sortedDistinct(new int[] {4}));
+        assertArrayEquals(new int[] {}, ObjectLocks.sortedDistinct(new int[] {}));
+        assertArrayEquals(new int[] {-2, 0, 5}, ObjectLocks.sortedDistinct(new int[] {5, 0, -2, 5, 0}));
+    }
+
+    @Test
+    void aStatementTakesItsObjectsAgainPastAWaitingCommitAndANewOneWaitsBehindIt() throws Exception {
+        ObjectLocks locks = new ObjectLocks();
+        ObjectLocks.Lease statement = locks.shared(TABLE, 0);
+        AtomicBoolean committed = new AtomicBoolean();
+        CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+            try (ObjectLocks.Lease ignored = locks.exclusive(TABLE)) {
+                committed.set(true);
+            }
+        }, Thread.ofPlatform()::start);
+        awaitWaiting(locks, TABLE, 1);
+        assertTrue(locks.hasQueuedCommit(TABLE));
+
+        // Same thread, same object and the catalog again (statistics, a system view): no deadlock.
+        try (ObjectLocks.Lease nested = locks.shared(0, TABLE)) {
+            assertFalse(committed.get());
+        }
+
+        AtomicBoolean newReaderIn = new AtomicBoolean();
+        CompletableFuture<Boolean> newStatement = CompletableFuture.supplyAsync(() -> {
+            try (ObjectLocks.Lease ignored = locks.shared(TABLE)) {
+                newReaderIn.set(true);
+                return committed.get();
+            }
+        }, Thread.ofPlatform()::start);
+        awaitWaiting(locks, TABLE, 2);
+        assertFalse(newReaderIn.get(), "a statement arriving behind a waiting commit must wait for it");
+
+        statement.close();
+        commit.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertTrue(newStatement.get(WAIT_SECONDS, TimeUnit.SECONDS), "the later statement ran after the commit");
+        assertEquals(0, locks.waiting(TABLE));
+    }
+
+    @Test
+    void aCommitWaitsForEveryStatementReadingItsObjects() throws Exception {
+        ObjectLocks locks = new ObjectLocks();
+        ObjectLocks.Lease first = locks.shared(TABLE);
+        ObjectLocks.Lease second = locks.shared(TABLE + 1, TABLE);
+        AtomicBoolean committed = new AtomicBoolean();
+        CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+            try (ObjectLocks.Lease ignored = locks.exclusive(TABLE + 1, TABLE)) {
+                committed.set(true);
+            }
+        }, Thread.ofPlatform()::start);
+        awaitWaiting(locks, TABLE, 1);
+        first.close();
+        assertFalse(committed.get());
+        second.close();
+        second.close(); // closing twice releases once
+        commit.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertTrue(committed.get());
+        try (ObjectLocks.Lease again = locks.exclusive(TABLE, TABLE + 1)) {
+            assertEquals(0, locks.waiting(TABLE));
+        }
+    }
+
+    /** Waits until {@code count} threads queue for {@code objectId}; fails after a generous bound. */
+    private static void awaitWaiting(ObjectLocks locks, int objectId, int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (locks.waiting(objectId) < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(count + " threads never queued for object " + objectId);
+            }
+            Thread.onSpinWait();
+        }
+    }
+}
