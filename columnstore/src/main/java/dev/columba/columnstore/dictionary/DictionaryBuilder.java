@@ -251,8 +251,8 @@ public final class DictionaryBuilder {
         int mask = table.length - 1;
         for (int slot = hash & mask; table[slot] != 0; slot = (slot + 1) & mask) {
             int temporaryId = table[slot] - 1;
-            if (hashes[temporaryId] == hash && Arrays.equals(heap, starts[temporaryId], starts[temporaryId + 1],
-                    bytes, offset, offset + length)) {
+            if (hashes[temporaryId] == hash && starts[temporaryId + 1] - starts[temporaryId] == length
+                    && KeyHash.equal(heap, starts[temporaryId], bytes, offset, length)) {
                 return -(temporaryId + 2);
             }
         }
