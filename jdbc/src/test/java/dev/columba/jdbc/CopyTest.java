@@ -185,6 +185,68 @@ class CopyTest {
         assertFalse(Files.exists(never), "a failed export writes no file");
     }
 
+    /**
+     * The bulk path's column-wise hand-over at MAXDOP 1 and 2 (blocks parsed in parallel) loads the
+     * very rows the row-at-a-time rowstore path loads: every type, NULLs, quoted and non-ASCII text,
+     * CHAR padding, numbers and dates the fast paths leave to store assignment, several rowgroups and
+     * a dictionary that overflows.
+     */
+    @Test
+    void aColumnstoreLoadAtEveryMaxdopHoldsTheRowsARowstoreLoadHolds() throws Exception {
+        String columns = "id BIGINT NOT NULL, small INTEGER, amount DECIMAL(9,2), wide DECIMAL(30,4), shipped DATE,"
+                + " flag CHAR(3), mode VARCHAR(12), note VARCHAR(40), ratio DOUBLE, done BOOLEAN";
+        StringBuilder csv = new StringBuilder("id,small,amount,wide,shipped,flag,mode,note,ratio,done\n");
+        String[] modes = {"AIR", "\"R,AIL\"", "日本", "\"\"", "MAIL", "\"two\nlines\""};
+        String[] amounts = {"12.5", "-0.07", "+3", "1e2", "  4.10 ", "9999999.99", ""};
+        String[] days = {"2020-02-29", "1999-12-31", "0001-01-01", "2024-1-5", ""};
+        java.util.Random random = new java.util.Random(42);
+        for (int id = 0; id < 30_000; id++) {
+            csv.append(id).append(',')
+                    .append(random.nextInt(6) == 0 ? "" : String.valueOf(random.nextInt() / 2)).append(',')
+                    .append(amounts[random.nextInt(amounts.length)]).append(',')
+                    .append(random.nextInt(4) == 0 ? "" : random.nextLong() / 7 + ".1234").append(',')
+                    .append(days[random.nextInt(days.length)]).append(',')
+                    .append(random.nextInt(5) == 0 ? "" : random.nextBoolean() ? "ab" : "xyz").append(',')
+                    .append(modes[random.nextInt(modes.length)]).append(',')
+                    .append(random.nextInt(8) == 0 ? "" : "note " + random.nextInt(1 + id)).append(',')
+                    .append(random.nextInt(5) == 0 ? "" : String.valueOf(random.nextDouble())).append(',')
+                    .append(random.nextInt(5) == 0 ? "" : random.nextBoolean()).append('\n');
+        }
+        Path file = file("every-type.csv", csv.toString());
+        statement.execute("CREATE TABLE r (" + columns + ", PRIMARY KEY (id))");
+        statement.execute("CREATE TABLE c1 (" + columns + ") WITH (storage = columnstore, bulk_min_rows = 2,"
+                + " rowgroup_max_rows = 7000, dictionary_cap = '64KB')");
+        statement.execute("CREATE TABLE c2 (" + columns + ") WITH (storage = columnstore, bulk_min_rows = 2,"
+                + " rowgroup_max_rows = 7000, dictionary_cap = '64KB')");
+        assertEquals(30_000, statement.executeUpdate("COPY r FROM '" + file + "' WITH (HEADER, MAXDOP 1)"));
+        assertEquals(30_000, statement.executeUpdate("COPY c1 FROM '" + file + "' WITH (HEADER, MAXDOP 1)"));
+        assertEquals(30_000, statement.executeUpdate("COPY c2 FROM '" + file + "' WITH (HEADER, MAXDOP 2)"));
+        List<List<Object>> expected = everyColumn("r");
+        assertEquals(30_000, expected.size());
+        assertEquals(expected, everyColumn("c1"), "MAXDOP 1");
+        assertEquals(expected, everyColumn("c2"), "MAXDOP 2");
+        try (ResultSet result = statement.executeQuery("SELECT count(DISTINCT note), count(*) - count(note) FROM c2")) {
+            assertTrue(result.next());
+            assertTrue(result.getLong(1) > 10_000, "enough distinct notes to overflow a 64 KB dictionary");
+            assertTrue(result.getLong(2) > 0, "some notes are NULL");
+        }
+    }
+
+    private List<List<Object>> everyColumn(String table) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery("SELECT id, small, amount, wide, shipped, flag, mode, note, ratio,"
+                + " done FROM " + table + " ORDER BY id")) {
+            while (result.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int column = 1; column <= 10; column++) {
+                    row.add(result.getObject(column));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
     /** The export's records in id order (a query without ORDER BY may return them in any). */
     private static String sorted(String csv) {
         List<String> records = new ArrayList<>();

@@ -56,6 +56,14 @@ public final class RowgroupBuilder implements AutoCloseable {
     private final List<FieldVector> vectors = new ArrayList<>();
     private final DictionaryBuilder[] dictionaries;
     private final boolean[] fellBack;
+    /**
+     * Per string column, every row's {@link DictionaryBuilder#addUtf8} code (-1 for NULL) while the
+     * rowgroup's rows all came through {@link #addBatch}: turned into the segment's ids when the
+     * rowgroup is finished, so the encoder need not look each value up again.
+     */
+    private final int[][] rowCodes;
+    /** Every row of the current rowgroup came through {@link #addBatch}, so {@link #rowCodes} are complete. */
+    private boolean codesComplete;
     private int rows;
     private long rowgroupsBuilt;
     /** Encodes a finished rowgroup's columns side by side; null: one after the other on this thread. */
@@ -78,6 +86,7 @@ public final class RowgroupBuilder implements AutoCloseable {
         this.encoding = options.archive() ? EncodingOptions.ARCHIVE : EncodingOptions.DEFAULT;
         this.dictionaries = new DictionaryBuilder[schema.size()];
         this.fellBack = new boolean[schema.size()];
+        this.rowCodes = new int[schema.size()][];
         for (Column column : schema.columns()) {
             FieldVector vector = new Field(column.name(), new FieldType(true, column.type().arrowType(), null), null)
                     .createVector(allocator);
@@ -93,6 +102,7 @@ public final class RowgroupBuilder implements AutoCloseable {
 
     private void startRowgroup() {
         rows = 0;
+        codesComplete = true;
         for (int column = 0; column < schema.size(); column++) {
             fellBack[column] = false;
             SqlType type = schema.column(column).type();
@@ -126,6 +136,7 @@ public final class RowgroupBuilder implements AutoCloseable {
 
     /** Adds one row (values in column order); may finish one rowgroup first, or after. */
     public void add(Object[] row) {
+        codesComplete = false;
         for (int column = 0; column < dictionaries.length; column++) {
             DictionaryBuilder dictionary = dictionaries[column];
             if (dictionary == null || fellBack[column]) {
@@ -160,27 +171,41 @@ public final class RowgroupBuilder implements AutoCloseable {
         }
     }
 
-    /**
-     * Adds {@code batch}'s rows in order, as {@link #add} one by one would. With a pool to encode
-     * on ({@link #encodeOn}) and {@code dictionary_overflow = fallback}, where each column's
-     * dictionary decides alone and a rowgroup is cut only at its row limit or the memory budget,
-     * the columns are filled side by side on the pool's threads (the memory budget is checked
-     * after each run of rows rather than every 1,024); otherwise row by row on this thread.
-     */
+    /** Adds {@code batch}'s rows in order, as {@link #add} one by one does. */
     public void addAll(List<Object[]> batch) {
-        if (encoders == null || options.overflow() != ColumnstoreOptions.DictionaryOverflow.FALLBACK) {
-            for (Object[] row : batch) {
-                add(row);
+        for (Object[] row : batch) {
+            add(row);
+        }
+    }
+
+    /**
+     * Adds {@code batch}'s rows in order, column by column: fixed-width values are written into the
+     * vectors in tight loops over the batch's primitive arrays, text is copied in one piece per
+     * column and its dictionary keys are looked up from the UTF-8 bytes, with no object per value.
+     * With {@code dictionary_overflow = fallback} each column's dictionary decides alone and a
+     * rowgroup is cut only at its row limit or the memory budget, so the result is the rowgroups
+     * {@link #add} row by row would build; the memory budget is checked after each run of rows
+     * rather than every 1,024. With {@code trim}, where one column's full dictionary cuts the
+     * rowgroup before a row for all columns, the rows go through {@link #add} one by one.
+     */
+    public void addBatch(ColumnBatch batch) {
+        if (options.overflow() != ColumnstoreOptions.DictionaryOverflow.FALLBACK) {
+            for (int row = 0; row < batch.rows(); row++) {
+                add(batch.row(row));
             }
             return;
         }
         int done = 0;
-        while (done < batch.size()) {
-            int from = done;
-            int count = Math.min(batch.size() - done, options.rowgroupMaxRows() - rows);
-            int firstRow = rows;
-            encoders.submit(() -> IntStream.range(0, schema.size()).parallel()
-                    .forEach(column -> addColumn(column, batch, from, count, firstRow))).join();
+        while (done < batch.rows()) {
+            int count = Math.min(batch.rows() - done, options.rowgroupMaxRows() - rows);
+            for (int column = 0; column < schema.size(); column++) {
+                ColumnFill.fill(vectors.get(column), schema.column(column).type(), batch, column, done, count, rows);
+                DictionaryBuilder dictionary = dictionaries[column];
+                if (dictionary != null && !fellBack[column]) {
+                    fellBack[column] = !addToDictionary(dictionary, batch, column, done, count, codes(column, rows + count),
+                            rows);
+                }
+            }
             rows += count;
             done += count;
             if (rows >= options.rowgroupMaxRows()) {
@@ -191,23 +216,62 @@ public final class RowgroupBuilder implements AutoCloseable {
         }
     }
 
-    /** Column {@code column} of {@code batch}'s rows {@code [from, from + count)}, at rows {@code firstRow} on. */
-    private void addColumn(int column, List<Object[]> batch, int from, int count, int firstRow) {
-        FieldVector vector = vectors.get(column);
-        SqlType type = schema.column(column).type();
-        DictionaryBuilder dictionary = dictionaries[column];
-        for (int rowInBatch = 0; rowInBatch < count; rowInBatch++) {
-            Object value = batch.get(from + rowInBatch)[column];
-            if (dictionary != null && !fellBack[column]) {
-                long added = dictionary.addedBytes(value);
-                if (added != 0 && dictionary.sizeBytes() + added > dictionary.capBytes()) {
-                    fellBack[column] = true;
-                } else {
-                    dictionary.tryAdd(value);
+    /** Column {@code column}'s row codes, with room for {@code rowCount} rows. */
+    private int[] codes(int column, int rowCount) {
+        int[] codes = rowCodes[column];
+        if (codes == null || codes.length < rowCount) {
+            int size = Math.min(options.rowgroupMaxRows(), Math.max(rowCount, codes == null ? 16_384 : 2 * codes.length));
+            codes = codes == null ? new int[size] : java.util.Arrays.copyOf(codes, size);
+            rowCodes[column] = codes;
+        }
+        return codes;
+    }
+
+    /**
+     * Adds the text of rows {@code [from, from + count)} of BYTES column {@code column} to its
+     * dictionary, each row's code into {@code codes} from {@code firstRow} on; false when a value
+     * did not fit (the column falls back for this rowgroup, its codes no longer matter).
+     */
+    private static boolean addToDictionary(DictionaryBuilder dictionary, ColumnBatch batch, int column, int from,
+                                           int count, int[] codes, int firstRow) {
+        byte[] bytes = batch.bytes(column);
+        int[] ends = batch.ends(column);
+        boolean[] nulls = batch.nulls(column);
+        int start = batch.valueStart(column, from);
+        int codeIndex = firstRow;
+        for (int row = from; row < from + count; row++) {
+            int end = ends[row];
+            int code = -1;
+            if (!nulls[row]) {
+                code = dictionary.addUtf8(bytes, start, end - start);
+                if (code == DictionaryBuilder.FULL_CODE) {
+                    return false;
                 }
             }
-            VectorValues.set(vector, firstRow + rowInBatch, type, value);
+            codes[codeIndex++] = code;
+            start = end;
         }
+        return true;
+    }
+
+    /**
+     * The segment ids of column {@code column}'s rows from their codes, once its dictionary is
+     * frozen: a primary index stays, a code of this builder's becomes its sorted position after
+     * {@code secondaryBase} (0 when the builder made the primary); null when the codes are not
+     * complete.
+     */
+    private int[] rowIds(int column, DictionaryBuilder dictionary, int secondaryBase) {
+        if (!codesComplete || rows == 0) {
+            return null;
+        }
+        int[] codes = rowCodes[column];
+        for (int row = 0; row < rows; row++) {
+            int code = codes[row];
+            if (code < -1) {
+                codes[row] = secondaryBase + dictionary.frozenId(code);
+            }
+        }
+        return codes;
     }
 
     /**
@@ -233,12 +297,17 @@ public final class RowgroupBuilder implements AutoCloseable {
                 sources[column] = DictionarySource.fallback(FallbackReason.DICTIONARY_OVERFLOW);
             } else if (dictionary != null) {
                 Dictionary primary = primaries.get(column);
+                int secondaryBase = 0;
                 if (primary == null) {
                     primary = primaries.store(column, dictionary.freeze(PrimaryDictionaries.PRIMARY_ID));
-                } else if (dictionary.entryCount() > 0) {
-                    secondaries[column] = dictionary.freeze(rowgroupId + 1);
+                } else {
+                    secondaryBase = primary.entryCount();
+                    if (dictionary.entryCount() > 0) {
+                        secondaries[column] = dictionary.freeze(rowgroupId + 1);
+                    }
                 }
-                sources[column] = DictionarySource.of(primary, secondaries[column]);
+                sources[column] = DictionarySource.of(primary, secondaries[column],
+                        rowIds(column, dictionary, secondaryBase));
             }
         }
         // Each column's segment depends only on its own vector and dictionaries: encoded side by side.

@@ -298,25 +298,30 @@ public final class Dictionary {
 
     /** {@link #find(MemorySegment, long, int)} of a key in an array: hashed without a segment. */
     int find(byte[] key) {
+        return find(key, 0, key.length, KeyHash.hash(key, 0, key.length));
+    }
+
+    /** The entry of the key {@code key[offset, offset + length)}, whose {@link KeyHash} is {@code hash}. */
+    int find(byte[] key, int offset, int length, int hash) {
         int[] table = hashIndex;
         if (table == null) {
             table = buildIndex();
             hashIndex = table;
         }
         int mask = table.length - 1;
-        int slot = KeyHash.hash(key, 0, key.length) & mask;
+        int slot = hash & mask;
         MemorySegment keySegment = null;
         while (true) {
             int entry = table[slot] - 1;
             if (entry < 0) {
                 return NOT_FOUND;
             }
-            if (entryLength(entry) == key.length) {
+            if (entryLength(entry) == length) {
                 if (keySegment == null) {
                     keySegment = MemorySegment.ofArray(key);
                 }
-                if (MemorySegment.mismatch(bytes, entryOffset(entry), entryOffset(entry) + key.length,
-                        keySegment, 0, key.length) < 0) {
+                if (MemorySegment.mismatch(bytes, entryOffset(entry), entryOffset(entry) + length,
+                        keySegment, offset, offset + length) < 0) {
                     return entry;
                 }
             }

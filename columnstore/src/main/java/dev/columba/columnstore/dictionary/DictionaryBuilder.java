@@ -75,6 +75,8 @@ public final class DictionaryBuilder {
     private int[] table = new int[32];
     private int count;
     private long sizeBytes = HEADER_BYTES;
+    /** {@code frozenRanks[temporaryId]}: the value's position in the last frozen dictionary. */
+    private int[] frozenRanks = new int[0];
     /**
      * The value {@link #addedBytes(Object)} was last asked about (by identity), its key, hash and
      * whether it was present: valid until the next change, which {@link #tryAdd(Object)} of that
@@ -205,7 +207,7 @@ public final class DictionaryBuilder {
 
     /** {@link #present(MemorySegment, long, int, int)} of a key in an array, compared without segments. */
     private boolean present(byte[] key, int hash) {
-        if (primary != null && primary.find(key) != Dictionary.NOT_FOUND) {
+        if (primary != null && primary.find(key, 0, key.length, hash) != Dictionary.NOT_FOUND) {
             return true;
         }
         int mask = table.length - 1;
@@ -217,6 +219,56 @@ public final class DictionaryBuilder {
             }
         }
         return false;
+    }
+
+    // ---- UTF-8 bytes ------------------------------------------------------------------------------
+
+    /** What {@link #addUtf8} returns for a new value that does not fit under the cap. */
+    public static final int FULL_CODE = Integer.MIN_VALUE;
+
+    /**
+     * Adds the string whose UTF-8 bytes are {@code bytes[offset, offset + length)}, as
+     * {@link #tryAdd(Object)} adds it as a String, without one: the bulk path's columns hand their
+     * text over as bytes ({@code ColumnBatch}). Only for VARCHAR and CHAR dictionaries, whose key is
+     * the UTF-8 bytes.
+     *
+     * @return the value's code: its index in the primary ({@code >= 0}) when the primary holds it;
+     *     {@code -(temporaryId + 2)} when this builder holds it, already or now ({@link #frozenId}
+     *     turns it into its id after a freeze); {@link #FULL_CODE} when it is new and would push
+     *     the dictionary past its cap (nothing changed). Never -1.
+     */
+    public int addUtf8(byte[] bytes, int offset, int length) {
+        if (kind != ValueKind.STRING) {
+            throw new IllegalStateException("a dictionary of " + type.sqlName() + " has no UTF-8 keys");
+        }
+        int hash = KeyHash.hash(bytes, offset, length);
+        if (primary != null) {
+            int index = primary.find(bytes, offset, length, hash);
+            if (index != Dictionary.NOT_FOUND) {
+                return index;
+            }
+        }
+        int mask = table.length - 1;
+        for (int slot = hash & mask; table[slot] != 0; slot = (slot + 1) & mask) {
+            int temporaryId = table[slot] - 1;
+            if (hashes[temporaryId] == hash && starts[temporaryId + 1] - starts[temporaryId] == length
+                    && KeyHash.equal(heap, starts[temporaryId], bytes, offset, length)) {
+                return -(temporaryId + 2);
+            }
+        }
+        if (!fits(length)) {
+            return FULL_CODE;
+        }
+        append(MemorySegment.ofArray(bytes), offset, length, hash);
+        return -(count - 1 + 2);
+    }
+
+    /**
+     * The id, in the dictionary the last {@link #freeze} produced, of the value an {@link #addUtf8}
+     * code below -1 stands for (added before that freeze): its sorted position.
+     */
+    public int frozenId(int code) {
+        return frozenRanks[-code - 2];
     }
 
     // ---- Vector rows ------------------------------------------------------------------------------
@@ -341,6 +393,11 @@ public final class DictionaryBuilder {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "dictionary id must be >= 0, was " + dictionaryId);
         }
         int[] order = sortedOrder();
+        int[] ranks = new int[count];
+        for (int index = 0; index < count; index++) {
+            ranks[order[index]] = index;
+        }
+        frozenRanks = ranks;
         byte[] out = new byte[Math.toIntExact(sizeBytes)];
         MemorySegment segment = MemorySegment.ofArray(out);
         segment.set(LE_INT, DictionaryFormat.MAGIC_OFFSET, DictionaryFormat.MAGIC);

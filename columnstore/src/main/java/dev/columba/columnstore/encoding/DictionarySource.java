@@ -19,8 +19,16 @@ public sealed interface DictionarySource {
      * {@code secondary}. Either may be null (no primary yet; every value in the primary). The
      * encoder may still pick another encoding; {@link SegmentMetadata} says which dictionaries the
      * segment references, and only those need storing.
+     *
+     * <p>{@code rowIds}, when not null, is every row's id as the builder learnt it while adding the
+     * values (the primary's index, or the primary's entry count plus the secondary's index; any
+     * value for a NULL row): the encoder takes them as they are instead of looking each value up.
      */
-    record Dictionaries(Dictionary primary, Dictionary secondary) implements DictionarySource {
+    record Dictionaries(Dictionary primary, Dictionary secondary, int[] rowIds) implements DictionarySource {
+        public Dictionaries(Dictionary primary, Dictionary secondary) {
+            this(primary, secondary, null);
+        }
+
         public Dictionaries {
             if (primary == null && secondary == null) {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "give at least one dictionary, or NoDictionary");
@@ -57,6 +65,11 @@ public sealed interface DictionarySource {
 
     static DictionarySource of(Dictionary primary, Dictionary secondary) {
         return new Dictionaries(primary, secondary);
+    }
+
+    /** As {@link #of(Dictionary, Dictionary)}, with every row's id known ({@link Dictionaries}). */
+    static DictionarySource of(Dictionary primary, Dictionary secondary, int[] rowIds) {
+        return new Dictionaries(primary, secondary, rowIds);
     }
 
     static DictionarySource fallback(FallbackReason reason) {

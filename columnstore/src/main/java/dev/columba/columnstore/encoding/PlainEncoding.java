@@ -52,11 +52,24 @@ record PlainEncoding() implements Encoding {
                     end += analysis.isNull(row) ? 0 : source.stringLength(row);
                     out.putInt((int) end);
                 }
+                // The values' bytes, one copy per run of values that lie back to back in the vector
+                // (all of them, as builders fill vectors): the same bytes as a copy per value.
+                long runStart = 0;
+                long runEnd = 0;
                 for (int row = 0; row < analysis.rowCount; row++) {
-                    if (!analysis.isNull(row)) {
-                        out.putBytes(source.stringData(), source.stringStart(row), source.stringLength(row));
+                    if (analysis.isNull(row)) {
+                        continue;
                     }
+                    int start = source.stringStart(row);
+                    int length = source.stringLength(row);
+                    if (start != runEnd) {
+                        out.putBytes(source.stringData(), runStart, runEnd - runStart);
+                        runStart = start;
+                        runEnd = start;
+                    }
+                    runEnd += length;
                 }
+                out.putBytes(source.stringData(), runStart, runEnd - runStart);
             }
         }
     }

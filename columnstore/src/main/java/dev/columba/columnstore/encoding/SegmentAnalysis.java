@@ -6,6 +6,7 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -15,6 +16,8 @@ import org.apache.arrow.vector.FieldVector;
  * per segment; the chooser then asks each encoding for its exact size.
  */
 final class SegmentAnalysis {
+    private static final ValueLayout.OfLong BIG_ENDIAN_LONG =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     final VectorSource source;
     final SqlType type;
     final ValueKind kind;
@@ -74,7 +77,9 @@ final class SegmentAnalysis {
         switch (kind) {
             case BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL64, DATE, TIMESTAMP -> analyzeLongs();
             case DECIMAL128 -> analyzeWide();
-            case STRING -> analyzeStrings();
+            // With the builder's ids, the extremes come from the ids (analyzeIds), not from comparing strings.
+            case STRING -> analyzeStrings(!(dictionaries instanceof DictionarySource.Dictionaries given
+                    && given.rowIds() != null));
         }
         switch (dictionaries) {
             case DictionarySource.NoDictionary ignored -> {
@@ -91,7 +96,7 @@ final class SegmentAnalysis {
                 fallbackReason = FallbackReason.NONE;
                 primary = given.primary();
                 secondary = given.secondary();
-                analyzeIds();
+                analyzeIds(given.rowIds());
             }
         }
     }
@@ -163,24 +168,60 @@ final class SegmentAnalysis {
                 source.decimalHigh(right), source.decimalLow(right));
     }
 
-    private void analyzeStrings() {
+    /**
+     * Bytes and extremes of the strings. Each value's first eight bytes, as an unsigned big-endian
+     * long padded with zeros, decide most comparisons with the current extremes without reading
+     * the strings: where two such prefixes differ, they order the strings as
+     * {@link ValueKind#compareUnsigned} does (a string that ends inside the prefix pads with zeros,
+     * below any byte the other may have there, or equal to a zero byte, which then is no difference).
+     */
+    private void analyzeStrings(boolean extremes) {
+        if (!extremes) {
+            for (int row = 0; row < rowCount; row++) {
+                if (!isNull(row)) {
+                    stringBytes += source.stringLength(row);
+                }
+            }
+            return;
+        }
         MemorySegment data = source.stringData();
+        long minPrefix = 0;
+        long maxPrefix = 0;
         for (int row = 0; row < rowCount; row++) {
             if (isNull(row)) {
                 continue;
             }
-            stringBytes += source.stringLength(row);
+            int start = source.stringStart(row);
+            int length = source.stringLength(row);
+            stringBytes += length;
+            long prefix = prefix(data, start, length);
             if (minRow < 0) {
                 minRow = maxRow = row;
+                minPrefix = maxPrefix = prefix;
                 continue;
             }
-            if (compareStrings(data, row, minRow) < 0) {
+            int againstMin = Long.compareUnsigned(prefix, minPrefix);
+            if (againstMin < 0 || againstMin == 0 && compareStrings(data, row, minRow) < 0) {
                 minRow = row;
+                minPrefix = prefix;
             }
-            if (compareStrings(data, row, maxRow) > 0) {
+            int againstMax = Long.compareUnsigned(prefix, maxPrefix);
+            if (againstMax > 0 || againstMax == 0 && compareStrings(data, row, maxRow) > 0) {
                 maxRow = row;
+                maxPrefix = prefix;
             }
         }
+    }
+
+    private static long prefix(MemorySegment data, long start, int length) {
+        if (length >= Long.BYTES) {
+            return data.get(BIG_ENDIAN_LONG, start);
+        }
+        long prefix = 0;
+        for (int index = 0; index < Long.BYTES; index++) {
+            prefix = prefix << 8 | (index < length ? Byte.toUnsignedLong(data.get(ValueLayout.JAVA_BYTE, start + index)) : 0);
+        }
+        return prefix;
     }
 
     private int compareStrings(MemorySegment data, int left, int right) {
@@ -188,7 +229,8 @@ final class SegmentAnalysis {
                 data, source.stringStart(right), source.stringLength(right));
     }
 
-    private void analyzeIds() {
+    /** Every row's id, its range and runs; {@code knownIds}: the builder's ids, else each value is looked up. */
+    private void analyzeIds(int[] knownIds) {
         Dictionary any = primary != null ? primary : secondary;
         if (!any.type().equals(type)) {
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "dictionaries of " + any.type().sqlName()
@@ -200,17 +242,50 @@ final class SegmentAnalysis {
         int primaryCount = primary == null ? 0 : primary.entryCount();
         Dictionary.Lookup primaryLookup = primary == null ? null : primary.lookup();
         Dictionary.Lookup secondaryLookup = secondary == null ? null : secondary.lookup();
+        if (knownIds != null && knownIds.length < rowCount) {
+            throw new IllegalArgumentException("ids of " + knownIds.length + " rows for a segment of " + rowCount);
+        }
         int[] rowIds = new int[rowCount];
         RunCounter runs = new RunCounter();
         minId = Long.MAX_VALUE;
         maxId = Long.MIN_VALUE;
+        // The rows of the smallest and largest id, the smallest secondary and the largest primary id.
+        int minIdRow = -1;
+        int maxIdRow = -1;
+        long minSecondaryId = Long.MAX_VALUE;
+        int minSecondaryRow = -1;
+        long maxPrimaryId = Long.MIN_VALUE;
+        int maxPrimaryRow = -1;
         for (int row = 0; row < rowCount; row++) {
             if (isNull(row)) {
                 rowIds[row] = -1;
                 runs.addNull();
                 continue;
             }
-            int id = primaryLookup == null ? Dictionary.NOT_FOUND : primaryLookup.indexOf(source.vector, row);
+            int id;
+            if (knownIds != null) {
+                id = knownIds[row];
+                rowIds[row] = id;
+                runs.add(id);
+                if (id < minId) {
+                    minId = id;
+                    minIdRow = row;
+                }
+                if (id > maxId) {
+                    maxId = id;
+                    maxIdRow = row;
+                }
+                if (id >= primaryCount && id < minSecondaryId) {
+                    minSecondaryId = id;
+                    minSecondaryRow = row;
+                }
+                if (id < primaryCount && id > maxPrimaryId) {
+                    maxPrimaryId = id;
+                    maxPrimaryRow = row;
+                }
+                continue;
+            }
+            id = primaryLookup == null ? Dictionary.NOT_FOUND : primaryLookup.indexOf(source.vector, row);
             if (id == Dictionary.NOT_FOUND) {
                 int secondaryIndex = secondaryLookup == null ? Dictionary.NOT_FOUND : secondaryLookup.indexOf(source.vector, row);
                 if (secondaryIndex == Dictionary.NOT_FOUND) {
@@ -225,6 +300,20 @@ final class SegmentAnalysis {
             maxId = Math.max(maxId, id);
         }
         runs.finish();
+        if (knownIds != null && kind == ValueKind.STRING) {
+            // Ids follow the values' order within each dictionary, not across the two: the smallest
+            // value is the smallest primary one or the smallest secondary one, the largest likewise.
+            minRow = minIdRow;
+            if (minId < primaryCount && minSecondaryRow >= 0
+                    && compareStrings(source.stringData(), minSecondaryRow, minRow) < 0) {
+                minRow = minSecondaryRow;
+            }
+            maxRow = maxIdRow;
+            if (maxId >= primaryCount && maxPrimaryRow >= 0
+                    && compareStrings(source.stringData(), maxPrimaryRow, maxRow) > 0) {
+                maxRow = maxPrimaryRow;
+            }
+        }
         ids = rowIds;
         idRunCount = runs.runCount();
         idMaxRunLength = runs.maxLength();

@@ -1,5 +1,6 @@
 package dev.columba.columnstore.table;
 
+import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.columnstore.build.ColumnstoreOptions;
 import dev.columba.columnstore.build.TrimReason;
 import dev.columba.columnstore.file.ColumnstoreFiles;
@@ -356,15 +357,13 @@ public final class ColumnstoreTable {
 
     /**
      * As {@link #bulkInsert(Transaction, java.util.Iterator)}, each rowgroup's columns encoded by
-     * up to {@code threads} threads (COPY's MAXDOP); the rows are still taken on the caller's.
+     * up to {@code threads} threads; the rows are taken on the caller's.
      */
     public long bulkInsert(Transaction transaction, java.util.Iterator<Object[]> rows, int threads) {
-        // Rows go to the rowgroup builder this many at a time (it may fill their columns in parallel);
-        // they are copied, as the iterator may reuse its arrays.
+        // Rows go to the rowgroup builder this many at a time; they are copied, as the iterator may
+        // reuse its arrays.
         final int batchRows = 16_384;
-        if (threads < 1) {
-            throw new IllegalArgumentException("threads must be at least 1, was " + threads);
-        }
+        checkThreads(threads);
         List<Object[]> buffered = new ArrayList<>();
         while (buffered.size() < options.bulkMinRows() && rows.hasNext()) {
             Object[] row = rows.next();
@@ -378,7 +377,7 @@ public final class ColumnstoreTable {
             return buffered.size();
         }
         long count = 0;
-        java.util.concurrent.ForkJoinPool encoders = threads > 1 ? new java.util.concurrent.ForkJoinPool(threads) : null;
+        java.util.concurrent.ForkJoinPool encoders = encoders(threads);
         try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
             writer.encodeOn(encoders);
             writer.addAll(buffered);
@@ -403,6 +402,78 @@ public final class ColumnstoreTable {
         }
         transaction.adjustRowCount(objectId(), count);
         return count;
+    }
+
+    /**
+     * Inserts the rows of {@code batches} in order, as {@link #bulkInsert(Transaction,
+     * java.util.Iterator, int)} inserts the same rows, handed over column by column
+     * ({@link ColumnBatch}, a bulk load's parser fills them): at least {@code bulk_min_rows} rows are
+     * compressed straight into rowgroups, each rowgroup's columns encoded by up to {@code threads}
+     * threads; fewer go to the delta store. The batches' values must already be in their columns'
+     * canonical form with NOT NULL checked (store assignment's work); the builder keeps no batch.
+     *
+     * @return the rows inserted
+     */
+    public long bulkInsertBatches(Transaction transaction, java.util.Iterator<ColumnBatch> batches, int threads) {
+        checkThreads(threads);
+        boolean measureRows = !rows().everyRowFits();
+        List<ColumnBatch> buffered = new ArrayList<>();
+        long count = 0;
+        while (count < options.bulkMinRows() && batches.hasNext()) {
+            ColumnBatch batch = batches.next();
+            measure(batch, measureRows);
+            buffered.add(batch);
+            count += batch.rows();
+        }
+        if (count < options.bulkMinRows()) {
+            for (ColumnBatch batch : buffered) {
+                for (int row = 0; row < batch.rows(); row++) {
+                    insert(transaction, batch.row(row));
+                }
+            }
+            return count;
+        }
+        java.util.concurrent.ForkJoinPool encoders = encoders(threads);
+        try (RowgroupWriter writer = new RowgroupWriter(this, transaction)) {
+            writer.encodeOn(encoders);
+            for (ColumnBatch batch : buffered) {
+                writer.addBatch(batch);
+            }
+            buffered.clear();
+            while (batches.hasNext()) {
+                ColumnBatch batch = batches.next();
+                measure(batch, measureRows);
+                writer.addBatch(batch);
+                count += batch.rows();
+            }
+            writer.finish(TrimReason.BULKLOAD);
+        } finally {
+            if (encoders != null) {
+                encoders.shutdownNow();
+            }
+        }
+        transaction.adjustRowCount(objectId(), count);
+        return count;
+    }
+
+    /** The row-size check of {@link RowCodec#encodedSize}, row by row only where a row could fail it. */
+    private void measure(ColumnBatch batch, boolean measureRows) {
+        if (measureRows) {
+            for (int row = 0; row < batch.rows(); row++) {
+                rows().encodedSize(batch.row(row));
+            }
+        }
+    }
+
+    private static void checkThreads(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+        }
+    }
+
+    /** A pool to encode each finished rowgroup's columns on; null for one thread. */
+    private static java.util.concurrent.ForkJoinPool encoders(int threads) {
+        return threads > 1 ? new java.util.concurrent.ForkJoinPool(threads) : null;
     }
 
     private RowCodec rows() {

@@ -58,6 +58,11 @@ final class RowgroupWriter implements AutoCloseable {
         builder.addAll(rows);
     }
 
+    /** {@code batch}'s rows in order ({@link RowgroupBuilder#addBatch}). */
+    void addBatch(dev.columba.columnstore.build.ColumnBatch batch) {
+        builder.addBatch(batch);
+    }
+
     /** Finishes the last rowgroup; returns the ids of every rowgroup written, in order. */
     List<Integer> finish(TrimReason lastReason) {
         builder.finish(lastReason);

@@ -1,5 +1,6 @@
 package dev.columba.planner.copy;
 
+import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
@@ -9,7 +10,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Parses a run of whole CSV records from a byte array into rows of the table. The state machine,
+ * Parses a run of whole CSV records from a byte array into rows of the table, written column by
+ * column into a {@link ColumnBatch} (values converted straight from the bytes, {@link FieldConverter}). The state machine,
  * byte by byte: a field that starts with the quote character is quoted up to the matching quote
  * (a doubled quote, or with a distinct escape character {@code escape x}, stands for {@code x});
  * characters after the closing quote up to the delimiter belong to the field; an unquoted field
@@ -32,6 +34,10 @@ final class CsvBlockParser {
     private final String table;
     private final int[] targets;
     private final FieldConverter[] converters;
+    /** The table's columns no field goes to: NULL in every row. */
+    private final int[] untargeted;
+    /** The table's NOT NULL columns in table order. */
+    private final int[] notNullColumns;
     private int fieldCount;
     private int[] fieldStarts = new int[16];
     private int[] fieldEnds = new int[16];
@@ -55,6 +61,14 @@ final class CsvBlockParser {
         for (int field = 0; field < targets.length; field++) {
             converters[field] = new FieldConverter(schema.column(targets[field]), table);
         }
+        boolean[] targeted = new boolean[schema.size()];
+        for (int target : targets) {
+            targeted[target] = true;
+        }
+        this.untargeted = java.util.stream.IntStream.range(0, schema.size()).filter(column -> !targeted[column])
+                .toArray();
+        this.notNullColumns = java.util.stream.IntStream.range(0, schema.size())
+                .filter(column -> !schema.column(column).nullable()).toArray();
     }
 
     /** A record's position and its fields as text: the header. */
@@ -91,7 +105,8 @@ final class CsvBlockParser {
 
     /** Parses the records of {@code data[start, end)}; {@code atEof}: the file ends at {@code end}. */
     ParsedBlock parse(byte[] data, int start, int end, boolean atEof) {
-        List<Object[]> rows = new ArrayList<>();
+        // Room for records of 96 bytes on average: typical rows never grow the batch.
+        ColumnBatch batch = new ColumnBatch(schema, Math.max(16, (end - start) / 96));
         int[] lines = new int[256];
         int position = start;
         int breaks = 0;
@@ -107,26 +122,26 @@ final class CsvBlockParser {
             try {
                 next = scanRecord(data, position, end, atEof);
             } catch (LineFailure failure) {
-                return new ParsedBlock(rows, lines, position, breaks, recordLine + failure.lineOffset, failure.error);
+                return new ParsedBlock(batch, lines, position, breaks, recordLine + failure.lineOffset, failure.error);
             }
             if (next < 0) {
                 break;
             }
-            Object[] row;
             try {
-                row = toRow(data);
+                writeRow(data, batch);
             } catch (ColumbaException error) {
-                return new ParsedBlock(rows, lines, position, breaks, recordLine, error);
+                return new ParsedBlock(batch, lines, position, breaks, recordLine, error);
             }
-            if (rows.size() == lines.length) {
+            int row = batch.rows();
+            if (row == lines.length) {
                 lines = Arrays.copyOf(lines, lines.length * 2);
             }
-            lines[rows.size()] = recordLine;
-            rows.add(row);
+            lines[row] = recordLine;
+            batch.commitRow();
             breaks += recordBreaks;
             position = next;
         }
-        return new ParsedBlock(rows, lines, position, breaks, 0, null);
+        return new ParsedBlock(batch, lines, position, breaks, 0, null);
     }
 
     private static int skipLineBreak(byte[] data, int position, int end) {
@@ -136,33 +151,40 @@ final class CsvBlockParser {
         return position + 1;
     }
 
-    /** The scanned record as a row; the message of a failure starts where the line number ends. */
-    private Object[] toRow(byte[] data) {
+    /**
+     * The scanned record as the row being written of {@code batch} (not committed); the message of
+     * a failure starts where the line number ends.
+     */
+    private void writeRow(byte[] data, ColumnBatch batch) {
         if (fieldCount != targets.length) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, " has " + fieldCount + " field"
                     + (fieldCount == 1 ? "" : "s") + ", expected " + targets.length);
         }
-        Object[] row = new Object[schema.size()];
+        for (int column : untargeted) {
+            batch.setNull(column);
+        }
         for (int field = 0; field < fieldCount; field++) {
             byte[] source = fieldInScratch[field] ? scratch : data;
             int fieldStart = fieldStarts[field];
             int fieldEnd = fieldEnds[field];
             if (!fieldQuoted[field] && format.isNull(source, fieldStart, fieldEnd)) {
+                batch.setNull(targets[field]);
                 continue;
             }
             try {
-                row[targets[field]] = converters[field].convert(source, fieldStart, fieldEnd, fieldAscii[field]);
+                converters[field].convertInto(batch, targets[field], source, fieldStart, fieldEnd, fieldAscii[field]);
             } catch (ColumbaException e) {
                 throw new ColumbaException(e.errorCode(), ", column " + schema.column(targets[field]).name() + ": "
                         + e.detail(), e);
             }
         }
-        try {
-            StoreAssignment.checkNotNull(row, schema, table, "COPY");
-        } catch (ColumbaException e) {
-            throw new ColumbaException(e.errorCode(), ": " + e.detail(), e);
+        // As StoreAssignment.checkNotNull: the first NOT NULL column, in table order, left NULL.
+        for (int column : notNullColumns) {
+            if (batch.isNullInRow(column)) {
+                ColumbaException e = StoreAssignment.nullNotAllowed(schema.column(column), table, "COPY");
+                throw new ColumbaException(e.errorCode(), ": " + e.detail(), e);
+            }
         }
-        return row;
     }
 
     /**

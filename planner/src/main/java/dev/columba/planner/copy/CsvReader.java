@@ -1,5 +1,6 @@
 package dev.columba.planner.copy;
 
+import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
@@ -38,6 +39,10 @@ import java.util.function.LongConsumer;
  * <p>Line numbers are counted by the parsers per block (line breaks, quoted ones included) and
  * added up in order, so every error names the file's line. Errors are reported when the reader
  * reaches them in file order: the first bad record of the file is the one reported.
+ *
+ * <p>The rows come out one at a time as Java values ({@link #next}, a rowstore's inserts) or a
+ * parsed block at a time, column by column ({@link #batches}, a columnstore's bulk load); a reader
+ * is read one way or the other, not both.
  */
 public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
     static final int BLOCK_BYTES = 1 << 21;
@@ -136,7 +141,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
 
     @Override
     public boolean hasNext() {
-        while (current == null || rowInBlock >= current.rows().size()) {
+        while (current == null || rowInBlock >= current.batch().rows()) {
             if (current != null && current.failure() != null) {
                 ColumbaException failure = current.failure();
                 throw new ColumbaException(failure.errorCode(), fileName + " line "
@@ -155,12 +160,46 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
             throw new NoSuchElementException();
         }
         returnedLine = currentBaseLine + current.rowLines()[rowInBlock];
-        Object[] row = current.rows().get(rowInBlock++);
+        Object[] row = current.batch().row(rowInBlock++);
         records++;
         if (records % PROGRESS_EVERY == 0) {
             progress.accept(records);
         }
         return row;
+    }
+
+    /**
+     * The rows as the parsed blocks hold them, one {@link ColumnBatch} per block in file order
+     * (a new one each, which the caller may keep), with the errors of {@link #next} at the same
+     * points. Progress is reported after the block that passes each multiple of
+     * {@value #PROGRESS_EVERY} rows.
+     */
+    public Iterator<ColumnBatch> batches() {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return CsvReader.this.hasNext();
+            }
+
+            @Override
+            public ColumnBatch next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                if (rowInBlock != 0) {
+                    throw new IllegalStateException("rows of this block were already read one at a time");
+                }
+                ColumnBatch batch = current.batch();
+                rowInBlock = batch.rows();
+                returnedLine = currentBaseLine + current.rowLines()[batch.rows() - 1];
+                long before = records;
+                records += batch.rows();
+                if (before / PROGRESS_EVERY != records / PROGRESS_EVERY) {
+                    progress.accept(records);
+                }
+                return batch;
+            }
+        };
     }
 
     @Override
@@ -260,7 +299,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
             int rest = block.length() - parsed.consumedEnd();
             carry = rest == 0 ? new byte[0] : Arrays.copyOfRange(block.bytes(), parsed.consumedEnd(), block.length());
             carryLength = rest;
-            if (parsed.failure() != null || !parsed.rows().isEmpty() || parsed.lineBreaks() > 0 || block.atEof()) {
+            if (parsed.failure() != null || parsed.batch().rows() > 0 || parsed.lineBreaks() > 0 || block.atEof()) {
                 if (block.atEof() && parsed.failure() == null) {
                     carryLength = 0;
                     fileEnded = true;

@@ -1,31 +1,36 @@
 package dev.columba.planner.copy;
 
+import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.Column;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.exec.StoreAssignment;
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
 import java.time.LocalDate;
 
 /**
- * Converts one CSV field, as UTF-8 bytes, to a value of one column by store assignment. The
- * common shapes are read straight from the bytes — whole numbers, plain decimals that fit their
- * column, {@code yyyy-mm-dd} dates, text that fits — without an intermediate String or regular
- * expression; anything else (signs, exponents, rounding, padding, a value that does not fit) goes
- * through {@link StoreAssignment#convert}, which is also where every error comes from, so a field
- * is accepted, converted and refused exactly as INSERT would. One per column and parsing thread
+ * Converts one CSV field, as UTF-8 bytes, to a value of one column by store assignment, written
+ * into the column of a {@link ColumnBatch}. The common shapes are read straight from the bytes
+ * into the batch's primitive arrays — whole numbers, plain decimals that fit their column (as their
+ * unscaled value), {@code yyyy-mm-dd} dates (as days since the epoch), ASCII text that fits (its
+ * bytes as they are) — without an intermediate String, boxed value or regular expression; anything
+ * else (signs, exponents, rounding, padding, a value that does not fit) goes through
+ * {@link StoreAssignment#convert}, which is also where every error comes from, so a field is
+ * accepted, converted and refused exactly as INSERT would. One per column and parsing thread
  * (the decoder is not thread-safe).
  */
 final class FieldConverter {
     private static final SqlType TEXT = SqlType.varchar(SqlType.VarcharType.MAX_LENGTH);
     private static final long[] POWERS_OF_TEN = new long[19];
+    /** Days from 0000-01-01 (proleptic) to 1970-01-01, as {@link LocalDate#toEpochDay} counts them. */
+    private static final long DAYS_0000_TO_1970 = 719_528;
+    /** Not a value of the fast paths: the field goes through store assignment. */
+    private static final long NO_VALUE = Long.MIN_VALUE;
 
     static {
         POWERS_OF_TEN[0] = 1;
@@ -34,7 +39,7 @@ final class FieldConverter {
         }
     }
 
-    private enum Kind { INTEGER, BIGINT, DECIMAL, DATE, VARCHAR, OTHER }
+    private enum Kind { INTEGER, BIGINT, DECIMAL, DATE, VARCHAR, CHAR, OTHER }
 
     private final Column column;
     private final String table;
@@ -54,38 +59,72 @@ final class FieldConverter {
             case SqlType.DecimalType decimal when decimal.precision() <= 18 -> Kind.DECIMAL;
             case SqlType.DateType ignored -> Kind.DATE;
             case SqlType.VarcharType ignored -> Kind.VARCHAR;
+            case SqlType.CharType ignored -> Kind.CHAR;
             default -> Kind.OTHER;
         };
         this.scale = column.type() instanceof SqlType.DecimalType decimal ? decimal.scale() : 0;
         this.integerDigits = column.type() instanceof SqlType.DecimalType decimal ? decimal.precision() - decimal.scale() : 0;
-        this.maxLength = column.type() instanceof SqlType.VarcharType varchar ? varchar.maxLength() : 0;
+        this.maxLength = switch (column.type()) {
+            case SqlType.VarcharType varchar -> varchar.maxLength();
+            case SqlType.CharType character -> character.length();
+            default -> 0;
+        };
     }
 
     /**
-     * The value of {@code bytes[start, end)}, which holds only ASCII bytes if {@code ascii}.
+     * Writes the value of {@code bytes[start, end)}, which holds only ASCII bytes if {@code ascii},
+     * as column {@code target} of {@code batch}'s row being written.
      *
      * @throws ColumbaException as store assignment refuses the value (22001, 22003, 22018, ...), or
      *         INVALID_ARGUMENT for bytes that are not UTF-8
      */
-    Object convert(byte[] bytes, int start, int end, boolean ascii) {
-        Object fast = switch (kind) {
+    void convertInto(ColumnBatch batch, int target, byte[] bytes, int start, int end, boolean ascii) {
+        switch (kind) {
             case INTEGER -> {
                 long value = wholeNumber(bytes, start, end);
-                yield value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE ? (Object) (int) value : null;
+                if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
+                    batch.setLong(target, value);
+                    return;
+                }
             }
             case BIGINT -> {
                 long value = wholeNumber(bytes, start, end);
-                yield value == Long.MIN_VALUE ? null : (Object) value;
+                if (value != NO_VALUE) {
+                    batch.setLong(target, value);
+                    return;
+                }
             }
-            case DECIMAL -> decimal(bytes, start, end);
-            case DATE -> date(bytes, start, end);
-            case VARCHAR -> ascii && end - start <= maxLength ? latin1(bytes, start, end) : null;
-            case OTHER -> null;
-        };
-        if (fast != null) {
-            return fast;
+            case DECIMAL -> {
+                long unscaled = unscaledDecimal(bytes, start, end);
+                if (unscaled != NO_VALUE) {
+                    batch.setLong(target, unscaled);
+                    return;
+                }
+            }
+            case DATE -> {
+                long days = epochDay(bytes, start, end);
+                if (days != NO_VALUE) {
+                    batch.setLong(target, days);
+                    return;
+                }
+            }
+            case VARCHAR -> {
+                if (ascii && end - start <= maxLength) {
+                    batch.setBytes(target, bytes, start, end);
+                    return;
+                }
+            }
+            case CHAR -> {
+                // Exactly the length: store assignment would neither pad nor refuse it.
+                if (ascii && end - start == maxLength) {
+                    batch.setBytes(target, bytes, start, end);
+                    return;
+                }
+            }
+            case OTHER -> {
+            }
         }
-        return StoreAssignment.convert(text(bytes, start, end, ascii), TEXT, column, table);
+        batch.setValue(target, StoreAssignment.convert(text(bytes, start, end, ascii), TEXT, column, table));
     }
 
     /** The field as text (for the slow path and for header names). */
@@ -106,7 +145,7 @@ final class FieldConverter {
         return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
     }
 
-    /** {@code [-]digits} of at most 18 digits, else Long.MIN_VALUE (the slow path decides). */
+    /** {@code [-]digits} of at most 18 digits, else {@link #NO_VALUE} (the slow path decides). */
     private static long wholeNumber(byte[] bytes, int start, int end) {
         int position = start;
         boolean negative = position < end && bytes[position] == '-';
@@ -115,21 +154,24 @@ final class FieldConverter {
         }
         int digits = end - position;
         if (digits < 1 || digits > 18) {
-            return Long.MIN_VALUE;
+            return NO_VALUE;
         }
         long value = 0;
         for (; position < end; position++) {
             int digit = bytes[position] - '0';
             if (digit < 0 || digit > 9) {
-                return Long.MIN_VALUE;
+                return NO_VALUE;
             }
             value = value * 10 + digit;
         }
         return negative ? -value : value;
     }
 
-    /** {@code [-]digits[.digits]} with at most the column's scale after the point and its integer digits before. */
-    private BigDecimal decimal(byte[] bytes, int start, int end) {
+    /**
+     * The unscaled value at the column's scale of {@code [-]digits[.digits]} with at most the
+     * column's scale after the point and its integer digits before, else {@link #NO_VALUE}.
+     */
+    private long unscaledDecimal(byte[] bytes, int start, int end) {
         int position = start;
         boolean negative = position < end && bytes[position] == '-';
         if (negative) {
@@ -146,7 +188,7 @@ final class FieldConverter {
             }
             int digit = b - '0';
             if (digit < 0 || digit > 9) {
-                return null;
+                return NO_VALUE;
             }
             unscaled = unscaled * 10 + digit;
             if (after >= 0) {
@@ -155,33 +197,49 @@ final class FieldConverter {
                 before++;
             }
             if (before > integerDigits || after > scale) {
-                return null;
+                return NO_VALUE;
             }
         }
         if (before == 0 && after <= 0) {
-            return null;
+            return NO_VALUE;
         }
         int fraction = Math.max(after, 0);
         unscaled *= POWERS_OF_TEN[scale - fraction];
-        return BigDecimal.valueOf(negative ? -unscaled : unscaled, scale);
+        return negative ? -unscaled : unscaled;
     }
 
-    /** {@code yyyy-mm-dd}, years 1 to 9999, a real date. */
-    private static LocalDate date(byte[] bytes, int start, int end) {
+    /**
+     * Days since 1970-01-01 of {@code yyyy-mm-dd}, years 1 to 9999, a real date (the day within
+     * its month), counted as {@link LocalDate#toEpochDay} counts; else {@link #NO_VALUE}.
+     */
+    static long epochDay(byte[] bytes, int start, int end) {
         if (end - start != 10 || bytes[start + 4] != '-' || bytes[start + 7] != '-') {
-            return null;
+            return NO_VALUE;
         }
         int year = digits(bytes, start, 4);
         int month = digits(bytes, start + 5, 2);
         int day = digits(bytes, start + 8, 2);
-        if (year < 1 || month < 0 || day < 0) {
-            return null;
+        if (year < 1 || month < 1 || month > 12 || day < 1 || day > monthLength(year, month)) {
+            return NO_VALUE;
         }
-        try {
-            return LocalDate.of(year, month, day);
-        } catch (DateTimeException e) {
-            return null;
+        long total = 365L * year + (year + 3) / 4 - (year + 99) / 100 + (year + 399) / 400
+                + (367L * month - 362) / 12 + day - 1;
+        if (month > 2) {
+            total -= isLeap(year) ? 1 : 2;
         }
+        return total - DAYS_0000_TO_1970;
+    }
+
+    private static boolean isLeap(int year) {
+        return (year & 3) == 0 && (year % 100 != 0 || year % 400 == 0);
+    }
+
+    private static int monthLength(int year, int month) {
+        return switch (month) {
+            case 2 -> isLeap(year) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
     }
 
     private static int digits(byte[] bytes, int start, int count) {

@@ -64,11 +64,15 @@ public final class StoreAssignment {
     public static void checkNotNull(Object[] row, TableSchema schema, String table, String statement) {
         for (int index = 0; index < row.length; index++) {
             if (row[index] == null && !schema.column(index).nullable()) {
-                throw new ColumbaException(ErrorCode.NULL_NOT_ALLOWED, "Cannot insert the value NULL into column '"
-                        + schema.column(index).name() + "', table '" + table + "'; column does not allow nulls. "
-                        + statement + " fails.");
+                throw nullNotAllowed(schema.column(index), table, statement);
             }
         }
+    }
+
+    /** The error of a NULL for NOT NULL column {@code column} of {@code table} in {@code statement}. */
+    public static ColumbaException nullNotAllowed(Column column, String table, String statement) {
+        return new ColumbaException(ErrorCode.NULL_NOT_ALLOWED, "Cannot insert the value NULL into column '"
+                + column.name() + "', table '" + table + "'; column does not allow nulls. " + statement + " fails.");
     }
 
     private static ColumbaException truncated(String text, int characters, Column column, String table) {

@@ -74,7 +74,8 @@ final class CopyCommand {
             }
             try (CsvReader csv = new CsvReader(file, file.toString(), options, schema, name, targets, progress)) {
                 if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
-                    rows = ColumnstoreTable.open(database, table).bulkInsert(transaction, csv, options.maxDop());
+                    rows = ColumnstoreTable.open(database, table).bulkInsertBatches(transaction, csv.batches(),
+                            options.maxDop());
                 } else {
                     TableStore store = new TableStore(table, database.catalog().indexesOf(transaction.writes(),
                             table.objectId(), counters));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.Column;
@@ -73,6 +74,68 @@ class CsvReaderTest {
             }
         }
         return rows;
+    }
+
+    /** The rows as {@link CsvReader#batches} hands them to a columnstore's bulk load. */
+    private List<Object[]> readBatches(Path file, CopyOptions options, int blockBytes) {
+        List<Object[]> rows = new ArrayList<>();
+        try (CsvReader reader = new CsvReader(file, file.toString(), options, SCHEMA, "t", ALL, ignored -> { },
+                blockBytes)) {
+            var batches = reader.batches();
+            while (batches.hasNext()) {
+                ColumnBatch batch = batches.next();
+                for (int row = 0; row < batch.rows(); row++) {
+                    rows.add(batch.row(row));
+                }
+            }
+        }
+        return rows;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void batchesHoldTheRowsAndFailWithTheErrorsOfRows(int maxDop) throws Exception {
+        long seed = System.nanoTime();
+        List<Object[]> expected = randomRows(seed, 2_000);
+        Path file = Files.writeString(directory.resolve("rows.csv"), csv(expected, true), StandardCharsets.UTF_8);
+        for (int blockBytes : new int[] {16, 1024, 1 << 21}) {
+            List<Object[]> rows = readBatches(file, options(maxDop, true), blockBytes);
+            assertEquals(expected.size(), rows.size(), "seed " + seed + ", blocks of " + blockBytes);
+            for (int index = 0; index < rows.size(); index++) {
+                assertArrayEquals(expected.get(index), rows.get(index), "seed " + seed + ", blocks of " + blockBytes
+                        + ", row " + index);
+            }
+        }
+        String[] bad = {"id,name,amount,day\n1,\"a\nb\",1.5,2020-01-01\n2,b,12345678.999,\n",
+                "id,name,amount,day\n1,a,1,2021-02-29x\n", "id,name,amount,day\n1,a,1,\n,b,2,\n",
+                "id,name,amount,day\n1,a,1,\n2,\"open,1,\n"};
+        for (int index = 0; index < bad.length; index++) {
+            Path badFile = Files.writeString(directory.resolve("bad" + index + ".csv"), bad[index]);
+            for (int blockBytes : new int[] {8, 1 << 20}) {
+                ColumbaException byRows = assertThrows(ColumbaException.class,
+                        () -> read(badFile, options(maxDop, true), blockBytes));
+                ColumbaException byBatches = assertThrows(ColumbaException.class,
+                        () -> readBatches(badFile, options(maxDop, true), blockBytes));
+                assertEquals(byRows.errorCode(), byBatches.errorCode(), bad[index]);
+                assertEquals(byRows.getMessage(), byBatches.getMessage(), bad[index]);
+                assertTrue(byBatches.getMessage().contains(badFile + " line "), byBatches.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void datesAreCountedAsLocalDateCountsThemAndImpossibleOnesLeftToStoreAssignment() {
+        for (LocalDate day = LocalDate.of(1, 1, 1); day.getYear() < 10_000; day = day.plusDays(13)) {
+            byte[] text = day.toString().getBytes(StandardCharsets.US_ASCII);
+            assertEquals(day.toEpochDay(), FieldConverter.epochDay(text, 0, text.length), day.toString());
+        }
+        for (String impossible : new String[] {"2021-02-29", "2020-02-30", "2020-04-31", "2020-13-01", "2020-00-10",
+                "2020-01-00", "0000-01-01", "2020/01/01", "2020-1-01", "20a0-01-01"}) {
+            byte[] text = impossible.getBytes(StandardCharsets.US_ASCII);
+            assertEquals(Long.MIN_VALUE, FieldConverter.epochDay(text, 0, text.length), impossible);
+        }
+        byte[] leap = "2000-02-29".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(LocalDate.of(2000, 2, 29).toEpochDay(), FieldConverter.epochDay(leap, 0, leap.length));
     }
 
     private static CopyOptions options(int maxDop, boolean header) {

@@ -137,6 +137,22 @@ public final class RowCodec {
     }
 
     /**
+     * True when no row of this schema can fail {@link #encodedSize} for its size: the largest row
+     * it can have in row form — every string at four UTF-8 bytes per character of its limit (a
+     * CHAR's blank padding included), no value out of row — is at most the format's limit. A bulk
+     * path whose values are already checked against their columns may then skip measuring rows.
+     */
+    public boolean everyRowFits() {
+        long variableBytes = 0;
+        for (int columnIndex = 0; columnIndex < columnCount; columnIndex++) {
+            if (variableIndexes[columnIndex] >= 0) {
+                variableBytes += 4L * characterLimits[columnIndex];
+            }
+        }
+        return rowSize(variableBytes, false) <= RowFormat.MAX_ROW_BYTES;
+    }
+
+    /**
      * Writes {@code values} at {@code offset} of {@code target}. Every value is checked before the
      * first byte is written, so a rejected row leaves {@code target} untouched.
      *
