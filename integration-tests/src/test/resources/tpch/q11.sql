@@ -1,10 +1,9 @@
 -- TPC-H Q11, Important Stock Identification. Validation parameters: NATION = GERMANY, FRACTION = 0.0001.
 -- The specification scales FRACTION as 0.0001 / SF; the tests keep 0.0001, which at their small scale factor
 -- keeps hundreds of rows to compare rather than a handful.
--- The alias value is a reserved word in Calcite's parser, hence the brackets.
 select
 	ps_partkey,
-	sum(ps_supplycost * ps_availqty) as [value]
+	sum(ps_supplycost * ps_availqty) as value
 from
 	partsupp,
 	supplier,
@@ -28,4 +27,4 @@ group by
 				and n_name = 'GERMANY'
 		)
 order by
-	[value] desc
+	value desc

@@ -136,7 +136,12 @@ long ColumbaSignedLong() :
     }
 }
 
-/** SQL Server's type names that Calcite does not know, and (N)VARCHAR(MAX). */
+/**
+ * The type names of SQL Server, PostgreSQL and DuckDB that Calcite does not know, and
+ * (N)VARCHAR(MAX): TEXT, NTEXT and STRING are VARCHAR without a length; BOOL is BOOLEAN; FLOAT4,
+ * FLOAT8 and FLOAT(n) are floating point (Columba has one, DOUBLE); INT2, INT4 and INT8 are
+ * SMALLINT, INTEGER and BIGINT.
+ */
 SqlTypeNameSpec ColumbaTypeName() :
 {
     final Span s;
@@ -146,6 +151,23 @@ SqlTypeNameSpec ColumbaTypeName() :
 {
     (
         <BIT> { s = span(); typeName = SqlTypeName.BOOLEAN; }
+    |
+        <BOOL> { s = span(); typeName = SqlTypeName.BOOLEAN; }
+    |
+        ( <TEXT> | <NTEXT> | <STRING> ) { s = span(); typeName = SqlTypeName.VARCHAR; }
+    |
+        <FLOAT> { s = span(); typeName = SqlTypeName.FLOAT; }
+        [ <LPAREN> ColumbaFloatPrecision() <RPAREN> ]
+    |
+        <FLOAT4> { s = span(); typeName = SqlTypeName.REAL; }
+    |
+        <FLOAT8> { s = span(); typeName = SqlTypeName.DOUBLE; }
+    |
+        <INT2> { s = span(); typeName = SqlTypeName.SMALLINT; }
+    |
+        <INT4> { s = span(); typeName = SqlTypeName.INTEGER; }
+    |
+        <INT8> { s = span(); typeName = SqlTypeName.BIGINT; }
     |
         ( <VARCHAR> | <NVARCHAR> ) { s = span(); typeName = SqlTypeName.VARCHAR; }
         precision = ColumbaLength()
@@ -165,6 +187,22 @@ SqlTypeNameSpec ColumbaTypeName() :
     )
     {
         return new SqlBasicTypeNameSpec(typeName, precision, s.end(this));
+    }
+}
+
+/** FLOAT(n)'s mantissa bits, 1 to 53 as in SQL Server and PostgreSQL; every n is Columba's DOUBLE. */
+void ColumbaFloatPrecision() :
+{
+    final Span s;
+    final int bits;
+}
+{
+    { s = span(); }
+    bits = UnsignedIntLiteral()
+    {
+        if (bits < 1 || bits > 53) {
+            throw columbaError(s.end(this), "FLOAT precision must be from 1 to 53, was " + bits);
+        }
     }
 }
 
@@ -844,5 +882,131 @@ void ColumbaQueryHint(List<SqlNode> hints) :
 |
     <FORCE> { s = span(); } <ORDER> {
         hints.add(new SqlQueryHint(s.end(this), SqlQueryHint.Kind.FORCE_ORDER));
+    }
+}
+
+/**
+ * SQL Server's DATEADD(datepart, number, date): Calcite's TIMESTAMPADD with SQL Server's names
+ * and abbreviations of the unit (DatePart); a unit below a day makes the date a TIMESTAMP.
+ */
+SqlNode ColumbaDateAdd() :
+{
+    final Span s;
+    final List<SqlNode> args = new ArrayList<SqlNode>();
+    final DatePart part;
+}
+{
+    <DATEADD> { s = span(); }
+    <LPAREN>
+    part = ColumbaDatePart("DATEADD") { args.add(part.qualifier(getPos())); }
+    <COMMA>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <RPAREN>
+    {
+        if (part.belowDay()) {
+            // TIMESTAMPADD would add hours to a DATE and keep a DATE; SQL Server refuses, PostgreSQL
+            // gives a TIMESTAMP, and so does Columba. A TIMESTAMP's cast to TIMESTAMP is dropped.
+            args.set(2, SqlStdOperatorTable.CAST.createCall(args.get(2).getParserPosition(), args.get(2),
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, getPos()), getPos())));
+        }
+        return SqlStdOperatorTable.TIMESTAMP_ADD.createCall(s.end(this), args);
+    }
+}
+
+/** SQL Server's DATEDIFF(datepart, start, end): boundaries crossed (SqlDateDiffFunction). */
+SqlNode ColumbaDateDiff() :
+{
+    final Span s;
+    final List<SqlNode> args = new ArrayList<SqlNode>();
+    final DatePart part;
+}
+{
+    <DATEDIFF> { s = span(); }
+    <LPAREN>
+    part = ColumbaDatePart("DATEDIFF")
+    <COMMA>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <RPAREN>
+    {
+        return SqlDateDiffFunction.call(s.end(this), part, args.get(0), args.get(1));
+    }
+}
+
+/** A datepart name; an unknown one is SQL Server's Msg 155, "'x' is not a recognized dateadd option". */
+DatePart ColumbaDatePart(String function) :
+{
+    final SqlIdentifier name;
+}
+{
+    name = SimpleIdentifier()
+    {
+        final java.util.Optional<DatePart> part = DatePart.named(name.getSimple());
+        if (part.isEmpty()) {
+            throw columbaError(name.getParserPosition(), "'" + name.getSimple() + "' is not a recognized "
+                + function.toLowerCase(java.util.Locale.ROOT) + " option");
+        }
+        return part.get();
+    }
+}
+
+/**
+ * CREATE VIEW name [ ( column, ... ) ] AS query, after CREATE [ OR REPLACE ]. The query is
+ * Calcite's (ORDER BY and FETCH included, which a view keeps only as far as they choose rows).
+ */
+SqlCreate ColumbaCreateView(Span s, boolean replace) :
+{
+    final SqlIdentifier name;
+    SqlNodeList columnList = null;
+    final SqlNode query;
+}
+{
+    <VIEW> name = CompoundIdentifier()
+    [ columnList = ParenthesizedSimpleIdentifierList() ]
+    <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    {
+        return SqlDdlNodes.createView(s.end(this), replace, name, columnList, query);
+    }
+}
+
+/**
+ * SQL Server's CREATE OR ALTER VIEW, and CREATE OR REPLACE followed by anything CREATE takes. SqlStmt
+ * tries statement methods with two tokens of lookahead, so this one receives every CREATE OR;
+ * REPLACE hands TABLE and INDEX to their own methods as Calcite's CREATE would have.
+ */
+SqlCreate ColumbaCreateOrAlter() :
+{
+    final Span s;
+    final SqlCreate create;
+}
+{
+    <CREATE> { s = span(); } <OR>
+    (
+        <ALTER> create = ColumbaCreateView(s, true)
+    |
+        <REPLACE>
+        (
+            create = ColumbaCreateView(s, true)
+        |
+            create = ColumbaCreateTable(s, true)
+        |
+            create = ColumbaCreateIndex(s, true)
+        )
+    )
+    { return create; }
+}
+
+/** DROP VIEW [ IF EXISTS ] name */
+SqlDrop ColumbaDropView(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <VIEW> ifExists = ColumbaIfExists() name = CompoundIdentifier() {
+        return SqlDdlNodes.dropView(s.end(this), ifExists, name);
     }
 }

@@ -32,15 +32,18 @@ final class CatalogRows {
 
     private final List<CatalogEntry.Table> tables = new ArrayList<>();
     private final List<CatalogEntry.Index> indexes = new ArrayList<>();
+    private final List<CatalogEntry.View> views = new ArrayList<>();
 
     private CatalogRows(List<CatalogEntry> entries) {
         for (CatalogEntry entry : entries) {
             switch (entry) {
                 case CatalogEntry.Table table -> tables.add(table);
                 case CatalogEntry.Index index -> indexes.add(index);
+                case CatalogEntry.View view -> views.add(view);
             }
         }
         tables.sort(Comparator.comparing(CatalogEntry.Table::name, String.CASE_INSENSITIVE_ORDER));
+        views.sort(Comparator.comparing(CatalogEntry.View::name, String.CASE_INSENSITIVE_ORDER));
     }
 
     /** The committed catalog, read with the catalog held shared as a statement would. */
@@ -88,14 +91,23 @@ final class CatalogRows {
             "REMARKS", MetadataSchemas.TEXT, "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
 
     static final String TABLE_TYPE = "TABLE";
+    static final String VIEW_TYPE = "VIEW";
 
+    /** Tables, then views (JDBC orders by TABLE_TYPE first), each by name. */
     List<Object[]> tables(String catalog, String schemaPattern, String tableNamePattern, String[] types) {
-        if (types != null && List.of(types).stream().noneMatch(TABLE_TYPE::equalsIgnoreCase)) {
-            return List.of();
-        }
         List<Object[]> rows = new ArrayList<>();
-        for (CatalogEntry.Table table : tables(catalog, schemaPattern, NamePattern.of(tableNamePattern))) {
-            rows.add(new Object[] {null, null, table.name(), TABLE_TYPE, storage(table), null, null, null, null, null});
+        NamePattern names = NamePattern.of(tableNamePattern);
+        if (types == null || List.of(types).stream().anyMatch(TABLE_TYPE::equalsIgnoreCase)) {
+            for (CatalogEntry.Table table : tables(catalog, schemaPattern, names)) {
+                rows.add(new Object[] {null, null, table.name(), TABLE_TYPE, storage(table), null, null, null, null, null});
+            }
+        }
+        if (inScope(catalog, schemaPattern) && (types == null || List.of(types).stream().anyMatch(VIEW_TYPE::equalsIgnoreCase))) {
+            for (CatalogEntry.View view : views) {
+                if (names.matches(view.name())) {
+                    rows.add(new Object[] {null, null, view.name(), VIEW_TYPE, null, null, null, null, null, null});
+                }
+            }
         }
         return rows;
     }

@@ -98,7 +98,8 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public ResultSet getTableTypes() throws SQLException {
-        return rows(MetadataSchemas.TABLE_TYPES, List.<Object[]>of(new Object[] {CatalogRows.TABLE_TYPE}));
+        return rows(MetadataSchemas.TABLE_TYPES, List.<Object[]>of(new Object[] {CatalogRows.TABLE_TYPE},
+                new Object[] {CatalogRows.VIEW_TYPE}));
     }
 
     @Override
@@ -342,12 +343,12 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public String getNumericFunctions() {
-        return functions(true);
+        return functions(FunctionKind.NUMERIC);
     }
 
     @Override
     public String getStringFunctions() {
-        return functions(false);
+        return functions(FunctionKind.STRING);
     }
 
     @Override
@@ -357,20 +358,23 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public String getTimeDateFunctions() {
-        return "CURRENT_DATE,CURRENT_TIMESTAMP,EXTRACT";
+        return "CURRENT_DATE,CURRENT_TIMESTAMP,DATEADD,EXTRACT," + functions(FunctionKind.TIME_DATE);
     }
 
+    private enum FunctionKind { NUMERIC, STRING, TIME_DATE }
+
     /** The built-in scalar functions of one kind, by name. */
-    private static String functions(boolean numeric) {
-        return Stream.of(ScalarFunction.values()).filter(function -> isNumeric(function) == numeric)
+    private static String functions(FunctionKind kind) {
+        return Stream.of(ScalarFunction.values()).filter(function -> kind(function) == kind)
                 .map(function -> function == ScalarFunction.CHAR_LENGTH ? "CHAR_LENGTH,LENGTH" : function.name())
                 .collect(Collectors.joining(","));
     }
 
-    private static boolean isNumeric(ScalarFunction function) {
+    private static FunctionKind kind(ScalarFunction function) {
         return switch (function) {
-            case ABS, ROUND, FLOOR, CEIL, POWER, SQRT -> true;
-            case CHAR_LENGTH, UPPER, LOWER, SUBSTRING, TRIM, LTRIM, RTRIM, REPLACE, REPEAT, POSITION, CONCAT -> false;
+            case ABS, ROUND, FLOOR, CEIL, POWER, SQRT -> FunctionKind.NUMERIC;
+            case CHAR_LENGTH, UPPER, LOWER, SUBSTRING, TRIM, LTRIM, RTRIM, REPLACE, REPEAT, POSITION, CONCAT -> FunctionKind.STRING;
+            case DATEDIFF -> FunctionKind.TIME_DATE;
         };
     }
 

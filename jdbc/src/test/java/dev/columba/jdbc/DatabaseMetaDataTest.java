@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Tables, columns, keys and indexes as a SQL tool reads them, from tables created through SQL. */
+/** Tables, views, columns, keys and indexes as a SQL tool reads them, from tables created through SQL. */
 class DatabaseMetaDataTest {
     private static Connection connection;
     private static DatabaseMetaData metaData;
@@ -36,6 +36,7 @@ class DatabaseMetaDataTest {
             statement.execute("CREATE TABLE facts (id INT, v DOUBLE, tag VARCHAR(10)) WITH (storage = columnstore)");
             statement.execute("CREATE TABLE pairs (a INT NOT NULL, b INT NOT NULL, PRIMARY KEY NONCLUSTERED (b, a))");
             statement.execute("CREATE TABLE log_2024 (line VARCHAR(200))");
+            statement.execute("CREATE VIEW big_orders AS SELECT id, amount FROM Orders WHERE amount > 100");
         }
         metaData = connection.getMetaData();
     }
@@ -66,16 +67,18 @@ class DatabaseMetaDataTest {
     @Test
     void tablesMatchPatternsIgnoringCase() throws SQLException {
         assertEquals(List.of("events|TABLE|rowstore heap", "facts|TABLE|columnstore", "log_2024|TABLE|rowstore heap",
-                        "Orders|TABLE|rowstore, clustered B+tree", "pairs|TABLE|rowstore heap"),
+                        "Orders|TABLE|rowstore, clustered B+tree", "pairs|TABLE|rowstore heap", "big_orders|VIEW|null"),
                 rows(metaData.getTables(null, null, "%", null), "TABLE_NAME", "TABLE_TYPE", "REMARKS"));
         assertEquals(List.of("Orders"), rows(metaData.getTables(null, null, "ORD%", new String[] {"TABLE"}), "TABLE_NAME"));
         assertEquals(List.of("log_2024"), rows(metaData.getTables(null, null, "log\\_2024", null), "TABLE_NAME"));
         assertEquals(List.of("log_2024"), rows(metaData.getTables(null, null, "log_20_4", null), "TABLE_NAME"));
-        assertEquals(List.of(), rows(metaData.getTables(null, null, "%", new String[] {"VIEW"}), "TABLE_NAME"));
+        assertEquals(List.of("big_orders"), rows(metaData.getTables(null, null, "%", new String[] {"VIEW"}), "TABLE_NAME"));
+        assertEquals(List.of("big_orders"), rows(metaData.getTables(null, null, "BIG%", new String[] {"TABLE", "VIEW"}),
+                "TABLE_NAME"));
         assertEquals(List.of(), rows(metaData.getTables("somewhere", null, "%", null), "TABLE_NAME"));
         assertEquals(List.of(), rows(metaData.getTables(null, "dbo", "%", null), "TABLE_NAME"));
-        assertEquals(5, rows(metaData.getTables(null, "", "%", null), "TABLE_NAME").size());
-        assertEquals(List.of("TABLE"), rows(metaData.getTableTypes(), "TABLE_TYPE"));
+        assertEquals(6, rows(metaData.getTables(null, "", "%", null), "TABLE_NAME").size());
+        assertEquals(List.of("TABLE", "VIEW"), rows(metaData.getTableTypes(), "TABLE_TYPE"));
         assertEquals(List.of(), rows(metaData.getSchemas(), "TABLE_SCHEM"));
         assertEquals(List.of(), rows(metaData.getCatalogs(), "TABLE_CAT"));
     }

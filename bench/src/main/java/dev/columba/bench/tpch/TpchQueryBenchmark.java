@@ -65,7 +65,7 @@ public class TpchQueryBenchmark {
 
     /** Every text; the suite passes those its check found measurable. */
     @Param({"Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q8", "Q9", "Q10", "Q11", "Q12", "Q13", "Q14", "Q15", "Q16",
-            "Q17", "Q18", "Q19", "Q20", "Q21", "Q22", "Q11_ADAPTED", "Q15_ADAPTED"})
+            "Q17", "Q18", "Q19", "Q20", "Q21", "Q22"})
     public TpchText query;
 
     @Param({"COLD", "WARM"})

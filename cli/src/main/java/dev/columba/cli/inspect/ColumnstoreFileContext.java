@@ -53,6 +53,8 @@ record ColumnstoreFileContext(Path database, CatalogEntry.Table table, RowgroupD
                         + ", not a columnstore table");
                 case CatalogEntry.Index index -> new ColumnstoreFileContext(database, null, null, "object " + tableId
                         + " of " + database + " is index " + index.name() + ", not a columnstore table");
+                case CatalogEntry.View view -> new ColumnstoreFileContext(database, null, null, "object " + tableId
+                        + " of " + database + " is view " + view.name() + ", not a columnstore table");
             };
         } catch (RuntimeException unreadable) {
             return new ColumnstoreFileContext(database, null, null, "the data file of " + database + " cannot be read: "

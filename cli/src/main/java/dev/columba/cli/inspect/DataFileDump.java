@@ -299,6 +299,7 @@ final class DataFileDump implements AutoCloseable {
                 case COLUMNSTORE -> "columnstore table";
             };
             case CatalogEntry.Index ignored -> "index";
+            case CatalogEntry.View ignored -> "view";
         };
     }
 
@@ -455,6 +456,11 @@ final class DataFileDump implements AutoCloseable {
                     out.println(INDENT + INDENT + "key             " + key + (index.unique() ? ", unique" : ", not unique"));
                     out.println(INDENT + INDENT + "root page       " + index.rootPage());
                     out.println(INDENT + INDENT + "allocation map  page " + index.firstOamPage());
+                }
+                case CatalogEntry.View view -> {
+                    out.println(INDENT + "view " + view.objectId() + " " + view.name());
+                    out.println(INDENT + INDENT + "columns         " + CatalogText.schema(view.schema()));
+                    out.println(INDENT + INDENT + "definition      " + view.definition().replaceAll("\\s+", " "));
                 }
             }
         }

@@ -63,6 +63,7 @@ final class KeyDecoder {
                         ? new KeyDecoder(codec, false, true, null)
                         : new KeyDecoder(codec, false, false, clustered(table));
             }
+            case CatalogEntry.View ignored -> null;
         };
     }
 

@@ -56,6 +56,7 @@ final class BuiltinFunctions {
             case POWER -> power(((Number) Casts.cast(arguments[0], types.get(0), SqlType.DOUBLE)).doubleValue(),
                     ((Number) Casts.cast(arguments[1], types.get(1), SqlType.DOUBLE)).doubleValue());
             case SQRT -> squareRoot(((Number) Casts.cast(arguments[0], types.get(0), SqlType.DOUBLE)).doubleValue());
+            case DATEDIFF -> dateDiff((String) arguments[0], arguments[1], arguments[2]);
         };
     }
 
@@ -218,6 +219,47 @@ final class BuiltinFunctions {
                     "cannot take the square root of a negative number: " + value);
         }
         return Math.sqrt(value);
+    }
+
+    /** DATEDIFF: the boundaries of the unit crossed from {@code start} to {@code end}, as SQL Server counts them. */
+    static int dateDiff(String unitName, Object start, Object end) {
+        IntervalUnit unit;
+        try {
+            unit = IntervalUnit.valueOf(unitName.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "'" + unitName + "' is not a DATEDIFF unit");
+        }
+        LocalDateTime from = start instanceof LocalDate date ? date.atStartOfDay() : (LocalDateTime) start;
+        LocalDateTime to = end instanceof LocalDate date ? date.atStartOfDay() : (LocalDateTime) end;
+        long count = switch (unit) {
+            case YEAR -> (long) to.getYear() - from.getYear();
+            case QUARTER -> quarterNumber(to) - quarterNumber(from);
+            case MONTH -> monthNumber(to) - monthNumber(from);
+            // 1970-01-04, epoch day 3, was a Sunday: day + 4 counts weeks from Sunday to Saturday.
+            case WEEK -> Math.floorDiv(to.toLocalDate().toEpochDay() + 4, 7)
+                    - Math.floorDiv(from.toLocalDate().toEpochDay() + 4, 7);
+            case DAY -> to.toLocalDate().toEpochDay() - from.toLocalDate().toEpochDay();
+            case HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND ->
+                    Math.floorDiv(epochMicros(to), unit.micros()) - Math.floorDiv(epochMicros(from), unit.micros());
+        };
+        if (count != (int) count) {
+            throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, "The datediff function resulted in an overflow: "
+                    + count + " " + unit + " boundaries between " + start + " and " + end + " do not fit in an INT");
+        }
+        return (int) count;
+    }
+
+    private static long quarterNumber(LocalDateTime timestamp) {
+        return timestamp.getYear() * 4L + (timestamp.getMonthValue() - 1) / 3;
+    }
+
+    private static long monthNumber(LocalDateTime timestamp) {
+        return timestamp.getYear() * 12L + timestamp.getMonthValue() - 1;
+    }
+
+    /** Microseconds since 1970; years 1 to 9999 stay within a long. */
+    private static long epochMicros(LocalDateTime timestamp) {
+        return timestamp.toLocalDate().toEpochDay() * IntervalUnit.DAY.micros() + timestamp.toLocalTime().toNanoOfDay() / 1_000;
     }
 
     static long extract(DateTimeField field, Object value) {

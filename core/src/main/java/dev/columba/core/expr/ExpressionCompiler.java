@@ -332,7 +332,7 @@ public final class ExpressionCompiler {
                     convert(arguments.get(1), build(arguments.get(1)), SqlType.DOUBLE)), allocator);
             case SQRT -> new NumericKernels.DoubleFunctionKernel(false, List.of(
                     convert(arguments.getFirst(), build(arguments.getFirst()), SqlType.DOUBLE)), allocator);
-            case REPLACE, REPEAT, POSITION -> row(call);
+            case REPLACE, REPEAT, POSITION, DATEDIFF -> row(call);
         };
     }
 

@@ -41,7 +41,14 @@ public enum ScalarFunction {
     /** POWER(x, y) as DOUBLE; an undefined result (0 to a negative power, a root of a negative) is an error (2201F). */
     POWER(2, 2),
     /** SQRT(x) as DOUBLE; a negative {@code x} is an error (2201F). */
-    SQRT(1, 1);
+    SQRT(1, 1),
+    /**
+     * DATEDIFF(unit, start, end), SQL Server's: how many boundaries of {@code unit} (the name of an
+     * {@link IntervalUnit}, as a string) lie between {@code start} and {@code end}, each a DATE or
+     * TIMESTAMP; negative when {@code end} is earlier; weeks start on Sunday. As INT: a count that
+     * does not fit is an error (22003).
+     */
+    DATEDIFF(3, 3);
 
     private final int minimumArguments;
     private final int maximumArguments;
@@ -132,6 +139,12 @@ public enum ScalarFunction {
                 requireNumeric(argumentTypes, 0);
                 yield SqlType.DOUBLE;
             }
+            case DATEDIFF -> {
+                requireString(argumentTypes, 0);
+                requireDateTime(argumentTypes, 1);
+                requireDateTime(argumentTypes, 2);
+                yield SqlType.INT;
+            }
         };
     }
 
@@ -154,6 +167,10 @@ public enum ScalarFunction {
 
     private SqlType requireInteger(List<SqlType> types, int argument) {
         return require(types, argument, TypeRules.isInteger(types.get(argument)), "an INT or BIGINT");
+    }
+
+    private SqlType requireDateTime(List<SqlType> types, int argument) {
+        return require(types, argument, TypeRules.isDateTime(types.get(argument)), "a DATE or TIMESTAMP");
     }
 
     private SqlType require(List<SqlType> types, int argument, boolean fits, String expected) {

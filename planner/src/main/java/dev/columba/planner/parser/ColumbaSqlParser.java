@@ -3,7 +3,7 @@ package dev.columba.planner.parser;
 import java.util.Collection;
 import java.util.List;
 
-import dev.columba.planner.parser.impl.ColumbaSqlParserImpl;
+import dev.columba.planner.parser.impl.ColumbaTokens;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlDialect;
@@ -28,6 +28,9 @@ import org.apache.calcite.sql.validate.SqlConformance;
  *   <li>{@link ColumbaConformance}: SQL Server 2008 plus {@code %}, {@code !=}, INSERT into a subset
  *       of columns, OFFSET before LIMIT.</li>
  *   <li>Identifiers up to 128 characters, SQL Server's {@code sysname}.</li>
+ *   <li>The words SQL Server and PostgreSQL let name a column that Calcite reserves ({@code value},
+ *       {@code year}, {@code date}, ...) are names (config.fmpp's non-reserved keywords, and
+ *       {@link ColumbaTokens} for {@code value}).</li>
  * </ul>
  *
  * <p>Errors are {@link ColumbaParseException}s carrying the line and column of the offending token.
@@ -41,7 +44,7 @@ public final class ColumbaSqlParser {
     private static final int MAX_EXPECTED_TOKENS_LISTED = 12;
 
     private static final SqlParser.Config CONFIG = SqlParser.config()
-            .withParserFactory(ColumbaSqlParserImpl.FACTORY)
+            .withParserFactory(ColumbaTokens.PARSER_FACTORY)
             .withLex(Lex.SQL_SERVER)
             .withConformance(ColumbaConformance.INSTANCE)
             .withIdentifierMaxLength(IDENTIFIER_MAX_LENGTH);

@@ -1,6 +1,7 @@
 package dev.columba.planner.plan;
 
 import dev.columba.planner.schema.ColumbaTable;
+import dev.columba.planner.schema.ViewTable;
 import java.util.Locale;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.SchemaPlus;
@@ -8,7 +9,7 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
  * The catalog as Calcite schemas, built for one statement from the {@link PlannerCatalog}: user
- * tables in the default schema and again under {@code dbo} (SQL Server's default schema, so
+ * tables and views in the default schema and again under {@code dbo} (SQL Server's default schema, so
  * {@code dbo.TestTable} resolves), system views under {@code sys} and under {@code master.dbo}
  * (where SQL Server keeps {@code spt_values}). Names match case-insensitively (the catalog reader's
  * setting), keeping the case they were created with.
@@ -24,6 +25,10 @@ final class CatalogSchema {
         for (ColumbaTable table : catalog.tables()) {
             plus.add(table.name(), table);
             dbo.add(table.name(), table);
+        }
+        for (ViewTable view : catalog.views()) {
+            plus.add(view.name(), view);
+            dbo.add(view.name(), view);
         }
         SchemaPlus sys = plus.add("sys", new AbstractSchema());
         SchemaPlus master = plus.add("master", new AbstractSchema());

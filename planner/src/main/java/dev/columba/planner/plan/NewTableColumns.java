@@ -55,6 +55,33 @@ final class NewTableColumns {
     }
 
     /**
+     * A view's columns from its planned query's, named by its column list.
+     *
+     * @throws ColumbaException INVALID_STATEMENT if the list has another number of names than the
+     *         query has columns, or a name twice
+     */
+    static TableSchema renamed(TableSchema query, org.apache.calcite.sql.SqlNodeList names, String view) {
+        if (names.size() != query.size()) {
+            // SQL Server's Msg 8158 and 8159.
+            throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "'" + view + "' has " + (names.size() < query.size()
+                    ? "more" : "fewer") + " columns than were specified in the column list: the query has "
+                    + query.size() + ", the list " + names.size());
+        }
+        List<Column> columns = new ArrayList<>();
+        Set<String> seen = new java.util.HashSet<>();
+        for (int index = 0; index < query.size(); index++) {
+            String name = ((org.apache.calcite.sql.SqlIdentifier) names.get(index)).getSimple();
+            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "column name '" + name
+                        + "' is specified more than once in the column list of '" + view + "'");
+            }
+            Column column = query.column(index);
+            columns.add(column.nullable() ? Column.nullable(name, column.type()) : Column.notNull(name, column.type()));
+        }
+        return new TableSchema(columns);
+    }
+
+    /**
      * The new table's columns from the planned query's: same names, types and nullability.
      *
      * @throws ColumbaException INVALID_STATEMENT for a column without a name

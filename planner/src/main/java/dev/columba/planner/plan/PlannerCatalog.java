@@ -1,6 +1,7 @@
 package dev.columba.planner.plan;
 
 import dev.columba.planner.schema.ColumbaTable;
+import dev.columba.planner.schema.ViewTable;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -19,4 +20,7 @@ public interface PlannerCatalog {
     Collection<ColumbaTable> tables();
 
     Collection<ColumbaTable> systemViews();
+
+    /** The user's views (CREATE VIEW), expanded where a statement names them. */
+    Collection<ViewTable> views();
 }

@@ -11,6 +11,7 @@ import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.function.GenerateSeries;
 import dev.columba.planner.parser.ColumbaSqlParser;
+import org.apache.calcite.sql.ddl.SqlCreateView;
 import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlQueryHint;
 import dev.columba.planner.parser.SqlQueryOption;
@@ -184,6 +185,18 @@ public final class QueryPlanner {
             PlannedStatement planned = (PlannedStatement) plan(query);
             return planned.withSchema(NewTableColumns.of(planned.schema(), aliases, table));
         }
+        if (statement instanceof SqlCreateView create) {
+            String view = create.name.names.getLast();
+            PlannedStatement planned = (PlannedStatement) plan(create.query);
+            if (!planned.parameterTypes().isEmpty()) {
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "the query of view " + view + " has parameters");
+            }
+            if (create.columnList == null) {
+                return planned.withSchema(NewTableColumns.of(planned.schema(), NewTableColumns.aliasesWritten(create.query),
+                        view));
+            }
+            return planned.withSchema(NewTableColumns.renamed(planned.schema(), create.columnList, view));
+        }
         boolean explain = false;
         SqlNode node = statement;
         if (node instanceof SqlExplain sqlExplain) {
@@ -251,18 +264,22 @@ public final class QueryPlanner {
         return degree == 0 ? Runtime.getRuntime().availableProcessors() : degree;
     }
 
+    private static SqlValidator newValidator(CalciteCatalogReader catalogReader, JavaTypeFactoryImpl typeFactory) {
+        return SqlValidatorUtil.newValidator(OPERATORS, catalogReader, typeFactory,
+                SqlValidator.Config.DEFAULT
+                        .withConformance(ColumbaSqlParser.conformance())
+                        .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(ColumbaTypeCoercion::new)
+                        .withDefaultNullCollation(NullCollation.HIGH));
+    }
+
     private PlannedStatement planStatement(SqlNode node, PlanHints hints, int degree) {
         JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
         Properties properties = new Properties();
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
                 new CalciteConnectionConfigImpl(properties));
-        SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, catalogReader, typeFactory,
-                SqlValidator.Config.DEFAULT
-                        .withConformance(ColumbaSqlParser.conformance())
-                        .withIdentifierExpansion(true)
-                        .withTypeCoercionFactory(ColumbaTypeCoercion::new)
-                        .withDefaultNullCollation(NullCollation.HIGH));
+        SqlValidator validator = newValidator(catalogReader, typeFactory);
         SqlNode validated = validator.validate(node);
         List<SqlType> parameterTypes = new ArrayList<>();
         for (RelDataTypeField field : validator.getParameterRowType(validated).getFieldList()) {
@@ -287,11 +304,8 @@ public final class QueryPlanner {
         cluster.setMetadataProvider(metadata);
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(metadata)));
 
-        SqlToRelConverter converter = new StoreAssignmentConverter((rowType, queryString, schemaPath, viewPath) -> {
-            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "views are not supported");
-        }, validator, catalogReader, cluster, StandardConvertletTable.INSTANCE,
-                SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false)
-                        .withInSubQueryThreshold(Integer.MAX_VALUE));
+        SqlToRelConverter converter = new StoreAssignmentConverter(new ViewExpansion(catalogReader, typeFactory, cluster),
+                validator, catalogReader, cluster, StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode logical = rewrite(root.rel, cluster, catalogReader, converter);
         if (!hints.forceOrder()) {
@@ -601,6 +615,54 @@ public final class QueryPlanner {
     /** Calcite's message when an INSERT gives a NOT NULL column no value, or a NULL literal. */
     private static final java.util.regex.Pattern NOT_NULLABLE =
             java.util.regex.Pattern.compile("Column '(.*)' has no default value and does not allow NULLs");
+
+    private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config().withTrimUnusedFields(true)
+            .withExpand(false).withInSubQueryThreshold(Integer.MAX_VALUE);
+
+    /**
+     * Expands a view where a statement names it ({@code ViewTable.toRel}): its text parsed,
+     * validated and converted against the statement's own catalog, so a view over views expands
+     * all the way down. A view met again inside its own expansion (a cycle made by CREATE OR ALTER)
+     * fails with 42000 naming the chain; errors inside a view's query name the view.
+     */
+    private static final class ViewExpansion implements RelOptTable.ViewExpander {
+        private final CalciteCatalogReader catalogReader;
+        private final JavaTypeFactoryImpl typeFactory;
+        private final RelOptCluster cluster;
+        private final java.util.Deque<String> expanding = new java.util.ArrayDeque<>();
+
+        ViewExpansion(CalciteCatalogReader catalogReader, JavaTypeFactoryImpl typeFactory, RelOptCluster cluster) {
+            this.catalogReader = catalogReader;
+            this.typeFactory = typeFactory;
+            this.cluster = cluster;
+        }
+
+        @Override
+        public RelRoot expandView(RelDataType rowType, String queryString, List<String> schemaPath,
+                                  List<String> viewPath) {
+            String view = viewPath == null || viewPath.isEmpty() ? "(unnamed)" : viewPath.getLast();
+            if (expanding.stream().anyMatch(view::equalsIgnoreCase)) {
+                List<String> chain = new ArrayList<>(expanding.reversed());
+                chain.add(view);
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "view " + view + " refers to itself: "
+                        + String.join(" -> ", chain));
+            }
+            expanding.push(view);
+            SqlNode parsed = ColumbaSqlParser.parse(queryString);
+            try {
+                SqlValidator validator = newValidator(catalogReader, typeFactory);
+                SqlNode validated = validator.validate(parsed);
+                SqlToRelConverter converter = new SqlToRelConverter(this, validator, catalogReader, cluster,
+                        StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
+                return converter.convertQuery(validated, false, false);
+            } catch (CalciteContextException e) {
+                ColumbaException error = validationError(e, parsed);
+                throw new ColumbaException(error.errorCode(), "view " + view + ": " + error.getMessage(), e);
+            } finally {
+                expanding.pop();
+            }
+        }
+    }
 
     private static ColumbaException validationError(CalciteContextException e, SqlNode statement) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;

@@ -359,6 +359,7 @@ public final class ExpressionTranslator {
             case "CURRENT_DATE" -> new Expr.CurrentDate();
             case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW" -> new Expr.CurrentTimestamp();
             case "TIMESTAMPADD" -> timestampAdd(call);
+            case "DATEDIFF" -> new Expr.Call(ScalarFunction.DATEDIFF, translateAll(operands));
             default -> throw unsupported("the function or operator " + call.getOperator().getName()
                     + " (" + call + ")");
         };
@@ -375,6 +376,8 @@ public final class ExpressionTranslator {
             case HOUR -> IntervalUnit.HOUR;
             case MINUTE -> IntervalUnit.MINUTE;
             case SECOND -> IntervalUnit.SECOND;
+            case MILLISECOND -> IntervalUnit.MILLISECOND;
+            case MICROSECOND -> IntervalUnit.MICROSECOND;
             default -> throw unsupported("TIMESTAMPADD by " + range);
         };
         return new Expr.DateAdd(translate(call.getOperands().get(2)), translate(call.getOperands().get(1)), unit);

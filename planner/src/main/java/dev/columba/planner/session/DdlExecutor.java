@@ -50,6 +50,8 @@ import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.ddl.SqlCreateView;
+import org.apache.calcite.sql.ddl.SqlDropView;
 import org.apache.calcite.sql.ddl.SqlTruncateTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -78,7 +80,8 @@ final class DdlExecutor {
                 || statement instanceof SqlCreateIndex || statement instanceof SqlCreateColumnstoreIndex
                 || statement instanceof SqlDropTable || statement instanceof SqlDropIndex
                 || statement instanceof SqlAlterIndex || statement instanceof SqlAlterTableSetOptions
-                || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlTruncateTable;
+                || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlTruncateTable
+                || statement instanceof SqlCreateView || statement instanceof SqlDropView;
     }
 
     private Database database() {
@@ -101,6 +104,8 @@ final class DdlExecutor {
                 case SqlAlterTableSetOptions alter -> setOptions(transaction, alter);
                 case SqlAlterTableAlterColumn alter -> alterColumn(transaction, alter);
                 case SqlTruncateTable truncate -> deleteAfterCommit.addAll(truncate(transaction, truncate));
+                case SqlCreateView create -> createView(transaction, create);
+                case SqlDropView drop -> dropView(transaction, drop);
                 default -> throw new ColumbaException(ErrorCode.INTERNAL, "not a DDL statement: " + statement.getKind());
             }
             succeeded = true;
@@ -129,6 +134,51 @@ final class DdlExecutor {
             case SqlTruncateTable truncate -> Optional.of((SqlIdentifier) truncate.getOperandList().get(0));
             default -> Optional.empty();
         };
+    }
+
+    // ---- views ---------------------------------------------------------------------------------
+
+    /**
+     * CREATE [OR ALTER | OR REPLACE] VIEW: plans the query now (its tables and columns must exist, and
+     * every column needs a name), and keeps its text, as Columba's parser reads it back, and its
+     * columns. OR ALTER / OR REPLACE replaces a view of that name and keeps its object id; any
+     * other object of that name is SQL Server's Msg 2714.
+     */
+    private void createView(Transaction transaction, SqlCreateView create) {
+        String name = simpleName(create.name);
+        IoCounters counters = transaction.systemCounters();
+        Optional<CatalogEntry> existing = database().catalog().byName(transaction.writes(), name, counters);
+        if (existing.isPresent() && !(existing.get() instanceof CatalogEntry.View && create.getReplace())) {
+            throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "There is already an object named '" + name
+                    + "' in the database");
+        }
+        // The text as written, before planning: validation rewrites the tree in place (expanded *,
+        // qualified names, implicit casts that do not read back).
+        String definition = create.query.toSqlString(ColumbaSqlParser.dialect()).getSql();
+        TableSchema columns = session.engine().planner().plan(new SessionCatalog(session), session.settings(), create)
+                .schema();
+        int objectId = existing.isPresent() ? existing.get().objectId()
+                : database().catalog().allocateObjectId(transaction.writes(), counters);
+        database().catalog().put(transaction.writes(), database().allocator(),
+                new CatalogEntry.View(objectId, name, definition, columns), counters);
+    }
+
+    private void dropView(Transaction transaction, SqlDropView drop) {
+        String name = simpleName(drop.name);
+        IoCounters counters = transaction.systemCounters();
+        Optional<CatalogEntry> existing = database().catalog().byName(transaction.writes(), name, counters);
+        if (existing.isEmpty() || !(existing.get() instanceof CatalogEntry.View view)) {
+            if (existing.isPresent()) {
+                // SQL Server's Msg 3705.
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "Cannot use DROP VIEW with '" + name
+                        + "' because '" + name + "' is not a view");
+            }
+            if (drop.ifExists) {
+                return;
+            }
+            throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "view " + name + " does not exist");
+        }
+        database().catalog().remove(transaction.writes(), database().allocator(), view.objectId(), counters);
     }
 
     // ---- tables --------------------------------------------------------------------------------

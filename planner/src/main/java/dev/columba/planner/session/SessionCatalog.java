@@ -6,12 +6,14 @@ import dev.columba.planner.plan.PlannerCatalog;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.ColumnstoreTableAdapter;
 import dev.columba.planner.schema.RowstoreTable;
+import dev.columba.planner.schema.ViewTable;
 import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.ObjectLocks;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +29,7 @@ import java.util.Optional;
 final class SessionCatalog implements PlannerCatalog {
     private final Map<String, ColumbaTable> tables = new LinkedHashMap<>();
     private final Map<String, ColumbaTable> views;
+    private final List<ViewTable> userViews = new ArrayList<>();
 
     SessionCatalog(Session session) {
         Database database = session.database();
@@ -45,6 +48,8 @@ final class SessionCatalog implements PlannerCatalog {
                         : new RowstoreTable(new TableStore(table, indexesOf(entries, table.objectId())),
                                 session.engine().statistics());
                 tables.put(table.name().toLowerCase(Locale.ROOT), adapter);
+            } else if (entry instanceof CatalogEntry.View view) {
+                userViews.add(new ViewTable(view));
             }
         }
         this.views = SystemViews.create(database, entries, session.engine().planCache());
@@ -73,5 +78,10 @@ final class SessionCatalog implements PlannerCatalog {
     @Override
     public Collection<ColumbaTable> systemViews() {
         return views.values();
+    }
+
+    @Override
+    public Collection<ViewTable> views() {
+        return userViews;
     }
 }

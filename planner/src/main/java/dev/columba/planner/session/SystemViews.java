@@ -82,6 +82,7 @@ final class SystemViews {
                 () -> ioStats(database));
         add(views, "wait_stats", schema("wait_type", NAME, "waits", SqlType.BIGINT, "wait_time_ms", SqlType.DOUBLE),
                 () -> waitStats(database));
+        add(views, "views", schema("view_name", NAME, "object_id", SqlType.INT, "definition", TEXT), () -> userViews(entries));
         add(views, "plan_cache", schema("sql_text", TEXT, "use_count", SqlType.BIGINT, "planning_time_ms", SqlType.DOUBLE,
                 "created", SqlType.TIMESTAMP, "last_used", SqlType.TIMESTAMP), () -> planCache(planCache));
         return views;
@@ -117,6 +118,17 @@ final class SystemViews {
             case HEAP -> "ROWSTORE HEAP";
             case COLUMNSTORE -> "COLUMNSTORE";
         };
+    }
+
+    /** The user's views and their queries (SQL Server keeps the text in sys.sql_modules; here it is one view). */
+    private static List<Object[]> userViews(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.View view) {
+                rows.add(new Object[] {view.name(), view.objectId(), view.definition()});
+            }
+        }
+        return rows;
     }
 
     private static List<Object[]> tables(List<CatalogEntry> entries) {
@@ -177,6 +189,9 @@ final class SystemViews {
                     CatalogEntry.Table table = tableOf(entries, index.tableId());
                     rows.add(new Object[] {table == null ? null : table.name(), index.name(), index.objectId(), "NONCLUSTERED",
                             index.unique(), table == null ? null : keyNames(table, index.keyColumns())});
+                }
+                case CatalogEntry.View ignored -> {
+                    // A view has no index.
                 }
             }
         }
@@ -306,6 +321,9 @@ final class SystemViews {
                     tree = new BTree(index.objectId(), index.rootPage(), index.firstOamPage());
                     tableName = table == null ? null : table.name();
                     indexName = index.name();
+                }
+                case CatalogEntry.View ignored -> {
+                    continue;
                 }
             }
             try (ObjectLocks.Lease ignored = database.locks().shared(entry.objectId())) {

@@ -105,6 +105,11 @@ final class TestDatabase implements AutoCloseable {
             public Collection<ColumbaTable> systemViews() {
                 return List.of();
             }
+
+            @Override
+            public Collection<dev.columba.planner.schema.ViewTable> views() {
+                return List.of();
+            }
         };
     }
 

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the catalog knows about one object: a table or an index. Immutable; a change writes a new
- * entry. The serialized form is specified in docs/format/catalog.md.
+ * What the catalog knows about one object: a table, an index or a view. Immutable; a change writes
+ * a new entry. The serialized form is specified in docs/format/catalog.md.
  */
 public sealed interface CatalogEntry {
 
@@ -83,6 +83,29 @@ public sealed interface CatalogEntry {
             if (keyColumns.isEmpty()) {
                 throw new IllegalArgumentException("index " + name + " needs key columns");
             }
+        }
+    }
+
+    /**
+     * A view: a named query, kept as its SQL text, and the columns it had when it was created (names,
+     * types, nullability), which a statement naming the view sees. It owns no pages.
+     *
+     * @param definition the query, as SQL the planner's parser reads
+     */
+    record View(int objectId, String name, String definition, TableSchema schema) implements CatalogEntry {
+        public View {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(definition, "definition");
+            Objects.requireNonNull(schema, "schema");
+            if (definition.isBlank()) {
+                throw new IllegalArgumentException("view " + name + " needs a query");
+            }
+        }
+
+        /** A view has no pages, hence no allocation map: 0. */
+        @Override
+        public long firstOamPage() {
+            return 0;
         }
     }
 }

@@ -11,6 +11,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,15 @@ public final class CatalogFormat {
     private CatalogFormat() {
     }
 
-    public static final int VERSION = 1;
+    /** The newest entry version this build reads. Tables and indexes are written as version 1, views as 2. */
+    public static final int VERSION = 2;
+    /** The version tables and indexes are written in, unchanged since version 1, so older builds read them. */
+    static final int VERSION_TABLES_AND_INDEXES = 1;
+    /** The first version with views. */
+    static final int VERSION_VIEWS = 2;
     static final int KIND_TABLE = 1;
     static final int KIND_INDEX = 2;
+    static final int KIND_VIEW = 3;
 
     /** The catalog B+tree key of an object: its id as four big-endian bytes. */
     public static byte[] key(int objectId) {
@@ -36,7 +43,7 @@ public final class CatalogFormat {
     public static byte[] encode(CatalogEntry entry) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+            out.writeByte(entry instanceof CatalogEntry.View ? VERSION_VIEWS : VERSION_TABLES_AND_INDEXES);
             switch (entry) {
                 case CatalogEntry.Table table -> {
                     out.writeByte(KIND_TABLE);
@@ -48,12 +55,7 @@ public final class CatalogFormat {
                     out.writeLong(table.firstOamPage());
                     out.writeLong(table.rowCount());
                     writeColumns(out, table.keyColumns());
-                    out.writeShort(table.schema().size());
-                    for (Column column : table.schema().columns()) {
-                        out.writeUTF(column.name());
-                        out.writeBoolean(column.nullable());
-                        writeType(out, column.type());
-                    }
+                    writeSchema(out, table.schema());
                     Map<String, String> options = new TreeMap<>(table.options());
                     out.writeShort(options.size());
                     for (Map.Entry<String, String> option : options.entrySet()) {
@@ -70,6 +72,15 @@ public final class CatalogFormat {
                     out.writeLong(index.rootPage());
                     out.writeLong(index.firstOamPage());
                     writeColumns(out, index.keyColumns());
+                }
+                case CatalogEntry.View view -> {
+                    out.writeByte(KIND_VIEW);
+                    out.writeInt(view.objectId());
+                    out.writeUTF(view.name());
+                    byte[] definition = view.definition().getBytes(StandardCharsets.UTF_8);
+                    out.writeInt(definition.length);
+                    out.write(definition);
+                    writeSchema(out, view.schema());
                 }
             }
         } catch (IOException e) {
@@ -109,19 +120,13 @@ public final class CatalogFormat {
                     long firstOamPage = in.readLong();
                     long rowCount = in.readLong();
                     List<Integer> keyColumns = readColumns(in);
-                    int columnCount = in.readUnsignedShort();
-                    List<Column> columns = new ArrayList<>(columnCount);
-                    for (int index = 0; index < columnCount; index++) {
-                        String columnName = in.readUTF();
-                        boolean nullable = in.readBoolean();
-                        columns.add(new Column(columnName, readType(in), nullable));
-                    }
+                    TableSchema schema = readSchema(in);
                     int optionCount = in.readUnsignedShort();
                     Map<String, String> options = new TreeMap<>();
                     for (int index = 0; index < optionCount; index++) {
                         options.put(in.readUTF(), in.readUTF());
                     }
-                    yield new CatalogEntry.Table(objectId, name, new TableSchema(columns), organization, keyColumns,
+                    yield new CatalogEntry.Table(objectId, name, schema, organization, keyColumns,
                             uniqueKey, rootPage, firstOamPage, options, rowCount);
                 }
                 case KIND_INDEX -> {
@@ -133,6 +138,21 @@ public final class CatalogFormat {
                     long firstOamPage = in.readLong();
                     yield new CatalogEntry.Index(objectId, name, tableId, readColumns(in), unique, rootPage, firstOamPage);
                 }
+                case KIND_VIEW -> {
+                    if (version < VERSION_VIEWS) {
+                        throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of version " + version
+                                + " is a view, which needs version " + VERSION_VIEWS);
+                    }
+                    int objectId = in.readInt();
+                    String name = in.readUTF();
+                    int length = in.readInt();
+                    if (length <= 0 || length > in.available()) {
+                        throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of view " + name
+                                + " has a definition of " + length + " bytes, with " + in.available() + " left");
+                    }
+                    String definition = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+                    yield new CatalogEntry.View(objectId, name, definition, readSchema(in));
+                }
                 default -> throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of unknown kind " + kind);
             };
         } catch (IOException | RuntimeException e) {
@@ -141,6 +161,26 @@ public final class CatalogFormat {
             }
             throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "malformed catalog entry: " + e, e);
         }
+    }
+
+    private static void writeSchema(DataOutputStream out, TableSchema schema) throws IOException {
+        out.writeShort(schema.size());
+        for (Column column : schema.columns()) {
+            out.writeUTF(column.name());
+            out.writeBoolean(column.nullable());
+            writeType(out, column.type());
+        }
+    }
+
+    private static TableSchema readSchema(DataInputStream in) throws IOException {
+        int columnCount = in.readUnsignedShort();
+        List<Column> columns = new ArrayList<>(columnCount);
+        for (int index = 0; index < columnCount; index++) {
+            String columnName = in.readUTF();
+            boolean nullable = in.readBoolean();
+            columns.add(new Column(columnName, readType(in), nullable));
+        }
+        return new TableSchema(columns);
     }
 
     private static void writeColumns(DataOutputStream out, List<Integer> columns) throws IOException {

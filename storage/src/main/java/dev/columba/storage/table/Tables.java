@@ -131,6 +131,7 @@ public final class Tables {
                     table.options(), table.rowCount());
             case CatalogEntry.Index index -> new CatalogEntry.Index(index.objectId(), newName, index.tableId(),
                     index.keyColumns(), index.unique(), index.rootPage(), index.firstOamPage());
+            case CatalogEntry.View view -> new CatalogEntry.View(view.objectId(), newName, view.definition(), view.schema());
         };
         database.catalog().put(transaction.writes(), database.allocator(), renamed, transaction.systemCounters());
     }

@@ -1,0 +1,99 @@
+package dev.columba.storage.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The catalog entries' bytes, pinned (docs/format/catalog.md): version 1's table and index, which
+ * version 2 still writes, and version 2's view. A failure here means the format changed: bump the
+ * version and add a History entry, or undo the change. The corrupt cases expect their exact error.
+ */
+class CatalogFormatGoldenTest {
+    private static final HexFormat HEX = HexFormat.of();
+
+    private static final String TABLE_V1 = "01" + "01" + "00000064" + "0001" + "74" + "00" + "01" + "0000000000000005"
+            + "0000000000000006" + "0000000000000003" + "0001" + "0000" + "0002" + "0002" + "6964" + "00" + "02"
+            + "0001" + "73" + "01" + "06" + "0000000a" + "0000";
+    private static final CatalogEntry.Table TABLE = new CatalogEntry.Table(100, "t",
+            TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("s", SqlType.varchar(10))),
+            CatalogEntry.Organization.CLUSTERED, List.of(0), true, 5, 6, Map.of(), 3);
+
+    private static final String INDEX_V1 = "01" + "02" + "00000065" + "0002" + "6978" + "00000064" + "00"
+            + "0000000000000007" + "0000000000000008" + "0001" + "0001";
+    private static final CatalogEntry.Index INDEX = new CatalogEntry.Index(101, "ix", 100, List.of(1), false, 7, 8);
+
+    private static final String VIEW_V2 = "02" + "03" + "00000066" + "0001" + "76" + "00000008" + "53454c4543542031"
+            + "0001" + "0001" + "78" + "00" + "02";
+    private static final CatalogEntry.View VIEW = new CatalogEntry.View(102, "v", "SELECT 1",
+            TableSchema.of(Column.notNull("x", SqlType.INT)));
+
+    @Test
+    void tablesAndIndexesKeepVersionOnesBytes() {
+        assertEquals(TABLE_V1, HEX.formatHex(CatalogFormat.encode(TABLE)));
+        assertEquals(TABLE, CatalogFormat.decode(HEX.parseHex(TABLE_V1)));
+        assertEquals(INDEX_V1, HEX.formatHex(CatalogFormat.encode(INDEX)));
+        assertEquals(INDEX, CatalogFormat.decode(HEX.parseHex(INDEX_V1)));
+    }
+
+    @Test
+    void aViewIsAVersionTwoEntry() {
+        assertEquals(VIEW_V2, HEX.formatHex(CatalogFormat.encode(VIEW)));
+        assertEquals(VIEW, CatalogFormat.decode(HEX.parseHex(VIEW_V2)));
+    }
+
+    @Test
+    void aLongDefinitionInUnicodeRoundTrips() {
+        String definition = "SELECT 'ü日本' AS x FROM t WHERE " + "id > 0 AND ".repeat(10_000) + "TRUE";
+        CatalogEntry.View view = new CatalogEntry.View(103, "wide", definition,
+                TableSchema.of(Column.nullable("x", SqlType.varchar(3))));
+        byte[] bytes = CatalogFormat.encode(view);
+        assertTrue(bytes.length > 65_535, "beyond writeUTF's limit");
+        assertEquals(view, CatalogFormat.decode(bytes));
+    }
+
+    @Test
+    void aViewInAVersionOneEntryIsCorrupt() {
+        ColumbaException corrupt = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex("01" + VIEW_V2.substring(2))));
+        assertEquals(ErrorCode.INDEX_CORRUPT, corrupt.errorCode());
+        assertEquals("[INDEX_CORRUPT] catalog entry of version 1 is a view, which needs version 2", corrupt.getMessage());
+    }
+
+    @Test
+    void aNewerVersionIsTooNew() {
+        ColumbaException tooNew = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex("03" + VIEW_V2.substring(2))));
+        assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
+        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 3, newer than this build (2)", tooNew.getMessage());
+    }
+
+    @Test
+    void aDefinitionLengthOutsideTheEntryIsCorrupt() {
+        byte[] empty = HEX.parseHex(VIEW_V2.replace("0000000853454c4543542031", "00000000"));
+        ColumbaException zero = assertThrows(ColumbaException.class, () -> CatalogFormat.decode(empty));
+        assertEquals(ErrorCode.INDEX_CORRUPT, zero.errorCode());
+        assertEquals("[INDEX_CORRUPT] catalog entry of view v has a definition of 0 bytes, with 7 left", zero.getMessage());
+        byte[] overlong = HEX.parseHex(VIEW_V2.replace("00000008", "00000100"));
+        ColumbaException past = assertThrows(ColumbaException.class, () -> CatalogFormat.decode(overlong));
+        assertEquals(ErrorCode.INDEX_CORRUPT, past.errorCode());
+        assertEquals("[INDEX_CORRUPT] catalog entry of view v has a definition of 256 bytes, with 15 left", past.getMessage());
+    }
+
+    @Test
+    void aTruncatedEntryIsCorrupt() {
+        byte[] truncated = HEX.parseHex(TABLE_V1.substring(0, TABLE_V1.length() - 8));
+        ColumbaException corrupt = assertThrows(ColumbaException.class, () -> CatalogFormat.decode(truncated));
+        assertEquals(ErrorCode.INDEX_CORRUPT, corrupt.errorCode());
+    }
+}
