@@ -1,5 +1,7 @@
 package dev.columba.planner.plan;
 
+import dev.columba.core.exec.HashAggregateOperator;
+import dev.columba.planner.rel.ColumbaAggregate;
 import dev.columba.planner.rel.ColumbaBitmapFilter;
 import dev.columba.planner.rel.ColumbaColumnstoreScan;
 import dev.columba.planner.rel.ColumbaFilter;
@@ -7,6 +9,7 @@ import dev.columba.planner.rel.ColumbaGather;
 import dev.columba.planner.rel.ColumbaHashJoin;
 import dev.columba.planner.rel.ColumbaNestedLoopJoin;
 import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -34,9 +38,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *
  * <p>The probe key is traced down to a columnstore scan through nodes that pass its values on
  * unchanged and only drop rows or pair them: projections of the column itself, filters, gathers,
- * both sides of inner joins, the preserved side of left joins and the left side of semi and anti
- * joins. A row the bitmap drops could only have produced output rows carrying its key, which the
- * join would drop. The trace stops anywhere else (aggregates, sorts, unions, expressions). Each
+ * both sides of inner joins, the preserved side of left joins, the left side of semi and anti
+ * joins, and the group keys of aggregates (dropping a key's rows drops just its group; Q17's
+ * average per part then runs over the selected parts' rows only). A row the bitmap drops could
+ * only have produced output rows carrying its key, which the join would drop. The trace stops
+ * anywhere else (sorts, unions, expressions, aggregated values). Each
  * placed filter is a {@link ColumbaBitmapFilter} above that occurrence of the scan (a scan object
  * can stand in two places of a plan: only the traced one is filtered), and the join publishes its
  * keys under the filter's name ({@link ColumbaHashJoin#withBitmapFilters}).
@@ -67,6 +73,10 @@ final class BitmapFilters {
             case ColumbaProject project -> withInputs(project, List.of(throughProject(project, pending)));
             case ColumbaFilter filter -> withInputs(filter, List.of(pending));
             case ColumbaGather gather -> withInputs(gather, List.of(pending));
+            case ColumbaAggregate aggregate when aggregate.getGroupType() == Aggregate.Group.SIMPLE ->
+                    withInputs(aggregate, List.of(throughGroupKeys(aggregate, pending, true)));
+            case ColumbaSplitAggregate split -> withInputs(split, List.of(throughGroupKeys(split.aggregate(), pending,
+                    split.phase() == HashAggregateOperator.Phase.PARTIAL)));
             default -> {
                 List<Map<Integer, List<String>>> none = new ArrayList<>();
                 for (int input = 0; input < rel.getInputs().size(); input++) {
@@ -140,6 +150,25 @@ final class BitmapFilters {
             if (expression instanceof RexInputRef reference) {
                 for (String name : entry.getValue()) {
                     add(below, reference.getIndex(), name);
+                }
+            }
+        }
+        return below;
+    }
+
+    /**
+     * Pending filters on an aggregate's group keys, as columns of its input ({@code toInput}) or
+     * as the same columns of a partial aggregation's output (the final phase's input): a group
+     * key's value is its input rows' value, so dropping the rows of a key drops just its group.
+     */
+    private static Map<Integer, List<String>> throughGroupKeys(Aggregate aggregate, Map<Integer, List<String>> pending,
+                                                               boolean toInput) {
+        Map<Integer, List<String>> below = new TreeMap<>();
+        List<Integer> keys = aggregate.getGroupSet().asList();
+        for (Map.Entry<Integer, List<String>> entry : pending.entrySet()) {
+            if (entry.getKey() < keys.size()) {
+                for (String name : entry.getValue()) {
+                    add(below, toInput ? keys.get(entry.getKey()) : entry.getKey(), name);
                 }
             }
         }

@@ -29,6 +29,11 @@ public final class ColumbaSplitAggregate extends SingleRel implements ColumbaRel
         this.rowType = aggregate.getRowType();
     }
 
+    /** The aggregation this node is a phase of. */
+    public ColumbaAggregate aggregate() {
+        return aggregate;
+    }
+
     public HashAggregateOperator.Phase phase() {
         return phase;
     }

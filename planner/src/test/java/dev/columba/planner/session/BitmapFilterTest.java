@@ -75,7 +75,12 @@ class BitmapFilterTest {
             "SELECT COUNT(*), COUNT(p.product_id) FROM sales s LEFT JOIN product p ON s.product_id = p.product_id"
                     + " AND p.category = 'c3'",
             "SELECT COUNT(*) FROM (SELECT ABS(s.product_id) AS k, s.amount FROM sales s) x JOIN product p ON x.k = p.product_id"
-                    + " WHERE p.category = 'c5'");
+                    + " WHERE p.category = 'c5'",
+            "SELECT p.category, SUM(t.total) FROM (SELECT product_id, SUM(amount) AS total, COUNT(*) AS n FROM sales"
+                    + " GROUP BY product_id) t JOIN product p ON t.product_id = p.product_id WHERE p.category = 'c9'"
+                    + " GROUP BY p.category",
+            "SELECT COUNT(*) FROM (SELECT SUM(amount) AS total FROM sales GROUP BY product_id) t JOIN product p"
+                    + " ON t.total = p.product_id");
 
     @Test
     void theFactTableScanIsFilteredByTheDimensionsKeys() {
@@ -93,12 +98,17 @@ class BitmapFilterTest {
         }
         assertTrue(explain(QUERIES.get(2)).contains("BitmapFilter [sold IN Bitmap"), "a DATE key too");
         assertTrue(explain(QUERIES.get(3)).contains("BitmapFilter [product_id IN Bitmap"), "a semi join (IN) too");
+        String throughAggregate = explain(QUERIES.get(6));
+        assertTrue(throughAggregate.contains("BitmapFilter [product_id IN Bitmap"), "through a group key: " + throughAggregate);
+        assertTrue(throughAggregate.indexOf("BitmapFilter") > throughAggregate.indexOf("HashAggregate [group by [product_id]"),
+                "below the aggregate: " + throughAggregate);
     }
 
     @Test
     void noFilterWhereRowsWithoutPartnerMustStayOrTheKeyIsComputed() {
         assertFalse(explain(QUERIES.get(4)).contains("BitmapFilter"), "a left join keeps the sales without product");
         assertFalse(explain(QUERIES.get(5)).contains("BitmapFilter"), "an expression is not the scan's column");
+        assertFalse(explain(QUERIES.get(7)).contains("BitmapFilter"), "an aggregated value is not a group key");
         set("SET bitmap_filters OFF");
         assertFalse(explain(QUERIES.get(1)).contains("BitmapFilter"), "the setting turns them off");
     }
