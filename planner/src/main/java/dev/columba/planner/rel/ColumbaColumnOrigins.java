@@ -15,9 +15,9 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  * returns every column of its table, so joins over a projected columnstore scan are estimated by
  * Calcite's fixed guesses in Volcano (TPC-H Q3 at SF 1 builds on 3.2 M lineitem rows instead of
  * 147 k orders). Answering for those scans and for Volcano's subsets fixed that and made the
- * estimates right, but made the uncached metadata recursion of the cost-based phase explode on
- * the TPC-H integration test (a query's planning did not end in ten minutes), so it was taken out
- * again on 2026-11-25; it needs memoized metadata first (docs/design/planner.md).
+ * estimates right but planning slower, and a TPC-H integration test run with it spent minutes in
+ * the uncached metadata recursion of the cost-based phase (which is slow without it too); it was
+ * taken out on 2026-11-25 until metadata is memoized (docs/design/planner.md).
  */
 public final class ColumbaColumnOrigins implements MetadataHandler<BuiltInMetadata.ColumnOrigin> {
     public static final ColumbaColumnOrigins INSTANCE = new ColumbaColumnOrigins();
