@@ -22,6 +22,7 @@ import org.openjdk.jmh.annotations.State;
 public class OltpClient {
     private Connection connection;
     private PreparedStatement prepared;
+    private String preparedSql;
     private Statement adHoc;
     private SplittableRandom random;
     private long[] latencies = new long[1024];
@@ -42,6 +43,7 @@ public class OltpClient {
             adHoc = connection.createStatement();
         } else {
             prepared = connection.prepareStatement(sql);
+            preparedSql = sql;
         }
     }
 
@@ -72,6 +74,11 @@ public class OltpClient {
             } catch (SQLException e) {
                 if (!database.engine.retries(e)) {
                     throw e;
+                }
+                // DuckDB's driver closes a prepared statement whose execution failed (a write
+                // conflict it asks to retry): prepare it again before the retry.
+                if (prepared != null && prepared.isClosed()) {
+                    prepared = connection.prepareStatement(preparedSql);
                 }
             }
         }
