@@ -54,7 +54,6 @@ public final class RuntimeFilter {
         ArrowBuf validity = keys.getValidityBuffer();
         long low = Long.MAX_VALUE;
         long high = Long.MIN_VALUE;
-        int present = 0;
         for (int index = 0; index < count; index++) {
             if (BitVectorHelper.get(validity, index) == 0) {
                 continue;
@@ -62,11 +61,10 @@ public final class RuntimeFilter {
             long value = wide ? data.getLong((long) index * 8) : data.getInt((long) index * 4);
             low = Math.min(low, value);
             high = Math.max(high, value);
-            present++;
         }
         boolean worthIt;
         long[] set = null;
-        if (present == 0) {
+        if (low > high) {
             set = new long[1];
             low = 0;
             worthIt = true;

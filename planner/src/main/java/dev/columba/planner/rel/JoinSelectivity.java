@@ -39,33 +39,6 @@ public final class JoinSelectivity {
      */
     public static OptionalDouble equiJoin(RelMetadataQuery mq, RelNode left, List<Integer> leftKeys, RelNode right,
                                           List<Integer> rightKeys) {
-        Memo memo = MEMO.get();
-        memo.depth++;
-        try {
-            return estimate(mq, left, leftKeys, right, rightKeys);
-        } finally {
-            if (--memo.depth == 0) {
-                memo.rows.clear();
-            }
-        }
-    }
-
-    /**
-     * Row counts asked for while one selectivity is estimated, by node. Calcite's row count of a
-     * join already asks for both inputs' rows; asking again here, uncached (the planner's metadata
-     * has no memo), made every level of a join tree cost four times the level below instead of
-     * two, and TPC-H Q21 on rowstore tables planned for minutes. Within one outermost estimate a
-     * node's row count is asked for once.
-     */
-    private static final class Memo {
-        private final java.util.IdentityHashMap<RelNode, Double> rows = new java.util.IdentityHashMap<>();
-        private int depth;
-    }
-
-    private static final ThreadLocal<Memo> MEMO = ThreadLocal.withInitial(Memo::new);
-
-    private static OptionalDouble estimate(RelMetadataQuery mq, RelNode left, List<Integer> leftKeys, RelNode right,
-                                           List<Integer> rightKeys) {
         OptionalDouble leftDomain = domain(mq, left, leftKeys);
         OptionalDouble rightDomain = domain(mq, right, rightKeys);
         if (leftDomain.isEmpty() || rightDomain.isEmpty()) {
@@ -75,7 +48,7 @@ public final class JoinSelectivity {
             // Keys from several tables (a fact table joined to two dimensions at once): key by key.
             double product = 1;
             for (int key = 0; key < leftKeys.size(); key++) {
-                OptionalDouble one = estimate(mq, left, List.of(leftKeys.get(key)), right, List.of(rightKeys.get(key)));
+                OptionalDouble one = equiJoin(mq, left, List.of(leftKeys.get(key)), right, List.of(rightKeys.get(key)));
                 if (one.isEmpty()) {
                     return OptionalDouble.empty();
                 }
@@ -92,14 +65,7 @@ public final class JoinSelectivity {
 
     /** The expected distinct values among {@code rel}'s rows, drawn from {@code domain} values. */
     private static double distinctIn(RelMetadataQuery mq, RelNode rel, double domain) {
-        Memo memo = MEMO.get();
-        Double rows = memo.rows.get(rel);
-        if (rows == null) {
-            rows = mq.getRowCount(rel);
-            if (rows != null) {
-                memo.rows.put(rel, rows);
-            }
-        }
+        Double rows = mq.getRowCount(rel);
         if (rows == null) {
             return domain;
         }
