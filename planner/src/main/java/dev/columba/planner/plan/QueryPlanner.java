@@ -57,6 +57,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.config.NullCollation;
@@ -87,6 +88,7 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
 import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
@@ -156,6 +158,38 @@ public final class QueryPlanner {
                     StandardSettings.MAX_DOP, StandardSettings.PARALLELISM_THRESHOLD_ROWS);
 
     /** EXPLAIN's first line for a trivial plan (SQL Server's StatementOptmLevel="TRIVIAL"); a fully optimized plan has none. */
+    /** Calcite's metadata with Columba's handlers in front; built once, so Janino compiles its dispatch once. */
+    private static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(List.of(
+            ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
+                    BuiltInMetadata.Selectivity.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(TableFunctionRowCount.INSTANCE,
+                    BuiltInMetadata.RowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(ColumbaDistinctRowCount.INSTANCE,
+                    BuiltInMetadata.DistinctRowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(ColumbaColumnOrigins.INSTANCE,
+                    BuiltInMetadata.ColumnOrigin.Handler.class),
+            DefaultRelMetadataProvider.INSTANCE));
+
+    /**
+     * Metadata for the heuristic (Hep) phases: answered afresh on every call. Hep replaces the rel
+     * inside a vertex without telling the metadata cache, so cached answers go stale there (a
+     * cached predicate made the transitive-predicate rule re-add a filter forever).
+     */
+    private static final Supplier<RelMetadataQuery> UNCACHED_METADATA =
+            () -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(METADATA));
+
+    /**
+     * Metadata for the cost-based (Volcano) phase: Janino's generated dispatch, memoized per query
+     * object. Volcano clears a subset's entries when its best plan changes; every other rel is
+     * immutable once registered, so the answers stay right.
+     */
+    private static final Supplier<RelMetadataQuery> CACHED_METADATA;
+
+    static {
+        JaninoRelMetadataProvider janino = JaninoRelMetadataProvider.of(METADATA);
+        CACHED_METADATA = () -> new RelMetadataQuery(janino);
+    }
+
     public static final String TRIVIAL_PLAN_LINE = "Optimization level: TRIVIAL (no cost-based optimization)";
 
     private final PlannerCatalog catalog;
@@ -291,18 +325,8 @@ public final class QueryPlanner {
         planner.setExecutor(new ColumbaRexExecutor());
         RexBuilder rexBuilder = new RexBuilder(typeFactory);
         RelOptCluster cluster = RelOptCluster.create(planner, rexBuilder);
-        RelMetadataProvider metadata = ChainedRelMetadataProvider.of(List.of(
-                ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
-                        BuiltInMetadata.Selectivity.Handler.class),
-                ReflectiveRelMetadataProvider.reflectiveSource(TableFunctionRowCount.INSTANCE,
-                        BuiltInMetadata.RowCount.Handler.class),
-                ReflectiveRelMetadataProvider.reflectiveSource(ColumbaDistinctRowCount.INSTANCE,
-                        BuiltInMetadata.DistinctRowCount.Handler.class),
-                ReflectiveRelMetadataProvider.reflectiveSource(ColumbaColumnOrigins.INSTANCE,
-                        BuiltInMetadata.ColumnOrigin.Handler.class),
-                DefaultRelMetadataProvider.INSTANCE));
-        cluster.setMetadataProvider(metadata);
-        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(metadata)));
+        cluster.setMetadataProvider(METADATA);
+        cluster.setMetadataQuerySupplier(UNCACHED_METADATA);
 
         SqlToRelConverter converter = new StoreAssignmentConverter(new ViewExpansion(catalogReader, typeFactory, cluster),
                 validator, catalogReader, cluster, StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
@@ -323,6 +347,8 @@ public final class QueryPlanner {
             for (RelOptRule rule : rules(hints)) {
                 planner.addRule(rule);
             }
+            cluster.setMetadataQuerySupplier(CACHED_METADATA);
+            cluster.invalidateMetadataQuery();
             planner.setRoot(planner.changeTraits(logical, logical.getTraitSet().replace(ColumbaRel.CONVENTION)));
             best = planner.findBestExp();
         }

@@ -1,6 +1,9 @@
 package dev.columba.planner.rel;
 
 import java.util.Set;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
@@ -8,16 +11,17 @@ import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 /**
- * Calcite metadata: a bitmap filter (placed after planning) passes its input's column origins on,
- * so the estimates EXPLAIN prints above it are those of the plan without it.
+ * Calcite metadata: which table column an output column of a Columba scan is. Calcite answers only
+ * for a scan that returns every column of its table in order; a Columba scan returns the columns
+ * of its projection, so without this every projected scan had no origin, and join and GROUP BY
+ * estimates fell back from distinct counts to Calcite's fixed guesses (an equi-join kept 15% of
+ * the cross product: TPC-H Q3 at SF 1 built its hash table on 3.2 M lineitem rows instead of 147 k
+ * orders). A subset answers for its best (or first) member, as for the other Columba handlers, and
+ * a bitmap filter (placed after planning) passes its input's origins on.
  *
- * <p>Not (yet) for Columba's projected scans. Calcite answers column origins only for a scan that
- * returns every column of its table, so joins over a projected columnstore scan are estimated by
- * Calcite's fixed guesses in Volcano (TPC-H Q3 at SF 1 builds on 3.2 M lineitem rows instead of
- * 147 k orders). Answering for those scans and for Volcano's subsets fixed that and made the
- * estimates right but planning slower, and a TPC-H integration test run with it spent minutes in
- * the uncached metadata recursion of the cost-based phase (which is slow without it too); it was
- * taken out on 2026-11-25 until metadata is memoized (docs/design/planner.md).
+ * <p>The cost-based phase memoizes metadata (Janino's handlers), which is what makes answering
+ * through subsets affordable: without the cache, the recursion through subsets made planning of
+ * TPC-H Q21 take minutes over rowstore tables (docs/design/planner.md).
  */
 public final class ColumbaColumnOrigins implements MetadataHandler<BuiltInMetadata.ColumnOrigin> {
     public static final ColumbaColumnOrigins INSTANCE = new ColumbaColumnOrigins();
@@ -25,6 +29,19 @@ public final class ColumbaColumnOrigins implements MetadataHandler<BuiltInMetada
     @Override
     public MetadataDef<BuiltInMetadata.ColumnOrigin> getDef() {
         return BuiltInMetadata.ColumnOrigin.DEF;
+    }
+
+    public Set<RelColumnOrigin> getColumnOrigins(RelSubset subset, RelMetadataQuery mq, int column) {
+        RelNode rel = subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+        return rel == null ? null : mq.getColumnOrigins(rel, column);
+    }
+
+    public Set<RelColumnOrigin> getColumnOrigins(TableScan scan, RelMetadataQuery mq, int column) {
+        int[] projection = ColumbaDistinctRowCount.projection(scan);
+        if (column < 0 || column >= projection.length) {
+            return null;
+        }
+        return Set.of(new RelColumnOrigin(scan.getTable(), projection[column], false));
     }
 
     /** A bitmap filter passes its input's columns on. */

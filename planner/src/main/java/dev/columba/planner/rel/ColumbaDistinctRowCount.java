@@ -142,7 +142,7 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
         return table.uniqueIndexKeys().stream().anyMatch(key -> set.contains(ImmutableBitSet.of(key)));
     }
 
-    private static int[] projection(TableScan scan) {
+    static int[] projection(TableScan scan) {
         return switch (scan) {
             case ColumbaRowstoreScan rowstore -> rowstore.projection();
             case ColumbaColumnstoreScan columnstore -> columnstore.projection();
