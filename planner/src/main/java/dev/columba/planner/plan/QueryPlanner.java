@@ -440,7 +440,35 @@ public final class QueryPlanner {
         return false;
     }
 
-    /** Sub-queries to joins, decorrelation, trimming, then the logical rewrites. */
+    /**
+     * Conditions implied by a disjunction, per join input, added to the filter or join condition
+     * that holds it, so that the logical rewrites push them into the inputs: TPC-H Q19's three
+     * (brand, container, size, quantity) branches give part a filter of its own and lineitem a
+     * quantity range; Q7's two nation pairs give each nation {@code n_name IN ('FRANCE',
+     * 'GERMANY')}. The disjunction itself stays where it was. A phase of its own: next to the push
+     * rules, deriving and pushing would chase each other (a pushed condition leaves the join, so it
+     * is derived again).
+     */
+    private static final HepProgram DISJUNCTIONS = new HepProgramBuilder()
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleCollection(List.of(CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL))
+            .build();
+
+    /**
+     * After the fields no longer needed were trimmed: filters back below the projections the
+     * trimming put over scans, projections merged and removed (the shapes the rewrites left).
+     */
+    private static final HepProgram TIDY = new HepProgramBuilder()
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleCollection(List.of(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+            .build();
+
+    /**
+     * Sub-queries to joins, decorrelation, trimming, the logical rewrites, then trimming again: a
+     * condition the rewrites pushed from a join into its input leaves a column the join no longer
+     * needs (TPC-H Q13's {@code o_comment NOT LIKE ...} from the outer join's ON clause), which
+     * would otherwise be carried into the join's build and copied there.
+     */
     private static RelNode rewrite(RelNode rel, RelOptCluster cluster, CalciteCatalogReader catalogReader,
                                    SqlToRelConverter converter) {
         HepProgram subQueries = new HepProgramBuilder()
@@ -472,8 +500,9 @@ public final class QueryPlanner {
                         PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.SORT_INSTANCE, PruneEmptyRules.UNION_INSTANCE,
                         CoreRules.FILTER_VALUES_MERGE, CoreRules.PROJECT_VALUES_MERGE))
                 .build();
+        result = hep(DISJUNCTIONS, result);
         result = hep(logical, result);
-        return result;
+        return hep(TIDY, converter.trimUnusedFields(true, result));
     }
 
     /**
@@ -492,12 +521,7 @@ public final class QueryPlanner {
         if (ordered == flat) {
             return rel;
         }
-        RelNode trimmed = converter.trimUnusedFields(true, ordered);
-        HepProgram tidy = new HepProgramBuilder()
-                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-                .addRuleCollection(List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
-                .build();
-        return hep(tidy, trimmed);
+        return hep(TIDY, converter.trimUnusedFields(true, ordered));
     }
 
     /** Calcite's JoinProjectTransposeRule for one input, restricted to inner joins. */
