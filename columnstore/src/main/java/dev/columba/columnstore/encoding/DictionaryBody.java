@@ -40,9 +40,10 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
             }
         }
         long[] scratch = new long[Math.min(count, CHUNK)];
+        long[] words = new long[PackedLongs.wordsFor(scratch.length)];
         for (int done = 0; done < count; done += scratch.length) {
             int length = Math.min(scratch.length, count - done);
-            packedIds.read(fromRow + done, length, scratch);
+            packedIds.read(fromRow + done, length, scratch, words);
             if (kind.fitsLong()) {
                 for (int position = 0; position < length; position++) {
                     long id = checked(scratch[position], fromRow + done + position);

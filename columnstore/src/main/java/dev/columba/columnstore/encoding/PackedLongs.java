@@ -96,21 +96,62 @@ final class PackedLongs {
         return reference + delta(index);
     }
 
-    /** Values {@code [from, from + length)} into {@code out[0, length)}. */
-    void read(int from, int length, long[] out) {
+    /**
+     * Values {@code [from, from + length)} into {@code out[0, length)}. The packed words they
+     * occupy are copied to the heap first, in one bounds-checked bulk copy, so the unpacking loop
+     * reads a Java array (a checked {@link MemorySegment} access per word cost more than the
+     * unpacking itself). {@code words} is scratch space: at least {@link #wordsFor} {@code (length)} longs.
+     */
+    void read(int from, int length, long[] out, long[] words) {
         if (width == 0) {
             Arrays.fill(out, 0, length, reference);
             return;
         }
-        long bit = (long) from * width;
+        long firstBit = (long) from * width;
+        copyWords(firstBit, length, words);
+        unpack(words, firstBit & 63, length, out, reference);
+    }
+
+    /** Deltas {@code [from, from + length)} into {@code out[0, length)}, as {@link #read} reads values. */
+    void deltas(int from, int length, long[] out, long[] words) {
+        if (width == 0) {
+            Arrays.fill(out, 0, length, 0);
+            return;
+        }
+        long firstBit = (long) from * width;
+        copyWords(firstBit, length, words);
+        unpack(words, firstBit & 63, length, out, 0);
+    }
+
+    /**
+     * The scratch words {@link #read} and {@link #deltas} need for {@code length} values: the
+     * words they span (at most {@code length + 1}) and one more, read and masked away by the
+     * unpacking loop.
+     */
+    static int wordsFor(int length) {
+        return length + 2;
+    }
+
+    /** Copies the words holding {@code length} values from bit {@code firstBit} to {@code words}. */
+    private void copyWords(long firstBit, int length, long[] words) {
+        long lastBit = firstBit + (long) length * width - 1;
+        long firstWord = firstBit >>> 6;
+        int wordCount = (int) ((lastBit >>> 6) - firstWord + 1);
+        MemorySegment.copy(bytes, LE_LONG, wordsOffset + (firstWord << 3), words, 0, wordCount);
+    }
+
+    private void unpack(long[] words, long firstBit, int length, long[] out, long base) {
+        int width = this.width;
+        long mask = this.mask;
+        long bit = firstBit;
+        // Branch-free: the next word's bits are always taken, shifted in two steps so that a shift
+        // of 0 takes none; when the value ends in the first word they fall above the mask. The
+        // next word is always inside words (wordsFor leaves one beyond the last the values span).
         for (int index = 0; index < length; index++) {
-            long wordOffset = wordsOffset + ((bit >>> 6) << 3);
+            int word = (int) (bit >>> 6);
             int shift = (int) (bit & 63);
-            long value = bytes.get(LE_LONG, wordOffset) >>> shift;
-            if (shift + width > 64) {
-                value |= bytes.get(LE_LONG, wordOffset + 8) << (64 - shift);
-            }
-            out[index] = reference + (value & mask);
+            long value = (words[word] >>> shift) | ((words[word + 1] << (63 - shift)) << 1);
+            out[index] = base + (value & mask);
             bit += width;
         }
     }
