@@ -184,6 +184,20 @@ final class VectorWriter {
     }
 
     /**
+     * Appends {@code count} strings as rows from {@code index} (rows are written in order): their
+     * bytes are {@code bytes[0, byteCount)}, string {@code i} ending at {@code ends[i]} (relative to
+     * {@code bytes}). Overwrites {@code ends}.
+     */
+    void putStrings(int index, byte[] bytes, int byteCount, int[] ends, int count) {
+        long start = reserveStringBytes(byteCount);
+        MemorySegment.copy(bytes, 0, data, ValueLayout.JAVA_BYTE, start, byteCount);
+        for (int position = 0; position < count; position++) {
+            ends[position] += (int) start;
+        }
+        MemorySegment.copy(ends, 0, offsets, LE_INT, (index + 1) * 4L, count);
+    }
+
+    /**
      * Reserves {@code length} bytes after the strings written so far and returns where they start in
      * {@link #data()}; the caller copies the bytes there and sets the end offsets ({@link #setStringEnd}).
      */
