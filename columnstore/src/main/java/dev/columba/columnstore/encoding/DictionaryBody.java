@@ -42,7 +42,7 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
             }
         }
         long[] scratch = new long[Math.min(count, CHUNK)];
-        long[] words = new long[PackedLongs.wordsFor(scratch.length)];
+        byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
         HeapEntries heapEntries = kind == ValueKind.STRING && idCount <= Math.min(SMALL_DICTIONARY_IDS, count)
                 ? heapEntries(scratch.length) : null;
         for (int done = 0; done < count; done += scratch.length) {

@@ -14,7 +14,7 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
         long[] scratch = new long[Math.min(count, CHUNK)];
-        long[] words = new long[PackedLongs.wordsFor(scratch.length)];
+        byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
         for (int done = 0; done < count; done += scratch.length) {
             int length = Math.min(scratch.length, count - done);
             values.read(fromRow + done, length, scratch, words);
@@ -65,7 +65,7 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
         @Override
         public int select(int fromRow, int count, int[] selection) {
             long[] deltas = new long[Math.min(count, CHUNK)];
-            long[] words = new long[PackedLongs.wordsFor(deltas.length)];
+            byte[] words = new byte[PackedLongs.scratchFor(deltas.length)];
             int selected = 0;
             for (int done = 0; done < count; done += deltas.length) {
                 int length = Math.min(deltas.length, count - done);
@@ -88,7 +88,7 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
         @Override
         public int select(int fromRow, int count, int[] selection) {
             long[] deltas = new long[Math.min(count, CHUNK)];
-            long[] words = new long[PackedLongs.wordsFor(deltas.length)];
+            byte[] words = new byte[PackedLongs.scratchFor(deltas.length)];
             int selected = 0;
             for (int done = 0; done < count; done += deltas.length) {
                 int length = Math.min(deltas.length, count - done);
