@@ -4,6 +4,8 @@ import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.dictionary.ValueKind;
 import dev.columba.core.type.SqlType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * A {@link EncodingKind#DICTIONARY} or {@link EncodingKind#DICTIONARY_RUN_LENGTH} body: the rows'
@@ -40,9 +42,12 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
             }
         }
         long[] scratch = new long[Math.min(count, CHUNK)];
+        byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
+        HeapEntries heapEntries = kind == ValueKind.STRING && idCount <= Math.min(SMALL_DICTIONARY_IDS, count)
+                ? heapEntries(scratch.length) : null;
         for (int done = 0; done < count; done += scratch.length) {
             int length = Math.min(scratch.length, count - done);
-            packedIds.read(fromRow + done, length, scratch);
+            packedIds.read(fromRow + done, length, scratch, words);
             if (kind.fitsLong()) {
                 for (int position = 0; position < length; position++) {
                     long id = checked(scratch[position], fromRow + done + position);
@@ -50,6 +55,8 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
                             : secondary.longValue((int) (id - primaryCount));
                 }
                 target.putLongs(targetIndex + done, scratch, length);
+            } else if (kind == ValueKind.STRING && heapEntries != null) {
+                heapEntries.decode(scratch, length, fromRow + done, targetIndex + done, target);
             } else if (kind == ValueKind.STRING) {
                 // The hot loop of string columns: two offset reads and one copy a row.
                 for (int position = 0; position < length; position++) {
@@ -108,6 +115,74 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
                     target.putString(targetRow + copy, bytes, offset, length);
                 }
             }
+        }
+    }
+
+    /** String dictionaries of at most this many ids are decoded from a heap copy of their entries ({@link HeapEntries}). */
+    private static final int SMALL_DICTIONARY_IDS = 256;
+
+    /** The entries of both dictionaries copied to the heap, by id, with scratch space for chunks of {@code chunk} rows. */
+    private HeapEntries heapEntries(int chunk) {
+        int[] starts = new int[idCount];
+        int[] lengths = new int[idCount];
+        long total = 0;
+        for (int id = 0; id < idCount; id++) {
+            Dictionary dictionary = id < primaryCount ? primary : secondary;
+            int index = id < primaryCount ? id : id - primaryCount;
+            lengths[id] = dictionary.entryLength(index);
+            starts[id] = (int) total;
+            total += lengths[id];
+        }
+        if (total > Integer.MAX_VALUE / 4) {
+            return null;
+        }
+        byte[] bytes = new byte[(int) total];
+        for (int id = 0; id < idCount; id++) {
+            Dictionary dictionary = id < primaryCount ? primary : secondary;
+            int index = id < primaryCount ? id : id - primaryCount;
+            MemorySegment.copy(dictionary.bytes(), ValueLayout.JAVA_BYTE, dictionary.entryOffset(index), bytes, starts[id], lengths[id]);
+        }
+        return new HeapEntries(bytes, starts, lengths, new byte[Math.max(16, chunk * 8)], new int[chunk]);
+    }
+
+    /**
+     * A small string dictionary on the heap: a chunk of rows is assembled in {@code chunkBytes}
+     * and {@code chunkEnds} from Java arrays and written to the vector with two bulk copies,
+     * instead of a checked copy and offset write per row (short strings from small
+     * dictionaries, flags and codes, are where that per-row work dominated).
+     */
+    private final class HeapEntries {
+        private final byte[] bytes;
+        private final int[] starts;
+        private final int[] lengths;
+        private byte[] chunkBytes;
+        private final int[] chunkEnds;
+
+        HeapEntries(byte[] bytes, int[] starts, int[] lengths, byte[] chunkBytes, int[] chunkEnds) {
+            this.bytes = bytes;
+            this.starts = starts;
+            this.lengths = lengths;
+            this.chunkBytes = chunkBytes;
+            this.chunkEnds = chunkEnds;
+        }
+
+        /** Writes the strings of ids {@code ids[0, length)} (rows from {@code firstRow}) to rows from {@code targetIndex}. */
+        void decode(long[] ids, int length, int firstRow, int targetIndex, VectorWriter target) {
+            int total = 0;
+            for (int position = 0; position < length; position++) {
+                int id = (int) checked(ids[position], firstRow + position);
+                int entryLength = lengths[id];
+                if (total + entryLength > chunkBytes.length) {
+                    chunkBytes = Arrays.copyOf(chunkBytes, Math.max(total + entryLength, 2 * chunkBytes.length));
+                }
+                int start = starts[id];
+                for (int offset = 0; offset < entryLength; offset++) {
+                    chunkBytes[total + offset] = bytes[start + offset];
+                }
+                total += entryLength;
+                chunkEnds[position] = total;
+            }
+            target.putStrings(targetIndex, chunkBytes, total, chunkEnds, length);
         }
     }
 

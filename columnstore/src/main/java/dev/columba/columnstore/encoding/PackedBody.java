@@ -14,9 +14,10 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
         long[] scratch = new long[Math.min(count, CHUNK)];
+        byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
         for (int done = 0; done < count; done += scratch.length) {
             int length = Math.min(scratch.length, count - done);
-            values.read(fromRow + done, length, scratch);
+            values.read(fromRow + done, length, scratch, words);
             target.putLongs(targetIndex + done, scratch, length);
         }
     }
@@ -63,10 +64,16 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     private record DeltaRange(PackedLongs values, long lowDelta, long span) implements RowFilter {
         @Override
         public int select(int fromRow, int count, int[] selection) {
+            long[] deltas = new long[Math.min(count, CHUNK)];
+            byte[] words = new byte[PackedLongs.scratchFor(deltas.length)];
             int selected = 0;
-            for (int rowInRange = 0; rowInRange < count; rowInRange++) {
-                selection[selected] = rowInRange;
-                selected += Long.compareUnsigned(values.delta(fromRow + rowInRange) - lowDelta, span) <= 0 ? 1 : 0;
+            for (int done = 0; done < count; done += deltas.length) {
+                int length = Math.min(deltas.length, count - done);
+                values.deltas(fromRow + done, length, deltas, words);
+                for (int position = 0; position < length; position++) {
+                    selection[selected] = done + position;
+                    selected += Long.compareUnsigned(deltas[position] - lowDelta, span) <= 0 ? 1 : 0;
+                }
             }
             return selected;
         }
@@ -80,10 +87,16 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     private record DeltaNotEqual(PackedLongs values, long delta) implements RowFilter {
         @Override
         public int select(int fromRow, int count, int[] selection) {
+            long[] deltas = new long[Math.min(count, CHUNK)];
+            byte[] words = new byte[PackedLongs.scratchFor(deltas.length)];
             int selected = 0;
-            for (int rowInRange = 0; rowInRange < count; rowInRange++) {
-                selection[selected] = rowInRange;
-                selected += values.delta(fromRow + rowInRange) != delta ? 1 : 0;
+            for (int done = 0; done < count; done += deltas.length) {
+                int length = Math.min(deltas.length, count - done);
+                values.deltas(fromRow + done, length, deltas, words);
+                for (int position = 0; position < length; position++) {
+                    selection[selected] = done + position;
+                    selected += deltas[position] != delta ? 1 : 0;
+                }
             }
             return selected;
         }

@@ -5,6 +5,9 @@ import static dev.columba.columnstore.encoding.SegmentFormat.PACKED_HEADER_BYTES
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -14,6 +17,7 @@ import java.util.Arrays;
  * <p>Layout: i64 reference, u8 width (0..64), then {@code ceil(count * width / 64)} words.
  */
 final class PackedLongs {
+    private static final VarHandle LITTLE_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private final MemorySegment bytes;
     private final long wordsOffset;
     private final long end;
@@ -96,21 +100,74 @@ final class PackedLongs {
         return reference + delta(index);
     }
 
-    /** Values {@code [from, from + length)} into {@code out[0, length)}. */
-    void read(int from, int length, long[] out) {
+    /**
+     * Values {@code [from, from + length)} into {@code out[0, length)}. The packed words they
+     * occupy are copied to the heap first, in one bounds-checked bulk copy, so the unpacking loop
+     * reads a Java array (a checked {@link MemorySegment} access per word cost more than the
+     * unpacking itself). {@code scratch}: at least {@link #scratchFor} {@code (length)} bytes.
+     */
+    void read(int from, int length, long[] out, byte[] scratch) {
         if (width == 0) {
             Arrays.fill(out, 0, length, reference);
             return;
         }
-        long bit = (long) from * width;
-        for (int index = 0; index < length; index++) {
-            long wordOffset = wordsOffset + ((bit >>> 6) << 3);
-            int shift = (int) (bit & 63);
-            long value = bytes.get(LE_LONG, wordOffset) >>> shift;
-            if (shift + width > 64) {
-                value |= bytes.get(LE_LONG, wordOffset + 8) << (64 - shift);
+        long firstBit = (long) from * width;
+        copyWords(firstBit, length, scratch);
+        unpack(scratch, (int) (firstBit & 63), length, out, reference);
+    }
+
+    /** Deltas {@code [from, from + length)} into {@code out[0, length)}, as {@link #read} reads values. */
+    void deltas(int from, int length, long[] out, byte[] scratch) {
+        if (width == 0) {
+            Arrays.fill(out, 0, length, 0);
+            return;
+        }
+        long firstBit = (long) from * width;
+        copyWords(firstBit, length, scratch);
+        unpack(scratch, (int) (firstBit & 63), length, out, 0);
+    }
+
+    /**
+     * The scratch bytes {@link #read} and {@link #deltas} need for {@code length} values: the
+     * words they span (at most {@code length + 1}) and one more word, read and masked away by
+     * the unpacking loop.
+     */
+    static int scratchFor(int length) {
+        return (length + 2) * Long.BYTES;
+    }
+
+    /** Copies the words holding {@code length} values from bit {@code firstBit} to the start of {@code scratch}. */
+    private void copyWords(long firstBit, int length, byte[] scratch) {
+        long lastBit = firstBit + (long) length * width - 1;
+        long firstWord = firstBit >>> 6;
+        int wordCount = (int) ((lastBit >>> 6) - firstWord + 1);
+        MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, wordsOffset + (firstWord << 3), scratch, 0, wordCount * Long.BYTES);
+    }
+
+    /**
+     * Unpacks {@code length} values starting at bit {@code bit} of {@code scratch}. Up to 57 bits
+     * a value lies within the 8 bytes from the byte holding its first bit: one little-endian load
+     * at that byte, a shift below 8 and the mask (the bytes past the copied words are scratch
+     * left over, masked away). Wider values are put together from two words, branch-free: the
+     * next word's bits are shifted in two steps so that a shift of 0 takes none.
+     */
+    private void unpack(byte[] scratch, int bit, int length, long[] out, long base) {
+        int width = this.width;
+        long mask = this.mask;
+        if (width <= 57) {
+            for (int index = 0; index < length; index++) {
+                long value = (long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7);
+                out[index] = base + (value & mask);
+                bit += width;
             }
-            out[index] = reference + (value & mask);
+            return;
+        }
+        for (int index = 0; index < length; index++) {
+            int word = (bit >>> 6) << 3;
+            int shift = bit & 63;
+            long low = (long) LITTLE_ENDIAN_LONGS.get(scratch, word);
+            long high = (long) LITTLE_ENDIAN_LONGS.get(scratch, word + 8);
+            out[index] = base + (((low >>> shift) | ((high << (63 - shift)) << 1)) & mask);
             bit += width;
         }
     }

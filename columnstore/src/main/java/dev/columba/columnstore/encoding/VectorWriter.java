@@ -30,6 +30,13 @@ final class VectorWriter {
     private MemorySegment data;
     private MemorySegment validity;
     private MemorySegment offsets = MemorySegment.NULL;
+    /**
+     * {@link #putLongs} widens or narrows values into these and copies them to the vector in one
+     * bounds-checked bulk copy (a checked {@link MemorySegment} access per value cost more than
+     * the conversion).
+     */
+    private int[] narrowScratch = new int[0];
+    private long[] wideScratch = new long[0];
     /** Strings: where the next value's bytes go in the data buffer. */
     private long stringEnd;
 
@@ -88,21 +95,25 @@ final class VectorWriter {
                 }
             }
             case INT, DATE -> {
-                for (int position = 0; position < length; position++) {
-                    data.set(LE_INT, (index + position) * 4L, (int) values[position]);
+                if (narrowScratch.length < length) {
+                    narrowScratch = new int[length];
                 }
-            }
-            case BIGINT, DOUBLE, TIMESTAMP -> {
                 for (int position = 0; position < length; position++) {
-                    data.set(LE_LONG, (index + position) * 8L, values[position]);
+                    narrowScratch[position] = (int) values[position];
                 }
+                MemorySegment.copy(narrowScratch, 0, data, LE_INT, index * 4L, length);
             }
+            case BIGINT, DOUBLE, TIMESTAMP -> MemorySegment.copy(values, 0, data, LE_LONG, index * 8L, length);
             case DECIMAL64 -> {
+                if (wideScratch.length < 2 * length) {
+                    wideScratch = new long[2 * length];
+                }
                 for (int position = 0; position < length; position++) {
                     long unscaled = values[position];
-                    data.set(LE_LONG, (index + position) * 16L, unscaled);
-                    data.set(LE_LONG, (index + position) * 16L + 8, unscaled >> 63);
+                    wideScratch[2 * position] = unscaled;
+                    wideScratch[2 * position + 1] = unscaled >> 63;
                 }
+                MemorySegment.copy(wideScratch, 0, data, LE_LONG, index * 16L, 2 * length);
             }
             case DECIMAL128, STRING -> throw new IllegalStateException(kind + " values are not one long");
         }
@@ -170,6 +181,20 @@ final class VectorWriter {
         long start = reserveStringBytes(length);
         MemorySegment.copy(source, sourceOffset, data, start, length);
         offsets.set(LE_INT, (index + 1) * 4L, (int) stringEnd);
+    }
+
+    /**
+     * Appends {@code count} strings as rows from {@code index} (rows are written in order): their
+     * bytes are {@code bytes[0, byteCount)}, string {@code i} ending at {@code ends[i]} (relative to
+     * {@code bytes}). Overwrites {@code ends}.
+     */
+    void putStrings(int index, byte[] bytes, int byteCount, int[] ends, int count) {
+        long start = reserveStringBytes(byteCount);
+        MemorySegment.copy(bytes, 0, data, ValueLayout.JAVA_BYTE, start, byteCount);
+        for (int position = 0; position < count; position++) {
+            ends[position] += (int) start;
+        }
+        MemorySegment.copy(ends, 0, offsets, LE_INT, (index + 1) * 4L, count);
     }
 
     /**

@@ -116,6 +116,18 @@ public final class Batch implements AutoCloseable {
         return selective ? selection[index] : index;
     }
 
+    /** Writes the vector positions of the live rows to {@code out[0, selectedCount())}, which must be long enough. */
+    public void copySelectedRows(int[] out) {
+        if (selective) {
+            System.arraycopy(selection, 0, out, 0, selectedCount);
+        } else {
+            int rows = root.getRowCount();
+            for (int row = 0; row < rows; row++) {
+                out[row] = row;
+            }
+        }
+    }
+
     /**
      * Keeps only the rows at {@code positions[0, count)} (ascending vector positions). The array is
      * copied into the batch's own.

@@ -152,6 +152,11 @@ final class Accumulators {
      * case is one add and one sign test per row and no total is ever silently wrong. Only a 128-bit
      * total passing 38 digits is an error (22003). Loops are specialized per layout, with a
      * separate loop for inputs without NULLs.
+     *
+     * <p>Rows alternate between two running sums per group ({@code sums} for even positions in
+     * the batch, {@code oddSums} for odd ones): with few groups, consecutive rows mostly add to the
+     * same group, and one array would chain every addition to the store of the one before. The
+     * total is the 128-bit part plus both running sums.
      */
     static final class ExactSumAccumulator extends Accumulator {
         private final boolean average;
@@ -159,9 +164,11 @@ final class Accumulators {
         private final int scale;
         private final String name;
         private long[] sums = new long[0];
+        private long[] oddSums = new long[0];
         private long[] high = new long[0];
         private long[] low = new long[0];
         private long[] counts = new long[0];
+        private long[] oddCounts = new long[0];
 
         ExactSumAccumulator(boolean average, SqlType argumentType, String name, MemoryCharge charge) {
             super(charge);
@@ -173,15 +180,17 @@ final class Accumulators {
 
         @Override
         long bytesPerGroup() {
-            return 4L * Long.BYTES;
+            return 6L * Long.BYTES;
         }
 
         @Override
         void grow(int groups) {
             sums = Arrays.copyOf(sums, groups);
+            oddSums = Arrays.copyOf(oddSums, groups);
             high = Arrays.copyOf(high, groups);
             low = Arrays.copyOf(low, groups);
             counts = Arrays.copyOf(counts, groups);
+            oddCounts = Arrays.copyOf(oddCounts, groups);
         }
 
         @Override
@@ -190,45 +199,66 @@ final class Accumulators {
             ArrowBuf data = values.getDataBuffer();
             boolean noNulls = values.getNullCount() == 0;
             long[] sums = this.sums;
+            long[] oddSums = this.oddSums;
             long[] counts = this.counts;
+            long[] oddCounts = this.oddCounts;
+            int pairs = count & ~1;
             switch (layout) {
                 case INT32 -> {
-                    for (int index = 0; index < count; index++) {
-                        int row = positions[index];
-                        if (noNulls || BitVectorHelper.get(validity, row) != 0) {
-                            int group = groupIds[index];
-                            addLong(sums, group, data.getInt((long) row * 4));
-                            counts[group]++;
-                        }
+                    for (int index = 0; index < pairs; index += 2) {
+                        addInt(sums, counts, data, validity, noNulls, positions[index], groupIds[index]);
+                        addInt(oddSums, oddCounts, data, validity, noNulls, positions[index + 1], groupIds[index + 1]);
+                    }
+                    if (pairs < count) {
+                        addInt(sums, counts, data, validity, noNulls, positions[pairs], groupIds[pairs]);
                     }
                 }
                 case INT64 -> {
-                    for (int index = 0; index < count; index++) {
-                        int row = positions[index];
-                        if (noNulls || BitVectorHelper.get(validity, row) != 0) {
-                            int group = groupIds[index];
-                            addLong(sums, group, data.getLong((long) row * 8));
-                            counts[group]++;
-                        }
+                    for (int index = 0; index < pairs; index += 2) {
+                        addBigint(sums, counts, data, validity, noNulls, positions[index], groupIds[index]);
+                        addBigint(oddSums, oddCounts, data, validity, noNulls, positions[index + 1], groupIds[index + 1]);
+                    }
+                    if (pairs < count) {
+                        addBigint(sums, counts, data, validity, noNulls, positions[pairs], groupIds[pairs]);
                     }
                 }
                 case DECIMAL128 -> {
-                    for (int index = 0; index < count; index++) {
-                        int row = positions[index];
-                        if (noNulls || BitVectorHelper.get(validity, row) != 0) {
-                            int group = groupIds[index];
-                            long valueLow = data.getLong((long) row * 16);
-                            long valueHigh = data.getLong((long) row * 16 + 8);
-                            if (valueHigh == (valueLow >> 63)) {
-                                addLong(sums, group, valueLow);
-                            } else {
-                                addWide(group, valueHigh, valueLow);
-                            }
-                            counts[group]++;
-                        }
+                    for (int index = 0; index < pairs; index += 2) {
+                        addDecimal(sums, counts, data, validity, noNulls, positions[index], groupIds[index]);
+                        addDecimal(oddSums, oddCounts, data, validity, noNulls, positions[index + 1], groupIds[index + 1]);
+                    }
+                    if (pairs < count) {
+                        addDecimal(sums, counts, data, validity, noNulls, positions[pairs], groupIds[pairs]);
                     }
                 }
                 case BIT, FLOAT64, UTF8 -> throw new IllegalStateException("exact SUM over a " + layout + " vector");
+            }
+        }
+
+        private void addInt(long[] sums, long[] counts, ArrowBuf data, ArrowBuf validity, boolean noNulls, int row, int group) {
+            if (noNulls || BitVectorHelper.get(validity, row) != 0) {
+                addLong(sums, group, data.getInt((long) row * 4));
+                counts[group]++;
+            }
+        }
+
+        private void addBigint(long[] sums, long[] counts, ArrowBuf data, ArrowBuf validity, boolean noNulls, int row, int group) {
+            if (noNulls || BitVectorHelper.get(validity, row) != 0) {
+                addLong(sums, group, data.getLong((long) row * 8));
+                counts[group]++;
+            }
+        }
+
+        private void addDecimal(long[] sums, long[] counts, ArrowBuf data, ArrowBuf validity, boolean noNulls, int row, int group) {
+            if (noNulls || BitVectorHelper.get(validity, row) != 0) {
+                long valueLow = data.getLong((long) row * 16);
+                long valueHigh = data.getLong((long) row * 16 + 8);
+                if (valueHigh == (valueLow >> 63)) {
+                    addLong(sums, group, valueLow);
+                } else {
+                    addWide(group, valueHigh, valueLow);
+                }
+                counts[group]++;
             }
         }
 
@@ -259,13 +289,13 @@ final class Accumulators {
         void write(FieldVector out, SqlType type, int from, int count) {
             for (int index = 0; index < count; index++) {
                 int group = from + index;
-                if (counts[group] == 0) {
+                if (count(group) == 0) {
                     VectorValues.setNull(out, index);
                     continue;
                 }
-                BigInteger unscaled = toBigInteger(high[group], low[group]).add(BigInteger.valueOf(sums[group]));
+                BigInteger unscaled = total(group);
                 BigDecimal total = new BigDecimal(unscaled, scale);
-                VectorValues.set(out, index, type, convert(total, counts[group], type));
+                VectorValues.set(out, index, type, convert(total, count(group), type));
             }
         }
 
@@ -288,16 +318,16 @@ final class Accumulators {
             SqlType totalType = SqlType.decimal(38, scale);
             for (int index = 0; index < count; index++) {
                 int group = from + index;
-                if (counts[group] == 0) {
+                if (count(group) == 0) {
                     VectorValues.setNull(out[0], index);
                 } else {
-                    BigInteger unscaled = toBigInteger(high[group], low[group]).add(BigInteger.valueOf(sums[group]));
+                    BigInteger unscaled = total(group);
                     if (unscaled.bitLength() > 127) {
                         throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, name + ": the total passed 38 digits");
                     }
                     VectorValues.set(out[0], index, totalType, new BigDecimal(unscaled, scale));
                 }
-                VectorValues.set(out[1], index, SqlType.BIGINT, counts[group]);
+                VectorValues.set(out[1], index, SqlType.BIGINT, count(group));
             }
         }
 
@@ -321,6 +351,16 @@ final class Accumulators {
                 }
                 counts[group] += counted.getLong((long) row * 8);
             }
+        }
+
+        /** The group's exact total: the 128-bit part plus both running sums. */
+        private BigInteger total(int group) {
+            return toBigInteger(high[group], low[group]).add(BigInteger.valueOf(sums[group])).add(BigInteger.valueOf(oddSums[group]));
+        }
+
+        /** The number of values added to the group, from both counters. */
+        private long count(int group) {
+            return counts[group] + oddCounts[group];
         }
 
         private static BigInteger toBigInteger(long high, long low) {

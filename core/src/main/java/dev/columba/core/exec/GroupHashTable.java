@@ -21,6 +21,13 @@ import org.apache.arrow.vector.FieldVector;
  * Arrow vectors indexed by group id; the table itself is open addressing with linear probing over
  * an int array of group ids (kept at most half full) and the groups' hashes, both on the heap and
  * charged to the query's memory limit. Hashes are computed a column at a time for a whole batch.
+ *
+ * <p>A grouping table ({@link #forGrouping}) whose keys are all strings starts in packed mode:
+ * while every key string has at most 7 bytes, each is packed into a long (length + 1 in the top
+ * byte, 0 for NULL, the bytes below) and the table holds the packed keys beside the group id, so
+ * that a lookup hashes and compares longs instead of bytes (the flags and codes of TPC-H Q1 and
+ * their kind). The first longer string ends packed mode for good: the groups' hashes are computed
+ * from the stored keys and the general table takes over, with the same group ids.
  */
 final class GroupHashTable implements AutoCloseable {
     private static final long NULL_HASH = 0x5bd1e995L;
@@ -47,6 +54,32 @@ final class GroupHashTable implements AutoCloseable {
     private long[] groupHashes = new long[8];
     private int groupCount;
     private long[] rowHashes = new long[0];
+    /** Whether the keys are short strings held packed in {@link #packedEntries} (see the class comment). */
+    private boolean packed;
+    /** In packed mode: per slot, group id + 1 (0: empty), then the packed key strings; {@link #packedSlots} slots. */
+    private long[] packedEntries;
+    private int packedSlots;
+    /** In packed mode: the packed keys of the rows of the lookup under way, per key (lookups that add groups only). */
+    private long[][] packedRows;
+
+    /** A table for grouping: string keys start in packed mode. */
+    static GroupHashTable forGrouping(List<SqlType> keyTypes, BufferAllocator allocator, MemoryCharge charge) {
+        GroupHashTable table = new GroupHashTable(keyTypes, allocator, charge);
+        if (!table.wholeNumberKey && table.layouts.length > 0) {
+            boolean strings = true;
+            for (Layout layout : table.layouts) {
+                strings &= layout == Layout.UTF8;
+            }
+            if (strings) {
+                table.packed = true;
+                table.packedSlots = 16;
+                table.packedEntries = new long[table.packedSlots * (table.layouts.length + 1)];
+                table.packedRows = new long[table.layouts.length][0];
+                table.charge.ensure(table.bytes());
+            }
+        }
+        return table;
+    }
 
     GroupHashTable(List<SqlType> keyTypes, BufferAllocator allocator, MemoryCharge charge) {
         this.types = keyTypes.toArray(new SqlType[0]);
@@ -94,6 +127,21 @@ final class GroupHashTable implements AutoCloseable {
     private long[] lookUp(FieldVector[] input, int[] positions, int count, int[] groupIds, boolean insert, long[] scratch) {
         if (wholeNumberKey) {
             return lookUpWholeNumbers(input[0], positions, count, groupIds, insert, scratch);
+        }
+        if (packed) {
+            long[][] values = insert ? packedRows : new long[layouts.length][0];
+            boolean allPacked = true;
+            for (int key = 0; key < layouts.length; key++) {
+                if (values[key].length < count) {
+                    values[key] = new long[Math.max(count, values[key].length * 2)];
+                }
+                allPacked &= packStrings(input[key], positions, count, values[key]);
+            }
+            if (allPacked || !insert) {
+                lookUpPacked(input, values, positions, count, groupIds, insert);
+                return scratch;
+            }
+            leavePackedMode();
         }
         long[] rowHashes = hashRows(input, positions, count, scratch);
         int storedGroups = groupCount;
@@ -177,6 +225,165 @@ final class GroupHashTable implements AutoCloseable {
             storeNewKeys(new FieldVector[] {input}, storedGroups);
         }
         return values;
+    }
+
+    /**
+     * Packs the strings at {@code positions[0, count)} of {@code vector} into {@code out}: 0 for
+     * NULL, else (length + 1) in the top byte and the bytes from the lowest byte up; -1 (no
+     * packed value) for a string of more than 7 bytes. Returns whether every string fitted.
+     */
+    private static boolean packStrings(FieldVector vector, int[] positions, int count, long[] out) {
+        ArrowBuf validity = vector.getValidityBuffer();
+        ArrowBuf offsets = vector.getOffsetBuffer();
+        ArrowBuf data = vector.getDataBuffer();
+        boolean allFit = true;
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            if (BitVectorHelper.get(validity, row) == 0) {
+                out[index] = 0;
+                continue;
+            }
+            int start = offsets.getInt((long) row * 4);
+            int length = offsets.getInt((long) row * 4 + 4) - start;
+            if (length > 7) {
+                out[index] = -1;
+                allFit = false;
+                continue;
+            }
+            long value = (long) (length + 1) << 56;
+            for (int offset = 0; offset < length; offset++) {
+                value |= (data.getByte(start + offset) & 0xFFL) << (8 * offset);
+            }
+            out[index] = value;
+        }
+        return allFit;
+    }
+
+    private static long packedHash(long[][] values, int index) {
+        long hash = 0;
+        for (long[] column : values) {
+            hash = (hash + column[index]) * 0x9E3779B97F4A7C15L;
+        }
+        return mix(hash);
+    }
+
+    /**
+     * The lookup in packed mode. A row with a string too long to pack is in no group (only lookups
+     * that add no groups get here with one: the others leave packed mode first).
+     */
+    private void lookUpPacked(FieldVector[] input, long[][] values, int[] positions, int count, int[] groupIds, boolean insert) {
+        int keyCount = values.length;
+        int stride = keyCount + 1;
+        int storedGroups = groupCount;
+        rows:
+        for (int index = 0; index < count; index++) {
+            for (long[] column : values) {
+                if (column[index] == -1) {
+                    groupIds[index] = -1;
+                    continue rows;
+                }
+            }
+            long hash = packedHash(values, index);
+            long[] table = packedEntries;
+            int mask = packedSlots - 1;
+            int slot = (int) hash & mask;
+            while (true) {
+                int base = slot * stride;
+                long group = table[base];
+                if (group == 0) {
+                    groupIds[index] = insert ? addPackedGroup(positions[index], values, index, base, storedGroups) : -1;
+                    break;
+                }
+                boolean same = true;
+                for (int key = 0; key < keyCount; key++) {
+                    same &= table[base + 1 + key] == values[key][index];
+                }
+                if (same) {
+                    groupIds[index] = (int) group - 1;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        if (groupCount > storedGroups) {
+            storeNewKeys(input, storedGroups);
+        }
+    }
+
+    /** Adds a group for the packed key of row {@code index} of the lookup at entry {@code base} of the packed table. */
+    private int addPackedGroup(int row, long[][] values, int index, int base, int storedGroups) {
+        int group = groupCount;
+        int pending = group - storedGroups;
+        if (pending == pendingRows.length) {
+            pendingRows = Arrays.copyOf(pendingRows, Math.max(16, pending * 2));
+            charge.ensure(bytes());
+        }
+        pendingRows[pending] = row;
+        groupCount++;
+        packedEntries[base] = group + 1;
+        for (int key = 0; key < values.length; key++) {
+            packedEntries[base + 1 + key] = values[key][index];
+        }
+        if (groupCount * 2L > packedSlots) {
+            rehashPacked();
+        }
+        return group;
+    }
+
+    private void rehashPacked() {
+        int stride = layouts.length + 1;
+        int grownSlots = packedSlots * 2;
+        long[] grown = new long[grownSlots * stride];
+        charge.ensure(bytes() + (long) grown.length * Long.BYTES);
+        long[][] key = new long[layouts.length][1];
+        for (int slot = 0; slot < packedSlots; slot++) {
+            int base = slot * stride;
+            if (packedEntries[base] == 0) {
+                continue;
+            }
+            for (int column = 0; column < layouts.length; column++) {
+                key[column][0] = packedEntries[base + 1 + column];
+            }
+            int target = (int) packedHash(key, 0) & (grownSlots - 1);
+            while (grown[target * stride] != 0) {
+                target = (target + 1) & (grownSlots - 1);
+            }
+            System.arraycopy(packedEntries, base, grown, target * stride, stride);
+        }
+        packedEntries = grown;
+        packedSlots = grownSlots;
+    }
+
+    /**
+     * Ends packed mode: hashes the stored keys of the groups so far as the general table hashes
+     * rows, and builds its slots from them. Group ids do not change.
+     */
+    private void leavePackedMode() {
+        int groups = groupCount;
+        int[] all = new int[groups];
+        for (int group = 0; group < groups; group++) {
+            all[group] = group;
+        }
+        long[] hashes = hashRows(keys, all, groups, new long[0]);
+        groupHashes = Arrays.copyOf(hashes, Math.max(8, groups + 1));
+        int size = 16;
+        while (size < 2L * (groups + 1)) {
+            size *= 2;
+        }
+        long[] table = new long[size];
+        for (int group = 0; group < groups; group++) {
+            long hash = groupHashes[group];
+            int slot = slotOf(hash, size - 1);
+            while (table[slot] != 0) {
+                slot = (slot + 1) & (size - 1);
+            }
+            table[slot] = (hash & TAG_MASK) | (group + 1);
+        }
+        slots = table;
+        packed = false;
+        packedEntries = null;
+        packedRows = null;
+        charge.ensure(bytes());
     }
 
     /** Adds a group for whole-number key {@code value} at {@code slot} (-1: the NULL key, kept apart). */
@@ -276,7 +483,8 @@ final class GroupHashTable implements AutoCloseable {
 
     private long bytes() {
         return (long) slots.length * Long.BYTES + (long) groupHashes.length * Long.BYTES + (long) pendingRows.length * Integer.BYTES
-                + (entries == null ? 0 : (long) entries.length * Long.BYTES);
+                + (entries == null ? 0 : (long) entries.length * Long.BYTES)
+                + (packedEntries == null ? 0 : (long) packedEntries.length * Long.BYTES);
     }
 
     /** The rows' hashes, in {@code scratch} or a larger array replacing it. */

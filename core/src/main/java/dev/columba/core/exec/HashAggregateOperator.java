@@ -250,7 +250,7 @@ public final class HashAggregateOperator extends BaseOperator {
             for (int key : groupKeys) {
                 keyTypes.add(input.schema().column(key).type());
             }
-            groups = new GroupHashTable(keyTypes, allocator, charge);
+            groups = GroupHashTable.forGrouping(keyTypes, allocator, charge);
         }
         for (int index = 0; index < aggregates.size(); index++) {
             AggregateCall call = aggregates.get(index);

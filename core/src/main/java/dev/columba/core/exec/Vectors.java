@@ -33,9 +33,7 @@ final class Vectors {
     static int[] livePositions(Batch batch, int[] positions) {
         int count = batch.selectedCount();
         int[] result = positions.length >= count ? positions : new int[Math.max(count, positions.length * 2)];
-        for (int index = 0; index < count; index++) {
-            result[index] = batch.selectedRow(index);
-        }
+        batch.copySelectedRows(result);
         return result;
     }
 }

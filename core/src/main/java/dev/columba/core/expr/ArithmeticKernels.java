@@ -131,6 +131,14 @@ final class ArithmeticKernels {
      * differences and quotients are computed in longs and products exactly in 128 bits; otherwise,
      * and when an intermediate would overflow, the row is computed with {@link BigDecimal} by the
      * reference code, which rounds the same way.
+     *
+     * <p>An operand of precision up to 18 is narrow: every value of its type fits in a long (a
+     * DECIMAL vector never holds more digits than its precision; every writer checks). Sums,
+     * differences and exact products of narrow operands get loops of their own that do no 128-bit
+     * work unless an intermediate can pass 64 bits, which is decided once from the types, not per
+     * row. They still test that each value is a sign-extended long (a branch that is never taken)
+     * and leave a row that is not to the reference code, so a broken invariant elsewhere cannot
+     * make a result silently wrong.
      */
     static final class DecimalKernel extends Kernel {
         private final ArithmeticOperator operator;
@@ -139,6 +147,9 @@ final class ArithmeticKernels {
         private final SqlType.DecimalType resultType;
         private final Expr.Arithmetic node;
         private final EvaluationContext context;
+        /** Whether every value of the operand's type fits in a long (precision at most 18). */
+        private final boolean leftNarrow;
+        private final boolean rightNarrow;
 
         DecimalKernel(Expr.Arithmetic node, Kernel left, Kernel right, EvaluationContext context, BufferAllocator allocator) {
             super(node.type(), List.of(left, right), allocator);
@@ -148,6 +159,8 @@ final class ArithmeticKernels {
             this.leftType = (SqlType.DecimalType) left.type;
             this.rightType = (SqlType.DecimalType) right.type;
             this.resultType = (SqlType.DecimalType) node.type();
+            this.leftNarrow = leftType.precision() <= Decimal128.LONG_PRECISION;
+            this.rightNarrow = rightType.precision() <= Decimal128.LONG_PRECISION;
         }
 
         @Override
@@ -157,11 +170,21 @@ final class ArithmeticKernels {
             FieldVector out = output(input.rowCount());
             boolean noNulls = left.getNullCount() == 0 && right.getNullCount() == 0;
             if (noNulls && operator == ArithmeticOperator.MULTIPLY && leftType.scale() + rightType.scale() == resultType.scale()) {
-                multiplyExactly(left, right, out, rows);
+                Bits.setAll(out.getValidityBuffer(), input.rowCount());
+                if (leftNarrow && rightNarrow) {
+                    multiplyNarrow(left, right, out, rows);
+                } else {
+                    multiplyExactly(left, right, out, rows);
+                }
                 return finish(out, input.rowCount());
             }
             if (noNulls && (operator == ArithmeticOperator.ADD || operator == ArithmeticOperator.SUBTRACT) && alignable()) {
-                addAligned(left, right, out, rows);
+                Bits.setAll(out.getValidityBuffer(), input.rowCount());
+                if (leftNarrow && rightNarrow && alignedFitsLong()) {
+                    addNarrow(left, right, out, rows);
+                } else {
+                    addAligned(left, right, out, rows);
+                }
                 return finish(out, input.rowCount());
             }
             ArrowBuf leftData = left.getDataBuffer();
@@ -197,12 +220,85 @@ final class ArithmeticKernels {
                     && scale - rightType.scale() < Decimal128.POWERS_OF_TEN.length;
         }
 
-        /** Sums and differences of operands brought to the result's scale: {@code 1 - discount}, {@code price + tax}. */
+        /**
+         * Whether narrow operands brought to the result's scale stay below 10^18 in magnitude, so
+         * that they, and their sum or difference (below 2 * 10^18 < 2^63), cannot overflow a long.
+         */
+        private boolean alignedFitsLong() {
+            int scale = resultType.scale();
+            return leftType.precision() + scale - leftType.scale() <= Decimal128.LONG_PRECISION
+                    && rightType.precision() + scale - rightType.scale() <= Decimal128.LONG_PRECISION;
+        }
+
+        /**
+         * {@link #addAligned} for narrow operands whose aligned values cannot overflow a long
+         * ({@link #alignedFitsLong}): one multiplication per operand, one addition and a precision
+         * check per row. The caller has set the output's validity.
+         */
+        private void addNarrow(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            long leftFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - leftType.scale()];
+            long rightFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - rightType.scale()];
+            long sign = operator == ArithmeticOperator.ADD ? 1 : -1;
+            // |result| < 2 * 10^18 by alignedFitsLong; a result precision of 19 or more admits all of them.
+            long bound = resultType.precision() <= Decimal128.LONG_PRECISION ? Decimal128.POWERS_OF_TEN[resultType.precision()] : Long.MAX_VALUE;
+            int[] positions = rows.positions;
+            for (int index = 0; index < rows.count; index++) {
+                int row = positions[index];
+                long a = Decimal128.low(leftData, row);
+                long b = Decimal128.low(rightData, row);
+                if (!Decimal128.fitsLong(Decimal128.high(leftData, row), a) || !Decimal128.fitsLong(Decimal128.high(rightData, row), b)) {
+                    computeSlow(Decimal128.high(leftData, row), a, Decimal128.high(rightData, row), b, outData, row);
+                    continue;
+                }
+                long result = a * leftFactor + sign * (b * rightFactor);
+                if (result >= bound || result <= -bound) {
+                    throw overflowError(a, b);
+                }
+                Decimal128.writeLong(outData, row, result);
+            }
+        }
+
+        /**
+         * {@link #multiplyExactly} for narrow operands: the 128-bit product of two longs, checked
+         * against the result's precision only when the operands' precisions add up to more.
+         * The caller has set the output's validity.
+         */
+        private void multiplyNarrow(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
+            ArrowBuf leftData = left.getDataBuffer();
+            ArrowBuf rightData = right.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            int precision = resultType.precision();
+            // |a| < 10^p1 and |b| < 10^p2, so |a * b| < 10^(p1 + p2): no check when the result admits that many digits.
+            boolean check = leftType.precision() + rightType.precision() > precision;
+            int[] positions = rows.positions;
+            for (int index = 0; index < rows.count; index++) {
+                int row = positions[index];
+                long a = Decimal128.low(leftData, row);
+                long b = Decimal128.low(rightData, row);
+                if (!Decimal128.fitsLong(Decimal128.high(leftData, row), a) || !Decimal128.fitsLong(Decimal128.high(rightData, row), b)) {
+                    computeSlow(Decimal128.high(leftData, row), a, Decimal128.high(rightData, row), b, outData, row);
+                    continue;
+                }
+                long high = Math.multiplyHigh(a, b);
+                long low = a * b;
+                if (check && Decimal128.exceedsPrecision(high, low, precision)) {
+                    throw overflowError(a, b);
+                }
+                Decimal128.write(outData, row, high, low);
+            }
+        }
+
+        /**
+         * Sums and differences of operands brought to the result's scale: {@code 1 - discount},
+         * {@code price + tax}. The caller has set the output's validity.
+         */
         private void addAligned(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
             ArrowBuf leftData = left.getDataBuffer();
             ArrowBuf rightData = right.getDataBuffer();
             ArrowBuf outData = out.getDataBuffer();
-            ArrowBuf outValidity = out.getValidityBuffer();
             long leftFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - leftType.scale()];
             long rightFactor = Decimal128.POWERS_OF_TEN[resultType.scale() - rightType.scale()];
             boolean add = operator == ArithmeticOperator.ADD;
@@ -232,19 +328,18 @@ final class ArithmeticKernels {
                 if (!done) {
                     computeSlow(leftHigh, leftLow, rightHigh, rightLow, outData, row);
                 }
-                Bits.set(outValidity, row, true);
             }
         }
 
         /**
          * The common shape of price times factor: a product whose scale is the sum of the operands'
-         * scales needs no rounding, and two longs multiply exactly into 128 bits.
+         * scales needs no rounding, and two longs multiply exactly into 128 bits. The caller has
+         * set the output's validity.
          */
         private void multiplyExactly(FieldVector left, FieldVector right, FieldVector out, Rows rows) {
             ArrowBuf leftData = left.getDataBuffer();
             ArrowBuf rightData = right.getDataBuffer();
             ArrowBuf outData = out.getDataBuffer();
-            ArrowBuf outValidity = out.getValidityBuffer();
             int precision = resultType.precision();
             for (int index = 0; index < rows.count; index++) {
                 int row = rows.positions[index];
@@ -262,7 +357,6 @@ final class ArithmeticKernels {
                 } else {
                     computeSlow(leftHigh, leftLow, rightHigh, rightLow, outData, row);
                 }
-                Bits.set(outValidity, row, true);
             }
         }
 

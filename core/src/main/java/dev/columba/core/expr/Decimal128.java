@@ -11,6 +11,8 @@ import org.apache.arrow.vector.DecimalVector;
  * long fast path when values fit in 64 bits and fall back to {@link BigDecimal} for the rest.
  */
 final class Decimal128 {
+    /** The largest precision whose every value fits in a long: |v| < 10^18 < 2^63. */
+    static final int LONG_PRECISION = 18;
     /** {@code POWERS_OF_TEN[i] == 10^i} for i in 0..18. */
     static final long[] POWERS_OF_TEN = new long[19];
     /** High and low words of 10^i for i in 0..38, for precision checks on 128-bit values. */

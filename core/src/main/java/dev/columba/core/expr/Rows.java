@@ -30,9 +30,7 @@ final class Rows {
     void selectLive(Batch batch) {
         int live = batch.selectedCount();
         clear(live);
-        for (int index = 0; index < live; index++) {
-            positions[index] = batch.selectedRow(index);
-        }
+        batch.copySelectedRows(positions);
         count = live;
     }
 }

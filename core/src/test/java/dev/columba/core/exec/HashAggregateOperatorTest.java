@@ -197,6 +197,40 @@ class HashAggregateOperatorTest extends OperatorTestBase {
     }
 
     @Test
+    void decimalSumsNearTenToTheEighteenPassSixtyFourBitsExactly() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("v", SqlType.decimal(18, 0)));
+        BigDecimal max = new BigDecimal("999999999999999999");
+        List<Object[]> rows = new ArrayList<>();
+        Map<Integer, BigDecimal> totals = new LinkedHashMap<>();
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        for (int row = 0; row < 61; row++) {
+            int group = row % 3;
+            BigDecimal value = switch (group) {
+                case 0 -> max;
+                case 1 -> row % 2 == 0 ? null : max.negate();
+                default -> row % 4 == 0 ? max : BigDecimal.valueOf(-row);
+            };
+            rows.add(new Object[] {group, value});
+            if (value != null) {
+                totals.merge(group, value, BigDecimal::add);
+                counts.merge(group, 1, Integer::sum);
+            }
+        }
+        List<AggregateCall> calls = List.of(
+                new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "total"),
+                new AggregateCall(AVG, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 2), "mean"));
+        // Batches of 5 rows: both running sums of a group pass 2^63 and spill, within and across batches.
+        List<Object[]> result = run(new HashAggregateOperator(ListSource.of(schema, rows, 5), List.of(0), calls), context(5));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int group = 0; group < 3; group++) {
+            BigDecimal total = totals.get(group);
+            expected.add(List.of(group, total, total.divide(BigDecimal.valueOf(counts.get(group)), 2, RoundingMode.HALF_UP)));
+        }
+        assertEquals(expected, result.stream().map(Arrays::asList).toList());
+        assertEquals(0, totals.get(0).compareTo(max.multiply(BigDecimal.valueOf(21))));
+    }
+
+    @Test
     void aBigintSumPastSixtyFourBitsIsExactAndGroupsWithOnlyNullsSumToNull() {
         List<Object[]> rows = new ArrayList<>();
         for (int row = 0; row < 5; row++) {

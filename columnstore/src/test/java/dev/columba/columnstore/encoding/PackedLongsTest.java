@@ -1,0 +1,67 @@
+package dev.columba.columnstore.encoding;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bulk reads of packed streams at every bit width, 0 to 64: values and deltas read a range at a
+ * time (from offsets inside and across words, up to the stream's last value) equal those read
+ * one at a time.
+ */
+class PackedLongsTest {
+    private static final int COUNT = 300;
+
+    private static PackedLongs stream(int width, long reference, long[] deltas) {
+        ByteWriter out = new ByteWriter(SegmentFormat.PACKED_HEADER_BYTES + SegmentFormat.packedBytes(COUNT, width));
+        out.putLong(reference);
+        out.putByte(width);
+        BitPacker packer = new BitPacker(out, width);
+        for (long delta : deltas) {
+            packer.add(delta);
+        }
+        packer.finish();
+        byte[] bytes = out.finish();
+        return PackedLongs.read(MemorySegment.ofArray(bytes), 0, bytes.length, COUNT, "test stream");
+    }
+
+    @Test
+    void rangesAtEveryWidthMatchSingleReads() {
+        long seed = 20261126L;
+        Random random = new Random(seed);
+        for (int width = 0; width <= 64; width++) {
+            long mask = width == 64 ? -1L : (1L << width) - 1;
+            long[] deltas = new long[COUNT];
+            for (int index = 0; index < COUNT; index++) {
+                // Extremes of the width as well as random deltas.
+                deltas[index] = switch (index % 5) {
+                    case 0 -> mask;
+                    case 1 -> 0;
+                    default -> random.nextLong() & mask;
+                };
+            }
+            long reference = random.nextLong() >> 8;
+            PackedLongs packed = stream(width, reference, deltas);
+            for (int from : new int[] {0, 1, 7, 63, 64, 65, 130, COUNT - 1}) {
+                for (int length : new int[] {1, 3, 64, 100, COUNT - from}) {
+                    if (from + length > COUNT) {
+                        continue;
+                    }
+                    long[] values = new long[length];
+                    long[] read = new long[length];
+                    byte[] scratch = new byte[PackedLongs.scratchFor(length)];
+                    packed.read(from, length, values, scratch);
+                    packed.deltas(from, length, read, scratch);
+                    for (int index = 0; index < length; index++) {
+                        String where = "seed " + seed + ", width " + width + ", value " + (from + index);
+                        assertEquals(deltas[from + index], read[index], where);
+                        assertEquals(reference + deltas[from + index], values[index], where);
+                        assertEquals(packed.get(from + index), values[index], where);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.columba.core.exec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorValues;
+import dev.columba.core.memory.Memory;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.testing.TestBatches;
+import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The group hash table's packed mode for short string keys: ids in order of first appearance,
+ * NULL apart from the empty string, strings of 7 and 8 bytes (multi-byte UTF-8 included), and the
+ * switch to the general table when a longer string arrives, which keeps every id.
+ */
+class GroupHashTableTest {
+    private static final TableSchema SCHEMA = new TableSchema(List.of(
+            Column.nullable("flag", SqlType.varchar(20)), Column.nullable("status", SqlType.varchar(20))));
+    private static final List<SqlType> KEY_TYPES = List.of(SqlType.varchar(20), SqlType.varchar(20));
+
+    private Memory memory;
+    private BufferAllocator allocator;
+
+    @BeforeEach
+    void openMemory() {
+        memory = new Memory(64L << 20);
+        allocator = memory.child("group-hash-table", 32L << 20);
+    }
+
+    @AfterEach
+    void closeMemory() {
+        assertEquals(0, allocator.getAllocatedMemory());
+        allocator.close();
+        memory.close();
+    }
+
+    private static Object[] key(String flag, String status) {
+        return new Object[] {flag, status};
+    }
+
+    /** The group ids of {@code rows}, all of them live, looked up with insertion or without. */
+    private int[] lookUp(GroupHashTable table, List<Object[]> rows, boolean insert) {
+        try (Batch batch = TestBatches.batch(SCHEMA, rows, allocator)) {
+            FieldVector[] columns = {batch.column(0), batch.column(1)};
+            int[] positions = new int[rows.size()];
+            Arrays.setAll(positions, row -> row);
+            int[] ids = new int[rows.size()];
+            if (insert) {
+                table.groupIds(columns, positions, rows.size(), ids);
+            } else {
+                table.find(columns, positions, rows.size(), ids, new long[0]);
+            }
+            return ids;
+        }
+    }
+
+    private static List<Object[]> storedKeys(GroupHashTable table) {
+        List<Object[]> keys = new ArrayList<>();
+        for (int group = 0; group < table.groupCount(); group++) {
+            keys.add(key((String) VectorValues.get(table.key(0), group, SqlType.varchar(20)),
+                    (String) VectorValues.get(table.key(1), group, SqlType.varchar(20))));
+        }
+        return keys;
+    }
+
+    @Test
+    void shortStringKeysGroupByValueWithNullApartFromEmpty() {
+        try (MemoryCharge charge = new MemoryCharge(allocator, "groups");
+             GroupHashTable table = GroupHashTable.forGrouping(KEY_TYPES, allocator, charge)) {
+            List<Object[]> rows = List.of(key("A", "F"), key("N", "O"), key(null, "O"), key("", "O"), key("A", "F"),
+                    key("N", null), key("R", "F"), key(null, "O"), key("", ""), key("1234567", "\u00e9\u00e9\u00e9a"),
+                    key("N", "O"));
+            assertArrayEquals(new int[] {0, 1, 2, 3, 0, 4, 5, 2, 6, 7, 1}, lookUp(table, rows, true));
+            assertEquals(8, table.groupCount());
+            List<Object[]> stored = storedKeys(table);
+            assertArrayEquals(key(null, "O"), stored.get(2));
+            assertArrayEquals(key("", "O"), stored.get(3));
+            assertArrayEquals(key("1234567", "\u00e9\u00e9\u00e9a"), stored.get(7));
+            assertArrayEquals(new int[] {5, -1, 2, -1},
+                    lookUp(table, List.of(key("R", "F"), key("R", "O"), key(null, "O"), key("12345678", "F")), false));
+        }
+    }
+
+    @Test
+    void aLongerStringSwitchesToTheGeneralTableKeepingIds() {
+        try (MemoryCharge charge = new MemoryCharge(allocator, "groups");
+             GroupHashTable table = GroupHashTable.forGrouping(KEY_TYPES, allocator, charge)) {
+            List<Object[]> first = new ArrayList<>();
+            for (int group = 0; group < 40; group++) {
+                first.add(key("k" + group, group % 3 == 0 ? null : "s"));
+            }
+            int[] firstIds = lookUp(table, first, true);
+            for (int group = 0; group < 40; group++) {
+                assertEquals(group, firstIds[group]);
+            }
+            int[] secondIds = lookUp(table, List.of(key("k5", "s"), key("8 bytes!", "s"), key("k39", null), key("k3", null),
+                    key("a much longer key", null), key("8 bytes!", "s")), true);
+            assertArrayEquals(new int[] {5, 40, 39, 3, 41, 40}, secondIds);
+            assertArrayEquals(new int[] {41, 0, -1, 40},
+                    lookUp(table, List.of(key("a much longer key", null), key("k0", null), key("k0", "s"), key("8 bytes!", "s")),
+                            false));
+            List<Object[]> stored = storedKeys(table);
+            assertEquals(42, stored.size());
+            assertArrayEquals(key("k3", null), stored.get(3));
+            assertArrayEquals(key("a much longer key", null), stored.get(41));
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.columba.core.expr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorValues;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.memory.Memory;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.testing.TestBatches;
+import dev.columba.core.type.SqlType;
+import java.math.BigDecimal;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DECIMAL arithmetic kernels over whole batches: the 64-bit loops for operands of precision up to
+ * 18, the 128-bit loops for wider ones, and the switch from the first to the second when an
+ * intermediate passes 64 bits. Each case evaluates two columns over several rows (negative values,
+ * values near ±10^18, NULLs) with the vectorized kernels, on all rows and on a selection, and
+ * compares every row with a product or sum computed independently in {@link BigDecimal}.
+ */
+class DecimalKernelTest {
+    private static final EvaluationContext CONTEXT = new EvaluationContext(LocalDateTime.of(2024, 3, 3, 10, 11, 12));
+    /** 10^18 - 1, the largest DECIMAL(18, 0). */
+    private static final BigDecimal MAX_18 = new BigDecimal("999999999999999999");
+
+    private Memory memory;
+    private BufferAllocator allocator;
+
+    @BeforeEach
+    void openMemory() {
+        memory = new Memory(64L << 20);
+        allocator = memory.child("decimal-kernels", 32L << 20);
+    }
+
+    @AfterEach
+    void closeMemory() {
+        assertEquals(0, allocator.getAllocatedMemory());
+        allocator.close();
+        memory.close();
+    }
+
+    private static TableSchema schema(SqlType left, SqlType right) {
+        return new TableSchema(List.of(Column.nullable("c0", left), Column.nullable("c1", right)));
+    }
+
+    private static Expr column(int index, SqlType type) {
+        return new Expr.ColumnReference(index, type);
+    }
+
+    private static Object[] row(String left, String right) {
+        return new Object[] {left == null ? null : new BigDecimal(left), right == null ? null : new BigDecimal(right)};
+    }
+
+    /** The expression's value at every row, evaluated for all rows at once or for the odd rows only. */
+    private List<Object> evaluate(Expr expression, TableSchema schema, List<Object[]> rows, boolean oddRowsOnly) {
+        try (Batch batch = TestBatches.batch(schema, rows, allocator);
+             CompiledExpression compiled = ExpressionCompiler.compile(expression, schema, CONTEXT, allocator)) {
+            List<Integer> live = new ArrayList<>();
+            for (int row = oddRowsOnly ? 1 : 0; row < rows.size(); row += oddRowsOnly ? 2 : 1) {
+                live.add(row);
+            }
+            batch.select(live.stream().mapToInt(Integer::intValue).toArray(), live.size());
+            var vector = compiled.evaluate(batch);
+            List<Object> values = new ArrayList<>();
+            for (int row : live) {
+                values.add(VectorValues.get(vector, row, expression.type()));
+            }
+            return values;
+        }
+    }
+
+    /** Checks the kernels' result of {@code operator} at every row, all rows and every other row, against {@code expected}. */
+    private void assertRows(ArithmeticOperator operator, SqlType leftType, SqlType rightType, SqlType resultType,
+                            List<Object[]> rows) {
+        TableSchema schema = schema(leftType, rightType);
+        Expr expression = new Expr.Arithmetic(operator, column(0, leftType), column(1, rightType), resultType);
+        int scale = ((SqlType.DecimalType) resultType).scale();
+        for (boolean odd : new boolean[] {false, true}) {
+            List<Object> actual = evaluate(expression, schema, rows, odd);
+            int index = 0;
+            for (int row = odd ? 1 : 0; row < rows.size(); row += odd ? 2 : 1) {
+                BigDecimal left = (BigDecimal) rows.get(row)[0];
+                BigDecimal right = (BigDecimal) rows.get(row)[1];
+                Object expected = left == null || right == null ? null : switch (operator) {
+                    case ADD -> left.add(right).setScale(scale);
+                    case SUBTRACT -> left.subtract(right).setScale(scale);
+                    case MULTIPLY -> left.multiply(right).setScale(scale);
+                    case DIVIDE, MODULO -> throw new IllegalArgumentException(operator.toString());
+                };
+                assertEquals(expected, actual.get(index), expression + " at row " + row + (odd ? " (odd rows)" : ""));
+                index++;
+            }
+        }
+    }
+
+    private void assertOverflow(ArithmeticOperator operator, SqlType leftType, SqlType rightType, SqlType resultType,
+                                List<Object[]> rows, String messagePart) {
+        TableSchema schema = schema(leftType, rightType);
+        Expr expression = new Expr.Arithmetic(operator, column(0, leftType), column(1, rightType), resultType);
+        ColumbaException error = assertThrows(ColumbaException.class, () -> evaluate(expression, schema, rows, false));
+        assertEquals(ErrorCode.VALUE_OUT_OF_RANGE, error.errorCode(), error.getMessage());
+        assertEquals("22003", error.errorCode().sqlState());
+        assertTrue(error.getMessage().contains(messagePart), error.getMessage() + " names " + messagePart);
+    }
+
+    @Test
+    void narrowSumsAndDifferencesAlignScalesAndKeepSigns() {
+        List<Object[]> rows = List.<Object[]>of(row("1", "0.05"), row("1", "0.10"), row("-12345.67", "0.0001"),
+                row("0", "-0.0001"), row("-1", "-99999999.9999"), row("99999999999.99", "99999999.9999"));
+        SqlType left = SqlType.decimal(13, 2);
+        SqlType right = SqlType.decimal(12, 4);
+        assertRows(ArithmeticOperator.ADD, left, right, SqlType.decimal(16, 4), rows);
+        assertRows(ArithmeticOperator.SUBTRACT, left, right, SqlType.decimal(16, 4), rows);
+    }
+
+    @Test
+    void narrowSumsNearTenToTheEighteenFitALong() {
+        String max = MAX_18.toPlainString();
+        List<Object[]> rows = List.<Object[]>of(row(max, max), row("-" + max, "-" + max), row(max, "-" + max), row("-" + max, "1"));
+        SqlType type = SqlType.decimal(18, 0);
+        assertRows(ArithmeticOperator.ADD, type, type, SqlType.decimal(19, 0), rows);
+        assertRows(ArithmeticOperator.SUBTRACT, type, type, SqlType.decimal(19, 0), rows);
+    }
+
+    @Test
+    void sumsThatPassSixtyFourBitsSwitchTo128Bits() {
+        // DECIMAL(18, 0) brought to scale 2 passes 2^63: the row goes to the 128-bit path, exactly.
+        String max = MAX_18.toPlainString();
+        List<Object[]> rows = List.<Object[]>of(row(max, "0.01"), row("-" + max, "-0.01"), row("5", "0.25"), row("-" + max, max + ".00"));
+        assertRows(ArithmeticOperator.ADD, SqlType.decimal(18, 0), SqlType.decimal(20, 2), SqlType.decimal(21, 2), rows);
+        assertRows(ArithmeticOperator.SUBTRACT, SqlType.decimal(18, 0), SqlType.decimal(20, 2), SqlType.decimal(21, 2), rows);
+        assertRows(ArithmeticOperator.ADD, SqlType.decimal(18, 0), SqlType.decimal(18, 2), SqlType.decimal(21, 2),
+                List.<Object[]>of(row(max, "0.01"), row("-" + max, "-9999999999999999.99"), row("-3", "0.01")));
+    }
+
+    @Test
+    void narrowProductsAreExactIn128Bits() {
+        String max = MAX_18.toPlainString();
+        List<Object[]> rows = List.<Object[]>of(row(max, max), row("-" + max, max), row("-" + max, "-" + max), row("0", "-" + max),
+                row("-1", "1"));
+        SqlType type = SqlType.decimal(18, 0);
+        assertRows(ArithmeticOperator.MULTIPLY, type, type, SqlType.decimal(36, 0), rows);
+        List<Object[]> money = List.<Object[]>of(row("12345.67", "0.95"), row("-0.01", "1.08"), row("99999999999.99", "-1.00"));
+        assertRows(ArithmeticOperator.MULTIPLY, SqlType.decimal(13, 2), SqlType.decimal(3, 2), SqlType.decimal(16, 4), money);
+    }
+
+    @Test
+    void productsOfAWideOperandTakeThe128BitLoop() {
+        List<Object[]> rows = List.<Object[]>of(row("1234567890123456789012.3456", "1.08"), row("-12345.6789", "-0.50"),
+                row("0.0001", "99.99"));
+        assertRows(ArithmeticOperator.MULTIPLY, SqlType.decimal(30, 4), SqlType.decimal(4, 2), SqlType.decimal(34, 6), rows);
+    }
+
+    @Test
+    void nullOperandsGiveNullRows() {
+        List<Object[]> rows = List.<Object[]>of(row(null, "1.00"), row("2.50", null), row("-2.50", "1.25"), row(null, null),
+                row("7.00", "-0.01"));
+        SqlType type = SqlType.decimal(10, 2);
+        assertRows(ArithmeticOperator.ADD, type, type, SqlType.decimal(11, 2), rows);
+        assertRows(ArithmeticOperator.SUBTRACT, type, type, SqlType.decimal(11, 2), rows);
+        assertRows(ArithmeticOperator.MULTIPLY, type, type, SqlType.decimal(20, 4), rows);
+    }
+
+    @Test
+    void overflowIsAnErrorOnThe64BitPath() {
+        SqlType type = SqlType.decimal(18, 0);
+        String max = MAX_18.toPlainString();
+        assertOverflow(ArithmeticOperator.ADD, type, type, type, List.<Object[]>of(row("1", "2"), row(max, "1")), max);
+        assertOverflow(ArithmeticOperator.SUBTRACT, type, type, type, List.<Object[]>of(row("-" + max, "1")), max);
+        SqlType cents = SqlType.decimal(9, 2);
+        assertOverflow(ArithmeticOperator.MULTIPLY, cents, cents, SqlType.decimal(10, 4),
+                List.<Object[]>of(row("1.00", "1.00"), row("-9999999.99", "2.00")), "9999999.99");
+    }
+
+    @Test
+    void overflowIsAnErrorOnThe128BitPath() {
+        SqlType wide = SqlType.decimal(38, 0);
+        String large = "9".repeat(38);
+        assertOverflow(ArithmeticOperator.ADD, wide, wide, wide, List.<Object[]>of(row("1", "1"), row(large, "1")), "+");
+        assertOverflow(ArithmeticOperator.SUBTRACT, wide, wide, wide, List.<Object[]>of(row("-" + large, "1")), "-");
+        // (10^30 - 1) * (10^8 - 1) has 38 digits, one more than the result admits.
+        assertOverflow(ArithmeticOperator.MULTIPLY, SqlType.decimal(30, 0), SqlType.decimal(8, 0), SqlType.decimal(37, 0),
+                List.<Object[]>of(row("2", "3"), row("9".repeat(30), "99999999"), row("1", "1")), "*");
+    }
+}
