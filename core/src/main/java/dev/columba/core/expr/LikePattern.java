@@ -20,8 +20,16 @@ final class LikePattern {
 
     private final int[][] segments;
 
+    /** Whether a segment is literal bytes only (no {@code _}): searched for by its first byte. */
+    private final boolean[] literal;
+
     private LikePattern(int[][] segments) {
         this.segments = segments;
+        this.literal = new boolean[segments.length];
+        for (int segment = 0; segment < segments.length; segment++) {
+            literal[segment] = segments[segment].length > 0
+                    && java.util.Arrays.stream(segments[segment]).allMatch(element -> element != ANY_CHARACTER);
+        }
     }
 
     /**
@@ -90,6 +98,14 @@ final class LikePattern {
                 continue;
             }
             long found = -1;
+            if (literal[segment]) {
+                found = findLiteral(elements, data, position, suffixStart);
+                if (found < 0) {
+                    return false;
+                }
+                position = found;
+                continue;
+            }
             for (long candidate = position; candidate <= suffixStart; ) {
                 found = matchForward(elements, data, candidate, suffixStart);
                 if (found >= 0) {
@@ -104,6 +120,55 @@ final class LikePattern {
                 return false;
             }
             position = found;
+        }
+        return true;
+    }
+
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /**
+     * Where the leftmost occurrence of the literal bytes {@code elements} lying wholly in
+     * {@code [from, limit)} ends, or -1. Candidates are found eight bytes at a time (a word XORed
+     * with the first byte repeated has a zero byte where that byte is; the lowest byte the
+     * zero-byte test flags is always a true one). A literal segment starts with an ASCII or UTF-8
+     * lead byte, never a continuation byte, so every byte match is at a character boundary.
+     */
+    private static long findLiteral(int[] elements, ArrowBuf data, long from, long limit) {
+        long lastStart = limit - elements.length;
+        int first = elements[0];
+        long repeated = ONES * first;
+        long candidate = from;
+        while (candidate <= lastStart) {
+            if (candidate + Long.BYTES <= limit) {
+                long difference = data.getLong(candidate) ^ repeated;
+                long zeroBytes = (difference - ONES) & ~difference & HIGH_BITS;
+                if (zeroBytes == 0) {
+                    candidate += Long.BYTES;
+                    continue;
+                }
+                candidate += Long.numberOfTrailingZeros(zeroBytes) >>> 3;
+                if (candidate > lastStart) {
+                    return -1;
+                }
+            } else if ((data.getByte(candidate) & 0xFF) != first) {
+                candidate++;
+                continue;
+            }
+            if (literalAt(elements, data, candidate)) {
+                return candidate + elements.length;
+            }
+            candidate++;
+        }
+        return -1;
+    }
+
+    /** Whether the literal bytes {@code elements} are at {@code position} (the caller knows they fit). */
+    private static boolean literalAt(int[] elements, ArrowBuf data, long position) {
+        for (int element = 1; element < elements.length; element++) {
+            if ((data.getByte(position + element) & 0xFF) != elements[element]) {
+                return false;
+            }
         }
         return true;
     }

@@ -105,17 +105,10 @@ class TpchQueriesTest {
         }
     }
 
-    /**
-     * DuckDB's texts on both storage kinds; the specification's texts (the dialect's INTERVAL
-     * arithmetic and quoting) on the columnstore only: on rowstore tables Q21 alone takes
-     * minutes (207 s in CI), and the storage kinds
-     * are compared by the first set already.
-     */
+    /** Both sets of texts on both storage kinds. */
     static Stream<Arguments> queries() {
         return Stream.of(Texts.values()).flatMap(texts -> IntStream.rangeClosed(1, 22).boxed()
-                .flatMap(query -> Stream.of(Storage.values())
-                        .filter(storage -> texts == Texts.DUCKDB_VERBATIM || storage == Storage.COLUMNSTORE)
-                        .map(storage -> Arguments.of(texts, query, storage))));
+                .flatMap(query -> Stream.of(Storage.values()).map(storage -> Arguments.of(texts, query, storage))));
     }
 
     static Stream<Integer> queryNumbers() {
