@@ -38,6 +38,7 @@ import dev.columba.planner.rules.ColumbaTableScanRule;
 import dev.columba.planner.rules.ColumbaUnionRule;
 import dev.columba.planner.rules.ColumbaValuesRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
+import dev.columba.planner.rules.CorrelatedExistsRule;
 import dev.columba.planner.rules.IndexSeekRule;
 import dev.columba.planner.rules.JoinOrdering;
 import dev.columba.planner.rules.OrFactoringRule;
@@ -454,6 +455,11 @@ public final class QueryPlanner {
             .addRuleCollection(List.of(CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL))
             .build();
 
+    /** EXISTS and NOT EXISTS correlated through one filter as SEMI and ANTI joins, before the general path. */
+    private static final HepProgram CORRELATED_EXISTS = new HepProgramBuilder()
+            .addRuleInstance(CorrelatedExistsRule.create())
+            .build();
+
     /**
      * After the fields no longer needed were trimmed: filters back below the projections the
      * trimming put over scans, projections merged and removed (the shapes the rewrites left).
@@ -475,7 +481,7 @@ public final class QueryPlanner {
                 .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
                         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
                 .build();
-        RelNode result = hep(subQueries, rel);
+        RelNode result = hep(subQueries, hep(CORRELATED_EXISTS, rel));
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
         result = RelDecorrelator.decorrelateQuery(result, relBuilder);
         result = converter.trimUnusedFields(true, result);
