@@ -4,6 +4,7 @@ import static dev.columba.planner.session.SessionRows.query;
 import static dev.columba.planner.session.SessionRows.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -111,6 +112,64 @@ class BitmapFilterTest {
         assertFalse(explain(QUERIES.get(7)).contains("BitmapFilter"), "an aggregated value is not a group key");
         set("SET bitmap_filters OFF");
         assertFalse(explain(QUERIES.get(1)).contains("BitmapFilter"), "the setting turns them off");
+    }
+
+    /** EXISTS, NOT EXISTS, IN and NOT IN over a small filtered product list against the sales; sales.product_id has NULLs. */
+    private static final List<String> SEMI_QUERIES = List.of(
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND EXISTS (SELECT * FROM sales s WHERE s.product_id = p.product_id AND s.amount > 50)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND NOT EXISTS (SELECT * FROM sales s WHERE s.product_id = p.product_id AND s.amount > 97)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND p.product_id IN (SELECT product_id FROM sales WHERE amount > 50)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND p.product_id NOT IN (SELECT product_id FROM sales WHERE amount > 97)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND p.product_id NOT IN (SELECT product_id FROM sales WHERE amount > 97 AND product_id IS NOT NULL)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND EXISTS (SELECT * FROM sales s WHERE s.product_id = p.product_id AND s.store_id <> p.product_id)");
+
+    @Test
+    void aSemiJoinBuildsItsPreservedSideWhenThatIsSmallerAndFiltersTheOther() {
+        // Q4's shape: 50 products of a category, EXISTS a sale of theirs among 29,000.
+        String exists = explain(SEMI_QUERIES.get(0));
+        assertTrue(exists.contains("HashJoin [SEMI, =(product_id, product_id), build left, bitmap filters Bitmap"), exists);
+        List<String> lines = exists.lines().toList();
+        int filter = lines.indexOf(lines.stream().filter(line -> line.contains("BitmapFilter [product_id IN Bitmap")).findFirst()
+                .orElseThrow(() -> new AssertionError("no bitmap filter: " + exists)));
+        assertTrue(lines.get(filter + 1).contains("ColumnstoreScan [sales"), "the probed sales are filtered: " + exists);
+        assertTrue(explain(SEMI_QUERIES.get(2)).contains("build left"), "IN too");
+        // The other way round (the sales that have a product of a category) Volcano joins the sales to the distinct
+        // product keys, an inner join building the products, and the sales are probed as before.
+        String in = explain(QUERIES.get(3));
+        assertTrue(in.contains("HashJoin [INNER, =(product_id, product_id), build right") && !in.contains("build left"), in);
+    }
+
+    @Test
+    void notExistsAndNotInKeepTheirNullSemantics() {
+        // NOT IN over a list with a NULL is never TRUE; NOT EXISTS and NOT IN over NULL-free lists keep the products without sales.
+        List<Object> withNull = query(session, SEMI_QUERIES.get(3)).getFirst();
+        assertEquals(0L, ((Number) withNull.get(0)).longValue(), "NOT IN a list with a NULL: " + withNull);
+        assertNull(withNull.get(1));
+        assertEquals(query(session, SEMI_QUERIES.get(1)), query(session, SEMI_QUERIES.get(4)));
+        assertTrue(((Number) query(session, SEMI_QUERIES.get(1)).getFirst().getFirst()).longValue() > 0, "some products have no such sale");
+    }
+
+    @Test
+    void semiAndAntiAnswersAreTheLoopJoinsSeriallyAndInParallel() {
+        for (String maxDop : List.of("1", "2")) {
+            set("SET max_dop = " + maxDop);
+            set("SET parallelism_threshold_rows = 1000");
+            if (maxDop.equals("2")) {
+                String parallel = explain(SEMI_QUERIES.get(0));
+                assertTrue(parallel.indexOf("Gather") >= 0 && parallel.indexOf("Gather") < parallel.indexOf("build left"),
+                        "the join building its preserved side runs in the workers: " + parallel);
+            }
+            for (String sql : SEMI_QUERIES) {
+                List<List<Object>> hashed = query(session, sql);
+                assertEquals(query(session, sql + " OPTION (LOOP JOIN)"), hashed, sql + " at max_dop " + maxDop);
+            }
+        }
     }
 
     @Test
