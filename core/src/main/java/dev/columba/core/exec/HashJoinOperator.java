@@ -24,8 +24,9 @@ import org.apache.arrow.vector.FieldVector;
  * distinct key saves walking its rows again); with one, each candidate pair is checked, and build
  * rows already marked are no longer candidates.
  *
- * <p>Memory: the whole right input (rows with non-NULL keys) is copied into Arrow vectors, plus
- * the hash table of its distinct keys and per-row chains on the heap, all charged to the query's
+ * <p>Memory: the whole right input (rows with non-NULL keys; all rows for RIGHT_ANTI) is copied
+ * into Arrow vectors, plus the hash table of its distinct keys and per-row chains (and for
+ * RIGHT_SEMI and RIGHT_ANTI the match flags) on the heap, all charged to the query's
  * limit: a build side that does not fit is {@code OUT_OF_MEMORY} (53200), there is no spilling.
  * The left input is streamed. Each returned batch is the operator's own or a view of the left
  * input's batch, valid until the next {@code next()}.

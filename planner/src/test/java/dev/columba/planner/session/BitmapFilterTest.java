@@ -129,6 +129,13 @@ class BitmapFilterTest {
             "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
                     + " AND EXISTS (SELECT * FROM sales s WHERE s.product_id = p.product_id AND s.store_id <> p.product_id)");
 
+    /** NOT EXISTS written as a LEFT join: IS NULL on store_id (never NULL in sales), then on product_id (may be NULL). */
+    private static final List<String> LEFT_JOIN_IS_NULL = List.of(
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p LEFT JOIN sales s ON s.product_id = p.product_id AND s.amount > 97"
+                    + " WHERE p.category = 'c3' AND s.store_id IS NULL",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p LEFT JOIN sales s ON s.product_id = p.product_id AND s.amount > 97"
+                    + " WHERE p.category = 'c3' AND s.product_id IS NULL");
+
     @Test
     void aSemiJoinBuildsItsPreservedSideWhenThatIsSmallerAndFiltersTheOther() {
         // Q4's shape: 50 products of a category, EXISTS a sale of theirs among 29,000.
@@ -156,6 +163,24 @@ class BitmapFilterTest {
     }
 
     @Test
+    void notExistsIsAnAntiJoinBuildingTheSmallerPreservedSide() {
+        String notExists = explain(SEMI_QUERIES.get(1));
+        assertTrue(notExists.contains("HashJoin [ANTI, =(product_id, product_id), build left, bitmap filters Bitmap"), notExists);
+        assertFalse(notExists.contains("IS NULL"), notExists);
+        String handWritten = explain(LEFT_JOIN_IS_NULL.get(0));
+        assertTrue(handWritten.contains("HashJoin [ANTI"), "IS NULL on a column the sales never leave NULL: " + handWritten);
+        // Not an anti join: NOT IN (its IS NULL is inside an OR), IS NULL on a column that may be NULL.
+        assertTrue(explain(SEMI_QUERIES.get(3)).contains("HashJoin [LEFT"), "NOT IN");
+        String nullable = explain(LEFT_JOIN_IS_NULL.get(1));
+        assertTrue(nullable.contains("HashJoin [LEFT") && !nullable.contains("ANTI"), nullable);
+        // All four forms give the products of category c3 without a sale above 97.
+        List<List<Object>> expected = query(session, SEMI_QUERIES.get(4));
+        assertEquals(expected, query(session, SEMI_QUERIES.get(1)));
+        assertEquals(expected, query(session, LEFT_JOIN_IS_NULL.get(0)));
+        assertEquals(expected, query(session, LEFT_JOIN_IS_NULL.get(1)));
+    }
+
+    @Test
     void semiAndAntiAnswersAreTheLoopJoinsSeriallyAndInParallel() {
         for (String maxDop : List.of("1", "2")) {
             set("SET max_dop = " + maxDop);
@@ -165,7 +190,7 @@ class BitmapFilterTest {
                 assertTrue(parallel.indexOf("Gather") >= 0 && parallel.indexOf("Gather") < parallel.indexOf("build left"),
                         "the join building its preserved side runs in the workers: " + parallel);
             }
-            for (String sql : SEMI_QUERIES) {
+            for (String sql : java.util.stream.Stream.concat(SEMI_QUERIES.stream(), LEFT_JOIN_IS_NULL.stream()).toList()) {
                 List<List<Object>> hashed = query(session, sql);
                 assertEquals(query(session, sql + " OPTION (LOOP JOIN)"), hashed, sql + " at max_dop " + maxDop);
             }
