@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * joined to a filtered dimension. The join's build keys reach the fact table's scan (EXPLAIN shows
  * a {@code BitmapFilter} above it and the join naming the filter it publishes), through projections
  * and further joins, and never through the null-extended side of an outer join; every answer is the
- * one without bitmap filters ({@code SET bitmap_filters OFF}), serially and in parallel.
+ * one without bitmap filters ({@code SET bitmap_filters OFF}), serially and in parallel. SEMI and
+ * ANTI joins (EXISTS, IN, NOT EXISTS, a LEFT join filtered on IS NULL) build their small preserved
+ * side and filter the other; NOT IN keeps its NULL semantics; their answers are the loop joins'.
  */
 class BitmapFilterTest {
     @TempDir
