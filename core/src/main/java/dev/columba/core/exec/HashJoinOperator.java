@@ -14,13 +14,19 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * Equi-join: builds a hash table on the right input's key columns, then probes it with each
  * batch of the left input. Keys of any type, compared as GROUP BY compares them except that a
- * NULL key never matches anything (build rows with a NULL key are dropped; probe rows with one
- * find nothing, so LEFT keeps them and ANTI returns them). An optional residual condition over
- * the left and right columns (the rest of an ON clause) is checked on the candidate pairs.
- * Matches of a left row come in the right input's order.
+ * NULL key never matches anything (build rows with a NULL key are dropped, except by RIGHT_ANTI,
+ * which returns them; probe rows with one find nothing, so LEFT keeps them and ANTI returns them).
+ * An optional residual condition over the left and right columns (the rest of an ON clause) is
+ * checked on the candidate pairs. Matches of a left row come in the right input's order.
  *
- * <p>Memory: the whole right input (rows with non-NULL keys) is copied into Arrow vectors, plus
- * the hash table of its distinct keys and per-row chains on the heap, all charged to the query's
+ * <p>RIGHT_SEMI and RIGHT_ANTI mark build rows as probe rows find them. Without a residual
+ * condition a key's rows are marked together the first time a probe row finds the key (a flag per
+ * distinct key saves walking its rows again); with one, each candidate pair is checked, and build
+ * rows already marked are no longer candidates.
+ *
+ * <p>Memory: the whole right input (rows with non-NULL keys; all rows for RIGHT_ANTI) is copied
+ * into Arrow vectors, plus the hash table of its distinct keys and per-row chains (and for
+ * RIGHT_SEMI and RIGHT_ANTI the match flags) on the heap, all charged to the query's
  * limit: a build side that does not fit is {@code OUT_OF_MEMORY} (53200), there is no spilling.
  * The left input is streamed. Each returned batch is the operator's own or a view of the left
  * input's batch, valid until the next {@code next()}.
@@ -36,6 +42,9 @@ public final class HashJoinOperator extends JoinOperator {
     private int[] nextRow = new int[0];
     private int[] probeGroups = new int[0];
     private long[] probeHashes = new long[0];
+    /** RIGHT_SEMI, RIGHT_ANTI: per build row and per distinct key, whether a probe row matched it. */
+    private boolean[] matchedRows;
+    private boolean[] matchedGroups;
     /** The build that the workers of a parallel plan share, or null when this join builds its own. */
     private final SharedHashBuild shared;
     /** Per key, the bitmap filter this join's build publishes to scans on its probe side, or null. */
@@ -83,7 +92,8 @@ public final class HashJoinOperator extends JoinOperator {
 
     /**
      * Makes the build publish the values of key {@code key} (a whole number) to {@code filter} once
-     * the table is complete; only for joins that drop probe rows without a partner (INNER, SEMI).
+     * the table is complete; only for joins that drop probe rows without a partner (INNER, SEMI,
+     * and RIGHT_SEMI and RIGHT_ANTI, whose probe rows only mark partners).
      */
     public void publishKeys(int key, RuntimeFilter filter) {
         Layout layout = Layout.of(right.schema().column(rightKeys[key]).type());
@@ -91,7 +101,7 @@ public final class HashJoinOperator extends JoinOperator {
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "a bitmap filter needs a whole-number key, not "
                     + right.schema().column(rightKeys[key]).type().sqlName());
         }
-        if (joinType != JoinType.INNER && joinType != JoinType.SEMI) {
+        if (joinType == JoinType.LEFT || joinType == JoinType.ANTI) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a " + joinType + " join keeps probe rows without a partner");
         }
         filters[key] = filter;
@@ -108,7 +118,8 @@ public final class HashJoinOperator extends JoinOperator {
             try {
                 buildRows = new RowBuffer(right.schema(), memory);
                 buildFrom(memory);
-                return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, tableCharge, chainCharge);
+                return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, matchedRows, matchedGroups,
+                        tableCharge, chainCharge);
             } catch (RuntimeException e) {
                 // What the failed build allocated goes before its allocator is closed.
                 closeQuietly(buildRows, e);
@@ -129,6 +140,8 @@ public final class HashJoinOperator extends JoinOperator {
         table = built.table();
         firstRow = built.firstRow();
         nextRow = built.nextRow();
+        matchedRows = built.matchedRows();
+        matchedGroups = built.matchedGroups();
         lastRow = null;
         tableCharge = null;
         chainCharge = null;
@@ -155,11 +168,16 @@ public final class HashJoinOperator extends JoinOperator {
         }
         table = new GroupHashTable(keyTypes, memory, tableCharge);
         int[] positions = new int[0];
+        int[] nullKeyPositions = new int[0];
         int[] groups = new int[0];
         FieldVector[] keys = new FieldVector[rightKeys.length];
+        boolean keepNullKeys = joinType == JoinType.RIGHT_ANTI;
         for (Batch batch = right.next(); batch != null; batch = right.next()) {
             positions = Vectors.livePositions(batch, positions);
-            int count = withoutNullKeys(batch, positions, batch.selectedCount());
+            if (keepNullKeys && nullKeyPositions.length < batch.selectedCount()) {
+                nullKeyPositions = new int[positions.length];
+            }
+            int count = withoutNullKeys(batch, positions, batch.selectedCount(), keepNullKeys ? nullKeyPositions : null);
             if (groups.length < count) {
                 groups = new int[Math.max(count, groups.length * 2)];
             }
@@ -170,6 +188,16 @@ public final class HashJoinOperator extends JoinOperator {
             int firstNewRow = buildRows.size();
             buildRows.append(batch, positions, count);
             link(groups, count, firstNewRow);
+            if (keepNullKeys && count < batch.selectedCount()) {
+                // In no chain: no probe row finds them, and RIGHT_ANTI returns them.
+                buildRows.append(batch, nullKeyPositions, batch.selectedCount() - count);
+            }
+        }
+        if (joinType.keepsRight()) {
+            matchedRows = new boolean[buildRows.size()];
+            matchedGroups = new boolean[table.groupCount()];
+            chainCharge.ensure((long) nextRow.length * Integer.BYTES + 2L * firstRow.length * Integer.BYTES
+                    + matchedRows.length + matchedGroups.length);
         }
         for (int key = 0; key < filters.length; key++) {
             if (filters[key] != null) {
@@ -179,9 +207,13 @@ public final class HashJoinOperator extends JoinOperator {
         }
     }
 
-    /** Drops rows with a NULL in any key column from {@code positions}; returns how many remain. */
-    private int withoutNullKeys(Batch batch, int[] positions, int count) {
+    /**
+     * Drops rows with a NULL in any key column from {@code positions}, in order, and puts them in
+     * {@code dropped} (unless null); returns how many remain.
+     */
+    private int withoutNullKeys(Batch batch, int[] positions, int count, int[] dropped) {
         int kept = 0;
+        int droppedCount = 0;
         for (int index = 0; index < count; index++) {
             int row = positions[index];
             boolean anyNull = false;
@@ -190,6 +222,8 @@ public final class HashJoinOperator extends JoinOperator {
             }
             if (!anyNull) {
                 positions[kept++] = row;
+            } else if (dropped != null) {
+                dropped[droppedCount++] = row;
             }
         }
         return kept;
@@ -251,6 +285,30 @@ public final class HashJoinOperator extends JoinOperator {
             matches[index] = probeGroups[index] >= 0;
         }
         return true;
+    }
+
+    @Override
+    boolean markBuildMatchesWithoutCandidates(boolean[] buildMatched) {
+        for (int index = 0; index < probeCount; index++) {
+            int group = probeGroups[index];
+            if (group >= 0 && !matchedGroups[group]) {
+                matchedGroups[group] = true;
+                for (int row = firstRow[group]; row >= 0; row = nextRow[row]) {
+                    buildMatched[row] = true;
+                }
+            }
+        }
+        return true;
+    }
+
+    @Override
+    boolean[] buildMatchFlags() {
+        return matchedRows;
+    }
+
+    @Override
+    boolean lastToFinishProbing() {
+        return shared == null || shared.finishProbing();
     }
 
     @Override

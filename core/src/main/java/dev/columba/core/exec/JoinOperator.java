@@ -31,9 +31,17 @@ import org.apache.arrow.vector.FieldVector;
  * <p>Per left batch: first the candidates (INNER and LEFT return the passing pairs; SEMI and ANTI
  * only note which left rows matched), then the left rows' verdict: LEFT returns the unmatched
  * rows with NULL right columns, SEMI a view of the matched rows, ANTI of the unmatched ones.
+ *
+ * <p>RIGHT_SEMI and RIGHT_ANTI note which right (build) rows matched instead, one flag per build
+ * row, and return nothing per left batch; once the left input is exhausted they return the marked
+ * build rows (RIGHT_SEMI) or the unmarked ones (RIGHT_ANTI), copied out of the build a batch at a
+ * time. Where workers of a parallel plan share one build, they share its flags too
+ * ({@link #buildMatchFlags}), and only the last worker to finish probing returns the build rows
+ * ({@link #lastToFinishProbing}): its finishing is ordered after every other worker's, so it sees
+ * all their marks.
  */
 abstract class JoinOperator extends BaseOperator {
-    private enum Phase { CANDIDATES, VERDICT }
+    private enum Phase { CANDIDATES, VERDICT, BUILD_ROWS }
 
     final Operator left;
     final Operator right;
@@ -50,6 +58,11 @@ abstract class JoinOperator extends BaseOperator {
     int[] probeRows = new int[0];
     int probeCount;
     private boolean[] matched = new boolean[0];
+    /** RIGHT_SEMI, RIGHT_ANTI: per build row, whether some left row matched it (possibly shared with other workers). */
+    private boolean[] buildMatched;
+    /** RIGHT_SEMI, RIGHT_ANTI: the next build row to consider for the output once probing is done. */
+    private int buildCursor;
+    private Batch buildOutput;
     private int probeIndex;
     private int cursor;
     private int verdictIndex;
@@ -86,11 +99,14 @@ abstract class JoinOperator extends BaseOperator {
     /**
      * Left columns then right columns (nullable for LEFT joins), right names made unique by a
      * numeric suffix as Calcite does ({@code id} and {@code id} become {@code id}, {@code id0});
-     * SEMI and ANTI joins return the left columns only.
+     * SEMI and ANTI joins return the left columns only, RIGHT_SEMI and RIGHT_ANTI the right ones.
      */
     static TableSchema outputSchema(TableSchema left, TableSchema right, JoinType joinType) {
-        if (joinType == JoinType.SEMI || joinType == JoinType.ANTI) {
+        if (joinType.keepsLeft()) {
             return left;
+        }
+        if (joinType.keepsRight()) {
+            return right;
         }
         List<Column> columns = new ArrayList<>(left.columns());
         Set<String> names = new HashSet<>();
@@ -141,14 +157,44 @@ abstract class JoinOperator extends BaseOperator {
      */
     abstract boolean matchesWithoutCandidates(boolean[] matches);
 
+    /**
+     * RIGHT_SEMI, RIGHT_ANTI: marks in {@code buildMatched} the build rows that the probed left
+     * rows match, if every candidate is a match without a condition to check; returns whether it
+     * did (else the candidates are checked one by one).
+     */
+    abstract boolean markBuildMatchesWithoutCandidates(boolean[] buildMatched);
+
+    /** RIGHT_SEMI, RIGHT_ANTI: the per-build-row match flags, all false; those of the shared build in a parallel plan. */
+    boolean[] buildMatchFlags() {
+        return new boolean[buildRows.size()];
+    }
+
+    /**
+     * RIGHT_SEMI, RIGHT_ANTI: called once, when this operator's left input is exhausted; whether it
+     * is the one to return the build rows (the last of the workers sharing the build to finish).
+     */
+    boolean lastToFinishProbing() {
+        return true;
+    }
+
     @Override
     Batch produce() {
         if (!built) {
             build();
             built = true;
+            if (joinType.keepsRight()) {
+                buildMatched = buildMatchFlags();
+            }
         }
         while (true) {
+            if (phase == Phase.BUILD_ROWS) {
+                return buildRowsOutput();
+            }
             if (probeBatch == null && !nextProbeBatch()) {
+                if (joinType.keepsRight() && lastToFinishProbing()) {
+                    phase = Phase.BUILD_ROWS;
+                    continue;
+                }
                 return null;
             }
             Batch result = phase == Phase.CANDIDATES ? candidates() : verdict();
@@ -159,7 +205,7 @@ abstract class JoinOperator extends BaseOperator {
     }
 
     private boolean nextProbeBatch() {
-        if (buildRows.size() == 0 && (joinType == JoinType.INNER || joinType == JoinType.SEMI)) {
+        if (buildRows.size() == 0 && joinType != JoinType.LEFT && joinType != JoinType.ANTI) {
             return false;
         }
         Batch batch = left.next();
@@ -177,8 +223,8 @@ abstract class JoinOperator extends BaseOperator {
         verdictIndex = 0;
         probeIndex = 0;
         cursor = probeCount > 0 ? firstCandidate(0) : -1;
-        boolean settled = condition == null && (joinType == JoinType.SEMI || joinType == JoinType.ANTI)
-                && matchesWithoutCandidates(matched);
+        boolean settled = condition == null && (joinType.keepsLeft() && matchesWithoutCandidates(matched)
+                || joinType.keepsRight() && markBuildMatchesWithoutCandidates(buildMatched));
         phase = settled ? Phase.VERDICT : Phase.CANDIDATES;
         return true;
     }
@@ -194,7 +240,7 @@ abstract class JoinOperator extends BaseOperator {
             gather(count);
             if (compiledCondition == null) {
                 for (int index = 0; index < count; index++) {
-                    matched[pairProbe[index]] = true;
+                    markMatch(index);
                 }
                 if (joinType == JoinType.INNER || joinType == JoinType.LEFT) {
                     return pairs;
@@ -211,13 +257,22 @@ abstract class JoinOperator extends BaseOperator {
             for (int index = 0; index < count; index++) {
                 if (BitVectorHelper.get(validity, index) != 0 && BitVectorHelper.get(values, index) != 0) {
                     passing[passed++] = index;
-                    matched[pairProbe[index]] = true;
+                    markMatch(index);
                 }
             }
             if (passed > 0 && (joinType == JoinType.INNER || joinType == JoinType.LEFT)) {
                 pairs.select(passing, passed);
                 return pairs;
             }
+        }
+    }
+
+    /** Notes that pair {@code pair} of {@link #pairProbe}/{@link #pairBuild} matched. */
+    private void markMatch(int pair) {
+        if (buildMatched != null) {
+            buildMatched[pairBuild[pair]] = true;
+        } else {
+            matched[pairProbe[pair]] = true;
         }
     }
 
@@ -228,12 +283,18 @@ abstract class JoinOperator extends BaseOperator {
             pairProbe = new int[limit];
             pairBuild = new int[limit];
         }
-        boolean existence = joinType == JoinType.SEMI || joinType == JoinType.ANTI;
+        boolean existence = joinType.keepsLeft();
+        boolean buildExistence = joinType.keepsRight();
         int count = 0;
         while (probeIndex < probeCount && count < limit) {
             if (cursor < 0 || (existence && matched[probeIndex])) {
                 probeIndex++;
                 cursor = probeIndex < probeCount ? firstCandidate(probeIndex) : -1;
+                continue;
+            }
+            if (buildExistence && buildMatched[cursor]) {
+                // Already known to match (a racy read when shared: a stale false only costs a check).
+                cursor = nextCandidate(probeIndex, cursor);
                 continue;
             }
             pairProbe[count] = probeIndex;
@@ -268,7 +329,7 @@ abstract class JoinOperator extends BaseOperator {
     /** What this left batch yields once its candidates are done; null when it is finished. */
     private Batch verdict() {
         return switch (joinType) {
-            case INNER -> {
+            case INNER, RIGHT_SEMI, RIGHT_ANTI -> {
                 probeBatch = null;
                 yield null;
             }
@@ -309,8 +370,43 @@ abstract class JoinOperator extends BaseOperator {
         };
     }
 
+    /**
+     * RIGHT_SEMI, RIGHT_ANTI after probing: the next batch of build rows whose flag says they
+     * matched (RIGHT_SEMI) or did not (RIGHT_ANTI), or null after the last build row.
+     */
+    private Batch buildRowsOutput() {
+        boolean wanted = joinType == JoinType.RIGHT_SEMI;
+        int limit = context.batchSize();
+        if (passing.length < limit) {
+            passing = new int[limit];
+        }
+        int size = buildRows.size();
+        int count = 0;
+        while (buildCursor < size && count < limit) {
+            if (buildMatched[buildCursor] == wanted) {
+                passing[count++] = buildCursor;
+            }
+            buildCursor++;
+        }
+        if (count == 0) {
+            return null;
+        }
+        if (buildOutput == null) {
+            buildOutput = Batch.create(schema(), allocator);
+        }
+        Vectors.rewind(buildOutput);
+        for (int columnIndex = 0; columnIndex < buildRows.columnCount(); columnIndex++) {
+            VectorCopy.gather(buildRows.column(columnIndex), passing, count, buildOutput.column(columnIndex), 0);
+        }
+        buildOutput.setRowCount(count);
+        return buildOutput;
+    }
+
     @Override
     void release() {
+        if (buildOutput != null) {
+            buildOutput.close();
+        }
         if (compiledCondition != null) {
             compiledCondition.close();
         }

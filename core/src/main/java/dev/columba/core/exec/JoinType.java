@@ -1,6 +1,12 @@
 package dev.columba.core.exec;
 
-/** The joins the join operators perform; the left input is the probe (outer) side. */
+/**
+ * The joins the join operators perform; the left input is the probe (outer) side, the right input
+ * the build side. SEMI and ANTI keep left rows; RIGHT_SEMI and RIGHT_ANTI are the same joins with
+ * the preserved side built instead of probed (a small preserved side against a big other side: the
+ * hash table holds the small one): the right rows are marked as the left rows find them, and are
+ * returned once every left row is probed.
+ */
 public enum JoinType {
     /** Pairs of matching rows: left columns, then right columns. */
     INNER,
@@ -9,5 +15,19 @@ public enum JoinType {
     /** Each left row with at least one match, once; left columns only (EXISTS). */
     SEMI,
     /** Each left row without any match; left columns only (NOT EXISTS: a NULL key never matches, so its row is kept). */
-    ANTI
+    ANTI,
+    /** Each right row with at least one match, once; right columns only (SEMI with the sides' roles swapped). */
+    RIGHT_SEMI,
+    /** Each right row without any match, right columns only; a right row with a NULL key is kept (ANTI with the roles swapped). */
+    RIGHT_ANTI;
+
+    /** Whether the join returns rows of its right (build) input only. */
+    boolean keepsRight() {
+        return this == RIGHT_SEMI || this == RIGHT_ANTI;
+    }
+
+    /** Whether the join returns rows of its left input only. */
+    boolean keepsLeft() {
+        return this == SEMI || this == ANTI;
+    }
 }

@@ -2,11 +2,12 @@ package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
 import dev.columba.core.expr.Expr;
+import java.util.Arrays;
 
 /**
  * Join on any condition (or none: a cross product): every left row is paired with every right
  * row, and the condition over the left columns followed by the right columns is evaluated
- * vectorized over a batch of pairs at a time. INNER and LEFT, and SEMI and ANTI as well.
+ * vectorized over a batch of pairs at a time. INNER and LEFT, SEMI and ANTI, RIGHT_SEMI and RIGHT_ANTI.
  *
  * <p>Memory: the whole right input is copied into Arrow vectors (charged to the query's limit,
  * {@code OUT_OF_MEMORY} when it does not fit); the left input is streamed. Each returned batch is
@@ -47,6 +48,14 @@ public final class NestedLoopJoinOperator extends JoinOperator {
         boolean any = buildRows.size() > 0;
         for (int index = 0; index < probeCount; index++) {
             matches[index] = any;
+        }
+        return true;
+    }
+
+    @Override
+    boolean markBuildMatchesWithoutCandidates(boolean[] buildMatched) {
+        if (probeCount > 0) {
+            Arrays.fill(buildMatched, true);
         }
         return true;
     }

@@ -10,11 +10,17 @@ import org.apache.arrow.memory.BufferAllocator;
  * same table, read-only — the build input is read once, so its reads are counted once and its
  * memory is held once. The table's memory comes from an allocator of its own under the query's,
  * released when the last worker that registered lets go.
+ *
+ * <p>RIGHT_SEMI and RIGHT_ANTI joins share the build's match flags as well: every worker sets
+ * flags (plain writes of {@code true}, racing only with writes of the same value) while it probes,
+ * then reports that it finished probing ({@link #finishProbing}, synchronized); the last of the
+ * registered workers to report returns the build rows. Each report is ordered after that worker's
+ * writes and before the next report, so the last reporter sees every flag set.
  */
 public final class SharedHashBuild {
     /** What the build produced; read-only once published. */
     record Built(BufferAllocator allocator, RowBuffer rows, GroupHashTable table, int[] firstRow, int[] nextRow,
-                 MemoryCharge tableCharge, MemoryCharge chainCharge) {
+                 boolean[] matchedRows, boolean[] matchedGroups, MemoryCharge tableCharge, MemoryCharge chainCharge) {
         void close() {
             try {
                 table.close();
@@ -33,6 +39,8 @@ public final class SharedHashBuild {
     }
 
     private int users;
+    private int registered;
+    private int finishedProbing;
     private boolean building;
     private Built built;
     private RuntimeException failure;
@@ -40,6 +48,19 @@ public final class SharedHashBuild {
     /** Counts a worker that will {@link #release} the build when it closes. */
     synchronized void register() {
         users++;
+        registered++;
+    }
+
+    /**
+     * A registered worker has probed all its rows (RIGHT_SEMI, RIGHT_ANTI); true for the last of
+     * them, which then sees the match flags every worker set.
+     */
+    synchronized boolean finishProbing() {
+        finishedProbing++;
+        if (finishedProbing > registered) {
+            throw new IllegalStateException("more workers finished probing than registered: " + finishedProbing);
+        }
+        return finishedProbing == registered;
     }
 
     /** The table, built by this caller with {@code builder} if nobody built it yet, else as another worker built it. */

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A hash join whose build publishes its key values to a bitmap filter on its probe input (the
- * probe side's scan in a real plan): the rows are the plain join's for INNER and SEMI joins on
+ * probe side's scan in a real plan): the rows are the plain join's for INNER, SEMI, RIGHT_SEMI and RIGHT_ANTI joins on
  * whole-number keys (INT, DATE, BIGINT), with NULL keys and duplicates, with and without a
  * residual condition; and the filter's own rules: it passes everything until published, drops
  * NULLs and values outside the build side's, and stays off for a key span it cannot cover.
@@ -41,7 +41,8 @@ class BitmapFilterJoinTest extends OperatorTestBase {
 
     @Override
     Operator create(List<Operator> inputs) {
-        joinType = random.nextBoolean() ? JoinType.INNER : JoinType.SEMI;
+        List<JoinType> partnerDropping = List.of(JoinType.INNER, JoinType.SEMI, JoinType.RIGHT_SEMI, JoinType.RIGHT_ANTI);
+        joinType = partnerDropping.get(random.nextInt(partnerDropping.size()));
         key = WHOLE_NUMBER_KEYS.get(random.nextInt(WHOLE_NUMBER_KEYS.size()));
         residual = random.nextInt(3) == 0 ? HashJoinOperatorTest.randomCondition(random) : null;
         filter = new RuntimeFilter("Bitmap1");
@@ -131,6 +132,8 @@ class BitmapFilterJoinTest extends OperatorTestBase {
         ListSource right = new ListSource(schema, List.<Object[]>of(), 4, null, -1);
         HashJoinOperator outer = new HashJoinOperator(left, right, JoinType.LEFT, List.of(1), List.of(1), null);
         assertThrows(ColumbaException.class, () -> outer.publishKeys(0, new RuntimeFilter("Bitmap1")));
+        HashJoinOperator anti = new HashJoinOperator(left, right, JoinType.ANTI, List.of(1), List.of(1), null);
+        assertThrows(ColumbaException.class, () -> anti.publishKeys(0, new RuntimeFilter("Bitmap1")));
         HashJoinOperator onStrings = new HashJoinOperator(left, right, JoinType.INNER, List.of(0), List.of(0), null);
         assertThrows(ColumbaException.class, () -> onStrings.publishKeys(0, new RuntimeFilter("Bitmap2")));
     }

@@ -106,6 +106,14 @@ class HashJoinOperatorTest extends OperatorTestBase {
                 result.add(leftRow);
             }
         }
+        if (joinType == JoinType.RIGHT_SEMI || joinType == JoinType.RIGHT_ANTI) {
+            for (Object[] rightRow : right) {
+                boolean matched = left.stream().anyMatch(leftRow -> matches.test(leftRow, rightRow));
+                if (matched == (joinType == JoinType.RIGHT_SEMI)) {
+                    result.add(rightRow);
+                }
+            }
+        }
         return result;
     }
 

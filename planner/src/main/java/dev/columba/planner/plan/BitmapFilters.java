@@ -33,6 +33,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * and Trino): an INNER or SEMI hash join on a whole-number key builds its table before it reads
  * a single probe row, so the build side's key values can be handed down to the scan the probe key
  * comes from, which then drops rows without a partner before they are joined to anything else.
+ * A SEMI or ANTI join that builds its left (preserved) input does the same for its right input,
+ * whose rows only mark the build rows they match (TPC-H Q4: the orders of the quarter filter the
+ * lineitem scan).
  * In TPC-H Q7 the supplier side of the last join keeps a few hundred suppliers; the lineitem scan,
  * five joins below it, drops nine rows in ten before they are probed against orders and customer.
  *
@@ -102,14 +105,18 @@ final class BitmapFilters {
         List<Map<Integer, List<String>>> sides = split(join, pending);
         JoinInfo info = join.analyzeCondition();
         String[] own = new String[info.leftKeys.size()];
-        if (join.getJoinType() == JoinRelType.INNER || join.getJoinType() == JoinRelType.SEMI) {
+        // Which side is probed: a SEMI or ANTI join building its left input probes with its right one,
+        // whose rows only mark partners, so one without a partner can go (the ANTI join's too).
+        boolean probesRight = join.buildsLeft();
+        if (join.getJoinType() == JoinRelType.INNER || join.getJoinType() == JoinRelType.SEMI || probesRight) {
             for (int key = 0; key < own.length; key++) {
                 int leftColumn = info.leftKeys.get(key);
                 int rightColumn = info.rightKeys.get(key);
-                if (wholeNumbers(join.getLeft().getRowType().getFieldList().get(leftColumn).getType().getSqlTypeName(),
-                        join.getRight().getRowType().getFieldList().get(rightColumn).getType().getSqlTypeName())) {
+                SqlTypeName leftType = join.getLeft().getRowType().getFieldList().get(leftColumn).getType().getSqlTypeName();
+                SqlTypeName rightType = join.getRight().getRowType().getFieldList().get(rightColumn).getType().getSqlTypeName();
+                if (probesRight ? wholeNumbers(rightType, leftType) : wholeNumbers(leftType, rightType)) {
                     own[key] = "Bitmap" + next++;
-                    add(sides.getFirst(), leftColumn, own[key]);
+                    add(sides.get(probesRight ? 1 : 0), probesRight ? rightColumn : leftColumn, own[key]);
                 }
             }
         }

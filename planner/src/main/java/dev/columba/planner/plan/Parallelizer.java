@@ -18,7 +18,9 @@ import org.apache.calcite.rel.RelNode;
  * Parallelism operators to the best serial plan): every fragment that streams rows from a
  * columnstore scan through filters, projections and the probe side of hash joins is run by
  * {@code degree} workers dividing the scan's rowgroups, under a {@link ColumbaGather} (each hash
- * join's table is built once, by the first worker to need it, and probed by all); an aggregate over such a fragment is split into a
+ * join's table is built once, by the first worker to need it, and probed by all; a SEMI or ANTI
+ * join building its left input returns its build rows from the last worker to finish probing,
+ * core's {@code SharedHashBuild}); an aggregate over such a fragment is split into a
  * partial aggregation per worker and a final merge above the gather (not with DISTINCT aggregates,
  * which then run above the gather). Everything else stays serial, above the gathers.
  *
@@ -76,10 +78,10 @@ final class Parallelizer {
      */
     private RelNode buildSidesVisited(RelNode fragment) {
         if (fragment instanceof ColumbaHashJoin join) {
-            RelNode probe = buildSidesVisited(join.getLeft());
-            RelNode build = visit(join.getRight());
-            return probe == join.getLeft() && build == join.getRight() ? join
-                    : join.copy(join.getTraitSet(), List.of(probe, build));
+            RelNode probe = buildSidesVisited(join.probe());
+            RelNode build = visit(join.build());
+            return probe == join.probe() && build == join.build() ? join
+                    : join.copy(join.getTraitSet(), join.inputs(build, probe));
         }
         if (fragment instanceof ColumbaFilter || fragment instanceof ColumbaProject) {
             RelNode input = buildSidesVisited(fragment.getInput(0));
@@ -99,7 +101,7 @@ final class Parallelizer {
         RelNode node = rel;
         // Down the probe side of hash joins: each worker probes the one shared table with its rows.
         while (node instanceof ColumbaFilter || node instanceof ColumbaProject || node instanceof ColumbaHashJoin) {
-            node = node.getInput(0);
+            node = node instanceof ColumbaHashJoin join ? join.probe() : node.getInput(0);
         }
         if (node instanceof ColumbaColumnstoreScan scan && scanRows(scan) >= thresholdRows) {
             return scan;

@@ -25,6 +25,7 @@ import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.Execution;
 import dev.columba.planner.rel.PlanTables;
 import dev.columba.planner.rel.TableFunctionRowCount;
+import dev.columba.planner.rules.AntiJoinRule;
 import dev.columba.planner.rules.ColumbaAggregateRule;
 import dev.columba.planner.rules.ColumbaFilterRule;
 import dev.columba.planner.rules.ColumbaHashJoinRule;
@@ -501,6 +502,7 @@ public final class QueryPlanner {
                         CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
                         CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
                         CoreRules.AGGREGATE_REMOVE, CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN,
+                        AntiJoinRule.create(),
                         PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.PROJECT_INSTANCE,
                         PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
                         PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.SORT_INSTANCE, PruneEmptyRules.UNION_INSTANCE,

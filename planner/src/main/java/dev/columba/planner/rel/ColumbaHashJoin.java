@@ -1,6 +1,7 @@
 package dev.columba.planner.rel;
 
 import dev.columba.core.exec.HashJoinOperator;
+import dev.columba.core.exec.JoinType;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.SharedHashBuild;
 import dev.columba.core.type.SqlType;
@@ -10,36 +11,82 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
 
 /**
  * Equi-join by hashing: the right input is the build side, the left is probed batch by batch
  * (core's {@link HashJoinOperator}); conditions beyond the equal keys are checked on candidate
  * pairs. Keys whose vectors differ in type are cast to their common type first.
+ *
+ * <p>A SEMI or ANTI join can build on its left input instead ({@link #buildsLeft()}, EXPLAIN's
+ * {@code build left}): core's RIGHT_SEMI and RIGHT_ANTI joins hash the preserved rows, probe with
+ * the other input's rows, and return the preserved rows that were (not) matched once the probe is
+ * done — the same rows, NULL keys included, as the left join, for a table of the smaller side when
+ * the preserved side is the smaller one (TPC-H Q4: 57 thousand orders against 3 million lineitems).
+ * The node is still Calcite's SEMI or ANTI join of left and right; only the roles differ.
  */
 public final class ColumbaHashJoin extends Join implements ColumbaRel {
     /** Per equi-key (in {@link JoinInfo} order), the bitmap filter its build publishes, or null. */
     private final List<String> bitmapFilters;
+    /** Whether the left input is built and the right one probed (SEMI and ANTI only). */
+    private final boolean buildLeft;
 
+    /**
+     * @param buildLeft whether to build the left input and probe with the right one, which only a
+     *                  SEMI or ANTI join can
+     */
     public ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
-                           JoinRelType joinType) {
-        this(cluster, traits, left, right, condition, joinType, null);
+                           JoinRelType joinType, boolean buildLeft) {
+        this(cluster, traits, left, right, condition, joinType, null, buildLeft);
     }
 
     private ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
-                            JoinRelType joinType, List<String> bitmapFilters) {
+                            JoinRelType joinType, List<String> bitmapFilters, boolean buildLeft) {
         super(cluster, traits, List.of(), left, right, condition, java.util.Set.of(), joinType);
+        if (buildLeft && joinType != JoinRelType.SEMI && joinType != JoinRelType.ANTI) {
+            throw new IllegalArgumentException("only a SEMI or ANTI hash join builds its left input, not " + joinType);
+        }
         this.bitmapFilters = bitmapFilters;
+        this.buildLeft = buildLeft;
     }
 
     @Override
     public Join copy(RelTraitSet traitSet, RexNode condition, RelNode left, RelNode right, JoinRelType joinType,
                      boolean semiJoinDone) {
-        return new ColumbaHashJoin(getCluster(), traitSet, left, right, condition, joinType, bitmapFilters);
+        return new ColumbaHashJoin(getCluster(), traitSet, left, right, condition, joinType, bitmapFilters, buildLeft);
+    }
+
+    /** Whether the left input is the build side (a SEMI or ANTI join returning the build rows). */
+    public boolean buildsLeft() {
+        return buildLeft;
+    }
+
+    /** The input whose rows are hashed. */
+    public RelNode build() {
+        return buildLeft ? getLeft() : getRight();
+    }
+
+    /** The input whose rows probe the table: the one a parallel fragment's workers divide. */
+    public RelNode probe() {
+        return buildLeft ? getRight() : getLeft();
+    }
+
+    /** {@code build} and {@code probe} as this join's inputs, in their places (left, right). */
+    public List<RelNode> inputs(RelNode build, RelNode probe) {
+        return buildLeft ? List.of(build, probe) : List.of(probe, build);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter writer) {
+        // Part of the digest: the two build sides of one join are different plans to Volcano.
+        return super.explainTerms(writer).itemIf("build", "left", buildLeft);
     }
 
     /**
@@ -48,15 +95,15 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
      */
     public ColumbaHashJoin withBitmapFilters(RelNode left, RelNode right, List<String> filters) {
         return new ColumbaHashJoin(getCluster(), getTraitSet(), left, right, condition, joinType,
-                java.util.Collections.unmodifiableList(new java.util.ArrayList<>(filters)));
+                java.util.Collections.unmodifiableList(new java.util.ArrayList<>(filters)), buildLeft);
     }
 
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-        double left = mq.getRowCount(getLeft());
-        double right = mq.getRowCount(getRight());
+        double probe = mq.getRowCount(probe());
+        double build = mq.getRowCount(build());
         double out = mq.getRowCount(this);
-        return Costs.cost(planner, out, right * Costs.HASH_BUILD_ROW + left * Costs.HASH_PROBE_ROW + out * Costs.BATCH_ROW, 0);
+        return Costs.cost(planner, out, build * Costs.HASH_BUILD_ROW + probe * Costs.HASH_PROBE_ROW + out * Costs.BATCH_ROW, 0);
     }
 
     @Override
@@ -66,7 +113,7 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
             List<String> names = bitmapFilters.stream().filter(java.util.Objects::nonNull).toList();
             published = names.isEmpty() ? "" : ", bitmap filters " + String.join(", ", names);
         }
-        return getJoinType() + ", " + condition + ", build right" + published;
+        return getJoinType() + ", " + condition + ", build " + (buildLeft ? "left" : "right") + published;
     }
 
     @Override
@@ -90,8 +137,17 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
         RexNode remaining = org.apache.calcite.rex.RexUtil.composeConjunction(getCluster().getRexBuilder(), info.nonEquiConditions);
         // The workers of a parallel fragment probe one table, built by the first of them to need it.
         SharedHashBuild shared = execution.inFragment() ? execution.shared(this, SharedHashBuild::new) : null;
-        HashJoinOperator join = new HashJoinOperator(left, right, Joins.joinType(getJoinType()), info.leftKeys, info.rightKeys,
-                Joins.condition(execution, remaining, left.schema(), right.schema()), shared);
+        HashJoinOperator join;
+        if (buildLeft) {
+            // Core's RIGHT_SEMI/RIGHT_ANTI: probe with the right input, build the left; the residual's pairs are right then left.
+            join = new HashJoinOperator(right, left, getJoinType() == JoinRelType.SEMI ? JoinType.RIGHT_SEMI : JoinType.RIGHT_ANTI,
+                    info.rightKeys, info.leftKeys,
+                    Joins.condition(execution, rightFirst(remaining, left.schema().size(), right.schema().size()),
+                            right.schema(), left.schema()), shared);
+        } else {
+            join = new HashJoinOperator(left, right, Joins.joinType(getJoinType()), info.leftKeys, info.rightKeys,
+                    Joins.condition(execution, remaining, left.schema(), right.schema()), shared);
+        }
         if (bitmapFilters != null) {
             for (int key = 0; key < bitmapFilters.size(); key++) {
                 if (bitmapFilters.get(key) != null) {
@@ -100,5 +156,16 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
             }
         }
         return join;
+    }
+
+    /** {@code condition} over the left columns then the right ones, rewritten over the right columns then the left ones. */
+    private static RexNode rightFirst(RexNode condition, int leftCount, int rightCount) {
+        return condition.accept(new RexShuttle() {
+            @Override
+            public RexNode visitInputRef(RexInputRef reference) {
+                int index = reference.getIndex();
+                return new RexInputRef(index < leftCount ? index + rightCount : index - leftCount, reference.getType());
+            }
+        });
     }
 }

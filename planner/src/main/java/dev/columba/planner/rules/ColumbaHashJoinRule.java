@@ -12,11 +12,17 @@ import org.apache.calcite.rel.logical.LogicalJoin;
 /**
  * An equi-join (INNER, LEFT, SEMI, ANTI with at least one equal-keys pair) becomes a hash join
  * building on its right input, unless {@code OPTION (LOOP JOIN)} forbids it. Join commutation
- * offers the other side as build side too; the cost model prefers the smaller build.
+ * offers the other side as build side too for inner joins; a SEMI or ANTI join, which cannot be
+ * commuted, is offered as a hash join building on its left (preserved) input as well. The cost
+ * model prefers the smaller build.
  *
  * <pre>
  * before: LogicalJoin(condition=[=($0, $6)], joinType=[inner])
  * after:  ColumbaHashJoin(condition=[=($0, $6)], joinType=[inner])   (inputs converted to COLUMBA)
+ *
+ * before: LogicalJoin(condition=[=($0, $4)], joinType=[semi])
+ * after:  ColumbaHashJoin(condition=[=($0, $4)], joinType=[semi])
+ *         ColumbaHashJoin(condition=[=($0, $4)], joinType=[semi], build=[left])
  * </pre>
  * Does not fire for joins without an equality between the sides, RIGHT and FULL joins, or under LOOP JOIN.
  */
@@ -46,7 +52,11 @@ public final class ColumbaHashJoinRule extends RelRule<RuleConfig> {
         RelNode left = convert(join.getLeft(), join.getLeft().getTraitSet().replace(ColumbaRel.CONVENTION));
         RelNode right = convert(join.getRight(), join.getRight().getTraitSet().replace(ColumbaRel.CONVENTION));
         call.transformTo(new ColumbaHashJoin(join.getCluster(), join.getTraitSet().replace(ColumbaRel.CONVENTION), left, right,
-                join.getCondition(), join.getJoinType()));
+                join.getCondition(), join.getJoinType(), false));
+        if (join.getJoinType() == JoinRelType.SEMI || join.getJoinType() == JoinRelType.ANTI) {
+            call.transformTo(new ColumbaHashJoin(join.getCluster(), join.getTraitSet().replace(ColumbaRel.CONVENTION), left, right,
+                    join.getCondition(), join.getJoinType(), true));
+        }
     }
 
     static boolean supported(JoinRelType type) {

@@ -4,6 +4,7 @@ import static dev.columba.planner.session.SessionRows.query;
 import static dev.columba.planner.session.SessionRows.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * joined to a filtered dimension. The join's build keys reach the fact table's scan (EXPLAIN shows
  * a {@code BitmapFilter} above it and the join naming the filter it publishes), through projections
  * and further joins, and never through the null-extended side of an outer join; every answer is the
- * one without bitmap filters ({@code SET bitmap_filters OFF}), serially and in parallel.
+ * one without bitmap filters ({@code SET bitmap_filters OFF}), serially and in parallel. SEMI and
+ * ANTI joins (EXISTS, IN, NOT EXISTS, a LEFT join filtered on IS NULL) build their small preserved
+ * side and filter the other; NOT IN keeps its NULL semantics; their answers are the loop joins'.
  */
 class BitmapFilterTest {
     @TempDir
@@ -111,6 +114,89 @@ class BitmapFilterTest {
         assertFalse(explain(QUERIES.get(7)).contains("BitmapFilter"), "an aggregated value is not a group key");
         set("SET bitmap_filters OFF");
         assertFalse(explain(QUERIES.get(1)).contains("BitmapFilter"), "the setting turns them off");
+    }
+
+    /** EXISTS, NOT EXISTS, IN and NOT IN over a small filtered product list against the sales; sales.product_id has NULLs. */
+    private static final List<String> SEMI_QUERIES = List.of(
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND EXISTS (SELECT * FROM sales s WHERE s.product_id = p.product_id AND s.amount > 50)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND NOT EXISTS (SELECT * FROM sales s WHERE s.product_id = p.product_id AND s.amount > 97)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND p.product_id IN (SELECT product_id FROM sales WHERE amount > 50)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND p.product_id NOT IN (SELECT product_id FROM sales WHERE amount > 97)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND p.product_id NOT IN (SELECT product_id FROM sales WHERE amount > 97 AND product_id IS NOT NULL)",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p WHERE p.category = 'c3'"
+                    + " AND EXISTS (SELECT * FROM sales s WHERE s.product_id = p.product_id AND s.store_id <> p.product_id)");
+
+    /** NOT EXISTS written as a LEFT join: IS NULL on store_id (never NULL in sales), then on product_id (may be NULL). */
+    private static final List<String> LEFT_JOIN_IS_NULL = List.of(
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p LEFT JOIN sales s ON s.product_id = p.product_id AND s.amount > 97"
+                    + " WHERE p.category = 'c3' AND s.store_id IS NULL",
+            "SELECT COUNT(*), SUM(p.product_id) FROM product p LEFT JOIN sales s ON s.product_id = p.product_id AND s.amount > 97"
+                    + " WHERE p.category = 'c3' AND s.product_id IS NULL");
+
+    @Test
+    void aSemiJoinBuildsItsPreservedSideWhenThatIsSmallerAndFiltersTheOther() {
+        // Q4's shape: 50 products of a category, EXISTS a sale of theirs among 29,000.
+        String exists = explain(SEMI_QUERIES.get(0));
+        assertTrue(exists.contains("HashJoin [SEMI, =(product_id, product_id), build left, bitmap filters Bitmap"), exists);
+        List<String> lines = exists.lines().toList();
+        int filter = lines.indexOf(lines.stream().filter(line -> line.contains("BitmapFilter [product_id IN Bitmap")).findFirst()
+                .orElseThrow(() -> new AssertionError("no bitmap filter: " + exists)));
+        assertTrue(lines.get(filter + 1).contains("ColumnstoreScan [sales"), "the probed sales are filtered: " + exists);
+        assertTrue(explain(SEMI_QUERIES.get(2)).contains("build left"), "IN too");
+        // The other way round (the sales that have a product of a category) Volcano joins the sales to the distinct
+        // product keys, an inner join building the products, and the sales are probed as before.
+        String in = explain(QUERIES.get(3));
+        assertTrue(in.contains("HashJoin [INNER, =(product_id, product_id), build right") && !in.contains("build left"), in);
+    }
+
+    @Test
+    void notExistsAndNotInKeepTheirNullSemantics() {
+        // NOT IN over a list with a NULL is never TRUE; NOT EXISTS and NOT IN over NULL-free lists keep the products without sales.
+        List<Object> withNull = query(session, SEMI_QUERIES.get(3)).getFirst();
+        assertEquals(0L, ((Number) withNull.get(0)).longValue(), "NOT IN a list with a NULL: " + withNull);
+        assertNull(withNull.get(1));
+        assertEquals(query(session, SEMI_QUERIES.get(1)), query(session, SEMI_QUERIES.get(4)));
+        assertTrue(((Number) query(session, SEMI_QUERIES.get(1)).getFirst().getFirst()).longValue() > 0, "some products have no such sale");
+    }
+
+    @Test
+    void notExistsIsAnAntiJoinBuildingTheSmallerPreservedSide() {
+        String notExists = explain(SEMI_QUERIES.get(1));
+        assertTrue(notExists.contains("HashJoin [ANTI, =(product_id, product_id), build left, bitmap filters Bitmap"), notExists);
+        assertFalse(notExists.contains("IS NULL"), notExists);
+        String handWritten = explain(LEFT_JOIN_IS_NULL.get(0));
+        assertTrue(handWritten.contains("HashJoin [ANTI"), "IS NULL on a column the sales never leave NULL: " + handWritten);
+        // Not an anti join: NOT IN (its IS NULL is inside an OR), IS NULL on a column that may be NULL.
+        assertTrue(explain(SEMI_QUERIES.get(3)).contains("HashJoin [LEFT"), "NOT IN");
+        String nullable = explain(LEFT_JOIN_IS_NULL.get(1));
+        assertTrue(nullable.contains("HashJoin [LEFT") && !nullable.contains("ANTI"), nullable);
+        // All four forms give the products of category c3 without a sale above 97.
+        List<List<Object>> expected = query(session, SEMI_QUERIES.get(4));
+        assertEquals(expected, query(session, SEMI_QUERIES.get(1)));
+        assertEquals(expected, query(session, LEFT_JOIN_IS_NULL.get(0)));
+        assertEquals(expected, query(session, LEFT_JOIN_IS_NULL.get(1)));
+    }
+
+    @Test
+    void semiAndAntiAnswersAreTheLoopJoinsSeriallyAndInParallel() {
+        for (String maxDop : List.of("1", "2")) {
+            set("SET max_dop = " + maxDop);
+            set("SET parallelism_threshold_rows = 1000");
+            if (maxDop.equals("2")) {
+                String parallel = explain(SEMI_QUERIES.get(0));
+                assertTrue(parallel.indexOf("Gather") >= 0 && parallel.indexOf("Gather") < parallel.indexOf("build left"),
+                        "the join building its preserved side runs in the workers: " + parallel);
+            }
+            for (String sql : java.util.stream.Stream.concat(SEMI_QUERIES.stream(), LEFT_JOIN_IS_NULL.stream()).toList()) {
+                List<List<Object>> hashed = query(session, sql);
+                assertEquals(query(session, sql + " OPTION (LOOP JOIN)"), hashed, sql + " at max_dop " + maxDop);
+            }
+        }
     }
 
     @Test
