@@ -159,7 +159,6 @@ public final class QueryPlanner {
                     StandardSettings.BITMAP_FILTERS,
                     StandardSettings.MAX_DOP, StandardSettings.PARALLELISM_THRESHOLD_ROWS);
 
-    /** EXPLAIN's first line for a trivial plan (SQL Server's StatementOptmLevel="TRIVIAL"); a fully optimized plan has none. */
     /** Calcite's metadata with Columba's handlers in front; built once, so Janino compiles its dispatch once. */
     private static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
@@ -192,6 +191,7 @@ public final class QueryPlanner {
         CACHED_METADATA = () -> new RelMetadataQuery(janino);
     }
 
+    /** EXPLAIN's first line for a trivial plan (SQL Server's StatementOptmLevel="TRIVIAL"); a fully optimized plan has none. */
     public static final String TRIVIAL_PLAN_LINE = "Optimization level: TRIVIAL (no cost-based optimization)";
 
     private final PlannerCatalog catalog;

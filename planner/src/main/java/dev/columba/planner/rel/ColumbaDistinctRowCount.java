@@ -142,6 +142,7 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
         return table.uniqueIndexKeys().stream().anyMatch(key -> set.contains(ImmutableBitSet.of(key)));
     }
 
+    /** The table column behind each output column of {@code scan} (its projection; identity for other scans). */
     static int[] projection(TableScan scan) {
         return switch (scan) {
             case ColumbaRowstoreScan rowstore -> rowstore.projection();

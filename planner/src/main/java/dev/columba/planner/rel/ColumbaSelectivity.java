@@ -75,15 +75,7 @@ public final class ColumbaSelectivity implements MetadataHandler<BuiltInMetadata
         if (table == null || predicate == null) {
             return predicate == null ? 1.0 : RelMdUtil.guessSelectivity(predicate);
         }
-        int[] projection = switch (scan) {
-            case ColumbaRowstoreScan rowstore -> rowstore.projection();
-            case ColumbaColumnstoreScan columnstore -> columnstore.projection();
-            default -> {
-                int[] identity = new int[scan.getRowType().getFieldCount()];
-                Arrays.setAll(identity, column -> column);
-                yield identity;
-            }
-        };
+        int[] projection = ColumbaDistinctRowCount.projection(scan);
         if (scan instanceof ColumbaRowstoreScan rowstore && rowstore.range() != null) {
             // Conditional on the range: P(predicate and range) / P(range), over table columns.
             RexNode onTable = predicate.accept(new RexShuttle() {

@@ -112,14 +112,14 @@ public final class CorrelatedExistsRule extends RelRule<RuleConfig> {
             }
             rel = project.getInput();
         }
-        if (!(rel instanceof LogicalFilter inner) || !RelOptUtil.getVariablesUsed(inner.getInput()).isEmpty()) {
+        if (!(rel instanceof LogicalFilter inner) || !RelOptUtil.getVariablesUsed(inner.getInput()).isEmpty()
+                || RexUtil.SubQueryFinder.find(inner.getCondition()) != null) {
             return null;
         }
         Set<CorrelationId> used = RelOptUtil.getVariablesUsed(inner);
         if (used.size() != 1 || !filter.getVariablesSet().containsAll(used)) {
             return null;
         }
-        CorrelationId correlation = used.iterator().next();
         // Conjuncts on the sub-query's own columns filter its input; the correlated ones join.
         List<RexNode> local = new ArrayList<>();
         List<RexNode> correlated = new ArrayList<>();
@@ -129,7 +129,8 @@ public final class CorrelatedExistsRule extends RelRule<RuleConfig> {
         RelNode right = local.isEmpty() ? inner.getInput()
                 : LogicalFilter.create(inner.getInput(), RexUtil.composeConjunction(inner.getCluster().getRexBuilder(), local));
         int outerCount = filter.getInput().getRowType().getFieldCount();
-        boolean[] foreign = {false};
+        // The only correlation variable in the condition is this filter's: its fields become the
+        // join's left columns, the sub-query's own columns move right of them.
         RexNode condition = RexUtil.composeConjunction(inner.getCluster().getRexBuilder(), correlated).accept(new RexShuttle() {
             @Override
             public RexNode visitInputRef(RexInputRef ref) {
@@ -138,22 +139,12 @@ public final class CorrelatedExistsRule extends RelRule<RuleConfig> {
 
             @Override
             public RexNode visitFieldAccess(RexFieldAccess access) {
-                if (access.getReferenceExpr() instanceof RexCorrelVariable variable && variable.id.equals(correlation)) {
+                if (access.getReferenceExpr() instanceof RexCorrelVariable) {
                     return new RexInputRef(access.getField().getIndex(), access.getType());
                 }
-                foreign[0] = true;
                 return super.visitFieldAccess(access);
             }
-
-            @Override
-            public RexNode visitSubQuery(RexSubQuery nested) {
-                foreign[0] = true;
-                return nested;
-            }
         });
-        if (foreign[0]) {
-            return null;
-        }
         return LogicalJoin.create(filter.getInput(), right, List.of(), condition, Set.of(), type);
     }
 }
