@@ -28,6 +28,13 @@ import org.apache.arrow.vector.FieldVector;
  * that a lookup hashes and compares longs instead of bytes (the flags and codes of TPC-H Q1 and
  * their kind). The first longer string ends packed mode for good: the groups' hashes are computed
  * from the stored keys and the general table takes over, with the same group ids.
+ *
+ * <p>A single whole-number key starts dense: while the keys lie within eight values per group of
+ * each other, a group is found at index key - base of an int array (no hash, no comparison), and
+ * keys arriving in order — a clustered key such as TPC-H's order keys, dates — touch that array in
+ * order. The first key that would spread the array further moves the groups into the hash table
+ * for good, with the same group ids. The array's 4 bytes per covered value never exceed the hash
+ * table's 32-64 bytes per group.
  */
 final class GroupHashTable implements AutoCloseable {
     private static final long NULL_HASH = 0x5bd1e995L;
@@ -49,6 +56,16 @@ final class GroupHashTable implements AutoCloseable {
     private int wholeNumberEntries;
     /** For a whole-number key: the group of the NULL key, -1 until there is one. */
     private int nullGroup = -1;
+    /**
+     * For a whole-number key while its values lie close together: group id + 1 at index
+     * value - {@link #denseBase} (0: no group), instead of {@link #entries}; null once the values
+     * spread too far (see {@link #widenDense}).
+     */
+    private int[] dense;
+    private long denseBase;
+    /** The lowest and the highest key in the dense array. */
+    private long denseLow;
+    private long denseHigh;
     /** For each group added by the lookup under way, the input row holding its key. */
     private int[] pendingRows = new int[16];
     private long[] groupHashes = new long[8];
@@ -94,8 +111,14 @@ final class GroupHashTable implements AutoCloseable {
         if (wholeNumberKey) {
             slots = new long[0];
             entries = new long[32];
+            dense = new int[0];
         }
         charge.ensure(bytes());
+    }
+
+    /** Whether a whole-number key is still looked up in the dense array (for tests). */
+    boolean dense() {
+        return dense != null;
     }
 
     int groupCount() {
@@ -195,7 +218,8 @@ final class GroupHashTable implements AutoCloseable {
             values[index] = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
         }
         int storedGroups = groupCount;
-        for (int index = 0; index < count; index++) {
+        int first = dense == null ? 0 : lookUpDense(values, validity, positions, count, groupIds, insert, storedGroups);
+        for (int index = first; index < count; index++) {
             int row = positions[index];
             if (BitVectorHelper.get(validity, row) == 0) {
                 if (nullGroup < 0 && insert) {
@@ -225,6 +249,118 @@ final class GroupHashTable implements AutoCloseable {
             storeNewKeys(new FieldVector[] {input}, storedGroups);
         }
         return values;
+    }
+
+    /**
+     * The whole-number lookup while the table is dense: a key's group is one array element away,
+     * and keys that arrive in order (a clustered key, a date) touch memory in order. Returns
+     * {@code count}, or the index of the first row not looked up because the keys spread too far
+     * for the dense array (the table has then left dense mode, and the caller goes on hashing).
+     */
+    private int lookUpDense(long[] values, ArrowBuf validity, int[] positions, int count, int[] groupIds, boolean insert,
+                            int storedGroups) {
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            if (BitVectorHelper.get(validity, row) == 0) {
+                if (nullGroup < 0 && insert) {
+                    nullGroup = addWholeNumberGroup(row, 0, -1, storedGroups);
+                }
+                groupIds[index] = nullGroup;
+                continue;
+            }
+            long offset = values[index] - denseBase;
+            int[] table = dense;
+            if (offset >= 0 && offset < table.length) {
+                int group = table[(int) offset];
+                if (group != 0 || !insert) {
+                    groupIds[index] = group - 1;
+                } else {
+                    int added = addWholeNumberGroup(row, 0, -1, storedGroups);
+                    table[(int) offset] = added + 1;
+                    groupIds[index] = added;
+                    denseLow = Math.min(denseLow, values[index]);
+                    denseHigh = Math.max(denseHigh, values[index]);
+                }
+            } else if (!insert) {
+                groupIds[index] = -1;
+            } else if (widenDense(values[index])) {
+                index--; // the same row again, now within the array
+            } else {
+                leaveDenseMode();
+                return index;
+            }
+        }
+        return count;
+    }
+
+    /** Dense arrays start this long, and may always grow to this length, however few the groups. */
+    private static final int DENSE_MINIMUM = 1024;
+    /** A dense array may cover at most this many values per group: 4 bytes each, the hash table's 32-64 bytes a group. */
+    private static final int DENSE_SPREAD = 8;
+    /** No dense array is longer than this (256 MB). */
+    private static final int DENSE_MAXIMUM = 1 << 26;
+    /** Keys beyond ±2^62 are hashed: the dense arithmetic stays far from overflow. */
+    private static final long DENSE_VALUE_BOUND = 1L << 62;
+
+    /** Grows the dense array to cover {@code value} (at least doubling it); false if that would exceed the spread. */
+    private boolean widenDense(long value) {
+        if (value <= -DENSE_VALUE_BOUND || value >= DENSE_VALUE_BOUND) {
+            return false;
+        }
+        int length = dense.length;
+        if (length == 0) {
+            charge.ensure(bytes() + (long) DENSE_MINIMUM * Integer.BYTES);
+            dense = new int[DENSE_MINIMUM];
+            denseBase = value;
+            denseLow = value;
+            denseHigh = value;
+            return true;
+        }
+        long low = Math.min(denseLow, value);
+        long high = Math.max(denseHigh, value);
+        long limit = Math.min(DENSE_MAXIMUM, Math.max(DENSE_MINIMUM, (long) DENSE_SPREAD * (groupCount + 1)));
+        long needed = high - low + 1;
+        if (needed > limit) {
+            return false;
+        }
+        int grown = (int) Math.min(limit, Math.max(needed, 2L * length));
+        charge.ensure(bytes() + (long) grown * Integer.BYTES);
+        int[] table = new int[grown];
+        // Growing downwards the array ends at the highest key, growing upwards it starts at the lowest.
+        long base = value < denseLow ? high - grown + 1 : low;
+        System.arraycopy(dense, (int) (denseLow - denseBase), table, (int) (denseLow - base), (int) (denseHigh - denseLow + 1));
+        dense = table;
+        denseBase = base;
+        denseLow = low;
+        denseHigh = high;
+        return true;
+    }
+
+    /** Moves the groups of the dense array into the hash table ({@link #entries}); group ids do not change. */
+    private void leaveDenseMode() {
+        int[] table = dense;
+        dense = null;
+        int slots = 32;
+        while (slots < 4L * (groupCount + 1)) {
+            slots *= 2;
+        }
+        charge.ensure(bytes() + (long) slots * Long.BYTES);
+        entries = new long[slots];
+        int mask = (slots >> 1) - 1;
+        for (int offset = 0; offset < table.length; offset++) {
+            int group = table[offset];
+            if (group == 0) {
+                continue;
+            }
+            long value = denseBase + offset;
+            int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+            while (entries[2 * slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            entries[2 * slot] = group;
+            entries[2 * slot + 1] = value;
+            wholeNumberEntries++;
+        }
     }
 
     /**
@@ -484,6 +620,7 @@ final class GroupHashTable implements AutoCloseable {
     private long bytes() {
         return (long) slots.length * Long.BYTES + (long) groupHashes.length * Long.BYTES + (long) pendingRows.length * Integer.BYTES
                 + (entries == null ? 0 : (long) entries.length * Long.BYTES)
+                + (dense == null ? 0 : (long) dense.length * Integer.BYTES)
                 + (packedEntries == null ? 0 : (long) packedEntries.length * Long.BYTES);
     }
 
