@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * Applies a hash join's {@link RuntimeFilter} to its input (a scan on the join's probe side):
  * rows whose key column holds a value the build side lacks are deselected. While the filter is
- * not active, batches pass untouched.
+ * not active, batches pass untouched, and so they do for a while after the filter dropped almost
+ * nothing ({@link #judge}).
  *
  * <p>Memory: position arrays only; a filtered batch is a {@linkplain Batch#view view} of the
  * input's, valid until the next {@code next()}.
@@ -24,6 +25,17 @@ public final class RuntimeFilterOperator extends BaseOperator {
     private int[] kept = new int[0];
     private long rowsIn;
     private long rowsOut;
+    /** Rows tested since the filter was last judged, and how many of those it dropped. */
+    private long judgedRows;
+    private long judgedDropped;
+    /** Rows to pass untested before the filter is tested again: it dropped too few to pay for its test. */
+    private long rowsToSkip;
+
+    /** The filter is judged after testing this many rows. */
+    static final int JUDGE_ROWS = 65_536;
+    /** A filter that drops less than 1 row in this many is not tested for the next {@link #SKIP_ROWS} rows. */
+    static final int WORTH = 20;
+    static final int SKIP_ROWS = 16 * JUDGE_ROWS;
 
     /**
      * @param column the input column tested; INT, DATE (4 bytes) or BIGINT (8 bytes)
@@ -73,7 +85,8 @@ public final class RuntimeFilterOperator extends BaseOperator {
             }
             int live = batch.selectedCount();
             rowsIn += live;
-            if (!filter.active()) {
+            if (!filter.active() || rowsToSkip > 0) {
+                rowsToSkip -= filter.active() ? live : 0;
                 rowsOut += live;
                 return batch;
             }
@@ -83,6 +96,7 @@ public final class RuntimeFilterOperator extends BaseOperator {
             }
             int count = filter.filter(batch.column(column), wide, rows, live, kept);
             rowsOut += count;
+            judge(live, live - count);
             if (count == live) {
                 return batch;
             }
@@ -92,6 +106,25 @@ public final class RuntimeFilterOperator extends BaseOperator {
             Batch view = Batch.view(batch.root().getFieldVectors(), batch.rowCount());
             view.select(kept, count);
             return view;
+        }
+    }
+
+    /**
+     * Judges the filter every {@link #JUDGE_ROWS} tested rows: a filter that drops almost nothing
+     * (its build side holds nearly every key the probe side has: a foreign key to an unfiltered
+     * table) costs a bit test a row for nothing, so the next {@link #SKIP_ROWS} rows pass untested
+     * and it is judged again after them (the data may change). Dropping rows is only ever an
+     * optimization: the join finds no partner for a row the filter lets through.
+     */
+    private void judge(int tested, int dropped) {
+        judgedRows += tested;
+        judgedDropped += dropped;
+        if (judgedRows >= JUDGE_ROWS) {
+            if (judgedDropped * WORTH < judgedRows) {
+                rowsToSkip = SKIP_ROWS;
+            }
+            judgedRows = 0;
+            judgedDropped = 0;
         }
     }
 

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * probe side's scan in a real plan): the rows are the plain join's for INNER, SEMI, RIGHT_SEMI and RIGHT_ANTI joins on
  * whole-number keys (INT, DATE, BIGINT), with NULL keys and duplicates, with and without a
  * residual condition; and the filter's own rules: it passes everything until published, drops
- * NULLs and values outside the build side's, and stays off for a key span it cannot cover.
+ * NULLs and values outside the build side's, stays off for a key span it cannot cover, and is
+ * not tested for a while after it dropped almost nothing.
  */
 class BitmapFilterJoinTest extends OperatorTestBase {
     private static final List<Integer> WHOLE_NUMBER_KEYS = List.of(0, 4, 6);
@@ -108,6 +109,57 @@ class BitmapFilterJoinTest extends OperatorTestBase {
                 int count = full.filter(nations, false, new int[] {0, 1, 2, 3, 4}, 5, kept);
                 assertArrayEquals(new int[] {1, 2}, java.util.Arrays.copyOf(kept, count));
             }
+        }
+    }
+
+    @Test
+    void aFilterThatDropsAlmostNothingPassesRowsUntestedForAWhileThenIsJudgedAgain() {
+        TableSchema schema = new TableSchema(List.of(Column.nullable("k", SqlType.INT)));
+        List<Object[]> rows = new java.util.ArrayList<>();
+        int useless = RuntimeFilterOperator.JUDGE_ROWS;
+        for (int row = 0; row < useless; row++) {
+            rows.add(new Object[] {row % 100});
+        }
+        // Rows the filter would drop: passed untested for SKIP_ROWS rows, then dropped again.
+        int absent = RuntimeFilterOperator.SKIP_ROWS + 3 * RuntimeFilterOperator.JUDGE_ROWS;
+        for (int row = 0; row < absent; row++) {
+            rows.add(new Object[] {1_000});
+        }
+        RuntimeFilter bitmap = keysBelow100();
+        RuntimeFilterOperator operator = new RuntimeFilterOperator(ListSource.of(schema, rows, 4_096), 0, bitmap);
+        List<Object[]> passed = super.run(operator, context(4_096));
+        assertEquals(useless + RuntimeFilterOperator.SKIP_ROWS, passed.size(),
+                "every row of the useless stretch, then the skipped rows; the rest dropped once judged again");
+        assertArrayEquals(new long[] {rows.size(), passed.size()}, operator.rowsInAndOut());
+    }
+
+    @Test
+    void aFilterThatDropsRowsKeepsTesting() {
+        TableSchema schema = new TableSchema(List.of(Column.nullable("k", SqlType.INT)));
+        List<Object[]> rows = new java.util.ArrayList<>();
+        int total = 4 * RuntimeFilterOperator.JUDGE_ROWS;
+        int kept = 0;
+        for (int row = 0; row < total; row++) {
+            int value = row % 10 == 0 ? 1_000 : row % 100;
+            kept += value < 100 ? 1 : 0;
+            rows.add(new Object[] {value});
+        }
+        RuntimeFilter bitmap = keysBelow100();
+        RuntimeFilterOperator operator = new RuntimeFilterOperator(ListSource.of(schema, rows, 4_096), 0, bitmap);
+        assertEquals(kept, super.run(operator, context(4_096)).size(), "a filter dropping one row in ten is always tested");
+    }
+
+    /** A published filter of the keys 0 ... 99. */
+    private RuntimeFilter keysBelow100() {
+        try (IntVector build = new IntVector("k", queryAllocator)) {
+            build.allocateNew(100);
+            for (int value = 0; value < 100; value++) {
+                build.set(value, value);
+            }
+            build.setValueCount(100);
+            RuntimeFilter bitmap = new RuntimeFilter("Bitmap1");
+            bitmap.publish(build, 100, false);
+            return bitmap;
         }
     }
 
