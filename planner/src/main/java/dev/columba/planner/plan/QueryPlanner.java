@@ -98,6 +98,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinCommuteRule;
 import org.apache.calcite.rel.rules.JoinProjectTransposeRule;
+import org.apache.calcite.rel.rules.ProjectJoinTransposeRule;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -468,7 +469,27 @@ public final class QueryPlanner {
     private static final HepProgram TIDY = new HepProgramBuilder()
             .addMatchOrder(HepMatchOrder.BOTTOM_UP)
             .addRuleCollection(List.of(CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+            .addMatchOrder(HepMatchOrder.TOP_DOWN)
+            .addRuleCollection(List.of(projectJoinTranspose(), CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
             .build();
+
+    /**
+     * Calcite's ProjectJoinTransposeRule for inner and left joins: the columns a projection above a
+     * join does not use are dropped below the join, on each input. The trimmer leaves them in when
+     * a filter on an input needed them for its condition (TPC-H Q9's {@code p_name LIKE '%green%'}
+     * below its join to lineitem), and the join would copy them into every output row.
+     */
+    private static RelOptRule projectJoinTranspose() {
+        return ProjectJoinTransposeRule.Config.DEFAULT
+                // Only column references go down: an expression stays where the join has dropped rows.
+                .withPreserveExprCondition(expression -> false)
+                .withOperandSupplier(b0 -> b0.operand(org.apache.calcite.rel.logical.LogicalProject.class)
+                        .oneInput(b1 -> b1.operand(LogicalJoin.class)
+                                .predicate(join -> join.getJoinType() == JoinRelType.INNER
+                                        || join.getJoinType() == JoinRelType.LEFT)
+                                .anyInputs()))
+                .as(ProjectJoinTransposeRule.Config.class).toRule();
+    }
 
     /**
      * Sub-queries to joins, decorrelation, trimming, the logical rewrites, then trimming again: a
