@@ -26,6 +26,8 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         }
         MemorySegment primaryBytes = primary == null ? MemorySegment.NULL : primary.bytes();
         MemorySegment secondaryBytes = secondary == null ? MemorySegment.NULL : secondary.bytes();
+        // Strings hand their ids on as codes (CodedStrings), this body standing for the code space.
+        int[] codes = kind == ValueKind.STRING ? target.codeSink() : null;
         if (runIds != null) {
             RunLongs.Cursor cursor = runIds.cursor();
             cursor.seek(fromRow);
@@ -33,9 +35,16 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
             int end = fromRow + count;
             while (true) {
                 int stop = Math.min(cursor.end, end);
-                emit(target, targetIndex + row - fromRow, checked(cursor.value(), row), stop - row, primaryBytes, secondaryBytes);
+                long id = checked(cursor.value(), row);
+                emit(target, targetIndex + row - fromRow, id, stop - row, primaryBytes, secondaryBytes);
+                if (codes != null) {
+                    Arrays.fill(codes, targetIndex + row - fromRow, targetIndex + stop - fromRow, (int) id);
+                }
                 row = stop;
                 if (row == end) {
+                    if (codes != null) {
+                        target.markCoded(this, idCount);
+                    }
                     return;
                 }
                 cursor.next();
@@ -48,6 +57,12 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         for (int done = 0; done < count; done += scratch.length) {
             int length = Math.min(scratch.length, count - done);
             packedIds.read(fromRow + done, length, scratch, words);
+            if (codes != null) {
+                // Unchecked here: the decode below checks every id and fails the batch on a bad one.
+                for (int position = 0; position < length; position++) {
+                    codes[targetIndex + done + position] = (int) scratch[position];
+                }
+            }
             if (kind.fitsLong()) {
                 for (int position = 0; position < length; position++) {
                     long id = checked(scratch[position], fromRow + done + position);
@@ -74,6 +89,9 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
                             primaryBytes, secondaryBytes);
                 }
             }
+        }
+        if (codes != null) {
+            target.markCoded(this, idCount);
         }
     }
 

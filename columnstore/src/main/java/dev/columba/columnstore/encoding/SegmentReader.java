@@ -2,6 +2,7 @@ package dev.columba.columnstore.encoding;
 
 import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
@@ -148,8 +149,17 @@ public final class SegmentReader {
      *     vector of another type, INDEX_CORRUPT for corrupt bytes met on the way
      */
     public void decode(int fromRow, int count, FieldVector target, int targetOffset) {
+        decode(fromRow, count, target, targetOffset, null);
+    }
+
+    /**
+     * Like {@link #decode(int, int, FieldVector, int)}; a dictionary-encoded string segment also
+     * writes each row's id to {@code codes} (when not null) and marks the rows coded, any other
+     * segment leaves them as they are.
+     */
+    public void decode(int fromRow, int count, FieldVector target, int targetOffset, CodedStrings codes) {
         checkRange(fromRow, count);
-        VectorWriter writer = new VectorWriter(target, type, targetOffset, count);
+        VectorWriter writer = new VectorWriter(target, type, targetOffset, count, codes);
         body.decode(fromRow, count, writer, targetOffset);
         writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
     }
@@ -163,8 +173,14 @@ public final class SegmentReader {
      * @throws ColumbaException as {@link #decode}
      */
     public void decodeSelected(int fromRow, int count, int[] selection, int selected, FieldVector target) {
+        decodeSelected(fromRow, count, selection, selected, target, null);
+    }
+
+    /** Like {@link #decodeSelected(int, int, int[], int, FieldVector)}, with a string target's codes as {@link #decode} has them. */
+    public void decodeSelected(int fromRow, int count, int[] selection, int selected, FieldVector target,
+                               CodedStrings codes) {
         if (target instanceof BaseVariableWidthVector) {
-            decode(fromRow, count, target, 0);
+            decode(fromRow, count, target, 0, codes);
             return;
         }
         checkRange(fromRow, count);
@@ -172,7 +188,7 @@ public final class SegmentReader {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "selection " + selection[0] + ".." + selection[selected - 1]
                     + " is outside the " + count + " rows decoded from row " + fromRow + " of " + origin);
         }
-        VectorWriter writer = new VectorWriter(target, type, 0, count);
+        VectorWriter writer = new VectorWriter(target, type, 0, count, null);
         body.decodeSelected(fromRow, selection, selected, writer);
         writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
     }

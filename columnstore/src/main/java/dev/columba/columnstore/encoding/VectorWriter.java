@@ -4,6 +4,7 @@ import static dev.columba.columnstore.encoding.SegmentFormat.LE_INT;
 import static dev.columba.columnstore.encoding.SegmentFormat.LE_LONG;
 
 import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
@@ -27,6 +28,8 @@ final class VectorWriter {
     private final ValueKind kind;
     private final int targetOffset;
     private final int count;
+    /** Where a dictionary decoder hands on the rows' ids, or null. */
+    private final CodedStrings codes;
     private MemorySegment data;
     private MemorySegment validity;
     private MemorySegment offsets = MemorySegment.NULL;
@@ -40,9 +43,10 @@ final class VectorWriter {
     /** Strings: where the next value's bytes go in the data buffer. */
     private long stringEnd;
 
-    VectorWriter(FieldVector vector, SqlType type, int targetOffset, int count) {
+    VectorWriter(FieldVector vector, SqlType type, int targetOffset, int count, CodedStrings codes) {
         ArrowMemory.checkVector(vector, type);
         this.vector = vector;
+        this.codes = codes;
         this.kind = ValueKind.of(type);
         this.targetOffset = targetOffset;
         this.count = count;
@@ -74,6 +78,19 @@ final class VectorWriter {
             stringEnd = offsets.get(LE_INT, targetOffset * 4L);
         }
         refresh();
+    }
+
+    /**
+     * Where a dictionary decoder writes the rows' codes (indexed like the vector's rows), or null
+     * when the caller keeps none.
+     */
+    int[] codeSink() {
+        return codes == null ? null : codes.codesFor(targetOffset + count);
+    }
+
+    /** Marks this writer's rows as holding codes of {@code space} (after they were all written to {@link #codeSink}). */
+    void markCoded(Object space, int codeCount) {
+        codes.markCoded(targetOffset, count, space, codeCount);
     }
 
     private void refresh() {

@@ -11,6 +11,7 @@ import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
@@ -72,6 +73,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final SegmentIo io;
     private final PrimaryDictionaries primaries;
     private final UpcomingRowgroups rowgroups;
+    /** Per output column, the dictionary codes of its strings (VARCHAR columns only; see {@link CodedStrings}). */
+    private final CodedStrings[] codes;
     private final Batch batch;
     private final int[] selection;
     private final int[] needed;
@@ -115,6 +118,13 @@ public final class ColumnstoreScan implements AutoCloseable {
             columns.add(Column.notNull("$locator", SqlType.BIGINT));
         }
         this.batch = Batch.create(new TableSchema(columns), allocator);
+        this.codes = new CodedStrings[columns.size()];
+        for (int index = 0; index < columns.size(); index++) {
+            if (columns.get(index).type() instanceof SqlType.VarcharType || columns.get(index).type() instanceof SqlType.CharType) {
+                codes[index] = new CodedStrings();
+                batch.attachCodes(index, codes[index]);
+            }
+        }
         for (int index = 0; index < batch.columnCount(); index++) {
             FieldVector vector = batch.column(index);
             vector.setInitialCapacity(options.batchSize());
@@ -272,9 +282,9 @@ public final class ColumnstoreScan implements AutoCloseable {
         boolean sparse = selected <= count / SPARSE_FRACTION;
         for (int index = 0; index < projection.length; index++) {
             if (sparse) {
-                readers[projection[index]].decodeSelected(from, count, selection, selected, batch.column(index));
+                readers[projection[index]].decodeSelected(from, count, selection, selected, batch.column(index), codes[index]);
             } else {
-                readers[projection[index]].decode(from, count, batch.column(index), 0);
+                readers[projection[index]].decode(from, count, batch.column(index), 0, codes[index]);
             }
         }
         if (options.withRowLocator()) {
@@ -338,6 +348,9 @@ public final class ColumnstoreScan implements AutoCloseable {
     private void resetBatch() {
         for (int index = 0; index < batch.columnCount(); index++) {
             FieldVector vector = batch.column(index);
+            if (codes[index] != null) {
+                codes[index].forget();
+            }
             if (vector instanceof BaseFixedWidthVector fixedWidth && !(vector instanceof BitVector)) {
                 ArrowBuf validity = fixedWidth.getValidityBuffer();
                 validity.setZero(0, validity.capacity());

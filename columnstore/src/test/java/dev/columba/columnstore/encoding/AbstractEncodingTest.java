@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.encoding.TestColumns.Shape;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
@@ -158,6 +159,47 @@ abstract class AbstractEncodingTest {
                 try (FieldVector decoded = TestColumns.newVector(allocator, encoded.type())) {
                     reader.decode(0, reader.rowCount(), decoded, 0);
                     assertValues(encoded.values(), TestColumns.read(decoded), describe(encoded));
+                }
+            }
+        });
+    }
+
+    /**
+     * Strings decoded with their {@link CodedStrings} in two consecutive ranges: a dictionary
+     * encoding hands on codes for every row, below the code count, one value per code (a consumer
+     * may map a code to the value of any row that has it); any other encoding marks no codes.
+     */
+    @Test
+    void decodedStringsCarryCodesThatNameTheirValues() throws Exception {
+        Seeds.run(getClass().getSimpleName() + ".decodedStringsCarryCodesThatNameTheirValues", random -> {
+            for (Encoded encoded : randomSegments(random, 2)) {
+                if (!(encoded.type() instanceof SqlType.VarcharType) || encoded.values().isEmpty()) {
+                    continue;
+                }
+                SegmentReader reader = open(encoded);
+                int rows = reader.rowCount();
+                int split = random.nextInt(rows + 1);
+                CodedStrings codes = new CodedStrings();
+                try (FieldVector decoded = TestColumns.newVector(allocator, encoded.type())) {
+                    reader.decode(0, split, decoded, 0, codes);
+                    reader.decode(split, rows - split, decoded, split, codes);
+                    assertValues(encoded.values(), TestColumns.read(decoded), describe(encoded));
+                    if (!kind().usesDictionary()) {
+                        assertEquals(0, codes.codedRows(), describe(encoded) + ": codes without a dictionary");
+                        continue;
+                    }
+                    assertEquals(rows, codes.codedRows(), describe(encoded) + ": coded rows");
+                    java.util.Map<Integer, Object> valueOfCode = new java.util.HashMap<>();
+                    for (int row = 0; row < rows; row++) {
+                        Object value = encoded.values().get(row);
+                        if (value == null) {
+                            continue;
+                        }
+                        int code = codes.codes()[row];
+                        assertTrue(code >= 0 && code < codes.codeCount(), describe(encoded) + ": code " + code + " of row " + row);
+                        Object seen = valueOfCode.putIfAbsent(code, value);
+                        assertTrue(seen == null || seen.equals(value), describe(encoded) + ": code " + code + " names two values");
+                    }
                 }
             }
         });

@@ -27,6 +27,8 @@ public final class Batch implements AutoCloseable {
     private final boolean ownsVectors;
     /** The number of columns, kept because the root's vector list is wrapped anew on every request. */
     private final int columnCount;
+    /** Per column, the dictionary codes of its strings, or null; null when no column has any. */
+    private CodedStrings[] codes;
     private int[] selection;
     private int selectedCount;
     private boolean selective;
@@ -67,6 +69,37 @@ public final class Batch implements AutoCloseable {
         Batch batch = new Batch(new VectorSchemaRoot(fields, List.copyOf(vectors), rowCount), false);
         batch.selectedCount = rowCount;
         return batch;
+    }
+
+    /**
+     * The dictionary codes of column {@code column}'s strings, or null: see {@link CodedStrings}
+     * (a consumer uses them only for rows below their {@linkplain CodedStrings#codedRows coded rows}).
+     */
+    public CodedStrings codes(int column) {
+        return codes == null ? null : codes[column];
+    }
+
+    /** Attaches the codes its producer keeps for column {@code column}'s strings. */
+    public void attachCodes(int column, CodedStrings columnCodes) {
+        if (codes == null) {
+            codes = new CodedStrings[columnCount];
+        }
+        codes[column] = columnCodes;
+    }
+
+    /** Attaches to each column of this view the codes {@code source} has for the same vector. */
+    public void inheritCodes(Batch source) {
+        if (source.codes == null) {
+            return;
+        }
+        for (int column = 0; column < columnCount; column++) {
+            FieldVector vector = column(column);
+            for (int other = 0; other < source.columnCount; other++) {
+                if (source.codes[other] != null && source.column(other) == vector) {
+                    attachCodes(column, source.codes[other]);
+                }
+            }
+        }
     }
 
     /** Whether closing this batch releases its vectors (false for a {@linkplain #view view}). */

@@ -127,6 +127,7 @@ public final class FilterOperator extends BaseOperator {
         List<FieldVector> vectors = pending.root().getFieldVectors();
         view = Batch.view(vectors, pending.rowCount());
         view.select(positions, pendingCount);
+        view.inheritCodes(pending);
         pending = null;
         return view;
     }

@@ -1,5 +1,6 @@
 package dev.columba.core.exec;
 
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.expr.Comparisons;
@@ -35,6 +36,11 @@ import org.apache.arrow.vector.FieldVector;
  * order. The first key that would spread the array further moves the groups into the hash table
  * for good, with the same group ids. The array's 4 bytes per covered value never exceed the hash
  * table's 32-64 bytes per group.
+ *
+ * <p>String keys decoded from columnstore dictionaries arrive with their codes ({@link
+ * CodedStrings}); while every key of a batch has codes, no NULLs, and at most 65,536 combinations,
+ * groups are found by the combined code in an array, and only a combination not seen yet in the
+ * current code spaces is looked up by its strings.
  */
 final class GroupHashTable implements AutoCloseable {
     private static final long NULL_HASH = 0x5bd1e995L;
@@ -136,6 +142,121 @@ final class GroupHashTable implements AutoCloseable {
      */
     void groupIds(FieldVector[] input, int[] positions, int count, int[] groupIds) {
         rowHashes = lookUp(input, positions, count, groupIds, true, rowHashes);
+    }
+
+    /**
+     * Like {@link #groupIds(FieldVector[], int[], int, int[])}, with the dictionary codes of the
+     * string keys ({@code codes[key]}, null for a key without).
+     */
+    void groupIds(FieldVector[] input, CodedStrings[] codes, int[] positions, int count, int[] groupIds) {
+        if (codes == null || !lookUpCoded(input, codes, positions, count, groupIds)) {
+            rowHashes = lookUp(input, positions, count, groupIds, true, rowHashes);
+        }
+    }
+
+    /** Code spaces larger than this (the product of the keys' code counts) are looked up by value. */
+    private static final int MAX_CODES = 1 << 16;
+    /** The code spaces of {@link #codeGroups}, one per key. */
+    private Object[] codeSpaces;
+    /** Group id + 1 per combination of the keys' codes (0: not seen yet), for the spaces in {@link #codeSpaces}. */
+    private int[] codeGroups;
+    private int[] missed = new int[0];
+    private int[] missedPositions = new int[0];
+    private int[] missedGroups = new int[0];
+
+    /**
+     * The lookup of keys that all have dictionary codes ({@link CodedStrings}): a row's codes are combined
+     * into one index of {@link #codeGroups}, which holds the group of every combination seen, so
+     * only rows with a combination not seen yet are looked up by value (and their groups
+     * remembered). Returns false, doing nothing, when a key carries no codes or has NULLs, or the
+     * combinations are too many. Insertion only: {@link #find} may run on several threads, this writes.
+     */
+    private boolean lookUpCoded(FieldVector[] input, CodedStrings[] codes, int[] positions, int count, int[] groupIds) {
+        long combinations = 1;
+        for (int key = 0; key < input.length; key++) {
+            CodedStrings coded = codes[key];
+            // A NULL row's code is meaningless: batches with NULLs go by value.
+            if (coded == null || coded.codedRows() < input[key].getValueCount() || input[key].getNullCount() != 0) {
+                return false;
+            }
+            combinations *= coded.codeCount();
+            if (combinations > MAX_CODES) {
+                return false;
+            }
+        }
+        boolean sameSpaces = codeSpaces != null;
+        for (int key = 0; sameSpaces && key < input.length; key++) {
+            sameSpaces = codeSpaces[key] == codes[key].codeSpace();
+        }
+        if (!sameSpaces) {
+            if (codeGroups == null || codeGroups.length < combinations) {
+                charge.ensure(bytes() + combinations * Integer.BYTES);
+                codeGroups = new int[(int) combinations];
+            } else {
+                Arrays.fill(codeGroups, 0);
+            }
+            codeSpaces = new Object[input.length];
+            for (int key = 0; key < input.length; key++) {
+                codeSpaces[key] = codes[key].codeSpace();
+            }
+        }
+        if (missed.length < count) {
+            missed = new int[Math.max(count, 2 * missed.length)];
+            missedPositions = new int[missed.length];
+            missedGroups = new int[missed.length];
+        }
+        int[] table = codeGroups;
+        int misses = 0;
+        if (input.length == 1) {
+            int[] rowCodes = codes[0].codes();
+            for (int index = 0; index < count; index++) {
+                int code = rowCodes[positions[index]];
+                int group = table[code];
+                groupIds[index] = group - 1;
+                missed[misses] = index;
+                misses += group == 0 ? 1 : 0;
+            }
+        } else if (input.length == 2) {
+            int[] firstCodes = codes[0].codes();
+            int[] secondCodes = codes[1].codes();
+            int radix = codes[1].codeCount();
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                int group = table[firstCodes[row] * radix + secondCodes[row]];
+                groupIds[index] = group - 1;
+                missed[misses] = index;
+                misses += group == 0 ? 1 : 0;
+            }
+        } else {
+            for (int index = 0; index < count; index++) {
+                int code = combinedCode(codes, positions[index]);
+                int group = table[code];
+                groupIds[index] = group - 1;
+                missed[misses] = index;
+                misses += group == 0 ? 1 : 0;
+            }
+        }
+        if (misses > 0) {
+            for (int miss = 0; miss < misses; miss++) {
+                missedPositions[miss] = positions[missed[miss]];
+            }
+            rowHashes = lookUp(input, missedPositions, misses, missedGroups, true, rowHashes);
+            for (int miss = 0; miss < misses; miss++) {
+                int group = missedGroups[miss];
+                groupIds[missed[miss]] = group;
+                table[combinedCode(codes, missedPositions[miss])] = group + 1;
+            }
+        }
+        return true;
+    }
+
+    /** The index of row {@code row}'s combination of codes: the keys' codes as digits of mixed radix. */
+    private static int combinedCode(CodedStrings[] codes, int row) {
+        int code = 0;
+        for (CodedStrings coded : codes) {
+            code = code * coded.codeCount() + coded.codes()[row];
+        }
+        return code;
     }
 
     /**
@@ -621,6 +742,7 @@ final class GroupHashTable implements AutoCloseable {
         return (long) slots.length * Long.BYTES + (long) groupHashes.length * Long.BYTES + (long) pendingRows.length * Integer.BYTES
                 + (entries == null ? 0 : (long) entries.length * Long.BYTES)
                 + (dense == null ? 0 : (long) dense.length * Integer.BYTES)
+                + (codeGroups == null ? 0 : (long) codeGroups.length * Integer.BYTES)
                 + (packedEntries == null ? 0 : (long) packedEntries.length * Long.BYTES);
     }
 

@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
@@ -313,10 +314,12 @@ public final class HashAggregateOperator extends BaseOperator {
         groupIds = grow(groupIds, count);
         if (groups != null) {
             FieldVector[] keys = new FieldVector[groupKeys.length];
+            CodedStrings[] codes = new CodedStrings[groupKeys.length];
             for (int key = 0; key < groupKeys.length; key++) {
                 keys[key] = batch.column(groupKeys[key]);
+                codes[key] = batch.codes(groupKeys[key]);
             }
-            groups.groupIds(keys, positions, count, groupIds);
+            groups.groupIds(keys, codes, positions, count, groupIds);
         } else {
             Arrays.fill(groupIds, 0, count, 0);
         }

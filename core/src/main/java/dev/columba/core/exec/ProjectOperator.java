@@ -78,6 +78,7 @@ public final class ProjectOperator extends BaseOperator {
         }
         Batch output = Batch.view(vectors, batch.rowCount());
         output.copySelection(batch);
+        output.inheritCodes(batch);
         return output;
     }
 

@@ -105,6 +105,7 @@ public final class RuntimeFilterOperator extends BaseOperator {
             }
             Batch view = Batch.view(batch.root().getFieldVectors(), batch.rowCount());
             view.select(kept, count);
+            view.inheritCodes(batch);
             return view;
         }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.memory.Memory;
 import dev.columba.core.schema.Column;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +91,67 @@ class GroupHashTableTest {
             assertArrayEquals(key("1234567", "\u00e9\u00e9\u00e9a"), stored.get(7));
             assertArrayEquals(new int[] {5, -1, 2, -1},
                     lookUp(table, List.of(key("R", "F"), key("R", "O"), key(null, "O"), key("12345678", "F")), false));
+        }
+    }
+
+    /**
+     * Keys with dictionary codes ({@link CodedStrings}): batches in two code spaces that give the same codes to
+     * different strings, a batch without codes, one with a NULL (looked up by value), and both
+     * mixed; every row gets the id of first appearance its strings have.
+     */
+    @Test
+    void codedKeysGetTheIdsTheirStringsHave() {
+        java.util.Random random = new java.util.Random(7);
+        String[][] flagSpaces = {{"A", "N", "R"}, {"R", "A", "N", "a longer flag than seven bytes"}};
+        String[][] statusSpaces = {{"F", "O"}, {"O", "F"}};
+        Object firstSpace = new Object();
+        Object secondSpace = new Object();
+        java.util.Map<java.util.List<String>, Integer> expectedIds = new java.util.HashMap<>();
+        try (MemoryCharge charge = new MemoryCharge(allocator, "groups");
+             GroupHashTable table = GroupHashTable.forGrouping(KEY_TYPES, allocator, charge)) {
+            for (int batch = 0; batch < 12; batch++) {
+                int space = batch % 3 == 2 ? 1 : 0;
+                boolean coded = batch != 5;
+                boolean withNull = batch == 7;
+                int rows = 50 + random.nextInt(200);
+                CodedStrings flagCodeHolder = new CodedStrings();
+                CodedStrings statusCodeHolder = new CodedStrings();
+                try (VarCharVector flags = new VarCharVector("flag", allocator);
+                     VarCharVector statuses = new VarCharVector("status", allocator)) {
+                    int[] flagCodes = flagCodeHolder.codesFor(rows);
+                    int[] statusCodes = statusCodeHolder.codesFor(rows);
+                    int[] expected = new int[rows];
+                    for (int row = 0; row < rows; row++) {
+                        int flag = random.nextInt(flagSpaces[space].length - (batch < 9 ? 1 : 0));
+                        int status = random.nextInt(2);
+                        flagCodes[row] = flag;
+                        statusCodes[row] = status;
+                        String flagValue = withNull && row == 3 ? null : flagSpaces[space][flag];
+                        if (flagValue == null) {
+                            flags.setNull(row);
+                        } else {
+                            flags.setSafe(row, flagValue.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        }
+                        statuses.setSafe(row, statusSpaces[space][status].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        expected[row] = expectedIds.computeIfAbsent(java.util.Arrays.asList(flagValue, statusSpaces[space][status]),
+                                key -> expectedIds.size());
+                    }
+                    flags.setValueCount(rows);
+                    statuses.setValueCount(rows);
+                    if (coded) {
+                        Object spaceObject = space == 0 ? firstSpace : secondSpace;
+                        flagCodeHolder.markCoded(0, rows, spaceObject, flagSpaces[space].length);
+                        statusCodeHolder.markCoded(0, rows, spaceObject, statusSpaces[space].length);
+                    }
+                    int[] positions = new int[rows];
+                    Arrays.setAll(positions, row -> row);
+                    int[] ids = new int[rows];
+                    table.groupIds(new FieldVector[] {flags, statuses}, new CodedStrings[] {flagCodeHolder, statusCodeHolder},
+                            positions, rows, ids);
+                    assertArrayEquals(expected, ids, "batch " + batch);
+                }
+            }
+            assertEquals(expectedIds.size(), table.groupCount());
         }
     }
 
