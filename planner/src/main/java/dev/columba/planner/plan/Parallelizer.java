@@ -7,11 +7,15 @@ import dev.columba.planner.rel.ColumbaFilter;
 import dev.columba.planner.rel.ColumbaGather;
 import dev.columba.planner.rel.ColumbaHashJoin;
 import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaSort;
 import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
 
 /**
  * Makes a serial physical plan parallel, after cost-based planning (as SQL Server adds its
@@ -23,8 +27,10 @@ import org.apache.calcite.rel.RelNode;
  * else by the first worker to need it; a SEMI or ANTI join building its left input returns its
  * build rows from the last worker to finish probing (core's {@code SharedHashBuild}). An aggregate
  * over such a fragment is split into a partial aggregation per worker and a final merge above the
- * gather (not with DISTINCT aggregates, which then run above the gather). Everything else stays
- * serial, above the gathers.
+ * gather (not with DISTINCT aggregates, which then run above the gather). A top-N (ORDER BY with
+ * FETCH or LIMIT) or a limit over such a fragment is split the same way: each worker keeps its
+ * offset + fetch first rows, and the final top-N above the gather picks from theirs. Everything
+ * else stays serial, above the gathers.
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting): below it starting
@@ -56,6 +62,17 @@ final class Parallelizer {
                         aggregate, HashAggregateOperator.Phase.PARTIAL);
                 RelNode gather = new ColumbaGather(rel.getCluster(), rel.getTraitSet(), partial, degree, drivers);
                 return new ColumbaSplitAggregate(aggregate.getTraitSet(), gather, aggregate, HashAggregateOperator.Phase.FINAL);
+            }
+        }
+        if (rel instanceof ColumbaSort sort && sort.fetch != null && streams(sort.getInput())) {
+            RelNode driver = driver(sort.getInput());
+            RexNode kept = rowsKept(sort);
+            if (driver != null && kept != null) {
+                List<RelNode> drivers = new ArrayList<>(List.of(driver));
+                RelNode fragment = buildSidesVisited(sort.getInput(), drivers);
+                RelNode partial = sort.copy(sort.getTraitSet(), fragment, sort.getCollation(), null, kept);
+                RelNode gather = new ColumbaGather(rel.getCluster(), fragment.getTraitSet(), partial, degree, drivers);
+                return sort.copy(sort.getTraitSet(), gather, sort.getCollation(), sort.offset, sort.fetch);
             }
         }
         if (streams(rel)) {
@@ -99,6 +116,29 @@ final class Parallelizer {
             return input == fragment.getInput(0) ? fragment : fragment.copy(fragment.getTraitSet(), List.of(input));
         }
         return fragment;
+    }
+
+    /**
+     * The rows a worker's partial top-N (or limit) keeps for {@code sort}: its offset plus its
+     * fetch, the most rows of one worker that the final one can return; null when they are not
+     * both constants (a parameter's value is only known when the plan runs).
+     */
+    private static RexNode rowsKept(ColumbaSort sort) {
+        if (!(sort.fetch instanceof RexLiteral fetch) || sort.offset != null && !(sort.offset instanceof RexLiteral)) {
+            return null;
+        }
+        BigDecimal rows = fetch.getValueAs(BigDecimal.class);
+        if (sort.offset != null) {
+            BigDecimal offset = ((RexLiteral) sort.offset).getValueAs(BigDecimal.class);
+            if (rows == null || offset == null) {
+                return null;
+            }
+            rows = rows.add(offset);
+        }
+        if (rows == null || rows.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+            return null;
+        }
+        return sort.getCluster().getRexBuilder().makeExactLiteral(rows, fetch.getType());
     }
 
     /**
