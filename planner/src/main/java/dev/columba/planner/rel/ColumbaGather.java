@@ -14,9 +14,10 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 /**
  * Parallelism (Gather Streams): its input, a plan fragment, runs on {@link #degree()} workers at
- * once, each with its own copy of the fragment's operators; the copies divide the rowgroups of one
- * scan, the fragment's {@linkplain #driver() driver}, among themselves as they go (morsels), and
- * read everything else in full. The gather returns the workers' rows in no particular order.
+ * once, each with its own copy of the fragment's operators; the copies divide the rowgroups of the
+ * fragment's {@linkplain #driver() driver} among themselves as they go (morsels), and those of the
+ * scans of build inputs that every worker reads a share of ({@link #drivers()}), and read
+ * everything else in full. The gather returns the workers' rows in no particular order.
  *
  * <p>Placed after cost-based planning by {@code Parallelizer}. A statement that runs inside a write
  * transaction runs the fragment once, serially: its reads go through the transaction's private
