@@ -72,7 +72,7 @@ public final class SharedHashBuild {
     private RuntimeException failure;
     /** Read by each: the allocator of the shares and the table, made by the first worker to need it. */
     private BufferAllocator memory;
-    /** Read by each: the shares handed in so far, and how many workers handed in (or let go). */
+    /** Read by each: the shares handed in so far (until the table is built from them), and how many workers handed in. */
     private final List<RowBuffer> shares = new ArrayList<>();
     private int contributed;
 
@@ -179,7 +179,7 @@ public final class SharedHashBuild {
             fail(e);
             throw e;
         }
-        boolean last;
+        List<RowBuffer> all;
         synchronized (this) {
             if (failure != null) {
                 share.close();
@@ -187,17 +187,18 @@ public final class SharedHashBuild {
             }
             shares.add(share);
             contributed++;
-            last = contributed == registered;
+            boolean last = contributed == registered;
             if (last) {
                 building = true;
             }
+            all = last ? List.copyOf(shares) : null;
         }
-        if (!last) {
+        if (all == null) {
             return awaitBuilt(context);
         }
         Built result = null;
         try {
-            result = assembler.assemble(allocator, List.copyOf(shares));
+            result = assembler.assemble(allocator, all);
             return result;
         } catch (RuntimeException e) {
             fail(e);
