@@ -7,7 +7,9 @@ import dev.columba.core.expr.Expr;
 import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
@@ -110,31 +112,19 @@ public final class HashJoinOperator extends JoinOperator {
     @Override
     void build() {
         if (shared == null) {
-            buildFrom(allocator);
+            buildFrom(allocator, right::next);
             return;
         }
-        SharedHashBuild.Built built = shared.acquire(context, memory -> {
-            right.open(context);
-            try {
-                buildRows = new RowBuffer(right.schema(), memory);
-                buildFrom(memory);
-                return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, matchedRows, matchedGroups,
-                        tableCharge, chainCharge);
-            } catch (RuntimeException e) {
-                // What the failed build allocated goes before its allocator is closed.
-                closeQuietly(buildRows, e);
-                closeQuietly(table, e);
-                closeQuietly(tableCharge, e);
-                closeQuietly(chainCharge, e);
-                buildRows = null;
-                table = null;
-                tableCharge = null;
-                chainCharge = null;
-                throw e;
-            } finally {
-                right.close();
-            }
-        });
+        SharedHashBuild.Built built = shared.isReadByEach()
+                ? shared.contribute(context, this::readShare, this::assemble)
+                : shared.acquire(context, memory -> {
+                    right.open(context);
+                    try {
+                        return assemble(memory, right::next);
+                    } finally {
+                        right.close();
+                    }
+                });
         // Every worker, the builder too, uses the published build and leaves its release to the shared build.
         buildRows = built.rows();
         table = built.table();
@@ -145,6 +135,52 @@ public final class HashJoinOperator extends JoinOperator {
         lastRow = null;
         tableCharge = null;
         chainCharge = null;
+    }
+
+    /** A parallel build read by each worker: this worker's share of the right input, every row as it came. */
+    private RowBuffer readShare(BufferAllocator memory) {
+        right.open(context);
+        RowBuffer share = new RowBuffer(right.schema(), memory);
+        try {
+            int[] positions = new int[0];
+            for (Batch batch = right.next(); batch != null; batch = right.next()) {
+                positions = Vectors.livePositions(batch, positions);
+                share.append(batch, positions, batch.selectedCount());
+            }
+            return share;
+        } catch (RuntimeException e) {
+            closeQuietly(share, e);
+            throw e;
+        } finally {
+            right.close();
+        }
+    }
+
+    /** A parallel build read by each worker: the table over every worker's share, built by the last to hand in its own. */
+    private SharedHashBuild.Built assemble(BufferAllocator memory, List<RowBuffer> shares) {
+        Iterator<RowBuffer> remaining = shares.iterator();
+        return assemble(memory, () -> remaining.hasNext() ? remaining.next().asBatch() : null);
+    }
+
+    /** The shared table over the batches of {@code input}, its memory from {@code memory}. */
+    private SharedHashBuild.Built assemble(BufferAllocator memory, Supplier<Batch> input) {
+        try {
+            buildRows = new RowBuffer(right.schema(), memory);
+            buildFrom(memory, input);
+            return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, matchedRows, matchedGroups,
+                    tableCharge, chainCharge);
+        } catch (RuntimeException e) {
+            // What the failed build allocated goes before its allocator is closed.
+            closeQuietly(buildRows, e);
+            closeQuietly(table, e);
+            closeQuietly(tableCharge, e);
+            closeQuietly(chainCharge, e);
+            buildRows = null;
+            table = null;
+            tableCharge = null;
+            chainCharge = null;
+            throw e;
+        }
     }
 
     private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
@@ -158,8 +194,8 @@ public final class HashJoinOperator extends JoinOperator {
         }
     }
 
-    /** Reads the right input into {@link #buildRows}, the hash table and the chains, charging {@code memory}. */
-    private void buildFrom(BufferAllocator memory) {
+    /** Reads {@code input} (the right input's batches, null at the end) into {@link #buildRows}, the hash table and the chains, charging {@code memory}. */
+    private void buildFrom(BufferAllocator memory, Supplier<Batch> input) {
         tableCharge = new MemoryCharge(memory, name() + " build hash table");
         chainCharge = new MemoryCharge(memory, name() + " build row chains");
         List<SqlType> keyTypes = new ArrayList<>();
@@ -172,7 +208,7 @@ public final class HashJoinOperator extends JoinOperator {
         int[] groups = new int[0];
         FieldVector[] keys = new FieldVector[rightKeys.length];
         boolean keepNullKeys = joinType == JoinType.RIGHT_ANTI;
-        for (Batch batch = right.next(); batch != null; batch = right.next()) {
+        for (Batch batch = input.get(); batch != null; batch = input.get()) {
             positions = Vectors.livePositions(batch, positions);
             if (keepNullKeys && nullKeyPositions.length < batch.selectedCount()) {
                 nullKeyPositions = new int[positions.length];

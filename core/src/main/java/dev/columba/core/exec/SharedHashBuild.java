@@ -2,14 +2,29 @@ package dev.columba.core.exec;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The build side of a hash join that the workers of a parallel plan share: the first worker to
- * need it reads the build input and builds the hash table, the others wait and then probe the
- * same table, read-only — the build input is read once, so its reads are counted once and its
- * memory is held once. The table's memory comes from an allocator of its own under the query's,
- * released when the last worker that registered lets go.
+ * The build side of a hash join that the workers of a parallel plan share, read in one of two ways:
+ *
+ * <ul>
+ * <li>{@linkplain #readByOne() By one worker}, when the build input is not divided among the
+ *     workers (a small table, or a serial subtree): the first worker to need the table reads the
+ *     build input and builds the table, the others wait and never open their copies of the input.
+ * <li>{@linkplain #readByEach() By each worker}, when the build input is itself a fragment whose
+ *     scan the workers divide (its rowgroups are claimed from the same morsels): every worker reads
+ *     its share of the build input into rows of its own ({@link #contribute}), with no lock
+ *     while it reads; the last worker to hand in its share assembles the table from all shares
+ *     while the others wait (the shares are freed once the table holds their rows).
+ * </ul>
+ * Either way, every worker then probes the same table, read-only, and the build input is read
+ * once, so its reads are counted once and the table's memory is held once. That memory comes from
+ * an allocator of its own under the query's, released when the last worker that registered lets
+ * go. A worker's failure while reading or building is kept and thrown to every worker that waits
+ * for the table or asks for it later; a worker that lets go before handing in its share (it was
+ * stopped or cancelled) fails the waiting ones the same way, as the table can no longer be whole.
  *
  * <p>RIGHT_SEMI and RIGHT_ANTI joins share the build's match flags as well: every worker sets
  * flags (plain writes of {@code true}, racing only with writes of the same value) while it probes,
@@ -38,12 +53,47 @@ public final class SharedHashBuild {
         Built build(BufferAllocator allocator);
     }
 
+    /** Reads this worker's share of the build input into rows of its own, with memory from the allocator given. */
+    interface ShareReader {
+        RowBuffer read(BufferAllocator allocator);
+    }
+
+    /** Builds the table from every worker's share (which the caller closes afterwards), with memory from the allocator given. */
+    interface Assembler {
+        Built assemble(BufferAllocator allocator, List<RowBuffer> shares);
+    }
+
+    private final boolean readByEach;
     private int users;
     private int registered;
     private int finishedProbing;
     private boolean building;
     private Built built;
     private RuntimeException failure;
+    /** Read by each: the allocator of the shares and the table, made by the first worker to need it. */
+    private BufferAllocator memory;
+    /** Read by each: the shares handed in so far (until the table is built from them), and how many workers handed in. */
+    private final List<RowBuffer> shares = new ArrayList<>();
+    private int contributed;
+
+    private SharedHashBuild(boolean readByEach) {
+        this.readByEach = readByEach;
+    }
+
+    /** A build whose input the first worker to need it reads whole. */
+    public static SharedHashBuild readByOne() {
+        return new SharedHashBuild(false);
+    }
+
+    /** A build whose input every worker reads a share of (the input's scan divided among them). */
+    public static SharedHashBuild readByEach() {
+        return new SharedHashBuild(true);
+    }
+
+    /** Whether every worker reads a share of the build input ({@link #contribute}) rather than one reading it all ({@link #acquire}). */
+    boolean isReadByEach() {
+        return readByEach;
+    }
 
     /** Counts a worker that will {@link #release} the build when it closes. */
     synchronized void register() {
@@ -103,18 +153,136 @@ public final class SharedHashBuild {
         }
     }
 
+    /**
+     * Read by each: reads this worker's share with {@code reader} and hands it in, then returns
+     * the table once every registered worker has handed in its share — built by this caller with
+     * {@code assembler} if it is the last to hand in, else as the last one built it.
+     */
+    Built contribute(ExecutionContext context, ShareReader reader, Assembler assembler) {
+        BufferAllocator allocator;
+        synchronized (this) {
+            if (!readByEach) {
+                throw new IllegalStateException("this build is read by one worker");
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            if (memory == null) {
+                memory = context.allocator().newChildAllocator("shared hash join build", 0, Long.MAX_VALUE);
+            }
+            allocator = memory;
+        }
+        RowBuffer share;
+        try {
+            share = reader.read(allocator);
+        } catch (RuntimeException e) {
+            fail(e);
+            throw e;
+        }
+        List<RowBuffer> all;
+        synchronized (this) {
+            if (failure != null) {
+                share.close();
+                throw failure;
+            }
+            shares.add(share);
+            contributed++;
+            boolean last = contributed == registered;
+            if (last) {
+                building = true;
+            }
+            all = last ? List.copyOf(shares) : null;
+        }
+        if (all == null) {
+            return awaitBuilt(context);
+        }
+        Built result = null;
+        try {
+            result = assembler.assemble(allocator, all);
+            return result;
+        } catch (RuntimeException e) {
+            fail(e);
+            throw e;
+        } finally {
+            List<RowBuffer> toClose;
+            synchronized (this) {
+                toClose = new ArrayList<>(shares);
+                shares.clear();
+            }
+            closeAll(toClose);
+            synchronized (this) {
+                built = result;
+                building = false;
+                notifyAll();
+            }
+        }
+    }
+
+    /** Waits until the last worker to hand in its share has built the table (or any worker failed). */
+    private synchronized Built awaitBuilt(ExecutionContext context) {
+        while (built == null && failure == null) {
+            context.checkCancelled();
+            try {
+                wait(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for a hash join's build", e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return built;
+    }
+
+    /** Keeps the first failure for every worker, frees the shares handed in and wakes the waiting workers. */
+    private void fail(RuntimeException e) {
+        List<RowBuffer> toClose;
+        synchronized (this) {
+            if (failure == null) {
+                failure = e;
+            }
+            toClose = new ArrayList<>(shares);
+            shares.clear();
+            notifyAll();
+        }
+        closeAll(toClose);
+    }
+
+    private static void closeAll(List<RowBuffer> buffers) {
+        for (RowBuffer buffer : buffers) {
+            buffer.close();
+        }
+    }
+
     /** A registered worker is done with the table; the last one frees it. */
     void release() {
         Built toClose = null;
+        BufferAllocator memoryToClose = null;
+        RuntimeException withdrawn = null;
         synchronized (this) {
             users--;
-            if (users == 0 && built != null) {
+            if (readByEach && built == null && failure == null && !building && contributed < registered) {
+                // This worker never handed in its share (stopped, cancelled or failed before): the table cannot be whole.
+                withdrawn = new ColumbaException(ErrorCode.QUERY_CANCELLED,
+                        "a worker stopped before handing in its share of a hash join's build");
+            }
+        }
+        if (withdrawn != null) {
+            fail(withdrawn);
+        }
+        synchronized (this) {
+            if (users == 0) {
                 toClose = built;
                 built = null;
+                memoryToClose = memory;
+                memory = null;
             }
         }
         if (toClose != null) {
             toClose.close();
+        } else if (memoryToClose != null) {
+            memoryToClose.close();
         }
     }
 }

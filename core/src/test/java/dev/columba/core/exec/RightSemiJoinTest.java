@@ -140,7 +140,7 @@ class RightSemiJoinTest extends OperatorTestBase {
                 b.addAll(share);
             }
             int batchSize = 1 + random.nextInt(40);
-            SharedHashBuild shared = new SharedHashBuild();
+            SharedHashBuild shared = SharedHashBuild.readByOne();
             List<Operator> workers = new ArrayList<>();
             ListSource build = new ListSource(SCHEMA, a, batchSize, new Random(round), -1);
             for (int worker = 0; worker < WORKERS; worker++) {

@@ -42,7 +42,7 @@ class SharedHashBuildTest extends OperatorTestBase {
         keys = KEY_CHOICES.get(random.nextInt(KEY_CHOICES.size()));
         residual = random.nextInt(3) == 0 ? HashJoinOperatorTest.randomCondition(random) : null;
         ListSource right = (ListSource) inputs.get(WORKERS);
-        SharedHashBuild shared = new SharedHashBuild();
+        SharedHashBuild shared = SharedHashBuild.readByOne();
         rightCopies.clear();
         List<Operator> workers = new ArrayList<>();
         for (int worker = 0; worker < WORKERS; worker++) {

@@ -7,22 +7,30 @@ import dev.columba.planner.rel.ColumbaFilter;
 import dev.columba.planner.rel.ColumbaGather;
 import dev.columba.planner.rel.ColumbaHashJoin;
 import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaSort;
 import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
 
 /**
  * Makes a serial physical plan parallel, after cost-based planning (as SQL Server adds its
  * Parallelism operators to the best serial plan): every fragment that streams rows from a
  * columnstore scan through filters, projections and the probe side of hash joins is run by
- * {@code degree} workers dividing the scan's rowgroups, under a {@link ColumbaGather} (each hash
- * join's table is built once, by the first worker to need it, and probed by all; a SEMI or ANTI
- * join building its left input returns its build rows from the last worker to finish probing,
- * core's {@code SharedHashBuild}); an aggregate over such a fragment is split into a
- * partial aggregation per worker and a final merge above the gather (not with DISTINCT aggregates,
- * which then run above the gather). Everything else stays serial, above the gathers.
+ * {@code degree} workers dividing the scan's rowgroups, under a {@link ColumbaGather}. Each hash
+ * join's table is built once and probed by all workers: from every worker's share of the build
+ * input when that input streams from a big enough scan too (the workers divide that scan as well),
+ * else by the first worker to need it; a SEMI or ANTI join building its left input returns its
+ * build rows from the last worker to finish probing (core's {@code SharedHashBuild}). An aggregate
+ * over such a fragment is split into a partial aggregation per worker and a final merge above the
+ * gather (not with DISTINCT aggregates, which then run above the gather). A top-N (ORDER BY with
+ * FETCH or LIMIT) or a limit over such a fragment is split the same way: each worker keeps its
+ * offset + fetch first rows, and the final top-N above the gather picks from theirs. Everything
+ * else stays serial, above the gathers.
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting): below it starting
@@ -49,16 +57,30 @@ final class Parallelizer {
         if (rel instanceof ColumbaAggregate aggregate && aggregate.splittable()) {
             RelNode driver = driver(aggregate.getInput());
             if (driver != null) {
-                RelNode partial = new ColumbaSplitAggregate(aggregate.getTraitSet(), buildSidesVisited(aggregate.getInput()),
+                List<RelNode> drivers = new ArrayList<>(List.of(driver));
+                RelNode partial = new ColumbaSplitAggregate(aggregate.getTraitSet(), buildSidesVisited(aggregate.getInput(), drivers),
                         aggregate, HashAggregateOperator.Phase.PARTIAL);
-                RelNode gather = new ColumbaGather(rel.getCluster(), rel.getTraitSet(), partial, degree, driver);
+                RelNode gather = new ColumbaGather(rel.getCluster(), rel.getTraitSet(), partial, degree, drivers);
                 return new ColumbaSplitAggregate(aggregate.getTraitSet(), gather, aggregate, HashAggregateOperator.Phase.FINAL);
+            }
+        }
+        if (rel instanceof ColumbaSort sort && sort.fetch != null && streams(sort.getInput())) {
+            RelNode driver = driver(sort.getInput());
+            RexNode kept = rowsKept(sort);
+            if (driver != null && kept != null) {
+                List<RelNode> drivers = new ArrayList<>(List.of(driver));
+                RelNode fragment = buildSidesVisited(sort.getInput(), drivers);
+                RelNode partial = sort.copy(sort.getTraitSet(), fragment, sort.getCollation(), null, kept);
+                RelNode gather = new ColumbaGather(rel.getCluster(), fragment.getTraitSet(), partial, degree, drivers);
+                return sort.copy(sort.getTraitSet(), gather, sort.getCollation(), sort.offset, sort.fetch);
             }
         }
         if (streams(rel)) {
             RelNode driver = driver(rel);
             if (driver != null) {
-                return new ColumbaGather(rel.getCluster(), rel.getTraitSet(), buildSidesVisited(rel), degree, driver);
+                List<RelNode> drivers = new ArrayList<>(List.of(driver));
+                RelNode fragment = buildSidesVisited(rel, drivers);
+                return new ColumbaGather(rel.getCluster(), rel.getTraitSet(), fragment, degree, drivers);
             }
         }
         List<RelNode> inputs = new ArrayList<>();
@@ -73,21 +95,71 @@ final class Parallelizer {
 
     /**
      * {@code fragment} with the build sides of the hash joins along its driver path made parallel
-     * in turn: the worker that builds a table reads the build input through a gather of its own.
-     * The driver path itself (and so the driver) is unchanged.
+     * too. A build side that streams from a big enough scan of its own becomes part of the
+     * fragment: every worker reads its share of it (the workers divide that scan as well, which is
+     * added to {@code drivers}) and the join builds its table from all shares. Any other build side
+     * is read by the first worker to need it, through a gather of its own where it has parallel
+     * fragments in turn. The driver path itself (and so the driver) is unchanged.
      */
-    private RelNode buildSidesVisited(RelNode fragment) {
+    private RelNode buildSidesVisited(RelNode fragment, List<RelNode> drivers) {
         if (fragment instanceof ColumbaHashJoin join) {
-            RelNode probe = buildSidesVisited(join.probe());
+            RelNode probe = buildSidesVisited(join.probe(), drivers);
+            if (streams(join.build()) && driver(join.build()) != null) {
+                return join.withBuildReadByEach(ownDriver(buildSidesVisited(join.build(), drivers), drivers), probe);
+            }
             RelNode build = visit(join.build());
             return probe == join.probe() && build == join.build() ? join
                     : join.copy(join.getTraitSet(), join.inputs(build, probe));
         }
         if (fragment instanceof ColumbaFilter || fragment instanceof ColumbaProject) {
-            RelNode input = buildSidesVisited(fragment.getInput(0));
+            RelNode input = buildSidesVisited(fragment.getInput(0), drivers);
             return input == fragment.getInput(0) ? fragment : fragment.copy(fragment.getTraitSet(), List.of(input));
         }
         return fragment;
+    }
+
+    /**
+     * The rows a worker's partial top-N (or limit) keeps for {@code sort}: its offset plus its
+     * fetch, the most rows of one worker that the final one can return; null when they are not
+     * both constants (a parameter's value is only known when the plan runs).
+     */
+    private static RexNode rowsKept(ColumbaSort sort) {
+        if (!(sort.fetch instanceof RexLiteral fetch) || sort.offset != null && !(sort.offset instanceof RexLiteral)) {
+            return null;
+        }
+        BigDecimal rows = fetch.getValueAs(BigDecimal.class);
+        if (sort.offset != null) {
+            BigDecimal offset = ((RexLiteral) sort.offset).getValueAs(BigDecimal.class);
+            if (rows == null || offset == null) {
+                return null;
+            }
+            rows = rows.add(offset);
+        }
+        if (rows == null || rows.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+            return null;
+        }
+        return sort.getCluster().getRexBuilder().makeExactLiteral(rows, fetch.getType());
+    }
+
+    /**
+     * {@code fragment} (a build input that streams from a scan) with a copy of its scan of its own
+     * at the end of its driver path, added to {@code drivers}. One scan object can stand in several
+     * places of a plan (Volcano shares equal subtrees: TPC-H Q7 reads nation, filtered the same
+     * way, for both the supplier and the customer side), and the workers' morsels are shared per
+     * scan object, so each divided occurrence needs an object of its own.
+     */
+    private static RelNode ownDriver(RelNode fragment, List<RelNode> drivers) {
+        if (fragment instanceof ColumbaColumnstoreScan scan) {
+            RelNode copy = scan.copy(scan.getTraitSet(), List.of());
+            drivers.add(copy);
+            return copy;
+        }
+        RelNode input = fragment instanceof ColumbaHashJoin join ? join.probe() : fragment.getInput(0);
+        RelNode replaced = ownDriver(input, drivers);
+        if (fragment instanceof ColumbaHashJoin join) {
+            return join.copy(join.getTraitSet(), join.inputs(join.build(), replaced));
+        }
+        return fragment.copy(fragment.getTraitSet(), List.of(replaced));
     }
 
     /** Whether workers can run {@code rel} on their share of rows, each on its own. */

@@ -37,6 +37,11 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
     private final List<String> bitmapFilters;
     /** Whether the left input is built and the right one probed (SEMI and ANTI only). */
     private final boolean buildLeft;
+    /**
+     * In a parallel fragment: whether every worker reads its share of the build input (whose scan
+     * the fragment's workers divide) rather than the first worker reading it all.
+     */
+    private final boolean buildReadByEach;
 
     /**
      * @param buildLeft whether to build the left input and probe with the right one, which only a
@@ -44,23 +49,24 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
      */
     public ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
                            JoinRelType joinType, boolean buildLeft) {
-        this(cluster, traits, left, right, condition, joinType, null, buildLeft);
+        this(cluster, traits, left, right, condition, joinType, null, buildLeft, false);
     }
 
     private ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
-                            JoinRelType joinType, List<String> bitmapFilters, boolean buildLeft) {
+                            JoinRelType joinType, List<String> bitmapFilters, boolean buildLeft, boolean buildReadByEach) {
         super(cluster, traits, List.of(), left, right, condition, java.util.Set.of(), joinType);
         if (buildLeft && joinType != JoinRelType.SEMI && joinType != JoinRelType.ANTI) {
             throw new IllegalArgumentException("only a SEMI or ANTI hash join builds its left input, not " + joinType);
         }
         this.bitmapFilters = bitmapFilters;
         this.buildLeft = buildLeft;
+        this.buildReadByEach = buildReadByEach;
     }
 
     @Override
     public Join copy(RelTraitSet traitSet, RexNode condition, RelNode left, RelNode right, JoinRelType joinType,
                      boolean semiJoinDone) {
-        return new ColumbaHashJoin(getCluster(), traitSet, left, right, condition, joinType, bitmapFilters, buildLeft);
+        return new ColumbaHashJoin(getCluster(), traitSet, left, right, condition, joinType, bitmapFilters, buildLeft, buildReadByEach);
     }
 
     /** Whether the left input is the build side (a SEMI or ANTI join returning the build rows). */
@@ -83,6 +89,22 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
         return buildLeft ? List.of(build, probe) : List.of(probe, build);
     }
 
+    /**
+     * This join over {@code build} and {@code probe} (in their places), its build input read by
+     * every worker of the parallel fragment it is in, each its share (the fragment's workers divide
+     * the build input's scan too).
+     */
+    public ColumbaHashJoin withBuildReadByEach(RelNode build, RelNode probe) {
+        List<RelNode> inputs = inputs(build, probe);
+        return new ColumbaHashJoin(getCluster(), getTraitSet(), inputs.get(0), inputs.get(1), condition, joinType,
+                bitmapFilters, buildLeft, true);
+    }
+
+    /** Whether every worker of a parallel fragment reads its share of the build input. */
+    public boolean buildReadByEach() {
+        return buildReadByEach;
+    }
+
     @Override
     public RelWriter explainTerms(RelWriter writer) {
         // Part of the digest: the two build sides of one join are different plans to Volcano.
@@ -95,7 +117,7 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
      */
     public ColumbaHashJoin withBitmapFilters(RelNode left, RelNode right, List<String> filters) {
         return new ColumbaHashJoin(getCluster(), getTraitSet(), left, right, condition, joinType,
-                java.util.Collections.unmodifiableList(new java.util.ArrayList<>(filters)), buildLeft);
+                java.util.Collections.unmodifiableList(new java.util.ArrayList<>(filters)), buildLeft, buildReadByEach);
     }
 
     @Override
@@ -113,7 +135,8 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
             List<String> names = bitmapFilters.stream().filter(java.util.Objects::nonNull).toList();
             published = names.isEmpty() ? "" : ", bitmap filters " + String.join(", ", names);
         }
-        return getJoinType() + ", " + condition + ", build " + (buildLeft ? "left" : "right") + published;
+        return getJoinType() + ", " + condition + ", build " + (buildLeft ? "left" : "right")
+                + (buildReadByEach ? " read by each worker" : "") + published;
     }
 
     @Override
@@ -135,8 +158,10 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
             }
         }
         RexNode remaining = org.apache.calcite.rex.RexUtil.composeConjunction(getCluster().getRexBuilder(), info.nonEquiConditions);
-        // The workers of a parallel fragment probe one table, built by the first of them to need it.
-        SharedHashBuild shared = execution.inFragment() ? execution.shared(this, SharedHashBuild::new) : null;
+        // The workers of a parallel fragment probe one table: built from every worker's share of the
+        // build input when they divide its scan, else by the first of them to need it.
+        SharedHashBuild shared = execution.inFragment()
+                ? execution.shared(this, buildReadByEach ? SharedHashBuild::readByEach : SharedHashBuild::readByOne) : null;
         HashJoinOperator join;
         if (buildLeft) {
             // Core's RIGHT_SEMI/RIGHT_ANTI: probe with the right input, build the left; the residual's pairs are right then left.

@@ -40,11 +40,12 @@ public final class Execution {
      * which scan they divide, and the state their copies share, such as that scan's morsels.
      */
     public static final class Fragment {
-        private final RelNode driver;
+        private final List<RelNode> drivers;
         private final ConcurrentMap<RelNode, Object> shared = new ConcurrentHashMap<>();
 
-        public Fragment(RelNode driver) {
-            this.driver = driver;
+        /** @param drivers the scans the workers divide: the fragment's, and those of build inputs each worker reads a share of */
+        public Fragment(List<RelNode> drivers) {
+            this.drivers = List.copyOf(drivers);
         }
     }
 
@@ -74,7 +75,15 @@ public final class Execution {
 
     /** Whether this execution is a worker's copy of a fragment whose workers divide {@code scan}'s rowgroups. */
     public boolean divides(RelNode scan) {
-        return fragment != null && fragment.driver == scan;
+        if (fragment == null) {
+            return false;
+        }
+        for (RelNode driver : fragment.drivers) {
+            if (driver == scan) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether this execution is a worker's copy of a parallel fragment (whose workers share state). */

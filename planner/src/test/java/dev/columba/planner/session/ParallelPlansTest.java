@@ -1,0 +1,147 @@
+package dev.columba.planner.session;
+
+import static dev.columba.planner.session.SessionRows.query;
+import static dev.columba.planner.session.SessionRows.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Parallel plans whose hash joins build from every worker's share of the build input, and whose
+ * top-N and limits are split into a partial one per worker and a final one above the gather: on
+ * columnstore tables of several rowgroups each ({@code sales}, 60,000 rows in 6; {@code product},
+ * 1,000 rows in 10, some keys NULL), every join type — INNER, LEFT, SEMI, ANTI, and the SEMI and
+ * ANTI joins that build their preserved side — with and without residual conditions, and top-N
+ * with and without OFFSET, over a scan and over a join, give at 2 and 3 workers the answers of one
+ * worker. EXPLAIN shows the builds read by each worker and the top-N on both sides of the gather.
+ */
+class ParallelPlansTest {
+    @TempDir
+    Path directory;
+
+    private Engine engine;
+    private Session session;
+
+    @BeforeEach
+    void open() {
+        engine = SessionRows.open(directory);
+        session = engine.openSession();
+        session.execute("CREATE TABLE sales (id BIGINT NOT NULL, product_id INT, store_id BIGINT NOT NULL, sold DATE NOT NULL,"
+                + " amount BIGINT NOT NULL) WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 10)").close();
+        session.execute("CREATE TABLE product (product_id INT, category VARCHAR(10) NOT NULL, price BIGINT NOT NULL)"
+                + " WITH (storage = columnstore, rowgroup_max_rows = 100, bulk_min_rows = 10)").close();
+        update(session, "INSERT INTO sales SELECT generate_series, CASE WHEN MOD(generate_series, 97) = 0 THEN NULL"
+                + " ELSE MOD(generate_series * 7919, 1200) + 1 END, MOD(generate_series * 31, 50) + 1,"
+                + " DATE '2024-01-01' + MOD(generate_series, 366) * INTERVAL '1' DAY, MOD(generate_series, 100)"
+                + " FROM generate_series(1, 60000)");
+        update(session, "INSERT INTO product SELECT CASE WHEN MOD(generate_series, 53) = 0 THEN NULL ELSE generate_series END,"
+                + " 'c' || CAST(MOD(generate_series, 20) AS VARCHAR(3)), MOD(generate_series * 13, 100) FROM generate_series(1, 1000)");
+        // Every fragment parallel, however small, so that the product table's build is divided too.
+        set("SET parallelism_threshold_rows = 0");
+    }
+
+    @AfterEach
+    void close() {
+        session.close();
+        engine.close();
+    }
+
+    private void set(String command) {
+        session.execute(command).close();
+    }
+
+    private String explain(String sql) {
+        return query(session, "EXPLAIN " + sql).stream().map(row -> String.valueOf(row.getFirst()))
+                .collect(Collectors.joining("\n"));
+    }
+
+    private static final List<String> JOINS = List.of(
+            "SELECT p.category, COUNT(*), SUM(s.amount) FROM sales s JOIN product p ON s.product_id = p.product_id"
+                    + " GROUP BY p.category",
+            "SELECT p.category, COUNT(*), SUM(s.amount) FROM sales s JOIN product p ON s.product_id = p.product_id"
+                    + " AND s.amount > p.price GROUP BY p.category",
+            "SELECT COUNT(*), COUNT(p.product_id), SUM(p.price) FROM sales s LEFT JOIN product p"
+                    + " ON s.product_id = p.product_id AND p.category <> 'c3'",
+            "SELECT COUNT(*), COUNT(p.product_id), SUM(p.price) FROM sales s LEFT JOIN product p"
+                    + " ON s.product_id = p.product_id AND s.amount < p.price",
+            "SELECT COUNT(*), SUM(amount) FROM sales s WHERE s.product_id IN (SELECT product_id FROM product WHERE category <> 'c11')",
+            "SELECT COUNT(*), SUM(amount) FROM sales s WHERE EXISTS (SELECT 1 FROM product p WHERE p.product_id = s.product_id"
+                    + " AND p.price < s.amount)",
+            "SELECT COUNT(*), SUM(amount) FROM sales s WHERE NOT EXISTS (SELECT 1 FROM product p WHERE p.product_id = s.product_id"
+                    + " AND p.category = 'c2')",
+            "SELECT COUNT(*), SUM(amount) FROM sales s WHERE NOT EXISTS (SELECT 1 FROM product p WHERE p.product_id = s.product_id"
+                    + " AND p.price > s.amount)",
+            "SELECT COUNT(*), SUM(price) FROM product p WHERE EXISTS (SELECT 1 FROM sales s WHERE s.product_id = p.product_id"
+                    + " AND s.amount > 97)",
+            "SELECT COUNT(*), SUM(price) FROM product p WHERE NOT EXISTS (SELECT 1 FROM sales s WHERE s.product_id = p.product_id"
+                    + " AND s.amount > p.price + 90)",
+            "SELECT p.category, s.store_id, COUNT(*) FROM sales s JOIN product p ON s.product_id = p.product_id"
+                    + " JOIN product q ON q.product_id = s.product_id + 1 WHERE q.category <> p.category GROUP BY p.category, s.store_id");
+
+    private static final List<String> TOP_N = List.of(
+            "SELECT id, product_id, amount FROM sales ORDER BY amount DESC, id FETCH FIRST 25 ROWS ONLY",
+            "SELECT id, amount, sold FROM sales WHERE store_id < 20 ORDER BY sold, id DESC OFFSET 10 ROWS FETCH NEXT 15 ROWS ONLY",
+            "SELECT s.id, p.category, s.amount FROM sales s JOIN product p ON s.product_id = p.product_id"
+                    + " ORDER BY s.amount, p.category DESC, s.id FETCH FIRST 30 ROWS ONLY",
+            "SELECT COUNT(*), MIN(amount) FROM (SELECT id, amount FROM sales WHERE amount > 98 FETCH FIRST 100 ROWS ONLY) t",
+            "SELECT id FROM sales ORDER BY id OFFSET 59990 ROWS FETCH NEXT 20 ROWS ONLY");
+
+    @Test
+    void everyJoinTypeAnswersAsOneWorker() {
+        List<List<List<Object>>> serial = answers(JOINS, 1);
+        for (int degree = 2; degree <= 3; degree++) {
+            assertEquals(serial, answers(JOINS, degree), "at max_dop " + degree);
+        }
+        for (List<List<Object>> answer : serial) {
+            assertFalse(answer.isEmpty());
+        }
+    }
+
+    @Test
+    void topNAnswersAsOneWorker() {
+        List<List<List<Object>>> serial = answers(TOP_N, 1);
+        for (int degree = 2; degree <= 3; degree++) {
+            assertEquals(serial, answers(TOP_N, degree), "at max_dop " + degree);
+        }
+        assertEquals(List.of(List.of(100L, 99L)), serial.get(3), "a limit keeps its rows");
+        assertEquals(10, serial.get(4).size(), "an offset near the end leaves the last rows");
+    }
+
+    @Test
+    void theBuildIsReadByEachWorkerAndTheTopNIsSplit() {
+        set("SET max_dop = 2");
+        String join = explain(JOINS.getFirst());
+        assertTrue(join.contains("read by each worker"), "the product table's build is divided:\n" + join);
+        String topN = explain(TOP_N.getFirst());
+        int gather = topN.indexOf("Gather");
+        assertTrue(gather > 0 && topN.lastIndexOf("TopN") > gather && topN.indexOf("TopN") < gather,
+                "a final top-N above the gather and a partial one below:\n" + topN);
+        assertTrue(topN.substring(gather).contains("fetch 25"), topN);
+        String offset = explain(TOP_N.get(1));
+        assertTrue(offset.substring(offset.indexOf("Gather")).contains("fetch 25"), "offset + fetch rows per worker:\n" + offset);
+    }
+
+    /** The answers of {@code queries} at {@code degree} workers; unordered answers sorted, so that only the rows count. */
+    private List<List<List<Object>>> answers(List<String> queries, int degree) {
+        set("SET max_dop = " + degree);
+        List<List<List<Object>>> answers = new ArrayList<>();
+        for (String sql : queries) {
+            List<List<Object>> rows = new ArrayList<>(query(session, sql));
+            if (!sql.contains("ORDER BY")) {
+                rows.sort(Comparator.comparing(String::valueOf));
+            }
+            answers.add(rows);
+        }
+        return answers;
+    }
+}
