@@ -5,6 +5,9 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.exec.StoreAssignment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +29,15 @@ import java.util.List;
  * start, for the reader to report when it reaches it in file order. One per thread.
  */
 final class CsvBlockParser {
+    private static final VarHandle LITTLE_ENDIAN_LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW_BITS = 0x0101_0101_0101_0101L;
+    private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
+    private static final long LINE_FEEDS = LOW_BITS * '\n';
+    private static final long CARRIAGE_RETURNS = LOW_BITS * '\r';
+
+    /** The delimiter in every byte of a word. */
+    private final long delimiterPattern;
     private final CsvFormat format;
     private final byte delimiter;
     private final byte quote;
@@ -52,6 +64,7 @@ final class CsvBlockParser {
     CsvBlockParser(CsvFormat format, TableSchema schema, String table, int[] targets) {
         this.format = format;
         this.delimiter = format.delimiter();
+        this.delimiterPattern = LOW_BITS * (format.delimiter() & 0xFF);
         this.quote = format.quote();
         this.escape = format.escape();
         this.schema = schema;
@@ -144,6 +157,17 @@ final class CsvBlockParser {
         return new ParsedBlock(batch, lines, position, breaks, 0, null);
     }
 
+    /**
+     * A word whose lowest set bit is the high bit of the first (lowest-addressed, little-endian)
+     * byte of {@code word} equal to the byte of {@code pattern}, 0 if none is: the classic
+     * has-zero-byte test on {@code word ^ pattern}, exact for the first such byte (a borrow may set
+     * bits above it, which the caller ignores).
+     */
+    private static long bytesEqual(long word, long pattern) {
+        long zeroWhereEqual = word ^ pattern;
+        return (zeroWhereEqual - LOW_BITS) & ~zeroWhereEqual & HIGH_BITS;
+    }
+
     private static int skipLineBreak(byte[] data, int position, int end) {
         if (data[position] == '\r' && position + 1 < end && data[position + 1] == '\n') {
             return position + 2;
@@ -208,8 +232,26 @@ final class CsvBlockParser {
                 }
             } else {
                 int fieldStart = position;
-                boolean ascii = true;
-                while (position < end) {
+                // Eight bytes at a time up to the first stop byte (SWAR), then byte by byte for the
+                // file's last few bytes; the high bits of the bytes passed say whether all were ASCII.
+                long highBits = 0;
+                boolean stopped = false;
+                while (position <= end - Long.BYTES) {
+                    long word = (long) LITTLE_ENDIAN_LONGS.get(data, position);
+                    long stops = bytesEqual(word, delimiterPattern) | bytesEqual(word, LINE_FEEDS)
+                            | bytesEqual(word, CARRIAGE_RETURNS);
+                    if (stops != 0) {
+                        int before = Long.numberOfTrailingZeros(stops) >>> 3;
+                        highBits |= before == 0 ? 0 : word & (-1L >>> (Long.SIZE - Byte.SIZE * before));
+                        position += before;
+                        stopped = true;
+                        break;
+                    }
+                    highBits |= word;
+                    position += Long.BYTES;
+                }
+                boolean ascii = (highBits & HIGH_BITS) == 0;
+                while (!stopped && position < end) {
                     byte b = data[position];
                     if (b == delimiter || b == '\n' || b == '\r') {
                         break;

@@ -216,9 +216,21 @@ final class FieldConverter {
         if (end - start != 10 || bytes[start + 4] != '-' || bytes[start + 7] != '-') {
             return NO_VALUE;
         }
-        int year = digits(bytes, start, 4);
-        int month = digits(bytes, start + 5, 2);
-        int day = digits(bytes, start + 8, 2);
+        int y0 = bytes[start] - '0';
+        int y1 = bytes[start + 1] - '0';
+        int y2 = bytes[start + 2] - '0';
+        int y3 = bytes[start + 3] - '0';
+        int m0 = bytes[start + 5] - '0';
+        int m1 = bytes[start + 6] - '0';
+        int d0 = bytes[start + 8] - '0';
+        int d1 = bytes[start + 9] - '0';
+        if (notDigit(y0) | notDigit(y1) | notDigit(y2) | notDigit(y3) | notDigit(m0) | notDigit(m1) | notDigit(d0)
+                | notDigit(d1)) {
+            return NO_VALUE;
+        }
+        int year = ((y0 * 10 + y1) * 10 + y2) * 10 + y3;
+        int month = m0 * 10 + m1;
+        int day = d0 * 10 + d1;
         if (year < 1 || month < 1 || month > 12 || day < 1 || day > monthLength(year, month)) {
             return NO_VALUE;
         }
@@ -242,15 +254,8 @@ final class FieldConverter {
         };
     }
 
-    private static int digits(byte[] bytes, int start, int count) {
-        int value = 0;
-        for (int position = start; position < start + count; position++) {
-            int digit = bytes[position] - '0';
-            if (digit < 0 || digit > 9) {
-                return -1;
-            }
-            value = value * 10 + digit;
-        }
-        return value;
+    /** A byte minus {@code '0'} that is no digit: unsigned, so bytes below {@code '0'} count too. */
+    private static boolean notDigit(int value) {
+        return Integer.compareUnsigned(value, 9) > 0;
     }
 }
