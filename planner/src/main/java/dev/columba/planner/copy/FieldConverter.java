@@ -127,6 +127,81 @@ final class FieldConverter {
         batch.setValue(target, StoreAssignment.convert(text(bytes, start, end, ascii), TEXT, column, table));
     }
 
+    /**
+     * The one-pass conversion of {@link CsvBlockParser}'s plain records: converts the unquoted field
+     * at {@code position}, which runs to the first delimiter or line break, into column
+     * {@code target} of {@code batch}'s row being written when it has one of the shapes
+     * {@link #convertInto} reads straight from the bytes (other types: ASCII text that store
+     * assignment accepts), and returns where it stops; returns -1
+     * (having written nothing, or a value the general path overwrites) for anything else, which
+     * then goes the general way — the same conversions, so the same values, and every error.
+     */
+    int convertUnquoted(ColumnBatch batch, int target, byte[] data, int position, int end, byte delimiter,
+                        long delimiterPattern) {
+        switch (kind) {
+            case INTEGER, BIGINT -> {
+                int stop = position;
+                if (stop < end && data[stop] == '-') {
+                    stop++;
+                }
+                while (stop < end && !notDigit(data[stop] - '0')) {
+                    stop++;
+                }
+                long value = wholeNumber(data, position, stop);
+                if (value == NO_VALUE || kind == Kind.INTEGER && (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE)) {
+                    return -1;
+                }
+                batch.setLong(target, value);
+                return stop;
+            }
+            case DECIMAL -> {
+                int stop = position;
+                while (stop < end && (!notDigit(data[stop] - '0') || data[stop] == '.' || data[stop] == '-')) {
+                    stop++;
+                }
+                long unscaled = unscaledDecimal(data, position, stop);
+                if (unscaled == NO_VALUE) {
+                    return -1;
+                }
+                batch.setLong(target, unscaled);
+                return stop;
+            }
+            case DATE -> {
+                int stop = position + 10;
+                long days = stop < end ? epochDay(data, position, stop) : NO_VALUE;
+                if (days == NO_VALUE) {
+                    return -1;
+                }
+                batch.setLong(target, days);
+                return stop;
+            }
+            case VARCHAR, CHAR -> {
+                int stop = CsvBlockParser.scanUnquoted(data, position, end, delimiter, delimiterPattern);
+                int length = stop - position;
+                if (stop < 0 || (kind == Kind.CHAR ? length != maxLength : length > maxLength)) {
+                    return -1;
+                }
+                batch.setBytes(target, data, position, stop);
+                return stop;
+            }
+            case OTHER -> {
+                // No shape of its own: the field's text through store assignment, as the general path
+                // converts it; a value it refuses is left to the general path, which reports it.
+                int stop = CsvBlockParser.scanUnquoted(data, position, end, delimiter, delimiterPattern);
+                if (stop < 0) {
+                    return -1;
+                }
+                try {
+                    convertInto(batch, target, data, position, stop, true);
+                } catch (ColumbaException refused) {
+                    return -1;
+                }
+                return stop;
+            }
+        }
+        return -1;
+    }
+
     /** The field as text (for the slow path and for header names). */
     String text(byte[] bytes, int start, int end, boolean ascii) {
         if (ascii) {
