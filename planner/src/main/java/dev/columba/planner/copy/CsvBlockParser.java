@@ -131,8 +131,9 @@ final class CsvBlockParser {
     /** Parses the records of {@code data[start, end)}; {@code atEof}: the file ends at {@code end}. */
     ParsedBlock parse(byte[] data, int start, int end, boolean atEof) {
         // Room for records of 96 bytes on average: typical rows never grow the batch.
-        ColumnBatch batch = new ColumnBatch(schema, Math.max(16, (end - start) / 96));
-        int[] lines = new int[256];
+        int expectedRows = Math.max(16, (end - start) / 96);
+        ColumnBatch batch = new ColumnBatch(schema, expectedRows);
+        int[] lines = new int[expectedRows];
         int position = start;
         int breaks = 0;
         while (position < end) {
