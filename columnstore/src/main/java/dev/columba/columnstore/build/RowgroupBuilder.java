@@ -21,6 +21,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.function.IntSupplier;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -40,6 +41,13 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  *       segment is then encoded without one and records {@code DICTIONARY_OVERFLOW}; the rowgroup
  *       stays full.</li>
  * </ul>
+ * With {@code fallback} a dictionary must also pay for itself, as parquet-java's dictionary writer
+ * checks after its first page: once a rowgroup holds {@link #CARDINALITY_SAMPLE_ROWS} rows, a
+ * column whose dictionary plus the ids its rows would need is not smaller than the same rows as
+ * plain strings (nearly every value distinct, as a comment column) gives the dictionary up for the
+ * rowgroup and records {@code HIGH_CARDINALITY}: the rest of its values are neither hashed nor
+ * kept, and no primary dictionary of throw-away values is built and stored. With {@code trim}
+ * (SQL Server) a dictionary is kept until its cap, which is what trims the rowgroup there.
  * A rowgroup is also cut when its vectors pass the build's memory budget ({@code MEMORY_LIMITATION}).
  * Each finished rowgroup is encoded (the encoder picks the smallest encoding per segment) and handed
  * to the sink; its columns may be encoded in parallel ({@link #encodeOn}). Owned by one thread.
@@ -54,8 +62,18 @@ public final class RowgroupBuilder implements AutoCloseable {
     private final Consumer<BuiltRowgroup> sink;
     private final EncodingOptions encoding;
     private final List<FieldVector> vectors = new ArrayList<>();
+    /**
+     * Rows of a rowgroup after which each string column's dictionary is weighed against plain
+     * strings (fallback mode): an eighth of a full rowgroup. Long enough that a column whose values
+     * repeat only over long stretches (100,000 names in turn) shows its repeats before it is judged;
+     * short enough that a comment column's values are hashed into a table that still fits a cache
+     * and most of a rowgroup's values are never hashed.
+     */
+    static final int CARDINALITY_SAMPLE_ROWS = 131_072;
+
     private final DictionaryBuilder[] dictionaries;
-    private final boolean[] fellBack;
+    /** Per column, why it gave its dictionary up for the current rowgroup; NONE while it keeps it. */
+    private final FallbackReason[] fellBack;
     /**
      * Per string column, every row's {@link DictionaryBuilder#addUtf8} code (-1 for NULL) while the
      * rowgroup's rows all came through {@link #addBatch}: turned into the segment's ids when the
@@ -85,7 +103,7 @@ public final class RowgroupBuilder implements AutoCloseable {
         this.sink = sink;
         this.encoding = options.archive() ? EncodingOptions.ARCHIVE : EncodingOptions.DEFAULT;
         this.dictionaries = new DictionaryBuilder[schema.size()];
-        this.fellBack = new boolean[schema.size()];
+        this.fellBack = new FallbackReason[schema.size()];
         this.rowCodes = new int[schema.size()][];
         for (Column column : schema.columns()) {
             FieldVector vector = new Field(column.name(), new FieldType(true, column.type().arrowType(), null), null)
@@ -104,7 +122,7 @@ public final class RowgroupBuilder implements AutoCloseable {
         rows = 0;
         codesComplete = true;
         for (int column = 0; column < schema.size(); column++) {
-            fellBack[column] = false;
+            fellBack[column] = FallbackReason.NONE;
             SqlType type = schema.column(column).type();
             if (!usesDictionary(type)) {
                 dictionaries[column] = null;
@@ -139,7 +157,7 @@ public final class RowgroupBuilder implements AutoCloseable {
         codesComplete = false;
         for (int column = 0; column < dictionaries.length; column++) {
             DictionaryBuilder dictionary = dictionaries[column];
-            if (dictionary == null || fellBack[column]) {
+            if (dictionary == null || fellBack[column] != FallbackReason.NONE) {
                 continue;
             }
             long added = dictionary.addedBytes(row[column]);
@@ -154,16 +172,19 @@ public final class RowgroupBuilder implements AutoCloseable {
                 return;
             }
             // fallback, or a single value that no dictionary of this cap can hold
-            fellBack[column] = true;
+            fellBack[column] = FallbackReason.DICTIONARY_OVERFLOW;
         }
         for (int column = 0; column < row.length; column++) {
             VectorValues.set(vectors.get(column), rows, schema.column(column).type(), row[column]);
             DictionaryBuilder dictionary = dictionaries[column];
-            if (dictionary != null && !fellBack[column]) {
+            if (dictionary != null && fellBack[column] == FallbackReason.NONE) {
                 dictionary.tryAdd(row[column]);
             }
         }
         rows++;
+        if (rows == CARDINALITY_SAMPLE_ROWS) {
+            weighDictionaries();
+        }
         if (rows >= options.rowgroupMaxRows()) {
             finishRowgroup(TrimReason.NO_TRIM);
         } else if ((rows & 1023) == 0 && allocator.getAllocatedMemory() > memoryBudget) {
@@ -198,22 +219,67 @@ public final class RowgroupBuilder implements AutoCloseable {
         int done = 0;
         while (done < batch.rows()) {
             int count = Math.min(batch.rows() - done, options.rowgroupMaxRows() - rows);
+            if (rows < CARDINALITY_SAMPLE_ROWS) {
+                count = Math.min(count, CARDINALITY_SAMPLE_ROWS - rows); // weighed at the row add() weighs at
+            }
             for (int column = 0; column < schema.size(); column++) {
                 ColumnFill.fill(vectors.get(column), schema.column(column).type(), batch, column, done, count, rows);
                 DictionaryBuilder dictionary = dictionaries[column];
-                if (dictionary != null && !fellBack[column]) {
-                    fellBack[column] = !addToDictionary(dictionary, batch, column, done, count, codes(column, rows + count),
-                            rows);
+                if (dictionary != null && fellBack[column] == FallbackReason.NONE && !addToDictionary(dictionary, batch,
+                        column, done, count, codes(column, rows + count), rows)) {
+                    fellBack[column] = FallbackReason.DICTIONARY_OVERFLOW;
                 }
             }
             rows += count;
             done += count;
+            if (rows == CARDINALITY_SAMPLE_ROWS) {
+                weighDictionaries();
+            }
             if (rows >= options.rowgroupMaxRows()) {
                 finishRowgroup(TrimReason.NO_TRIM);
             } else if (allocator.getAllocatedMemory() > memoryBudget) {
                 finishRowgroup(TrimReason.MEMORY_LIMITATION);
             }
         }
+    }
+
+    /**
+     * With {@code dictionary_overflow = fallback}, gives up each dictionary of the rowgroup that is
+     * not smaller than its rows as plain strings would be: the dictionary's bytes plus an id of
+     * {@code ceil(log2(entries))} bits per row, against the rows' UTF-8 bytes plus a 4-byte length
+     * each (parquet-java's measure). Ids count the primary's entries too, which a secondary extends.
+     */
+    private void weighDictionaries() {
+        if (options.overflow() != ColumnstoreOptions.DictionaryOverflow.FALLBACK) {
+            return;
+        }
+        for (int column = 0; column < dictionaries.length; column++) {
+            DictionaryBuilder dictionary = dictionaries[column];
+            if (dictionary == null || fellBack[column] != FallbackReason.NONE) {
+                continue;
+            }
+            Dictionary primary = primaries.get(column);
+            long entries = dictionary.entryCount() + (primary == null ? 0 : primary.entryCount());
+            int idBits = 64 - Long.numberOfLeadingZeros(Math.max(1, entries - 1));
+            long dictionaryBytes = dictionary.sizeBytes() + ((long) rows * idBits + 7) / 8;
+            if (dictionary.entryCount() > 0 && dictionaryBytes >= plainBytes(column)) {
+                fellBack[column] = FallbackReason.HIGH_CARDINALITY;
+            }
+        }
+    }
+
+    /**
+     * The current rows of string column {@code column} as plain strings: their UTF-8 bytes (the end
+     * offset of the last non-NULL row: a NULL row's offset is only written when a later row is set)
+     * and a 4-byte length per row.
+     */
+    private long plainBytes(int column) {
+        BaseVariableWidthVector text = (BaseVariableWidthVector) vectors.get(column);
+        int lastValue = rows - 1;
+        while (lastValue >= 0 && text.isNull(lastValue)) {
+            lastValue--;
+        }
+        return (lastValue < 0 ? 0 : text.getEndOffset(lastValue)) + 4L * rows;
     }
 
     /** Column {@code column}'s row codes, with room for {@code rowCount} rows. */
@@ -293,8 +359,8 @@ public final class RowgroupBuilder implements AutoCloseable {
             vectors.get(column).setValueCount(rows);
             sources[column] = DictionarySource.none();
             DictionaryBuilder dictionary = dictionaries[column];
-            if (fellBack[column]) {
-                sources[column] = DictionarySource.fallback(FallbackReason.DICTIONARY_OVERFLOW);
+            if (fellBack[column] != FallbackReason.NONE) {
+                sources[column] = DictionarySource.fallback(fellBack[column]);
             } else if (dictionary != null) {
                 Dictionary primary = primaries.get(column);
                 int secondaryBase = 0;

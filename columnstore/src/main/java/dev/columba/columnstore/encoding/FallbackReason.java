@@ -9,5 +9,11 @@ public enum FallbackReason {
      * table's {@code dictionary_overflow = fallback} kept the rowgroup full and gave up the
      * dictionary for this segment.
      */
-    DICTIONARY_OVERFLOW
+    DICTIONARY_OVERFLOW,
+    /**
+     * With {@code dictionary_overflow = fallback}, the column's dictionary was not smaller than its
+     * first rows as plain strings (nearly every value distinct), so the builder gave it up for this
+     * rowgroup after those rows. Segment metadata version 2 on.
+     */
+    HIGH_CARDINALITY
 }

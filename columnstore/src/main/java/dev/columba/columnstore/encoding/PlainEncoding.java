@@ -32,11 +32,15 @@ record PlainEncoding() implements Encoding {
         ValueKind kind = analysis.kind;
         switch (kind) {
             case BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL64, DATE, TIMESTAMP -> {
+                // As ValueKind.writeLong writes them (a NULL row's bytes zero), one width chosen per segment.
+                int width = kind.width();
                 for (int row = 0; row < analysis.rowCount; row++) {
-                    if (!analysis.isNull(row)) {
-                        kind.writeLong(out.segment(), out.position(), source.storedLong(row));
+                    long stored = analysis.isNull(row) ? 0 : source.storedLong(row);
+                    switch (width) {
+                        case Byte.BYTES -> out.putByte((int) stored);
+                        case Integer.BYTES -> out.putInt((int) stored);
+                        default -> out.putLong(stored);
                     }
-                    out.skip(kind.width());
                 }
             }
             case DECIMAL128 -> {

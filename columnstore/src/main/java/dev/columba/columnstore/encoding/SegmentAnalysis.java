@@ -105,17 +105,25 @@ final class SegmentAnalysis {
         return nullBitmap != null && (nullBitmap[row >>> 3] & (1 << (row & 7))) != 0;
     }
 
+    /** Rows of stored longs {@link #analyzeLongs} reads from the vector at once. */
+    private static final int LONGS_CHUNK = 4_096;
+
     private void analyzeLongs() {
         RunCounter runs = new RunCounter();
         boolean any = false;
         long minKey = 0;
         long maxKey = 0;
+        long[] chunk = new long[Math.min(rowCount, LONGS_CHUNK)];
         for (int row = 0; row < rowCount; row++) {
+            int inChunk = row % LONGS_CHUNK;
+            if (inChunk == 0) {
+                source.storedLongs(row, Math.min(LONGS_CHUNK, rowCount - row), chunk);
+            }
             if (isNull(row)) {
                 runs.addNull();
                 continue;
             }
-            long stored = source.storedLong(row);
+            long stored = chunk[inChunk];
             if (kind == ValueKind.DECIMAL64 && source.decimalHigh(row) != stored >> 63) {
                 throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, type.sqlName() + " row " + row
                         + " holds a value beyond 18 digits");

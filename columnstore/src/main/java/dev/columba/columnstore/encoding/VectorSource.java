@@ -54,6 +54,37 @@ final class VectorSource {
         };
     }
 
+    /**
+     * The stored longs of rows {@code [from, from + count)} into {@code target[0, count)}, as
+     * {@link #storedLong} reads each (NULL rows whatever the buffer holds): one loop per width, no
+     * switch per value.
+     */
+    void storedLongs(int from, int count, long[] target) {
+        switch (kind) {
+            case BOOLEAN -> {
+                for (int index = 0; index < count; index++) {
+                    target[index] = storedLong(from + index);
+                }
+            }
+            case INT, DATE -> {
+                for (int index = 0; index < count; index++) {
+                    target[index] = dataBuffer.getInt((long) (from + index) * 4);
+                }
+            }
+            case BIGINT, DOUBLE, TIMESTAMP -> {
+                for (int index = 0; index < count; index++) {
+                    target[index] = dataBuffer.getLong((long) (from + index) * 8);
+                }
+            }
+            case DECIMAL64 -> {
+                for (int index = 0; index < count; index++) {
+                    target[index] = dataBuffer.getLong((long) (from + index) * 16);
+                }
+            }
+            case DECIMAL128, STRING -> throw new IllegalStateException(kind + " values are not one long");
+        }
+    }
+
     /** The high 64 bits of a DecimalVector value (for DECIMAL64, the sign extension of the low bits when it fits). */
     long decimalHigh(int row) {
         return dataBuffer.getLong((long) row * 16 + 8);

@@ -20,7 +20,10 @@ import java.io.UncheckedIOException;
  * Min and max are kept in the key encoding of the column's type.
  */
 public final class FooterMetadata {
-    private static final int VERSION = 1;
+    /** Version 2 added the fallback reason HIGH_CARDINALITY (2); version 1 is still read. */
+    static final int VERSION = 2;
+    /** The fallback reasons version 1 knew: NONE and DICTIONARY_OVERFLOW. */
+    private static final int VERSION_1_REASONS = 2;
     private static final int ABSENT = -1;
 
     private FooterMetadata() {
@@ -90,11 +93,16 @@ public final class FooterMetadata {
                 throw new ColumbaException(ErrorCode.FORMAT_TOO_NEW, origin + ": segment metadata version " + version
                         + " is newer than this build (" + VERSION + ")");
             }
+            if (version < 1) {
+                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, origin + ": segment metadata version " + version
+                        + " does not exist");
+            }
             EncodingKind encoding = EncodingKind.ofCode(in.readUnsignedByte());
             boolean archived = in.readBoolean();
             int fallback = in.readUnsignedByte();
-            if (fallback >= FallbackReason.values().length) {
-                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, origin + ": unknown fallback reason " + fallback);
+            if (fallback >= (version == 1 ? VERSION_1_REASONS : FallbackReason.values().length)) {
+                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, origin + ": unknown fallback reason " + fallback
+                        + " in segment metadata version " + version);
             }
             int rows = in.readInt();
             int nulls = in.readInt();

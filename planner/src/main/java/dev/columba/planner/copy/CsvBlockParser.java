@@ -5,6 +5,9 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.exec.StoreAssignment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +29,15 @@ import java.util.List;
  * start, for the reader to report when it reaches it in file order. One per thread.
  */
 final class CsvBlockParser {
+    private static final VarHandle LITTLE_ENDIAN_LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW_BITS = 0x0101_0101_0101_0101L;
+    private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
+    private static final long LINE_FEEDS = LOW_BITS * '\n';
+    private static final long CARRIAGE_RETURNS = LOW_BITS * '\r';
+
+    /** The delimiter in every byte of a word. */
+    private final long delimiterPattern;
     private final CsvFormat format;
     private final byte delimiter;
     private final byte quote;
@@ -38,6 +50,11 @@ final class CsvBlockParser {
     private final int[] untargeted;
     /** The table's NOT NULL columns in table order. */
     private final int[] notNullColumns;
+    /**
+     * Whether {@link #plainRecord} may write rows: it never writes NULL, so a NOT NULL column no
+     * field goes to (an error for every row) leaves every record to the general path.
+     */
+    private final boolean plainRecords;
     private int fieldCount;
     private int[] fieldStarts = new int[16];
     private int[] fieldEnds = new int[16];
@@ -50,8 +67,14 @@ final class CsvBlockParser {
 
     /** {@code targets[field]} is the column of the table the record's field goes to. */
     CsvBlockParser(CsvFormat format, TableSchema schema, String table, int[] targets) {
+        this(format, schema, table, targets, true);
+    }
+
+    /** As above; {@code plainRecords} false leaves every record to the general path (tests compare both). */
+    CsvBlockParser(CsvFormat format, TableSchema schema, String table, int[] targets, boolean plainRecords) {
         this.format = format;
         this.delimiter = format.delimiter();
+        this.delimiterPattern = LOW_BITS * (format.delimiter() & 0xFF);
         this.quote = format.quote();
         this.escape = format.escape();
         this.schema = schema;
@@ -69,6 +92,8 @@ final class CsvBlockParser {
                 .toArray();
         this.notNullColumns = java.util.stream.IntStream.range(0, schema.size())
                 .filter(column -> !schema.column(column).nullable()).toArray();
+        this.plainRecords = plainRecords && targets.length > 0
+                && java.util.Arrays.stream(untargeted).allMatch(column -> schema.column(column).nullable());
     }
 
     /** A record's position and its fields as text: the header. */
@@ -106,8 +131,9 @@ final class CsvBlockParser {
     /** Parses the records of {@code data[start, end)}; {@code atEof}: the file ends at {@code end}. */
     ParsedBlock parse(byte[] data, int start, int end, boolean atEof) {
         // Room for records of 96 bytes on average: typical rows never grow the batch.
-        ColumnBatch batch = new ColumnBatch(schema, Math.max(16, (end - start) / 96));
-        int[] lines = new int[256];
+        int expectedRows = Math.max(16, (end - start) / 96);
+        ColumnBatch batch = new ColumnBatch(schema, expectedRows);
+        int[] lines = new int[expectedRows];
         int position = start;
         int breaks = 0;
         while (position < end) {
@@ -118,19 +144,21 @@ final class CsvBlockParser {
                 continue;
             }
             int recordLine = breaks;
-            int next;
-            try {
-                next = scanRecord(data, position, end, atEof);
-            } catch (LineFailure failure) {
-                return new ParsedBlock(batch, lines, position, breaks, recordLine + failure.lineOffset, failure.error);
-            }
+            int next = plainRecords ? plainRecord(data, position, end, batch) : -1;
             if (next < 0) {
-                break;
-            }
-            try {
-                writeRow(data, batch);
-            } catch (ColumbaException error) {
-                return new ParsedBlock(batch, lines, position, breaks, recordLine, error);
+                try {
+                    next = scanRecord(data, position, end, atEof);
+                } catch (LineFailure failure) {
+                    return new ParsedBlock(batch, lines, position, breaks, recordLine + failure.lineOffset, failure.error);
+                }
+                if (next < 0) {
+                    break;
+                }
+                try {
+                    writeRow(data, batch);
+                } catch (ColumbaException error) {
+                    return new ParsedBlock(batch, lines, position, breaks, recordLine, error);
+                }
             }
             int row = batch.rows();
             if (row == lines.length) {
@@ -142,6 +170,91 @@ final class CsvBlockParser {
             position = next;
         }
         return new ParsedBlock(batch, lines, position, breaks, 0, null);
+    }
+
+    /**
+     * Where the unquoted field at {@code position} stops: the first delimiter, {@code \n} or
+     * {@code \r}, or {@code end}; as {@code -stop - 1} when a byte before it is not ASCII. Eight
+     * bytes at a time (SWAR) while a whole word is left, then byte by byte.
+     */
+    static int scanUnquoted(byte[] data, int position, int end, byte delimiter, long delimiterPattern) {
+        long highBits = 0;
+        while (position <= end - Long.BYTES) {
+            long word = (long) LITTLE_ENDIAN_LONGS.get(data, position);
+            long stops = bytesEqual(word, delimiterPattern) | bytesEqual(word, LINE_FEEDS)
+                    | bytesEqual(word, CARRIAGE_RETURNS);
+            if (stops != 0) {
+                int before = Long.numberOfTrailingZeros(stops) >>> 3;
+                highBits |= before == 0 ? 0 : word & (-1L >>> (Long.SIZE - Byte.SIZE * before));
+                position += before;
+                return (highBits & HIGH_BITS) == 0 ? position : -position - 1;
+            }
+            highBits |= word;
+            position += Long.BYTES;
+        }
+        boolean ascii = (highBits & HIGH_BITS) == 0;
+        while (position < end) {
+            byte b = data[position];
+            if (b == delimiter || b == '\n' || b == '\r') {
+                break;
+            }
+            ascii &= b >= 0;
+            position++;
+        }
+        return ascii ? position : -position - 1;
+    }
+
+    /**
+     * A word whose lowest set bit is the high bit of the first (lowest-addressed, little-endian)
+     * byte of {@code word} equal to the byte of {@code pattern}, 0 if none is: the classic
+     * has-zero-byte test on {@code word ^ pattern}, exact for the first such byte (a borrow may set
+     * bits above it, which the caller ignores).
+     */
+    private static long bytesEqual(long word, long pattern) {
+        long zeroWhereEqual = word ^ pattern;
+        return (zeroWhereEqual - LOW_BITS) & ~zeroWhereEqual & HIGH_BITS;
+    }
+
+    /**
+     * The fast path of {@link #parse}: the record at {@code position} written as the batch's row
+     * being written in one pass, each field scanned and converted at once
+     * ({@link FieldConverter#convertUnquoted}), when it is a plain one — every field unquoted, none
+     * the NULL text, each of a shape the converters read straight from the bytes, as many fields as
+     * expected, ended by a line break inside {@code data}. Returns the position after the line
+     * break, or -1 when the record is anything else: then the general path ({@link #scanRecord},
+     * {@link #writeRow}) parses it again from the start and writes every column of the row anew,
+     * and it alone decides what is accepted and every error, so both paths build the same rows.
+     */
+    private int plainRecord(byte[] data, int position, int end, ColumnBatch batch) {
+        int last = converters.length - 1;
+        for (int field = 0; field <= last; field++) {
+            if (position >= end || data[position] == quote) {
+                return -1;
+            }
+            int stop = converters[field].convertUnquoted(batch, targets[field], data, position, end, delimiter,
+                    delimiterPattern);
+            if (stop < 0 || stop >= end || format.isNull(data, position, stop)) {
+                return -1;
+            }
+            byte terminator = data[stop];
+            if (field < last ? terminator != delimiter : terminator != '\n' && terminator != '\r') {
+                return -1;
+            }
+            position = stop + 1;
+        }
+        if (data[position - 1] == '\r') {
+            if (position >= end) {
+                return -1; // a \r\n may be cut in two: the general path knows whether the file goes on
+            }
+            if (data[position] == '\n') {
+                position++;
+            }
+        }
+        for (int column : untargeted) {
+            batch.setNull(column);
+        }
+        recordBreaks = 1;
+        return position;
     }
 
     private static int skipLineBreak(byte[] data, int position, int end) {
@@ -208,15 +321,9 @@ final class CsvBlockParser {
                 }
             } else {
                 int fieldStart = position;
-                boolean ascii = true;
-                while (position < end) {
-                    byte b = data[position];
-                    if (b == delimiter || b == '\n' || b == '\r') {
-                        break;
-                    }
-                    ascii &= b >= 0;
-                    position++;
-                }
+                int stop = scanUnquoted(data, position, end, delimiter, delimiterPattern);
+                boolean ascii = stop >= 0;
+                position = ascii ? stop : -stop - 1;
                 if (position >= end && !atEof) {
                     return -1;
                 }

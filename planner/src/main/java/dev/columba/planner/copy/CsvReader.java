@@ -63,6 +63,12 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
     private final int inFlight;
     private final int blockBytes;
     private byte[] carry = new byte[0];
+    /**
+     * MAXDOP 1: the bytes of the block parsed last, free once its parse returned, reused by the
+     * next {@link #readBlock} (a block is a large array, costly to allocate per block); null in
+     * parallel mode, where blocks are still being parsed when the next is read.
+     */
+    private byte[] spare;
     private int carryLength;
     private boolean fileEnded;
     /** The line of the next byte not yet handed to a parse used (1-based). */
@@ -299,6 +305,8 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
             int rest = block.length() - parsed.consumedEnd();
             carry = rest == 0 ? new byte[0] : Arrays.copyOfRange(block.bytes(), parsed.consumedEnd(), block.length());
             carryLength = rest;
+            // The parse copied what it keeps and the rest is in carry: the next block reads into these bytes.
+            spare = block.bytes();
             if (parsed.failure() != null || parsed.batch().rows() > 0 || parsed.lineBreaks() > 0 || block.atEof()) {
                 if (block.atEof() && parsed.failure() == null) {
                     carryLength = 0;
@@ -387,7 +395,8 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
      */
     private Block readBlock() {
         int capacity = Math.max(blockBytes, carryLength * 2);
-        byte[] bytes = new byte[capacity];
+        byte[] bytes = spare != null && spare.length == capacity ? spare : new byte[capacity];
+        spare = null;
         System.arraycopy(carry, 0, bytes, 0, carryLength);
         int length = carryLength;
         carry = new byte[0];

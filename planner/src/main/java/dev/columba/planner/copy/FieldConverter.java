@@ -127,6 +127,135 @@ final class FieldConverter {
         batch.setValue(target, StoreAssignment.convert(text(bytes, start, end, ascii), TEXT, column, table));
     }
 
+    /**
+     * The one-pass conversion of {@link CsvBlockParser}'s plain records: converts the unquoted field
+     * at {@code position}, which runs to the first delimiter or line break, into column
+     * {@code target} of {@code batch}'s row being written when it has one of the shapes
+     * {@link #convertInto} reads straight from the bytes (other types: ASCII text that store
+     * assignment accepts), and returns where it stops; returns -1
+     * (having written nothing, or a value the general path overwrites) for anything else, which
+     * then goes the general way — the same conversions, so the same values, and every error.
+     */
+    int convertUnquoted(ColumnBatch batch, int target, byte[] data, int position, int end, byte delimiter,
+                        long delimiterPattern) {
+        // One small method per shape, so that the JIT inlines this dispatch and each shape's loop.
+        return switch (kind) {
+            case INTEGER, BIGINT -> wholeNumberField(batch, target, data, position, end);
+            case DECIMAL -> decimalField(batch, target, data, position, end);
+            case DATE -> dateField(batch, target, data, position, end);
+            case VARCHAR, CHAR -> textField(batch, target, data, position, end, delimiter, delimiterPattern);
+            case OTHER -> otherField(batch, target, data, position, end, delimiter, delimiterPattern);
+        };
+    }
+
+    /** {@code [-]digits} (at most 18, within INT for an INT column) up to the first other byte, as {@link #wholeNumber}. */
+    private int wholeNumberField(ColumnBatch batch, int target, byte[] data, int position, int end) {
+        int stop = position;
+        boolean negative = stop < end && data[stop] == '-';
+        if (negative) {
+            stop++;
+        }
+        int digitsStart = stop;
+        long value = 0;
+        while (stop < end) {
+            int digit = data[stop] - '0';
+            if (notDigit(digit)) {
+                break;
+            }
+            value = value * 10 + digit;
+            stop++;
+        }
+        int digits = stop - digitsStart;
+        if (digits < 1 || digits > 18) {
+            return -1;
+        }
+        if (negative) {
+            value = -value;
+        }
+        if (kind == Kind.INTEGER && (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE)) {
+            return -1;
+        }
+        batch.setLong(target, value);
+        return stop;
+    }
+
+    /** {@code [-]digits[.digits]} up to the first other byte (a second point included), as {@link #unscaledDecimal}. */
+    private int decimalField(ColumnBatch batch, int target, byte[] data, int position, int end) {
+        int stop = position;
+        boolean negative = stop < end && data[stop] == '-';
+        if (negative) {
+            stop++;
+        }
+        long unscaled = 0;
+        int before = 0;
+        int after = -1;
+        for (; stop < end; stop++) {
+            byte b = data[stop];
+            if (b == '.' && after < 0) {
+                after = 0;
+                continue;
+            }
+            int digit = b - '0';
+            if (notDigit(digit)) {
+                break;
+            }
+            unscaled = unscaled * 10 + digit;
+            if (after >= 0) {
+                after++;
+            } else {
+                before++;
+            }
+            if (before > integerDigits || after > scale) {
+                return -1;
+            }
+        }
+        if (before == 0 && after <= 0) {
+            return -1;
+        }
+        unscaled *= POWERS_OF_TEN[scale - Math.max(after, 0)];
+        batch.setLong(target, negative ? -unscaled : unscaled);
+        return stop;
+    }
+
+    private int dateField(ColumnBatch batch, int target, byte[] data, int position, int end) {
+        int stop = position + 10;
+        long days = stop < end ? epochDay(data, position, stop) : NO_VALUE;
+        if (days == NO_VALUE) {
+            return -1;
+        }
+        batch.setLong(target, days);
+        return stop;
+    }
+
+    private int textField(ColumnBatch batch, int target, byte[] data, int position, int end, byte delimiter,
+                          long delimiterPattern) {
+        int stop = CsvBlockParser.scanUnquoted(data, position, end, delimiter, delimiterPattern);
+        int length = stop - position;
+        if (stop < 0 || (kind == Kind.CHAR ? length != maxLength : length > maxLength)) {
+            return -1;
+        }
+        batch.setBytes(target, data, position, stop);
+        return stop;
+    }
+
+    /**
+     * No shape of its own: the field's text through store assignment, as the general path converts
+     * it; a value it refuses is left to the general path, which reports it.
+     */
+    private int otherField(ColumnBatch batch, int target, byte[] data, int position, int end, byte delimiter,
+                           long delimiterPattern) {
+        int stop = CsvBlockParser.scanUnquoted(data, position, end, delimiter, delimiterPattern);
+        if (stop < 0) {
+            return -1;
+        }
+        try {
+            convertInto(batch, target, data, position, stop, true);
+        } catch (ColumbaException refused) {
+            return -1;
+        }
+        return stop;
+    }
+
     /** The field as text (for the slow path and for header names). */
     String text(byte[] bytes, int start, int end, boolean ascii) {
         if (ascii) {
@@ -216,9 +345,21 @@ final class FieldConverter {
         if (end - start != 10 || bytes[start + 4] != '-' || bytes[start + 7] != '-') {
             return NO_VALUE;
         }
-        int year = digits(bytes, start, 4);
-        int month = digits(bytes, start + 5, 2);
-        int day = digits(bytes, start + 8, 2);
+        int y0 = bytes[start] - '0';
+        int y1 = bytes[start + 1] - '0';
+        int y2 = bytes[start + 2] - '0';
+        int y3 = bytes[start + 3] - '0';
+        int m0 = bytes[start + 5] - '0';
+        int m1 = bytes[start + 6] - '0';
+        int d0 = bytes[start + 8] - '0';
+        int d1 = bytes[start + 9] - '0';
+        if (notDigit(y0) | notDigit(y1) | notDigit(y2) | notDigit(y3) | notDigit(m0) | notDigit(m1) | notDigit(d0)
+                | notDigit(d1)) {
+            return NO_VALUE;
+        }
+        int year = ((y0 * 10 + y1) * 10 + y2) * 10 + y3;
+        int month = m0 * 10 + m1;
+        int day = d0 * 10 + d1;
         if (year < 1 || month < 1 || month > 12 || day < 1 || day > monthLength(year, month)) {
             return NO_VALUE;
         }
@@ -242,15 +383,8 @@ final class FieldConverter {
         };
     }
 
-    private static int digits(byte[] bytes, int start, int count) {
-        int value = 0;
-        for (int position = start; position < start + count; position++) {
-            int digit = bytes[position] - '0';
-            if (digit < 0 || digit > 9) {
-                return -1;
-            }
-            value = value * 10 + digit;
-        }
-        return value;
+    /** A byte minus {@code '0'} that is no digit: unsigned, so bytes below {@code '0'} count too. */
+    private static boolean notDigit(int value) {
+        return Integer.compareUnsigned(value, 9) > 0;
     }
 }

@@ -259,4 +259,62 @@ class CsvReaderTest {
         assertTrue(error.getMessage().contains("latin1.csv line 1, column name: the field is not valid UTF-8"),
                 error.getMessage());
     }
+
+    /**
+     * Unquoted fields are scanned eight bytes at a time: every length around the word size, the
+     * stop byte (delimiter, \n, \r\n, the end of the file) at every offset of a word, non-ASCII
+     * text at every offset (it must not pass as ASCII) and a byte that is no UTF-8 at every offset
+     * (an error naming its line).
+     */
+    @Test
+    void unquotedFieldsOfEveryLengthAndOffsetAreScannedWhole() throws Exception {
+        List<Object[]> expected = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        long id = 0;
+        for (int length = 0; length <= 20; length++) {
+            for (int nonAscii = -1; nonAscii < length; nonAscii++) {
+                StringBuilder name = new StringBuilder();
+                for (int position = 0; position < length; position++) {
+                    name.append(position == nonAscii ? 'é' : (char) ('a' + position));
+                }
+                for (String lineEnd : new String[] {"\n", "\r\n"}) {
+                    // The name in the middle of the record, then last (ended by the line break).
+                    text.append(id).append(',').append(name).append(",1.5,\n");
+                    expected.add(new Object[] {id++, length == 0 ? null : name.toString(), new BigDecimal("1.50"), null});
+                    text.append(id).append(",,,").append(name.isEmpty() ? "" : "2020-01-0" + (1 + length % 9))
+                            .append(lineEnd);
+                    expected.add(new Object[] {id++, null, null,
+                            name.isEmpty() ? null : LocalDate.of(2020, 1, 1 + length % 9)});
+                }
+            }
+        }
+        text.append(id).append(",no line break at the end,,");
+        expected.add(new Object[] {id, "no line break at the end", null, null});
+        Path file = Files.writeString(directory.resolve("lengths.csv"), text.toString(), StandardCharsets.UTF_8);
+        for (int blockBytes : new int[] {8, 13, 1 << 20}) {
+            for (List<Object[]> rows : List.of(read(file, options(1, false), blockBytes),
+                    readBatches(file, options(1, false), blockBytes))) {
+                assertEquals(expected.size(), rows.size(), "blocks of " + blockBytes);
+                for (int index = 0; index < rows.size(); index++) {
+                    assertArrayEquals(expected.get(index), rows.get(index), "blocks of " + blockBytes + ", row " + index);
+                }
+            }
+        }
+        for (int length = 1; length <= 20; length++) {
+            for (int bad = 0; bad < length; bad++) {
+                byte[] name = new byte[length];
+                java.util.Arrays.fill(name, (byte) 'n');
+                name[bad] = (byte) 0xFF;
+                java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                bytes.writeBytes("1,fine,,\n2,".getBytes(StandardCharsets.US_ASCII));
+                bytes.writeBytes(name);
+                bytes.writeBytes(",,\n".getBytes(StandardCharsets.US_ASCII));
+                Path badFile = Files.write(directory.resolve("bad.csv"), bytes.toByteArray());
+                ColumbaException error = assertThrows(ColumbaException.class,
+                        () -> readBatches(badFile, options(1, false), 1 << 20));
+                assertTrue(error.getMessage().contains("bad.csv line 2, column name: the field is not valid UTF-8"),
+                        length + " bytes, bad at " + bad + ": " + error.getMessage());
+            }
+        }
+    }
 }
