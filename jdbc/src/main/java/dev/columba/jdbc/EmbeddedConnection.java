@@ -3,6 +3,7 @@ package dev.columba.jdbc;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.Setting;
 import dev.columba.planner.session.Engine;
+import dev.columba.planner.session.BatchResult;
 import dev.columba.planner.session.Session;
 import dev.columba.planner.session.StatementResult;
 import java.sql.Array;
@@ -123,6 +124,19 @@ final class EmbeddedConnection implements Connection {
             detachUnfinishedResults();
             try {
                 return session.execute(sql, parameters);
+            } catch (RuntimeException | Error e) {
+                throw Errors.translate(e);
+            }
+        }
+    }
+
+    /** Runs {@code sql} once per parameter set as one statement ({@link Session#executeBatch}). */
+    BatchResult executeBatch(String sql, List<List<Object>> parameterSets) throws SQLException {
+        synchronized (lock) {
+            checkOpen();
+            detachUnfinishedResults();
+            try {
+                return session.executeBatch(sql, parameterSets);
             } catch (RuntimeException | Error e) {
                 throw Errors.translate(e);
             }
