@@ -51,7 +51,7 @@ import java.util.concurrent.Executor;
  * UNCOMMITTED is raised to READ COMMITTED (with a warning, as JDBC allows); REPEATABLE READ and
  * SERIALIZABLE are refused.
  */
-final class EmbeddedConnection implements Connection {
+final class EmbeddedConnection implements Connection, ColumbaConnection {
     private final String url;
     private final EngineRegistry.Lease lease;
     private final Session session;
@@ -137,6 +137,21 @@ final class EmbeddedConnection implements Connection {
             detachUnfinishedResults();
             try {
                 return session.executeBatch(sql, parameterSets);
+            } catch (RuntimeException | Error e) {
+                throw Errors.translate(e);
+            }
+        }
+    }
+
+    @Override
+    public ColumbaAppender appender(String table) throws SQLException {
+        if (table == null) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the table to append to is null");
+        }
+        synchronized (lock) {
+            checkOpen();
+            try {
+                return new EmbeddedAppender(this, table, session.insertableColumns(table));
             } catch (RuntimeException | Error e) {
                 throw Errors.translate(e);
             }

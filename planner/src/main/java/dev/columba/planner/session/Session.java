@@ -432,6 +432,27 @@ public final class Session implements AutoCloseable {
                 statistics(query, cpuStart, runStart));
     }
 
+    /**
+     * The columns of {@code table} an INSERT may give values to, in table order: all but its
+     * IDENTITY and computed columns, which INSERT fills itself. As this session sees the catalog
+     * now (its own uncommitted DDL included).
+     *
+     * @throws ColumbaException OBJECT_NOT_FOUND (42P01) if there is no such table
+     */
+    public List<dev.columba.core.schema.Column> insertableColumns(String table) {
+        checkOpen();
+        dev.columba.planner.schema.ColumbaTable found = new SessionCatalog(this).table(table)
+                .orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "table " + table + " does not exist"));
+        dev.columba.planner.schema.GeneratedColumns generated = found.generated();
+        List<dev.columba.core.schema.Column> columns = new ArrayList<>();
+        for (int index = 0; index < found.schema().size(); index++) {
+            if (index != generated.identity() && !generated.computed().containsKey(index)) {
+                columns.add(found.schema().column(index));
+            }
+        }
+        return columns;
+    }
+
     /** The rows-changed count a modification's operator produces as its one row. */
     private static long count(dev.columba.core.batch.Batch batch) {
         if (batch == null || batch.selectedCount() == 0) {
