@@ -118,7 +118,9 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
      * inserts cost one log flush, not a thousand. A failing set fails the whole batch as a failed
      * statement fails: no set's change remains (inside an explicit transaction, the transaction is
      * rolled back, as after any failed statement), so the {@link java.sql.BatchUpdateException}
-     * holds no update counts; its message names the parameter set, its SQLSTATE is the failure's.
+     * reports {@code EXECUTE_FAILED} for every set, consistent with what a query sees afterwards (as
+     * pgJDBC reports a batch PostgreSQL rolled back); its message names the failing parameter set,
+     * its SQLSTATE is the failure's.
      */
     @Override
     public long[] executeLargeBatch() throws SQLException {
@@ -134,7 +136,9 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
         try {
             return executeBatchStatement(sql, sets);
         } catch (SQLException e) {
-            throw batchFailure(new long[0], e);
+            long[] failed = new long[sets.size()];
+            Arrays.fill(failed, java.sql.Statement.EXECUTE_FAILED);
+            throw batchFailure(failed, e);
         }
     }
 
