@@ -3,6 +3,7 @@ package dev.columba.jdbc;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.Setting;
 import dev.columba.planner.session.Engine;
+import dev.columba.planner.session.BatchResult;
 import dev.columba.planner.session.Session;
 import dev.columba.planner.session.StatementResult;
 import java.sql.Array;
@@ -50,7 +51,7 @@ import java.util.concurrent.Executor;
  * UNCOMMITTED is raised to READ COMMITTED (with a warning, as JDBC allows); REPEATABLE READ and
  * SERIALIZABLE are refused.
  */
-final class EmbeddedConnection implements Connection {
+final class EmbeddedConnection implements Connection, ColumbaConnection {
     private final String url;
     private final EngineRegistry.Lease lease;
     private final Session session;
@@ -123,6 +124,34 @@ final class EmbeddedConnection implements Connection {
             detachUnfinishedResults();
             try {
                 return session.execute(sql, parameters);
+            } catch (RuntimeException | Error e) {
+                throw Errors.translate(e);
+            }
+        }
+    }
+
+    /** Runs {@code sql} once per parameter set as one statement ({@link Session#executeBatch}). */
+    BatchResult executeBatch(String sql, List<List<Object>> parameterSets) throws SQLException {
+        synchronized (lock) {
+            checkOpen();
+            detachUnfinishedResults();
+            try {
+                return session.executeBatch(sql, parameterSets);
+            } catch (RuntimeException | Error e) {
+                throw Errors.translate(e);
+            }
+        }
+    }
+
+    @Override
+    public ColumbaAppender appender(String table) throws SQLException {
+        if (table == null) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the table to append to is null");
+        }
+        synchronized (lock) {
+            checkOpen();
+            try {
+                return new EmbeddedAppender(this, table, session.insertableColumns(table));
             } catch (RuntimeException | Error e) {
                 throw Errors.translate(e);
             }

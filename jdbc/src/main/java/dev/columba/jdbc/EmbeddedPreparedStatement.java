@@ -111,52 +111,34 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
     }
 
     /**
-     * Executes the statement once per parameter set, with one plan (the session's plan cache keeps
-     * it after the first). In autocommit mode the whole batch is one transaction, committed once at
-     * its end (JDBC leaves it to the driver when a batch commits): a thousand inserts cost one log
-     * flush, not a thousand. A failure then rolls the whole batch back, and the
-     * {@link java.sql.BatchUpdateException} holds no counts, as no statement's change remains;
-     * inside an explicit transaction the statements before the failure stay, and their counts are
-     * reported.
+     * Executes the statement for every parameter set as one statement of the session
+     * ({@link dev.columba.planner.session.Session#executeBatch}): planned once, an INSERT of one row
+     * of values inserting the rows of all sets in one pass, and in autocommit mode one transaction
+     * committed once at its end (JDBC leaves it to the driver when a batch commits): a thousand
+     * inserts cost one log flush, not a thousand. A failing set fails the whole batch as a failed
+     * statement fails: no set's change remains (inside an explicit transaction, the transaction is
+     * rolled back, as after any failed statement), so the {@link java.sql.BatchUpdateException}
+     * reports {@code EXECUTE_FAILED} for every set, consistent with what a query sees afterwards (as
+     * pgJDBC reports a batch PostgreSQL rolled back); its message names the failing parameter set,
+     * its SQLSTATE is the failure's.
      */
     @Override
     public long[] executeLargeBatch() throws SQLException {
         checkOpen();
-        List<Object[]> sets = List.copyOf(batches);
+        List<List<Object>> sets = new ArrayList<>(batches.size());
+        for (Object[] set : batches) {
+            sets.add(Arrays.asList(set));
+        }
         batches.clear();
-        long[] counts = new long[sets.size()];
-        boolean ownTransaction = sets.size() > 1 && connection.getAutoCommit();
-        if (ownTransaction) {
-            connection.setAutoCommit(false);
+        if (sets.isEmpty()) {
+            return new long[0];
         }
-        boolean succeeded = false;
         try {
-            for (int index = 0; index < sets.size(); index++) {
-                try {
-                    counts[index] = batchUpdate(executeStatement(sql, Arrays.asList(sets.get(index))));
-                } catch (SQLException e) {
-                    throw batchFailure(ownTransaction ? new long[0] : Arrays.copyOf(counts, index), e);
-                }
-            }
-            succeeded = true;
-        } finally {
-            if (ownTransaction) {
-                endBatchTransaction(succeeded);
-            }
-        }
-        return counts;
-    }
-
-    /** Commits (or rolls back) the transaction of an autocommit batch and turns autocommit back on. */
-    private void endBatchTransaction(boolean succeeded) throws SQLException {
-        try {
-            if (succeeded) {
-                connection.commit();
-            } else {
-                connection.rollback();
-            }
-        } finally {
-            connection.setAutoCommit(true);
+            return executeBatchStatement(sql, sets);
+        } catch (SQLException e) {
+            long[] failed = new long[sets.size()];
+            Arrays.fill(failed, java.sql.Statement.EXECUTE_FAILED);
+            throw batchFailure(failed, e);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
+import dev.columba.planner.session.BatchResult;
 import dev.columba.planner.session.StatementResult;
 import dev.columba.planner.session.StatementStatistics;
 import java.sql.BatchUpdateException;
@@ -108,6 +109,33 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
                 return false;
             }
         }
+    }
+
+    /**
+     * Runs {@code sql} once per parameter set as one statement of the session; the counts of the
+     * sets. The messages and statistics are the batch's.
+     */
+    long[] executeBatchStatement(String sql, List<List<Object>> parameterSets) throws SQLException {
+        checkOpen();
+        closeCurrentResult();
+        synchronized (connection.lock) {
+            warnings = null;
+            messages = List.of();
+            statistics = StatementStatistics.NONE;
+            updateCount = -1;
+        }
+        StatementRun started = new StatementRun(connection.session(), connection.cancelLock, queryTimeoutSeconds);
+        currentRun = started;
+        BatchResult result;
+        try {
+            result = connection.executeBatch(sql, parameterSets);
+        } catch (SQLException e) {
+            throw started.failure(e);
+        } finally {
+            started.finish();
+        }
+        finished(result.messages(), result.statistics());
+        return result.counts();
     }
 
     /** The statement's execution is over: its messages become warnings, its statistics readable. */

@@ -115,6 +115,16 @@ final class ScriptedPlanner implements Engine.StatementPlanner {
         public Operator instantiate(StatementEnvironment environment, List<Object> parameters) {
             return operators.create(environment);
         }
+
+        @Override
+        public boolean insertsOneRowPerParameterSet() {
+            return false;
+        }
+
+        @Override
+        public Operator instantiateBatch(StatementEnvironment environment, List<List<Object>> parameterSets) {
+            throw new IllegalStateException("a scripted plan runs its parameter sets one at a time");
+        }
     }
 
     private record EchoPlan(TableSchema schema, List<SqlType> parameterTypes) implements PreparedStatementPlan {
@@ -141,6 +151,16 @@ final class ScriptedPlanner implements Engine.StatementPlanner {
         @Override
         public Operator instantiate(StatementEnvironment environment, List<Object> parameters) {
             return new ValuesOperator(schema, List.<Object[]>of(parameters.toArray()));
+        }
+
+        @Override
+        public boolean insertsOneRowPerParameterSet() {
+            return false;
+        }
+
+        @Override
+        public Operator instantiateBatch(StatementEnvironment environment, List<List<Object>> parameterSets) {
+            throw new IllegalStateException("a scripted plan runs its parameter sets one at a time");
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.columba.bench.oltp;
 
+import dev.columba.jdbc.ColumbaAppender;
+import dev.columba.jdbc.ColumbaConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,6 +9,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -24,6 +28,8 @@ public class OltpClient {
     private PreparedStatement prepared;
     private String preparedSql;
     private Statement adHoc;
+    private ColumbaAppender columbaAppender;
+    private DuckDBAppender duckdbAppender;
     private SplittableRandom random;
     private long[] latencies = new long[1024];
     /** Added up from what the selects read, so that nothing read is dead code. */
@@ -35,12 +41,16 @@ public class OltpClient {
         random = new SplittableRandom(Thread.currentThread().threadId() * 31 + database.engine.ordinal());
         String sql = switch (database.workload) {
             case POINT_PREPARED, POINT_AD_HOC -> "SELECT v, s FROM t WHERE id = ?";
-            case INSERT_PREPARED, INSERT_BATCH -> "INSERT INTO ins (id, v, s) VALUES (?, ?, ?)";
+            case INSERT_PREPARED, INSERT_BATCH, APPEND -> "INSERT INTO ins (id, v, s) VALUES (?, ?, ?)";
             case RANGE_100 -> "SELECT id, v, s FROM t WHERE id BETWEEN ? AND ?";
             case UPDATE_BY_KEY -> "UPDATE t SET v = v + 1 WHERE id = ?";
         };
         if (database.workload == OltpWorkload.POINT_AD_HOC) {
             adHoc = connection.createStatement();
+        } else if (database.workload == OltpWorkload.APPEND && database.engine == OltpEngine.COLUMBA) {
+            columbaAppender = connection.unwrap(ColumbaConnection.class).appender("ins");
+        } else if (database.workload == OltpWorkload.APPEND && database.engine == OltpEngine.DUCKDB) {
+            duckdbAppender = connection.unwrap(DuckDBConnection.class).createAppender("main", "ins");
         } else {
             prepared = connection.prepareStatement(sql);
             preparedSql = sql;
@@ -103,16 +113,27 @@ public class OltpClient {
                 bindInsert(id);
                 expectWritten(prepared.executeUpdate(), 1, "insert");
             }
+            case APPEND -> {
+                long first = database.nextInsertKeys(OltpWorkload.BATCH_ROWS);
+                if (columbaAppender != null) {
+                    for (int row = 0; row < OltpWorkload.BATCH_ROWS; row++) {
+                        long id = first + row;
+                        columbaAppender.appendLong(id).appendInt((int) (id % 1000)).appendString("row " + id).endRow();
+                    }
+                    columbaAppender.flush();
+                } else if (duckdbAppender != null) {
+                    for (int row = 0; row < OltpWorkload.BATCH_ROWS; row++) {
+                        long id = first + row;
+                        duckdbAppender.beginRow().append(id).append((int) (id % 1000)).append("row " + id).endRow();
+                    }
+                    duckdbAppender.flush();
+                } else {
+                    insertBatch(first);
+                }
+            }
             case INSERT_BATCH -> {
                 long first = database.nextInsertKeys(OltpWorkload.BATCH_ROWS);
-                for (int row = 0; row < OltpWorkload.BATCH_ROWS; row++) {
-                    bindInsert(first + row);
-                    prepared.addBatch();
-                }
-                int[] counts = prepared.executeBatch();
-                if (counts.length != OltpWorkload.BATCH_ROWS) {
-                    throw new IllegalStateException("executeBatch returned " + counts.length + " counts");
-                }
+                insertBatch(first);
             }
             case RANGE_100 -> {
                 long low = 1 + random.nextLong(database.rows - OltpWorkload.RANGE_ROWS + 1);
@@ -133,6 +154,17 @@ public class OltpClient {
                 prepared.setLong(1, key);
                 expectWritten(prepared.executeUpdate(), 1, "update of key " + key);
             }
+        }
+    }
+
+    private void insertBatch(long first) throws SQLException {
+        for (int row = 0; row < OltpWorkload.BATCH_ROWS; row++) {
+            bindInsert(first + row);
+            prepared.addBatch();
+        }
+        int[] counts = prepared.executeBatch();
+        if (counts.length != OltpWorkload.BATCH_ROWS) {
+            throw new IllegalStateException("executeBatch returned " + counts.length + " counts");
         }
     }
 

@@ -47,7 +47,7 @@ public class OltpDatabase {
     @Param({"COLUMBA", "H2", "SQLITE", "DUCKDB"})
     public OltpEngine engine;
 
-    @Param({"POINT_PREPARED", "POINT_AD_HOC", "INSERT_PREPARED", "INSERT_BATCH", "RANGE_100", "UPDATE_BY_KEY"})
+    @Param({"POINT_PREPARED", "POINT_AD_HOC", "INSERT_PREPARED", "INSERT_BATCH", "APPEND", "RANGE_100", "UPDATE_BY_KEY"})
     public OltpWorkload workload;
 
     /** Rows of {@code t}. */

@@ -14,6 +14,12 @@ public enum OltpWorkload {
     INSERT_PREPARED("prepared insert, autocommit", 1),
     /** The same insert with {@code addBatch} 1,000 times, then {@code executeBatch}, in autocommit mode. */
     INSERT_BATCH("executeBatch insert (1,000 rows)", OltpWorkload.BATCH_ROWS),
+    /**
+     * 1,000 rows into {@code ins} through the engine's bulk API for Java, then flushed (committed):
+     * Columba's {@code ColumbaAppender} and DuckDB's {@code DuckDBAppender}, value by value; H2 and
+     * SQLite have no appender, and run the {@link #INSERT_BATCH} statements instead.
+     */
+    APPEND("appender, 1,000 rows a flush (H2, SQLite: executeBatch)", OltpWorkload.BATCH_ROWS),
     /** {@code SELECT id, v, s FROM t WHERE id BETWEEN ? AND ?}, 100 rows read. */
     RANGE_100("100-row range select", OltpWorkload.RANGE_ROWS),
     /** {@code UPDATE t SET v = v + 1 WHERE id = ?} in autocommit mode. */

@@ -119,6 +119,10 @@ public final class TableModifyOperator implements Operator {
     private BufferAllocator allocator;
     private Batch output;
     private boolean done;
+    /** The number of parameter sets whose rows the source produces one each, or 0 (see {@link #numberingFailuresByParameterSet}). */
+    private int parameterSets;
+    /** Rows taken from the source so far. */
+    private long rowsRead;
 
     /**
      * @param updatedColumns for UPDATE, the table columns whose new values follow the old row in the source
@@ -141,6 +145,16 @@ public final class TableModifyOperator implements Operator {
             throw new ColumbaException(ErrorCode.INTERNAL, kind + " of " + target.name() + " expects " + expected
                     + " source columns, the plan gives " + source.schema().size());
         }
+    }
+
+    /**
+     * The source produces one row per parameter set of a batch, in order: a failure while a row is
+     * inserted names its parameter set ("parameter set 7 of 1000: ..."). The rows are taken one at
+     * a time (the bulk path measures each as it takes it), so the row being taken is the one that failed.
+     */
+    public TableModifyOperator numberingFailuresByParameterSet(int count) {
+        this.parameterSets = count;
+        return this;
     }
 
     @Override
@@ -173,10 +187,19 @@ public final class TableModifyOperator implements Operator {
             return null;
         }
         done = true;
-        long changed = switch (kind) {
-            case INSERT -> insert();
-            case DELETE, UPDATE -> deleteOrUpdate();
-        };
+        long changed;
+        try {
+            changed = switch (kind) {
+                case INSERT -> insert();
+                case DELETE, UPDATE -> deleteOrUpdate();
+            };
+        } catch (ColumbaException e) {
+            if (parameterSets == 0 || rowsRead == 0) {
+                throw e;
+            }
+            throw new ColumbaException(e.errorCode(), "parameter set " + rowsRead + " of " + parameterSets + ": "
+                    + e.detail(), e);
+        }
         output = Batch.create(SCHEMA, allocator);
         BigIntVector vector = (BigIntVector) output.column(0);
         vector.setSafe(0, changed);
@@ -207,6 +230,7 @@ public final class TableModifyOperator implements Operator {
                         continue;
                     }
                     int row = batch.selectedRow(index++);
+                    rowsRead++;
                     Object[] values = new Object[sourceSchema.size()];
                     for (int column = 0; column < values.length; column++) {
                         SqlType from = sourceSchema.column(column).type();

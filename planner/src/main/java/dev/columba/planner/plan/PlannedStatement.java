@@ -3,6 +3,7 @@ package dev.columba.planner.plan;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
+import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.Execution;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
@@ -78,5 +79,19 @@ final class PlannedStatement implements PreparedStatementPlan {
                     "the statement has " + parameterTypes.size() + " parameters, " + parameters.size() + " values were given");
         }
         return Execution.of(environment, parameters, rexBuilder).instantiate(root);
+    }
+
+    @Override
+    public boolean insertsOneRowPerParameterSet() {
+        return root instanceof ColumbaTableModify modify && modify.insertsOneRow();
+    }
+
+    @Override
+    public Operator instantiateBatch(StatementEnvironment environment, List<List<Object>> parameterSets) {
+        if (!(root instanceof ColumbaTableModify modify) || !modify.insertsOneRow()) {
+            throw new dev.columba.core.error.ColumbaException(dev.columba.core.error.ErrorCode.INTERNAL,
+                    "the statement is not an INSERT of one row of values; run its parameter sets one at a time");
+        }
+        return modify.instantiateBatch(Execution.of(environment, List.of(), rexBuilder), parameterTypes, parameterSets);
     }
 }

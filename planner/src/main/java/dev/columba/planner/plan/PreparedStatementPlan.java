@@ -39,4 +39,18 @@ public interface PreparedStatementPlan {
      * {@code environment.transaction()} and produces one row with the count of rows changed.
      */
     Operator instantiate(StatementEnvironment environment, List<Object> parameters);
+
+    /**
+     * Whether {@link #instantiateBatch} can run this statement for many parameter sets as one
+     * execution: an INSERT of one row of literals and parameters ({@code INSERT INTO t VALUES (?, ?)}).
+     * Other statements run a batch one execution per set.
+     */
+    boolean insertsOneRowPerParameterSet();
+
+    /**
+     * One operator tree that inserts the row of every parameter set, in order, and produces one row
+     * with the count of rows inserted; only for a plan that {@link #insertsOneRowPerParameterSet()}.
+     * A failure names the parameter set that caused it.
+     */
+    Operator instantiateBatch(StatementEnvironment environment, List<List<Object>> parameterSets);
 }

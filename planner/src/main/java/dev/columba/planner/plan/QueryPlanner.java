@@ -688,6 +688,16 @@ public final class QueryPlanner {
             public Operator instantiate(StatementEnvironment environment, List<Object> parameters) {
                 return new ValuesOperator(schema, rows);
             }
+
+            @Override
+            public boolean insertsOneRowPerParameterSet() {
+                return false;
+            }
+
+            @Override
+            public Operator instantiateBatch(StatementEnvironment environment, List<List<Object>> parameterSets) {
+                throw new ColumbaException(ErrorCode.INTERNAL, "EXPLAIN is not run in batches");
+            }
         };
     }
 

@@ -108,15 +108,64 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
                 : " set " + getUpdateColumnList());
     }
 
-    @Override
-    public Operator instantiate(Execution execution) {
-        Operator source = execution.instantiate(getInput());
-        TableModifyOperator.Target target = switch (target()) {
+    /**
+     * Whether this is an INSERT of one row of literals and parameters ({@code INSERT INTO t VALUES
+     * (?, ?)}: {@code [Project] Values} with one tuple), which {@link #instantiateBatch} runs for
+     * many parameter sets at once.
+     */
+    public boolean insertsOneRow() {
+        if (getOperation() != Operation.INSERT || target() instanceof SystemView) {
+            return false;
+        }
+        RelNode input = ParameterSetRows.best(getInput());
+        if (input instanceof ColumbaProject project) {
+            input = ParameterSetRows.best(project.getInput());
+        }
+        return input instanceof ColumbaValues values && values.getTuples().size() == 1;
+    }
+
+    /**
+     * One INSERT of the rows of every parameter set ({@link ParameterSetRows}), for a plan
+     * {@link #insertsOneRow()}: one operator tree, one pass through the table's insert path (a
+     * columnstore's bulk path, which takes the delta store below its bulk threshold).
+     */
+    public Operator instantiateBatch(Execution execution, List<dev.columba.core.type.SqlType> parameterTypes,
+                                     List<List<Object>> parameterSets) {
+        if (!insertsOneRow()) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "only an INSERT of one row of values runs parameter sets at once");
+        }
+        Operator source = ParameterSetRows.operator(execution, getInput(), parameterTypes, parameterSets);
+        TableModifyOperator.Target target = targetOf(target());
+        return new TableModifyOperator(execution.environment(), source, target, TableModifyOperator.Kind.INSERT,
+                new int[0], target instanceof TableModifyOperator.ColumnstoreTarget, false, computedColumns(execution))
+                .numberingFailuresByParameterSet(parameterSets.size());
+    }
+
+    private static TableModifyOperator.Target targetOf(ColumbaTable table) {
+        return switch (table) {
             case RowstoreTable rowstore -> new TableModifyOperator.RowstoreTarget(rowstore.store(), rowstore.statistics());
             case ColumnstoreTableAdapter columnstore -> new TableModifyOperator.ColumnstoreTarget(columnstore.table());
             case SystemView view -> throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "system view sys." + view.name()
                     + " cannot be changed");
         };
+    }
+
+    private Map<Integer, Expr> computedColumns(Execution execution) {
+        Map<Integer, Expr> computedColumns = new LinkedHashMap<>();
+        if (!computed.isEmpty()) {
+            ExpressionTranslator translator = execution.translator(target().schema());
+            Iterator<RexNode> expressions = computed.iterator();
+            for (int column : target().generated().computed().keySet()) {
+                computedColumns.put(column, translator.translate(expressions.next()));
+            }
+        }
+        return computedColumns;
+    }
+
+    @Override
+    public Operator instantiate(Execution execution) {
+        Operator source = execution.instantiate(getInput());
+        TableModifyOperator.Target target = targetOf(target());
         TableModifyOperator.Kind kind = switch (getOperation()) {
             case INSERT -> TableModifyOperator.Kind.INSERT;
             case UPDATE -> TableModifyOperator.Kind.UPDATE;
@@ -127,16 +176,8 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
         for (int index = 0; index < updated.length; index++) {
             updated[index] = target().schema().indexOf(getUpdateColumnList().get(index));
         }
-        Map<Integer, Expr> computedColumns = new LinkedHashMap<>();
-        if (!computed.isEmpty()) {
-            ExpressionTranslator translator = execution.translator(target().schema());
-            Iterator<RexNode> expressions = computed.iterator();
-            for (int column : target().generated().computed().keySet()) {
-                computedColumns.put(column, translator.translate(expressions.next()));
-            }
-        }
         return new TableModifyOperator(execution.environment(), source, target, kind, updated,
                 kind == TableModifyOperator.Kind.INSERT && !literalSource(),
-                kind == TableModifyOperator.Kind.INSERT && sourceReadsTarget(), computedColumns);
+                kind == TableModifyOperator.Kind.INSERT && sourceReadsTarget(), computedColumns(execution));
     }
 }

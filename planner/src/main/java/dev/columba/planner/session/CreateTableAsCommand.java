@@ -158,5 +158,15 @@ final class CreateTableAsCommand {
             return new TableModifyOperator(environment, source.instantiate(environment, parameters), target,
                     TableModifyOperator.Kind.INSERT, new int[0], bulk, false, Map.of());
         }
+
+        @Override
+        public boolean insertsOneRowPerParameterSet() {
+            return false;
+        }
+
+        @Override
+        public Operator instantiateBatch(StatementEnvironment environment, List<List<Object>> parameterSets) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "CREATE TABLE ... AS is not run in batches");
+        }
     }
 }

@@ -31,6 +31,7 @@ import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -356,6 +357,141 @@ public final class Session implements AutoCloseable {
         return node instanceof SqlQueryOption option && option.has(SqlQueryHint.Kind.RECOMPILE);
     }
 
+    /**
+     * Executes one statement once for each parameter set, as one statement: planned once (or found
+     * in the plan cache), all sets in one write transaction, which in autocommit mode commits once
+     * at the end. An INSERT of one row of values and parameters inserts the rows of every set
+     * through one operator tree ({@link PreparedStatementPlan#instantiateBatch}: a columnstore
+     * table's bulk path, one pass of a rowstore table's insert); UPDATE, DELETE and other inserts
+     * run the one plan once per set. A failure rolls back every set, as a failed statement rolls
+     * back its changes (inside an explicit transaction, the transaction with it), and its message
+     * names the parameter set. Statements that are not planned (DDL, session commands) run once per
+     * set, each on its own, as {@link #execute(String, List)} runs them.
+     *
+     * @throws ColumbaException with the failing set's error code; INVALID_STATEMENT for a query
+     */
+    public BatchResult executeBatch(String sql, List<List<Object>> parameterSets) {
+        checkOpen();
+        if (parameterSets.isEmpty()) {
+            return new BatchResult(new long[0], List.of(), StatementStatistics.NONE);
+        }
+        long start = System.nanoTime();
+        PlanCache.Key key = planKey(PlanCache.normalize(sql), false);
+        Optional<PlanCache.Entry> cached = planCacheUsable() ? engine.planCache().find(key, Instant.now()) : Optional.empty();
+        Planned planned;
+        if (cached.isPresent()) {
+            planned = new Planned(cached.get().plan(), cached.get().modifiedTable(), CompileTime.CACHED);
+        } else {
+            long cpuStart = THREADS.getCurrentThreadCpuTime();
+            SqlNode statement = ColumbaSqlParser.parse(sql);
+            if (!planned(statement)) {
+                return executeEach(statement, parameterSets);
+            }
+            planned = plan(statement, new Compilation(key, cpuStart, start));
+        }
+        PreparedStatementPlan plan = planned.plan();
+        if (!plan.modifies()) {
+            throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "a batch runs INSERT, UPDATE, DELETE and MERGE"
+                    + " statements; this statement produces rows (run it as a query)");
+        }
+        QueryContext query = new QueryContext(settings());
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        long runStart = System.nanoTime();
+        long[] counts = new long[parameterSets.size()];
+        Transaction used = writeTransaction();
+        boolean succeeded = false;
+        try {
+            if (plan.insertsOneRowPerParameterSet()) {
+                try (Execution execution = new Execution(plan, environment -> plan.instantiateBatch(environment, parameterSets),
+                        query, used.writes(), used)) {
+                    long inserted = count(execution.operator.next());
+                    if (inserted != parameterSets.size()) {
+                        throw new ColumbaException(ErrorCode.INTERNAL, "a batch of " + parameterSets.size()
+                                + " one-row inserts inserted " + inserted + " rows");
+                    }
+                }
+                Arrays.fill(counts, 1);
+            } else {
+                for (int setIndex = 0; setIndex < parameterSets.size(); setIndex++) {
+                    List<Object> parameters = parameterSets.get(setIndex);
+                    try (Execution execution = new Execution(plan, environment -> plan.instantiate(environment, parameters),
+                            query, used.writes(), used)) {
+                        counts[setIndex] = count(execution.operator.next());
+                    } catch (ColumbaException e) {
+                        throw new ColumbaException(e.errorCode(), "parameter set " + (setIndex + 1) + " of "
+                                + parameterSets.size() + ": " + e.detail(), e);
+                    }
+                }
+            }
+            succeeded = true;
+        } finally {
+            finishWrite(used, succeeded);
+        }
+        planned.modifiedTable().ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
+        return new BatchResult(counts, messages(query, planned.compile(), cpuStart, runStart),
+                statistics(query, cpuStart, runStart));
+    }
+
+    /**
+     * The columns of {@code table} an INSERT may give values to, in table order: all but its
+     * IDENTITY and computed columns, which INSERT fills itself. As this session sees the catalog
+     * now (its own uncommitted DDL included).
+     *
+     * @throws ColumbaException OBJECT_NOT_FOUND (42P01) if there is no such table
+     */
+    public List<dev.columba.core.schema.Column> insertableColumns(String table) {
+        checkOpen();
+        dev.columba.planner.schema.ColumbaTable found = new SessionCatalog(this).table(table)
+                .orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "table " + table + " does not exist"));
+        dev.columba.planner.schema.GeneratedColumns generated = found.generated();
+        List<dev.columba.core.schema.Column> columns = new ArrayList<>();
+        for (int index = 0; index < found.schema().size(); index++) {
+            if (index != generated.identity() && !generated.computed().containsKey(index)) {
+                columns.add(found.schema().column(index));
+            }
+        }
+        return columns;
+    }
+
+    /** The rows-changed count a modification's operator produces as its one row. */
+    private static long count(dev.columba.core.batch.Batch batch) {
+        if (batch == null || batch.selectedCount() == 0) {
+            return 0;
+        }
+        return ((org.apache.arrow.vector.BigIntVector) batch.column(0)).get(batch.selectedRow(0));
+    }
+
+    /** A batch of a statement the session runs itself (DDL, a command): once per set, each on its own. */
+    private BatchResult executeEach(SqlNode statement, List<List<Object>> parameterSets) {
+        long[] counts = new long[parameterSets.size()];
+        List<String> messages = new ArrayList<>();
+        StatementStatistics statistics = StatementStatistics.NONE;
+        for (int setIndex = 0; setIndex < parameterSets.size(); setIndex++) {
+            StatementResult result = execute(statement, parameterSets.get(setIndex), null);
+            switch (result) {
+                case StatementResult.Update update -> counts[setIndex] = update.count();
+                case StatementResult.Command ignored -> counts[setIndex] = 0;
+                case StatementResult.Rows rows -> {
+                    rows.close();
+                    throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "a batch runs INSERT, UPDATE, DELETE and"
+                            + " MERGE statements; this statement produces rows (run it as a query)");
+                }
+            }
+            messages.addAll(result.messages());
+            statistics = result.statistics();
+        }
+        return new BatchResult(counts, messages, statistics);
+    }
+
+    /** Whether {@link #execute(SqlNode, List, Compilation)} plans the statement, rather than running it itself. */
+    private static boolean planned(SqlNode statement) {
+        return !(statement instanceof SqlSetStatistics || statement instanceof SqlSetOption || statement instanceof SqlDbcc
+                || statement instanceof SqlCheckpoint || statement instanceof SqlPrint
+                || statement instanceof dev.columba.planner.parser.SqlCopy
+                || statement instanceof SqlCreateTable create && create.query().isPresent()
+                || DdlExecutor.handles(statement));
+    }
+
     /** Executes every statement of a script (separated by semicolons), returning each result in order. */
     public List<StatementResult> executeScript(String sql) {
         checkOpen();
@@ -514,6 +650,16 @@ public final class Session implements AutoCloseable {
     }
 
     private StatementResult executePlanned(SqlNode statement, List<Object> parameters, Compilation compilation) {
+        Planned planned = plan(statement, compilation);
+        return run(planned.plan(), planned.modifiedTable(), parameters, planned.compile());
+    }
+
+    /** A statement's plan, the table it modifies (if any) and what compiling it cost. */
+    private record Planned(PreparedStatementPlan plan, Optional<String> modifiedTable, CompileTime compile) {
+    }
+
+    /** Plans a statement, keeping the plan in the cache when it may be reused. */
+    private Planned plan(SqlNode statement, Compilation compilation) {
         long cpuStart = compilation != null ? compilation.cpuStart() : THREADS.getCurrentThreadCpuTime();
         long start = compilation != null ? compilation.start() : System.nanoTime();
         PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings(), statement);
@@ -524,7 +670,7 @@ public final class Session implements AutoCloseable {
             Instant now = Instant.now();
             engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, modified, List.of(), planningNanos, now), now);
         }
-        return run(plan, modified, parameters, compile);
+        return new Planned(plan, modified, compile);
     }
 
     /** Executes a plan, new or cached, with {@code parameters} bound. */
@@ -587,6 +733,12 @@ public final class Session implements AutoCloseable {
 
         Execution(PreparedStatementPlan plan, List<Object> parameters, QueryContext query, PageReader reader,
                   Transaction writer) {
+            this(plan, environment -> plan.instantiate(environment, parameters), query, reader, writer);
+        }
+
+        /** An execution whose operator tree {@code instantiation} builds (one set of parameters, or a batch of them). */
+        Execution(PreparedStatementPlan plan, java.util.function.Function<StatementEnvironment, Operator> instantiation,
+                  QueryContext query, PageReader reader, Transaction writer) {
             this.plan = plan;
             this.query = query;
             this.reader = reader;
@@ -595,7 +747,7 @@ public final class Session implements AutoCloseable {
             this.allocator = engine.memory().child("statement", query.settings().get(StandardSettings.QUERY_MEMORY_LIMIT));
             Operator built = null;
             try {
-                built = plan.instantiate(this, parameters);
+                built = instantiation.apply(this);
                 this.context = new ExecutionContext(query, allocator, batchSize(), evaluation);
                 running = context;
                 built.open(context);

@@ -427,16 +427,36 @@ public final class BufferPool implements PageReader, AutoCloseable {
             if (!frame.tryClaim()) {
                 continue;
             }
-            if (frame.state != Frame.State.VALID || frame.dirty) {
+            if (!leaveTable(frame)) {
                 frame.releaseClaim();
                 continue;
             }
-            policy.remove(frame);
-            pageTable.remove(frame.pageId, frame);
             discardReadAheadOwner(frame);
             return frame;
         }
         return null;
+    }
+
+    /**
+     * Takes a claimed frame out of the page table if it is still its page's clean current version.
+     * Under the page's write stripe, because {@link #install} replaces the current version and
+     * retires it under that stripe: checked outside it, a commit could install a new version
+     * between the check and the removal, retire the frame the caller is about to reuse, and the
+     * retired list would later hand the same frame out again while the page table maps another
+     * page to it (readers of that page then spin on a frame that is no longer theirs).
+     */
+    private boolean leaveTable(Frame frame) {
+        ReentrantLock stripe = stripe(frame.pageId);
+        stripe.lock();
+        try {
+            if (frame.state != Frame.State.VALID || frame.dirty || !pageTable.remove(frame.pageId, frame)) {
+                return false;
+            }
+            policy.remove(frame);
+            return true;
+        } finally {
+            stripe.unlock();
+        }
     }
 
     /** A frame leaving the pool with its read-ahead never requested: that read-ahead was wasted. */
@@ -572,9 +592,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         int dropped = 0;
         for (Frame frame : frames) {
             if (frame.state == Frame.State.VALID && !frame.dirty && frame.tryClaim()) {
-                if (frame.state == Frame.State.VALID && !frame.dirty) {
-                    policy.remove(frame);
-                    pageTable.remove(frame.pageId, frame);
+                if (leaveTable(frame)) {
                     discardReadAheadOwner(frame);
                     release(frame);
                     dropped++;

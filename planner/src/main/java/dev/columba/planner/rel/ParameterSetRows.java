@@ -1,0 +1,124 @@
+package dev.columba.planner.rel;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.ProjectOperator;
+import dev.columba.core.exec.ValuesOperator;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+
+/**
+ * The rows of a one-row {@code [Project] Values} (the source of {@code INSERT ... VALUES (?, ?)})
+ * for many parameter sets at once, as one operator: the parameter sets become the rows of a
+ * values operator with one column per parameter, and the projection's expressions read those
+ * columns where they read parameters (and the values row's literals where they read it). So a
+ * batch of a thousand sets is one projection over batches of parameter rows, where executing the
+ * statement once per set would build a thousand operator trees.
+ *
+ * <p>Each value is converted to its parameter's type as a single execution converts it
+ * ({@link ParameterValues}); a failure names the parameter set and the parameter. A string longer
+ * than its parameter's type widens the column to fit (as {@link ParameterValues#fitting} widens a
+ * single parameter), so the insert's store assignment fails naming the table's column.
+ */
+final class ParameterSetRows {
+    private ParameterSetRows() {
+    }
+
+    /** {@code rel}, or the best plan of a planner's subset. */
+    static RelNode best(RelNode rel) {
+        if (rel instanceof RelSubset subset) {
+            return subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+        }
+        return rel;
+    }
+
+    /**
+     * The operator producing, for each parameter set in order, the row {@code source} produces with
+     * those parameters.
+     *
+     * @param source a {@link ColumbaValues} of one tuple, or a {@link ColumbaProject} over one
+     */
+    static Operator operator(Execution execution, RelNode source, List<SqlType> parameterTypes,
+                             List<List<Object>> parameterSets) {
+        RelNode physical = best(source);
+        ColumbaProject project = physical instanceof ColumbaProject found ? found : null;
+        ColumbaValues values = (ColumbaValues) (project != null ? best(project.getInput()) : physical);
+        List<RexLiteral> tuple = values.getTuples().getFirst();
+
+        List<Object[]> rows = new ArrayList<>(parameterSets.size());
+        int[] longest = new int[parameterTypes.size()];
+        for (int setIndex = 0; setIndex < parameterSets.size(); setIndex++) {
+            List<Object> set = parameterSets.get(setIndex);
+            if (set.size() != parameterTypes.size()) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "parameter set " + (setIndex + 1) + " of "
+                        + parameterSets.size() + " has " + set.size() + " values; the statement has "
+                        + parameterTypes.size() + " parameters");
+            }
+            Object[] row = new Object[set.size()];
+            for (int parameter = 0; parameter < row.length; parameter++) {
+                Object value = set.get(parameter);
+                if (value == null) {
+                    continue;
+                }
+                try {
+                    row[parameter] = ExpressionTranslator.parameterLiteral(parameterTypes.get(parameter), value, parameter)
+                            .value();
+                } catch (ColumbaException e) {
+                    throw new ColumbaException(e.errorCode(), "parameter set " + (setIndex + 1) + " of "
+                            + parameterSets.size() + ", " + e.detail(), e);
+                }
+                if (row[parameter] instanceof String text) {
+                    longest[parameter] = Math.max(longest[parameter], text.codePointCount(0, text.length()));
+                }
+            }
+            rows.add(row);
+        }
+        List<Column> columns = new ArrayList<>(parameterTypes.size());
+        for (int parameter = 0; parameter < parameterTypes.size(); parameter++) {
+            columns.add(new Column("p" + (parameter + 1), widened(parameterTypes.get(parameter), longest[parameter]), true));
+        }
+        TableSchema parameterSchema = new TableSchema(columns);
+        Operator parameterRows = new ValuesOperator(parameterSchema, rows);
+
+        List<RexNode> expressions = project != null ? project.getProjects() : List.copyOf(tuple);
+        RexShuttle parametersAsColumns = new RexShuttle() {
+            @Override
+            public RexNode visitDynamicParam(RexDynamicParam parameter) {
+                return new RexInputRef(parameter.getIndex(), parameter.getType());
+            }
+
+            @Override
+            public RexNode visitInputRef(RexInputRef reference) {
+                return tuple.get(reference.getIndex());
+            }
+        };
+        List<RexNode> overParameters = new ArrayList<>(expressions.size());
+        for (RexNode expression : expressions) {
+            overParameters.add(expression.accept(parametersAsColumns));
+        }
+        List<Expr> translated = new ExpressionTranslator(parameterSchema, execution.rexBuilder(), List.of())
+                .translateAll(overParameters);
+        return new ProjectOperator(parameterRows, translated, Execution.uniqueNames(physical.getRowType().getFieldNames()));
+    }
+
+    /** A string parameter's type, long enough for its longest value. */
+    private static SqlType widened(SqlType type, int longest) {
+        return switch (type) {
+            case SqlType.VarcharType varchar when longest > varchar.maxLength() -> SqlType.varchar(longest);
+            case SqlType.CharType character when longest > character.length() -> SqlType.character(longest);
+            default -> type;
+        };
+    }
+}
