@@ -59,12 +59,8 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
 
     // ---- executing ------------------------------------------------------------------------------
 
-    /** Runs {@code sql} with {@code parameters}; true if it produced rows (then {@link #getResultSet()} has them). */
-    boolean executeStatement(String sql, List<Object> parameters) throws SQLException {
-        checkOpen();
-        if (sql == null) {
-            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the SQL to execute is null");
-        }
+    /** Closes the previous result, clears what it left (warnings, messages, statistics, count) and starts a run. */
+    private StatementRun startRun() throws SQLException {
         closeCurrentResult();
         synchronized (connection.lock) {
             warnings = null;
@@ -74,6 +70,16 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
         }
         StatementRun started = new StatementRun(connection.session(), connection.cancelLock, queryTimeoutSeconds);
         currentRun = started;
+        return started;
+    }
+
+    /** Runs {@code sql} with {@code parameters}; true if it produced rows (then {@link #getResultSet()} has them). */
+    boolean executeStatement(String sql, List<Object> parameters) throws SQLException {
+        checkOpen();
+        if (sql == null) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the SQL to execute is null");
+        }
+        StatementRun started = startRun();
         StatementResult result;
         try {
             result = connection.execute(sql, parameters);
@@ -117,15 +123,7 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
      */
     long[] executeBatchStatement(String sql, List<List<Object>> parameterSets) throws SQLException {
         checkOpen();
-        closeCurrentResult();
-        synchronized (connection.lock) {
-            warnings = null;
-            messages = List.of();
-            statistics = StatementStatistics.NONE;
-            updateCount = -1;
-        }
-        StatementRun started = new StatementRun(connection.session(), connection.cancelLock, queryTimeoutSeconds);
-        currentRun = started;
+        StatementRun started = startRun();
         BatchResult result;
         try {
             result = connection.executeBatch(sql, parameterSets);

@@ -343,10 +343,7 @@ final class GroupHashTable implements AutoCloseable {
         for (int index = first; index < count; index++) {
             int row = positions[index];
             if (BitVectorHelper.get(validity, row) == 0) {
-                if (nullGroup < 0 && insert) {
-                    nullGroup = addWholeNumberGroup(row, 0, -1, storedGroups);
-                }
-                groupIds[index] = nullGroup;
+                groupIds[index] = nullKeyGroup(row, insert, storedGroups);
                 continue;
             }
             long value = values[index];
@@ -383,10 +380,7 @@ final class GroupHashTable implements AutoCloseable {
         for (int index = 0; index < count; index++) {
             int row = positions[index];
             if (BitVectorHelper.get(validity, row) == 0) {
-                if (nullGroup < 0 && insert) {
-                    nullGroup = addWholeNumberGroup(row, 0, -1, storedGroups);
-                }
-                groupIds[index] = nullGroup;
+                groupIds[index] = nullKeyGroup(row, insert, storedGroups);
                 continue;
             }
             long offset = values[index] - denseBase;
@@ -412,6 +406,14 @@ final class GroupHashTable implements AutoCloseable {
             }
         }
         return count;
+    }
+
+    /** The group of the NULL whole-number key, added for row {@code row} if inserting and there is none yet (else -1). */
+    private int nullKeyGroup(int row, boolean insert, int storedGroups) {
+        if (nullGroup < 0 && insert) {
+            nullGroup = addWholeNumberGroup(row, 0, -1, storedGroups);
+        }
+        return nullGroup;
     }
 
     /** Dense arrays start this long, and may always grow to this length, however few the groups. */

@@ -117,13 +117,7 @@ public final class SharedHashBuild {
     Built acquire(ExecutionContext context, Builder builder) {
         synchronized (this) {
             while (building) {
-                context.checkCancelled();
-                try {
-                    wait(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for a hash join's build", e);
-                }
+                waitForBuild(context);
             }
             if (failure != null) {
                 throw failure;
@@ -218,16 +212,21 @@ public final class SharedHashBuild {
         }
     }
 
+    /** Waits on this monitor a while (the caller holds it), failing if the query was cancelled or the thread interrupted. */
+    private void waitForBuild(ExecutionContext context) {
+        context.checkCancelled();
+        try {
+            wait(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for a hash join's build", e);
+        }
+    }
+
     /** Waits until the last worker to hand in its share has built the table (or any worker failed). */
     private synchronized Built awaitBuilt(ExecutionContext context) {
         while (built == null && failure == null) {
-            context.checkCancelled();
-            try {
-                wait(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for a hash join's build", e);
-            }
+            waitForBuild(context);
         }
         if (failure != null) {
             throw failure;
