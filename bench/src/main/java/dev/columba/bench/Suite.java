@@ -79,8 +79,8 @@ enum Suite {
             List.of(PeerQueryBenchmark.class)),
     OLTP("oltp",
             "statement latency: prepared and ad hoc point selects, prepared inserts in autocommit, executeBatch"
-                    + " inserts, 100-row range selects and updates by key on Columba, H2, SQLite and DuckDB through"
-                    + " JDBC in one JVM, 1 and 4 clients: statements per second, p50 and p99 latency",
+                    + " inserts, appenders, 100-row range selects and updates by key on Columba, H2, SQLite and DuckDB"
+                    + " through JDBC in one JVM, 1 and 4 clients: statements per second, p50 and p99 latency",
             List.of(OltpOneClientBenchmark.class, OltpFourClientsBenchmark.class)),
     TPCH("tpch",
             "the 22 TPC-H queries, verbatim as DuckDB's tpch extension ships them, on Columba columnstore and DuckDB"
