@@ -16,6 +16,7 @@ import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 
@@ -293,6 +294,10 @@ final class Accumulators {
                     VectorValues.setNull(out, index);
                     continue;
                 }
+                if (!average && type instanceof SqlType.DecimalType decimal && decimal.scale() == scale
+                        && decimal.precision() >= 19 && writeNarrowTotal(out, index, group)) {
+                    continue;
+                }
                 BigInteger unscaled = total(group);
                 BigDecimal total = new BigDecimal(unscaled, scale);
                 VectorValues.set(out, index, type, convert(total, count(group), type));
@@ -320,7 +325,7 @@ final class Accumulators {
                 int group = from + index;
                 if (count(group) == 0) {
                     VectorValues.setNull(out[0], index);
-                } else {
+                } else if (!writeNarrowTotal(out[0], index, group)) {
                     BigInteger unscaled = total(group);
                     if (unscaled.bitLength() > 127) {
                         throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, name + ": the total passed 38 digits");
@@ -351,6 +356,31 @@ final class Accumulators {
                 }
                 counts[group] += counted.getLong((long) row * 8);
             }
+        }
+
+        /**
+         * Writes the group's total as the unscaled value of decimal vector {@code out} at
+         * {@code index} when it fits a long (no 128-bit part, the running sums' sum in range), without
+         * the BigInteger of {@link #total}; false, writing nothing, otherwise. The vector's scale
+         * must be the argument's, its precision at least 19.
+         */
+        private boolean writeNarrowTotal(FieldVector out, int index, int group) {
+            if (high[group] != 0 || low[group] != 0 || !(out instanceof DecimalVector vector)) {
+                return false;
+            }
+            long sum = sums[group];
+            long odd = oddSums[group];
+            long total = sum + odd;
+            if (((sum ^ total) & (odd ^ total)) < 0) {
+                return false;
+            }
+            while (vector.getValueCapacity() <= index) {
+                vector.reAlloc();
+            }
+            vector.getDataBuffer().setLong((long) index * 16, total);
+            vector.getDataBuffer().setLong((long) index * 16 + 8, total >> 63);
+            BitVectorHelper.setBit(vector.getValidityBuffer(), index);
+            return true;
         }
 
         /** The group's exact total: the 128-bit part plus both running sums. */
