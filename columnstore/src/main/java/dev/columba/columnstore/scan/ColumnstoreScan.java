@@ -73,8 +73,6 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final SegmentIo io;
     private final PrimaryDictionaries primaries;
     private final UpcomingRowgroups rowgroups;
-    /** Per output column, the dictionary codes of its strings (VARCHAR columns only; see {@link CodedStrings}). */
-    private final CodedStrings[] codes;
     private final Batch batch;
     private final int[] selection;
     private final int[] needed;
@@ -118,11 +116,11 @@ public final class ColumnstoreScan implements AutoCloseable {
             columns.add(Column.notNull("$locator", SqlType.BIGINT));
         }
         this.batch = Batch.create(new TableSchema(columns), allocator);
-        this.codes = new CodedStrings[columns.size()];
         for (int index = 0; index < columns.size(); index++) {
-            if (columns.get(index).type() instanceof SqlType.VarcharType || columns.get(index).type() instanceof SqlType.CharType) {
-                codes[index] = new CodedStrings();
-                batch.attachCodes(index, codes[index]);
+            SqlType type = columns.get(index).type();
+            if (type instanceof SqlType.VarcharType || type instanceof SqlType.CharType) {
+                // The dictionary ids of decoded strings go on with the batch (see CodedStrings).
+                batch.attachCodes(index, new CodedStrings());
             }
         }
         for (int index = 0; index < batch.columnCount(); index++) {
@@ -282,9 +280,9 @@ public final class ColumnstoreScan implements AutoCloseable {
         boolean sparse = selected <= count / SPARSE_FRACTION;
         for (int index = 0; index < projection.length; index++) {
             if (sparse) {
-                readers[projection[index]].decodeSelected(from, count, selection, selected, batch.column(index), codes[index]);
+                readers[projection[index]].decodeSelected(from, count, selection, selected, batch.column(index), batch.codes(index));
             } else {
-                readers[projection[index]].decode(from, count, batch.column(index), 0, codes[index]);
+                readers[projection[index]].decode(from, count, batch.column(index), 0, batch.codes(index));
             }
         }
         if (options.withRowLocator()) {
@@ -348,8 +346,9 @@ public final class ColumnstoreScan implements AutoCloseable {
     private void resetBatch() {
         for (int index = 0; index < batch.columnCount(); index++) {
             FieldVector vector = batch.column(index);
-            if (codes[index] != null) {
-                codes[index].forget();
+            CodedStrings codes = batch.codes(index);
+            if (codes != null) {
+                codes.forget();
             }
             if (vector instanceof BaseFixedWidthVector fixedWidth && !(vector instanceof BitVector)) {
                 ArrowBuf validity = fixedWidth.getValidityBuffer();

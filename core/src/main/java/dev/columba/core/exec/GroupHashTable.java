@@ -163,6 +163,7 @@ final class GroupHashTable implements AutoCloseable {
     private int[] missed = new int[0];
     private int[] missedPositions = new int[0];
     private int[] missedGroups = new int[0];
+    private int[] combinedCodes = new int[0];
 
     /**
      * The lookup of keys that all have dictionary codes ({@link CodedStrings}): a row's codes are combined
@@ -204,37 +205,28 @@ final class GroupHashTable implements AutoCloseable {
             missed = new int[Math.max(count, 2 * missed.length)];
             missedPositions = new int[missed.length];
             missedGroups = new int[missed.length];
+            combinedCodes = new int[missed.length];
+        }
+        // The rows' combined codes, a key at a time: the keys' codes as digits of mixed radix.
+        int[] combined = combinedCodes;
+        int[] firstCodes = codes[0].codes();
+        for (int index = 0; index < count; index++) {
+            combined[index] = firstCodes[positions[index]];
+        }
+        for (int key = 1; key < codes.length; key++) {
+            int[] keyCodes = codes[key].codes();
+            int radix = codes[key].codeCount();
+            for (int index = 0; index < count; index++) {
+                combined[index] = combined[index] * radix + keyCodes[positions[index]];
+            }
         }
         int[] table = codeGroups;
         int misses = 0;
-        if (input.length == 1) {
-            int[] rowCodes = codes[0].codes();
-            for (int index = 0; index < count; index++) {
-                int code = rowCodes[positions[index]];
-                int group = table[code];
-                groupIds[index] = group - 1;
-                missed[misses] = index;
-                misses += group == 0 ? 1 : 0;
-            }
-        } else if (input.length == 2) {
-            int[] firstCodes = codes[0].codes();
-            int[] secondCodes = codes[1].codes();
-            int radix = codes[1].codeCount();
-            for (int index = 0; index < count; index++) {
-                int row = positions[index];
-                int group = table[firstCodes[row] * radix + secondCodes[row]];
-                groupIds[index] = group - 1;
-                missed[misses] = index;
-                misses += group == 0 ? 1 : 0;
-            }
-        } else {
-            for (int index = 0; index < count; index++) {
-                int code = combinedCode(codes, positions[index]);
-                int group = table[code];
-                groupIds[index] = group - 1;
-                missed[misses] = index;
-                misses += group == 0 ? 1 : 0;
-            }
+        for (int index = 0; index < count; index++) {
+            int group = table[combined[index]];
+            groupIds[index] = group - 1;
+            missed[misses] = index;
+            misses += group == 0 ? 1 : 0;
         }
         if (misses > 0) {
             for (int miss = 0; miss < misses; miss++) {
@@ -244,19 +236,10 @@ final class GroupHashTable implements AutoCloseable {
             for (int miss = 0; miss < misses; miss++) {
                 int group = missedGroups[miss];
                 groupIds[missed[miss]] = group;
-                table[combinedCode(codes, missedPositions[miss])] = group + 1;
+                table[combined[missed[miss]]] = group + 1;
             }
         }
         return true;
-    }
-
-    /** The index of row {@code row}'s combination of codes: the keys' codes as digits of mixed radix. */
-    private static int combinedCode(CodedStrings[] codes, int row) {
-        int code = 0;
-        for (CodedStrings coded : codes) {
-            code = code * coded.codeCount() + coded.codes()[row];
-        }
-        return code;
     }
 
     /**
@@ -473,19 +456,12 @@ final class GroupHashTable implements AutoCloseable {
         }
         charge.ensure(bytes() + (long) slots * Long.BYTES);
         entries = new long[slots];
-        int mask = (slots >> 1) - 1;
         for (int offset = 0; offset < table.length; offset++) {
             int group = table[offset];
             if (group == 0) {
                 continue;
             }
-            long value = denseBase + offset;
-            int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
-            while (entries[2 * slot] != 0) {
-                slot = (slot + 1) & mask;
-            }
-            entries[2 * slot] = group;
-            entries[2 * slot + 1] = value;
+            placeWholeNumber(entries, group, denseBase + offset);
             wholeNumberEntries++;
         }
     }
@@ -673,21 +649,25 @@ final class GroupHashTable implements AutoCloseable {
     private void rehashWholeNumbers() {
         long[] grown = new long[entries.length * 2];
         charge.ensure(bytes() + (long) grown.length * Long.BYTES);
-        int mask = (grown.length >> 1) - 1;
         for (int slot = 0; slot < entries.length >> 1; slot++) {
             long group = entries[2 * slot];
             if (group == 0) {
                 continue;
             }
-            long value = entries[2 * slot + 1];
-            int target = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
-            while (grown[2 * target] != 0) {
-                target = (target + 1) & mask;
-            }
-            grown[2 * target] = group;
-            grown[2 * target + 1] = value;
+            placeWholeNumber(grown, group, entries[2 * slot + 1]);
         }
         entries = grown;
+    }
+
+    /** Puts (group id + 1, value) into the first free slot of {@code table} from the value's hash (a slot is free). */
+    private static void placeWholeNumber(long[] table, long group, long value) {
+        int mask = (table.length >> 1) - 1;
+        int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+        while (table[2 * slot] != 0) {
+            slot = (slot + 1) & mask;
+        }
+        table[2 * slot] = group;
+        table[2 * slot + 1] = value;
     }
 
     private static int slotOf(long hash, int mask) {

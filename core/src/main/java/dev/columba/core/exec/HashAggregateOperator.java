@@ -56,6 +56,9 @@ public final class HashAggregateOperator extends BaseOperator {
     /** Columns of each aggregate's partial state. */
     private final int[] stateWidths;
     private GroupHashTable groups;
+    /** The current batch's key vectors and their dictionary codes (null where none), refilled per batch. */
+    private FieldVector[] keyVectors;
+    private CodedStrings[] keyCodes;
     private final List<MemoryCharge> charges = new ArrayList<>();
     private final List<Accumulators.Accumulator> accumulators = new ArrayList<>();
     private final List<DistinctSet> distinctSets = new ArrayList<>();
@@ -252,6 +255,8 @@ public final class HashAggregateOperator extends BaseOperator {
                 keyTypes.add(input.schema().column(key).type());
             }
             groups = GroupHashTable.forGrouping(keyTypes, allocator, charge);
+            keyVectors = new FieldVector[groupKeys.length];
+            keyCodes = new CodedStrings[groupKeys.length];
         }
         for (int index = 0; index < aggregates.size(); index++) {
             AggregateCall call = aggregates.get(index);
@@ -313,13 +318,11 @@ public final class HashAggregateOperator extends BaseOperator {
         positions = Vectors.livePositions(batch, positions);
         groupIds = grow(groupIds, count);
         if (groups != null) {
-            FieldVector[] keys = new FieldVector[groupKeys.length];
-            CodedStrings[] codes = new CodedStrings[groupKeys.length];
             for (int key = 0; key < groupKeys.length; key++) {
-                keys[key] = batch.column(groupKeys[key]);
-                codes[key] = batch.codes(groupKeys[key]);
+                keyVectors[key] = batch.column(groupKeys[key]);
+                keyCodes[key] = batch.codes(groupKeys[key]);
             }
-            groups.groupIds(keys, codes, positions, count, groupIds);
+            groups.groupIds(keyVectors, keyCodes, positions, count, groupIds);
         } else {
             Arrays.fill(groupIds, 0, count, 0);
         }

@@ -85,8 +85,12 @@ public final class RuntimeFilterOperator extends BaseOperator {
             }
             int live = batch.selectedCount();
             rowsIn += live;
-            if (!filter.active() || rowsToSkip > 0) {
-                rowsToSkip -= filter.active() ? live : 0;
+            if (!filter.active()) {
+                rowsOut += live;
+                return batch;
+            }
+            if (rowsToSkip > 0) {
+                rowsToSkip -= live;
                 rowsOut += live;
                 return batch;
             }
