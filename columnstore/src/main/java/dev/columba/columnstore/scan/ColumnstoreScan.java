@@ -13,6 +13,7 @@ import dev.columba.columnstore.table.RowgroupState;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.VectorValues;
+import dev.columba.core.exec.RuntimeFilterProbe;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounter;
@@ -25,6 +26,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,6 +78,11 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final Batch batch;
     private final int[] selection;
     private final int[] needed;
+    /** Bitmap filters of joins above, tested in the scan (see {@link #testAgainst}); and the columns they test. */
+    private RuntimeFilterProbe[] probes = new RuntimeFilterProbe[0];
+    private int[] probedColumns = new int[0];
+    /** Per projected column: decoded for the current batch already. */
+    private boolean[] decoded;
 
     private RowgroupFile file;
     private SegmentReader[] readers;
@@ -129,6 +136,7 @@ public final class ColumnstoreScan implements AutoCloseable {
             vector.allocateNew();
         }
         this.selection = new int[options.batchSize()];
+        this.decoded = new boolean[columns.size()];
         Set<Integer> neededColumns = new LinkedHashSet<>();
         for (int column : options.projection()) {
             neededColumns.add(column);
@@ -139,6 +147,22 @@ public final class ColumnstoreScan implements AutoCloseable {
         this.needed = neededColumns.stream().mapToInt(Integer::intValue).toArray();
         morsels.entries(() -> table.rowgroups(reader, counters));
         this.rowgroups = new UpcomingRowgroups(table, morsels, options.filters(), needed, io);
+    }
+
+    /**
+     * Tests projected column {@code column} (a whole number) against a hash join's bitmap filter
+     * while scanning: a compressed rowgroup's batch decodes that column first, drops the rows the
+     * probe rejects, and decodes the other columns only at the rows left (so a selective join
+     * above saves their decoding, not only its own probing). Call before the first {@link #next()}.
+     */
+    public void testAgainst(int column, RuntimeFilterProbe probe) {
+        if (column < 0 || column >= options.projection().length) {
+            throw new IllegalArgumentException("column " + column + " is not one of the scan's " + options.projection().length);
+        }
+        probes = Arrays.copyOf(probes, probes.length + 1);
+        probes[probes.length - 1] = probe;
+        probedColumns = Arrays.copyOf(probedColumns, probedColumns.length + 1);
+        probedColumns[probedColumns.length - 1] = column;
     }
 
     /** The next batch of live rows, or null at the end. Valid until the next call. */
@@ -277,13 +301,20 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
         resetBatch();
         int[] projection = options.projection();
-        boolean sparse = selected <= count / SPARSE_FRACTION;
-        for (int index = 0; index < projection.length; index++) {
-            if (sparse) {
-                readers[projection[index]].decodeSelected(from, count, selection, selected, batch.column(index), batch.codes(index));
-            } else {
-                readers[projection[index]].decode(from, count, batch.column(index), 0, batch.codes(index));
+        Arrays.fill(decoded, false);
+        for (int index = 0; index < probes.length; index++) {
+            if (!probes[index].wants(selected)) {
+                continue;
             }
+            int column = probedColumns[index];
+            decode(column, from, count, selected);
+            selected = probes[index].keep(batch.column(column), selection, selected, selection);
+            if (selected == 0) {
+                return 0;
+            }
+        }
+        for (int index = 0; index < projection.length; index++) {
+            decode(index, from, count, selected);
         }
         if (options.withRowLocator()) {
             BigIntVector locator = (BigIntVector) batch.column(projection.length);
@@ -297,6 +328,24 @@ public final class ColumnstoreScan implements AutoCloseable {
             batch.select(selection, selected);
         }
         return selected;
+    }
+
+    /**
+     * Decodes projected column {@code index} of rows {@code [from, from + count)} unless it is
+     * decoded already: only at the {@code selected} rows of {@link #selection} when they are few
+     * (late materialization), else the whole range.
+     */
+    private void decode(int index, int from, int count, int selected) {
+        if (decoded[index]) {
+            return;
+        }
+        decoded[index] = true;
+        SegmentReader reader = readers[options.projection()[index]];
+        if (selected <= count / SPARSE_FRACTION) {
+            reader.decodeSelected(from, count, selection, selected, batch.column(index), batch.codes(index));
+        } else {
+            reader.decode(from, count, batch.column(index), 0, batch.codes(index));
+        }
     }
 
     /** Fills the batch from the open delta rowgroup; -1 when it is exhausted. */
@@ -325,7 +374,19 @@ public final class ColumnstoreScan implements AutoCloseable {
             return -1;
         }
         batch.setRowCount(count);
-        return count;
+        int live = count;
+        for (int position = 0; position < count; position++) {
+            selection[position] = position;
+        }
+        for (int index = 0; index < probes.length && live > 0; index++) {
+            if (probes[index].wants(live)) {
+                live = probes[index].keep(batch.column(probedColumns[index]), selection, live, selection);
+            }
+        }
+        if (live < count) {
+            batch.select(selection, live);
+        }
+        return live;
     }
 
     private boolean matchesFilters(Object[] row) {

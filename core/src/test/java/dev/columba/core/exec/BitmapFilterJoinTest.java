@@ -116,19 +116,19 @@ class BitmapFilterJoinTest extends OperatorTestBase {
     void aFilterThatDropsAlmostNothingPassesRowsUntestedForAWhileThenIsJudgedAgain() {
         TableSchema schema = new TableSchema(List.of(Column.nullable("k", SqlType.INT)));
         List<Object[]> rows = new java.util.ArrayList<>();
-        int useless = RuntimeFilterOperator.JUDGE_ROWS;
+        int useless = RuntimeFilterProbe.JUDGE_ROWS;
         for (int row = 0; row < useless; row++) {
             rows.add(new Object[] {row % 100});
         }
         // Rows the filter would drop: passed untested for SKIP_ROWS rows, then dropped again.
-        int absent = RuntimeFilterOperator.SKIP_ROWS + 3 * RuntimeFilterOperator.JUDGE_ROWS;
+        int absent = RuntimeFilterProbe.SKIP_ROWS + 3 * RuntimeFilterProbe.JUDGE_ROWS;
         for (int row = 0; row < absent; row++) {
             rows.add(new Object[] {1_000});
         }
         RuntimeFilter bitmap = keysBelow100();
         RuntimeFilterOperator operator = new RuntimeFilterOperator(ListSource.of(schema, rows, 4_096), 0, bitmap);
         List<Object[]> passed = super.run(operator, context(4_096));
-        assertEquals(useless + RuntimeFilterOperator.SKIP_ROWS, passed.size(),
+        assertEquals(useless + RuntimeFilterProbe.SKIP_ROWS, passed.size(),
                 "every row of the useless stretch, then the skipped rows; the rest dropped once judged again");
         assertArrayEquals(new long[] {rows.size(), passed.size()}, operator.rowsInAndOut());
     }
@@ -137,7 +137,7 @@ class BitmapFilterJoinTest extends OperatorTestBase {
     void aFilterThatDropsRowsKeepsTesting() {
         TableSchema schema = new TableSchema(List.of(Column.nullable("k", SqlType.INT)));
         List<Object[]> rows = new java.util.ArrayList<>();
-        int total = 4 * RuntimeFilterOperator.JUDGE_ROWS;
+        int total = 4 * RuntimeFilterProbe.JUDGE_ROWS;
         int kept = 0;
         for (int row = 0; row < total; row++) {
             int value = row % 10 == 0 ? 1_000 : row % 100;

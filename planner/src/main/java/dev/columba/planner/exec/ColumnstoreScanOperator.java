@@ -10,6 +10,8 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.RuntimeFilter;
+import dev.columba.core.exec.RuntimeFilterProbe;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
@@ -39,6 +41,8 @@ public final class ColumnstoreScanOperator implements Operator {
     private final Supplier<List<ColumnFilter>> filters;
     private final boolean withLocator;
     private final TableSchema schema;
+    private final List<Integer> probedColumns = new ArrayList<>();
+    private final List<RuntimeFilterProbe> probes = new ArrayList<>();
     private BufferAllocator allocator;
     private ColumnstoreScan scan;
 
@@ -74,6 +78,19 @@ public final class ColumnstoreScanOperator implements Operator {
         this.schema = new TableSchema(columns);
     }
 
+    /**
+     * Tests output column {@code column} against a hash join's bitmap filter inside the scan (see
+     * {@link ColumnstoreScan#testAgainst}) instead of in a {@code RuntimeFilterOperator} above it.
+     * Before {@link #open}.
+     */
+    public void testAgainst(int column, RuntimeFilter filter) {
+        if (scan != null) {
+            throw new IllegalStateException("the scan of " + table.name() + " is open already");
+        }
+        probes.add(new RuntimeFilterProbe(filter, schema.column(column).type()));
+        probedColumns.add(column);
+    }
+
     @Override
     public TableSchema schema() {
         return schema;
@@ -101,6 +118,9 @@ public final class ColumnstoreScanOperator implements Operator {
         IoCounters counters = context.query().counters(table.name());
         scan = morsels == null ? new ColumnstoreScan(table, environment.reader(), options, counters, allocator)
                 : new ColumnstoreScan(table, environment.reader(), options, counters, allocator, morsels);
+        for (int index = 0; index < probes.size(); index++) {
+            scan.testAgainst(probedColumns.get(index), probes.get(index));
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.columba.planner.rel;
 
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.RuntimeFilterOperator;
+import dev.columba.planner.exec.ColumnstoreScanOperator;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
@@ -13,9 +14,11 @@ import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 /**
- * A scan's rows tested against a hash join's bitmap filter (core's {@link RuntimeFilterOperator}):
- * placed above a columnstore scan on the probe side of the join by {@code BitmapFilters} after
- * planning; the join (further up) publishes its build keys under {@link #filterName()}.
+ * A scan's rows tested against a hash join's bitmap filter: placed above a columnstore scan on the
+ * probe side of the join by {@code BitmapFilters} after planning; the join (further up) publishes
+ * its build keys under {@link #filterName()}. Executed inside the columnstore scan operator (which
+ * then decodes its other columns only at the rows that pass), or as core's
+ * {@link RuntimeFilterOperator} over any other input.
  */
 public final class ColumbaBitmapFilter extends SingleRel implements ColumbaRel {
     private final int column;
@@ -59,6 +62,11 @@ public final class ColumbaBitmapFilter extends SingleRel implements ColumbaRel {
     @Override
     public Operator instantiate(Execution execution) {
         Operator input = execution.instantiate(getInput());
+        if (input instanceof ColumnstoreScanOperator scan) {
+            // Tested inside the scan, which then decodes its other columns at the rows left only.
+            scan.testAgainst(column, execution.runtimeFilter(filterName));
+            return scan;
+        }
         return new RuntimeFilterOperator(input, column, execution.runtimeFilter(filterName));
     }
 }
