@@ -28,9 +28,12 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
             SegmentBody.super.decodeSelected(fromRow, selection, selected, target);
             return;
         }
-        for (int index = 0; index < selected; index++) {
-            int row = selection[index];
-            target.putLong(row, values.get(fromRow + row));
+        long[] scratch = new long[Math.min(selected, CHUNK)];
+        for (int done = 0; done < selected; done += scratch.length) {
+            int length = Math.min(scratch.length, selected - done);
+            byte[] words = new byte[PackedLongs.scratchFor(selection[done + length - 1] - selection[done] + 1)];
+            values.readAt(fromRow, selection, done, length, scratch, words);
+            target.putLongsAt(selection, done, scratch, length);
         }
     }
 

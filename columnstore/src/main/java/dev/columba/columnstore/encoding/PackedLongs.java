@@ -59,6 +59,14 @@ final class PackedLongs {
         return new PackedLongs(bytes, wordsOffset, end, reference, width, count);
     }
 
+    /**
+     * The packed words at {@code wordsOffset} of a stream whose header lies elsewhere (a run
+     * stream's values and lengths); the caller has checked that they fit.
+     */
+    static PackedLongs words(MemorySegment bytes, long wordsOffset, long reference, int width, int count) {
+        return new PackedLongs(bytes, wordsOffset, wordsOffset + SegmentFormat.packedBytes(count, width), reference, width, count);
+    }
+
     /** Where the stream ends. */
     long end() {
         return end;
@@ -125,6 +133,45 @@ final class PackedLongs {
         long firstBit = (long) from * width;
         copyWords(firstBit, length, scratch);
         unpack(scratch, (int) (firstBit & 63), length, out, 0);
+    }
+
+    /**
+     * The values of rows {@code from + positions[offset + i]} into {@code out[i]} for
+     * {@code i < count} (positions ascending): the words from the first to the last of those rows
+     * are copied to the heap in one bulk copy, as {@link #read} does, and only the wanted values
+     * unpacked. {@code scratch}: at least {@link #scratchFor} {@code (span)} bytes, the span being
+     * {@code positions[offset + count - 1] - positions[offset] + 1}.
+     */
+    void readAt(int from, int[] positions, int offset, int count, long[] out, byte[] scratch) {
+        if (count == 0) {
+            return;
+        }
+        if (width == 0) {
+            Arrays.fill(out, 0, count, reference);
+            return;
+        }
+        int first = positions[offset];
+        long firstBit = (long) (from + first) * width;
+        copyWords(firstBit, positions[offset + count - 1] - first + 1, scratch);
+        long start = firstBit & 63;
+        long mask = this.mask;
+        int width = this.width;
+        if (width <= 57) {
+            for (int index = 0; index < count; index++) {
+                long bit = start + (long) (positions[offset + index] - first) * width;
+                long value = (long) LITTLE_ENDIAN_LONGS.get(scratch, (int) (bit >>> 3)) >>> (bit & 7);
+                out[index] = reference + (value & mask);
+            }
+            return;
+        }
+        for (int index = 0; index < count; index++) {
+            long bit = start + (long) (positions[offset + index] - first) * width;
+            int word = (int) (bit >>> 6) << 3;
+            int shift = (int) (bit & 63);
+            long low = (long) LITTLE_ENDIAN_LONGS.get(scratch, word);
+            long high = (long) LITTLE_ENDIAN_LONGS.get(scratch, word + 8);
+            out[index] = reference + (((low >>> shift) | ((high << (63 - shift)) << 1)) & mask);
+        }
     }
 
     /**

@@ -8,6 +8,8 @@ import dev.columba.core.type.SqlType;
  * fills each run's rows with its value; a filter tests each run once.
  */
 record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBody {
+    /** Runs at least this long on average are written a run at a time ({@link VectorWriter#fillLong}). */
+    private static final int LONG_RUN_ROWS = 16;
 
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
@@ -16,6 +18,16 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         }
         RunLongs.Cursor cursor = runs.cursor();
         cursor.seek(fromRow);
+        if (runs.runCount() * (long) LONG_RUN_ROWS > runs.rowCount()) {
+            // Short runs: expanded into an array a chunk at a time and copied in bulk.
+            long[] scratch = new long[Math.min(count, CHUNK)];
+            for (int done = 0; done < count; done += scratch.length) {
+                int length = Math.min(scratch.length, count - done);
+                cursor.expand(fromRow + done, length, scratch);
+                target.putLongs(targetIndex + done, scratch, length);
+            }
+            return;
+        }
         int row = fromRow;
         int end = fromRow + count;
         while (true) {
@@ -26,6 +38,28 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
                 return;
             }
             cursor.next();
+        }
+    }
+
+    /** One cursor walks the ascending selection forward: no search per row. */
+    @Override
+    public void decodeSelected(int fromRow, int[] selection, int selected, VectorWriter target) {
+        if (selected == 0) {
+            return;
+        }
+        RunLongs.Cursor cursor = runs.cursor();
+        cursor.seek(fromRow + selection[0]);
+        long[] scratch = new long[Math.min(selected, CHUNK)];
+        for (int done = 0; done < selected; done += scratch.length) {
+            int length = Math.min(scratch.length, selected - done);
+            for (int index = 0; index < length; index++) {
+                int row = fromRow + selection[done + index];
+                while (cursor.end <= row) {
+                    cursor.next();
+                }
+                scratch[index] = cursor.value();
+            }
+            target.putLongsAt(selection, done, scratch, length);
         }
     }
 

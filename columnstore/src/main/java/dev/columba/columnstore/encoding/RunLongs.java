@@ -34,6 +34,9 @@ final class RunLongs {
     private final long lengthsOffset;
     private final long indexOffset;
     private final long end;
+    /** The run values and the run lengths minus one, for reading many at a time. */
+    private final PackedLongs values;
+    private final PackedLongs lengthsLessOne;
 
     private RunLongs(MemorySegment bytes, long offset, int runCount, int rowCount, long reference,
                      int valueWidth, int lengthWidth, int stride) {
@@ -50,6 +53,8 @@ final class RunLongs {
         this.lengthsOffset = valuesOffset + SegmentFormat.packedBytes(runCount, valueWidth);
         this.indexOffset = lengthsOffset + SegmentFormat.packedBytes(runCount, lengthWidth);
         this.end = indexOffset + 4L * indexEntries(runCount, stride);
+        this.values = PackedLongs.words(bytes, valuesOffset, reference, valueWidth, runCount);
+        this.lengthsLessOne = PackedLongs.words(bytes, lengthsOffset, 0, lengthWidth, runCount);
     }
 
     private static long indexEntries(long runCount, int stride) {
@@ -92,7 +97,13 @@ final class RunLongs {
 
     private void check(String origin) {
         long start = 0;
+        long[] lengths = new long[Math.min(runCount, SegmentBody.CHUNK)];
+        byte[] words = new byte[PackedLongs.scratchFor(lengths.length)];
         for (int run = 0; run < runCount; run++) {
+            int buffered = run % lengths.length;
+            if (buffered == 0) {
+                lengthsLessOne.read(run, Math.min(lengths.length, runCount - run), lengths, words);
+            }
             if (run % stride == 0) {
                 long entryOffset = indexOffset + 4L * (run / stride);
                 long indexed = Integer.toUnsignedLong(bytes.get(LE_INT, entryOffset));
@@ -101,7 +112,7 @@ final class RunLongs {
                             + " says run " + run + " starts at row " + indexed + ", the lengths say " + start);
                 }
             }
-            start += length(run);
+            start += lengths[buffered] + 1;
             if (start > rowCount) {
                 throw SegmentFormat.corrupt(origin, "runs at offset " + lengthsOffset + " cover more than the "
                         + rowCount + " rows by run " + run);
@@ -115,6 +126,10 @@ final class RunLongs {
 
     long end() {
         return end;
+    }
+
+    int rowCount() {
+        return rowCount;
     }
 
     int runCount() {
@@ -157,10 +172,18 @@ final class RunLongs {
     }
 
     final class Cursor {
+        /** Runs {@link #expand} reads at a time. */
+        private static final int BUFFERED_RUNS = 128;
         /** The current run, and the rows {@code [start, end)} it covers. */
         int run;
         int start;
         int end;
+        /** For {@link #expand}: the values and lengths of runs {@code [bufferFrom, bufferFrom + buffered)}. */
+        private long[] bufferedValues;
+        private long[] bufferedLengths;
+        private byte[] words;
+        private int bufferFrom;
+        private int buffered;
 
         /** Moves to the run holding {@code row} (which is in {@code [0, rowCount)}). */
         void seek(int row) {
@@ -191,6 +214,53 @@ final class RunLongs {
 
         long value() {
             return RunLongs.this.value(run);
+        }
+
+        /**
+         * Writes the values of rows {@code [row, row + count)} to {@code out[0, count)}; the cursor
+         * is on the run holding {@code row} and ends on the run holding the last of them. Run
+         * values and lengths are unpacked {@link #BUFFERED_RUNS} at a time (one bounds-checked bulk
+         * copy each), not one checked read per run.
+         */
+        void expand(int row, int count, long[] out) {
+            int last = row + count;
+            int at = 0;
+            while (true) {
+                if (run < bufferFrom || run >= bufferFrom + buffered) {
+                    buffer(run);
+                }
+                long value = bufferedValues[run - bufferFrom];
+                int stop = Math.min(end, last);
+                for (int position = at + stop - row; at < position; at++) {
+                    out[at] = value;
+                }
+                row = stop;
+                if (row == last) {
+                    return;
+                }
+                run++;
+                start = end;
+                if (run >= bufferFrom + buffered) {
+                    buffer(run);
+                }
+                end = start + (int) bufferedLengths[run - bufferFrom];
+            }
+        }
+
+        private void buffer(int from) {
+            if (bufferedValues == null) {
+                bufferedValues = new long[BUFFERED_RUNS];
+                bufferedLengths = new long[BUFFERED_RUNS];
+                words = new byte[PackedLongs.scratchFor(BUFFERED_RUNS)];
+            }
+            int length = Math.min(runCount - from, BUFFERED_RUNS);
+            values.read(from, length, bufferedValues, words);
+            lengthsLessOne.read(from, length, bufferedLengths, words);
+            for (int index = 0; index < length; index++) {
+                bufferedLengths[index]++;
+            }
+            bufferFrom = from;
+            buffered = length;
         }
     }
 

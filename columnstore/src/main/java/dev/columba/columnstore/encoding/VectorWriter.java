@@ -10,6 +10,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 
@@ -173,6 +174,41 @@ final class VectorWriter {
             case DECIMAL64 -> {
                 data.set(LE_LONG, index * 16L, value);
                 data.set(LE_LONG, index * 16L + 8, value >> 63);
+            }
+            case DECIMAL128, STRING -> throw new IllegalStateException(kind + " values are not one long");
+        }
+    }
+
+    /**
+     * Writes stored longs {@code values[i]} to rows {@code positions[offset + i]} for
+     * {@code i < length}: scattered writes through the vector's own buffer (unchecked when Arrow's
+     * unsafe memory access is on, as Columba runs), the rows being within the range this writer
+     * was made for.
+     */
+    void putLongsAt(int[] positions, int offset, long[] values, int length) {
+        ArrowBuf buffer = vector.getDataBuffer();
+        switch (kind) {
+            case BOOLEAN -> {
+                for (int index = 0; index < length; index++) {
+                    setBit(data, positions[offset + index], values[index] != 0);
+                }
+            }
+            case INT, DATE -> {
+                for (int index = 0; index < length; index++) {
+                    buffer.setInt(positions[offset + index] * 4L, (int) values[index]);
+                }
+            }
+            case BIGINT, DOUBLE, TIMESTAMP -> {
+                for (int index = 0; index < length; index++) {
+                    buffer.setLong(positions[offset + index] * 8L, values[index]);
+                }
+            }
+            case DECIMAL64 -> {
+                for (int index = 0; index < length; index++) {
+                    long at = positions[offset + index] * 16L;
+                    buffer.setLong(at, values[index]);
+                    buffer.setLong(at + 8, values[index] >> 63);
+                }
             }
             case DECIMAL128, STRING -> throw new IllegalStateException(kind + " values are not one long");
         }
