@@ -10,6 +10,8 @@ import dev.columba.core.type.SqlType;
 record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBody {
     /** Runs at least this long on average are written a run at a time ({@link VectorWriter#fillLong}). */
     private static final int LONG_RUN_ROWS = 16;
+    /** A selected row this far past the cursor's run is found through the run index, not by walking the runs. */
+    private static final int SEEK_ROWS = 256;
 
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
@@ -41,7 +43,7 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         }
     }
 
-    /** One cursor walks the ascending selection forward: no search per row. */
+    /** One cursor walks the ascending selection forward, searching only across long gaps. */
     @Override
     public void decodeSelected(int fromRow, int[] selection, int selected, VectorWriter target) {
         if (selected == 0) {
@@ -54,6 +56,9 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
             int length = Math.min(scratch.length, selected - done);
             for (int index = 0; index < length; index++) {
                 int row = fromRow + selection[done + index];
+                if (row - cursor.end > SEEK_ROWS) {
+                    cursor.seek(row);
+                }
                 while (cursor.end <= row) {
                     cursor.next();
                 }
