@@ -397,7 +397,8 @@ public final class RowgroupBuilder implements AutoCloseable {
             long dictionaryBytes = dictionary == null ? 0 : dictionary.sizeBytes();
             int dictionaryEntries = dictionary == null ? 0 : dictionary.entryCount();
             segments.add(new SegmentBlob(encoded[column].bytes(),
-                    FooterMetadata.encode(encoded[column].metadata(), type, dictionaryBytes, dictionaryEntries)));
+                    FooterMetadata.encode(encoded[column].metadata(), type, dictionaryBytes, dictionaryEntries,
+                            encoded[column].valueRuns())));
             metadata.add(encoded[column].metadata());
             boolean storesSecondary = secondaries[column] != null
                     && encoded[column].metadata().secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY;

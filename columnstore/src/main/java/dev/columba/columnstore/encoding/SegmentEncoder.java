@@ -130,6 +130,6 @@ public final class SegmentEncoder {
                 & SegmentFormat.FLAG_ARCHIVED) != 0;
         SegmentMetadata metadata = new SegmentMetadata(kind, archived, analysis.rowCount, analysis.nullCount,
                 analysis.min(), analysis.max(), bytes.length, primaryId, secondaryId, analysis.fallbackReason);
-        return new EncodedSegment(bytes, metadata);
+        return new EncodedSegment(bytes, metadata, analysis.kind.fitsLong() ? analysis.runCount : 0);
     }
 }

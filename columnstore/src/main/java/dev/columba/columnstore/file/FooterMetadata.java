@@ -1,5 +1,6 @@
 package dev.columba.columnstore.file;
 
+import dev.columba.columnstore.encoding.EncodedSegment;
 import dev.columba.columnstore.encoding.EncodingKind;
 import dev.columba.columnstore.encoding.FallbackReason;
 import dev.columba.columnstore.encoding.SegmentMetadata;
@@ -20,8 +21,11 @@ import java.io.UncheckedIOException;
  * Min and max are kept in the key encoding of the column's type.
  */
 public final class FooterMetadata {
-    /** Version 2 added the fallback reason HIGH_CARDINALITY (2); version 1 is still read. */
-    static final int VERSION = 2;
+    /**
+     * Version 2 added the fallback reason HIGH_CARDINALITY (2), version 3 the segment's value runs;
+     * versions 1 and 2 are still read.
+     */
+    static final int VERSION = 3;
     /** The fallback reasons version 1 knew: NONE and DICTIONARY_OVERFLOW. */
     private static final int VERSION_1_REASONS = 2;
     private static final int ABSENT = -1;
@@ -30,19 +34,22 @@ public final class FooterMetadata {
     }
 
     /**
-     * A segment's footer entry: its metadata, and what the builder's dictionary for the column held
+     * A segment's footer entry: its metadata; what the builder's dictionary for the column held
      * when the rowgroup closed — kept even when the encoder then chose not to store a dictionary,
-     * because it is what decided whether the rowgroup was trimmed (the diagnostics need it).
+     * because it is what decided whether the rowgroup was trimmed (the diagnostics need it); and
+     * the runs of equal values the encoder counted ({@link EncodedSegment#valueRuns}), an upper
+     * bound of the distinct values for the planner, 0 when not counted (and in versions 1 and 2).
      */
-    public record Entry(SegmentMetadata segment, long builderDictionaryBytes, int builderDictionaryEntries) {
+    public record Entry(SegmentMetadata segment, long builderDictionaryBytes, int builderDictionaryEntries,
+                        int valueRuns) {
     }
 
     public static byte[] encode(SegmentMetadata metadata, SqlType type) {
-        return encode(metadata, type, 0, 0);
+        return encode(metadata, type, 0, 0, 0);
     }
 
     public static byte[] encode(SegmentMetadata metadata, SqlType type, long builderDictionaryBytes,
-                                int builderDictionaryEntries) {
+                                int builderDictionaryEntries, int valueRuns) {
         KeyCodec codec = KeyCodec.of(type);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -59,6 +66,7 @@ public final class FooterMetadata {
             writeValue(out, codec, metadata.max());
             out.writeLong(builderDictionaryBytes);
             out.writeInt(builderDictionaryEntries);
+            out.writeInt(valueRuns);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -113,8 +121,13 @@ public final class FooterMetadata {
             Object max = readValue(in, codec);
             long builderBytes = in.readLong();
             int builderEntries = in.readInt();
+            int valueRuns = version >= 3 ? in.readInt() : 0;
+            if (valueRuns < 0 || valueRuns > rows) {
+                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, origin + ": " + valueRuns + " value runs in a segment of "
+                        + rows + " rows");
+            }
             return new Entry(new SegmentMetadata(encoding, archived, rows, nulls, min, max, encodedBytes, primary, secondary,
-                    FallbackReason.values()[fallback]), builderBytes, builderEntries);
+                    FallbackReason.values()[fallback]), builderBytes, builderEntries, valueRuns);
         } catch (IOException | RuntimeException e) {
             if (e instanceof ColumbaException columba) {
                 throw columba;

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A segment's footer metadata (rowgroup-file.md): version 1 entries as the first format wrote them
- * still read; version 2 adds the fallback reason HIGH_CARDINALITY, which version 1 cannot hold.
+ * still read; version 2 adds the fallback reason HIGH_CARDINALITY, which version 1 cannot hold;
+ * version 3 appends the segment's value runs, which older entries read as 0 (not counted).
  */
 class FooterMetadataTest {
     /**
@@ -30,6 +31,29 @@ class FooterMetadataTest {
                 + "00000005" + "0180000005" + "00000005" + "0180000009"
                 + "0000000000000000" + "00000000";
         return HexFormat.of().parseHex(hex);
+    }
+
+    /** The same entry in version 3: two value runs (5, then 9) appended as an i32. */
+    private static byte[] versionThree(int runs) {
+        byte[] older = entry(3, 0);
+        byte[] entry = java.util.Arrays.copyOf(older, older.length + 4);
+        java.nio.ByteBuffer.wrap(entry).putInt(older.length, runs);
+        return entry;
+    }
+
+    @Test
+    void versionThreeHoldsTheValueRunsAndOlderVersionsHaveNone() {
+        FooterMetadata.Entry entry = FooterMetadata.decodeEntry(versionThree(2), SqlType.INT, "golden");
+        assertEquals(2, entry.valueRuns());
+        assertEquals(new SegmentMetadata(EncodingKind.PLAIN, false, 3, 1, 5, 9, 40, -1, -1, FallbackReason.NONE),
+                entry.segment());
+        assertEquals(0, FooterMetadata.decodeEntry(entry(2, 0), SqlType.INT, "golden").valueRuns());
+        byte[] written = FooterMetadata.encode(entry.segment(), SqlType.INT, 0, 0, 2);
+        assertEquals(HexFormat.of().formatHex(versionThree(2)), HexFormat.of().formatHex(written), "the golden bytes");
+        ColumbaException tooMany = assertThrows(ColumbaException.class,
+                () -> FooterMetadata.decodeEntry(versionThree(4), SqlType.INT, "golden"));
+        assertEquals(ErrorCode.INDEX_CORRUPT, tooMany.errorCode());
+        assertTrue(tooMany.getMessage().contains("golden: 4 value runs in a segment of 3 rows"), tooMany.getMessage());
     }
 
     @Test
@@ -62,7 +86,7 @@ class FooterMetadataTest {
     @Test
     void refusesVersionsItDoesNotKnow() {
         assertEquals(ErrorCode.FORMAT_TOO_NEW, assertThrows(ColumbaException.class,
-                () -> FooterMetadata.decode(entry(3, 0), SqlType.INT, "golden")).errorCode());
+                () -> FooterMetadata.decode(entry(4, 0), SqlType.INT, "golden")).errorCode());
         assertEquals(ErrorCode.INDEX_CORRUPT, assertThrows(ColumbaException.class,
                 () -> FooterMetadata.decode(entry(0, 0), SqlType.INT, "golden")).errorCode());
         assertEquals(ErrorCode.INDEX_CORRUPT, assertThrows(ColumbaException.class,

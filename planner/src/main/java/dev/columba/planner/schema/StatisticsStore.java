@@ -193,8 +193,10 @@ public final class StatisticsStore {
      *       entries and the entries the rowgroup's own dictionary builder held (for the rowgroup that
      *       built the primary, the primary itself; for the others, the values they added in their
      *       secondary dictionary), at most the non-NULL rows;</li>
-     *   <li>whole numbers (INT, BIGINT, DATE): at most the non-NULL rows and at most the values
-     *       between min and max;</li>
+     *   <li>whole numbers (INT, BIGINT, DATE): at most the non-NULL rows, the values between min
+     *       and max, and the runs of equal values the encoder counted (rowgroups written since
+     *       footer version 3): a column in order, like lineitem's order key, has as many values as
+     *       runs;</li>
      *   <li>anything else: unknown (-1).</li>
      * </ul>
      */
@@ -260,6 +262,9 @@ public final class StatisticsStore {
                 } else {
                     long span = wholeNumberSpan(segment.min(), segment.max());
                     distinct = span < 0 ? -1 : Math.min(nonNull, span);
+                    if (distinct > 0 && footer.valueRuns() > 0) {
+                        distinct = Math.min(distinct, footer.valueRuns());
+                    }
                 }
                 columns.add(new ColumnstoreStatistics.SegmentStatistics(segment.rowCount(), segment.nullCount(),
                         segment.min(), segment.max(), distinct));

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Row estimates of columnstore scans from the rowgroups' segment figures, as EXPLAIN shows them,
  * against the true counts: 50,000 rows bulk-loaded in order into five compressed rowgroups of
  * 10,000. {@code id} is 1..50,000; {@code grp} 20 strings in turn; {@code v} a scramble of 0..999
- * in every rowgroup; {@code maybe} is {@code id} with every tenth NULL; {@code d} a day per 100 ids.
+ * in every rowgroup; {@code maybe} is {@code id} with every tenth NULL; {@code d} a day per 100 ids;
+ * {@code k} is {@code id / 4 * 10}: in order, four rows a value, values ten apart.
  */
 class ColumnstoreEstimatesTest {
     private static final Pattern ESTIMATE = Pattern.compile("\\(estimated rows ([0-9.]+),");
@@ -34,12 +35,13 @@ class ColumnstoreEstimatesTest {
     void open() {
         engine = SessionRows.open(directory);
         session = engine.openSession();
-        session.execute("CREATE TABLE fact (id INT NOT NULL, grp VARCHAR(10), v BIGINT, maybe INT, d DATE)"
+        session.execute("CREATE TABLE fact (id INT NOT NULL, grp VARCHAR(10), v BIGINT, maybe INT, d DATE, k BIGINT)"
                 + " WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 1000)");
         update(session, "INSERT INTO fact SELECT generate_series, 'g' || CAST(MOD(generate_series, 20) AS VARCHAR(3)),"
                 + " MOD(CAST(generate_series AS BIGINT) * 7919, 1000),"
                 + " CASE WHEN MOD(generate_series, 10) = 0 THEN NULL ELSE generate_series END,"
-                + " DATE '2020-01-01' + generate_series / 100 * INTERVAL '1' DAY"
+                + " DATE '2020-01-01' + generate_series / 100 * INTERVAL '1' DAY,"
+                + " CAST(generate_series / 4 * 10 AS BIGINT)"
                 + " FROM generate_series(1, 50000)");
     }
 
@@ -98,6 +100,23 @@ class ColumnstoreEstimatesTest {
         // No rowgroup may hold it: Calcite's floor of one row.
         assertEquals(0, count("id = 60000"));
         assertEquals(1, estimate("id = 60000"));
+    }
+
+    /**
+     * A column in order whose values lie further apart than its rows: neither the rows nor the
+     * span of a rowgroup bound its distinct values well (10,000 each), the runs of equal values the
+     * encoder counted do (2,500 each, a run split at a rowgroup boundary counted in both).
+     */
+    @Test
+    void distinctValuesOfAColumnInOrderAreItsRuns() {
+        String plan = explain("SELECT k, COUNT(*) FROM fact GROUP BY k");
+        String aggregate = plan.lines().filter(line -> line.contains("HashAggregate")).findFirst().orElseThrow(() -> new AssertionError(plan));
+        Matcher matcher = ESTIMATE.matcher(aggregate);
+        assertTrue(matcher.find(), plan);
+        long groups = (Long) query(session, "SELECT COUNT(DISTINCT k) FROM fact").getFirst().getFirst();
+        assertEquals(12_501, groups);
+        double estimate = Double.parseDouble(matcher.group(1));
+        assertTrue(Math.abs(estimate - groups) <= 5, "estimated " + estimate + " groups, true " + groups + ": " + plan);
     }
 
     @Test
