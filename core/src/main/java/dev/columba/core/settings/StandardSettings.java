@@ -83,6 +83,17 @@ public final class StandardSettings {
                     + "discarding what follows, after copying the damaged files into the database's damaged/ folder).",
             WalRecoveryMode.class, WalRecoveryMode.FAIL, Scope.STARTUP);
 
+    /**
+     * Off (full) by default: delayed commits can be lost on a crash of the machine, so a session or
+     * the database must ask for them.
+     */
+    public static final Setting<CommitDurability> COMMIT_DURABILITY = Setting.enumeration("commit_durability",
+            "When a commit returns: full (the default: once its commit record is on storage) or delayed (once it is "
+                    + "written to the log file; a background flusher syncs it within 5 ms, and a crash of the machine "
+                    + "before that loses it, and any delayed commit after it; EXEC sys.sp_flush_log or CHECKPOINT "
+                    + "flushes at once).",
+            CommitDurability.class, CommitDurability.FULL, Scope.SESSION);
+
     public static final Setting<Integer> TRANSACTION_MAX_BUFFER_PERCENT = Setting.integer(
             "transaction_max_buffer_percent",
             "Share of the buffer pool one write transaction's private page copies may occupy.",
@@ -125,7 +136,7 @@ public final class StandardSettings {
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
             PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH, TRIVIAL_PLANS,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
-            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, TRANSACTION_MAX_BUFFER_PERCENT,
+            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, COMMIT_DURABILITY, TRANSACTION_MAX_BUFFER_PERCENT,
             COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT,
             MAX_DOP, PARALLELISM_THRESHOLD_ROWS, BITMAP_FILTERS);
 

@@ -6,6 +6,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.expr.EvaluationContext;
+import dev.columba.core.settings.CommitDurability;
 import dev.columba.core.settings.Setting;
 import dev.columba.core.settings.SettingValues;
 import dev.columba.core.settings.StandardSettings;
@@ -53,7 +54,9 @@ import org.apache.calcite.util.NlsString;
  * write transaction, committed when it ends. Otherwise the first writing statement begins one,
  * which {@link #commit()} or {@link #rollback()} ends; reads then go through it and see its changes.
  * Reads outside a transaction take the tables they read shared for the statement's duration, so
- * they see each table as of one commit (see {@code ObjectLocks}).
+ * they see each table as of one commit (see {@code ObjectLocks}). A commit is as durable as the
+ * session's {@code commit_durability} setting says when it ends (full by default; delayed commits
+ * return before the log is synced, docs/design/storage.md, "Delayed durability").
  */
 public final class Session implements AutoCloseable {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -150,7 +153,7 @@ public final class Session implements AutoCloseable {
             Transaction ending = transaction;
             transaction = null;
             try {
-                ending.commit();
+                ending.commit(transactionHasDdl ? CommitDurability.FULL : commitDurability());
             } finally {
                 transactionEnded();
             }
@@ -210,8 +213,26 @@ public final class Session implements AutoCloseable {
         return begun;
     }
 
+    /**
+     * How a transaction without DDL commits: the session's {@code commit_durability}. DDL always
+     * commits with full durability: files are deleted after a DDL commit (a dropped table's, a
+     * rebuilt columnstore's), which must not outlive a commit a crash could still take back.
+     */
+    private CommitDurability commitDurability() {
+        return settings().get(StandardSettings.COMMIT_DURABILITY);
+    }
+
     /** Ends a statement's write transaction: commits it in autocommit mode, or on failure rolls it back. */
     void finishWrite(Transaction used, boolean succeeded) {
+        finishWrite(used, succeeded, commitDurability());
+    }
+
+    /** Ends a DDL statement's write transaction, as {@link #finishWrite(Transaction, boolean)} with full durability. */
+    void finishDdl(Transaction used, boolean succeeded) {
+        finishWrite(used, succeeded, CommitDurability.FULL);
+    }
+
+    private void finishWrite(Transaction used, boolean succeeded, CommitDurability durability) {
         if (used == transaction) {
             if (!succeeded) {
                 // A failed statement inside an explicit transaction rolls the whole transaction back:
@@ -226,7 +247,7 @@ public final class Session implements AutoCloseable {
             return;
         }
         if (succeeded) {
-            used.commit();
+            used.commit(durability);
             database().checkpointIfDue();
             if (engine.tupleMover() != null) {
                 engine.tupleMover().wake();
