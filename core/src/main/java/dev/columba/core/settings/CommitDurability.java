@@ -1,7 +1,7 @@
 package dev.columba.core.settings;
 
 /**
- * When a commit returns (setting {@code commit_durability}; docs/design/storage.md, "Delayed
+ * When a commit returns (setting {@code delayed_durability}; docs/design/storage.md, "Delayed
  * durability"). SQL Server calls the choice DELAYED_DURABILITY, PostgreSQL
  * {@code synchronous_commit}.
  */

@@ -16,6 +16,7 @@ import dev.columba.planner.parser.ColumbaSqlParser;
 import dev.columba.planner.parser.SqlCheckpoint;
 import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlDbcc;
+import dev.columba.planner.parser.SqlExecuteProcedure;
 import dev.columba.planner.parser.SqlPrint;
 import dev.columba.planner.parser.SqlSetStatistics;
 import dev.columba.planner.parser.SqlQueryHint;
@@ -55,7 +56,7 @@ import org.apache.calcite.util.NlsString;
  * which {@link #commit()} or {@link #rollback()} ends; reads then go through it and see its changes.
  * Reads outside a transaction take the tables they read shared for the statement's duration, so
  * they see each table as of one commit (see {@code ObjectLocks}). A commit is as durable as the
- * session's {@code commit_durability} setting says when it ends (full by default; delayed commits
+ * session's {@code delayed_durability} setting says when it ends (full by default; delayed commits
  * return before the log is synced, docs/design/storage.md, "Delayed durability").
  */
 public final class Session implements AutoCloseable {
@@ -214,12 +215,12 @@ public final class Session implements AutoCloseable {
     }
 
     /**
-     * How a transaction without DDL commits: the session's {@code commit_durability}. DDL always
+     * How a transaction without DDL commits: as the session's {@code delayed_durability} says. DDL always
      * commits with full durability: files are deleted after a DDL commit (a dropped table's, a
      * rebuilt columnstore's), which must not outlive a commit a crash could still take back.
      */
     private CommitDurability commitDurability() {
-        return settings().get(StandardSettings.COMMIT_DURABILITY);
+        return settings().get(StandardSettings.DELAYED_DURABILITY) ? CommitDurability.DELAYED : CommitDurability.FULL;
     }
 
     /** Ends a statement's write transaction: commits it in autocommit mode, or on failure rolls it back. */
@@ -507,7 +508,8 @@ public final class Session implements AutoCloseable {
     /** Whether {@link #execute(SqlNode, List, Compilation)} plans the statement, rather than running it itself. */
     private static boolean planned(SqlNode statement) {
         return !(statement instanceof SqlSetStatistics || statement instanceof SqlSetOption || statement instanceof SqlDbcc
-                || statement instanceof SqlCheckpoint || statement instanceof SqlPrint
+                || statement instanceof SqlCheckpoint || statement instanceof SqlExecuteProcedure
+                || statement instanceof SqlPrint
                 || statement instanceof dev.columba.planner.parser.SqlCopy
                 || statement instanceof SqlCreateTable create && create.query().isPresent()
                 || DdlExecutor.handles(statement));
@@ -555,6 +557,9 @@ public final class Session implements AutoCloseable {
                 database().checkpoint();
                 return command(List.of());
             }
+            case SqlExecuteProcedure procedure -> {
+                return executeProcedure(procedure);
+            }
             case SqlPrint print -> {
                 return command(List.of(printText(print.message())));
             }
@@ -579,6 +584,20 @@ public final class Session implements AutoCloseable {
                 return executePlanned(statement, parameters, compilation);
             }
         }
+    }
+
+    /**
+     * {@code EXEC sys.sp_flush_log} (also without the schema, as SQL Server resolves system
+     * procedures): every commit so far, delayed ones included, is durable when it returns.
+     */
+    private StatementResult executeProcedure(SqlExecuteProcedure procedure) {
+        String name = String.join(".", procedure.name().names).toLowerCase(Locale.ROOT);
+        if (name.equals("sys.sp_flush_log") || name.equals("sp_flush_log")) {
+            database().flushLog();
+            return command(List.of());
+        }
+        throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "unknown procedure " + procedure.name()
+                + "; Columba has sys.sp_flush_log");
     }
 
     private static String printText(SqlNode message) {
