@@ -73,8 +73,8 @@ public class OltpDatabase {
     private Connection owner;
     private final AtomicLong nextInsertKey = new AtomicLong(1);
     private final List<Measured> measured = new ArrayList<>();
-    /** Columba's commits and log syncs when the iteration started (sys.log_stats), for {@link #COMMITS_PER_SYNC}. */
-    private long[] logAtStart;
+    /** Columba's log when the iteration started, for {@link #COMMITS_PER_SYNC}; null if not measured. */
+    private LogCounters logAtStart;
     /** The clients' connections, closed with the database: JMH may end one client's trial after this state's. */
     private final List<Connection> clients = new ArrayList<>();
 
@@ -135,23 +135,28 @@ public class OltpDatabase {
         logAtStart = logCounters();
     }
 
-    /** Columba's commits (full and delayed) and log syncs so far, or null for another engine or a read workload. */
-    private long[] logCounters() throws SQLException {
+    /** Commits (full and delayed) and syncs of Columba's log since the database opened ({@code sys.log_stats}). */
+    record LogCounters(long commits, long syncs) {
+    }
+
+    /** Columba's log counters now, or null for another engine or a workload that does not write. */
+    private LogCounters logCounters() throws SQLException {
         if (engine != OltpEngine.COLUMBA || !workload.writes()) {
             return null;
         }
         try (Statement statement = owner.createStatement();
              ResultSet log = statement.executeQuery("SELECT full_commits + delayed_commits, log_syncs FROM sys.log_stats")) {
             log.next();
-            return new long[] {log.getLong(1), log.getLong(2)};
+            return new LogCounters(log.getLong(1), log.getLong(2));
         }
     }
 
     @TearDown(Level.Iteration)
     public void recordIteration() throws SQLException {
-        long[] logAtEnd = logCounters();
-        if (logAtEnd != null && logAtStart != null && logAtEnd[1] > logAtStart[1]) {
-            IterationMetrics.record(COMMITS_PER_SYNC, (double) (logAtEnd[0] - logAtStart[0]) / (logAtEnd[1] - logAtStart[1]));
+        LogCounters logAtEnd = logCounters();
+        if (logAtEnd != null && logAtStart != null && logAtEnd.syncs() > logAtStart.syncs()) {
+            IterationMetrics.record(COMMITS_PER_SYNC, (double) (logAtEnd.commits() - logAtStart.commits())
+                    / (logAtEnd.syncs() - logAtStart.syncs()));
         }
         synchronized (measured) {
             double statementsPerSecond = 0;
