@@ -609,6 +609,19 @@ SqlNode ColumbaCheckpoint() :
     <CHECKPOINT> { return new SqlCheckpoint(getPos()); }
 }
 
+/** EXEC[UTE] procedure_name: a system procedure without arguments (sys.sp_flush_log) */
+SqlNode ColumbaExecuteProcedure() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    ( <EXEC> | <EXECUTE> ) { s = span(); }
+    name = CompoundIdentifier() {
+        return new SqlExecuteProcedure(s.end(this), name);
+    }
+}
+
 /** DBCC DROPCLEANBUFFERS | DBCC { TRACEON | TRACEOFF } ( flag, ... [, -1] ) */
 SqlNode ColumbaDbcc() :
 {

@@ -51,6 +51,9 @@ class OltpSuiteTest {
                     assertTrue(statements > 0, name);
                     assertEquals(statements * workload.rowsPerStatement(), figure(result, OltpDatabase.ROWS_PER_SECOND),
                             statements * 1e-9, name);
+                    if (engine == OltpEngine.COLUMBA && workload.writes()) {
+                        assertTrue(figure(result, OltpDatabase.COMMITS_PER_SYNC) > 0, name);
+                    }
                     double p50 = figure(result, OltpDatabase.LATENCY_P50);
                     assertTrue(p50 > 0 && p50 <= figure(result, OltpDatabase.LATENCY_P99), name);
                 }
@@ -62,6 +65,7 @@ class OltpSuiteTest {
         assertTrue(report.contains("Short mode: t of 2000 rows, 100 ms per client and iteration"), report);
         assertTrue(report.contains("### Statements per second"), report);
         assertTrue(report.contains("| prepared point select | 1 |"), report);
+        assertTrue(report.contains("### Four clients over one, and Columba's commits per log sync"), report);
         assertTrue(report.contains("### Latency per statement, p50 / p99"), report);
         SuiteRuns.assertCharts(run, "throughput-1.png", "throughput-4.png", "ratios-1.png");
         SuiteRuns.assertReportRewritesTheSame(run);

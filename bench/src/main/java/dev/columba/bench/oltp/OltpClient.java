@@ -41,10 +41,21 @@ public class OltpClient {
         random = new SplittableRandom(Thread.currentThread().threadId() * 31 + database.engine.ordinal());
         String sql = switch (database.workload) {
             case POINT_PREPARED, POINT_AD_HOC -> "SELECT v, s FROM t WHERE id = ?";
-            case INSERT_PREPARED, INSERT_BATCH, APPEND -> "INSERT INTO ins (id, v, s) VALUES (?, ?, ?)";
+            case INSERT_PREPARED, INSERT_DELAYED, INSERT_BATCH, APPEND -> "INSERT INTO ins (id, v, s) VALUES (?, ?, ?)";
             case RANGE_100 -> "SELECT id, v, s FROM t WHERE id BETWEEN ? AND ?";
             case UPDATE_BY_KEY -> "UPDATE t SET v = v + 1 WHERE id = ?";
         };
+        if (database.workload == OltpWorkload.INSERT_DELAYED) {
+            try (Statement setting = connection.createStatement()) {
+                switch (database.engine) {
+                    case COLUMBA -> setting.execute("SET delayed_durability = on");
+                    case SQLITE -> setting.execute("PRAGMA synchronous = NORMAL");
+                    case H2, DUCKDB -> {
+                        // H2 never syncs a commit; DuckDB cannot be told not to.
+                    }
+                }
+            }
+        }
         if (database.workload == OltpWorkload.POINT_AD_HOC) {
             adHoc = connection.createStatement();
         } else if (database.workload == OltpWorkload.APPEND && database.engine == OltpEngine.COLUMBA) {
@@ -108,7 +119,7 @@ public class OltpClient {
                     readPoint(rows, key);
                 }
             }
-            case INSERT_PREPARED -> {
+            case INSERT_PREPARED, INSERT_DELAYED -> {
                 long id = database.nextInsertKey();
                 bindInsert(id);
                 expectWritten(prepared.executeUpdate(), 1, "insert");

@@ -39,6 +39,12 @@ public class OltpDatabase {
     public static final Metric LATENCY_P99 = new Metric("latencyP99", "µs");
     /** Mean latency. */
     public static final Metric LATENCY_MEAN = new Metric("latencyMean", "µs");
+    /**
+     * Columba only, for workloads that write: commits over syncs of the log in the iteration
+     * ({@code sys.log_stats}), how many commits a sync served (the tuple mover's and checkpoints'
+     * included; none run here unless a checkpoint falls due).
+     */
+    public static final Metric COMMITS_PER_SYNC = new Metric("commitsPerSync", "commits/sync");
 
     /** The full run's table, as in issue 11; short runs use {@value #SHORT_ROWS}. */
     public static final String FULL_ROWS = "300000";
@@ -47,7 +53,8 @@ public class OltpDatabase {
     @Param({"COLUMBA", "H2", "SQLITE", "DUCKDB"})
     public OltpEngine engine;
 
-    @Param({"POINT_PREPARED", "POINT_AD_HOC", "INSERT_PREPARED", "INSERT_BATCH", "APPEND", "RANGE_100", "UPDATE_BY_KEY"})
+    @Param({"POINT_PREPARED", "POINT_AD_HOC", "INSERT_PREPARED", "INSERT_DELAYED", "INSERT_BATCH", "APPEND", "RANGE_100",
+            "UPDATE_BY_KEY"})
     public OltpWorkload workload;
 
     /** Rows of {@code t}. */
@@ -66,6 +73,8 @@ public class OltpDatabase {
     private Connection owner;
     private final AtomicLong nextInsertKey = new AtomicLong(1);
     private final List<Measured> measured = new ArrayList<>();
+    /** Columba's log when the iteration started, for {@link #COMMITS_PER_SYNC}; null if not measured. */
+    private LogCounters logAtStart;
     /** The clients' connections, closed with the database: JMH may end one client's trial after this state's. */
     private final List<Connection> clients = new ArrayList<>();
 
@@ -119,14 +128,36 @@ public class OltpDatabase {
     }
 
     @Setup(Level.Iteration)
-    public void startIteration() {
+    public void startIteration() throws SQLException {
         synchronized (measured) {
             measured.clear();
+        }
+        logAtStart = logCounters();
+    }
+
+    /** Commits (full and delayed) and syncs of Columba's log since the database opened ({@code sys.log_stats}). */
+    record LogCounters(long commits, long syncs) {
+    }
+
+    /** Columba's log counters now, or null for another engine or a workload that does not write. */
+    private LogCounters logCounters() throws SQLException {
+        if (engine != OltpEngine.COLUMBA || !workload.writes()) {
+            return null;
+        }
+        try (Statement statement = owner.createStatement();
+             ResultSet log = statement.executeQuery("SELECT full_commits + delayed_commits, log_syncs FROM sys.log_stats")) {
+            log.next();
+            return new LogCounters(log.getLong(1), log.getLong(2));
         }
     }
 
     @TearDown(Level.Iteration)
-    public void recordIteration() {
+    public void recordIteration() throws SQLException {
+        LogCounters logAtEnd = logCounters();
+        if (logAtEnd != null && logAtStart != null && logAtEnd.syncs() > logAtStart.syncs()) {
+            IterationMetrics.record(COMMITS_PER_SYNC, (double) (logAtEnd.commits() - logAtStart.commits())
+                    / (logAtEnd.syncs() - logAtStart.syncs()));
+        }
         synchronized (measured) {
             double statementsPerSecond = 0;
             int samples = 0;

@@ -36,7 +36,9 @@ public final class OltpSummary {
                         + " a table `ins` of the same shape, with keys above those it holds; keys uniformly random.",
                 "Durability: Columba syncs its log at every commit; SQLite runs journal_mode = WAL, synchronous = FULL;"
                         + " DuckDB syncs its WAL at commit; H2 writes commits to its file without fsync (it has no"
-                        + " durable-commit setting). Every engine runs in this JVM through its JDBC driver; DuckDB with"
+                        + " durable-commit setting). The insert with commits not synced: Columba delayed_durability = on"
+                        + " (synced within 5 ms), SQLite synchronous = NORMAL (synced at its checkpoints), H2 as always,"
+                        + " DuckDB synced (it has no such setting). Every engine runs in this JVM through its JDBC driver; DuckDB with"
                         + " threads = 1, its clients on duplicates of one connection; DuckDB's write conflicts between"
                         + " concurrent clients are retried.",
                 "Each client runs statements back to back for the configured time per iteration; statements/s adds up"
@@ -92,6 +94,36 @@ public final class OltpSummary {
         }
         text.append(charts.embed(new BarChart("ratios-1", "Columba's throughput over each peer's, 1 client (logarithmic)",
                 "ratio", categories(), ratios, BarChart.Scale.LOGARITHMIC)));
+
+        text.append("### Four clients over one, and Columba's commits per log sync\n\n");
+        text.append("| workload |");
+        for (OltpEngine engine : ENGINES) {
+            text.append(" ").append(engine.label()).append(" 4 ÷ 1 |");
+        }
+        text.append(" Columba commits per sync, 1 client | 4 clients |\n|---|")
+                .append("---|".repeat(ENGINES.size() + 2)).append("\n");
+        for (OltpWorkload workload : WORKLOADS) {
+            if (!workload.writes()) {
+                continue;
+            }
+            text.append("| ").append(workload.title()).append(" |");
+            for (OltpEngine engine : ENGINES) {
+                text.append(" ").append(times(quotient(throughput(results, OltpFourClientsBenchmark.class, engine, workload),
+                        throughput(results, OltpOneClientBenchmark.class, engine, workload)))).append(" |");
+            }
+            for (Class<?> clients : CLIENTS) {
+                OptionalDouble perSync = of(results, clients, OltpEngine.COLUMBA, workload).median(OltpDatabase.COMMITS_PER_SYNC);
+                text.append(" ").append(perSync.isPresent() ? String.format(Locale.ROOT, "%.2f", perSync.getAsDouble())
+                        : ReportCells.NONE).append(" |");
+            }
+            text.append("\n");
+        }
+        text.append("""
+
+                A sync is an fdatasync of Columba's log: by a committer (group commit: the others whose commit
+                records it covers wait for it), by the flusher of delayed commits, or by a checkpoint.
+
+                """);
 
         text.append("### Latency per statement, p50 / p99 (median over iterations, µs)\n\n");
         text.append("| workload | clients |");

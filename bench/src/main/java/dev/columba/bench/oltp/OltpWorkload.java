@@ -12,6 +12,13 @@ public enum OltpWorkload {
     POINT_AD_HOC("ad hoc point select", 1),
     /** {@code INSERT INTO ins VALUES (?, ?, ?)} in autocommit mode: one commit per row. */
     INSERT_PREPARED("prepared insert, autocommit", 1),
+    /**
+     * The same insert with commits that do not wait for a sync where the engine offers it:
+     * Columba's {@code delayed_durability = on} (synced within 5 ms by a background flusher),
+     * SQLite's {@code synchronous = NORMAL} in WAL mode (synced at checkpoints); H2 never syncs a
+     * commit anyway; DuckDB has no such setting and syncs as in {@link #INSERT_PREPARED}.
+     */
+    INSERT_DELAYED("prepared insert, autocommit, commit not synced (DuckDB: synced)", 1),
     /** The same insert with {@code addBatch} 1,000 times, then {@code executeBatch}, in autocommit mode. */
     INSERT_BATCH("executeBatch insert (1,000 rows)", OltpWorkload.BATCH_ROWS),
     /**
@@ -38,6 +45,14 @@ public enum OltpWorkload {
 
     public String title() {
         return title;
+    }
+
+    /** Whether the workload commits (writes), as opposed to reading only. */
+    public boolean writes() {
+        return switch (this) {
+            case POINT_PREPARED, POINT_AD_HOC, RANGE_100 -> false;
+            case INSERT_PREPARED, INSERT_DELAYED, INSERT_BATCH, APPEND, UPDATE_BY_KEY -> true;
+        };
     }
 
     /** Rows one statement reads or writes (an executeBatch counts as one statement). */

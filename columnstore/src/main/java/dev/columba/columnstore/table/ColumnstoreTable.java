@@ -320,7 +320,13 @@ public final class ColumnstoreTable {
 
     /**
      * Removes rowgroup files no committed rowgroup refers to (left by a rolled-back or crashed
-     * build) and temporary files. Runs inside the writer's transaction, the only writer of files.
+     * build, or by a merge) and temporary files. Runs inside the writer's transaction, the only
+     * writer of files.
+     *
+     * <p>A commit is visible before it is durable (a full commit's committer is still waiting for
+     * its sync; a delayed commit has returned), and a crash takes such a commit back. So before
+     * deleting a rowgroup file the log is synced to its end: the commit that stopped referring to
+     * the file is then durable, and no crash can bring back a reference to a deleted file.
      */
     void removeOrphanFiles(PageReader reader, IoCounters counters) {
         if (!Files.isDirectory(fileDirectory())) {
@@ -333,10 +339,16 @@ public final class ColumnstoreTable {
             }
         }
         try (java.util.stream.Stream<Path> paths = Files.list(fileDirectory())) {
+            boolean logSynced = false;
             for (Path path : paths.toList()) {
                 String name = path.getFileName().toString();
-                if (name.endsWith(ColumnstoreFiles.TEMPORARY_SUFFIX)
-                        || (ColumnstoreFiles.rowgroupIdOfName(name) >= 0 && !live.contains(name))) {
+                if (name.endsWith(ColumnstoreFiles.TEMPORARY_SUFFIX)) {
+                    Files.deleteIfExists(path);
+                } else if (ColumnstoreFiles.rowgroupIdOfName(name) >= 0 && !live.contains(name)) {
+                    if (!logSynced) {
+                        database.log().flush(database.log().endLsn());
+                        logSynced = true;
+                    }
                     Files.deleteIfExists(path);
                 }
             }

@@ -83,6 +83,19 @@ public final class StandardSettings {
                     + "discarding what follows, after copying the damaged files into the database's damaged/ folder).",
             WalRecoveryMode.class, WalRecoveryMode.FAIL, Scope.STARTUP);
 
+    /**
+     * Off by default: delayed commits can be lost on a crash of the machine, so a session or the
+     * database must ask for them (SQL Server's DELAYED_DURABILITY, PostgreSQL's
+     * {@code synchronous_commit = off}).
+     */
+    public static final Setting<Boolean> DELAYED_DURABILITY = Setting.bool("delayed_durability",
+            "When on, a commit returns once its commit record is written to the log file, before it is on storage; "
+                    + "a background flusher syncs it within 5 ms, and a crash of the machine before that loses it and "
+                    + "every later delayed commit (never part of a transaction). Off (the default): a commit returns "
+                    + "once it is on storage. DDL always commits durably; EXEC sys.sp_flush_log or CHECKPOINT flushes "
+                    + "at once.",
+            false, Scope.SESSION);
+
     public static final Setting<Integer> TRANSACTION_MAX_BUFFER_PERCENT = Setting.integer(
             "transaction_max_buffer_percent",
             "Share of the buffer pool one write transaction's private page copies may occupy.",
@@ -125,7 +138,7 @@ public final class StandardSettings {
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
             PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH, TRIVIAL_PLANS,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
-            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, TRANSACTION_MAX_BUFFER_PERCENT,
+            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, DELAYED_DURABILITY, TRANSACTION_MAX_BUFFER_PERCENT,
             COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT,
             MAX_DOP, PARALLELISM_THRESHOLD_ROWS, BITMAP_FILTERS);
 

@@ -95,7 +95,7 @@ final class CreateTableAsCommand {
             }
             succeeded = true;
         } finally {
-            session.finishWrite(transaction, succeeded);
+            session.finishDdl(transaction, succeeded);
             if (!succeeded && files != null) {
                 deleteDirectory(files);
             }

@@ -110,7 +110,7 @@ final class DdlExecutor {
             }
             succeeded = true;
         } finally {
-            session.finishWrite(transaction, succeeded);
+            session.finishDdl(transaction, succeeded);
         }
         if (!session.inTransaction()) {
             deleteDirectories(deleteAfterCommit);

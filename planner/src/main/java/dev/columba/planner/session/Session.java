@@ -6,6 +6,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.expr.EvaluationContext;
+import dev.columba.core.settings.CommitDurability;
 import dev.columba.core.settings.Setting;
 import dev.columba.core.settings.SettingValues;
 import dev.columba.core.settings.StandardSettings;
@@ -15,6 +16,7 @@ import dev.columba.planner.parser.ColumbaSqlParser;
 import dev.columba.planner.parser.SqlCheckpoint;
 import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlDbcc;
+import dev.columba.planner.parser.SqlExecuteProcedure;
 import dev.columba.planner.parser.SqlPrint;
 import dev.columba.planner.parser.SqlSetStatistics;
 import dev.columba.planner.parser.SqlQueryHint;
@@ -53,7 +55,9 @@ import org.apache.calcite.util.NlsString;
  * write transaction, committed when it ends. Otherwise the first writing statement begins one,
  * which {@link #commit()} or {@link #rollback()} ends; reads then go through it and see its changes.
  * Reads outside a transaction take the tables they read shared for the statement's duration, so
- * they see each table as of one commit (see {@code ObjectLocks}).
+ * they see each table as of one commit (see {@code ObjectLocks}). A commit is as durable as the
+ * session's {@code delayed_durability} setting says when it ends (full by default; delayed commits
+ * return before the log is synced, docs/design/storage.md, "Delayed durability").
  */
 public final class Session implements AutoCloseable {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -150,7 +154,7 @@ public final class Session implements AutoCloseable {
             Transaction ending = transaction;
             transaction = null;
             try {
-                ending.commit();
+                ending.commit(transactionHasDdl ? CommitDurability.FULL : commitDurability());
             } finally {
                 transactionEnded();
             }
@@ -210,8 +214,26 @@ public final class Session implements AutoCloseable {
         return begun;
     }
 
+    /**
+     * How a transaction without DDL commits: as the session's {@code delayed_durability} says. DDL always
+     * commits with full durability: files are deleted after a DDL commit (a dropped table's, a
+     * rebuilt columnstore's), which must not outlive a commit a crash could still take back.
+     */
+    private CommitDurability commitDurability() {
+        return settings().get(StandardSettings.DELAYED_DURABILITY) ? CommitDurability.DELAYED : CommitDurability.FULL;
+    }
+
     /** Ends a statement's write transaction: commits it in autocommit mode, or on failure rolls it back. */
     void finishWrite(Transaction used, boolean succeeded) {
+        finishWrite(used, succeeded, commitDurability());
+    }
+
+    /** Ends a DDL statement's write transaction, as {@link #finishWrite(Transaction, boolean)} with full durability. */
+    void finishDdl(Transaction used, boolean succeeded) {
+        finishWrite(used, succeeded, CommitDurability.FULL);
+    }
+
+    private void finishWrite(Transaction used, boolean succeeded, CommitDurability durability) {
         if (used == transaction) {
             if (!succeeded) {
                 // A failed statement inside an explicit transaction rolls the whole transaction back:
@@ -226,7 +248,7 @@ public final class Session implements AutoCloseable {
             return;
         }
         if (succeeded) {
-            used.commit();
+            used.commit(durability);
             database().checkpointIfDue();
             if (engine.tupleMover() != null) {
                 engine.tupleMover().wake();
@@ -486,7 +508,8 @@ public final class Session implements AutoCloseable {
     /** Whether {@link #execute(SqlNode, List, Compilation)} plans the statement, rather than running it itself. */
     private static boolean planned(SqlNode statement) {
         return !(statement instanceof SqlSetStatistics || statement instanceof SqlSetOption || statement instanceof SqlDbcc
-                || statement instanceof SqlCheckpoint || statement instanceof SqlPrint
+                || statement instanceof SqlCheckpoint || statement instanceof SqlExecuteProcedure
+                || statement instanceof SqlPrint
                 || statement instanceof dev.columba.planner.parser.SqlCopy
                 || statement instanceof SqlCreateTable create && create.query().isPresent()
                 || DdlExecutor.handles(statement));
@@ -534,6 +557,9 @@ public final class Session implements AutoCloseable {
                 database().checkpoint();
                 return command(List.of());
             }
+            case SqlExecuteProcedure procedure -> {
+                return executeProcedure(procedure);
+            }
             case SqlPrint print -> {
                 return command(List.of(printText(print.message())));
             }
@@ -558,6 +584,20 @@ public final class Session implements AutoCloseable {
                 return executePlanned(statement, parameters, compilation);
             }
         }
+    }
+
+    /**
+     * {@code EXEC sys.sp_flush_log} (also without the schema, as SQL Server resolves system
+     * procedures): every commit so far, delayed ones included, is durable when it returns.
+     */
+    private StatementResult executeProcedure(SqlExecuteProcedure procedure) {
+        String name = String.join(".", procedure.name().names).toLowerCase(Locale.ROOT);
+        if (name.equals("sys.sp_flush_log") || name.equals("sp_flush_log")) {
+            database().flushLog();
+            return command(List.of());
+        }
+        throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "unknown procedure " + procedure.name()
+                + "; Columba has sys.sp_flush_log");
     }
 
     private static String printText(SqlNode message) {

@@ -82,6 +82,10 @@ final class SystemViews {
                 () -> ioStats(database));
         add(views, "wait_stats", schema("wait_type", NAME, "waits", SqlType.BIGINT, "wait_time_ms", SqlType.DOUBLE),
                 () -> waitStats(database));
+        add(views, "log_stats", schema("full_commits", SqlType.BIGINT, "delayed_commits", SqlType.BIGINT,
+                "log_syncs", SqlType.BIGINT, "flusher_runs", SqlType.BIGINT, "groups_appended", SqlType.BIGINT,
+                "bytes_appended", SqlType.BIGINT, "end_lsn", SqlType.BIGINT, "durable_lsn", SqlType.BIGINT),
+                () -> logStats(database));
         add(views, "views", schema("view_name", NAME, "object_id", SqlType.INT, "definition", TEXT), () -> userViews(entries));
         add(views, "plan_cache", schema("sql_text", TEXT, "use_count", SqlType.BIGINT, "planning_time_ms", SqlType.DOUBLE,
                 "created", SqlType.TIMESTAMP, "last_used", SqlType.TIMESTAMP), () -> planCache(planCache));
@@ -344,6 +348,20 @@ final class SystemViews {
                 stats.lobLogicalReads(), stats.lobPhysicalReads(), stats.lobReadAheadReads(), stats.readAheadUsed(),
                 stats.readAheadWasted(), stats.readIos(), stats.readBytes(), stats.pageIoWaitNanos() / 1e6,
                 spill.pagesWritten(), spill.pagesRead()});
+    }
+
+    /**
+     * The log since the database opened: commits by durability (the database's own, such as the
+     * tuple mover's, included), {@code fdatasync}s of the log (commits, the delayed-commit flusher,
+     * checkpoints, segment switches), the rounds of the delayed-commit flusher, and what was appended. Full commits
+     * over log syncs is how many commits a sync served (group commit).
+     */
+    private static List<Object[]> logStats(Database database) {
+        var commits = database.transactions().commitCounters();
+        var log = database.log().counters();
+        return List.<Object[]>of(new Object[] {commits.full(), commits.delayed(), log.syncs(),
+                database.transactions().flusher().counters().flushes(), log.groups(), log.bytes(),
+                database.log().endLsn(), database.log().durableLsn()});
     }
 
     private static List<Object[]> waitStats(Database database) {

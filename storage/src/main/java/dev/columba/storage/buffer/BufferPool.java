@@ -48,6 +48,19 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private final ConcurrentHashMap<Long, Frame> pageTable = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Frame> freeFrames = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Frame> retiredFrames = new ConcurrentLinkedQueue<>();
+    /**
+     * About how many frames {@link #retiredFrames} holds (added before the add, taken after the
+     * poll): {@code ConcurrentLinkedQueue.size()} walks the whole queue, and once the free list is
+     * used up a pool of 32,768 frames retires one per changed page per commit, so the walk took
+     * 40% of a 4-client insert's CPU (JFR, bench/results/commit-path-20261126.md).
+     */
+    private final AtomicInteger retiredCount = new AtomicInteger();
+    /**
+     * Frames whose asynchronous read is in flight. Read-ahead stops taking frames at a quarter of the
+     * pool, so that what it has in flight never leaves a reader, or a write transaction's copies,
+     * without a frame (a 4 MB pool had 265 of its 512 frames loading in LargeTransactionTest).
+     */
+    private final AtomicInteger readAheadFrames = new AtomicInteger();
     private final EvictionPolicy policy;
     private final ReentrantLock[] writeStripes = new ReentrantLock[WRITE_STRIPES];
     private final PoolCounters cumulative = new PoolCounters();
@@ -251,17 +264,19 @@ public final class BufferPool implements PageReader, AutoCloseable {
                 submitRun(run, access, counters);
                 continue;
             }
-            Frame frame = obtainFrame(true);
+            Frame frame = readAheadFrames.get() < frames.length / 4 ? obtainFrame(true) : null;
             if (frame == null) {
-                break; // every frame is pinned: read-ahead gives way, readers will read on demand
+                break; // every frame is pinned, or a quarter is being read: read-ahead gives way, readers read on demand
             }
             frame.pageId = pageId;
-            frame.state = Frame.State.LOADING;
+            readAheadFrames.incrementAndGet();
             frame.loadStamp = frame.latch.writeLock();
+            frame.state = Frame.State.LOADING;
             frame.releaseClaim();
             if (pageTable.putIfAbsent(pageId, frame) != null) {
-                frame.latch.unlockWrite(frame.loadStamp);
                 frame.state = Frame.State.FREE;
+                frame.latch.unlockWrite(frame.loadStamp);
+                readAheadFrames.decrementAndGet();
                 freeFrames.add(frame);
                 submitRun(run, access, counters);
                 continue;
@@ -315,6 +330,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
             frame.state = Frame.State.VALID;
             policy.admit(frame);
             frame.latch.unlockWrite(frame.loadStamp);
+            readAheadFrames.decrementAndGet();
         }
     }
 
@@ -329,7 +345,8 @@ public final class BufferPool implements PageReader, AutoCloseable {
             frame.state = Frame.State.FAILED;
             frame.readAheadOwner.set(null);
             frame.latch.unlockWrite(frame.loadStamp);
-            retiredFrames.add(frame);
+            readAheadFrames.decrementAndGet();
+            addRetired(frame);
         }
     }
 
@@ -368,9 +385,38 @@ public final class BufferPool implements PageReader, AutoCloseable {
     /**
      * A claimed frame (pins == -1) from the free list, the retired frames or by eviction.
      *
-     * @param mayFail return null instead of failing when every frame is pinned
+     * <p>When none is to be had at once and the caller must have one, frames being read ahead are
+     * waited for before the pool is called exhausted: a frame whose asynchronous read is in flight
+     * is neither free nor evictable, but will be as soon as the read ends. Under load the I/O
+     * threads can hold a large share of a small pool for milliseconds, and giving up after a few
+     * microseconds of attempts failed statements that had frames enough
+     * (jdbc {@code LargeTransactionTest}, 4 MB pool: 265 frames loading, 247 private; issue 11).
+     *
+     * @param mayFail return null instead of waiting or failing when no frame is available now
      */
     private Frame obtainFrame(boolean mayFail) {
+        Frame frame = tryObtainFrame();
+        if (frame != null || mayFail) {
+            return frame;
+        }
+        for (int waited = 0; waited < frames.length; waited++) {
+            Frame loading = aFrameBeingRead();
+            if (loading == null) {
+                break;
+            }
+            // Waits out the read: the I/O thread holds the frame's latch exclusively until it ends.
+            long stamp = loading.latch.readLock();
+            loading.latch.unlockRead(stamp);
+            frame = tryObtainFrame();
+            if (frame != null) {
+                return frame;
+            }
+        }
+        throw new ColumbaException(ErrorCode.BUFFER_POOL_EXHAUSTED, "every one of the buffer pool's " + frames.length
+                + " frames is pinned or private (" + privateFrames.get() + " private); raise buffer_pool_size");
+    }
+
+    private Frame tryObtainFrame() {
         for (int attempt = 0; attempt < 64; attempt++) {
             Frame frame = freeFrames.poll();
             if (frame != null) {
@@ -388,27 +434,43 @@ public final class BufferPool implements PageReader, AutoCloseable {
                 return frame;
             }
         }
-        if (mayFail) {
-            return null;
-        }
-        throw new ColumbaException(ErrorCode.BUFFER_POOL_EXHAUSTED, "every one of the buffer pool's " + frames.length
-                + " frames is pinned or private (" + privateFrames.get() + " private); raise buffer_pool_size");
+        return null;
     }
 
+    /** Some frame whose read is in flight, or null if there is none. */
+    private Frame aFrameBeingRead() {
+        if (readAheadFrames.get() == 0) {
+            return null;
+        }
+        for (Frame frame : frames) {
+            if (frame.state == Frame.State.LOADING) {
+                return frame;
+            }
+        }
+        return null;
+    }
+
+    /** A retired frame nobody pins any more, claimed; each retired frame is looked at once at most. */
     private Frame reclaimRetired() {
-        int scanned = retiredFrames.size();
+        int scanned = retiredCount.get();
         for (int index = 0; index < scanned; index++) {
             Frame frame = retiredFrames.poll();
             if (frame == null) {
                 return null;
             }
+            retiredCount.decrementAndGet();
             if (frame.tryClaim()) {
                 discardReadAheadOwner(frame);
                 return frame;
             }
-            retiredFrames.add(frame);
+            addRetired(frame);
         }
         return null;
+    }
+
+    private void addRetired(Frame frame) {
+        retiredCount.incrementAndGet();
+        retiredFrames.add(frame);
     }
 
     private Frame evict() {
@@ -523,7 +585,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private void retire(Frame frame) {
         policy.remove(frame);
         frame.state = Frame.State.RETIRED;
-        retiredFrames.add(frame);
+        addRetired(frame);
     }
 
     // ---- writing ------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import dev.columba.storage.txn.ObjectLocks;
 import dev.columba.storage.txn.Transaction;
 import dev.columba.storage.txn.TransactionManager;
 import dev.columba.storage.wal.LogEnd;
+import dev.columba.storage.wal.LogFlusher;
 import dev.columba.storage.wal.LogFormat;
 import dev.columba.storage.wal.LogRecord;
 import dev.columba.storage.wal.LogRepair;
@@ -148,7 +149,8 @@ public final class Database implements AutoCloseable {
             Recovery.Result replay = created ? Recovery.Result.NONE
                     : new Recovery(pool, log, maxTransactionFrames, systemCounters).replay(redoLsn);
             this.transactions = new TransactionManager(pool, log, allocator, new ObjectLocks(),
-                    Math.max(nextTransactionId, replay.maxTransactionId() + 1), redoLsn, maxTransactionFrames, spill);
+                    Math.max(nextTransactionId, replay.maxTransactionId() + 1), redoLsn, maxTransactionFrames, spill,
+                    LogFlusher.DEFAULT_INTERVAL_NANOS);
             this.lastRedoLsn = redoLsn;
             if (created) {
                 try (Transaction bootstrap = transactions.begin()) {
@@ -362,6 +364,17 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Makes every commit so far durable, delayed ones included (SQL Server's {@code sp_flush_log}):
+     * returns once the log is on storage up to its end as of the call. Cheaper than a checkpoint,
+     * which also flushes the log, but writes every dirty page first.
+     */
+    public void flushLog() {
+        checkOpen();
+        checkWritable();
+        transactions.flushLog();
+    }
+
+    /**
      * Writes every dirty page, makes the data file durable, logs a checkpoint and records it in
      * the control file; log segments before the new redo point are removed. Readers and the writer
      * carry on meanwhile, except for the moment the redo point is chosen.
@@ -474,6 +487,8 @@ public final class Database implements AutoCloseable {
             return;
         }
         try {
+            // The checkpoint syncs the log: delayed commits still waiting for the flusher are durable after it.
+            transactions.stopFlusher();
             if (!readOnly) {
                 checkpoint();
             }

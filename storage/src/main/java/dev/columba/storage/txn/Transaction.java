@@ -2,6 +2,7 @@ package dev.columba.storage.txn;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.settings.CommitDurability;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.buffer.WriteSet;
 
@@ -70,9 +71,20 @@ public final class Transaction implements AutoCloseable {
      * @return the commit LSN (0 if the transaction changed nothing)
      */
     public long commit() {
+        return commit(CommitDurability.FULL);
+    }
+
+    /**
+     * Makes the changes visible, and durable before returning ({@link CommitDurability#FULL}) or
+     * within a few milliseconds after ({@link CommitDurability#DELAYED}; docs/design/storage.md,
+     * "Delayed durability").
+     *
+     * @return the commit LSN (0 if the transaction changed nothing)
+     */
+    public long commit(CommitDurability durability) {
         checkActive();
         try {
-            return manager.commit(this);
+            return manager.commit(this, durability);
         } finally {
             state = State.COMMITTED;
         }

@@ -2,6 +2,7 @@ package dev.columba.storage.txn;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.settings.CommitDurability;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.alloc.Allocator;
 import dev.columba.storage.buffer.BufferPool;
@@ -9,6 +10,7 @@ import dev.columba.storage.buffer.SpillFile;
 import dev.columba.storage.buffer.WriteSet;
 import dev.columba.storage.page.Page;
 import dev.columba.storage.page.PageFormat;
+import dev.columba.storage.wal.LogFlusher;
 import dev.columba.storage.wal.LogRecord;
 import dev.columba.storage.wal.WriteAheadLog;
 import java.lang.foreign.MemorySegment;
@@ -33,6 +35,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * commit a few milliseconds before it is durable; if the machine dies in that window the commit is
  * lost, but its committer never heard it succeed.
  *
+ * <p>A delayed commit ({@link CommitDurability#DELAYED}) does all of that except the wait: it
+ * returns once its group is written to the log file, and asks the {@link LogFlusher} to sync it
+ * within a few milliseconds (docs/design/storage.md, "Delayed durability"). Because the log is
+ * synced in order, a crash of the machine can lose only a tail of the commits: whatever survives
+ * is a prefix of the commit order, and every full commit, with everything before it.
+ *
  * <p>A transaction larger than its share of the pool has spilled copies ({@link WriteSet},
  * {@link SpillFile}): they are logged as full images streamed from the spill file into the same
  * group, and installed through frames of their own (docs/design/storage.md, "Transactions larger
@@ -54,6 +62,9 @@ public final class TransactionManager {
     private final IoCounters systemCounters = new IoCounters();
     private final int maxTransactionFrames;
     private final SpillFile spill;
+    private final LogFlusher flusher;
+    private final AtomicLong fullCommits = new AtomicLong();
+    private final AtomicLong delayedCommits = new AtomicLong();
     private volatile long redoPoint;
     private volatile ColumbaException failure;
     private volatile RowCountRecorder rowCountRecorder = (writes, changes, counters) -> { };
@@ -68,9 +79,12 @@ public final class TransactionManager {
      * @param maxTransactionFrames the frames a transaction may hold before it spills
      * @param spill where a transaction's copies beyond {@code maxTransactionFrames} go, shared by
      *     the transactions one after another; null makes that limit a hard one
+     * @param flushIntervalNanos the longest a delayed commit waits before the log's flusher starts
+     *     syncing it ({@link LogFlusher#DEFAULT_INTERVAL_NANOS} in a database)
      */
     public TransactionManager(BufferPool pool, WriteAheadLog log, Allocator allocator, ObjectLocks locks,
-                              long firstTransactionId, long redoPoint, int maxTransactionFrames, SpillFile spill) {
+                              long firstTransactionId, long redoPoint, int maxTransactionFrames, SpillFile spill,
+                              long flushIntervalNanos) {
         this.pool = pool;
         this.log = log;
         this.allocator = allocator;
@@ -79,6 +93,44 @@ public final class TransactionManager {
         this.redoPoint = redoPoint;
         this.maxTransactionFrames = maxTransactionFrames;
         this.spill = spill;
+        this.flusher = new LogFlusher(log, flushIntervalNanos, syncFailure ->
+                failure = new ColumbaException(ErrorCode.IO_ERROR, "the log could not be made durable, so the"
+                        + " last delayed commits may or may not survive a crash; the database refuses further writes"
+                        + " until it is reopened (" + syncFailure.getMessage() + ")", syncFailure));
+    }
+
+    /** Commits since the database opened, by durability (user transactions and the database's own). */
+    public record CommitCounters(long full, long delayed) {
+    }
+
+    public CommitCounters commitCounters() {
+        return new CommitCounters(fullCommits.get(), delayedCommits.get());
+    }
+
+    /** The background flusher of delayed commits. */
+    public LogFlusher flusher() {
+        return flusher;
+    }
+
+    /**
+     * Makes every commit so far durable, delayed ones included ({@code sys.sp_flush_log}): returns
+     * once the log is on storage up to its end as of the call.
+     */
+    public void flushLog() {
+        checkHealthy();
+        try {
+            log.flush(log.endLsn());
+        } catch (RuntimeException e) {
+            failure = new ColumbaException(ErrorCode.IO_ERROR, "the log could not be made durable, so the last"
+                    + " delayed commits may or may not survive a crash; the database refuses further writes until it"
+                    + " is reopened (" + e.getMessage() + ")", e);
+            throw failure;
+        }
+    }
+
+    /** Stops the flusher of delayed commits; the caller then syncs the log (a checkpoint does). */
+    public void stopFlusher() {
+        flusher.close();
     }
 
     /** Sets who records row counts at commit (the database, in its catalog). */
@@ -139,7 +191,7 @@ public final class TransactionManager {
         this.redoPoint = lsn;
     }
 
-    long commit(Transaction transaction) {
+    long commit(Transaction transaction, CommitDurability durability) {
         WriteSet writes = transaction.writeSet();
         long commitLsn;
         try {
@@ -164,6 +216,12 @@ public final class TransactionManager {
         } finally {
             writerLock.unlock();
         }
+        if (durability == CommitDurability.DELAYED) {
+            delayedCommits.incrementAndGet();
+            flusher.requestFlush();
+            return commitLsn;
+        }
+        fullCommits.incrementAndGet();
         try {
             log.flush(commitLsn);
         } catch (RuntimeException e) {
