@@ -85,6 +85,36 @@ class DuckDbParquetInteropTest {
                 rows(duckdb, "SELECT * FROM read_parquet('" + file + "') ORDER BY id"));
     }
 
+    /**
+     * A file of many row groups, decoded on two workers: the rows arrive whole and in order, and a
+     * bad value in a late row group is reported with its row number in the file, the table unchanged.
+     */
+    @org.junit.jupiter.api.Test
+    void rowGroupsDecodedInParallelKeepFileOrderAndRowNumbers() throws Exception {
+        Path fine = directory.resolve("groups.parquet");
+        Path bad = directory.resolve("bad-groups.parquet");
+        String rows = "SELECT i::INTEGER AS id, 'name ' || i AS name, (i * 0.01)::DECIMAL(9,2) AS amount FROM range(1, 20001) t(i)";
+        try (Statement statement = duckdb.createStatement()) {
+            statement.execute("COPY (" + rows + ") TO '" + fine + "' (FORMAT parquet, ROW_GROUP_SIZE 1000)");
+            statement.execute("COPY (SELECT id, CASE WHEN id = 17321 THEN repeat('x', 50) ELSE name END AS name, amount FROM ("
+                    + rows + ")) TO '" + bad + "' (FORMAT parquet, ROW_GROUP_SIZE 1000)");
+        }
+        try (Statement statement = columba.createStatement()) {
+            statement.execute("CREATE TABLE t (id INT NOT NULL, name VARCHAR(20), amount DECIMAL(9,2)) WITH (storage = columnstore,"
+                    + " bulk_min_rows = 2)");
+            java.sql.SQLException failure = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                    () -> statement.execute("COPY t FROM '" + bad + "' WITH (MAXDOP 2)"));
+            assertEquals("22001", failure.getSQLState(), failure.getMessage());
+            org.junit.jupiter.api.Assertions.assertTrue(failure.getMessage().contains("row 17321, column name"),
+                    failure.getMessage());
+            assertEquals(List.of(List.of(new BigDecimal("0"))), rows(columba, "SELECT count(*) FROM t"));
+            assertEquals(20_000, statement.executeUpdate("COPY t FROM '" + fine + "' WITH (MAXDOP 2)"));
+        }
+        String check = "SELECT count(*), sum(id), sum(amount), min(name), max(name) FROM ";
+        assertEquals(rows(duckdb, check + "read_parquet('" + fine + "')"), rows(columba, check + "t"));
+        assertEquals(rows(duckdb, rows + " ORDER BY id LIMIT 5"), rows(columba, "SELECT * FROM t ORDER BY id LIMIT 5"));
+    }
+
     /** Rows as Java values both drivers agree on: numbers as BigDecimal, text trimmed of CHAR padding, the rest as strings. */
     private static List<List<Object>> rows(Connection connection, String sql) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();

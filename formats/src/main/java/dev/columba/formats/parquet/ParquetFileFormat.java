@@ -20,11 +20,17 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -87,6 +93,11 @@ import org.apache.parquet.schema.Types;
 public final class ParquetFileFormat implements CopyFileFormat {
     /** Rows per {@link ColumnBatch} handed to the bulk path, at most. */
     static final int BATCH_ROWS = 1 << 16;
+    /**
+     * Row groups written of about this many bytes (parquet-java's default is 128 MB): a reader
+     * decodes a row group at a time, several in parallel, and holds each whole.
+     */
+    static final long ROW_GROUP_BYTES = 32L << 20;
 
     @Override
     public CopyOptions.FileFormat format() {
@@ -95,7 +106,7 @@ public final class ParquetFileFormat implements CopyFileFormat {
 
     @Override
     public ImportReader open(Path file, String fileName, ImportTarget target, int maxDop, BufferAllocator allocator) {
-        return new Reader(file, fileName, target);
+        return new Reader(file, fileName, target, maxDop);
     }
 
     @Override
@@ -226,23 +237,32 @@ public final class ParquetFileFormat implements CopyFileFormat {
                 + ": not a readable Parquet file (damaged or cut short?): " + e, e);
     }
 
+    /**
+     * Reads row groups in file order on the calling thread ({@link ParquetFileReader} is not
+     * thread-safe; it reads a row group's compressed pages) and decodes them — decompression and
+     * values alike — on {@code maxDop} workers, each row group into its own batches with its own
+     * bound columns (a bound column holds a UTF-8 decoder, which is not thread-safe). Batches are
+     * handed on in file order, and an error surfaces when its row group's turn comes, so the
+     * first bad row of the file is the one reported, with its row number in the file. With
+     * MAXDOP 1 the row groups are decoded on the calling thread.
+     */
     private static final class Reader implements ImportReader {
         private final String fileName;
         private final ImportTarget target;
         private final ParquetFileReader reader;
         private final MessageType schema;
-        private final ImportedColumn[] columns;
+        private final List<FileColumn> fileColumns;
         private final ValueKind[] kinds;
         private final ColumnDescriptor[] descriptors;
-        private final ImportRows rows;
         private final String createdBy;
-        private ColumnReader[] columnReaders;
-        private long rowsLeftInGroup;
-        private long rowsRead;
+        private final ExecutorService workers;
+        private final int inFlightLimit;
+        private final ArrayDeque<Future<List<ColumnBatch>>> inFlight = new ArrayDeque<>();
+        private final ArrayDeque<ColumnBatch> ready = new ArrayDeque<>();
+        private long rowsBefore;
         private boolean ended;
-        private ColumnBatch next;
 
-        Reader(Path file, String fileName, ImportTarget target) {
+        Reader(Path file, String fileName, ImportTarget target, int maxDop) {
             this.fileName = fileName;
             this.target = target;
             if (!java.nio.file.Files.isReadable(file)) {
@@ -263,16 +283,28 @@ public final class ParquetFileFormat implements CopyFileFormat {
                 for (Type field : schema.getFields()) {
                     parquetColumns.add(parquetColumn(field));
                 }
-                this.columns = target.bind(fileName, parquetColumns.stream().map(ParquetColumn::fileColumn).toList());
+                this.fileColumns = parquetColumns.stream().map(ParquetColumn::fileColumn).toList();
+                target.bind(fileName, fileColumns);
                 this.kinds = parquetColumns.stream().map(ParquetColumn::kind).toArray(ValueKind[]::new);
-                this.descriptors = new ColumnDescriptor[columns.length];
-                for (int index = 0; index < columns.length; index++) {
+                this.descriptors = new ColumnDescriptor[fileColumns.size()];
+                for (int index = 0; index < descriptors.length; index++) {
                     descriptors[index] = schema.getColumnDescription(new String[] {schema.getFields().get(index).getName()});
                 }
-                this.rows = new ImportRows(target, fileName, columns);
             } catch (RuntimeException e) {
                 close();
                 throw damaged(target.table(), fileName, e);
+            }
+            if (maxDop > 1) {
+                AtomicInteger threads = new AtomicInteger();
+                this.workers = Executors.newFixedThreadPool(maxDop, runnable -> {
+                    Thread thread = new Thread(runnable, "copy-parquet-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                this.inFlightLimit = maxDop + 1;
+            } else {
+                this.workers = null;
+                this.inFlightLimit = 0;
             }
         }
 
@@ -281,10 +313,10 @@ public final class ParquetFileFormat implements CopyFileFormat {
             return new Iterator<>() {
                 @Override
                 public boolean hasNext() {
-                    if (next == null && !ended) {
-                        next = readBatch();
+                    if (ready.isEmpty() && !(ended && inFlight.isEmpty())) {
+                        fill();
                     }
-                    return next != null;
+                    return !ready.isEmpty();
                 }
 
                 @Override
@@ -292,60 +324,94 @@ public final class ParquetFileFormat implements CopyFileFormat {
                     if (!hasNext()) {
                         throw new NoSuchElementException();
                     }
-                    ColumnBatch batch = next;
-                    next = null;
-                    return batch;
+                    return ready.poll();
                 }
             };
         }
 
-        private ColumnBatch readBatch() {
-            ColumnBatch batch = rows.newBatch(BATCH_ROWS);
+        /** Adds the next row group's batches to {@link #ready}, or ends. */
+        private void fill() {
             try {
-                while (batch.rows() < BATCH_ROWS) {
-                    if (rowsLeftInGroup == 0) {
-                        PageReadStore pages = reader.readNextRowGroup();
-                        if (pages == null) {
-                            ended = true;
-                            break;
-                        }
-                        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new IgnoredValues(), schema, createdBy);
-                        columnReaders = new ColumnReader[columns.length];
-                        for (int index = 0; index < columns.length; index++) {
-                            columnReaders[index] = store.getColumnReader(descriptors[index]);
-                        }
-                        rowsLeftInGroup = pages.getRowCount();
-                        continue;
+                if (workers == null) {
+                    PageReadStore pages = nextRowGroup();
+                    if (pages != null) {
+                        ready.addAll(decode(pages, rowsBefore - pages.getRowCount()));
                     }
-                    int take = (int) Math.min(rowsLeftInGroup, BATCH_ROWS - batch.rows());
-                    readRows(batch, take);
-                    rowsLeftInGroup -= take;
+                    return;
                 }
+                while (!ended && inFlight.size() < inFlightLimit) {
+                    PageReadStore pages = nextRowGroup();
+                    if (pages != null) {
+                        long firstRow = rowsBefore - pages.getRowCount();
+                        inFlight.add(workers.submit(() -> decode(pages, firstRow)));
+                    }
+                }
+                Future<List<ColumnBatch>> first = inFlight.poll();
+                if (first != null) {
+                    ready.addAll(first.get());
+                }
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? damaged(target.table(), fileName, cause)
+                        : new ColumbaException(ErrorCode.INTERNAL, "decoding " + fileName + " failed: " + e.getCause(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "COPY " + target.table() + " FROM " + fileName
+                        + " was interrupted", e);
             } catch (IOException | RuntimeException e) {
                 throw damaged(target.table(), fileName, e);
             }
-            return batch.rows() == 0 ? null : batch;
         }
 
-        private void readRows(ColumnBatch batch, int count) {
-            for (int row = 0; row < count; row++) {
-                long fileRow = ++rowsRead;
-                for (int index = 0; index < columns.length; index++) {
-                    ColumnReader values = columnReaders[index];
-                    ImportedColumn column = columns[index];
-                    try {
-                        if (values.getCurrentDefinitionLevel() < descriptors[index].getMaxDefinitionLevel()) {
-                            column.setNull(batch);
-                        } else {
-                            readValue(values, kinds[index], column, batch);
-                        }
-                    } catch (ColumbaException e) {
-                        throw rows.atRow(e, fileRow, column);
-                    }
-                    values.consume();
-                }
-                rows.endRow(batch, fileRow);
+        /** The next row group's pages, or null (and {@link #ended}) after the last. */
+        private PageReadStore nextRowGroup() throws IOException {
+            PageReadStore pages = reader.readNextRowGroup();
+            if (pages == null) {
+                ended = true;
+                return null;
             }
+            rowsBefore += pages.getRowCount();
+            return pages;
+        }
+
+        /** A row group's rows as batches of at most {@link #BATCH_ROWS}; its first row is row {@code firstRow + 1} of the file. */
+        private List<ColumnBatch> decode(PageReadStore pages, long firstRow) {
+            ImportedColumn[] columns = target.bind(fileName, fileColumns);
+            ImportRows rows = new ImportRows(target, fileName, columns);
+            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new IgnoredValues(), schema, createdBy);
+            ColumnReader[] columnReaders = new ColumnReader[columns.length];
+            int[] maxDefinitionLevels = new int[columns.length];
+            for (int index = 0; index < columns.length; index++) {
+                columnReaders[index] = store.getColumnReader(descriptors[index]);
+                maxDefinitionLevels[index] = descriptors[index].getMaxDefinitionLevel();
+            }
+            List<ColumnBatch> batches = new ArrayList<>();
+            long rowCount = pages.getRowCount();
+            long fileRow = firstRow;
+            for (long done = 0; done < rowCount; ) {
+                int take = (int) Math.min(rowCount - done, BATCH_ROWS);
+                ColumnBatch batch = rows.newBatch(take);
+                for (int row = 0; row < take; row++) {
+                    fileRow++;
+                    for (int index = 0; index < columns.length; index++) {
+                        ColumnReader values = columnReaders[index];
+                        ImportedColumn column = columns[index];
+                        try {
+                            if (values.getCurrentDefinitionLevel() < maxDefinitionLevels[index]) {
+                                column.setNull(batch);
+                            } else {
+                                readValue(values, kinds[index], column, batch);
+                            }
+                        } catch (ColumbaException e) {
+                            throw rows.atRow(e, fileRow, column);
+                        }
+                        values.consume();
+                    }
+                    rows.endRow(batch, fileRow);
+                }
+                batches.add(batch);
+                done += take;
+            }
+            return batches;
         }
 
         private static void readValue(ColumnReader values, ValueKind kind, ImportedColumn column, ColumnBatch batch) {
@@ -389,6 +455,9 @@ public final class ParquetFileFormat implements CopyFileFormat {
 
         @Override
         public void close() {
+            if (workers != null) {
+                workers.shutdownNow();
+            }
             try {
                 reader.close();
             } catch (IOException e) {
@@ -580,6 +649,7 @@ public final class ParquetFileFormat implements CopyFileFormat {
                         .withCodecFactory(new ParquetCodecs())
                         .withCompressionCodec(CompressionCodecName.SNAPPY)
                         .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                        .withRowGroupSize(ROW_GROUP_BYTES)
                         .build();
             } catch (IOException | RuntimeException e) {
                 file.discard();
