@@ -426,9 +426,16 @@ public final class ParquetFileFormat implements CopyFileFormat {
                 case FLOAT -> column.setDouble(batch, values.getFloat());
                 case DOUBLE -> column.setDouble(batch, values.getDouble());
                 case STRING -> {
-                    Binary binary = values.getBinary();
-                    byte[] bytes = binary.getBytesUnsafe();
-                    column.setUtf8(batch, bytes, 0, binary.length());
+                    // A heap buffer's bytes where they lie (page or dictionary), not a copy per value.
+                    java.nio.ByteBuffer buffer = values.getBinary().toByteBuffer();
+                    if (buffer.hasArray()) {
+                        int start = buffer.arrayOffset() + buffer.position();
+                        column.setUtf8(batch, buffer.array(), start, start + buffer.remaining());
+                    } else {
+                        byte[] bytes = new byte[buffer.remaining()];
+                        buffer.get(bytes);
+                        column.setUtf8(batch, bytes, 0, bytes.length);
+                    }
                 }
                 case DECIMAL_BINARY -> {
                     Binary binary = values.getBinary();

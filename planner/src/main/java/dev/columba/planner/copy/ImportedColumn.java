@@ -25,6 +25,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ImportedColumn {
     private static final long[] POWERS_OF_TEN = new long[19];
+    /** Eight bytes of an array at a time, for the ASCII check. */
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     static {
         POWERS_OF_TEN[0] = 1;
@@ -161,7 +164,13 @@ public final class ImportedColumn {
     }
 
     private static boolean isAscii(byte[] bytes, int start, int end) {
-        for (int index = start; index < end; index++) {
+        int index = start;
+        for (; index + Long.BYTES <= end; index += Long.BYTES) {
+            if (((long) LONGS.get(bytes, index) & 0x8080_8080_8080_8080L) != 0) {
+                return false;
+            }
+        }
+        for (; index < end; index++) {
             if (bytes[index] < 0) {
                 return false;
             }

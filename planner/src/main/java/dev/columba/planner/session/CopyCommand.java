@@ -131,7 +131,12 @@ final class CopyCommand {
             while (batches.hasNext()) {
                 ColumnBatch batch = batches.next();
                 for (int row = 0; row < batch.rows(); row++) {
-                    store.insert(transaction, batch.row(row), counters);
+                    try {
+                        store.insert(transaction, batch.row(row), counters);
+                    } catch (ColumbaException e) {
+                        throw new ColumbaException(e.errorCode(), "COPY " + table.name() + " FROM " + file + ", row "
+                                + (rows + row + 1) + ": " + e.detail(), e);
+                    }
                 }
                 rows += batch.rows();
             }
