@@ -389,7 +389,8 @@ public final class ParquetFileFormat implements CopyFileFormat {
             long fileRow = firstRow;
             for (long done = 0; done < rowCount; ) {
                 int take = (int) Math.min(rowCount - done, BATCH_ROWS);
-                ColumnBatch batch = rows.newBatch(take);
+                // One spare row: a batch grows (copying its arrays) when its last row is committed at capacity.
+                ColumnBatch batch = rows.newBatch(take + 1);
                 for (int row = 0; row < take; row++) {
                     fileRow++;
                     for (int index = 0; index < columns.length; index++) {
