@@ -88,7 +88,8 @@ enum Suite {
                     + " answers checked before timing, with each engine's planning time",
             List.of(TpchQueryBenchmark.class)),
     LOAD("load",
-            "COPY of TPC-H lineitem from one CSV file (scale factor 0.1; -p scaleFactor=1) into a Columba columnstore"
+            "COPY of TPC-H lineitem from one CSV file and from one Parquet file (scale factor 0.1; -p scaleFactor=1)"
+                    + " into a Columba columnstore"
                     + " table, a Columba rowstore table and DuckDB through JDBC in one JVM, one thread and all"
                     + " processors: rows per second and the ratio to DuckDB",
             List.of(CopyLoadBenchmark.class));
@@ -266,7 +267,7 @@ enum Suite {
             case OLTP -> "t of " + String.join(" / ", parameters(options).get(ROWS)) + " rows, "
                     + String.join(" / ", parameters(options).get(MILLIS)) + " ms per client and iteration";
             case TPCH -> "the TPC-H tables at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
-            case LOAD -> "TPC-H lineitem as CSV at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
+            case LOAD -> "TPC-H lineitem as CSV and Parquet at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR));
         };
     }
 

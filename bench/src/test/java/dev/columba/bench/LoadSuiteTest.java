@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.bench.harness.RunResults;
 import dev.columba.bench.load.CopyLoadBenchmark;
+import dev.columba.bench.load.LoadFormat;
 import dev.columba.bench.load.LoadTarget;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,21 +32,25 @@ class LoadSuiteTest {
                 "--iterations", "1", "--data-dir", directory.resolve("data").toString(), "--results-dir",
                 directory.resolve("results").toString());
         BenchMain.Completed run = SuiteRuns.run(options);
-        assertEquals(LoadTarget.values().length * 2, run.results().size());
-        for (LoadTarget target : LoadTarget.values()) {
-            for (String threads : List.of("1", "0")) {
-                List<RunResult> selected = RunResults.select(run.results(), CopyLoadBenchmark.class, "target",
-                        target.name(), "threads", threads);
-                String name = target + " threads " + threads;
-                assertEquals(1, selected.size(), name);
-                assertTrue(figure(selected.getFirst(), CopyLoadBenchmark.ROWS_PER_SECOND) > 0, name);
-                assertTrue(figure(selected.getFirst(), CopyLoadBenchmark.MEGABYTES_PER_SECOND) > 0, name);
+        assertEquals(LoadFormat.values().length * LoadTarget.values().length * 2, run.results().size());
+        for (LoadFormat format : LoadFormat.values()) {
+            for (LoadTarget target : LoadTarget.values()) {
+                for (String threads : List.of("1", "0")) {
+                    List<RunResult> selected = RunResults.select(run.results(), CopyLoadBenchmark.class, "format",
+                            format.name(), "target", target.name(), "threads", threads);
+                    String name = format + " " + target + " threads " + threads;
+                    assertEquals(1, selected.size(), name);
+                    assertTrue(figure(selected.getFirst(), CopyLoadBenchmark.ROWS_PER_SECOND) > 0, name);
+                    assertTrue(figure(selected.getFirst(), CopyLoadBenchmark.MEGABYTES_PER_SECOND) > 0, name);
+                }
             }
         }
         String report = Files.readString(run.directory().resolve(BenchMain.REPORT));
         assertTrue(report.contains("### Rows per second (median)"), report);
         for (LoadTarget target : LoadTarget.values()) {
-            assertTrue(report.contains("| " + target.label() + " | "), target.label());
+            for (LoadFormat format : LoadFormat.values()) {
+                assertTrue(report.contains("| " + format.label() + " | " + target.label() + " | "), target.label());
+            }
         }
     }
 }

@@ -107,7 +107,7 @@ class CopyTest {
         String copy = "COPY t FROM '" + data + "' WITH ";
         assertRejected("42601", copy + "(HEADER, FORCE_NOT_NULL true)", "FORCE_NOT_NULL");
         assertRejected("42601", copy + "(SAMPLE_SIZE 10)", "unknown COPY option SAMPLE_SIZE", "DELIMITER");
-        assertRejected("0A000", copy + "(FORMAT parquet)", "parquet");
+        assertRejected("0A000", copy + "(FORMAT parquet)", "dev.columba:columba-formats");
         assertRejected("22023", copy + "(FORMAT xml)", "xml");
         assertRejected("0A000", copy + "(ENCODING 'LATIN1')", "LATIN1");
         assertRejected("22023", copy + "(DELIMITER ';;')", "DELIMITER must be one ASCII character");

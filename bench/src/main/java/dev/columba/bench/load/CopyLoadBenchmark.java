@@ -34,11 +34,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One {@code COPY lineitem FROM 'lineitem.csv'} ({@link LineitemCsv}, with its header line) into an
- * empty table of a new database, through the engine's JDBC driver: a Columba columnstore table, a
+ * One {@code COPY lineitem FROM 'lineitem.csv'} ({@link LineitemCsv}, with its header line) or
+ * {@code FROM 'lineitem.parquet'} ({@link LineitemParquet}, the same rows as DuckDB writes Parquet)
+ * into an empty table of a new database, through the engine's JDBC driver: a Columba columnstore table, a
  * Columba rowstore table clustered on {@code (l_orderkey, l_linenumber)}, or a DuckDB table. The
  * score is the time of the statement, commit included (both engines commit a COPY in autocommit);
- * the secondary results are rows per second, CSV megabytes per second and the process's CPU time.
+ * the secondary results are rows per second, file megabytes per second and the process's CPU time.
  * Every load's row count is checked.
  *
  * <p>{@code threads}: 1, or 0 for all available processors. Columba: the COPY option
@@ -69,6 +70,10 @@ public class CopyLoadBenchmark {
     @Param({"COLUMBA_COLUMNSTORE", "COLUMBA_ROWSTORE", "DUCKDB"})
     public LoadTarget target;
 
+    /** The file read: CSV, or Parquet. */
+    @Param({"CSV", "PARQUET"})
+    public LoadFormat format;
+
     /** Threads the engine may use for the COPY: 1, or 0 for every available processor. */
     @Param({"1", "0"})
     public int threads;
@@ -80,6 +85,7 @@ public class CopyLoadBenchmark {
     private final com.sun.management.OperatingSystemMXBean system =
             ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class);
     private LineitemCsv.Description csv;
+    private LineitemParquet.Description parquet;
     private Path databaseDirectory;
     private Connection connection;
     private long loaded;
@@ -91,6 +97,9 @@ public class CopyLoadBenchmark {
     @Setup(Level.Trial)
     public void prepareFile() {
         csv = LineitemCsv.prepare(BenchDirectories.data(dataDirectory), scaleFactor, System.out);
+        if (format == LoadFormat.PARQUET) {
+            parquet = LineitemParquet.prepare(csv, System.out);
+        }
     }
 
     @Setup(Level.Iteration)
@@ -142,7 +151,8 @@ public class CopyLoadBenchmark {
             BenchDirectories.deleteRecursively(databaseDirectory);
         }
         IterationMetrics.record(ROWS_PER_SECOND, csv.rows() / seconds);
-        IterationMetrics.record(MEGABYTES_PER_SECOND, csv.bytes() / (double) (1 << 20) / seconds);
+        IterationMetrics.record(MEGABYTES_PER_SECOND, (format == LoadFormat.CSV ? csv.bytes() : parquet.bytes())
+                / (double) (1 << 20) / seconds);
         IterationMetrics.record(PROCESS_CPU, cpu / 1e6);
     }
 
@@ -162,6 +172,14 @@ public class CopyLoadBenchmark {
     }
 
     private String copy() {
+        if (format == LoadFormat.PARQUET) {
+            String file = parquet.file().toAbsolutePath().toString().replace("'", "''");
+            return switch (target) {
+                case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE -> "COPY " + TABLE + " FROM '" + file
+                        + "' WITH (FORMAT parquet, MAXDOP = " + effectiveThreads() + ")";
+                case DUCKDB -> "COPY " + TABLE + " FROM '" + file + "' (FORMAT parquet)";
+            };
+        }
         String file = csv.file().toAbsolutePath().toString().replace("'", "''");
         return switch (target) {
             case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE -> "COPY " + TABLE + " FROM '" + file + "' WITH (HEADER, MAXDOP = "

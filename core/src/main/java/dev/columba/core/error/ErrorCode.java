@@ -27,6 +27,8 @@ public enum ErrorCode {
     NULL_NOT_ALLOWED(1012, Category.USER, "23502"),
     DUPLICATE_KEY(1013, Category.USER, "23505"),
     WRONG_TYPE(1014, Category.USER, "42804"),
+    /** A file COPY reads is not a file of its format, or is damaged or cut short (PostgreSQL's bad_copy_file_format). */
+    BAD_COPY_FILE(1015, Category.USER, "22P04"),
     OBJECT_NOT_FOUND(1020, Category.USER, "42P01"),
     OBJECT_ALREADY_EXISTS(1021, Category.USER, "42P07"),
     UNDEFINED_COLUMN(1022, Category.USER, "42703"),

@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The options of {@code COPY ... FROM 'file' [WITH] (option, ...)}, PostgreSQL's names:
+ * The options of {@code COPY ... FROM | TO 'file' [WITH] (option, ...)}, PostgreSQL's names:
  * <ul>
- *   <li>{@code FORMAT csv} — the only format read today (parquet and arrow: 0A000);</li>
+ *   <li>{@code FORMAT csv | parquet | arrow} — without it, a file named {@code *.parquet} is
+ *       Parquet, {@code *.arrow}, {@code *.arrows}, {@code *.feather} or {@code *.ipc} Arrow IPC,
+ *       anything else CSV ({@link FileFormat});</li>
  *   <li>{@code DELIMITER ','}, {@code QUOTE '"'}, {@code ESCAPE} (default: the quote, i.e. doubled
  *       quotes) — one ASCII character each ({@code '\t'} is a tab);</li>
  *   <li>{@code NULL ''} — the text of an unquoted field that is NULL (a quoted field never is);</li>
@@ -18,9 +20,36 @@ import java.util.Locale;
  *   <li>{@code ENCODING 'UTF8'} — the only encoding read (others: 0A000);</li>
  *   <li>{@code MAXDOP n} — threads that parse the file; 0 (the default) is every available processor.</li>
  * </ul>
- * An option not in this list is an error (42601), never ignored; a bad value is 22023.
+ * An option not in this list is an error (42601), never ignored; a bad value is 22023, and so is
+ * a CSV option (DELIMITER, QUOTE, ESCAPE, NULL, HEADER, ENCODING) given with FORMAT parquet or
+ * arrow, whose files carry their own column names and types.
  */
-public record CopyOptions(CsvFormat format, int maxDop) {
+public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop) {
+    /** The kinds of file COPY reads and writes. */
+    public enum FileFormat {
+        CSV, PARQUET, ARROW;
+
+        /** The format a file's name suggests when FORMAT is not given. */
+        static FileFormat ofFileName(String file) {
+            String lower = file.toLowerCase(Locale.ROOT);
+            if (lower.endsWith(".parquet")) {
+                return PARQUET;
+            }
+            if (lower.endsWith(".arrow") || lower.endsWith(".arrows") || lower.endsWith(".feather")
+                    || lower.endsWith(".ipc")) {
+                return ARROW;
+            }
+            return CSV;
+        }
+    }
+
+    private static final List<String> CSV_ONLY = List.of("delimiter", "quote", "escape", "null", "header", "encoding");
+
+    /** CSV options, MAXDOP 1: what tests and callers without SQL options use. */
+    public CopyOptions(CsvFormat format, int maxDop) {
+        this(FileFormat.CSV, format, maxDop);
+    }
+
     /** MAXDOP's upper bound. */
     public static final int MAX_DOP = 1024;
     private static final List<String> NAMES = List.of("format", "delimiter", "quote", "escape", "null", "header",
@@ -39,6 +68,14 @@ public record CopyOptions(CsvFormat format, int maxDop) {
      *         FEATURE_NOT_SUPPORTED for a format or encoding not read
      */
     public static CopyOptions of(List<SqlOption> options, int processors) {
+        return of(options, processors, "");
+    }
+
+    /**
+     * As {@link #of(List, int)}, the format taken from {@code file}'s name when no FORMAT is given.
+     */
+    public static CopyOptions of(List<SqlOption> options, int processors, String file) {
+        FileFormat fileFormat = null;
         byte delimiter = ',';
         byte quote = '"';
         Byte escape = null;
@@ -49,14 +86,13 @@ public record CopyOptions(CsvFormat format, int maxDop) {
             switch (option.name()) {
                 case "format" -> {
                     String format = text(option).toLowerCase(Locale.ROOT);
-                    switch (format) {
-                        case "csv" -> {
-                        }
-                        case "parquet", "arrow" -> throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED,
-                                "COPY FORMAT " + format + " is not supported yet; only csv is read");
+                    fileFormat = switch (format) {
+                        case "csv" -> FileFormat.CSV;
+                        case "parquet" -> FileFormat.PARQUET;
+                        case "arrow", "ipc", "feather" -> FileFormat.ARROW;
                         default -> throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "COPY FORMAT '"
-                                + format + "' is unknown; formats: csv");
-                    }
+                                + format + "' is unknown; formats: csv, parquet, arrow");
+                    };
                 }
                 case "delimiter" -> delimiter = character(option);
                 case "quote" -> quote = character(option);
@@ -77,6 +113,18 @@ public record CopyOptions(CsvFormat format, int maxDop) {
                         NAMES.stream().map(name -> name.toUpperCase(Locale.ROOT)).toList()));
             }
         }
+        if (fileFormat == null) {
+            fileFormat = FileFormat.ofFileName(file);
+        }
+        if (fileFormat != FileFormat.CSV) {
+            for (SqlOption option : options) {
+                if (CSV_ONLY.contains(option.name())) {
+                    throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "COPY option " + option.nameIdentifier()
+                            .toString().toUpperCase(Locale.ROOT) + " applies to FORMAT csv only, not "
+                            + fileFormat.name().toLowerCase(Locale.ROOT) + " (whose files name and type their columns)");
+                }
+            }
+        }
         byte escapeCharacter = escape == null ? quote : escape;
         if (delimiter == quote) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "COPY DELIMITER and QUOTE must differ, both are '"
@@ -93,7 +141,7 @@ public record CopyOptions(CsvFormat format, int maxDop) {
                         + "' must not hold the delimiter or a line break");
             }
         }
-        return new CopyOptions(new CsvFormat(delimiter, quote, escapeCharacter, nullBytes, header),
+        return new CopyOptions(fileFormat, new CsvFormat(delimiter, quote, escapeCharacter, nullBytes, header),
                 maxDop == 0 ? Math.max(1, Math.min(processors, MAX_DOP)) : maxDop);
     }
 

@@ -1,12 +1,17 @@
 package dev.columba.planner.session;
 
+import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.planner.copy.CopyOptions;
+import dev.columba.planner.copy.CopyFileFormat;
+import dev.columba.planner.copy.CopyFileFormats;
 import dev.columba.planner.copy.CsvReader;
+import dev.columba.planner.copy.ImportReader;
+import dev.columba.planner.copy.ImportTarget;
 import dev.columba.planner.parser.SqlCopy;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
@@ -14,19 +19,24 @@ import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.Transaction;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongConsumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.sql.SqlIdentifier;
 
 /**
- * {@code COPY table [(columns)] FROM 'file.csv' [[WITH] (option, ...)]} ({@link CopyOptions}): CSV
- * into a table, through the bulk path of a columnstore table (rowgroups compressed directly) or
+ * {@code COPY table [(columns)] FROM 'file' [[WITH] (option, ...)]} ({@link CopyOptions}): CSV,
+ * Parquet or Arrow IPC into a table, through the bulk path of a columnstore table (rowgroups compressed directly) or
  * row inserts of a rowstore one, in the session's write transaction, so that a failed COPY leaves
  * the table as it was. The file is read as UTF-8 and parsed in parallel ({@link CsvReader}). Fields
  * convert to the columns' types by store assignment, as INSERT's values do: a string longer than
  * its column fails with 22001 and a number outside its column's range with 22003, never cut. A
  * bad field, or a NULL for a NOT NULL column, fails the whole COPY naming its file, line and
- * column. Progress is reported every {@value CsvReader#PROGRESS_EVERY} rows.
+ * column. Progress is reported every {@value CsvReader#PROGRESS_EVERY} rows. Parquet and Arrow
+ * files ({@link CopyFileFormat}) name and type their columns: they are mapped to the table's by
+ * name ({@link ImportTarget}) and read straight into the same column batches.
  */
 final class CopyCommand {
     private final Session session;
@@ -64,7 +74,7 @@ final class CopyCommand {
                     }
                 }
             }
-            CopyOptions options = CopyOptions.of(copy.options(), Runtime.getRuntime().availableProcessors());
+            CopyOptions options = CopyOptions.of(copy.options(), Runtime.getRuntime().availableProcessors(), copy.file());
             Path file;
             try {
                 file = Path.of(copy.file());
@@ -72,7 +82,10 @@ final class CopyCommand {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "COPY " + name + " FROM: '" + copy.file().replace("\0", "\\0")
                         + "' is not a file name: " + e.getReason());
             }
-            try (CsvReader csv = new CsvReader(file, file.toString(), options, schema, name, targets, progress)) {
+            if (options.fileFormat() != CopyOptions.FileFormat.CSV) {
+                rows = importFile(CopyFileFormats.of(options.fileFormat()), file, copy, table, schema, options, transaction,
+                        counters);
+            } else try (CsvReader csv = new CsvReader(file, file.toString(), options, schema, name, targets, progress)) {
                 if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
                     rows = ColumnstoreTable.open(database, table).bulkInsertBatches(transaction, csv.batches(),
                             options.maxDop());
@@ -98,5 +111,36 @@ final class CopyCommand {
         session.engine().gatherColumnstoreStatistics(session.reader(), copy.table().names.getLast());
         return new StatementResult.Update(rows, List.of(String.format(Locale.ROOT, "COPY %d", rows)),
                 StatementStatistics.NONE);
+    }
+
+    /** A self-describing file (Arrow, Parquet) into the table, its columns mapped by name. */
+    private long importFile(CopyFileFormat format, Path file, SqlCopy copy, CatalogEntry.Table table, TableSchema schema,
+                            CopyOptions options, Transaction transaction, IoCounters counters) {
+        ImportTarget target = new ImportTarget(schema, table.name(),
+                copy.columns().stream().map(SqlIdentifier::getSimple).toList());
+        try (BufferAllocator allocator = session.engine().memory().child("COPY " + table.name(), Long.MAX_VALUE);
+             ImportReader reader = format.open(file, file.toString(), target, options.maxDop(), allocator)) {
+            Iterator<ColumnBatch> batches = reader.batches();
+            if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                return ColumnstoreTable.open(session.database(), table).bulkInsertBatches(transaction, batches,
+                        options.maxDop());
+            }
+            TableStore store = new TableStore(table, session.database().catalog().indexesOf(transaction.writes(),
+                    table.objectId(), counters));
+            long rows = 0;
+            while (batches.hasNext()) {
+                ColumnBatch batch = batches.next();
+                for (int row = 0; row < batch.rows(); row++) {
+                    try {
+                        store.insert(transaction, batch.row(row), counters);
+                    } catch (ColumbaException e) {
+                        throw new ColumbaException(e.errorCode(), "COPY " + table.name() + " FROM " + file + ", row "
+                                + (rows + row + 1) + ": " + e.detail(), e);
+                    }
+                }
+                rows += batch.rows();
+            }
+            return rows;
+        }
     }
 }

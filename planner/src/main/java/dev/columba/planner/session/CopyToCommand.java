@@ -5,13 +5,17 @@ import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
+import dev.columba.planner.copy.CopyFileFormat;
+import dev.columba.planner.copy.CopyFileFormats;
 import dev.columba.planner.copy.CopyOptions;
+import dev.columba.planner.copy.ExportWriter;
 import dev.columba.planner.copy.CsvWriter;
 import dev.columba.planner.parser.SqlCopy;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -22,7 +26,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * {@code COPY table [(columns)] TO 'file'} and {@code COPY (query) TO 'file'}: the rows of the
  * table (as {@code SELECT columns FROM table}) or of the query, planned and run as any query of
  * the session, written as CSV ({@link CsvWriter}) in the format the options describe (the same
- * options as COPY FROM; MAXDOP has no effect here). The file appears whole or not at all.
+ * options as COPY FROM; MAXDOP has no effect here), or as Parquet or Arrow IPC
+ * ({@link CopyFileFormat}). The file appears whole or not at all.
  */
 final class CopyToCommand {
     private final Session session;
@@ -32,7 +37,7 @@ final class CopyToCommand {
     }
 
     StatementResult execute(SqlCopy copy) {
-        CopyOptions options = CopyOptions.of(copy.options(), 1);
+        CopyOptions options = CopyOptions.of(copy.options(), 1, copy.file());
         Path file;
         try {
             file = Path.of(copy.file());
@@ -45,6 +50,9 @@ final class CopyToCommand {
         if (!(result instanceof StatementResult.Rows rows)) {
             result.close();
             throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "COPY (...) TO needs a query that returns rows");
+        }
+        if (options.fileFormat() != CopyOptions.FileFormat.CSV) {
+            return exportFile(CopyFileFormats.of(options.fileFormat()), file, rows);
         }
         long written = 0;
         try (rows; CsvWriter writer = new CsvWriter(file, file.toString(), options.format(), rows.schema())) {
@@ -60,6 +68,22 @@ final class CopyToCommand {
                     writer.write(row);
                     written++;
                 }
+            }
+            writer.commit();
+        }
+        return new StatementResult.Update(written, List.of(String.format(Locale.ROOT, "COPY %d", written)),
+                StatementStatistics.NONE);
+    }
+
+    /** The rows as a Parquet or Arrow file, batch by batch as execution hands them over. */
+    private StatementResult exportFile(CopyFileFormat format, Path file, StatementResult.Rows rows) {
+        long written = 0;
+        try (rows; BufferAllocator allocator = session.engine().memory().child("COPY TO", Long.MAX_VALUE);
+             ExportWriter writer = format.create(file, file.toString(), rows.schema(), allocator)) {
+            Batch batch;
+            while ((batch = rows.next()) != null) {
+                writer.write(batch);
+                written += batch.selectedCount();
             }
             writer.commit();
         }
