@@ -487,6 +487,7 @@ public final class Session implements AutoCloseable {
     private static boolean planned(SqlNode statement) {
         return !(statement instanceof SqlSetStatistics || statement instanceof SqlSetOption || statement instanceof SqlDbcc
                 || statement instanceof SqlCheckpoint || statement instanceof SqlPrint
+                || statement instanceof dev.columba.planner.parser.SqlAlterDatabase
                 || statement instanceof dev.columba.planner.parser.SqlCopy
                 || statement instanceof SqlCreateTable create && create.query().isPresent()
                 || DdlExecutor.handles(statement));
@@ -537,6 +538,14 @@ public final class Session implements AutoCloseable {
             case SqlPrint print -> {
                 return command(List.of(printText(print.message())));
             }
+            case dev.columba.planner.parser.SqlAlterDatabase alter -> {
+                try {
+                    return new FilegroupCommand(this).execute(alter);
+                } finally {
+                    schemaChanged();
+                }
+            }
+
             case SqlCreateTable create when create.query().isPresent() -> {
                 try {
                     return new CreateTableAsCommand(this, ddl).execute(create, parameters);

@@ -154,6 +154,8 @@ public final class Tables {
             case CatalogEntry.Index index -> new CatalogEntry.Index(index.objectId(), newName, index.tableId(),
                     index.keyColumns(), index.unique(), index.rootPage(), index.firstOamPage());
             case CatalogEntry.View view -> new CatalogEntry.View(view.objectId(), newName, view.definition(), view.schema());
+            case CatalogEntry.PartitionObject object -> new CatalogEntry.PartitionObject(object.objectId(), newName,
+                    object.kind(), object.definition());
         };
         database.catalog().put(transaction.writes(), database.allocator(), renamed, transaction.systemCounters());
     }
