@@ -225,6 +225,159 @@ int ColumbaLength() :
 }
 
 /**
+ * Where a table's pages go, as table options (docs/design/storage.md, "Files, filegroups and
+ * partitions"): ON filegroup (option filegroup), ON scheme ( column ) (partition_scheme and
+ * partition_column), or PARTITION BY HASH ( column ) PARTITIONS n [ ON ( filegroup, ... ) ]
+ * (partition_hash, partition_column, partition_filegroups).
+ */
+void ColumbaTablePlacement(List<SqlNode> placementOptions) :
+{
+    final Span s;
+    SqlIdentifier target;
+    SqlIdentifier column = null;
+    final Token count;
+    final List<String> filegroups = new ArrayList<String>();
+}
+{
+    <ON> { s = span(); }
+    target = ColumbaFilegroupName()
+    [ <LPAREN> column = SimpleIdentifier() <RPAREN> ]
+    {
+        if (column == null) {
+            placementOptions.add(columbaOption("filegroup", target.getSimple(), s.end(this)));
+        } else {
+            placementOptions.add(columbaOption("partition_scheme", target.getSimple(), s.end(this)));
+            placementOptions.add(columbaOption("partition_column", column.getSimple(), s.end(this)));
+        }
+    }
+|
+    <PARTITION> { s = span(); } <BY> <HASH> <LPAREN> column = SimpleIdentifier() <RPAREN>
+    <PARTITIONS> count = <UNSIGNED_INTEGER_LITERAL>
+    [
+        <ON> <LPAREN> target = ColumbaFilegroupName() { filegroups.add(target.getSimple()); }
+        ( <COMMA> target = ColumbaFilegroupName() { filegroups.add(target.getSimple()); } )*
+        <RPAREN>
+    ]
+    {
+        placementOptions.add(columbaOption("partition_hash", count.image, s.end(this)));
+        placementOptions.add(columbaOption("partition_column", column.getSimple(), s.end(this)));
+        if (!filegroups.isEmpty()) {
+            placementOptions.add(columbaOption("partition_filegroups", String.join(",", filegroups), s.end(this)));
+        }
+    }
+}
+
+/** A table option made by the parser from other syntax: name = 'text'. */
+JAVACODE SqlOption columbaOption(String name, String value, SqlParserPos pos)
+{
+    return new SqlOption(pos, new SqlIdentifier(name, pos), SqlLiteral.createCharString(value, pos));
+}
+
+/** A filegroup's name; PRIMARY is a reserved word but also the primary filegroup's name. */
+SqlIdentifier ColumbaFilegroupName() :
+{
+    final SqlIdentifier name;
+}
+{
+    (
+        name = SimpleIdentifier()
+    |
+        <PRIMARY> { name = new SqlIdentifier("PRIMARY", getPos()); }
+    )
+    { return name; }
+}
+
+/**
+ * ALTER DATABASE { name | CURRENT } ADD FILEGROUP fg
+ * ALTER DATABASE { name | CURRENT } ADD FILE ( option, ... ) [, ( option, ... ) ]* [ TO FILEGROUP fg ]
+ * ALTER DATABASE { name | CURRENT } REMOVE FILEGROUP fg
+ */
+SqlNode ColumbaAlterDatabase() :
+{
+    final Span s;
+    SqlIdentifier filegroup = null;
+    SqlNodeList file;
+    final List<SqlNode> files = new ArrayList<SqlNode>();
+    final SqlAlterDatabase.Action action;
+}
+{
+    <ALTER> { s = span(); } <DATABASE>
+    ( <CURRENT> | SimpleIdentifier() )
+    (
+        LOOKAHEAD(2) <ADD> <FILEGROUP> filegroup = ColumbaFilegroupName() { action = SqlAlterDatabase.Action.ADD_FILEGROUP; }
+    |
+        <ADD> <FILE> file = ColumbaOptionList() { files.add(file); }
+        ( <COMMA> file = ColumbaOptionList() { files.add(file); } )*
+        [ <TO> <FILEGROUP> filegroup = ColumbaFilegroupName() ]
+        { action = SqlAlterDatabase.Action.ADD_FILE; }
+    |
+        <REMOVE> <FILEGROUP> filegroup = ColumbaFilegroupName() { action = SqlAlterDatabase.Action.REMOVE_FILEGROUP; }
+    )
+    {
+        return new SqlAlterDatabase(s.end(this), action, filegroup, new SqlNodeList(files, s.end(this)));
+    }
+}
+
+/**
+ * CREATE PARTITION FUNCTION name ( type ) AS RANGE [ LEFT | RIGHT ] FOR VALUES ( value, ... )
+ * CREATE PARTITION SCHEME name AS PARTITION function [ ALL ] TO ( filegroup, ... )
+ */
+SqlNode ColumbaCreatePartition() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final SqlDataTypeSpec type;
+    boolean right = false;
+    final List<SqlNode> values = new ArrayList<SqlNode>();
+    SqlNode value;
+    final SqlIdentifier function;
+    boolean all = false;
+    SqlIdentifier filegroup;
+    final List<SqlNode> filegroups = new ArrayList<SqlNode>();
+}
+{
+    <CREATE> { s = span(); } <PARTITION>
+    (
+        <FUNCTION> name = SimpleIdentifier() <LPAREN> type = DataType() <RPAREN>
+        <AS> <RANGE> [ <LEFT> | <RIGHT> { right = true; } ]
+        <FOR> <VALUES> <LPAREN>
+        [
+            value = Expression(ExprContext.ACCEPT_NON_QUERY) { values.add(value); }
+            ( <COMMA> value = Expression(ExprContext.ACCEPT_NON_QUERY) { values.add(value); } )*
+        ]
+        <RPAREN>
+        {
+            return new SqlPartitionFunction(s.end(this), name, type, right, new SqlNodeList(values, s.end(this)));
+        }
+    |
+        <SCHEME> name = SimpleIdentifier() <AS> <PARTITION> function = SimpleIdentifier()
+        [ <ALL> { all = true; } ]
+        <TO> <LPAREN> filegroup = ColumbaFilegroupName() { filegroups.add(filegroup); }
+        ( <COMMA> filegroup = ColumbaFilegroupName() { filegroups.add(filegroup); } )*
+        <RPAREN>
+        {
+            return new SqlPartitionScheme(s.end(this), name, function, all, new SqlNodeList(filegroups, s.end(this)));
+        }
+    )
+}
+
+/** DROP PARTITION { FUNCTION | SCHEME } name */
+SqlNode ColumbaDropPartition() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    boolean scheme = false;
+}
+{
+    <DROP> { s = span(); } <PARTITION>
+    ( <FUNCTION> | <SCHEME> { scheme = true; } )
+    name = SimpleIdentifier()
+    {
+        return new SqlDropPartitionObject(s.end(this), name, scheme);
+    }
+}
+
+/**
  * CREATE TABLE name ( column | constraint, ... ) [ WITH ( option, ... ) ]
  * CREATE TABLE name [ WITH ( option, ... ) ] AS query
  */
@@ -238,6 +391,7 @@ SqlCreate ColumbaCreateTable(Span s, boolean replace) :
     SqlNodeList columnList = SqlNodeList.EMPTY;
     SqlNodeList optionList = SqlNodeList.EMPTY;
     SqlNode query = null;
+    final List<SqlNode> placement = new ArrayList<SqlNode>();
 }
 {
     <TABLE> ifNotExists = ColumbaIfNotExists() name = CompoundIdentifier()
@@ -246,7 +400,16 @@ SqlCreate ColumbaCreateTable(Span s, boolean replace) :
         ColumbaTableElement(columns, keys)
         ( <COMMA> ColumbaTableElement(columns, keys) )*
         <RPAREN> { columnList = new SqlNodeList(columns, elementSpan.end(this)); }
+        [ ColumbaTablePlacement(placement) ]
         [ <WITH> optionList = ColumbaOptionList() ]
+        {
+            if (!placement.isEmpty()) {
+                final List<SqlNode> merged = new ArrayList<SqlNode>(placement);
+                merged.addAll(optionList.getList());
+                columbaCheckDistinctOptions(merged);
+                optionList = new SqlNodeList(merged, optionList.getParserPosition());
+            }
+        }
     |
         [ <WITH> optionList = ColumbaOptionList() ]
         <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)

@@ -19,6 +19,9 @@ import dev.columba.bench.sql.PrefetchJoinBenchmark;
 import dev.columba.bench.sql.RangeScanBenchmark;
 import dev.columba.bench.sql.Seed000Summary;
 import dev.columba.bench.sql.Seed000Tables;
+import dev.columba.bench.sql.Seed002ScanBenchmark;
+import dev.columba.bench.sql.Seed002Summary;
+import dev.columba.bench.sql.Seed002Tables;
 import dev.columba.bench.sql.Seed003Summary;
 import dev.columba.bench.peers.LineitemDatabases;
 import dev.columba.bench.peers.PeerQueryBenchmark;
@@ -61,6 +64,12 @@ enum Suite {
             "seed 004: a clustered-index scan of a table at least 4x the buffer pool, read-ahead on and off (trace"
                     + " flag 652), cold and warm: elapsed, bytes per read, MB/s, beside the article's",
             List.of(LargeTableScanBenchmark.class)),
+    SEED002("seed002",
+            "seed 002 through SQL: a cold SELECT COUNT(*) of TPC-H lineitem (scale factor 1; -p scaleFactor=N) in one"
+                    + " file, in two files of one filegroup and hash-partitioned over several filegroups at MAXDOP ="
+                    + " cores, beside the device's sequential read speed: elapsed, MB/s, pages read, read_bytes, waits,"
+                    + " and the article's figures",
+            List.of(Seed002ScanBenchmark.class)),
     SEED000("seed000",
             "seed 000 through SQL: the cold `ID < 300000` range scan with read-ahead on and off (trace flag 652) and"
                     + " the cold nested-loop join `ID < 1000` with prefetch on and off (8744), optionally beside random"
@@ -113,6 +122,16 @@ enum Suite {
     /** Seed 003: about 500 MB against a 64 MB pool; short, about 10 MB against 2 MB. */
     private static final String SEED003_FULL_ROWS = "2000000";
     private static final String SEED003_SHORT_ROWS = "40000";
+    /**
+     * Seed 002's scale factor: 1 here (lineitem about 1 GB as a heap against a 128 MB pool; the
+     * issue's SF 10 by -p scaleFactor=10 and a pool to match); 0.1 in short runs against a 16 MB
+     * pool (two workers each keep up to 500 pages read ahead, which a 4 MB pool cannot hold).
+     */
+    private static final String SEED002_FULL_SCALE_FACTOR = "1";
+    private static final String SEED002_SHORT_SCALE_FACTOR = "0.1";
+    /** Seed 002's partitions and filegroups of (c), which the runner must know to load the table. */
+    private static final String PARTITIONS = "partitions";
+    private static final String FILEGROUPS = "filegroups";
     /** The peers suite's TPC-H scale factor, which the runner must know to load the databases. */
     private static final String SCALE_FACTOR = "scaleFactor";
     /** The load suite's scale factors: 0.1 (600,572 rows) on this class of machine, 0.01 in short runs. */
@@ -153,7 +172,7 @@ enum Suite {
      */
     int warmupIterations() {
         return switch (this) {
-            case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003, OLTP, LOAD -> 1;
+            case ROWSTORE_SCAN, SEED001, SEED004, SEED002, SEED000, SEED003, OLTP, LOAD -> 1;
             case PEERS, TPCH -> 0;
         };
     }
@@ -168,6 +187,7 @@ enum Suite {
         }
         return switch (this) {
             case ROWSTORE_SCAN, SEED001, SEED004, SEED000, SEED003 -> 5;
+            case SEED002 -> 3;
             case PEERS, OLTP, TPCH, LOAD -> 3;
         };
     }
@@ -189,6 +209,11 @@ enum Suite {
             }
             case SEED004 -> parameters.put(BUFFER_POOL_MB, List.of(String.valueOf(
                     Math.max(1, Math.min(SEED004_BUFFER_POOL_MB, options.sizeMb() / LargeTableScanBenchmark.TABLE_TO_POOL)))));
+            case SEED002 -> {
+                parameters.put(SCALE_FACTOR, List.of(options.shortMode() ? SEED002_SHORT_SCALE_FACTOR
+                        : SEED002_FULL_SCALE_FACTOR));
+                parameters.put(BUFFER_POOL_MB, List.of(options.shortMode() ? "16" : "128"));
+            }
             case SEED000 -> {
                 parameters.put(ROWS, List.of(options.shortMode() ? SEED000_SHORT_ROWS : SEED000_FULL_ROWS));
                 parameters.put(SCAN_BELOW, List.of(options.shortMode() ? "15000" : "300000"));
@@ -251,6 +276,8 @@ enum Suite {
             }
             case SEED004 -> options.sizeMb() + " MB table, " + String.join(" / ", parameters(options).get(BUFFER_POOL_MB))
                     + " MB buffer pool";
+            case SEED002 -> "TPC-H lineitem at scale factor " + String.join(" / ", parameters(options).get(SCALE_FACTOR))
+                    + ", " + String.join(" / ", parameters(options).get(BUFFER_POOL_MB)) + " MB buffer pool";
             case SEED000 -> {
                 Map<String, List<String>> parameters = parameters(options);
                 yield "TestTable and Testtable2 of " + String.join(" / ", parameters.get(ROWS)) + " rows each, scan `ID < "
@@ -292,6 +319,22 @@ enum Suite {
                 List<String> lines = new ArrayList<>();
                 for (String bufferPoolMb : parameters(options).get(BUFFER_POOL_MB)) {
                     lines.addAll(Seed004Summary.describe(table, wholeNumber(BUFFER_POOL_MB, bufferPoolMb)));
+                }
+                yield lines.stream().distinct().toList();
+            }
+            case SEED002 -> {
+                Map<String, List<String>> parameters = parameters(options);
+                int partitions = Seed002ScanBenchmark.partitionsFor(wholeNumber(PARTITIONS,
+                        parameters.getOrDefault(PARTITIONS, List.of("0")).getFirst()));
+                int filegroups = Seed002ScanBenchmark.filegroupsFor(wholeNumber(FILEGROUPS,
+                        parameters.getOrDefault(FILEGROUPS, List.of("0")).getFirst()));
+                List<String> lines = new ArrayList<>();
+                for (String scaleFactor : parameters.get(SCALE_FACTOR)) {
+                    Seed002Tables.Description tables = Seed002Tables.prepare(options.dataDirectory(),
+                            scaleFactor(scaleFactor), partitions, filegroups, progress);
+                    for (String bufferPoolMb : parameters.get(BUFFER_POOL_MB)) {
+                        lines.addAll(Seed002Summary.describe(tables, wholeNumber(BUFFER_POOL_MB, bufferPoolMb)));
+                    }
                 }
                 yield lines.stream().distinct().toList();
             }
@@ -363,6 +406,7 @@ enum Suite {
             case ROWSTORE_SCAN -> RowstoreScanSummary.keyFigures(results, charts);
             case SEED001 -> Seed001Summary.keyFigures(results, charts);
             case SEED004 -> Seed004Summary.keyFigures(results, charts);
+            case SEED002 -> Seed002Summary.keyFigures(results, charts);
             case SEED000 -> Seed000Summary.keyFigures(results, charts);
             case SEED003 -> Seed003Summary.keyFigures(results, charts);
             case PEERS -> PeersSummary.keyFigures(results, charts);

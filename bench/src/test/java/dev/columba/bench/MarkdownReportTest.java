@@ -50,7 +50,7 @@ class MarkdownReportTest {
         assertRefused("# Columba bench: seed004, 20261122-030331\n\n## Run\n", "[INVALID_ARGUMENT] " + FILE
                 + " has no '## Key figures' section: not a Columba bench report");
         assertRefused("# Columba bench: seed999, 20261122-030331\n\n## Key figures\n",
-                "[INVALID_ARGUMENT] unknown suite 'seed999'; suites: rowstore-scan, seed001, seed004, seed000, seed003, peers, oltp, tpch, load");
+                "[INVALID_ARGUMENT] unknown suite 'seed999'; suites: rowstore-scan, seed001, seed004, seed002, seed000, seed003, peers, oltp, tpch, load");
     }
 
     private void assertRefused(String report, String message) {

@@ -37,9 +37,17 @@ final class CatalogRows {
     private CatalogRows(List<CatalogEntry> entries) {
         for (CatalogEntry entry : entries) {
             switch (entry) {
-                case CatalogEntry.Table table -> tables.add(table);
+                case CatalogEntry.Table table -> {
+                    // A partition of a partitioned table is not a table of its own to clients.
+                    if (!dev.columba.planner.schema.PartitionOptions.partition(table)) {
+                        tables.add(table);
+                    }
+                }
                 case CatalogEntry.Index index -> indexes.add(index);
                 case CatalogEntry.View view -> views.add(view);
+                case CatalogEntry.PartitionObject ignored -> {
+                    // Partition functions and schemes are not listed by JDBC's metadata.
+                }
             }
         }
         tables.sort(Comparator.comparing(CatalogEntry.Table::name, String.CASE_INSENSITIVE_ORDER));

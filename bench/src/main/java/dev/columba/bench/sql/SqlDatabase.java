@@ -86,6 +86,36 @@ public final class SqlDatabase implements AutoCloseable {
         return new Executed(count, sum, rows.statistics());
     }
 
+    /**
+     * The one row {@code query} returns, as Java values.
+     *
+     * @throws ColumbaException INTERNAL if it returns no row or several
+     */
+    public List<Object> row(String query) {
+        try (StatementResult result = session.execute(query)) {
+            if (!(result instanceof StatementResult.Rows rows)) {
+                throw new ColumbaException(ErrorCode.INTERNAL, query + " returned no rows");
+            }
+            List<Object> values = null;
+            int count = 0;
+            for (Batch batch = rows.next(); batch != null; batch = rows.next()) {
+                for (int position = 0; position < batch.selectedCount(); position++) {
+                    count++;
+                    values = new ArrayList<>();
+                    for (int column = 0; column < batch.columnCount(); column++) {
+                        values.add(dev.columba.core.batch.VectorValues.get(batch.column(column), batch.selectedRow(position),
+                                rows.schema().column(column).type()));
+                    }
+                }
+            }
+            rows.close();
+            if (count != 1) {
+                throw new ColumbaException(ErrorCode.INTERNAL, query + " returned " + count + " rows, not one");
+            }
+            return values;
+        }
+    }
+
     /** The plan of {@code query}, one line per operator, as {@code EXPLAIN} prints it. */
     public List<String> explain(String query) {
         try (StatementResult result = session.execute("EXPLAIN " + query)) {

@@ -55,6 +55,9 @@ record ColumnstoreFileContext(Path database, CatalogEntry.Table table, RowgroupD
                         + " of " + database + " is index " + index.name() + ", not a columnstore table");
                 case CatalogEntry.View view -> new ColumnstoreFileContext(database, null, null, "object " + tableId
                         + " of " + database + " is view " + view.name() + ", not a columnstore table");
+                case CatalogEntry.PartitionObject object -> new ColumnstoreFileContext(database, null, null, "object "
+                        + tableId + " of " + database + " is partition " + object.kind().name().toLowerCase(java.util.Locale.ROOT)
+                        + " " + object.name() + ", not a columnstore table");
             };
         } catch (RuntimeException unreadable) {
             return new ColumnstoreFileContext(database, null, null, "the data file of " + database + " cannot be read: "

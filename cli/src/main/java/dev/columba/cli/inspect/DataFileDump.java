@@ -300,6 +300,7 @@ final class DataFileDump implements AutoCloseable {
             };
             case CatalogEntry.Index ignored -> "index";
             case CatalogEntry.View ignored -> "view";
+            case CatalogEntry.PartitionObject object -> "partition " + object.kind().name().toLowerCase(java.util.Locale.ROOT);
         };
     }
 
@@ -461,6 +462,11 @@ final class DataFileDump implements AutoCloseable {
                     out.println(INDENT + "view " + view.objectId() + " " + view.name());
                     out.println(INDENT + INDENT + "columns         " + CatalogText.schema(view.schema()));
                     out.println(INDENT + INDENT + "definition      " + view.definition().replaceAll("\\s+", " "));
+                }
+                case CatalogEntry.PartitionObject object -> {
+                    out.println(INDENT + "partition " + object.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
+                            + object.objectId() + " " + object.name());
+                    out.println(INDENT + INDENT + "definition      " + object.definition().replaceAll("\\s+", " "));
                 }
             }
         }

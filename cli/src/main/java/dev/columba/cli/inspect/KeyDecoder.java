@@ -64,6 +64,7 @@ final class KeyDecoder {
                         : new KeyDecoder(codec, false, false, clustered(table));
             }
             case CatalogEntry.View ignored -> null;
+            case CatalogEntry.PartitionObject ignored -> null;
         };
     }
 

@@ -55,14 +55,24 @@ final class PropertiesDump {
         String version = sorted.get(DatabaseLayout.FORMAT_VERSION_KEY);
         if (version == null) {
             findings.report(INDENT, path + " has no " + DatabaseLayout.FORMAT_VERSION_KEY);
-        } else if (!version.trim().equals(String.valueOf(DatabaseLayout.FORMAT_VERSION))) {
+        } else if (!readable(version.trim())) {
             findings.report(INDENT, path + " has " + DatabaseLayout.FORMAT_VERSION_KEY + " = '" + version
-                    + "', this build reads " + DatabaseLayout.FORMAT_VERSION);
+                    + "', this build reads 1 to " + DatabaseLayout.FORMAT_VERSION);
         }
         String pageSize = sorted.get(DatabaseLayout.PAGE_SIZE_KEY);
         if (pageSize != null && !pageSize.trim().equals(String.valueOf(PageFormat.PAGE_SIZE))) {
             findings.report(INDENT, path + " has " + DatabaseLayout.PAGE_SIZE_KEY + " = '" + pageSize
                     + "', this build uses " + PageFormat.PAGE_SIZE);
         }
+    }
+
+    /** Versions 1 (no secondary files) to the current one are read. */
+    private static boolean readable(String version) {
+        for (int known = 1; known <= DatabaseLayout.FORMAT_VERSION; known++) {
+            if (version.equals(String.valueOf(known))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

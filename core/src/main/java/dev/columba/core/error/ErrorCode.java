@@ -32,6 +32,8 @@ public enum ErrorCode {
     OBJECT_NOT_FOUND(1020, Category.USER, "42P01"),
     OBJECT_ALREADY_EXISTS(1021, Category.USER, "42P07"),
     UNDEFINED_COLUMN(1022, Category.USER, "42703"),
+    /** An object cannot be dropped or removed while others depend on it (a filegroup in use). */
+    OBJECT_IN_USE(1023, Category.USER, "2BP01"),
     ROW_TOO_LARGE(1030, Category.USER, "54000"),
     KEY_TOO_LARGE(1031, Category.USER, "54000"),
     TRANSACTION_STATE(1040, Category.USER, "25000"),

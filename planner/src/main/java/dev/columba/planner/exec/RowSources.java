@@ -43,6 +43,54 @@ public final class RowSources {
         };
     }
 
+    /**
+     * The rows of the cursors {@code next} hands out (null: no more), one after the other, each
+     * closed when exhausted: a scan of several partitions, or of those a parallel worker claims. A
+     * batch is filled across cursors, so only the last batch is short (the contract of
+     * {@code VectorSource}).
+     */
+    public static VectorSource concatenated(java.util.function.Supplier<TableCursor> next) {
+        return new VectorSource() {
+            private TableCursor current;
+            private boolean done;
+
+            @Override
+            public int fill(FieldVector[] vectors, int capacity) {
+                int filled = 0;
+                while (!done && filled < capacity) {
+                    if (current == null) {
+                        current = next.get();
+                        if (current == null) {
+                            done = true;
+                            break;
+                        }
+                    }
+                    int reached = current.fill(vectors, filled, capacity);
+                    if (reached < capacity) {
+                        current.close();
+                        current = null;
+                    }
+                    filled = reached;
+                }
+                return filled;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+                if (current != null) {
+                    current.close();
+                    current = null;
+                }
+            }
+        };
+    }
+
+    /** A cursor over the rows {@code scan} selects from {@code table}, its reads charged to {@code countedAs}. */
+    public static TableCursor cursor(StatementEnvironment environment, TableStore table, TableScan scan, String countedAs) {
+        return table.scan(environment.reader(), scan, environment.query().counters(countedAs));
+    }
+
     /** No rows, for a batch-mode scan (a key range bounded by NULL selects nothing). */
     public static VectorSource noVectors() {
         return new VectorSource() {

@@ -18,6 +18,7 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.plan.StatementEnvironment;
 import dev.columba.planner.schema.StatisticsStore;
+import dev.columba.planner.schema.TablePartitions;
 import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
@@ -70,7 +71,18 @@ public final class TableModifyOperator implements Operator {
         TableSchema schema();
     }
 
-    public record RowstoreTarget(TableStore table, StatisticsStore statistics) implements Target {
+    /**
+     * A rowstore table; a partitioned one ({@code partitions} not null) has its rows in its
+     * partitions' tables, each row in the one its partitioning value routes it to, so an UPDATE that
+     * changes the value moves the row (an UPDATE deletes and inserts, below).
+     */
+    public record RowstoreTarget(TableStore table, StatisticsStore statistics, TablePartitions partitions)
+            implements Target {
+        /** The table that holds (or receives) {@code row}. */
+        TableStore storeOf(Object[] row) {
+            return partitions == null ? table : partitions.store(partitions.partitionOf(row[partitions.column()]));
+        }
+
         @Override
         public String name() {
             return table.name();
@@ -347,13 +359,14 @@ public final class TableModifyOperator implements Operator {
     private long insertRows(RowstoreTarget rowstore, Transaction transaction, Iterator<Object[]> rows) {
         TableStore table = rowstore.table();
         IoCounters counters = environment.query().counters(table.name());
-        int leading = table.tree() == null ? -1 : table.definition().keyColumns().getFirst();
+        // A partitioned table keeps no key bounds (its keys are spread over its partitions).
+        int leading = table.tree() == null || rowstore.partitions() != null ? -1 : table.definition().keyColumns().getFirst();
         Object low = null;
         Object high = null;
         long count = 0;
         while (rows.hasNext()) {
             Object[] row = rows.next();
-            table.insert(transaction, row, counters);
+            rowstore.storeOf(row).insert(transaction, row, counters);
             if (leading >= 0 && row[leading] != null) {
                 Object key = row[leading];
                 low = low == null || dev.columba.core.expr.Comparisons.compare(key, low) < 0 ? key : low;
@@ -389,19 +402,24 @@ public final class TableModifyOperator implements Operator {
             case RowstoreTarget rowstore -> {
                 TableStore table = rowstore.table();
                 IoCounters counters = environment.query().counters(table.name());
+                changed = 0;
                 if (table.tree() != null && table.definition().uniqueKey()) {
-                    changed = 0;
                     for (Object[] row : rows) {
-                        if (table.delete(transaction, keyOf(table, row), counters)) {
+                        // The key includes the partitioning column, so the row says its partition.
+                        if (rowstore.storeOf(row).delete(transaction, keyOf(table, row), counters)) {
                             changed++;
                         }
                     }
                 } else {
-                    List<byte[]> locators = locateRowstore(table, rows, counters);
-                    changed = 0;
-                    for (byte[] locator : locators) {
-                        if (table.deleteAt(transaction, locator, counters)) {
-                            changed++;
+                    Map<TableStore, List<Object[]>> byStore = new java.util.LinkedHashMap<>();
+                    for (Object[] row : rows) {
+                        byStore.computeIfAbsent(rowstore.storeOf(row), ignored -> new ArrayList<>()).add(row);
+                    }
+                    for (Map.Entry<TableStore, List<Object[]>> share : byStore.entrySet()) {
+                        for (byte[] locator : locateRowstore(share.getKey(), share.getValue(), counters)) {
+                            if (share.getKey().deleteAt(transaction, locator, counters)) {
+                                changed++;
+                            }
                         }
                     }
                 }

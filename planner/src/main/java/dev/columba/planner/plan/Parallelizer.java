@@ -7,6 +7,7 @@ import dev.columba.planner.rel.ColumbaFilter;
 import dev.columba.planner.rel.ColumbaGather;
 import dev.columba.planner.rel.ColumbaHashJoin;
 import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaRowstoreScan;
 import dev.columba.planner.rel.ColumbaSort;
 import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
@@ -149,8 +150,8 @@ final class Parallelizer {
      * scan object, so each divided occurrence needs an object of its own.
      */
     private static RelNode ownDriver(RelNode fragment, List<RelNode> drivers) {
-        if (fragment instanceof ColumbaColumnstoreScan scan) {
-            RelNode copy = scan.copy(scan.getTraitSet(), List.of());
+        if (fragment instanceof ColumbaColumnstoreScan || fragment instanceof ColumbaRowstoreScan) {
+            RelNode copy = fragment.copy(fragment.getTraitSet(), List.of());
             drivers.add(copy);
             return copy;
         }
@@ -165,7 +166,7 @@ final class Parallelizer {
     /** Whether workers can run {@code rel} on their share of rows, each on its own. */
     private static boolean streams(RelNode rel) {
         return rel instanceof ColumbaFilter || rel instanceof ColumbaProject || rel instanceof ColumbaColumnstoreScan
-                || rel instanceof ColumbaHashJoin;
+                || rel instanceof ColumbaHashJoin || partitionedScan(rel);
     }
 
     /** The scan whose rowgroups the workers of a fragment rooted at {@code rel} would divide, if it is big enough. */
@@ -178,11 +179,22 @@ final class Parallelizer {
         if (node instanceof ColumbaColumnstoreScan scan && scanRows(scan) >= thresholdRows) {
             return scan;
         }
+        if (partitionedScan(node) && node.getTable().getRowCount() >= thresholdRows) {
+            return node;
+        }
         return null;
     }
 
     /** Rows the scan reads: the table's rows, before its pushed-down filters (those only skip rowgroups). */
     private static double scanRows(ColumbaColumnstoreScan scan) {
         return scan.getTable().getRowCount();
+    }
+
+    /**
+     * A rowstore scan of two or more partitions: its workers divide the partitions (each reads
+     * whole partitions); a rowstore scan of one table or partition stays serial.
+     */
+    private static boolean partitionedScan(RelNode rel) {
+        return rel instanceof ColumbaRowstoreScan scan && scan.partitionsRead().length >= 2;
     }
 }

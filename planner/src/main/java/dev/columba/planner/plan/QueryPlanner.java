@@ -358,6 +358,7 @@ public final class QueryPlanner {
         if (best instanceof ColumbaTableModify modify) {
             best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
         }
+        best = dev.columba.planner.rel.PartitionElimination.apply(best, rexBuilder);
         best = Parallelizer.apply(best, degree, settings.get(StandardSettings.PARALLELISM_THRESHOLD_ROWS));
         if (settings.get(StandardSettings.BITMAP_FILTERS)) {
             best = BitmapFilters.apply(best);

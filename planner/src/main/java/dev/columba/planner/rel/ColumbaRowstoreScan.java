@@ -39,12 +39,33 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
     private final RowstoreTable rowstore;
     private final int[] projection;
     private final KeyRange range;
+    /** The partitions read (1-based, ascending) of a partitioned table; null for all (or no partitioning). */
+    private final int[] partitions;
 
     public ColumbaRowstoreScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] projection, KeyRange range) {
+        this(cluster, traits, table, projection, range, null);
+    }
+
+    private ColumbaRowstoreScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] projection,
+                                KeyRange range, int[] partitions) {
         super(cluster, traits, List.of(), table);
         this.rowstore = table.unwrap(RowstoreTable.class);
         this.projection = projection.clone();
         this.range = range;
+        this.partitions = partitions == null ? null : partitions.clone();
+    }
+
+    /** The partitions this scan reads (1-based, ascending); every one when none were eliminated; empty when not partitioned. */
+    public int[] partitionsRead() {
+        if (rowstore.partitions() == null) {
+            return new int[0];
+        }
+        return partitions != null ? partitions.clone() : rowstore.partitions().all();
+    }
+
+    /** The same scan reading only {@code numbers} of its table's partitions (partition elimination). */
+    public ColumbaRowstoreScan withPartitions(int[] numbers) {
+        return new ColumbaRowstoreScan(getCluster(), getTraitSet(), getTable(), projection, range, numbers);
     }
 
     /** A full scan of every column. */
@@ -74,16 +95,16 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
     }
 
     public ColumbaRowstoreScan withProjection(int[] columns) {
-        return new ColumbaRowstoreScan(getCluster(), getTraitSet(), getTable(), columns, range);
+        return new ColumbaRowstoreScan(getCluster(), getTraitSet(), getTable(), columns, range, partitions);
     }
 
     public ColumbaRowstoreScan withRange(KeyRange keyRange) {
-        return new ColumbaRowstoreScan(getCluster(), getTraitSet(), getTable(), projection, keyRange);
+        return new ColumbaRowstoreScan(getCluster(), getTraitSet(), getTable(), projection, keyRange, partitions);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new ColumbaRowstoreScan(getCluster(), traitSet, getTable(), projection, range);
+        return new ColumbaRowstoreScan(getCluster(), traitSet, getTable(), projection, range, partitions);
     }
 
     @Override
@@ -100,7 +121,8 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
     public RelWriter explainTerms(RelWriter writer) {
         return super.explainTerms(writer)
                 .item("projection", Arrays.toString(projection))
-                .itemIf("range", range == null ? "" : range.describe(keyNames()), range != null);
+                .itemIf("range", range == null ? "" : range.describe(keyNames()), range != null)
+                .itemIf("partitions", Arrays.toString(partitions), partitions != null);
     }
 
     /** The condition the range stands for, over this scan's columns, for estimates; null without a range. */
@@ -145,12 +167,24 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
 
     @Override
     public double estimateRowCount(RelMetadataQuery mq) {
-        return Math.max(1, rowstore.rowCount() * rangeFraction());
+        return Math.max(1, rowstore.rowCount() * rangeFraction() * partitionFraction());
+    }
+
+    /** The share of the table's rows in the partitions read, from each partition's row count. */
+    private double partitionFraction() {
+        if (partitions == null || rowstore.rowCount() == 0) {
+            return 1.0;
+        }
+        long rows = 0;
+        for (int number : partitions) {
+            rows += rowstore.partitions().store(number).definition().rowCount();
+        }
+        return (double) rows / rowstore.rowCount();
     }
 
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-        double fraction = rangeFraction();
+        double fraction = rangeFraction() * partitionFraction();
         double rows = rowstore.rowCount() * fraction;
         double pages = Math.max(1, rowstore.pages() * fraction);
         double width = 0.5 + 0.5 * projection.length / Math.max(1, table.getRowType().getFieldCount());
@@ -176,6 +210,13 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
         } else {
             text.append(", heap allocation order");
         }
+        if (rowstore.partitions() != null) {
+            int[] read = partitionsRead();
+            text.append(", partitions ").append(read.length).append(" of ").append(rowstore.partitions().count());
+            if (read.length < rowstore.partitions().count()) {
+                text.append(' ').append(Arrays.toString(read));
+            }
+        }
         if (projection.length < rowstore.schema().size()) {
             List<String> names = new ArrayList<>();
             for (int column : projection) {
@@ -197,10 +238,43 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
             checkRange(execution);
             return new VectorSourceOperator(schema, ExecutionMode.BATCH, context -> RowSources.noVectors());
         }
+        if (rowstore.partitions() != null) {
+            return partitionedScan(execution, schema);
+        }
         return new VectorSourceOperator(schema, ExecutionMode.BATCH, context -> {
             ReadAheadOptions readAhead = ReadAheadOptions.from(context.query().settings());
             TableScan scan = storageScan(execution, readAhead);
             return scan == null ? RowSources.noVectors() : RowSources.scanVectors(execution.environment(), rowstore.store(), scan);
+        });
+    }
+
+    /**
+     * A scan of the partitions read, one after the other. The workers of a parallel fragment divide
+     * them: each claims the next unread partition and reads it whole (the partitions are the
+     * morsels), so each partition's read-ahead stays sequential within it and every page is read by
+     * one worker; a worker that finds none left is done.
+     */
+    private Operator partitionedScan(Execution execution, TableSchema schema) {
+        int[] read = partitionsRead();
+        java.util.concurrent.atomic.AtomicInteger shared = execution.divides(this)
+                ? execution.shared(this, java.util.concurrent.atomic.AtomicInteger::new) : null;
+        return new VectorSourceOperator(schema, ExecutionMode.BATCH, context -> {
+            java.util.concurrent.atomic.AtomicInteger claimed = shared != null ? shared
+                    : new java.util.concurrent.atomic.AtomicInteger();
+            ReadAheadOptions readAhead = ReadAheadOptions.from(context.query().settings());
+            TableScan scan = storageScan(execution, readAhead);
+            if (scan == null) {
+                return RowSources.noVectors();
+            }
+            return RowSources.concatenated(() -> {
+                int index = claimed.getAndIncrement();
+                if (index >= read.length) {
+                    return null;
+                }
+                // Charged to the table's name: STATISTICS IO reports the table, as SQL Server does.
+                return RowSources.cursor(execution.environment(), rowstore.partitions().store(read[index]), scan,
+                        rowstore.name());
+            });
         });
     }
 

@@ -143,7 +143,8 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
 
     private static TableModifyOperator.Target targetOf(ColumbaTable table) {
         return switch (table) {
-            case RowstoreTable rowstore -> new TableModifyOperator.RowstoreTarget(rowstore.store(), rowstore.statistics());
+            case RowstoreTable rowstore -> new TableModifyOperator.RowstoreTarget(rowstore.store(), rowstore.statistics(),
+                    rowstore.partitions());
             case ColumnstoreTableAdapter columnstore -> new TableModifyOperator.ColumnstoreTarget(columnstore.table());
             case SystemView view -> throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "system view sys." + view.name()
                     + " cannot be changed");

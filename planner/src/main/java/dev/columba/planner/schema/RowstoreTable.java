@@ -11,6 +11,8 @@ import java.util.Optional;
 public final class RowstoreTable extends ColumbaTable {
     private final TableStore store;
     private final StatisticsStore statistics;
+    /** How the rows are divided among partitions, or null for a table of one partition. */
+    private final TablePartitions partitions;
 
     /** A table without key statistics (estimates use default selectivities). */
     public RowstoreTable(TableStore store) {
@@ -19,9 +21,23 @@ public final class RowstoreTable extends ColumbaTable {
 
     /** A table whose key statistics live in {@code statistics} (one store per database). */
     public RowstoreTable(TableStore store, StatisticsStore statistics) {
+        this(store, statistics, null);
+    }
+
+    /**
+     * A partitioned table: {@code store} is the table's own catalog entry (its name, columns and
+     * options; it holds no rows), {@code partitions} the tables that hold them.
+     */
+    public RowstoreTable(TableStore store, StatisticsStore statistics, TablePartitions partitions) {
         super(store.name(), store.schema());
         this.store = store;
         this.statistics = statistics;
+        this.partitions = partitions;
+    }
+
+    /** How the table is partitioned, or null when it is not. */
+    public TablePartitions partitions() {
+        return partitions;
     }
 
     /** Where this table's key statistics are kept; DML widens them. */
@@ -31,11 +47,21 @@ public final class RowstoreTable extends ColumbaTable {
 
     @Override
     public Optional<KeyBounds> keyBounds() {
-        return store.tree() == null ? Optional.empty() : statistics.bounds(store.definition().objectId());
+        return store.tree() == null || partitions != null ? Optional.empty()
+                : statistics.bounds(store.definition().objectId());
     }
 
     @Override
     public int[] lockObjectIds() {
+        if (partitions != null) {
+            // The partitions are what commits change and scans read.
+            int[] ids = new int[1 + partitions.count()];
+            ids[0] = store.definition().objectId();
+            for (int number = 1; number <= partitions.count(); number++) {
+                ids[number] = partitions.store(number).definition().objectId();
+            }
+            return ids;
+        }
         int[] ids = new int[1 + store.indexes().size()];
         ids[0] = store.definition().objectId();
         for (int index = 0; index < store.indexes().size(); index++) {
@@ -63,6 +89,13 @@ public final class RowstoreTable extends ColumbaTable {
 
     @Override
     public long rowCount() {
+        if (partitions != null) {
+            long rows = 0;
+            for (TableStore partition : partitions.stores()) {
+                rows += partition.definition().rowCount();
+            }
+            return rows;
+        }
         return store.definition().rowCount();
     }
 

@@ -58,8 +58,15 @@ final class CopyCommand {
             String name = copy.table().names.get(copy.table().names.size() - 1);
             CatalogEntry.Table table = database.catalog().byName(transaction.writes(), name, counters)
                     .filter(entry -> entry instanceof CatalogEntry.Table).map(entry -> (CatalogEntry.Table) entry)
+                    .filter(found -> !dev.columba.planner.schema.PartitionOptions.partition(found))
                     .orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "table " + name + " does not exist"));
             TableSchema schema = table.schema();
+            // A partitioned table's rows go to its partitions, each row to the one its value routes it to.
+            dev.columba.planner.schema.TablePartitions partitions =
+                    dev.columba.planner.schema.PartitionOptions.partitioned(table)
+                    ? dev.columba.planner.schema.PartitionOptions.read(table,
+                            new dev.columba.storage.table.Tables(database).list(transaction.writes(), counters))
+                    : null;
             int[] targets = new int[copy.columns().isEmpty() ? schema.size() : copy.columns().size()];
             for (int field = 0; field < targets.length; field++) {
                 targets[field] = copy.columns().isEmpty() ? field : schema.indexOf(copy.columns().get(field).getSimple());
@@ -96,7 +103,8 @@ final class CopyCommand {
                     while (csv.hasNext()) {
                         Object[] row = csv.next();
                         try {
-                            store.insert(transaction, row, counters);
+                            (partitions == null ? store : partitions.store(partitions.partitionOf(row[partitions.column()])))
+                                    .insert(transaction, row, counters);
                         } catch (ColumbaException e) {
                             throw csv.atLastRow(e);
                         }

@@ -24,6 +24,11 @@ import dev.columba.planner.parser.SqlCreateTable;
 import dev.columba.planner.parser.SqlDropIndex;
 import dev.columba.planner.parser.SqlDropTable;
 import dev.columba.planner.parser.SqlOption;
+import dev.columba.planner.parser.SqlDropPartitionObject;
+import dev.columba.planner.parser.SqlPartitionFunction;
+import dev.columba.planner.parser.SqlPartitionScheme;
+import dev.columba.planner.schema.PartitionOptions;
+import dev.columba.planner.schema.TablePartitions;
 import dev.columba.planner.parser.SqlPrimaryKey;
 import dev.columba.planner.exec.TableModifyOperator;
 import dev.columba.storage.btree.ReadAheadOptions;
@@ -81,11 +86,17 @@ final class DdlExecutor {
                 || statement instanceof SqlDropTable || statement instanceof SqlDropIndex
                 || statement instanceof SqlAlterIndex || statement instanceof SqlAlterTableSetOptions
                 || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlTruncateTable
-                || statement instanceof SqlCreateView || statement instanceof SqlDropView;
+                || statement instanceof SqlCreateView || statement instanceof SqlDropView
+                || statement instanceof SqlPartitionFunction || statement instanceof SqlPartitionScheme
+                || statement instanceof SqlDropPartitionObject;
     }
 
     private Database database() {
         return session.database();
+    }
+
+    private PartitionDdl partitions() {
+        return new PartitionDdl(database());
     }
 
     StatementResult execute(SqlNode statement) {
@@ -106,6 +117,9 @@ final class DdlExecutor {
                 case SqlTruncateTable truncate -> deleteAfterCommit.addAll(truncate(transaction, truncate));
                 case SqlCreateView create -> createView(transaction, create);
                 case SqlDropView drop -> dropView(transaction, drop);
+                case SqlPartitionFunction function -> partitions().createFunction(transaction, function);
+                case SqlPartitionScheme scheme -> partitions().createScheme(transaction, scheme);
+                case SqlDropPartitionObject drop -> partitions().drop(transaction, drop);
                 default -> throw new ColumbaException(ErrorCode.INTERNAL, "not a DDL statement: " + statement.getKind());
             }
             succeeded = true;
@@ -226,6 +240,10 @@ final class DdlExecutor {
         Map<String, String> options = new LinkedHashMap<>(tableOptions);
         boolean columnstore = "columnstore".equalsIgnoreCase(options.getOrDefault("storage", "rowstore"));
         if (columnstore) {
+            if (options.keySet().stream().anyMatch(key -> key.equals(Tables.FILEGROUP_OPTION) || key.startsWith("partition_"))) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "a columnstore table keeps its rowgroups in"
+                        + " files of its own under columnstore/; placing it on a filegroup or partitioning it is not supported");
+            }
             Map<String, String> columnstoreOptions = new LinkedHashMap<>();
             Map<String, String> columnOptions = new LinkedHashMap<>();
             options.forEach((key, value) -> (key.contains(":") ? columnOptions : columnstoreOptions).put(key, value));
@@ -236,8 +254,23 @@ final class DdlExecutor {
                     ColumnstoreTable.create(database(), transaction, name, schema, stored));
         }
         options.remove("storage");
+        if (options.containsKey(PartitionDdl.SCHEME_OPTION) || options.containsKey(PartitionDdl.HASH_OPTION)) {
+            if (primaryKey.isPresent() && primaryKey.get().clustering() == Clustering.NONCLUSTERED) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "a partitioned table cannot have secondary"
+                        + " indexes yet: make its primary key CLUSTERED");
+            }
+            List<Integer> key = new ArrayList<>();
+            primaryKey.ifPresent(pk -> pk.columns().forEach(column -> key.add(columnIndex(schema, column))));
+            TablePartitions partitions = partitions().createTable(transaction, name, schema, key, options);
+            TableStore parent = new Tables(database()).table(transaction.writes(), name, transaction.systemCounters());
+            return new TableModifyOperator.RowstoreTarget(parent, session.engine().statistics(), partitions);
+        }
         for (String key : options.keySet()) {
-            if (!key.contains(":")) {
+            if (key.startsWith("partition_")) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "option " + key + " is written by ON scheme (column)"
+                        + " or PARTITION BY HASH (column) PARTITIONS n, not by hand");
+            }
+            if (!key.contains(":") && !key.equals(Tables.FILEGROUP_OPTION)) {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "unknown table option '" + key
                         + "' for a rowstore table (columnstore tables take storage = columnstore and its options)");
             }
@@ -251,7 +284,7 @@ final class DdlExecutor {
             tables.createIndex(transaction, name, "PK_" + name, key, true);
             created = tables.table(transaction.writes(), name, transaction.systemCounters());
         }
-        return new TableModifyOperator.RowstoreTarget(created, session.engine().statistics());
+        return new TableModifyOperator.RowstoreTarget(created, session.engine().statistics(), null);
     }
 
     private static boolean isPrimaryKeyColumn(SqlCreateTable create, String column) {
@@ -319,14 +352,22 @@ final class DdlExecutor {
         return index;
     }
 
+    /** The table called {@code name}; a partition of a partitioned table has no name of its own to SQL. */
     private Optional<CatalogEntry.Table> find(Transaction transaction, String name) {
         return database().catalog().byName(transaction.writes(), name, transaction.systemCounters())
-                .filter(entry -> entry instanceof CatalogEntry.Table).map(entry -> (CatalogEntry.Table) entry);
+                .filter(entry -> entry instanceof CatalogEntry.Table).map(entry -> (CatalogEntry.Table) entry)
+                .filter(table -> !PartitionOptions.partition(table));
     }
 
+    /** The table a statement that changes its definition or storage names; not a partitioned one (not built). */
     private CatalogEntry.Table table(Transaction transaction, SqlIdentifier name) {
-        return find(transaction, simpleName(name)).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
-                "table " + simpleName(name) + " does not exist"));
+        CatalogEntry.Table table = find(transaction, simpleName(name)).orElseThrow(() -> new ColumbaException(
+                ErrorCode.OBJECT_NOT_FOUND, "table " + simpleName(name) + " does not exist"));
+        if (PartitionOptions.partitioned(table)) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "table " + table.name() + " is partitioned;"
+                    + " indexes, truncation, rebuilds and changes of its columns or options are not supported for it yet");
+        }
+        return table;
     }
 
     private List<Path> dropTable(Transaction transaction, SqlIdentifier name, boolean ifExists) {
@@ -341,6 +382,9 @@ final class DdlExecutor {
     }
 
     private List<Path> drop(Transaction transaction, CatalogEntry.Table table) {
+        if (PartitionOptions.partitioned(table)) {
+            partitions().dropPartitions(transaction, table);
+        }
         if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
             ColumnstoreTable columnstore = ColumnstoreTable.open(database(), table);
             columnstore.drop(transaction);

@@ -510,6 +510,7 @@ public final class Session implements AutoCloseable {
         return !(statement instanceof SqlSetStatistics || statement instanceof SqlSetOption || statement instanceof SqlDbcc
                 || statement instanceof SqlCheckpoint || statement instanceof SqlExecuteProcedure
                 || statement instanceof SqlPrint
+                || statement instanceof dev.columba.planner.parser.SqlAlterDatabase
                 || statement instanceof dev.columba.planner.parser.SqlCopy
                 || statement instanceof SqlCreateTable create && create.query().isPresent()
                 || DdlExecutor.handles(statement));
@@ -563,6 +564,14 @@ public final class Session implements AutoCloseable {
             case SqlPrint print -> {
                 return command(List.of(printText(print.message())));
             }
+            case dev.columba.planner.parser.SqlAlterDatabase alter -> {
+                try {
+                    return new FilegroupCommand(this).execute(alter);
+                } finally {
+                    schemaChanged();
+                }
+            }
+
             case SqlCreateTable create when create.query().isPresent() -> {
                 try {
                     return new CreateTableAsCommand(this, ddl).execute(create, parameters);

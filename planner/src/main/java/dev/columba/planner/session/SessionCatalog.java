@@ -5,6 +5,7 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.planner.plan.PlannerCatalog;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.ColumnstoreTableAdapter;
+import dev.columba.planner.schema.PartitionOptions;
 import dev.columba.planner.schema.RowstoreTable;
 import dev.columba.planner.schema.ViewTable;
 import dev.columba.storage.buffer.PageReader;
@@ -40,13 +41,20 @@ final class SessionCatalog implements PlannerCatalog {
                 : database.locks().shared(Catalog.CATALOG_OBJECT_ID)) {
             entries = database.catalog().entries(reader, counters);
         }
+        List<CatalogEntry.Table> allTables = entries.stream().filter(entry -> entry instanceof CatalogEntry.Table)
+                .map(entry -> (CatalogEntry.Table) entry).toList();
         for (CatalogEntry entry : entries) {
             if (entry instanceof CatalogEntry.Table table) {
+                if (PartitionOptions.partition(table)) {
+                    // A partition is read through its table, never by its own name.
+                    continue;
+                }
                 ColumbaTable adapter = table.organization() == CatalogEntry.Organization.COLUMNSTORE
                         ? new ColumnstoreTableAdapter(ColumnstoreTable.open(database, table),
                                 session.engine().statistics())
                         : new RowstoreTable(new TableStore(table, indexesOf(entries, table.objectId())),
-                                session.engine().statistics());
+                                session.engine().statistics(),
+                                PartitionOptions.partitioned(table) ? PartitionOptions.read(table, allTables) : null);
                 tables.put(table.name().toLowerCase(Locale.ROOT), adapter);
             } else if (entry instanceof CatalogEntry.View view) {
                 userViews.add(new ViewTable(view));

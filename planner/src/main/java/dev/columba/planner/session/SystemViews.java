@@ -9,6 +9,7 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.schema.ColumbaTable;
+import dev.columba.planner.schema.PartitionOptions;
 import dev.columba.planner.schema.SystemView;
 import dev.columba.storage.btree.BTree;
 import dev.columba.storage.btree.IndexPhysicalStats;
@@ -86,6 +87,8 @@ final class SystemViews {
                 "log_syncs", SqlType.BIGINT, "flusher_runs", SqlType.BIGINT, "groups_appended", SqlType.BIGINT,
                 "bytes_appended", SqlType.BIGINT, "end_lsn", SqlType.BIGINT, "durable_lsn", SqlType.BIGINT),
                 () -> logStats(database));
+        add(views, "partitions", schema("table_name", NAME, "object_id", SqlType.INT, "partition_number", SqlType.INT,
+                "rows", SqlType.BIGINT, "filegroup", NAME, "partition_object_id", SqlType.INT), () -> partitions(entries));
         add(views, "views", schema("view_name", NAME, "object_id", SqlType.INT, "definition", TEXT), () -> userViews(entries));
         add(views, "plan_cache", schema("sql_text", TEXT, "use_count", SqlType.BIGINT, "planning_time_ms", SqlType.DOUBLE,
                 "created", SqlType.TIMESTAMP, "last_used", SqlType.TIMESTAMP), () -> planCache(planCache));
@@ -138,17 +141,59 @@ final class SystemViews {
     private static List<Object[]> tables(List<CatalogEntry> entries) {
         List<Object[]> rows = new ArrayList<>();
         for (CatalogEntry entry : entries) {
-            if (entry instanceof CatalogEntry.Table table) {
-                rows.add(new Object[] {table.name(), table.objectId(), storage(table), table.rowCount()});
+            if (entry instanceof CatalogEntry.Table table && !PartitionOptions.partition(table)) {
+                long count = 0;
+                for (Object[] partition : partitionsOf(table, entries)) {
+                    count += (Long) partition[3];
+                }
+                rows.add(new Object[] {table.name(), table.objectId(), storage(table), count});
             }
         }
         return rows;
     }
 
+    /**
+     * SQL Server's sys.partitions: a row per partition of every table (one for a table that is not
+     * partitioned), with its rows and filegroup; a partition's own object id holds its pages.
+     */
+    private static List<Object[]> partitions(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table table && !PartitionOptions.partition(table)) {
+                rows.addAll(partitionsOf(table, entries));
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> partitionsOf(CatalogEntry.Table table, List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        if (!PartitionOptions.partitioned(table)) {
+            rows.add(new Object[] {table.name(), table.objectId(), 1, table.rowCount(), filegroup(table), table.objectId()});
+            return rows;
+        }
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table partition
+                    && String.valueOf(table.objectId()).equals(partition.options().get(PartitionOptions.PARTITION_OF))) {
+                rows.add(new Object[] {table.name(), table.objectId(),
+                        Integer.parseInt(partition.options().get(PartitionOptions.NUMBER)), partition.rowCount(),
+                        filegroup(partition), partition.objectId()});
+            }
+        }
+        rows.sort(java.util.Comparator.comparingInt(row -> (Integer) row[2]));
+        return rows;
+    }
+
+    private static String filegroup(CatalogEntry.Table table) {
+        return table.organization() == CatalogEntry.Organization.COLUMNSTORE ? null
+                : table.options().getOrDefault(dev.columba.storage.table.Tables.FILEGROUP_OPTION,
+                        dev.columba.storage.file.FileManifest.PRIMARY);
+    }
+
     private static List<Object[]> columns(List<CatalogEntry> entries) {
         List<Object[]> rows = new ArrayList<>();
         for (CatalogEntry entry : entries) {
-            if (entry instanceof CatalogEntry.Table table) {
+            if (entry instanceof CatalogEntry.Table table && !PartitionOptions.partition(table)) {
                 for (int column = 0; column < table.schema().size(); column++) {
                     Column definition = table.schema().column(column);
                     rows.add(new Object[] {table.name(), column + 1, definition.name(), definition.type().sqlName(),
@@ -196,6 +241,9 @@ final class SystemViews {
                 }
                 case CatalogEntry.View ignored -> {
                     // A view has no index.
+                }
+                case CatalogEntry.PartitionObject ignored -> {
+                    // Nor has a partition function or scheme.
                 }
             }
         }
@@ -327,6 +375,9 @@ final class SystemViews {
                     indexName = index.name();
                 }
                 case CatalogEntry.View ignored -> {
+                    continue;
+                }
+                case CatalogEntry.PartitionObject ignored -> {
                     continue;
                 }
             }

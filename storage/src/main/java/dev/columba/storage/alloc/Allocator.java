@@ -14,6 +14,8 @@ import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.buffer.PageRef;
 import dev.columba.storage.buffer.WriteSet;
 import dev.columba.storage.file.DataFile;
+import dev.columba.storage.file.DataFiles;
+import dev.columba.storage.file.FileManifest;
 import dev.columba.storage.file.DataFileFormat;
 import dev.columba.storage.page.Page;
 import dev.columba.storage.page.PageFormat;
@@ -45,11 +47,13 @@ import java.util.Map;
 public final class Allocator {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private final DataFile file;
+    private final DataFiles files;
     /** Per object (by first OAM page): the first entry that may have a free page. */
     private final Map<Long, Position> hints = new HashMap<>();
-    /** No extent below this is free. */
-    private long freeExtentHint = 1;
+    /** Per file: no extent of the file below this (an extent number within the file) is free. */
+    private final long[] freeExtentHints = new long[PageFormat.MAX_FILES];
+    /** Per filegroup: how many extents it has handed out, which picks the file of the next one. */
+    private final Map<Integer, Integer> roundRobin = new HashMap<>();
     /** Per heap (by first OAM page): the page new rows were last put on. */
     private final Map<Long, Long> insertPageHints = new HashMap<>();
 
@@ -57,7 +61,12 @@ public final class Allocator {
     }
 
     public Allocator(DataFile file) {
-        this.file = file;
+        this(DataFiles.single(file));
+    }
+
+    public Allocator(DataFiles files) {
+        this.files = files;
+        java.util.Arrays.fill(freeExtentHints, 1);
     }
 
     /** Formats the first global allocation map of a new file (extent 0, the system extent, in use). */
@@ -74,7 +83,15 @@ public final class Allocator {
      * @return the object's first OAM page, which identifies its allocation from now on
      */
     public long createObject(WriteSet writes, int objectId, IoCounters counters) {
-        long extent = allocateExtent(writes, counters);
+        return createObject(writes, objectId, FileManifest.PRIMARY_FILEGROUP, counters);
+    }
+
+    /**
+     * Creates the allocation map of a new object placed on filegroup {@code filegroupId}: its
+     * extents, this first one included, come from the filegroup's files in turn.
+     */
+    public long createObject(WriteSet writes, int objectId, int filegroupId, IoCounters counters) {
+        long extent = allocateExtent(writes, filegroupId, counters);
         long oamPage = PageFormat.firstPageOf(extent);
         try (PageRef ref = writes.create(oamPage)) {
             Page.format(ref.page(), oamPage, PageType.OBJECT_ALLOCATION_MAP, objectId, 0);
@@ -121,7 +138,7 @@ public final class Allocator {
                 return PageFormat.firstPageOf(extentAt(ref.page(), found)) + pageInExtent;
             }
         }
-        long extent = allocateExtent(writes, counters);
+        long extent = allocateExtent(writes, files.filegroupOf(PageFormat.fileOf(firstOamPage)), counters);
         long pageId = PageFormat.firstPageOf(extent);
         boolean appended;
         try (PageRef last = writes.modify(lastOamPage, counters)) {
@@ -205,7 +222,7 @@ public final class Allocator {
     public void forgetHints() {
         insertPageHints.clear();
         hints.clear();
-        freeExtentHint = 1;
+        java.util.Arrays.fill(freeExtentHints, 1);
     }
 
     /**
@@ -240,12 +257,33 @@ public final class Allocator {
 
     // ---- extents -------------------------------------------------------------------------------
 
-    private long allocateExtent(WriteSet writes, IoCounters counters) {
-        for (long interval = freeExtentHint / EXTENTS_PER_GAM; ; interval++) {
+    /**
+     * Takes an extent from the filegroup's files in turn, SQL Server's proportional fill for files
+     * that grow as needed (equal free space, so equal shares): one object loaded alone alternates
+     * its extents over every file of its filegroup, and a scan of it reads from all of them.
+     */
+    private long allocateExtent(WriteSet writes, int filegroupId, IoCounters counters) {
+        List<DataFile> members = files.filesOf(filegroupId);
+        if (members.isEmpty()) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "filegroup "
+                    + files.manifest().filegroup(filegroupId).name() + " has no files: add one with ALTER DATABASE ADD FILE");
+        }
+        int turn = roundRobin.merge(filegroupId, 1, Integer::sum) - 1;
+        return allocateExtent(writes, members.get(Math.floorMod(turn, members.size())), counters);
+    }
+
+    private long allocateExtent(WriteSet writes, DataFile file, IoCounters counters) {
+        int fileId = file.fileId();
+        long fileBase = (long) fileId << DataFileFormat.EXTENT_FILE_SHIFT;
+        for (long interval = freeExtentHints[fileId] / EXTENTS_PER_GAM; ; interval++) {
             long base = interval * EXTENTS_PER_GAM;
-            long gamPage = DataFileFormat.gamPageFor(base);
+            if (base > DataFileFormat.EXTENT_IN_FILE_MASK) {
+                throw new ColumbaException(ErrorCode.DISK_FULL, "data file " + file.path() + " is full: a file holds at most "
+                        + (DataFileFormat.EXTENT_IN_FILE_MASK + 1) + " extents; add a file to its filegroup");
+            }
+            long gamPage = DataFileFormat.gamPageFor(fileBase + base);
             // Bit 0 of every interval is its system extent, which holds the map page itself.
-            int from = (int) Math.max(1, freeExtentHint - base);
+            int from = (int) Math.max(1, freeExtentHints[fileId] - base);
             file.ensureExtent(base);
             int free;
             boolean formatted;
@@ -253,8 +291,8 @@ public final class Allocator {
                 formatted = Page.type(ref.page()) == PageType.GLOBAL_ALLOCATION_MAP;
                 free = formatted ? firstClearBit(ref.page(), from) : from;
             }
-            if (free < 0) {
-                freeExtentHint = base + EXTENTS_PER_GAM;
+            if (free < 0 || base + free > DataFileFormat.EXTENT_IN_FILE_MASK) {
+                freeExtentHints[fileId] = base + EXTENTS_PER_GAM;
                 continue;
             }
             try (PageRef ref = formatted ? writes.modify(gamPage, counters) : writes.create(gamPage)) {
@@ -265,22 +303,23 @@ public final class Allocator {
                 setBit(ref.page(), free);
             }
             long extent = base + free;
-            freeExtentHint = extent + 1;
+            freeExtentHints[fileId] = extent + 1;
             file.ensureExtent(extent);
-            return extent;
+            return fileBase + extent;
         }
     }
 
     private void freeExtent(WriteSet writes, long extent, IoCounters counters) {
         long gamPage = DataFileFormat.gamPageFor(extent);
         try (PageRef ref = writes.modify(gamPage, counters)) {
-            int bit = (int) (extent % EXTENTS_PER_GAM);
+            int bit = (int) (DataFileFormat.extentInFile(extent) % EXTENTS_PER_GAM);
             MemorySegment page = ref.page();
             long byteOffset = HEADER_SIZE + bit / 8;
             byte value = page.get(ValueLayout.JAVA_BYTE, byteOffset);
             page.set(ValueLayout.JAVA_BYTE, byteOffset, (byte) (value & ~(1 << (bit % 8))));
         }
-        freeExtentHint = Math.min(freeExtentHint, extent);
+        int fileId = DataFileFormat.fileOfExtent(extent);
+        freeExtentHints[fileId] = Math.min(freeExtentHints[fileId], DataFileFormat.extentInFile(extent));
     }
 
     private static int firstClearBit(MemorySegment gam, int fromBit) {

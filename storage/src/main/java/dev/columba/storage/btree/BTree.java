@@ -53,7 +53,12 @@ public final class BTree {
 
     /** Creates an empty tree: its allocation map and a root leaf. */
     public static BTree create(WriteSet writes, Allocator allocator, int objectId, IoCounters counters) {
-        long oamPage = allocator.createObject(writes, objectId, counters);
+        return create(writes, allocator, objectId, dev.columba.storage.file.FileManifest.PRIMARY_FILEGROUP, counters);
+    }
+
+    /** Creates an empty tree whose pages come from filegroup {@code filegroupId}'s files. */
+    public static BTree create(WriteSet writes, Allocator allocator, int objectId, int filegroupId, IoCounters counters) {
+        long oamPage = allocator.createObject(writes, objectId, filegroupId, counters);
         long root = allocator.allocatePage(writes, objectId, oamPage, counters);
         try (PageRef ref = writes.create(root)) {
             Page.format(ref.page(), root, PageType.BTREE_LEAF, objectId, 0);

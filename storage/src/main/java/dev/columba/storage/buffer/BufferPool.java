@@ -226,7 +226,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         long start = System.nanoTime();
         try {
             store.readPage(pageId, frame.memory);
-            Page.verify(frame.memory, pageId, store.name());
+            Page.verify(frame.memory, pageId, store.name(pageId));
         } catch (RuntimeException e) {
             pageTable.remove(pageId, frame);
             frame.state = Frame.State.FAILED;
@@ -320,7 +320,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         ioSizeListener.accept((long) batch.length * PageFormat.PAGE_SIZE);
         for (Frame frame : batch) {
             try {
-                Page.verify(frame.memory, frame.pageId, store.name());
+                Page.verify(frame.memory, frame.pageId, store.name(frame.pageId));
             } catch (RuntimeException e) {
                 failLoads(new Frame[] {frame}, e);
                 continue;

@@ -11,6 +11,11 @@ public interface PageStore {
     /** The file's name, for error messages. */
     String name();
 
+    /** The name of the file holding {@code pageId}, for error messages (a store may span files). */
+    default String name(long pageId) {
+        return name();
+    }
+
     /** Reads page {@code pageId} into {@code target} (8 KB); a page past the end of the file reads as zeros. */
     void readPage(long pageId, MemorySegment target);
 

@@ -87,6 +87,32 @@ public sealed interface CatalogEntry {
     }
 
     /**
+     * A partition function or a partition scheme (SQL Server's CREATE PARTITION FUNCTION / SCHEME),
+     * kept as its statement's text, which the SQL layer reads back. It owns no pages. Tables
+     * partitioned by a scheme copy what they need of it into their options when they are created.
+     *
+     * @param definition the CREATE statement as SQL the planner's parser reads
+     */
+    record PartitionObject(int objectId, String name, Kind kind, String definition) implements CatalogEntry {
+        public enum Kind { FUNCTION, SCHEME }
+
+        public PartitionObject {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(definition, "definition");
+            if (definition.isBlank()) {
+                throw new IllegalArgumentException("partition " + kind + " " + name + " needs a definition");
+            }
+        }
+
+        /** No pages, hence no allocation map: 0. */
+        @Override
+        public long firstOamPage() {
+            return 0;
+        }
+    }
+
+    /**
      * A view: a named query, kept as its SQL text, and the columns it had when it was created (names,
      * types, nullability), which a statement naming the view sees. It owns no pages.
      *

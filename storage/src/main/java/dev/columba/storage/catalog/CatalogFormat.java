@@ -25,8 +25,11 @@ public final class CatalogFormat {
     private CatalogFormat() {
     }
 
-    /** The newest entry version this build reads. Tables and indexes are written as version 1, views as 2. */
-    public static final int VERSION = 2;
+    /**
+     * The newest entry version this build reads. Tables and indexes are written as version 1, views
+     * as 2, partition functions and schemes as 3.
+     */
+    public static final int VERSION = 3;
     /** The version tables and indexes are written in, unchanged since version 1, so older builds read them. */
     static final int VERSION_TABLES_AND_INDEXES = 1;
     /** The first version with views. */
@@ -34,6 +37,10 @@ public final class CatalogFormat {
     static final int KIND_TABLE = 1;
     static final int KIND_INDEX = 2;
     static final int KIND_VIEW = 3;
+    /** The first version with partition functions and schemes. */
+    static final int VERSION_PARTITIONS = 3;
+    static final int KIND_PARTITION_FUNCTION = 4;
+    static final int KIND_PARTITION_SCHEME = 5;
 
     /** The catalog B+tree key of an object: its id as four big-endian bytes. */
     public static byte[] key(int objectId) {
@@ -43,7 +50,12 @@ public final class CatalogFormat {
     public static byte[] encode(CatalogEntry entry) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(entry instanceof CatalogEntry.View ? VERSION_VIEWS : VERSION_TABLES_AND_INDEXES);
+            out.writeByte(switch (entry) {
+                case CatalogEntry.View ignored -> VERSION_VIEWS;
+                case CatalogEntry.PartitionObject ignored -> VERSION_PARTITIONS;
+                case CatalogEntry.Table ignored -> VERSION_TABLES_AND_INDEXES;
+                case CatalogEntry.Index ignored -> VERSION_TABLES_AND_INDEXES;
+            });
             switch (entry) {
                 case CatalogEntry.Table table -> {
                     out.writeByte(KIND_TABLE);
@@ -81,6 +93,15 @@ public final class CatalogFormat {
                     out.writeInt(definition.length);
                     out.write(definition);
                     writeSchema(out, view.schema());
+                }
+                case CatalogEntry.PartitionObject object -> {
+                    out.writeByte(object.kind() == CatalogEntry.PartitionObject.Kind.FUNCTION ? KIND_PARTITION_FUNCTION
+                            : KIND_PARTITION_SCHEME);
+                    out.writeInt(object.objectId());
+                    out.writeUTF(object.name());
+                    byte[] definition = object.definition().getBytes(StandardCharsets.UTF_8);
+                    out.writeInt(definition.length);
+                    out.write(definition);
                 }
             }
         } catch (IOException e) {
@@ -152,6 +173,23 @@ public final class CatalogFormat {
                     }
                     String definition = new String(in.readNBytes(length), StandardCharsets.UTF_8);
                     yield new CatalogEntry.View(objectId, name, definition, readSchema(in));
+                }
+                case KIND_PARTITION_FUNCTION, KIND_PARTITION_SCHEME -> {
+                    if (version < VERSION_PARTITIONS) {
+                        throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of version " + version
+                                + " is a partition function or scheme, which needs version " + VERSION_PARTITIONS);
+                    }
+                    int objectId = in.readInt();
+                    String name = in.readUTF();
+                    int length = in.readInt();
+                    if (length <= 0 || length > in.available()) {
+                        throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of partition object " + name
+                                + " has a definition of " + length + " bytes, with " + in.available() + " left");
+                    }
+                    String definition = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+                    yield new CatalogEntry.PartitionObject(objectId, name, kind == KIND_PARTITION_FUNCTION
+                            ? CatalogEntry.PartitionObject.Kind.FUNCTION : CatalogEntry.PartitionObject.Kind.SCHEME,
+                            definition);
                 }
                 default -> throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of unknown kind " + kind);
             };

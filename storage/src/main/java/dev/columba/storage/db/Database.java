@@ -13,6 +13,8 @@ import dev.columba.storage.buffer.SpillFile;
 import dev.columba.storage.buffer.WriteSet;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.file.DataFile;
+import dev.columba.storage.file.DataFiles;
+import dev.columba.storage.file.FileManifest;
 import dev.columba.storage.io.FilesFacade;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.page.PageFormat;
@@ -64,6 +66,7 @@ public final class Database implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final DataFile dataFile;
+    private final DataFiles dataFiles;
     private final BufferPool pool;
     /**
      * Reads through memory mappings (columnstore segments and dictionaries), which bypass the
@@ -125,6 +128,7 @@ public final class Database implements AutoCloseable {
             }
             databaseId = control.databaseId();
         }
+        this.dataFiles = openFiles(dataFile, direct);
         // Whatever a crash left in the spill file was an uncommitted transaction's: gone with it.
         SpillFile.deleteLeftover(DatabaseLayout.spillFile(directory));
         this.spill = new SpillFile(files, DatabaseLayout.spillFile(directory));
@@ -132,12 +136,12 @@ public final class Database implements AutoCloseable {
         WriteAheadLog openedLog = null;
         try {
             int frames = (int) Math.min(Integer.MAX_VALUE, globals.get(StandardSettings.BUFFER_POOL_SIZE) / PageFormat.PAGE_SIZE);
-            openedPool = new BufferPool(dataFile, frames, globals.get(StandardSettings.IO_THREADS));
+            openedPool = new BufferPool(dataFiles, frames, globals.get(StandardSettings.IO_THREADS));
             this.pool = openedPool;
             openedLog = openLog(created ? null : control, recoveryMode);
             this.log = openedLog;
             pool.setLogFlusher(log::flush);
-            this.allocator = new Allocator(dataFile);
+            this.allocator = new Allocator(dataFiles);
             int maxTransactionFrames = frames * globals.get(StandardSettings.TRANSACTION_MAX_BUFFER_PERCENT) / 100;
             if (created) {
                 redoLsn = log.endLsn();
@@ -205,7 +209,7 @@ public final class Database implements AutoCloseable {
     }
 
     private void closeAfterFailedOpen(RuntimeException failure, WriteAheadLog openedLog, BufferPool openedPool) {
-        for (AutoCloseable resource : new AutoCloseable[] {openedLog, openedPool, dataFile, spill}) {
+        for (AutoCloseable resource : new AutoCloseable[] {openedLog, openedPool, dataFiles, spill}) {
             if (resource == null) {
                 continue;
             }
@@ -302,8 +306,152 @@ public final class Database implements AutoCloseable {
         return pool;
     }
 
+    /** The primary data file, {@code data/columba.data}. */
     public DataFile dataFile() {
         return dataFile;
+    }
+
+    /** Every data file, the primary one and those added to filegroups, as one page store. */
+    public DataFiles dataFiles() {
+        return dataFiles;
+    }
+
+    /** The database's filegroups and files beyond the primary ones. */
+    public FileManifest files() {
+        return dataFiles.manifest();
+    }
+
+    /**
+     * Opens the files the manifest lists (they must exist: recovery may replay pages into them),
+     * after the primary one.
+     */
+    private DataFiles openFiles(DataFile primary, boolean direct) {
+        Path dataDirectory = directory.resolve(DatabaseLayout.DATA_DIRECTORY);
+        FileManifest manifest;
+        try {
+            manifest = FileManifest.read(dataDirectory);
+        } catch (RuntimeException e) {
+            primary.close();
+            throw e;
+        }
+        DataFiles opened = new DataFiles(primary, manifest);
+        try {
+            for (FileManifest.FileEntry entry : manifest.files()) {
+                DataFile file = DataFile.open(files, entry.resolve(directory), entry.id(), direct);
+                if (!file.databaseId().equals(primary.databaseId())) {
+                    file.close();
+                    throw new ColumbaException(ErrorCode.FILE_MAGIC_MISMATCH, "data file " + entry.resolve(directory)
+                            + " belongs to database " + file.databaseId() + ", not " + primary.databaseId());
+                }
+                opened.add(file, manifest);
+            }
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        return opened;
+    }
+
+    /**
+     * {@code ALTER DATABASE ADD FILEGROUP}: a new, empty filegroup.
+     *
+     * @throws ColumbaException OBJECT_ALREADY_EXISTS if the name is taken
+     */
+    public void addFilegroup(String name) {
+        checkOpen();
+        checkWritable();
+        try (Transaction writer = transactions.begin()) {
+            FileManifest manifest = dataFiles.manifest();
+            if (manifest.filegroup(name).isPresent()) {
+                throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "filegroup " + name + " already exists");
+            }
+            FileManifest changed = manifest.withFilegroup(name);
+            writeDirectoryVersion();
+            changed.write(files, directory.resolve(DatabaseLayout.DATA_DIRECTORY));
+            dataFiles.setManifest(changed);
+        }
+    }
+
+    /**
+     * {@code ALTER DATABASE ADD FILE ... TO FILEGROUP}: creates the file (its header page, forced)
+     * and then lists it in the manifest, so a crash between the two leaves an unlisted file that
+     * nothing uses. {@code path} is relative to the database directory, or absolute.
+     *
+     * @throws ColumbaException OBJECT_NOT_FOUND for an unknown filegroup, OBJECT_ALREADY_EXISTS for
+     *         a file name or path in use, INVALID_ARGUMENT beyond the last file id
+     */
+    public void addFile(String name, String path, String filegroup) {
+        checkOpen();
+        checkWritable();
+        try (Transaction writer = transactions.begin()) {
+            FileManifest manifest = dataFiles.manifest();
+            FileManifest.Filegroup group = manifest.filegroup(filegroup).orElseThrow(() ->
+                    new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "filegroup " + filegroup + " does not exist"));
+            if (manifest.file(name).isPresent()) {
+                throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "file " + name + " already exists");
+            }
+            FileManifest changed = manifest.withFile(name, group.id(), path);
+            FileManifest.FileEntry entry = changed.files().getLast();
+            if (entry.id() >= PageFormat.MAX_FILES) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a database has at most " + PageFormat.MAX_FILES + " files");
+            }
+            Path location = entry.resolve(directory);
+            if (Files.exists(location)) {
+                throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "cannot add file " + name + ": " + location
+                        + " exists already");
+            }
+            try {
+                Files.createDirectories(location.toAbsolutePath().getParent());
+            } catch (IOException e) {
+                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot create the folder of " + location + ": " + e, e);
+            }
+            DataFile file = DataFile.create(files, location, dataFile.databaseId(), entry.id(), nowMicros(),
+                    globals.get(StandardSettings.DIRECT_IO));
+            try {
+                writeDirectoryVersion();
+                changed.write(files, directory.resolve(DatabaseLayout.DATA_DIRECTORY));
+            } catch (RuntimeException e) {
+                file.close();
+                throw e;
+            }
+            dataFiles.add(file, changed);
+        }
+    }
+
+    /**
+     * {@code ALTER DATABASE REMOVE FILEGROUP}: only an empty filegroup (no files) that no object
+     * uses; the caller checks the objects.
+     *
+     * @throws ColumbaException OBJECT_NOT_FOUND, or OBJECT_IN_USE for PRIMARY or a filegroup with files
+     */
+    public void removeFilegroup(String name) {
+        checkOpen();
+        checkWritable();
+        try (Transaction writer = transactions.begin()) {
+            FileManifest manifest = dataFiles.manifest();
+            FileManifest.Filegroup group = manifest.filegroup(name).orElseThrow(() ->
+                    new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "filegroup " + name + " does not exist"));
+            if (group.id() == FileManifest.PRIMARY_FILEGROUP) {
+                throw new ColumbaException(ErrorCode.OBJECT_IN_USE, "the PRIMARY filegroup cannot be removed");
+            }
+            if (!manifest.filesOf(group.id()).isEmpty()) {
+                throw new ColumbaException(ErrorCode.OBJECT_IN_USE, "filegroup " + name + " cannot be removed: it has "
+                        + manifest.filesOf(group.id()).size() + " file(s)");
+            }
+            FileManifest changed = manifest.withoutFilegroup(group.id());
+            changed.write(files, directory.resolve(DatabaseLayout.DATA_DIRECTORY));
+            dataFiles.setManifest(changed);
+        }
+    }
+
+    /** A directory with a file manifest is version 2 (older builds would not open its files). */
+    private void writeDirectoryVersion() {
+        Properties stored = DatabaseProperties.read(directory);
+        if (!String.valueOf(DatabaseLayout.FORMAT_VERSION).equals(stored.getProperty(DatabaseLayout.FORMAT_VERSION_KEY))) {
+            stored.remove(DatabaseLayout.FORMAT_VERSION_KEY);
+            stored.remove(DatabaseLayout.PAGE_SIZE_KEY);
+            DatabaseProperties.write(files, directory, stored);
+        }
     }
 
     public WriteAheadLog log() {
@@ -389,7 +537,7 @@ public final class Database implements AutoCloseable {
                 return end;
             });
             pool.writeDirty(pool.dirtyPages());
-            dataFile.sync();
+            dataFiles.sync();
             long[] lsns = new long[1];
             long checkpointEnd = log.append(List.of(new LogRecord.Checkpoint(redo)), lsns);
             log.flush(checkpointEnd);
@@ -501,7 +649,7 @@ public final class Database implements AutoCloseable {
                     pool.close();
                 } finally {
                     try {
-                        dataFile.close();
+                        dataFiles.close();
                         spill.close();
                     } finally {
                         try {

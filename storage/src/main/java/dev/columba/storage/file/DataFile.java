@@ -31,11 +31,13 @@ public final class DataFile implements PageStore, AutoCloseable {
     private final FileHandle file;
     private final String name;
     private final UUID databaseId;
+    private final int fileId;
 
-    private DataFile(FileHandle file, UUID databaseId) {
+    private DataFile(FileHandle file, UUID databaseId, int fileId) {
         this.file = file;
         this.name = file.path().toString();
         this.databaseId = databaseId;
+        this.fileId = fileId;
         if (!file.direct()) {
             file.advise(0, 0, FileHandle.Advice.RANDOM);
         }
@@ -46,12 +48,28 @@ public final class DataFile implements PageStore, AutoCloseable {
      * and boot page through the buffer pool.
      */
     public static DataFile create(FilesFacade files, Path path, UUID databaseId, long createdMicros, boolean direct) {
+        return create(files, path, databaseId, 0, createdMicros, direct);
+    }
+
+    /**
+     * Creates data file {@code fileId} (0 = the primary file, written as version 1; a secondary
+     * file is written as version 2, which records its id). Its page ids are those of
+     * {@link PageFormat#pageId(int, long)} for that file.
+     */
+    public static DataFile create(FilesFacade files, Path path, UUID databaseId, int fileId, long createdMicros,
+                                  boolean direct) {
+        if (fileId < 0 || fileId >= PageFormat.MAX_FILES) {
+            throw new IllegalArgumentException("file id " + fileId + " out of range 0.." + (PageFormat.MAX_FILES - 1));
+        }
         FileHandle file = files.open(path, FilesFacade.OpenMode.CREATE_NEW, direct);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment page = arena.allocate(PAGE_SIZE, FilesFacade.DIRECT_IO_ALIGNMENT);
-            Page.format(page, FILE_HEADER_PAGE, PageType.FILE_HEADER, 0, 0);
+            Page.format(page, PageFormat.pageId(fileId, FILE_HEADER_PAGE), PageType.FILE_HEADER, 0, 0);
             page.set(LONG, HEADER_MAGIC_OFFSET, MAGIC);
-            page.set(INT, HEADER_VERSION_OFFSET, FORMAT_VERSION);
+            page.set(INT, HEADER_VERSION_OFFSET, fileId == 0 ? PRIMARY_FILE_VERSION : FORMAT_VERSION);
+            if (fileId != 0) {
+                page.set(INT, HEADER_FILE_ID_OFFSET, fileId);
+            }
             page.set(INT, HEADER_PAGE_SIZE_OFFSET, PAGE_SIZE);
             page.set(LONG, HEADER_DATABASE_ID_HIGH_OFFSET, databaseId.getMostSignificantBits());
             page.set(LONG, HEADER_DATABASE_ID_LOW_OFFSET, databaseId.getLeastSignificantBits());
@@ -65,7 +83,7 @@ public final class DataFile implements PageStore, AutoCloseable {
             throw e;
         }
         files.syncDirectory(path.toAbsolutePath().getParent());
-        return new DataFile(file, databaseId);
+        return new DataFile(file, databaseId, fileId);
     }
 
     /**
@@ -75,6 +93,15 @@ public final class DataFile implements PageStore, AutoCloseable {
      *         PAGE_CHECKSUM_MISMATCH, each naming the file and the offending value
      */
     public static DataFile open(FilesFacade files, Path path, boolean direct) {
+        return open(files, path, 0, direct);
+    }
+
+    /**
+     * Opens data file {@code fileId}, checking its header: a version-2 file must carry that id
+     * (a file listed under the wrong id would put pages in the wrong place), a version-1 file can
+     * only be the primary file.
+     */
+    public static DataFile open(FilesFacade files, Path path, int fileId, boolean direct) {
         FileHandle file = files.open(path, FilesFacade.OpenMode.READ_WRITE, direct);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment page = arena.allocate(PAGE_SIZE, FilesFacade.DIRECT_IO_ALIGNMENT);
@@ -98,7 +125,13 @@ public final class DataFile implements PageStore, AutoCloseable {
                 throw new ColumbaException(ErrorCode.FORMAT_TOO_NEW, "data file " + path + " has format version "
                         + version + ", newer than this build (" + FORMAT_VERSION + "); upgrade Columba to open it");
             }
-            Page.verify(page, FILE_HEADER_PAGE, path.toString());
+            int storedFileId = version >= 2 ? page.get(INT, HEADER_FILE_ID_OFFSET) : 0;
+            if (storedFileId != fileId) {
+                throw new ColumbaException(ErrorCode.FILE_MAGIC_MISMATCH, "data file " + path + " is file "
+                        + storedFileId + " of its database (header offset " + HEADER_FILE_ID_OFFSET
+                        + "), but the database lists it as file " + fileId);
+            }
+            Page.verify(page, PageFormat.pageId(fileId, FILE_HEADER_PAGE), path.toString());
             int pageSize = page.get(INT, HEADER_PAGE_SIZE_OFFSET);
             if (pageSize != PAGE_SIZE) {
                 throw new ColumbaException(ErrorCode.PAGE_HEADER_INVALID, "data file " + path + " has page size "
@@ -106,7 +139,7 @@ public final class DataFile implements PageStore, AutoCloseable {
             }
             UUID databaseId = new UUID(page.get(LONG, HEADER_DATABASE_ID_HIGH_OFFSET),
                     page.get(LONG, HEADER_DATABASE_ID_LOW_OFFSET));
-            return new DataFile(file, databaseId);
+            return new DataFile(file, databaseId, fileId);
         } catch (RuntimeException e) {
             file.close();
             throw e;
@@ -115,6 +148,11 @@ public final class DataFile implements PageStore, AutoCloseable {
 
     public UUID databaseId() {
         return databaseId;
+    }
+
+    /** The file's id: the high bits of its page ids (0 = the primary file). */
+    public int fileId() {
+        return fileId;
     }
 
     public Path path() {
@@ -128,7 +166,7 @@ public final class DataFile implements PageStore, AutoCloseable {
 
     /** Makes sure the file has room up to and including {@code extent}, reserving the space. */
     public void ensureExtent(long extent) {
-        long end = (extent + 1) * PageFormat.EXTENT_SIZE;
+        long end = (DataFileFormat.extentInFile(extent) + 1) * PageFormat.EXTENT_SIZE;
         long size = file.size();
         if (size < end) {
             file.allocate(size, end - size);

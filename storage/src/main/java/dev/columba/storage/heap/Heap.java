@@ -45,7 +45,12 @@ public final class Heap {
     }
 
     public static Heap create(WriteSet writes, Allocator allocator, int objectId, IoCounters counters) {
-        return new Heap(objectId, allocator.createObject(writes, objectId, counters));
+        return create(writes, allocator, objectId, dev.columba.storage.file.FileManifest.PRIMARY_FILEGROUP, counters);
+    }
+
+    /** Creates an empty heap whose pages come from filegroup {@code filegroupId}'s files. */
+    public static Heap create(WriteSet writes, Allocator allocator, int objectId, int filegroupId, IoCounters counters) {
+        return new Heap(objectId, allocator.createObject(writes, objectId, filegroupId, counters));
     }
 
     public long firstOamPage() {

@@ -65,7 +65,34 @@ public final class PageFormat {
         return extent * PAGES_PER_EXTENT;
     }
 
+    /**
+     * Bits of a page id that number the page within its file; the bits above them are the file's
+     * id (0 for the primary file {@code data/columba.data}). See docs/format/data-file.md, "Page
+     * ids and files": a file holds at most 2^28 pages (2 TB), and 128 files fit because an
+     * allocation-map entry keeps an extent number in 32 bits.
+     */
+    public static final int FILE_ID_SHIFT = 28;
+    public static final long PAGE_IN_FILE_MASK = (1L << FILE_ID_SHIFT) - 1;
+    /** Files a database can have: file ids 0 to 127. */
+    public static final int MAX_FILES = 128;
+
+    /** The id of the file holding {@code pageId}. */
+    public static int fileOf(long pageId) {
+        return (int) (pageId >>> FILE_ID_SHIFT);
+    }
+
+    /** The page's number within its file. */
+    public static long pageInFile(long pageId) {
+        return pageId & PAGE_IN_FILE_MASK;
+    }
+
+    /** The page id of page {@code pageInFile} of file {@code fileId}. */
+    public static long pageId(int fileId, long pageInFile) {
+        return ((long) fileId << FILE_ID_SHIFT) | pageInFile;
+    }
+
+    /** The byte offset of the page within its file. */
     public static long offsetOf(long pageId) {
-        return pageId * PAGE_SIZE;
+        return pageInFile(pageId) * PAGE_SIZE;
     }
 }

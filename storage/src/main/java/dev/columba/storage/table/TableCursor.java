@@ -20,6 +20,13 @@ public interface TableCursor extends AutoCloseable {
     int fill(FieldVector[] vectors, int capacity);
 
     /**
+     * As {@link #fill(FieldVector[], int)}, writing at positions {@code from .. n-1} (returns
+     * {@code n}, at most {@code capacity}): a scan that goes on with another cursor (the next
+     * partition) where this one ended fills one batch from both.
+     */
+    int fill(FieldVector[] vectors, int from, int capacity);
+
+    /**
      * The current row's locator, as secondary indexes store it: its B+tree key (with the
      * uniquifier of a non-unique clustered key) or the eight bytes of a heap row id. A copy, for
      * {@link TableStore#deleteAt}.

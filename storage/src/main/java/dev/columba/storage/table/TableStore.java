@@ -446,7 +446,12 @@ public final class TableStore {
 
         @Override
         public int fill(FieldVector[] vectors, int capacity) {
-            int count = 0;
+            return fill(vectors, 0, capacity);
+        }
+
+        @Override
+        public int fill(FieldVector[] vectors, int from, int capacity) {
+            int count = from;
             while (count < capacity && advance()) {
                 rows.decodeInto(page(), rowOffset(), projection, vectors, count, lobs);
                 count++;

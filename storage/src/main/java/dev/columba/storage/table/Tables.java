@@ -10,6 +10,7 @@ import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
+import dev.columba.storage.file.FileManifest;
 import dev.columba.storage.heap.Heap;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.txn.ObjectLocks;
@@ -24,6 +25,12 @@ import java.util.Optional;
  * the caller's write transaction, so it commits or rolls back with the rest of it.
  */
 public final class Tables {
+    /**
+     * The table option naming the filegroup a table's pages are placed on ({@code ON fg});
+     * absent means PRIMARY (docs/format/catalog.md).
+     */
+    public static final String FILEGROUP_OPTION = "filegroup";
+
     private final Database database;
 
     public Tables(Database database) {
@@ -42,19 +49,34 @@ public final class Tables {
         if (catalog.byName(transaction.writes(), name, counters).isPresent()) {
             throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table or index " + name + " already exists");
         }
+        int filegroupId = filegroupId(options);
         int objectId = catalog.allocateObjectId(transaction.writes(), counters);
         CatalogEntry.Table entry;
         if (keyColumns.isEmpty()) {
-            Heap heap = Heap.create(transaction.writes(), database.allocator(), objectId, counters);
+            Heap heap = Heap.create(transaction.writes(), database.allocator(), objectId, filegroupId, counters);
             entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.HEAP, List.of(), false,
                     PageFormat.NO_PAGE, heap.firstOamPage(), options, 0);
         } else {
-            BTree tree = BTree.create(transaction.writes(), database.allocator(), objectId, counters);
+            BTree tree = BTree.create(transaction.writes(), database.allocator(), objectId, filegroupId, counters);
             entry = new CatalogEntry.Table(objectId, name, schema, CatalogEntry.Organization.CLUSTERED, keyColumns,
                     uniqueKey, tree.rootPage(), tree.firstOamPage(), options, 0);
         }
         catalog.put(transaction.writes(), database.allocator(), entry, counters);
         return new TableStore(entry, List.of());
+    }
+
+    /**
+     * The filegroup a table's pages come from: its {@link #FILEGROUP_OPTION} option, PRIMARY without one.
+     *
+     * @throws ColumbaException OBJECT_NOT_FOUND for a filegroup the database does not have
+     */
+    private int filegroupId(Map<String, String> options) {
+        String name = options.get(FILEGROUP_OPTION);
+        if (name == null) {
+            return FileManifest.PRIMARY_FILEGROUP;
+        }
+        return database.files().filegroup(name).orElseThrow(() ->
+                new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "filegroup " + name + " does not exist")).id();
     }
 
     /**
@@ -132,6 +154,8 @@ public final class Tables {
             case CatalogEntry.Index index -> new CatalogEntry.Index(index.objectId(), newName, index.tableId(),
                     index.keyColumns(), index.unique(), index.rootPage(), index.firstOamPage());
             case CatalogEntry.View view -> new CatalogEntry.View(view.objectId(), newName, view.definition(), view.schema());
+            case CatalogEntry.PartitionObject object -> new CatalogEntry.PartitionObject(object.objectId(), newName,
+                    object.kind(), object.definition());
         };
         database.catalog().put(transaction.writes(), database.allocator(), renamed, transaction.systemCounters());
     }

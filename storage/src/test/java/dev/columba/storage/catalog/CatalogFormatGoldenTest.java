@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The catalog entries' bytes, pinned (docs/format/catalog.md): version 1's table and index, which
- * version 2 still writes, and version 2's view. A failure here means the format changed: bump the
+ * versions 2 and 3 still write, version 2's view and version 3's partition function and scheme. A failure here means the format changed: bump the
  * version and add a History entry, or undo the change. The corrupt cases expect their exact error.
  */
 class CatalogFormatGoldenTest {
@@ -37,6 +37,25 @@ class CatalogFormatGoldenTest {
             + "0001" + "0001" + "78" + "00" + "02";
     private static final CatalogEntry.View VIEW = new CatalogEntry.View(102, "v", "SELECT 1",
             TableSchema.of(Column.notNull("x", SqlType.INT)));
+
+    private static final String FUNCTION_V3 = "03" + "04" + "00000067" + "0002" + "7066" + "00000008" + "435245415445202e";
+    private static final CatalogEntry.PartitionObject FUNCTION = new CatalogEntry.PartitionObject(103, "pf",
+            CatalogEntry.PartitionObject.Kind.FUNCTION, "CREATE .");
+    private static final String SCHEME_V3 = "03" + "05" + "00000068" + "0002" + "7073" + "00000001" + "78";
+    private static final CatalogEntry.PartitionObject SCHEME = new CatalogEntry.PartitionObject(104, "ps",
+            CatalogEntry.PartitionObject.Kind.SCHEME, "x");
+
+    @Test
+    void partitionFunctionsAndSchemesAreVersionThreeEntries() {
+        assertEquals(FUNCTION_V3, HEX.formatHex(CatalogFormat.encode(FUNCTION)));
+        assertEquals(FUNCTION, CatalogFormat.decode(HEX.parseHex(FUNCTION_V3)));
+        assertEquals(SCHEME_V3, HEX.formatHex(CatalogFormat.encode(SCHEME)));
+        assertEquals(SCHEME, CatalogFormat.decode(HEX.parseHex(SCHEME_V3)));
+        ColumbaException corrupt = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex("02" + SCHEME_V3.substring(2))));
+        assertEquals("[INDEX_CORRUPT] catalog entry of version 2 is a partition function or scheme, which needs version 3",
+                corrupt.getMessage());
+    }
 
     @Test
     void tablesAndIndexesKeepVersionOnesBytes() {
@@ -73,9 +92,9 @@ class CatalogFormatGoldenTest {
     @Test
     void aNewerVersionIsTooNew() {
         ColumbaException tooNew = assertThrows(ColumbaException.class,
-                () -> CatalogFormat.decode(HEX.parseHex("03" + VIEW_V2.substring(2))));
+                () -> CatalogFormat.decode(HEX.parseHex("04" + VIEW_V2.substring(2))));
         assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
-        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 3, newer than this build (2)", tooNew.getMessage());
+        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 4, newer than this build (3)", tooNew.getMessage());
     }
 
     @Test

@@ -36,14 +36,37 @@ class CrashRecoveryTest {
 
     @Test
     void killedProcessLosesNoCommittedWorkAndKeepsNoUncommittedWork() throws Exception {
+        killAndVerify(6, "one-file");
+    }
+
+    /**
+     * The same over a table placed on a filegroup of two files: each commit writes pages of both,
+     * recovery replays into both, and the table's extents alternate between them.
+     */
+    @Test
+    void killedProcessLosesNothingOfATableSpreadOverTwoFiles() throws Exception {
+        killAndVerify(4, CrashWorkload.TWO_FILES);
+        try (Database database = Database.open(directory, CrashWorkload.settings(), NativeFilesFacade.INSTANCE)) {
+            TableStore table = new Tables(database).table(database.bufferPool(), CrashWorkload.TABLE, new IoCounters());
+            java.util.Set<Integer> files = new java.util.TreeSet<>();
+            for (var extent : dev.columba.storage.alloc.Allocator.extents(database.bufferPool(),
+                    table.definition().firstOamPage(), new IoCounters())) {
+                files.add(dev.columba.storage.page.PageFormat.fileOf(extent.firstPage()));
+            }
+            assertEquals(java.util.Set.of(1, 2), files, "the table's extents lie in both files of its filegroup");
+        }
+    }
+
+    private void killAndVerify(int rounds, String placement) throws Exception {
         long seed = Long.getLong("columba.seed", System.nanoTime());
         System.out.println("CrashRecoveryTest seed " + seed);
         Random random = new Random(seed);
         long lastSeen = 0;
-        for (int round = 0; round < 6; round++) {
+        for (int round = 0; round < rounds; round++) {
             boolean uncommitted = round % 2 == 1;
             int commits = 1 + random.nextInt(uncommitted ? 8 : 40);
-            List<String> lines = runAndKill(uncommitted ? "uncommitted" : "forever", commits, uncommitted ? "U" : null);
+            List<String> lines = runAndKill(uncommitted ? "uncommitted" : "forever", commits, uncommitted ? "U" : null,
+                    placement);
             String context = "seed " + seed + ", round " + round + ", child printed " + lines;
             long printed = lastSeen;
             for (String line : lines) {
@@ -63,11 +86,12 @@ class CrashRecoveryTest {
     }
 
     /** Starts the child, kills it after {@code commits} commit lines (or on {@code marker}), returns its output. */
-    private List<String> runAndKill(String mode, int commits, String marker) throws IOException, InterruptedException {
+    private List<String> runAndKill(String mode, int commits, String marker, String placement)
+            throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), CrashWorkload.class.getName(),
-                directory.toString(), mode, String.valueOf(commits));
+                directory.toString(), mode, String.valueOf(commits), placement);
         builder.redirectErrorStream(true);
         Process child = builder.start();
         List<String> lines = new ArrayList<>();

@@ -20,11 +20,16 @@ import java.util.Properties;
  * parent at a moment the parent picks. Each batch inserts {@link #ROWS_PER_BATCH} rows and
  * rewrites the counter row (id 0) to its batch number, so some pages change by small deltas and
  * some by whole images. In mode {@code uncommitted} it stops after {@code commits} batches, leaves
- * a transaction with rows of negative ids open, prints {@code U} and waits to be killed.
+ * a transaction with rows of negative ids open, prints {@code U} and waits to be killed. With
+ * {@link #TWO_FILES} the table is placed on a filegroup of two files, so every batch writes pages
+ * of both and recovery replays into both.
  */
 public final class CrashWorkload {
     static final int ROWS_PER_BATCH = 250;
     static final String TABLE = "crash";
+    /** The fourth argument that places the table on a filegroup of two files. */
+    static final String TWO_FILES = "two-files";
+    static final String FILEGROUP = "crashgroup";
 
     private CrashWorkload() {
     }
@@ -53,12 +58,19 @@ public final class CrashWorkload {
         int commits = Integer.parseInt(args[2]);
         IoCounters counters = new IoCounters();
         Database database = Database.open(directory, settings(), NativeFilesFacade.INSTANCE);
+        boolean twoFiles = args.length > 3 && args[3].equals(TWO_FILES);
+        if (twoFiles && database.files().filegroup(FILEGROUP).isEmpty()) {
+            database.addFilegroup(FILEGROUP);
+            database.addFile("crash1", "fg/crash1.data", FILEGROUP);
+            database.addFile("crash2", "fg/crash2.data", FILEGROUP);
+        }
         Tables tables = new Tables(database);
         TableStore table;
         try (Transaction transaction = database.begin()) {
             table = tables.find(transaction.writes(), TABLE, counters).orElse(null);
             if (table == null) {
-                table = tables.createTable(transaction, TABLE, schema(), List.of(0), true, Map.of());
+                table = tables.createTable(transaction, TABLE, schema(), List.of(0), true,
+                        twoFiles ? Map.of(Tables.FILEGROUP_OPTION, FILEGROUP) : Map.of());
                 table.insert(transaction, new Object[] {0, 0L, "counter"}, counters);
             }
             transaction.commit();

@@ -1,0 +1,122 @@
+package dev.columba.bench.sql;
+
+import static dev.columba.bench.harness.ReportCells.NONE;
+import static dev.columba.bench.harness.ReportCells.number;
+import static dev.columba.bench.harness.ReportCells.percent;
+import static dev.columba.bench.harness.ReportCells.ratio;
+import static dev.columba.bench.harness.ReportCells.threeDecimals;
+
+import dev.columba.bench.harness.Configuration;
+import dev.columba.bench.harness.ReportCharts;
+import dev.columba.bench.harness.ScanIoMetrics;
+import dev.columba.storage.page.PageFormat;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import org.openjdk.jmh.results.RunResult;
+
+/**
+ * The seed002 suite's part of the report: the article's elapsed times for tests 3a–3d beside
+ * Columba's cold {@code SELECT COUNT(*)} of LineItem in one file, two files and hash partitions,
+ * with MB/s against the device's sequential read speed measured in the same run, pages read, the
+ * check against {@code /proc/self/io}, and the waits. States figures; judges nothing.
+ */
+public final class Seed002Summary {
+    /** The article's figures: SQL Server 2008 R2, 400 million rows, 46 GB, a DSI 3500 SSD, 96 cores. */
+    static final double ARTICLE_ONE_FILE_SECONDS = 31.2;
+    static final double ARTICLE_TWO_FILES_SECONDS = 36.9;
+    static final double ARTICLE_PARTITIONED_SECONDS = 19.88;
+    static final double ARTICLE_PAGE_COMPRESSED_SECONDS = 6.2;
+
+    private Seed002Summary() {
+    }
+
+    /** Lines describing the tables and the pool, for the report's run section. */
+    public static List<String> describe(Seed002Tables.Description tables, int bufferPoolMb) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "LineItem at TPC-H scale factor %s: %,d rows, loaded as heaps by COPY%s.",
+                dev.columba.bench.load.LineitemCsv.scaleText(tables.scaleFactor()), tables.rows(),
+                tables.loadedNow() ? String.format(Locale.ROOT, " in %.0f s (this run)", tables.loadSeconds())
+                        : " (reused from an earlier run)"));
+        lines.add(String.format(Locale.ROOT, "(a) %s: %,d pages in one file; (b) %s: %,d pages in two files of one"
+                        + " filegroup; (c) %s: %,d pages in %d hash partitions on %d filegroups of one file each.",
+                Seed002Tables.ONE_FILE, tables.pagesOneFile(), Seed002Tables.TWO_FILES, tables.pagesTwoFiles(),
+                Seed002Tables.HASH_PARTITIONED, tables.pagesHash(), tables.partitions(), tables.filegroups()));
+        lines.add(String.format(Locale.ROOT, "Buffer pool %,d MB: (a)'s pages are %.1fx the pool.", bufferPoolMb,
+                (double) tables.pagesOneFile() * PageFormat.PAGE_SIZE / ((long) bufferPoolMb << 20)));
+        return lines;
+    }
+
+    /** Markdown: the article's figures beside Columba's, the counters, and how to read them. */
+    public static String keyFigures(Collection<RunResult> results, ReportCharts charts) {
+        Configuration device = of(results, Seed002ScanBenchmark.Layout.DEVICE);
+        Configuration one = of(results, Seed002ScanBenchmark.Layout.ONE_FILE);
+        Configuration two = of(results, Seed002ScanBenchmark.Layout.TWO_FILES);
+        Configuration hash = of(results, Seed002ScanBenchmark.Layout.HASH_PARTITIONED);
+        OptionalDouble deviceRate = device.median(Seed002ScanBenchmark.DEVICE_RATE);
+        StringBuilder text = new StringBuilder();
+        text.append("### Seed 002: the article's figures beside Columba's\n\n");
+        text.append("| test | article s | article ÷ 3a | Columba s | Columba ÷ (a) | MAXDOP | MB/s from storage "
+                + "| of the device's | pages read | `read_bytes` MB | counters ÷ `read_bytes` | PAGEIOLATCH_SH waits / ms |\n");
+        text.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        row(text, "3a / (a) one file", ARTICLE_ONE_FILE_SECONDS, one, one, deviceRate);
+        row(text, "3b / (b) two files, one filegroup", ARTICLE_TWO_FILES_SECONDS, two, one, deviceRate);
+        row(text, "3c / (c) hash partitions, several filegroups", ARTICLE_PARTITIONED_SECONDS, hash, one, deviceRate);
+        text.append(String.format(Locale.ROOT, "| 3d PAGE compression | %s | %s | not built | | | | | | | | |%n",
+                dev.columba.bench.harness.RunResults.format(ARTICLE_PAGE_COMPRESSED_SECONDS),
+                String.format(Locale.ROOT, "%.2f", ARTICLE_PAGE_COMPRESSED_SECONDS / ARTICLE_ONE_FILE_SECONDS)));
+        text.append(String.format(Locale.ROOT, "| device: (a)'s file, 1 MB O_DIRECT reads | | | %s | | | %s | 100%% | | %s | | |%n",
+                number(device.medianScore()),
+                number(deviceRate), number(device.median(ScanIoMetrics.PROCESS_READ))));
+        text.append("""
+
+                Medians over the measured iterations; ratios are of medians. Each scan
+                is cold: checkpoint and DBCC DROPCLEANBUFFERS (the pool emptied, every data file dropped
+                from the operating system's page cache with POSIX_FADV_DONTNEED) before it. MB/s from
+                storage = (physical + read-ahead reads) x 8 KB over the scan's elapsed time; the device's
+                figure is (a)'s file read whole with 1 MB O_DIRECT reads in the same run. Waits are what
+                sys.wait_stats gained during the scan; it measures page reads (PAGEIOLATCH_SH), not latch
+                (LATCH_EX) or exchange waits. Only (c) runs on several workers: a scan of one rowstore
+                object is serial whatever the MAXDOP. The article's table is 46 GB on an SSD array read at
+                1,300–1,400 MB/s by 96 cores; this machine has 2 vCPUs and one virtual disk, so several
+                files and filegroups spread the I/O over files, not devices. Compare ratios, not times.
+                """);
+        return text.toString();
+    }
+
+    private static Configuration of(Collection<RunResult> results, Seed002ScanBenchmark.Layout layout) {
+        return Configuration.of(results, Seed002ScanBenchmark.class, "layout", layout.name());
+    }
+
+    private static void row(StringBuilder text, String name, double articleSeconds, Configuration scan,
+                            Configuration baseline, OptionalDouble deviceRate) {
+        text.append("| ").append(name)
+                .append(" | ").append(dev.columba.bench.harness.RunResults.format(articleSeconds))
+                .append(" | ").append(String.format(Locale.ROOT, "%.2f", articleSeconds / ARTICLE_ONE_FILE_SECONDS));
+        if (scan.result() == null) {
+            text.append(" | ").append(scan.problem()).append(" | | | | | | | | |\n");
+            return;
+        }
+        OptionalDouble rate = scan.median(ScanIoMetrics.STORAGE_RATE);
+        text.append(" | ").append(number(scan.medianScore()))
+                .append(" | ").append(ratio(scan.medianScore(), baseline.medianScore(), "%.2f"))
+                .append(" | ").append(number(scan.median(Seed002ScanBenchmark.DEGREE)))
+                .append(" | ").append(number(rate))
+                .append(" | ").append(percent(rate, deviceRate))
+                .append(" | ").append(pages(scan))
+                .append(" | ").append(number(scan.median(ScanIoMetrics.PROCESS_READ)))
+                .append(" | ").append(threeDecimals(scan.median(ScanIoMetrics.COUNTERS_TO_PROCESS)))
+                .append(" | ").append(number(scan.median(Seed002ScanBenchmark.PAGE_IO_LATCH_WAITS))).append(" / ")
+                .append(number(scan.median(Seed002ScanBenchmark.PAGE_IO_LATCH_MS)))
+                .append(" |\n");
+    }
+
+    private static String pages(Configuration scan) {
+        OptionalDouble physical = scan.median(ScanIoMetrics.PHYSICAL_READS);
+        OptionalDouble readAhead = scan.median(ScanIoMetrics.READ_AHEAD_READS);
+        return physical.isPresent() && readAhead.isPresent()
+                ? number(OptionalDouble.of(physical.getAsDouble() + readAhead.getAsDouble())) : NONE;
+    }
+}
