@@ -49,6 +49,8 @@ public final class HashJoinOperator extends JoinOperator {
     private boolean[] matchedGroups;
     /** The build that the workers of a parallel plan share, or null when this join builds its own. */
     private final SharedHashBuild shared;
+    /** This worker's part in a build read by each worker (whether its share was handed in). */
+    private final SharedHashBuild.Contribution contribution = new SharedHashBuild.Contribution();
     /** Per key, the bitmap filter this join's build publishes to scans on its probe side, or null. */
     private final RuntimeFilter[] filters;
 
@@ -116,7 +118,7 @@ public final class HashJoinOperator extends JoinOperator {
             return;
         }
         SharedHashBuild.Built built = shared.isReadByEach()
-                ? shared.contribute(context, this::readShare, this::assemble)
+                ? shared.contribute(context, contribution, this::readShare, this::assemble)
                 : shared.acquire(context, memory -> {
                     right.open(context);
                     try {
@@ -356,7 +358,7 @@ public final class HashJoinOperator extends JoinOperator {
                 try {
                     right.close();
                 } finally {
-                    shared.release();
+                    shared.release(contribution);
                 }
             }
             return;

@@ -48,6 +48,15 @@ public final class SharedHashBuild {
         }
     }
 
+    /**
+     * One worker's part in a build read by each: whether it has handed in its share (set under
+     * the build's lock). A worker that stops after handing in its share withdraws nothing: the
+     * table can still be whole, and its share may be the one the last worker is assembling from.
+     */
+    static final class Contribution {
+        private boolean handedIn;
+    }
+
     /** Builds the table from the build input, with memory from the allocator given. */
     interface Builder {
         Built build(BufferAllocator allocator);
@@ -152,7 +161,7 @@ public final class SharedHashBuild {
      * the table once every registered worker has handed in its share — built by this caller with
      * {@code assembler} if it is the last to hand in, else as the last one built it.
      */
-    Built contribute(ExecutionContext context, ShareReader reader, Assembler assembler) {
+    Built contribute(ExecutionContext context, Contribution contribution, ShareReader reader, Assembler assembler) {
         BufferAllocator allocator;
         synchronized (this) {
             if (!readByEach) {
@@ -180,6 +189,7 @@ public final class SharedHashBuild {
                 throw failure;
             }
             shares.add(share);
+            contribution.handedIn = true;
             contributed++;
             boolean last = contributed == registered;
             if (last) {
@@ -254,14 +264,17 @@ public final class SharedHashBuild {
         }
     }
 
-    /** A registered worker is done with the table; the last one frees it. */
-    void release() {
+    /**
+     * A registered worker is done with the table; the last one frees it. {@code contribution}: the
+     * worker's part when the build is read by each (null otherwise).
+     */
+    void release(Contribution contribution) {
         Built toClose = null;
         BufferAllocator memoryToClose = null;
         RuntimeException withdrawn = null;
         synchronized (this) {
             users--;
-            if (readByEach && built == null && failure == null && !building && contributed < registered) {
+            if (readByEach && !contribution.handedIn && built == null && failure == null && !building) {
                 // This worker never handed in its share (stopped, cancelled or failed before): the table cannot be whole.
                 withdrawn = new ColumbaException(ErrorCode.QUERY_CANCELLED,
                         "a worker stopped before handing in its share of a hash join's build");

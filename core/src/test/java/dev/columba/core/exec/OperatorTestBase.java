@@ -66,7 +66,7 @@ abstract class OperatorTestBase {
 
     @AfterEach
     void closeMemory() {
-        assertEquals(0, queryAllocator.getAllocatedMemory(), "everything released");
+        assertEquals(0, queryAllocator.getAllocatedMemory(), () -> "everything released: " + queryAllocator.toVerboseString());
         queryAllocator.close();
         memory.close();
     }
