@@ -26,11 +26,8 @@ final class RunLongs {
     private final int rowCount;
     private final long reference;
     private final int valueWidth;
-    private final long valueMask;
     private final int lengthWidth;
-    private final long lengthMask;
     private final int stride;
-    private final long valuesOffset;
     private final long lengthsOffset;
     private final long indexOffset;
     private final long end;
@@ -45,11 +42,9 @@ final class RunLongs {
         this.rowCount = rowCount;
         this.reference = reference;
         this.valueWidth = valueWidth;
-        this.valueMask = valueWidth == 64 ? -1L : (1L << valueWidth) - 1;
         this.lengthWidth = lengthWidth;
-        this.lengthMask = lengthWidth == 64 ? -1L : (1L << lengthWidth) - 1;
         this.stride = stride;
-        this.valuesOffset = offset + RUNS_HEADER_BYTES;
+        long valuesOffset = offset + RUNS_HEADER_BYTES;
         this.lengthsOffset = valuesOffset + SegmentFormat.packedBytes(runCount, valueWidth);
         this.indexOffset = lengthsOffset + SegmentFormat.packedBytes(runCount, lengthWidth);
         this.end = indexOffset + 4L * indexEntries(runCount, stride);
@@ -145,25 +140,11 @@ final class RunLongs {
     }
 
     long value(int run) {
-        return reference + unpack(valuesOffset, valueWidth, valueMask, run);
+        return values.get(run);
     }
 
     int length(int run) {
-        return (int) unpack(lengthsOffset, lengthWidth, lengthMask, run) + 1;
-    }
-
-    private long unpack(long wordsOffset, int width, long mask, int index) {
-        if (width == 0) {
-            return 0;
-        }
-        long bit = (long) index * width;
-        long wordOffset = wordsOffset + ((bit >>> 6) << 3);
-        int shift = (int) (bit & 63);
-        long value = bytes.get(LE_LONG, wordOffset) >>> shift;
-        if (shift + width > 64) {
-            value |= bytes.get(LE_LONG, wordOffset + 8) << (64 - shift);
-        }
-        return value & mask;
+        return (int) lengthsLessOne.delta(run) + 1;
     }
 
     /** A position in the runs: a cursor, not thread-safe, one per decode or filter call. */

@@ -78,9 +78,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final Batch batch;
     private final int[] selection;
     private final int[] needed;
-    /** Bitmap filters of joins above, tested in the scan (see {@link #testAgainst}); and the columns they test. */
+    /** Bitmap filters of joins above, tested in the scan (see {@link #testAgainst}). */
     private RuntimeFilterProbe[] probes = new RuntimeFilterProbe[0];
-    private int[] probedColumns = new int[0];
     /** Per projected column: decoded for the current batch already. */
     private boolean[] decoded;
 
@@ -150,19 +149,18 @@ public final class ColumnstoreScan implements AutoCloseable {
     }
 
     /**
-     * Tests projected column {@code column} (a whole number) against a hash join's bitmap filter
+     * Tests the probe's column (a projected whole number) against its hash join's bitmap filter
      * while scanning: a compressed rowgroup's batch decodes that column first, drops the rows the
      * probe rejects, and decodes the other columns only at the rows left (so a selective join
      * above saves their decoding, not only its own probing). Call before the first {@link #next()}.
      */
-    public void testAgainst(int column, RuntimeFilterProbe probe) {
-        if (column < 0 || column >= options.projection().length) {
-            throw new IllegalArgumentException("column " + column + " is not one of the scan's " + options.projection().length);
+    public void testAgainst(RuntimeFilterProbe probe) {
+        if (probe.column() < 0 || probe.column() >= options.projection().length) {
+            throw new IllegalArgumentException("column " + probe.column() + " is not one of the scan's "
+                    + options.projection().length);
         }
         probes = Arrays.copyOf(probes, probes.length + 1);
         probes[probes.length - 1] = probe;
-        probedColumns = Arrays.copyOf(probedColumns, probedColumns.length + 1);
-        probedColumns[probedColumns.length - 1] = column;
     }
 
     /** The next batch of live rows, or null at the end. Valid until the next call. */
@@ -302,13 +300,12 @@ public final class ColumnstoreScan implements AutoCloseable {
         resetBatch();
         int[] projection = options.projection();
         Arrays.fill(decoded, false);
-        for (int index = 0; index < probes.length; index++) {
-            if (!probes[index].wants(selected)) {
+        for (RuntimeFilterProbe probe : probes) {
+            if (!probe.wants(selected)) {
                 continue;
             }
-            int column = probedColumns[index];
-            decode(column, from, count, selected);
-            selected = probes[index].keep(batch.column(column), selection, selected, selection);
+            decode(probe.column(), from, count, selected);
+            selected = probe.keep(batch, selection, selected, selection);
             if (selected == 0) {
                 return 0;
             }
@@ -378,9 +375,9 @@ public final class ColumnstoreScan implements AutoCloseable {
         for (int position = 0; position < count; position++) {
             selection[position] = position;
         }
-        for (int index = 0; index < probes.length && live > 0; index++) {
-            if (probes[index].wants(live)) {
-                live = probes[index].keep(batch.column(probedColumns[index]), selection, live, selection);
+        for (RuntimeFilterProbe probe : probes) {
+            if (live > 0 && probe.wants(live)) {
+                live = probe.keep(batch, selection, live, selection);
             }
         }
         if (live < count) {

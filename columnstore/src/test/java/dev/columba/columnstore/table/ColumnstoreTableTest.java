@@ -197,10 +197,10 @@ class ColumnstoreTableTest {
         for (List<dev.columba.core.exec.RuntimeFilter> filters : List.of(List.of(keepHalves),
                 List.of(keepSevenths, keepHalves), List.of(new dev.columba.core.exec.RuntimeFilter("unpublished")))) {
             List<dev.columba.core.exec.RuntimeFilterProbe> probes = filters.stream()
-                    .map(filter -> new dev.columba.core.exec.RuntimeFilterProbe(filter, SqlType.INT)).toList();
+                    .map(filter -> new dev.columba.core.exec.RuntimeFilterProbe(filter, 1, SqlType.INT)).toList();
             List<Object[]> rows = new ArrayList<>();
             try (ColumnstoreScan scan = new ColumnstoreScan(table, database.bufferPool(), options, new IoCounters(), allocator)) {
-                probes.forEach(probe -> scan.testAgainst(1, probe));
+                probes.forEach(scan::testAgainst);
                 Batch batch;
                 while ((batch = scan.next()) != null) {
                     for (int index = 0; index < batch.selectedCount(); index++) {

@@ -19,7 +19,6 @@ import java.util.List;
  */
 public final class RuntimeFilterOperator extends BaseOperator {
     private final Operator input;
-    private final int column;
     private final RuntimeFilterProbe probe;
     private int[] rows = new int[0];
 
@@ -30,8 +29,7 @@ public final class RuntimeFilterOperator extends BaseOperator {
     public RuntimeFilterOperator(Operator input, int column, RuntimeFilter filter) {
         super(input.schema(), List.of(input));
         this.input = input;
-        this.column = column;
-        this.probe = new RuntimeFilterProbe(filter, input.schema().column(column).type());
+        this.probe = new RuntimeFilterProbe(filter, column, input.schema().column(column).type());
     }
 
     public RuntimeFilter filter() {
@@ -39,7 +37,7 @@ public final class RuntimeFilterOperator extends BaseOperator {
     }
 
     public int column() {
-        return column;
+        return probe.column();
     }
 
     /** Rows this operator received and passed so far. */
@@ -68,7 +66,7 @@ public final class RuntimeFilterOperator extends BaseOperator {
                 return batch;
             }
             rows = Vectors.livePositions(batch, rows);
-            int count = probe.keep(batch.column(column), rows, live, rows);
+            int count = probe.keep(batch, rows, live, rows);
             if (count == live) {
                 return batch;
             }

@@ -3,7 +3,7 @@ package dev.columba.core.exec;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
-import org.apache.arrow.vector.FieldVector;
+import dev.columba.core.batch.Batch;
 
 /**
  * One reader's use of a {@link RuntimeFilter}: the filter is shared by every worker of a parallel
@@ -22,6 +22,7 @@ public final class RuntimeFilterProbe {
     static final int SKIP_ROWS = 16 * JUDGE_ROWS;
 
     private final RuntimeFilter filter;
+    private final int column;
     private final boolean wide;
     private long rowsIn;
     private long rowsOut;
@@ -32,20 +33,27 @@ public final class RuntimeFilterProbe {
     private long rowsToSkip;
 
     /**
-     * @param type the type of the column tested: INT, DATE (4 bytes) or BIGINT (8 bytes)
+     * @param column the column of its reader's batches tested
+     * @param type that column's type: INT, DATE (4 bytes) or BIGINT (8 bytes)
      * @throws ColumbaException {@link ErrorCode#WRONG_TYPE} for any other type
      */
-    public RuntimeFilterProbe(RuntimeFilter filter, SqlType type) {
+    public RuntimeFilterProbe(RuntimeFilter filter, int column, SqlType type) {
         Layout layout = Layout.of(type);
         if (layout != Layout.INT32 && layout != Layout.INT64) {
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "a bitmap filter tests whole numbers, not " + type.sqlName());
         }
         this.filter = filter;
+        this.column = column;
         this.wide = layout == Layout.INT64;
     }
 
     public RuntimeFilter filter() {
         return filter;
+    }
+
+    /** The column of its reader's batches this probe tests. */
+    public int column() {
+        return column;
     }
 
     /**
@@ -63,12 +71,12 @@ public final class RuntimeFilterProbe {
     }
 
     /**
-     * Keeps, of rows {@code rows[0, count)} of {@code column}, those whose value may find a
-     * partner, in order at the start of {@code kept} (which may be {@code rows} itself), and
-     * returns how many. NULLs are dropped. Call only after {@link #wants} said yes.
+     * Keeps, of rows {@code rows[0, count)} of {@code batch}, those whose value in {@link #column}
+     * may find a partner, in order at the start of {@code kept} (which may be {@code rows} itself),
+     * and returns how many. NULLs are dropped. Call only after {@link #wants} said yes.
      */
-    public int keep(FieldVector column, int[] rows, int count, int[] kept) {
-        int passed = filter.filter(column, wide, rows, count, kept);
+    public int keep(Batch batch, int[] rows, int count, int[] kept) {
+        int passed = filter.filter(batch.column(column), wide, rows, count, kept);
         rowsIn += count;
         rowsOut += passed;
         judgedRows += count;

@@ -41,7 +41,6 @@ public final class ColumnstoreScanOperator implements Operator {
     private final Supplier<List<ColumnFilter>> filters;
     private final boolean withLocator;
     private final TableSchema schema;
-    private final List<Integer> probedColumns = new ArrayList<>();
     private final List<RuntimeFilterProbe> probes = new ArrayList<>();
     private BufferAllocator allocator;
     private ColumnstoreScan scan;
@@ -87,8 +86,7 @@ public final class ColumnstoreScanOperator implements Operator {
         if (scan != null) {
             throw new IllegalStateException("the scan of " + table.name() + " is open already");
         }
-        probes.add(new RuntimeFilterProbe(filter, schema.column(column).type()));
-        probedColumns.add(column);
+        probes.add(new RuntimeFilterProbe(filter, column, schema.column(column).type()));
     }
 
     @Override
@@ -118,9 +116,7 @@ public final class ColumnstoreScanOperator implements Operator {
         IoCounters counters = context.query().counters(table.name());
         scan = morsels == null ? new ColumnstoreScan(table, environment.reader(), options, counters, allocator)
                 : new ColumnstoreScan(table, environment.reader(), options, counters, allocator, morsels);
-        for (int index = 0; index < probes.size(); index++) {
-            scan.testAgainst(probedColumns.get(index), probes.get(index));
-        }
+        probes.forEach(scan::testAgainst);
     }
 
     @Override
