@@ -108,6 +108,55 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         }
     }
 
+    /**
+     * The selected rows' strings, each copied from its dictionary entry, with their ids handed on
+     * as codes; the rows between get empty strings and code 0 (nobody reads them: they are outside
+     * the selection). A filter that kept few rows of a batch no longer costs every row's string.
+     */
+    @Override
+    public void decodeSelectedStrings(int fromRow, int count, int[] selection, int selected, VectorWriter target) {
+        if (kind != ValueKind.STRING) {
+            SegmentBody.super.decodeSelectedStrings(fromRow, count, selection, selected, target);
+            return;
+        }
+        MemorySegment primaryBytes = primary == null ? MemorySegment.NULL : primary.bytes();
+        MemorySegment secondaryBytes = secondary == null ? MemorySegment.NULL : secondary.bytes();
+        int[] codes = target.codeSink();
+        if (codes != null) {
+            Arrays.fill(codes, 0, count, 0);
+        }
+        RunLongs.Cursor cursor = null;
+        if (runIds != null && selected > 0) {
+            cursor = runIds.cursor();
+            cursor.seek(fromRow + selection[0]);
+        }
+        int next = 0;
+        for (int index = 0; index < selected; index++) {
+            int row = selection[index];
+            long id;
+            if (cursor != null) {
+                cursor.moveTo(fromRow + row);
+                id = checked(cursor.value(), fromRow + row);
+            } else {
+                id = checked(packedIds.get(fromRow + row), fromRow + row);
+            }
+            target.emptyStrings(next, row);
+            boolean inPrimary = id < primaryCount;
+            int entry = (int) (inPrimary ? id : id - primaryCount);
+            Dictionary dictionary = inPrimary ? primary : secondary;
+            target.putString(row, inPrimary ? primaryBytes : secondaryBytes, dictionary.entryOffset(entry),
+                    dictionary.entryLength(entry));
+            if (codes != null) {
+                codes[row] = (int) id;
+            }
+            next = row + 1;
+        }
+        target.emptyStrings(next, count);
+        if (codes != null) {
+            target.markCoded(this, idCount);
+        }
+    }
+
     /** Writes the entry of {@code id} to {@code repeat} target rows from {@code targetRow}. */
     private void emit(VectorWriter target, int targetRow, long id, int repeat, MemorySegment primaryBytes,
                       MemorySegment secondaryBytes) {
@@ -253,12 +302,34 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         return new RowFilter() {
             @Override
             public int select(int fromRow, int count, int[] selection) {
+                long[] ids = new long[Math.min(count, CHUNK)];
+                byte[] words = new byte[PackedLongs.scratchFor(ids.length)];
                 int selected = 0;
-                for (int rowInRange = 0; rowInRange < count; rowInRange++) {
-                    selection[selected] = rowInRange;
-                    selected += matches(fromRow + rowInRange) ? 1 : 0;
+                for (int done = 0; done < count; done += ids.length) {
+                    int length = Math.min(ids.length, count - done);
+                    packedIds.read(fromRow + done, length, ids, words);
+                    for (int position = 0; position < length; position++) {
+                        selection[selected] = done + position;
+                        selected += condition.test(checked(ids[position], fromRow + done + position)) ? 1 : 0;
+                    }
                 }
                 return selected;
+            }
+
+            @Override
+            public int refine(int fromRow, int[] selection, int selectedCount) {
+                long[] ids = new long[Math.min(selectedCount, CHUNK)];
+                int kept = 0;
+                for (int done = 0; done < selectedCount; done += ids.length) {
+                    int length = Math.min(ids.length, selectedCount - done);
+                    packedIds.readSelected(fromRow, selection, done, length, ids);
+                    for (int index = 0; index < length; index++) {
+                        int rowInRange = selection[done + index];
+                        selection[kept] = rowInRange;
+                        kept += condition.test(checked(ids[index], fromRow + rowInRange)) ? 1 : 0;
+                    }
+                }
+                return kept;
             }
 
             @Override

@@ -10,8 +10,6 @@ import dev.columba.core.type.SqlType;
 record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBody {
     /** Runs at least this long on average are written a run at a time ({@link VectorWriter#fillLong}). */
     private static final int LONG_RUN_ROWS = 16;
-    /** A selected row this far past the cursor's run is found through the run index, not by walking the runs. */
-    private static final int SEEK_ROWS = 256;
 
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
@@ -56,12 +54,7 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
             int length = Math.min(scratch.length, selected - done);
             for (int index = 0; index < length; index++) {
                 int row = fromRow + selection[done + index];
-                if (row - cursor.end > SEEK_ROWS) {
-                    cursor.seek(row);
-                }
-                while (cursor.end <= row) {
-                    cursor.next();
-                }
+                cursor.moveTo(row);
                 scratch[index] = cursor.value();
             }
             target.putLongsAt(selection, done, scratch, length);

@@ -152,6 +152,9 @@ final class RunLongs {
         return new Cursor();
     }
 
+    /** A forward move of more rows than this past the current run {@linkplain Cursor#seek seeks} instead of walking runs. */
+    private static final int SEEK_ROWS = 256;
+
     final class Cursor {
         /** Runs {@link #expand} reads at a time. */
         private static final int BUFFERED_RUNS = 128;
@@ -181,6 +184,19 @@ final class RunLongs {
             run = low * stride;
             start = bytes.get(LE_INT, indexOffset + 4L * low);
             end = start + length(run);
+            while (end <= row) {
+                next();
+            }
+        }
+
+        /**
+         * Moves forward to the run holding {@code row}, which is at or after the current run's
+         * start: run by run across short gaps, by {@link #seek} across long ones.
+         */
+        void moveTo(int row) {
+            if (row - end > SEEK_ROWS) {
+                seek(row);
+            }
             while (end <= row) {
                 next();
             }

@@ -25,6 +25,23 @@ sealed interface SegmentBody permits PackedBody, RunBody, DictionaryBody, PlainB
         }
     }
 
+    /**
+     * Writes the strings of rows {@code fromRow + selection[i]} (ascending) to target rows {@code
+     * selection[i]}, and an empty string to every other row of {@code [0, count)}: a string vector
+     * is written in order, so the rows between get their offsets too. This default decodes the
+     * selected rows one at a time; dictionary bodies override it to hand codes on as well.
+     */
+    default void decodeSelectedStrings(int fromRow, int count, int[] selection, int selected, VectorWriter target) {
+        int next = 0;
+        for (int index = 0; index < selected; index++) {
+            int row = selection[index];
+            target.emptyStrings(next, row);
+            decode(fromRow + row, 1, target, row);
+            next = row + 1;
+        }
+        target.emptyStrings(next, count);
+    }
+
     /** The Java value of non-NULL row {@code row}. */
     Object value(int row);
 

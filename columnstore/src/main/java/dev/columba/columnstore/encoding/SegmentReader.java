@@ -167,8 +167,8 @@ public final class SegmentReader {
     /**
      * Late materialization: like {@link #decode decode(fromRow, count, target, 0)}, but only the
      * rows {@code selection[0, selected)} (ascending offsets from {@code fromRow}) get their values;
-     * the other target rows hold anything. Validity is set for the whole range. A VARCHAR target is
-     * decoded whole (its values are written in order).
+     * the other target rows hold anything (a VARCHAR target: empty strings, code 0). Validity is
+     * set for the whole range.
      *
      * @throws ColumbaException as {@link #decode}
      */
@@ -179,14 +179,16 @@ public final class SegmentReader {
     /** Like {@link #decodeSelected(int, int, int[], int, FieldVector)}, with a string target's codes as {@link #decode} has them. */
     public void decodeSelected(int fromRow, int count, int[] selection, int selected, FieldVector target,
                                CodedStrings codes) {
-        if (target instanceof BaseVariableWidthVector) {
-            decode(fromRow, count, target, 0, codes);
-            return;
-        }
         checkRange(fromRow, count);
         if (selected > 0 && (selection[0] < 0 || selection[selected - 1] >= count)) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "selection " + selection[0] + ".." + selection[selected - 1]
                     + " is outside the " + count + " rows decoded from row " + fromRow + " of " + origin);
+        }
+        if (target instanceof BaseVariableWidthVector) {
+            VectorWriter writer = new VectorWriter(target, type, 0, count, codes);
+            body.decodeSelectedStrings(fromRow, count, selection, selected, writer);
+            writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
+            return;
         }
         VectorWriter writer = new VectorWriter(target, type, 0, count, null);
         body.decodeSelected(fromRow, selection, selected, writer);

@@ -268,6 +268,14 @@ final class VectorWriter {
         return start;
     }
 
+    /** Writes empty strings to rows {@code [from, to)}, which follow the rows written so far. */
+    void emptyStrings(int from, int to) {
+        int end = (int) stringEnd;
+        for (int index = from; index < to; index++) {
+            offsets.set(LE_INT, (index + 1) * 4L, end);
+        }
+    }
+
     /** Sets where row {@code index}'s string ends in the data buffer. */
     void setStringEnd(int index, long end) {
         offsets.set(LE_INT, (index + 1) * 4L, (int) end);

@@ -305,8 +305,11 @@ abstract class AbstractEncodingTest {
                             selection[selected++] = row;
                         }
                     }
-                    try (FieldVector target = TestColumns.newVector(allocator, encoded.type())) {
-                        reader.decodeSelected(from, count, selection, selected, target);
+                    CodedStrings selectedCodes = new CodedStrings();
+                    CodedStrings wholeCodes = new CodedStrings();
+                    try (FieldVector target = TestColumns.newVector(allocator, encoded.type());
+                         FieldVector whole = TestColumns.newVector(allocator, encoded.type())) {
+                        reader.decodeSelected(from, count, selection, selected, target, selectedCodes);
                         List<Object> actual = TestColumns.read(target);
                         String what = describe(encoded) + ", rows " + from + "+" + count + ", " + selected + " selected";
                         assertEquals(count, actual.size(), what);
@@ -314,6 +317,14 @@ abstract class AbstractEncodingTest {
                             int row = selection[index];
                             assertValues(Collections.singletonList(encoded.values().get(from + row)), actual.subList(row, row + 1),
                                     what + ", selected row " + row);
+                        }
+                        // A string segment's codes: those of the selected rows are the ids a whole decode gives them.
+                        reader.decode(from, count, whole, 0, wholeCodes);
+                        assertEquals(wholeCodes.codedRows(), selectedCodes.codedRows(), what);
+                        assertEquals(wholeCodes.codeSpace(), selectedCodes.codeSpace(), what);
+                        for (int index = 0; index < selected && selectedCodes.codedRows() > 0; index++) {
+                            int row = selection[index];
+                            assertEquals(wholeCodes.codes()[row], selectedCodes.codes()[row], what + ", code of selected row " + row);
                         }
                     }
                 }
@@ -430,11 +441,12 @@ abstract class AbstractEncodingTest {
                     int[] expected = referenceSelection(encoded, predicate, from, count);
                     String what = describe(encoded) + ", " + predicate + " on rows " + from + "+" + count;
                     assertEquals(Arrays.toString(expected), Arrays.toString(Arrays.copyOf(selection, selected)), what);
-                    // Refining a random subset keeps exactly the matching rows of the subset.
+                    // Refining a random subset, dense or sparse, keeps exactly the matching rows of the subset.
                     int subset = 0;
                     int[] candidates = new int[count];
+                    int keepOneIn = 1 + random.nextInt(random.nextBoolean() ? 2 : 128);
                     for (int rowInRange = 0; rowInRange < count; rowInRange++) {
-                        if (random.nextBoolean()) {
+                        if (random.nextInt(keepOneIn) == 0) {
                             candidates[subset++] = rowInRange;
                         }
                     }
