@@ -1,0 +1,199 @@
+package dev.columba.planner.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.settings.SettingValues;
+import dev.columba.core.settings.StandardSettings;
+import dev.columba.core.type.SqlType;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Window functions, FULL OUTER JOIN and GROUPING SETS / ROLLUP / CUBE against H2 on the same data
+ * (NULLs in partition, order, join and grouping keys; ties; an empty input), on a clustered
+ * rowstore table, a heap and columnstore copies, serially and at MAXDOP 2 with every columnstore
+ * scan made parallel (parallelism_threshold_rows 0): all must give H2's rows. H2 runs with NULLs
+ * sorting high, as Columba (and PostgreSQL) sort them.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AnalyticSqlTest {
+    private static final int T1_ROWS = 300;
+    private static final int T2_ROWS = 120;
+
+    private TestDatabase db;
+    private Connection h2;
+
+    @BeforeAll
+    void load(@TempDir Path directory) throws SQLException {
+        Random random = new Random(20261126L);
+        db = new TestDatabase(directory);
+        TableSchema t1 = TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("a", SqlType.INT),
+                Column.nullable("b", SqlType.BIGINT), Column.nullable("c", SqlType.varchar(12)),
+                Column.nullable("d", SqlType.decimal(10, 2)), Column.nullable("f", SqlType.DATE),
+                Column.nullable("x", SqlType.DOUBLE));
+        TableSchema t2 = TableSchema.of(Column.notNull("k", SqlType.INT), Column.nullable("v", SqlType.varchar(12)),
+                Column.nullable("w", SqlType.INT));
+        db.createRowstore("t1", t1, List.of(0), true);
+        db.createRowstore("t2", t2, List.of(), false);
+        db.createColumnstore("ct1", t1);
+        db.createColumnstore("ct2", t2);
+        db.createColumnstore("empty1", t1);
+        h2 = DriverManager.getConnection("jdbc:h2:mem:analytic;DEFAULT_NULL_ORDERING=HIGH");
+        try (Statement statement = h2.createStatement()) {
+            statement.execute("CREATE TABLE t1 (id INT NOT NULL PRIMARY KEY, a INT, b BIGINT, c VARCHAR(12), d DECIMAL(10,2), f DATE, x DOUBLE)");
+            statement.execute("CREATE TABLE t2 (k INT NOT NULL, v VARCHAR(12), w INT)");
+            statement.execute("CREATE TABLE empty1 (id INT NOT NULL PRIMARY KEY, a INT, b BIGINT, c VARCHAR(12), d DECIMAL(10,2), f DATE, x DOUBLE)");
+        }
+        String[] words = {"apple", "berry", "cherry", "date", "fig"};
+        StringBuilder rows1 = new StringBuilder();
+        for (int id = 1; id <= T1_ROWS; id++) {
+            String row = "(" + id + ", " + nullable(random, String.valueOf(random.nextInt(12))) + ", "
+                    + nullable(random, String.valueOf(random.nextLong(-1000, 100_000))) + ", "
+                    + nullable(random, "'" + words[random.nextInt(words.length)] + "'") + ", "
+                    + nullable(random, BigDecimal.valueOf(random.nextInt(20_000) - 5_000, 2).toPlainString()) + ", "
+                    + nullable(random, "DATE '" + LocalDate.of(2020, 1, 1).plusDays(random.nextInt(60)) + "'") + ", "
+                    + nullable(random, String.valueOf((random.nextInt(400) - 200) / 8.0)) + ")";
+            rows1.append(rows1.isEmpty() ? "" : ", ").append(row);
+        }
+        StringBuilder rows2 = new StringBuilder();
+        for (int row = 0; row < T2_ROWS; row++) {
+            rows2.append(rows2.isEmpty() ? "" : ", ").append("(").append(random.nextInt(16) - 2).append(", ")
+                    .append(nullable(random, "'" + words[random.nextInt(words.length)] + "'")).append(", ")
+                    .append(nullable(random, String.valueOf(random.nextInt(12)))).append(")");
+        }
+        for (String table : List.of("t1", "ct1")) {
+            db.update("INSERT INTO " + table + " VALUES " + rows1);
+        }
+        for (String table : List.of("t2", "ct2")) {
+            db.update("INSERT INTO " + table + " VALUES " + rows2);
+        }
+        try (Statement statement = h2.createStatement()) {
+            statement.execute("INSERT INTO t1 VALUES " + rows1);
+            statement.execute("INSERT INTO t2 VALUES " + rows2);
+        }
+    }
+
+    private static String nullable(Random random, String value) {
+        return random.nextInt(7) == 0 ? "NULL" : value;
+    }
+
+    @AfterAll
+    void close() throws SQLException {
+        h2.close();
+        db.close();
+    }
+
+    static Stream<String> windowQueries() {
+        return Stream.of(
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM t1",
+                "SELECT id, ROW_NUMBER() OVER (PARTITION BY a ORDER BY d, id) FROM t1",
+                "SELECT id, RANK() OVER (PARTITION BY c ORDER BY a), DENSE_RANK() OVER (PARTITION BY c ORDER BY a) FROM t1",
+                "SELECT id, RANK() OVER (ORDER BY d DESC), DENSE_RANK() OVER (ORDER BY f NULLS FIRST) FROM t1",
+                "SELECT id, NTILE(4) OVER (ORDER BY id), NTILE(7) OVER (PARTITION BY a ORDER BY id) FROM t1",
+                "SELECT id, LAG(d) OVER (ORDER BY id), LEAD(c, 2) OVER (PARTITION BY a ORDER BY id) FROM t1",
+                "SELECT id, LAG(a, 1, -1) OVER (PARTITION BY c ORDER BY id), LEAD(b, 3, 0) OVER (ORDER BY id) FROM t1",
+                "SELECT id, FIRST_VALUE(c) OVER (PARTITION BY a ORDER BY id), LAST_VALUE(c) OVER (PARTITION BY a ORDER BY id) FROM t1",
+                "SELECT id, LAST_VALUE(id) OVER (PARTITION BY a ORDER BY d ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM t1",
+                "SELECT id, SUM(d) OVER (PARTITION BY a ORDER BY f) FROM t1",
+                "SELECT id, SUM(d) OVER (PARTITION BY a), COUNT(*) OVER (PARTITION BY a), COUNT(c) OVER () FROM t1",
+                "SELECT id, SUM(b) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM t1",
+                "SELECT id, AVG(a) OVER (PARTITION BY c ORDER BY id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) FROM t1",
+                "SELECT id, AVG(x) OVER (PARTITION BY c ORDER BY id ROWS 2 PRECEDING) FROM t1",
+                "SELECT id, MIN(c) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 4 FOLLOWING), MAX(f) OVER (PARTITION BY a ORDER BY id) FROM t1",
+                "SELECT id, COUNT(*) OVER (ORDER BY a RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM t1",
+                "SELECT id, SUM(d) OVER (ORDER BY a DESC RANGE BETWEEN CURRENT ROW AND 3 FOLLOWING) FROM t1",
+                "SELECT id, SUM(a) OVER (ORDER BY f RANGE BETWEEN INTERVAL '3' DAY PRECEDING AND CURRENT ROW) FROM t1",
+                "SELECT id, MAX(d) OVER (PARTITION BY c ORDER BY a RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM t1",
+                "SELECT id, SUM(a) OVER w, AVG(a) OVER w, ROW_NUMBER() OVER w FROM t1 WINDOW w AS (PARTITION BY c ORDER BY id)",
+                "SELECT c, SUM(d), RANK() OVER (ORDER BY SUM(d) DESC) FROM t1 GROUP BY c",
+                "SELECT * FROM (SELECT id, a, ROW_NUMBER() OVER (PARTITION BY a ORDER BY id DESC) AS rn FROM t1) WHERE rn <= 2",
+                "SELECT t1.id, t2.k, ROW_NUMBER() OVER (PARTITION BY t2.k ORDER BY t1.id) FROM t1 JOIN t2 ON t1.a = t2.w",
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id), SUM(d) OVER (PARTITION BY a) FROM empty1",
+                "SELECT COUNT(*) OVER () FROM empty1");
+    }
+
+    @ParameterizedTest
+    @MethodSource("windowQueries")
+    void windowFunctionsAgreeWithH2(String sql) throws SQLException {
+        check(sql);
+    }
+
+    /** The query on every storage kind and degree of parallelism, compared with H2's rows as multisets. */
+    private void check(String sql) throws SQLException {
+        List<String> expected = sorted(h2(sql));
+        assertTrue(!expected.isEmpty() || sql.contains("empty1"), "the query returns rows: " + sql);
+        for (boolean columnstore : new boolean[] {false, true}) {
+            String text = columnstore ? sql.replace("t1", "ct1").replace("t2", "ct2") : sql;
+            for (int degree : new int[] {1, 2}) {
+                db.settings(SettingValues.defaults().with(StandardSettings.PARALLELISM_THRESHOLD_ROWS, 0));
+                try {
+                    List<String> actual = sorted(db.query(text + " OPTION (MAXDOP " + degree + ")"));
+                    assertEquals(expected, actual, text + " at MAXDOP " + degree + "\nplan:\n" + db.explain(text));
+                } finally {
+                    db.settings(SettingValues.defaults());
+                }
+            }
+        }
+    }
+
+    private List<List<Object>> h2(String sql) throws SQLException {
+        try (Statement statement = h2.createStatement(); ResultSet results = statement.executeQuery(sql)) {
+            List<List<Object>> rows = new ArrayList<>();
+            int columns = results.getMetaData().getColumnCount();
+            while (results.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int column = 1; column <= columns; column++) {
+                    Object value = results.getObject(column);
+                    row.add(value instanceof java.sql.Date date ? date.toLocalDate() : value);
+                }
+                rows.add(row);
+            }
+            return rows;
+        }
+    }
+
+    /** Each row as text, numbers by value (to 10 significant digits). */
+    private static List<String> normalize(List<List<Object>> rows) {
+        List<String> normalized = new ArrayList<>();
+        for (List<Object> row : rows) {
+            List<String> values = new ArrayList<>();
+            for (Object value : row) {
+                values.add(switch (value) {
+                    case Double number -> new BigDecimal(number).round(new MathContext(10)).stripTrailingZeros().toPlainString();
+                    case BigDecimal number -> number.round(new MathContext(10)).stripTrailingZeros().toPlainString();
+                    case Number number -> new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
+                    case null -> "NULL";
+                    default -> value.toString();
+                });
+            }
+            normalized.add(values.toString());
+        }
+        return normalized;
+    }
+
+    private static List<String> sorted(List<List<Object>> rows) {
+        List<String> result = normalize(rows);
+        result.sort(null);
+        return result;
+    }
+}
