@@ -611,7 +611,6 @@ public final class QueryPlanner {
                     case Correlate ignored -> throw unsupported("a correlated sub-query that cannot be decorrelated");
                     case TableFunctionScan scan when !ColumbaTableFunctionScan.runs(scan) ->
                             throw unsupported("the table function " + scan.getCall());
-                    case Join join when join.getJoinType() == JoinRelType.FULL -> throw unsupported("FULL OUTER JOIN");
                     case Aggregate aggregate when aggregate.getGroupType() != Aggregate.Group.SIMPLE ->
                             throw unsupported("GROUPING SETS, ROLLUP and CUBE");
                     case Aggregate aggregate when !dev.columba.planner.rel.ColumbaAggregate.supported(aggregate) ->

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -128,8 +129,44 @@ class AnalyticSqlTest {
                 "SELECT c, SUM(d), RANK() OVER (ORDER BY SUM(d) DESC) FROM t1 GROUP BY c",
                 "SELECT * FROM (SELECT id, a, ROW_NUMBER() OVER (PARTITION BY a ORDER BY id DESC) AS rn FROM t1) WHERE rn <= 2",
                 "SELECT t1.id, t2.k, ROW_NUMBER() OVER (PARTITION BY t2.k ORDER BY t1.id) FROM t1 JOIN t2 ON t1.a = t2.w",
-                "SELECT id, ROW_NUMBER() OVER (ORDER BY id), SUM(d) OVER (PARTITION BY a) FROM empty1",
-                "SELECT COUNT(*) OVER () FROM empty1");
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id), SUM(d) OVER (PARTITION BY a) FROM empty1 UNION ALL SELECT 0, 0, 0",
+                "SELECT COUNT(*) OVER () FROM empty1 UNION ALL SELECT -1");
+    }
+
+    /** The union H2 (which has no FULL JOIN) runs for {@code t1 FULL JOIN t2 ON t1.a = t2.k}: the LEFT join plus the unmatched t2 rows. */
+    private static final String T1_FULL_T2 = "SELECT t1.id, t1.a, t2.k, t2.v, t2.w FROM t1 LEFT JOIN t2 ON t1.a = t2.k "
+            + "UNION ALL SELECT NULL, NULL, t2.k, t2.v, t2.w FROM t2 WHERE NOT EXISTS (SELECT 1 FROM t1 WHERE t1.a = t2.k)";
+
+    /** FULL joins, each with the text H2 runs for it (H2 has no FULL JOIN: a LEFT join plus the right side's unmatched rows). */
+    static Stream<Arguments> fullJoinQueries() {
+        return Stream.of(
+                Arguments.of("SELECT t1.id, t1.a, t2.k, t2.v FROM t1 FULL JOIN t2 ON t1.a = t2.k",
+                        "SELECT id, a, k, v FROM (" + T1_FULL_T2 + ")"),
+                Arguments.of("SELECT t1.id, t2.k, t2.w FROM t1 FULL OUTER JOIN t2 ON t1.a = t2.w AND t2.k < t1.id",
+                        "SELECT t1.id, t2.k, t2.w FROM t1 LEFT JOIN t2 ON t1.a = t2.w AND t2.k < t1.id UNION ALL "
+                                + "SELECT NULL, t2.k, t2.w FROM t2 WHERE NOT EXISTS (SELECT 1 FROM t1 WHERE t1.a = t2.w AND t2.k < t1.id)"),
+                Arguments.of("SELECT t1.id, t2.k FROM t1 FULL JOIN t2 ON t1.a > t2.w + 8",
+                        "SELECT t1.id, t2.k FROM t1 LEFT JOIN t2 ON t1.a > t2.w + 8 UNION ALL "
+                                + "SELECT NULL, t2.k FROM t2 WHERE NOT EXISTS (SELECT 1 FROM t1 WHERE t1.a > t2.w + 8)"),
+                Arguments.of("SELECT COALESCE(t1.a, t2.k) AS kk, COUNT(*), COUNT(t1.id), COUNT(t2.v) FROM t1 FULL JOIN t2 ON t1.a = t2.k "
+                                + "GROUP BY COALESCE(t1.a, t2.k)",
+                        "SELECT COALESCE(a, k), COUNT(*), COUNT(id), COUNT(v) FROM (" + T1_FULL_T2 + ") GROUP BY COALESCE(a, k)"),
+                Arguments.of("SELECT t1.id, t2.k FROM t1 FULL JOIN t2 ON t1.a = t2.k WHERE t1.id IS NULL OR t2.k IS NULL",
+                        "SELECT id, k FROM (" + T1_FULL_T2 + ") WHERE id IS NULL OR k IS NULL"),
+                Arguments.of("SELECT t1.id, t2.k, x.k FROM t1 FULL JOIN t2 ON t1.a = t2.k FULL JOIN t2 x ON t2.w = x.k",
+                        "SELECT u.id, u.k, x.k FROM (" + T1_FULL_T2 + ") u LEFT JOIN t2 x ON u.w = x.k UNION ALL "
+                                + "SELECT NULL, NULL, x.k FROM t2 x WHERE NOT EXISTS (SELECT 1 FROM (" + T1_FULL_T2 + ") u WHERE u.w = x.k)"),
+                Arguments.of("SELECT e.id, t2.k FROM empty1 e FULL JOIN t2 ON e.a = t2.k", "SELECT NULL, k FROM t2"),
+                Arguments.of("SELECT t2.k, e.id FROM t2 FULL JOIN empty1 e ON e.a = t2.k", "SELECT k, NULL FROM t2"),
+                Arguments.of("SELECT a.id, b.id FROM t1 a FULL JOIN t1 b ON a.a = b.id",
+                        "SELECT a.id, b.id FROM t1 a LEFT JOIN t1 b ON a.a = b.id UNION ALL "
+                                + "SELECT NULL, b.id FROM t1 b WHERE NOT EXISTS (SELECT 1 FROM t1 a WHERE a.a = b.id)"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("fullJoinQueries")
+    void fullJoinsAgreeWithH2(String sql, String h2Sql) throws SQLException {
+        check(sql, h2Sql);
     }
 
     @ParameterizedTest
@@ -140,8 +177,13 @@ class AnalyticSqlTest {
 
     /** The query on every storage kind and degree of parallelism, compared with H2's rows as multisets. */
     private void check(String sql) throws SQLException {
-        List<String> expected = sorted(h2(sql));
-        assertTrue(!expected.isEmpty() || sql.contains("empty1"), "the query returns rows: " + sql);
+        check(sql, sql);
+    }
+
+    /** {@code sql} on Columba against {@code h2Sql} (the same query as H2 spells it) on H2. */
+    private void check(String sql, String h2Sql) throws SQLException {
+        List<String> expected = sorted(h2(h2Sql));
+        assertTrue(!expected.isEmpty(), "the query returns rows: " + sql);
         for (boolean columnstore : new boolean[] {false, true}) {
             String text = columnstore ? sql.replace("t1", "ct1").replace("t2", "ct2") : sql;
             for (int degree : new int[] {1, 2}) {
