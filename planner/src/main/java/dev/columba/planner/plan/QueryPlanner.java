@@ -41,6 +41,7 @@ import dev.columba.planner.rules.ColumbaValuesRule;
 import dev.columba.planner.rules.ColumbaWindowRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.CorrelatedExistsRule;
+import dev.columba.planner.rules.GroupingSetsRule;
 import dev.columba.planner.rules.IndexSeekRule;
 import dev.columba.planner.rules.JoinOrdering;
 import dev.columba.planner.rules.OrFactoringRule;
@@ -465,6 +466,11 @@ public final class QueryPlanner {
             .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
             .build();
 
+    /** Aggregates over several grouping sets expanded into a union of plain aggregates. */
+    private static final HepProgram GROUPING_SETS = new HepProgramBuilder()
+            .addRuleInstance(GroupingSetsRule.create())
+            .build();
+
     private static final HepProgram CORRELATED_EXISTS = new HepProgramBuilder()
             .addRuleInstance(CorrelatedExistsRule.create())
             .build();
@@ -514,6 +520,7 @@ public final class QueryPlanner {
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
         result = RelDecorrelator.decorrelateQuery(result, relBuilder);
         result = hep(WINDOWS, result);
+        result = hep(GROUPING_SETS, result);
         result = converter.trimUnusedFields(true, result);
         RelOptRule rightToLeft = JoinCommuteRule.Config.DEFAULT.withSwapOuter(true)
                 .withOperandSupplier(b -> b.operand(LogicalJoin.class)
@@ -612,7 +619,7 @@ public final class QueryPlanner {
                     case TableFunctionScan scan when !ColumbaTableFunctionScan.runs(scan) ->
                             throw unsupported("the table function " + scan.getCall());
                     case Aggregate aggregate when aggregate.getGroupType() != Aggregate.Group.SIMPLE ->
-                            throw unsupported("GROUPING SETS, ROLLUP and CUBE");
+                            throw unsupported("GROUP_ID() with GROUPING SETS, ROLLUP or CUBE");
                     case Aggregate aggregate when !dev.columba.planner.rel.ColumbaAggregate.supported(aggregate) ->
                             throw unsupported("the aggregate " + aggregate.getAggCallList());
                     case LogicalProject project when RexOver.containsOver(project.getProjects(), null) ->

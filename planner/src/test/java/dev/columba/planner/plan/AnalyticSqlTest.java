@@ -169,10 +169,56 @@ class AnalyticSqlTest {
         check(sql, h2Sql);
     }
 
+    /** GROUPING SETS, ROLLUP and CUBE, each with the UNION ALL of GROUP BYs H2 (which has none of them) runs for it. */
+    static Stream<Arguments> groupingSetQueries() {
+        return Stream.of(
+                Arguments.of("SELECT a, c, COUNT(*), SUM(d) FROM t1 GROUP BY ROLLUP(a, c)",
+                        "SELECT a, c, COUNT(*), SUM(d) FROM t1 GROUP BY a, c UNION ALL SELECT a, NULL, COUNT(*), SUM(d) FROM t1 GROUP BY a "
+                                + "UNION ALL SELECT NULL, NULL, COUNT(*), SUM(d) FROM t1"),
+                Arguments.of("SELECT a, c, COUNT(*), GROUPING(a), GROUPING(c), GROUPING(a, c) FROM t1 GROUP BY CUBE(a, c)",
+                        "SELECT a, c, COUNT(*), 0, 0, 0 FROM t1 GROUP BY a, c UNION ALL SELECT a, NULL, COUNT(*), 0, 1, 1 FROM t1 GROUP BY a "
+                                + "UNION ALL SELECT NULL, c, COUNT(*), 1, 0, 2 FROM t1 GROUP BY c UNION ALL SELECT NULL, NULL, COUNT(*), 1, 1, 3 FROM t1"),
+                Arguments.of("SELECT a, c, MIN(f), COUNT(DISTINCT b), AVG(x) FROM t1 GROUP BY GROUPING SETS ((a), (c), ())",
+                        "SELECT a, NULL, MIN(f), COUNT(DISTINCT b), AVG(x) FROM t1 GROUP BY a UNION ALL "
+                                + "SELECT NULL, c, MIN(f), COUNT(DISTINCT b), AVG(x) FROM t1 GROUP BY c UNION ALL "
+                                + "SELECT NULL, NULL, MIN(f), COUNT(DISTINCT b), AVG(x) FROM t1"),
+                Arguments.of("SELECT a, SUM(b) FROM t1 WHERE id < 200 GROUP BY ROLLUP(a) HAVING GROUPING(a) = 1 OR SUM(b) > 100000",
+                        "SELECT a, SUM(b) FROM t1 WHERE id < 200 GROUP BY a HAVING SUM(b) > 100000 UNION ALL SELECT NULL, SUM(b) FROM t1 WHERE id < 200"),
+                Arguments.of("SELECT a, COUNT(*), SUM(d) FROM empty1 GROUP BY ROLLUP(a)", "SELECT NULL, COUNT(*), SUM(d) FROM empty1"),
+                Arguments.of("SELECT MOD(id, 3) AS m, a, SUM(d) FROM t1 GROUP BY MOD(id, 3), ROLLUP(a)",
+                        "SELECT MOD(id, 3), a, SUM(d) FROM t1 GROUP BY MOD(id, 3), a UNION ALL SELECT MOD(id, 3), NULL, SUM(d) FROM t1 GROUP BY MOD(id, 3)"),
+                Arguments.of("SELECT t2.v, t1.c, COUNT(*) FROM t1 JOIN t2 ON t1.a = t2.k GROUP BY CUBE(t2.v, t1.c)",
+                        "SELECT t2.v, t1.c, COUNT(*) FROM t1 JOIN t2 ON t1.a = t2.k GROUP BY t2.v, t1.c UNION ALL "
+                                + "SELECT t2.v, NULL, COUNT(*) FROM t1 JOIN t2 ON t1.a = t2.k GROUP BY t2.v UNION ALL "
+                                + "SELECT NULL, t1.c, COUNT(*) FROM t1 JOIN t2 ON t1.a = t2.k GROUP BY t1.c UNION ALL "
+                                + "SELECT NULL, NULL, COUNT(*) FROM t1 JOIN t2 ON t1.a = t2.k"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("groupingSetQueries")
+    void groupingSetsAgreeWithH2(String sql, String h2Sql) throws SQLException {
+        check(sql, h2Sql);
+    }
+
     @ParameterizedTest
     @MethodSource("windowQueries")
     void windowFunctionsAgreeWithH2(String sql) throws SQLException {
         check(sql);
+    }
+
+    @org.junit.jupiter.api.Test
+    void theParallelRunsReallyAreParallel() {
+        db.settings(SettingValues.defaults().with(StandardSettings.PARALLELISM_THRESHOLD_ROWS, 0));
+        try {
+            for (String sql : List.of("SELECT id, ROW_NUMBER() OVER (PARTITION BY a ORDER BY id) FROM ct1 OPTION (MAXDOP 2)",
+                    "SELECT ct1.id, ct2.k FROM ct1 FULL JOIN ct2 ON ct1.a = ct2.k WHERE ct1.id > 0 OR ct2.w > 0 OPTION (MAXDOP 2)",
+                    "SELECT a, c, COUNT(*) FROM ct1 GROUP BY ROLLUP(a, c) OPTION (MAXDOP 2)")) {
+                String plan = db.explain(sql);
+                assertTrue(plan.contains("Parallelism"), sql + "\n" + plan);
+            }
+        } finally {
+            db.settings(SettingValues.defaults());
+        }
     }
 
     /** The query on every storage kind and degree of parallelism, compared with H2's rows as multisets. */
