@@ -37,8 +37,9 @@ import org.apache.arrow.vector.FieldVector;
  * starts later starts a new group over its rows, so a sliding frame of w rows costs w additions per
  * row. Peers with the same frame share one result.
  *
- * <p>Memory: the input rows in Arrow vectors, each function's result column, and on the heap two
- * int arrays per row per distinct sort plus the accumulators' groups, all charged to the query's
+ * <p>Memory: the input rows in Arrow vectors, each function's result column, and on the heap int
+ * arrays of the row count (six, plus two per distinct sort) and the accumulators' groups (one per
+ * distinct frame start), all charged to the query's
  * limit; exceeding it is {@code OUT_OF_MEMORY} (53200), there is no spilling. Each returned batch
  * is the operator's own, valid until the next {@code next()}.
  */
