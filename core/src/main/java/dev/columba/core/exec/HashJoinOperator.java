@@ -16,8 +16,9 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * Equi-join: builds a hash table on the right input's key columns, then probes it with each
  * batch of the left input. Keys of any type, compared as GROUP BY compares them except that a
- * NULL key never matches anything (build rows with a NULL key are dropped, except by RIGHT_ANTI,
- * which returns them; probe rows with one find nothing, so LEFT keeps them and ANTI returns them).
+ * NULL key never matches anything (build rows with a NULL key are dropped, except by RIGHT_ANTI
+ * and FULL, which return them; probe rows with one find nothing, so LEFT and FULL keep them and
+ * ANTI returns them).
  * An optional residual condition over the left and right columns (the rest of an ON clause) is
  * checked on the candidate pairs. Matches of a left row come in the right input's order.
  *
@@ -105,7 +106,7 @@ public final class HashJoinOperator extends JoinOperator {
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "a bitmap filter needs a whole-number key, not "
                     + right.schema().column(rightKeys[key]).type().sqlName());
         }
-        if (joinType == JoinType.LEFT || joinType == JoinType.ANTI) {
+        if (joinType.keepsUnmatchedLeft() || joinType == JoinType.ANTI) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a " + joinType + " join keeps probe rows without a partner");
         }
         filters[key] = filter;
@@ -209,7 +210,7 @@ public final class HashJoinOperator extends JoinOperator {
         int[] nullKeyPositions = new int[0];
         int[] groups = new int[0];
         FieldVector[] keys = new FieldVector[rightKeys.length];
-        boolean keepNullKeys = joinType == JoinType.RIGHT_ANTI;
+        boolean keepNullKeys = joinType == JoinType.RIGHT_ANTI || joinType == JoinType.FULL;
         for (Batch batch = input.get(); batch != null; batch = input.get()) {
             positions = Vectors.livePositions(batch, positions);
             if (keepNullKeys && nullKeyPositions.length < batch.selectedCount()) {
@@ -227,11 +228,11 @@ public final class HashJoinOperator extends JoinOperator {
             buildRows.append(batch, positions, count);
             link(groups, count, firstNewRow);
             if (keepNullKeys && count < batch.selectedCount()) {
-                // In no chain: no probe row finds them, and RIGHT_ANTI returns them.
+                // In no chain: no probe row finds them, and RIGHT_ANTI and FULL return them.
                 buildRows.append(batch, nullKeyPositions, batch.selectedCount() - count);
             }
         }
-        if (joinType.keepsRight()) {
+        if (joinType.marksBuild()) {
             matchedRows = new boolean[buildRows.size()];
             matchedGroups = new boolean[table.groupCount()];
             chainCharge.ensure((long) nextRow.length * Integer.BYTES + 2L * firstRow.length * Integer.BYTES

@@ -38,7 +38,9 @@ import org.apache.arrow.vector.FieldVector;
  * time. Where workers of a parallel plan share one build, they share its flags too
  * ({@link #buildMatchFlags}), and only the last worker to finish probing returns the build rows
  * ({@link #lastToFinishProbing}): its finishing is ordered after every other worker's, so it sees
- * all their marks.
+ * all their marks. FULL does both: it returns pairs and unmatched left rows as LEFT does, marks the
+ * build rows of the pairs, and once probing is done returns the unmarked build rows with NULL left
+ * columns.
  */
 abstract class JoinOperator extends BaseOperator {
     private enum Phase { CANDIDATES, VERDICT, BUILD_ROWS }
@@ -108,7 +110,10 @@ abstract class JoinOperator extends BaseOperator {
         if (joinType.keepsRight()) {
             return right;
         }
-        List<Column> columns = new ArrayList<>(left.columns());
+        List<Column> columns = new ArrayList<>();
+        for (Column column : left.columns()) {
+            columns.add(joinType == JoinType.FULL ? new Column(column.name(), column.type(), true) : column);
+        }
         Set<String> names = new HashSet<>();
         for (Column column : left.columns()) {
             names.add(column.name().toLowerCase(Locale.ROOT));
@@ -119,7 +124,7 @@ abstract class JoinOperator extends BaseOperator {
                 name = column.name() + suffix;
             }
             names.add(name.toLowerCase(Locale.ROOT));
-            columns.add(new Column(name, column.type(), column.nullable() || joinType == JoinType.LEFT));
+            columns.add(new Column(name, column.type(), column.nullable() || joinType.keepsUnmatchedLeft()));
         }
         return new TableSchema(columns);
     }
@@ -182,7 +187,7 @@ abstract class JoinOperator extends BaseOperator {
         if (!built) {
             build();
             built = true;
-            if (joinType.keepsRight()) {
+            if (joinType.marksBuild()) {
                 buildMatched = buildMatchFlags();
             }
         }
@@ -191,7 +196,7 @@ abstract class JoinOperator extends BaseOperator {
                 return buildRowsOutput();
             }
             if (probeBatch == null && !nextProbeBatch()) {
-                if (joinType.keepsRight() && lastToFinishProbing()) {
+                if (joinType.marksBuild() && lastToFinishProbing()) {
                     phase = Phase.BUILD_ROWS;
                     continue;
                 }
@@ -205,7 +210,7 @@ abstract class JoinOperator extends BaseOperator {
     }
 
     private boolean nextProbeBatch() {
-        if (buildRows.size() == 0 && joinType != JoinType.LEFT && joinType != JoinType.ANTI) {
+        if (buildRows.size() == 0 && !joinType.keepsUnmatchedLeft() && joinType != JoinType.ANTI) {
             return false;
         }
         Batch batch = left.next();
@@ -242,7 +247,7 @@ abstract class JoinOperator extends BaseOperator {
                 for (int index = 0; index < count; index++) {
                     markMatch(index);
                 }
-                if (joinType == JoinType.INNER || joinType == JoinType.LEFT) {
+                if (joinType == JoinType.INNER || joinType.keepsUnmatchedLeft()) {
                     return pairs;
                 }
                 continue;
@@ -260,7 +265,7 @@ abstract class JoinOperator extends BaseOperator {
                     markMatch(index);
                 }
             }
-            if (passed > 0 && (joinType == JoinType.INNER || joinType == JoinType.LEFT)) {
+            if (passed > 0 && (joinType == JoinType.INNER || joinType.keepsUnmatchedLeft())) {
                 pairs.select(passing, passed);
                 return pairs;
             }
@@ -271,7 +276,8 @@ abstract class JoinOperator extends BaseOperator {
     private void markMatch(int pair) {
         if (buildMatched != null) {
             buildMatched[pairBuild[pair]] = true;
-        } else {
+        }
+        if (buildMatched == null || joinType == JoinType.FULL) {
             matched[pairProbe[pair]] = true;
         }
     }
@@ -333,7 +339,7 @@ abstract class JoinOperator extends BaseOperator {
                 probeBatch = null;
                 yield null;
             }
-            case LEFT -> {
+            case LEFT, FULL -> {
                 int count = 0;
                 int limit = context.batchSize();
                 while (verdictIndex < probeCount && count < limit) {
@@ -371,11 +377,13 @@ abstract class JoinOperator extends BaseOperator {
     }
 
     /**
-     * RIGHT_SEMI, RIGHT_ANTI after probing: the next batch of build rows whose flag says they
-     * matched (RIGHT_SEMI) or did not (RIGHT_ANTI), or null after the last build row.
+     * RIGHT_SEMI, RIGHT_ANTI, FULL after probing: the next batch of build rows whose flag says they
+     * matched (RIGHT_SEMI) or did not (RIGHT_ANTI, FULL: with NULL left columns), or null after the
+     * last build row.
      */
     private Batch buildRowsOutput() {
         boolean wanted = joinType == JoinType.RIGHT_SEMI;
+        int firstBuildColumn = joinType == JoinType.FULL ? leftColumns : 0;
         int limit = context.batchSize();
         if (passing.length < limit) {
             passing = new int[limit];
@@ -395,8 +403,13 @@ abstract class JoinOperator extends BaseOperator {
             buildOutput = Batch.create(schema(), allocator);
         }
         Vectors.rewind(buildOutput);
+        for (int columnIndex = 0; columnIndex < firstBuildColumn; columnIndex++) {
+            for (int row = 0; row < count; row++) {
+                Vectors.setNull(buildOutput.column(columnIndex), row);
+            }
+        }
         for (int columnIndex = 0; columnIndex < buildRows.columnCount(); columnIndex++) {
-            VectorCopy.gather(buildRows.column(columnIndex), passing, count, buildOutput.column(columnIndex), 0);
+            VectorCopy.gather(buildRows.column(columnIndex), passing, count, buildOutput.column(firstBuildColumn + columnIndex), 0);
         }
         buildOutput.setRowCount(count);
         return buildOutput;

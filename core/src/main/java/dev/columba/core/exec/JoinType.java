@@ -5,7 +5,8 @@ package dev.columba.core.exec;
  * the build side. SEMI and ANTI keep left rows; RIGHT_SEMI and RIGHT_ANTI are the same joins with
  * the preserved side built instead of probed (a small preserved side against a big other side: the
  * hash table holds the small one): the right rows are marked as the left rows find them, and are
- * returned once every left row is probed.
+ * returned once every left row is probed. FULL marks the right rows the same way and returns the
+ * unmarked ones at the end, with NULL left columns.
  */
 public enum JoinType {
     /** Pairs of matching rows: left columns, then right columns. */
@@ -19,11 +20,23 @@ public enum JoinType {
     /** Each right row with at least one match, once; right columns only (SEMI with the sides' roles swapped). */
     RIGHT_SEMI,
     /** Each right row without any match, right columns only; a right row with a NULL key is kept (ANTI with the roles swapped). */
-    RIGHT_ANTI;
+    RIGHT_ANTI,
+    /** LEFT plus each right row without a match once, its left columns NULL (a right row with a NULL key never matches). */
+    FULL;
 
     /** Whether the join returns rows of its right (build) input only. */
     boolean keepsRight() {
         return this == RIGHT_SEMI || this == RIGHT_ANTI;
+    }
+
+    /** Whether the join notes which right (build) rows matched, to return some of them once probing is done. */
+    boolean marksBuild() {
+        return this == RIGHT_SEMI || this == RIGHT_ANTI || this == FULL;
+    }
+
+    /** Whether the join returns each left row without a match, its right columns NULL. */
+    boolean keepsUnmatchedLeft() {
+        return this == LEFT || this == FULL;
     }
 
     /** Whether the join returns rows of its left input only. */

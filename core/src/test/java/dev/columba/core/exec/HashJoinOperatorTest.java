@@ -94,22 +94,24 @@ class HashJoinOperatorTest extends OperatorTestBase {
             for (Object[] rightRow : right) {
                 if (matches.test(leftRow, rightRow)) {
                     matched = true;
-                    if (joinType == JoinType.INNER || joinType == JoinType.LEFT) {
+                    if (joinType == JoinType.INNER || joinType == JoinType.LEFT || joinType == JoinType.FULL) {
                         result.add(concat(leftRow, rightRow));
                     }
                 }
             }
-            if (joinType == JoinType.LEFT && !matched) {
+            if ((joinType == JoinType.LEFT || joinType == JoinType.FULL) && !matched) {
                 result.add(concat(leftRow, new Object[SCHEMA.size()]));
             }
             if ((joinType == JoinType.SEMI && matched) || (joinType == JoinType.ANTI && !matched)) {
                 result.add(leftRow);
             }
         }
-        if (joinType == JoinType.RIGHT_SEMI || joinType == JoinType.RIGHT_ANTI) {
+        if (joinType == JoinType.RIGHT_SEMI || joinType == JoinType.RIGHT_ANTI || joinType == JoinType.FULL) {
             for (Object[] rightRow : right) {
                 boolean matched = left.stream().anyMatch(leftRow -> matches.test(leftRow, rightRow));
-                if (matched == (joinType == JoinType.RIGHT_SEMI)) {
+                if (joinType == JoinType.FULL && !matched) {
+                    result.add(concat(new Object[SCHEMA.size()], rightRow));
+                } else if (joinType != JoinType.FULL && matched == (joinType == JoinType.RIGHT_SEMI)) {
                     result.add(rightRow);
                 }
             }
@@ -126,6 +128,8 @@ class HashJoinOperatorTest extends OperatorTestBase {
         assertEquals("k0", inner.column(7).name());
         assertTrue(inner.column(13).nullable());
         assertEquals(SCHEMA, new HashJoinOperator(left, right, JoinType.ANTI, List.of(0), List.of(0), null).schema());
+        TableSchema full = new HashJoinOperator(left, right, JoinType.FULL, List.of(0), List.of(0), null).schema();
+        assertTrue(full.columns().stream().allMatch(column -> column.nullable()), "both sides of a FULL join may be NULL");
         ColumbaException mismatch = assertThrows(ColumbaException.class,
                 () -> new HashJoinOperator(left, right, JoinType.INNER, List.of(0), List.of(6), null));
         assertEquals(ErrorCode.WRONG_TYPE, mismatch.errorCode());

@@ -72,6 +72,14 @@ class MemoryLimitTest {
     }
 
     @Test
+    void aWindowOverTheLimitFails() {
+        WindowFrame sliding = new WindowFrame(true, WindowFrame.Bound.preceding(3), WindowFrame.Bound.CURRENT_ROW);
+        assertOutOfMemory(1L << 20, input -> new WindowOperator(input, List.of(new WindowGroup(List.of(), List.of(SortKey.descending(0)),
+                sliding, List.of(WindowCall.of(WindowFunction.MIN, 1, SqlType.varchar(40), "lowest"),
+                        WindowCall.of(WindowFunction.SUM, 0, SqlType.decimal(38, 0), "total"))))), "WindowOperator");
+    }
+
+    @Test
     void aNestedLoopJoinWhoseInnerSideDoesNotFitFails() {
         assertOutOfMemory(1L << 20, input -> new NestedLoopJoinOperator(ListSource.of(WIDE, rows(3), 10), input, JoinType.INNER, null),
                 "NestedLoopJoinOperator");

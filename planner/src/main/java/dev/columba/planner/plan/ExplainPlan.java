@@ -20,6 +20,7 @@ import dev.columba.planner.rel.ColumbaSystemViewScan;
 import dev.columba.planner.rel.ColumbaTableFunctionScan;
 import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.ColumbaUnion;
+import dev.columba.planner.rel.ColumbaWindow;
 import dev.columba.planner.rel.ColumbaValues;
 import dev.columba.planner.rel.Execution;
 import java.util.ArrayList;
@@ -89,6 +90,7 @@ final class ExplainPlan {
             case ColumbaSort sort -> sort.operatorName();
             case ColumbaUnion union -> union.all ? "UnionAll" : "Union";
             case ColumbaValues ignored -> "Values";
+            case ColumbaWindow ignored -> "Window";
             case ColumbaTableFunctionScan ignored -> "TableFunctionScan";
             case ColumbaTableModify ignored -> "TableModify";
             default -> rel.getRelTypeName();

@@ -31,7 +31,7 @@ import org.apache.calcite.rex.RexNode;
  * gather (not with DISTINCT aggregates, which then run above the gather). A top-N (ORDER BY with
  * FETCH or LIMIT) or a limit over such a fragment is split the same way: each worker keeps its
  * offset + fetch first rows, and the final top-N above the gather picks from theirs. Everything
- * else stays serial, above the gathers.
+ * else stays serial, above the gathers: FULL joins and window functions among them.
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting): below it starting
@@ -166,14 +166,25 @@ final class Parallelizer {
     /** Whether workers can run {@code rel} on their share of rows, each on its own. */
     private static boolean streams(RelNode rel) {
         return rel instanceof ColumbaFilter || rel instanceof ColumbaProject || rel instanceof ColumbaColumnstoreScan
-                || rel instanceof ColumbaHashJoin || partitionedScan(rel);
+                || rel instanceof ColumbaHashJoin join && probedInParallel(join) || partitionedScan(rel);
+    }
+
+    /**
+     * Whether workers may each probe {@code join}'s shared table with their share of rows: not a
+     * FULL join, which stays serial above the gathers (its unmatched build rows would need the
+     * shared match flags and the last worker's hand-over that RIGHT_SEMI and RIGHT_ANTI use; not
+     * built yet).
+     */
+    private static boolean probedInParallel(ColumbaHashJoin join) {
+        return join.getJoinType() != org.apache.calcite.rel.core.JoinRelType.FULL;
     }
 
     /** The scan whose rowgroups the workers of a fragment rooted at {@code rel} would divide, if it is big enough. */
     private RelNode driver(RelNode rel) {
         RelNode node = rel;
         // Down the probe side of hash joins: each worker probes the one shared table with its rows.
-        while (node instanceof ColumbaFilter || node instanceof ColumbaProject || node instanceof ColumbaHashJoin) {
+        while (node instanceof ColumbaFilter || node instanceof ColumbaProject
+                || node instanceof ColumbaHashJoin join && probedInParallel(join)) {
             node = node instanceof ColumbaHashJoin join ? join.probe() : node.getInput(0);
         }
         if (node instanceof ColumbaColumnstoreScan scan && scanRows(scan) >= thresholdRows) {

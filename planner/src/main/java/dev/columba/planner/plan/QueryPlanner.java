@@ -38,8 +38,10 @@ import dev.columba.planner.rules.ColumbaTableModifyRule;
 import dev.columba.planner.rules.ColumbaTableScanRule;
 import dev.columba.planner.rules.ColumbaUnionRule;
 import dev.columba.planner.rules.ColumbaValuesRule;
+import dev.columba.planner.rules.ColumbaWindowRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.CorrelatedExistsRule;
+import dev.columba.planner.rules.GroupingSetsRule;
 import dev.columba.planner.rules.IndexSeekRule;
 import dev.columba.planner.rules.JoinOrdering;
 import dev.columba.planner.rules.OrFactoringRule;
@@ -459,6 +461,16 @@ public final class QueryPlanner {
             .build();
 
     /** EXISTS and NOT EXISTS correlated through one filter as SEMI and ANTI joins, before the general path. */
+    /** OVER calls moved out of projections into window nodes (a projection, a window, a projection). */
+    private static final HepProgram WINDOWS = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+            .build();
+
+    /** Aggregates over several grouping sets expanded into a union of plain aggregates. */
+    private static final HepProgram GROUPING_SETS = new HepProgramBuilder()
+            .addRuleInstance(GroupingSetsRule.create())
+            .build();
+
     private static final HepProgram CORRELATED_EXISTS = new HepProgramBuilder()
             .addRuleInstance(CorrelatedExistsRule.create())
             .build();
@@ -507,6 +519,8 @@ public final class QueryPlanner {
         RelNode result = hep(subQueries, hep(CORRELATED_EXISTS, rel));
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
         result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+        result = hep(WINDOWS, result);
+        result = hep(GROUPING_SETS, result);
         result = converter.trimUnusedFields(true, result);
         RelOptRule rightToLeft = JoinCommuteRule.Config.DEFAULT.withSwapOuter(true)
                 .withOperandSupplier(b -> b.operand(LogicalJoin.class)
@@ -580,7 +594,7 @@ public final class QueryPlanner {
                 ColumbaTableScanRule.CONFIG.toRule(), ColumbaFilterRule.CONFIG.toRule(), ColumbaProjectRule.CONFIG.toRule(),
                 ColumbaAggregateRule.CONFIG.toRule(), ColumbaSortRule.CONFIG.toRule(), ColumbaUnionRule.CONFIG.toRule(),
                 ColumbaValuesRule.CONFIG.toRule(), ColumbaTableModifyRule.CONFIG.toRule(),
-                ColumbaTableFunctionScanRule.CONFIG.toRule(),
+                ColumbaTableFunctionScanRule.CONFIG.toRule(), ColumbaWindowRule.CONFIG.toRule(),
                 ColumbaHashJoinRule.create(hints), ColumbaNestedLoopJoinRule.create(hints),
                 ColumbaIndexNestedLoopJoinRule.create(hints),
                 RowstoreKeyRangeRule.create(), IndexSeekRule.create(), ColumnstoreFilterRule.create(),
@@ -604,13 +618,14 @@ public final class QueryPlanner {
                     case Correlate ignored -> throw unsupported("a correlated sub-query that cannot be decorrelated");
                     case TableFunctionScan scan when !ColumbaTableFunctionScan.runs(scan) ->
                             throw unsupported("the table function " + scan.getCall());
-                    case Join join when join.getJoinType() == JoinRelType.FULL -> throw unsupported("FULL OUTER JOIN");
                     case Aggregate aggregate when aggregate.getGroupType() != Aggregate.Group.SIMPLE ->
-                            throw unsupported("GROUPING SETS, ROLLUP and CUBE");
+                            throw unsupported("GROUP_ID() with GROUPING SETS, ROLLUP or CUBE");
                     case Aggregate aggregate when !dev.columba.planner.rel.ColumbaAggregate.supported(aggregate) ->
                             throw unsupported("the aggregate " + aggregate.getAggCallList());
                     case LogicalProject project when RexOver.containsOver(project.getProjects(), null) ->
-                            throw unsupported("window functions (OVER)");
+                            throw unsupported("window functions (OVER) here");
+                    case org.apache.calcite.rel.core.Window window when !dev.columba.planner.rel.ColumbaWindow.supported(window) ->
+                            throw unsupported("the window functions " + window.groups);
                     default -> {
                     }
                 }

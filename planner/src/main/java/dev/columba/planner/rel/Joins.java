@@ -18,19 +18,21 @@ final class Joins {
     private Joins() {
     }
 
-    /** Core's join type for Calcite's; RIGHT and FULL have none (the rules never produce them). */
+    /** Core's join type for Calcite's; RIGHT has none (the logical phase turns RIGHT joins into LEFT ones). */
     static JoinType joinType(JoinRelType type) {
         return switch (type) {
             case INNER -> JoinType.INNER;
             case LEFT -> JoinType.LEFT;
             case SEMI -> JoinType.SEMI;
             case ANTI -> JoinType.ANTI;
+            case FULL -> JoinType.FULL;
             default -> throw ExpressionTranslator.unsupported(type + " JOIN");
         };
     }
 
     static boolean supported(JoinRelType type) {
-        return type == JoinRelType.INNER || type == JoinRelType.LEFT || type == JoinRelType.SEMI || type == JoinRelType.ANTI;
+        return type == JoinRelType.INNER || type == JoinRelType.LEFT || type == JoinRelType.SEMI || type == JoinRelType.ANTI
+                || type == JoinRelType.FULL;
     }
 
     /** {@code input} with column {@code column} cast to {@code type} (same name, same position). */

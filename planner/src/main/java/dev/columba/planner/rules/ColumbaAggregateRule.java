@@ -9,7 +9,8 @@ import org.apache.calcite.rel.logical.LogicalAggregate;
 
 /**
  * A logical aggregate with one grouping set and COUNT/SUM/AVG/MIN/MAX (DISTINCT, FILTER allowed)
- * becomes Columba's hash aggregate; GROUPING SETS, ROLLUP, CUBE and other functions do not convert.
+ * becomes Columba's hash aggregate; other functions do not convert. GROUPING SETS, ROLLUP and CUBE
+ * arrive here as a union of aggregates with one grouping set each ({@link GroupingSetsRule}).
  *
  * <pre>
  * before: LogicalAggregate(group=[{0}], c=[COUNT(DISTINCT $1)])   after: ColumbaAggregate(group=[{0}], c=[COUNT(DISTINCT $1)])

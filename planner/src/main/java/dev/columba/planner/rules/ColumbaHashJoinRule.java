@@ -24,7 +24,9 @@ import org.apache.calcite.rel.logical.LogicalJoin;
  * after:  ColumbaHashJoin(condition=[=($0, $4)], joinType=[semi])
  *         ColumbaHashJoin(condition=[=($0, $4)], joinType=[semi], build=[left])
  * </pre>
- * Does not fire for joins without an equality between the sides, RIGHT and FULL joins, or under LOOP JOIN.
+ * Does not fire for joins without an equality between the sides, RIGHT joins (the logical phase
+ * turns them into LEFT joins), or under LOOP JOIN. A FULL join builds its right input and returns
+ * the build rows no left row matched once probing is done.
  */
 public final class ColumbaHashJoinRule extends RelRule<RuleConfig> {
     private final PlanHints hints;
@@ -60,6 +62,7 @@ public final class ColumbaHashJoinRule extends RelRule<RuleConfig> {
     }
 
     static boolean supported(JoinRelType type) {
-        return type == JoinRelType.INNER || type == JoinRelType.LEFT || type == JoinRelType.SEMI || type == JoinRelType.ANTI;
+        return type == JoinRelType.INNER || type == JoinRelType.LEFT || type == JoinRelType.SEMI || type == JoinRelType.ANTI
+                || type == JoinRelType.FULL;
     }
 }

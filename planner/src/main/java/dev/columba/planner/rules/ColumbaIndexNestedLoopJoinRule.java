@@ -74,7 +74,8 @@ public final class ColumbaIndexNestedLoopJoinRule extends RelRule<RuleConfig> {
     public void onMatch(RelOptRuleCall call) {
         LogicalJoin join = call.rel(0);
         JoinRelType type = join.getJoinType();
-        if (!hints.allowsLoopJoin() || !ColumbaHashJoinRule.supported(type)) {
+        // A FULL join returns the inner rows no outer row found: a seek per outer row cannot know them.
+        if (!hints.allowsLoopJoin() || !ColumbaHashJoinRule.supported(type) || type == JoinRelType.FULL) {
             return;
         }
         Inner inner = findInner(join.getRight(), 0);

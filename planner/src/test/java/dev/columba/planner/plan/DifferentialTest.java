@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Columba against H2 on the same generated data: random queries (filters with NULLs, key ranges,
  * IN lists, LIKE, expressions, joins of every kind, IN/EXISTS sub-queries, aggregates with
- * DISTINCT, ORDER BY with OFFSET/FETCH, UNION) over rowstore tables (clustered and heap) and over
+ * DISTINCT, ORDER BY with OFFSET/FETCH, UNION, window functions) over rowstore tables (clustered and heap) and over
  * columnstore copies, compared as multisets (as lists where ORDER BY fixes the order). Numbers
  * compare by value (DOUBLE to 10 significant digits). Replay with {@code -Dcolumba.seed=<seed>}.
  */
@@ -139,7 +139,7 @@ class DifferentialTest {
     }
 
     private Generated generate(Random random) {
-        return switch (random.nextInt(9)) {
+        return switch (random.nextInt(10)) {
             case 0, 1 -> new Generated("SELECT " + projections(random) + " FROM t1 WHERE " + predicate(random, "t1"), false);
             case 2 -> new Generated("SELECT id, " + projections(random) + " FROM t1 WHERE " + predicate(random, "t1")
                     + " ORDER BY id" + (random.nextBoolean() ? " DESC" : "") + " OFFSET " + random.nextInt(20)
@@ -166,8 +166,45 @@ class DifferentialTest {
                     + " AND " + predicate(random, "t1"), false);
             case 7 -> new Generated("SELECT a FROM t1 WHERE " + predicate(random, "t1") + " UNION"
                     + (random.nextBoolean() ? " ALL" : "") + " SELECT w FROM t2 WHERE " + predicate(random, "t2"), false);
-            default -> new Generated("SELECT COUNT(*), COUNT(a), SUM(a), MIN(f), MAX(b) FROM t1 WHERE " + predicate(random, "t1"),
+            case 8 -> new Generated("SELECT COUNT(*), COUNT(a), SUM(a), MIN(f), MAX(b) FROM t1 WHERE " + predicate(random, "t1"),
                     false);
+            default -> new Generated("SELECT id, " + window(random) + ", " + window(random) + " FROM t1 WHERE " + predicate(random, "t1"),
+                    false);
+        };
+    }
+
+    /**
+     * A window function whose result does not depend on how ties are broken: orders end in the
+     * unique id, or the function sees whole peer groups (RANK, RANGE frames); NULLs are placed
+     * explicitly (H2 sorts them low by default, Columba high).
+     */
+    private static String window(Random random) {
+        String partition = switch (random.nextInt(4)) {
+            case 0 -> "";
+            case 1 -> "PARTITION BY a ";
+            case 2 -> "PARTITION BY c ";
+            default -> "PARTITION BY MOD(id, 5) ";
+        };
+        String direction = random.nextBoolean() ? "" : " DESC";
+        String byId = "ORDER BY id" + direction;
+        String byA = "ORDER BY a" + direction + (random.nextBoolean() ? " NULLS FIRST" : " NULLS LAST");
+        String frame = switch (random.nextInt(4)) {
+            case 0 -> "";
+            case 1 -> " ROWS BETWEEN " + random.nextInt(4) + " PRECEDING AND CURRENT ROW";
+            case 2 -> " ROWS BETWEEN CURRENT ROW AND " + random.nextInt(4) + " FOLLOWING";
+            default -> " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
+        };
+        return switch (random.nextInt(10)) {
+            case 0 -> "ROW_NUMBER() OVER (" + partition + byId + ")";
+            case 1 -> "RANK() OVER (" + partition + byA + ")";
+            case 2 -> "DENSE_RANK() OVER (" + partition + byA + ")";
+            case 3 -> "NTILE(" + (1 + random.nextInt(5)) + ") OVER (" + partition + byId + ")";
+            case 4 -> "LAG(c, " + (1 + random.nextInt(3)) + ") OVER (" + partition + byId + ")";
+            case 5 -> "LEAD(a, 1, -1) OVER (" + partition + byId + ")";
+            case 6 -> "FIRST_VALUE(d) OVER (" + partition + byId + frame + ")";
+            case 7 -> "SUM(d) OVER (" + partition + byA + ")";
+            case 8 -> "COUNT(f) OVER (" + partition + byId + frame + ")";
+            default -> (random.nextBoolean() ? "MIN(b)" : "MAX(c)") + " OVER (" + partition + byId + frame + ")";
         };
     }
 
