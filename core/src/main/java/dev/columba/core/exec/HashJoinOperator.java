@@ -16,8 +16,8 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * Equi-join: builds a hash table on the right input's key columns, then probes it with each
  * batch of the left input. Keys of any type, compared as GROUP BY compares them except that a
- * NULL key never matches anything (build rows with a NULL key are dropped, except by RIGHT_ANTI
- * and FULL, which return them; probe rows with one find nothing, so LEFT and FULL keep them and
+ * NULL key never matches anything (build rows with a NULL key are dropped, except by RIGHT_ANTI,
+ * FULL and RIGHT, which return them; probe rows with one find nothing, so LEFT and FULL keep them and
  * ANTI returns them).
  * An optional residual condition over the left and right columns (the rest of an ON clause) is
  * checked on the candidate pairs. Matches of a left row come in the right input's order.
@@ -210,7 +210,7 @@ public final class HashJoinOperator extends JoinOperator {
         int[] nullKeyPositions = new int[0];
         int[] groups = new int[0];
         FieldVector[] keys = new FieldVector[rightKeys.length];
-        boolean keepNullKeys = joinType == JoinType.RIGHT_ANTI || joinType == JoinType.FULL;
+        boolean keepNullKeys = joinType == JoinType.RIGHT_ANTI || joinType.keepsUnmatchedRight();
         for (Batch batch = input.get(); batch != null; batch = input.get()) {
             positions = Vectors.livePositions(batch, positions);
             if (keepNullKeys && nullKeyPositions.length < batch.selectedCount()) {
@@ -228,7 +228,7 @@ public final class HashJoinOperator extends JoinOperator {
             buildRows.append(batch, positions, count);
             link(groups, count, firstNewRow);
             if (keepNullKeys && count < batch.selectedCount()) {
-                // In no chain: no probe row finds them, and RIGHT_ANTI and FULL return them.
+                // In no chain: no probe row finds them, and RIGHT_ANTI, FULL and RIGHT return them.
                 buildRows.append(batch, nullKeyPositions, batch.selectedCount() - count);
             }
         }

@@ -40,7 +40,8 @@ import org.apache.arrow.vector.FieldVector;
  * ({@link #lastToFinishProbing}): its finishing is ordered after every other worker's, so it sees
  * all their marks. FULL does both: it returns pairs and unmatched left rows as LEFT does, marks the
  * build rows of the pairs, and once probing is done returns the unmarked build rows with NULL left
- * columns.
+ * columns. RIGHT is FULL without the unmatched left rows: a LEFT join whose preserved side is
+ * built, probed with the other side's rows.
  */
 abstract class JoinOperator extends BaseOperator {
     private enum Phase { CANDIDATES, VERDICT, BUILD_ROWS }
@@ -112,7 +113,7 @@ abstract class JoinOperator extends BaseOperator {
         }
         List<Column> columns = new ArrayList<>();
         for (Column column : left.columns()) {
-            columns.add(joinType == JoinType.FULL ? new Column(column.name(), column.type(), true) : column);
+            columns.add(joinType.keepsUnmatchedRight() ? new Column(column.name(), column.type(), true) : column);
         }
         Set<String> names = new HashSet<>();
         for (Column column : left.columns()) {
@@ -247,7 +248,7 @@ abstract class JoinOperator extends BaseOperator {
                 for (int index = 0; index < count; index++) {
                     markMatch(index);
                 }
-                if (joinType == JoinType.INNER || joinType.keepsUnmatchedLeft()) {
+                if (joinType.returnsPairs()) {
                     return pairs;
                 }
                 continue;
@@ -265,7 +266,7 @@ abstract class JoinOperator extends BaseOperator {
                     markMatch(index);
                 }
             }
-            if (passed > 0 && (joinType == JoinType.INNER || joinType.keepsUnmatchedLeft())) {
+            if (passed > 0 && (joinType.returnsPairs())) {
                 pairs.select(passing, passed);
                 return pairs;
             }
@@ -277,7 +278,7 @@ abstract class JoinOperator extends BaseOperator {
         if (buildMatched != null) {
             buildMatched[pairBuild[pair]] = true;
         }
-        if (buildMatched == null || joinType == JoinType.FULL) {
+        if (buildMatched == null || joinType.keepsUnmatchedLeft()) {
             matched[pairProbe[pair]] = true;
         }
     }
@@ -335,7 +336,7 @@ abstract class JoinOperator extends BaseOperator {
     /** What this left batch yields once its candidates are done; null when it is finished. */
     private Batch verdict() {
         return switch (joinType) {
-            case INNER, RIGHT_SEMI, RIGHT_ANTI -> {
+            case INNER, RIGHT, RIGHT_SEMI, RIGHT_ANTI -> {
                 probeBatch = null;
                 yield null;
             }
@@ -377,13 +378,13 @@ abstract class JoinOperator extends BaseOperator {
     }
 
     /**
-     * RIGHT_SEMI, RIGHT_ANTI, FULL after probing: the next batch of build rows whose flag says they
-     * matched (RIGHT_SEMI) or did not (RIGHT_ANTI, FULL: with NULL left columns), or null after the
+     * RIGHT_SEMI, RIGHT_ANTI, FULL, RIGHT after probing: the next batch of build rows whose flag says
+     * they matched (RIGHT_SEMI) or did not (RIGHT_ANTI; FULL and RIGHT with NULL left columns), or null after the
      * last build row.
      */
     private Batch buildRowsOutput() {
         boolean wanted = joinType == JoinType.RIGHT_SEMI;
-        int firstBuildColumn = joinType == JoinType.FULL ? leftColumns : 0;
+        int firstBuildColumn = joinType.keepsUnmatchedRight() ? leftColumns : 0;
         int limit = context.batchSize();
         if (passing.length < limit) {
             passing = new int[limit];

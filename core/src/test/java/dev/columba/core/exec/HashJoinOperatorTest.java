@@ -94,7 +94,8 @@ class HashJoinOperatorTest extends OperatorTestBase {
             for (Object[] rightRow : right) {
                 if (matches.test(leftRow, rightRow)) {
                     matched = true;
-                    if (joinType == JoinType.INNER || joinType == JoinType.LEFT || joinType == JoinType.FULL) {
+                    if (joinType == JoinType.INNER || joinType == JoinType.LEFT || joinType == JoinType.FULL
+                            || joinType == JoinType.RIGHT) {
                         result.add(concat(leftRow, rightRow));
                     }
                 }
@@ -106,12 +107,13 @@ class HashJoinOperatorTest extends OperatorTestBase {
                 result.add(leftRow);
             }
         }
-        if (joinType == JoinType.RIGHT_SEMI || joinType == JoinType.RIGHT_ANTI || joinType == JoinType.FULL) {
+        boolean unmatchedRight = joinType == JoinType.FULL || joinType == JoinType.RIGHT;
+        if (joinType == JoinType.RIGHT_SEMI || joinType == JoinType.RIGHT_ANTI || unmatchedRight) {
             for (Object[] rightRow : right) {
                 boolean matched = left.stream().anyMatch(leftRow -> matches.test(leftRow, rightRow));
-                if (joinType == JoinType.FULL && !matched) {
+                if (unmatchedRight && !matched) {
                     result.add(concat(new Object[SCHEMA.size()], rightRow));
-                } else if (joinType != JoinType.FULL && matched == (joinType == JoinType.RIGHT_SEMI)) {
+                } else if (!unmatchedRight && matched == (joinType == JoinType.RIGHT_SEMI)) {
                     result.add(rightRow);
                 }
             }
@@ -130,6 +132,9 @@ class HashJoinOperatorTest extends OperatorTestBase {
         assertEquals(SCHEMA, new HashJoinOperator(left, right, JoinType.ANTI, List.of(0), List.of(0), null).schema());
         TableSchema full = new HashJoinOperator(left, right, JoinType.FULL, List.of(0), List.of(0), null).schema();
         assertTrue(full.columns().stream().allMatch(column -> column.nullable()), "both sides of a FULL join may be NULL");
+        TableSchema rightJoin = new HashJoinOperator(left, right, JoinType.RIGHT, List.of(0), List.of(0), null).schema();
+        assertTrue(rightJoin.column(0).nullable(), "the left side of a RIGHT join may be NULL");
+        assertEquals(SCHEMA.column(0).nullable(), rightJoin.column(7).nullable(), "the right side of a RIGHT join as its input");
         ColumbaException mismatch = assertThrows(ColumbaException.class,
                 () -> new HashJoinOperator(left, right, JoinType.INNER, List.of(0), List.of(6), null));
         assertEquals(ErrorCode.WRONG_TYPE, mismatch.errorCode());

@@ -15,6 +15,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
@@ -171,12 +172,13 @@ final class Parallelizer {
 
     /**
      * Whether workers may each probe {@code join}'s shared table with their share of rows: not a
-     * FULL join, which stays serial above the gathers (its unmatched build rows would need the
-     * shared match flags and the last worker's hand-over that RIGHT_SEMI and RIGHT_ANTI use; not
-     * built yet).
+     * FULL join, nor a LEFT join building its preserved side, which stay serial above the gathers
+     * (their unmatched build rows would need the shared match flags and the last worker's
+     * hand-over that RIGHT_SEMI and RIGHT_ANTI use; not used for them yet).
      */
     private static boolean probedInParallel(ColumbaHashJoin join) {
-        return join.getJoinType() != org.apache.calcite.rel.core.JoinRelType.FULL;
+        JoinRelType type = join.getJoinType();
+        return type != JoinRelType.FULL && !(type == JoinRelType.LEFT && join.buildsLeft());
     }
 
     /** The scan whose rowgroups the workers of a fragment rooted at {@code rel} would divide, if it is big enough. */

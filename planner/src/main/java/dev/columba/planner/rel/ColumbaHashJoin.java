@@ -3,8 +3,11 @@ package dev.columba.planner.rel;
 import dev.columba.core.exec.HashJoinOperator;
 import dev.columba.core.exec.JoinType;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.ProjectOperator;
 import dev.columba.core.exec.SharedHashBuild;
+import dev.columba.core.expr.Expr;
 import dev.columba.core.type.SqlType;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
@@ -30,12 +33,15 @@ import org.apache.calcite.rex.RexShuttle;
  * the other input's rows, and return the preserved rows that were (not) matched once the probe is
  * done — the same rows, NULL keys included, as the left join, for a table of the smaller side when
  * the preserved side is the smaller one (TPC-H Q4: 57 thousand orders against 3 million lineitems).
- * The node is still Calcite's SEMI or ANTI join of left and right; only the roles differ.
+ * A LEFT join can too: core's RIGHT join hashes the preserved rows, returns the pairs the other
+ * input's rows find and then the preserved rows no row found, with NULL right columns (TPC-H Q13:
+ * 150 thousand customers against 1.5 million orders); a projection puts the columns back in the
+ * LEFT join's order. The node is still Calcite's join of left and right; only the roles differ.
  */
 public final class ColumbaHashJoin extends Join implements ColumbaRel {
     /** Per equi-key (in {@link JoinInfo} order), the bitmap filter its build publishes, or null. */
     private final List<String> bitmapFilters;
-    /** Whether the left input is built and the right one probed (SEMI and ANTI only). */
+    /** Whether the left input is built and the right one probed (SEMI, ANTI and LEFT only). */
     private final boolean buildLeft;
     /**
      * In a parallel fragment: whether every worker reads its share of the build input (whose scan
@@ -45,7 +51,7 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
 
     /**
      * @param buildLeft whether to build the left input and probe with the right one, which only a
-     *                  SEMI or ANTI join can
+     *                  SEMI, ANTI or LEFT join can
      */
     public ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
                            JoinRelType joinType, boolean buildLeft) {
@@ -55,8 +61,8 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
     private ColumbaHashJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
                             JoinRelType joinType, List<String> bitmapFilters, boolean buildLeft, boolean buildReadByEach) {
         super(cluster, traits, List.of(), left, right, condition, java.util.Set.of(), joinType);
-        if (buildLeft && joinType != JoinRelType.SEMI && joinType != JoinRelType.ANTI) {
-            throw new IllegalArgumentException("only a SEMI or ANTI hash join builds its left input, not " + joinType);
+        if (buildLeft && !buildsLeftIn(joinType)) {
+            throw new IllegalArgumentException("only a SEMI, ANTI or LEFT hash join builds its left input, not " + joinType);
         }
         this.bitmapFilters = bitmapFilters;
         this.buildLeft = buildLeft;
@@ -69,9 +75,14 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
         return new ColumbaHashJoin(getCluster(), traitSet, left, right, condition, joinType, bitmapFilters, buildLeft, buildReadByEach);
     }
 
-    /** Whether the left input is the build side (a SEMI or ANTI join returning the build rows). */
+    /** Whether the left input is the build side (a SEMI, ANTI or LEFT join whose preserved rows are hashed). */
     public boolean buildsLeft() {
         return buildLeft;
+    }
+
+    /** Whether a join of {@code type} can build its left (preserved) input. */
+    public static boolean buildsLeftIn(JoinRelType type) {
+        return type == JoinRelType.SEMI || type == JoinRelType.ANTI || type == JoinRelType.LEFT;
     }
 
     /** The input whose rows are hashed. */
@@ -164,9 +175,13 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
                 ? execution.shared(this, buildReadByEach ? SharedHashBuild::readByEach : SharedHashBuild::readByOne) : null;
         HashJoinOperator join;
         if (buildLeft) {
-            // Core's RIGHT_SEMI/RIGHT_ANTI: probe with the right input, build the left; the residual's pairs are right then left.
-            join = new HashJoinOperator(right, left, getJoinType() == JoinRelType.SEMI ? JoinType.RIGHT_SEMI : JoinType.RIGHT_ANTI,
-                    info.rightKeys, info.leftKeys,
+            // Core's RIGHT_SEMI/RIGHT_ANTI/RIGHT: probe with the right input, build the left; the residual's pairs are right then left.
+            JoinType type = switch (getJoinType()) {
+                case SEMI -> JoinType.RIGHT_SEMI;
+                case ANTI -> JoinType.RIGHT_ANTI;
+                default -> JoinType.RIGHT;
+            };
+            join = new HashJoinOperator(right, left, type, info.rightKeys, info.leftKeys,
                     Joins.condition(execution, rightFirst(remaining, left.schema().size(), right.schema().size()),
                             right.schema(), left.schema()), shared);
         } else {
@@ -180,7 +195,20 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
                 }
             }
         }
+        if (buildLeft && getJoinType() == JoinRelType.LEFT) {
+            return leftColumnsFirst(join, right.schema().size(), left.schema().size());
+        }
         return join;
+    }
+
+    /** The pairs of a RIGHT join of {@code rightCount} probe columns then {@code leftCount} build columns, the build columns first. */
+    private Operator leftColumnsFirst(Operator pairs, int rightCount, int leftCount) {
+        List<Expr> columns = new ArrayList<>();
+        for (int index = 0; index < leftCount + rightCount; index++) {
+            int source = index < leftCount ? rightCount + index : index - leftCount;
+            columns.add(new Expr.ColumnReference(source, pairs.schema().column(source).type()));
+        }
+        return new ProjectOperator(pairs, columns, Execution.uniqueNames(getRowType().getFieldNames()));
     }
 
     /** {@code condition} over the left columns then the right ones, rewritten over the right columns then the left ones. */

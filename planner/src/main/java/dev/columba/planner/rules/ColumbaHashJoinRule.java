@@ -13,8 +13,9 @@ import org.apache.calcite.rel.logical.LogicalJoin;
  * An equi-join (INNER, LEFT, SEMI, ANTI with at least one equal-keys pair) becomes a hash join
  * building on its right input, unless {@code OPTION (LOOP JOIN)} forbids it. Join commutation
  * offers the other side as build side too for inner joins; a SEMI or ANTI join, which cannot be
- * commuted, is offered as a hash join building on its left (preserved) input as well. The cost
- * model prefers the smaller build.
+ * commuted, is offered as a hash join building on its left (preserved) input as well, and so is a
+ * LEFT join (which the inner joins' commutation does not reach). The cost model prefers the smaller
+ * build.
  *
  * <pre>
  * before: LogicalJoin(condition=[=($0, $6)], joinType=[inner])
@@ -55,7 +56,7 @@ public final class ColumbaHashJoinRule extends RelRule<RuleConfig> {
         RelNode right = convert(join.getRight(), join.getRight().getTraitSet().replace(ColumbaRel.CONVENTION));
         call.transformTo(new ColumbaHashJoin(join.getCluster(), join.getTraitSet().replace(ColumbaRel.CONVENTION), left, right,
                 join.getCondition(), join.getJoinType(), false));
-        if (join.getJoinType() == JoinRelType.SEMI || join.getJoinType() == JoinRelType.ANTI) {
+        if (ColumbaHashJoin.buildsLeftIn(join.getJoinType())) {
             call.transformTo(new ColumbaHashJoin(join.getCluster(), join.getTraitSet().replace(ColumbaRel.CONVENTION), left, right,
                     join.getCondition(), join.getJoinType(), true));
         }

@@ -199,6 +199,41 @@ class BitmapFilterTest {
         }
     }
 
+    /**
+     * TPC-H Q13's shape: a small preserved side LEFT-joined to the big fact table, counting each
+     * product's sales (0 for those without); with a residual condition; with NULL keys on the
+     * preserved side, whose rows come back with NULL sales columns.
+     */
+    private static final List<String> LEFT_JOIN_SMALL_PRESERVED = List.of(
+            "SELECT p.product_id, COUNT(s.amount) FROM product p LEFT JOIN sales s ON s.product_id = p.product_id"
+                    + " AND s.amount > 90 WHERE p.category = 'c3' GROUP BY p.product_id ORDER BY p.product_id",
+            "SELECT p.product_id, COUNT(s.amount), SUM(s.amount) FROM product p LEFT JOIN sales s ON s.product_id = p.product_id"
+                    + " AND s.store_id <> MOD(p.product_id, 50) WHERE p.category = 'c3' GROUP BY p.product_id ORDER BY p.product_id",
+            "SELECT p.k, p.product_id, s.amount, s.store_id FROM (SELECT CASE WHEN MOD(product_id, 3) = 0 THEN NULL"
+                    + " ELSE product_id END AS k, product_id FROM product WHERE category = 'c3') p"
+                    + " LEFT JOIN sales s ON s.product_id = p.k AND s.amount > 97 ORDER BY p.product_id, s.amount, s.store_id");
+
+    @Test
+    void aLeftJoinBuildsItsSmallPreservedSideAndReturnsItsRowsWithoutPartner() {
+        String plan = explain(LEFT_JOIN_SMALL_PRESERVED.getFirst());
+        assertTrue(plan.contains("HashJoin [LEFT, =(product_id, product_id), build left, bitmap filters Bitmap"), plan);
+        assertTrue(plan.contains("BitmapFilter [product_id IN Bitmap"), "the probed sales are filtered: " + plan);
+        List<List<Object>> counts = query(session, LEFT_JOIN_SMALL_PRESERVED.getFirst());
+        assertEquals(50, counts.size(), "every product of the category, with or without a sale");
+        assertTrue(counts.stream().anyMatch(row -> ((Number) row.get(1)).longValue() == 0), "some have no such sale: " + counts);
+        assertTrue(counts.stream().anyMatch(row -> ((Number) row.get(1)).longValue() > 0), "some have: " + counts);
+        List<List<Object>> nullKeys = query(session, LEFT_JOIN_SMALL_PRESERVED.get(2));
+        assertTrue(nullKeys.stream().anyMatch(row -> row.get(0) == null && row.get(2) == null),
+                "a preserved row with a NULL key comes back without partner: " + nullKeys);
+        for (String maxDop : List.of("1", "2")) {
+            set("SET max_dop = " + maxDop);
+            set("SET parallelism_threshold_rows = 1000");
+            for (String sql : LEFT_JOIN_SMALL_PRESERVED) {
+                assertEquals(query(session, sql + " OPTION (LOOP JOIN)"), query(session, sql), sql + " at max_dop " + maxDop);
+            }
+        }
+    }
+
     @Test
     void answersAreTheSameWithoutBitmapFiltersSeriallyAndInParallel() {
         for (String maxDop : List.of("1", "2")) {
