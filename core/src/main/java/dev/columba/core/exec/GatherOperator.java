@@ -32,7 +32,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Failure and cancellation: the first error of any worker stops the others (their contexts are
  * cancelled) and is thrown to the consumer; cancelling the query cancels every worker. Closing
  * stops the workers, waits for each to close its fragment on its own thread (so allocators and
- * files are released before the query's allocator is checked), and reports a failure of theirs.
+ * files are released before the query's allocator is checked), and reports a failure of theirs
+ * that the consumer was not given yet, except a cancellation. A worker that fails to close its
+ * fragment (an operator that did not release its memory) is always reported, cancelled or not.
  * CPU time spent on worker threads is added to the query's statistics.
  */
 public final class GatherOperator implements Operator {
@@ -53,6 +55,8 @@ public final class GatherOperator implements Operator {
     private final TableSchema schema;
     private final LinkedBlockingQueue<Handoff> ready = new LinkedBlockingQueue<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** The first failure of a worker to close its fragment (a leak, say), other than a cancellation. */
+    private final AtomicReference<Throwable> closeFailure = new AtomicReference<>();
     private Semaphore[] consumed;
     private CountDownLatch closed;
     private ExecutionContext group;
@@ -146,7 +150,7 @@ public final class GatherOperator implements Operator {
             try {
                 fragment.close();
             } catch (Throwable e) {
-                fail(e);
+                failToClose(e);
             }
             group.query().statistics().addWorkerCpuNanos(THREADS.getCurrentThreadCpuTime() - cpuStart);
             ready.add(new Handoff(worker, null));
@@ -158,7 +162,7 @@ public final class GatherOperator implements Operator {
         try {
             workers.get(worker).close();
         } catch (RuntimeException e) {
-            fail(e);
+            failToClose(e);
         }
         ready.add(new Handoff(worker, null));
         closed.countDown();
@@ -170,6 +174,22 @@ public final class GatherOperator implements Operator {
             stopping = true;
             group.cancel();
         }
+    }
+
+    /**
+     * A worker could not close its fragment: its resources may not be released, whatever stopped
+     * it. Kept apart from the running failures, so that {@link #close} reports it even when the
+     * query was cancelled (when a running failure is no news).
+     */
+    private void failToClose(Throwable error) {
+        if (!isCancellation(error)) {
+            closeFailure.compareAndSet(null, error);
+        }
+        fail(error);
+    }
+
+    private static boolean isCancellation(Throwable error) {
+        return error instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED;
     }
 
     @Override
@@ -221,6 +241,10 @@ public final class GatherOperator implements Operator {
             return;
         }
         reported = true;
+        rethrow(error);
+    }
+
+    private static void rethrow(Throwable error) {
         switch (error) {
             case ColumbaException columba -> throw columba;
             case RuntimeException runtime -> throw runtime;
@@ -262,10 +286,17 @@ public final class GatherOperator implements Operator {
         }
         closed = null;
         Throwable error = failure.get();
+        Throwable leak = closeFailure.get();
         // A failure the consumer was given already, or the cancellation that stopping caused, is not news.
-        if (error != null && !reported
-                && !(error instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED)) {
+        if (error != null && !reported && !isCancellation(error)) {
+            if (leak != null && leak != error) {
+                error.addSuppressed(leak);
+            }
             throwFailure();
+        }
+        // A fragment that did not close cleanly is news even then: it did not release what it held.
+        if (leak != null && leak != error) {
+            rethrow(leak);
         }
     }
 }

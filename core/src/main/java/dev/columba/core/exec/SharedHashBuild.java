@@ -208,13 +208,8 @@ public final class SharedHashBuild {
             fail(e);
             throw e;
         } finally {
-            List<RowBuffer> toClose;
             synchronized (this) {
-                toClose = new ArrayList<>(shares);
-                shares.clear();
-            }
-            closeAll(toClose);
-            synchronized (this) {
+                closeShares();
                 built = result;
                 building = false;
                 notifyAll();
@@ -245,22 +240,28 @@ public final class SharedHashBuild {
     }
 
     /** Keeps the first failure for every worker, frees the shares handed in and wakes the waiting workers. */
-    private void fail(RuntimeException e) {
-        List<RowBuffer> toClose;
-        synchronized (this) {
-            if (failure == null) {
-                failure = e;
-            }
-            toClose = new ArrayList<>(shares);
-            shares.clear();
-            notifyAll();
+    private synchronized void fail(RuntimeException e) {
+        if (failure == null) {
+            failure = e;
         }
-        closeAll(toClose);
+        closeShares();
+        notifyAll();
     }
 
-    private static void closeAll(List<RowBuffer> buffers) {
-        for (RowBuffer buffer : buffers) {
-            buffer.close();
+    /**
+     * Frees the shares handed in so far. Under the monitor, like every removal of a share: the
+     * last worker to let go closes the shares' allocator, and it must find every share either
+     * still listed (and close it) or already closed, never one that another thread took off the
+     * list and is still freeing.
+     */
+    private void closeShares() {
+        assert Thread.holdsLock(this);
+        try {
+            for (RowBuffer share : shares) {
+                share.close();
+            }
+        } finally {
+            shares.clear();
         }
     }
 
@@ -269,27 +270,24 @@ public final class SharedHashBuild {
      * worker's part when the build is read by each (null otherwise).
      */
     void release(Contribution contribution) {
-        Built toClose = null;
-        BufferAllocator memoryToClose = null;
-        RuntimeException withdrawn = null;
+        Built toClose;
+        BufferAllocator memoryToClose;
         synchronized (this) {
             users--;
             if (readByEach && !contribution.handedIn && built == null && failure == null && !building) {
                 // This worker never handed in its share (stopped, cancelled or failed before): the table cannot be whole.
-                withdrawn = new ColumbaException(ErrorCode.QUERY_CANCELLED,
-                        "a worker stopped before handing in its share of a hash join's build");
+                fail(new ColumbaException(ErrorCode.QUERY_CANCELLED,
+                        "a worker stopped before handing in its share of a hash join's build"));
             }
-        }
-        if (withdrawn != null) {
-            fail(withdrawn);
-        }
-        synchronized (this) {
-            if (users == 0) {
-                toClose = built;
-                built = null;
-                memoryToClose = memory;
-                memory = null;
+            if (users > 0) {
+                return;
             }
+            // The last one: no worker reads a share, builds or probes any more.
+            closeShares();
+            toClose = built;
+            built = null;
+            memoryToClose = memory;
+            memory = null;
         }
         if (toClose != null) {
             toClose.close();

@@ -1,11 +1,15 @@
 package dev.columba.core.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.core.batch.Batch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,6 +57,82 @@ class GatherOperatorTest extends OperatorTestBase {
             assertTrue(((ListSource) worker).closed, "every worker closed its fragment");
         }
         assertEquals(0, queryAllocator.getAllocatedMemory());
+    }
+
+    /**
+     * A worker whose fragment cannot close cleanly (here a fake that reports a leak, as an
+     * operator's allocator check does) is reported by the gather's close even when the query was
+     * cancelled, where the cancellation itself is no news.
+     */
+    @Test
+    void aFragmentThatFailsToCloseIsReportedEvenWhenTheQueryWasCancelled() {
+        List<ListSource> sources = List.of(
+                new ListSource(SCHEMA, randomRows(5000), 10, null, -1),
+                new ListSource(SCHEMA, randomRows(5000), 10, null, -1));
+        GatherOperator gather = new GatherOperator(List.of(sources.get(0), new FailsToClose(sources.get(1))));
+        ExecutionContext context = context(10);
+        gather.open(context);
+        context.cancel();
+        ColumbaException cancelled = assertThrows(ColumbaException.class, gather::next);
+        assertEquals(ErrorCode.QUERY_CANCELLED, cancelled.errorCode());
+        ColumbaException leak = assertThrows(ColumbaException.class, gather::close);
+        assertEquals(ErrorCode.INTERNAL, leak.errorCode());
+        assertTrue(leak.getMessage().contains("did not release its memory"), leak.getMessage());
+        for (ListSource source : sources) {
+            assertTrue(source.closed || !source.opened, "every worker closed its fragment");
+        }
+    }
+
+    @Test
+    void aCancelledQueryWhoseWorkersCloseCleanlyClosesWithoutError() {
+        List<ListSource> sources = List.of(
+                new ListSource(SCHEMA, randomRows(5000), 10, null, -1),
+                new ListSource(SCHEMA, randomRows(5000), 10, null, -1));
+        GatherOperator gather = new GatherOperator(List.copyOf(sources));
+        ExecutionContext context = context(10);
+        gather.open(context);
+        assertNotNull(gather.next(), "a first batch before the cancellation");
+        context.cancel();
+        assertEquals(ErrorCode.QUERY_CANCELLED, assertThrows(ColumbaException.class, gather::next).errorCode());
+        gather.close();
+        for (ListSource source : sources) {
+            assertTrue(source.closed || !source.opened, "every worker closed its fragment");
+        }
+    }
+
+    /** A fragment that closes its input, then reports a leak, as an operator whose allocator still held memory does. */
+    private static final class FailsToClose implements Operator {
+        private final Operator input;
+
+        FailsToClose(Operator input) {
+            this.input = input;
+        }
+
+        @Override
+        public TableSchema schema() {
+            return input.schema();
+        }
+
+        @Override
+        public ExecutionMode mode() {
+            return input.mode();
+        }
+
+        @Override
+        public void open(ExecutionContext context) {
+            input.open(context);
+        }
+
+        @Override
+        public Batch next() {
+            return input.next();
+        }
+
+        @Override
+        public void close() {
+            input.close();
+            throw new ColumbaException(ErrorCode.INTERNAL, "FailsToClose did not release its memory: 1024 bytes");
+        }
     }
 
     @Test
