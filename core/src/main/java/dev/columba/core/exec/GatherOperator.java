@@ -5,6 +5,8 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.WaitCounters;
+import dev.columba.core.stats.WaitType;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
@@ -36,6 +38,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * that the consumer was not given yet, except a cancellation. A worker that fails to close its
  * fragment (an operator that did not release its memory) is always reported, cancelled or not.
  * CPU time spent on worker threads is added to the query's statistics.
+ *
+ * <p>Waits, in the query's statistics: a worker that must wait for the consumer to take its batch
+ * waits {@link WaitType#CXPACKET}; a call of {@link #next} that finds no batch ready and blocks
+ * waits {@link WaitType#CXCONSUMER} (once per call, however long). Both try first without
+ * blocking, so a hand-off that needs no wait reads no clock.
  */
 public final class GatherOperator implements Operator {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -66,6 +73,8 @@ public final class GatherOperator implements Operator {
     private boolean opened;
     /** Whether the consumer was given the workers' failure already. */
     private boolean reported;
+    /** Since when the consumer has been waiting in this call of {@link #next} (System.nanoTime), 0 while it has not had to. */
+    private long consumerWaitStart;
 
     /** @param workers copies of one fragment, each opened, run and closed on a worker thread */
     public GatherOperator(List<Operator> workers) {
@@ -137,9 +146,14 @@ public final class GatherOperator implements Operator {
         Operator fragment = workers.get(worker);
         try {
             fragment.open(group.worker());
+            WaitCounters waits = group.query().statistics().waits();
             for (Batch batch = fragment.next(); batch != null && !stopping; batch = fragment.next()) {
                 ready.add(new Handoff(worker, batch));
-                consumed[worker].acquire();
+                if (!consumed[worker].tryAcquire()) {
+                    long waitStart = System.nanoTime();
+                    consumed[worker].acquire();
+                    waits.record(WaitType.CXPACKET, System.nanoTime() - waitStart);
+                }
             }
         } catch (InterruptedException e) {
             fail(new ColumbaException(ErrorCode.QUERY_CANCELLED, "a worker of the query was interrupted", e));
@@ -198,18 +212,40 @@ public final class GatherOperator implements Operator {
             throw new IllegalStateException("the gather is not open");
         }
         release();
+        try {
+            return nextHandoff();
+        } finally {
+            recordConsumerWait();
+        }
+    }
+
+    /** One wait of the consumer for its workers, if this call of {@link #next} had to block. */
+    private void recordConsumerWait() {
+        if (consumerWaitStart != 0) {
+            group.query().statistics().waits().record(WaitType.CXCONSUMER, System.nanoTime() - consumerWaitStart);
+            consumerWaitStart = 0;
+        }
+    }
+
+    /** The next batch a worker handed over, null once every worker ended; blocks (a measured wait) while none is ready. */
+    private Batch nextHandoff() {
         while (true) {
             throwFailure();
             group.checkCancelled();
             if (running == 0) {
                 return null;
             }
-            Handoff handoff;
-            try {
-                handoff = ready.poll(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "the query was interrupted", e);
+            Handoff handoff = ready.poll();
+            if (handoff == null) {
+                if (consumerWaitStart == 0) {
+                    consumerWaitStart = System.nanoTime();
+                }
+                try {
+                    handoff = ready.poll(100, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "the query was interrupted", e);
+                }
             }
             if (handoff == null) {
                 continue;

@@ -2,8 +2,10 @@ package dev.columba.core.exec;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.WaitType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -31,6 +33,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * then reports that it finished probing ({@link #finishProbing}, synchronized); the last of the
  * registered workers to report returns the build rows. Each report is ordered after that worker's
  * writes and before the next report, so the last reporter sees every flag set.
+ *
+ * <p>A worker that has to wait for the table (for the others' shares and the assembly, or for the
+ * worker reading it by one) waits {@link WaitType#HTBUILD}, once per wait, in the query's statistics.
  */
 public final class SharedHashBuild {
     /** What the build produced; read-only once published. */
@@ -125,9 +130,7 @@ public final class SharedHashBuild {
     /** The table, built by this caller with {@code builder} if nobody built it yet, else as another worker built it. */
     Built acquire(ExecutionContext context, Builder builder) {
         synchronized (this) {
-            while (building) {
-                waitForBuild(context);
-            }
+            awaitWhile(() -> building, context);
             if (failure != null) {
                 throw failure;
             }
@@ -217,6 +220,25 @@ public final class SharedHashBuild {
         }
     }
 
+    /**
+     * Waits on this monitor (the caller holds it) while {@code waiting} holds: one
+     * {@link WaitType#HTBUILD} wait of the query if it had to wait at all, none (and no clock
+     * reading) if not.
+     */
+    private void awaitWhile(BooleanSupplier waiting, ExecutionContext context) {
+        if (!waiting.getAsBoolean()) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            do {
+                waitForBuild(context);
+            } while (waiting.getAsBoolean());
+        } finally {
+            context.query().statistics().waits().record(WaitType.HTBUILD, System.nanoTime() - start);
+        }
+    }
+
     /** Waits on this monitor a while (the caller holds it), failing if the query was cancelled or the thread interrupted. */
     private void waitForBuild(ExecutionContext context) {
         context.checkCancelled();
@@ -230,9 +252,7 @@ public final class SharedHashBuild {
 
     /** Waits until the last worker to hand in its share has built the table (or any worker failed). */
     private synchronized Built awaitBuilt(ExecutionContext context) {
-        while (built == null && failure == null) {
-            waitForBuild(context);
-        }
+        awaitWhile(() -> built == null && failure == null, context);
         if (failure != null) {
             throw failure;
         }
