@@ -10,6 +10,7 @@ import dev.columba.bench.harness.RunResults;
 import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.bench.sql.Seed002ScanBenchmark;
 import dev.columba.bench.sql.Seed002Tables;
+import dev.columba.core.stats.WaitType;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,12 +52,16 @@ class Seed002SuiteTest {
             assertEquals(layout == Seed002ScanBenchmark.Layout.HASH_PARTITIONED ? 2 : 1,
                     count(scan, Seed002ScanBenchmark.DEGREE), layout.name());
         }
+        // The gather above the partitioned scan's two workers waits for their partial counts while they scan.
+        assertTrue(figure(result(run, Seed002ScanBenchmark.Layout.HASH_PARTITIONED),
+                Seed002ScanBenchmark.WAIT_COUNTS.get(WaitType.CXCONSUMER)) > 0, "the gather waited for its workers");
         RunResult device = result(run, Seed002ScanBenchmark.Layout.DEVICE);
         assertTrue(figure(device, Seed002ScanBenchmark.DEVICE_RATE) > 0);
         String report = Files.readString(run.directory().resolve(BenchMain.REPORT));
         assertTrue(report.contains("### Seed 002: the article's figures beside Columba's"), report);
         assertTrue(report.contains("| 3d PAGE compression | 6.20 | 0.20 | not built |"), report);
         assertTrue(report.contains("| 3c / (c) hash partitions, several filegroups | 19.9 | 0.64 |"), report);
+        assertTrue(report.contains("| top waits: waits / ms |") && report.contains("PAGEIOLATCH_SH "), report);
         SuiteRuns.assertReportRewritesTheSame(run);
     }
 

@@ -6,13 +6,17 @@ import dev.columba.bench.harness.Metric;
 import dev.columba.bench.harness.ScanIoMetrics;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.WaitType;
 import dev.columba.storage.io.FileHandle;
 import dev.columba.storage.io.FilesFacade;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.io.ProcSelfIo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,14 +41,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * sequential read speed in the same run: (a)'s file read whole with 1 MB {@code O_DIRECT} reads. The
  * score is the elapsed time of one scan (or read); secondary results are the scan's I/O statistics
  * ({@link ScanIoMetrics}: pages read, MB/s from storage, {@code /proc/self/io} read_bytes and the
- * counters against it) and the waits {@code sys.wait_stats} gained during the scan. Every scan's
- * count is checked.
+ * counters against it) and the waits {@code sys.wait_stats} gained during the scan, a count and a
+ * time per wait type ({@link #WAIT_COUNTS}, {@link #WAIT_MS}). Every scan's count is checked.
  *
  * <p>Caveats: (a) and (b) are scans of one object, which Columba runs on one worker whatever the
  * MAXDOP (rowstore page ranges are not morsels yet), where SQL Server scanned them in parallel; only
  * (c) divides its partitions among workers. This machine has one virtual disk: several files and
- * filegroups spread I/O over files, not over devices. {@code sys.wait_stats} measures page reads
- * ({@code PAGEIOLATCH_SH}) and log syncs, not latch or exchange waits. Compare ratios within a run.
+ * filegroups spread I/O over files, not over devices. {@code sys.wait_stats} is the database's:
+ * the waits of every thread during the scan, the I/O threads' latch waits included. Compare ratios
+ * within a run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -78,9 +83,13 @@ public class Seed002ScanBenchmark {
     public static final Metric ROWS = new Metric("rows", "rows");
     /** MB/s of the device read (DEVICE only). */
     public static final Metric DEVICE_RATE = new Metric("deviceMBps", "MB/s");
+    /** Per wait type, the waits sys.wait_stats gained during the scan. */
+    public static final Map<WaitType, Metric> WAIT_COUNTS = waitMetrics("Waits", "waits");
+    /** Per wait type, the milliseconds sys.wait_stats gained during the scan. */
+    public static final Map<WaitType, Metric> WAIT_MS = waitMetrics("Ms", "ms");
     /** sys.wait_stats' PAGEIOLATCH_SH waits and their time during the scan. */
-    public static final Metric PAGE_IO_LATCH_WAITS = new Metric("pageIoLatchShWaits", "waits");
-    public static final Metric PAGE_IO_LATCH_MS = new Metric("pageIoLatchShMs", "ms");
+    public static final Metric PAGE_IO_LATCH_WAITS = WAIT_COUNTS.get(WaitType.PAGEIOLATCH_SH);
+    public static final Metric PAGE_IO_LATCH_MS = WAIT_MS.get(WaitType.PAGEIOLATCH_SH);
     /** Workers of the scan: MAXDOP as run (1 for the device read). */
     public static final Metric DEGREE = new Metric("maxdop", "workers");
     private static final int DEVICE_IO_BYTES = 1 << 20;
@@ -116,7 +125,7 @@ public class Seed002ScanBenchmark {
     private Arena arena;
     private MemorySegment buffer;
     private long deviceBytes;
-    private double[] waitsBefore;
+    private Map<WaitType, double[]> waitsBefore;
     private ProcSelfIo processBefore;
     private long startNanos;
     private int degree;
@@ -167,7 +176,7 @@ public class Seed002ScanBenchmark {
         if (deviceFile != null) {
             deviceFile.advise(0, 0, FileHandle.Advice.DONTNEED);
         }
-        waitsBefore = pageIoLatch();
+        waitsBefore = waits();
         processBefore = ProcSelfIo.available() ? ProcSelfIo.read() : null;
         startNanos = System.nanoTime();
     }
@@ -194,9 +203,11 @@ public class Seed002ScanBenchmark {
     public void record() {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         ProcSelfIo process = processBefore == null ? null : ProcSelfIo.read().minus(processBefore);
-        double[] waits = pageIoLatch();
-        IterationMetrics.record(PAGE_IO_LATCH_WAITS, waits[0] - waitsBefore[0]);
-        IterationMetrics.record(PAGE_IO_LATCH_MS, waits[1] - waitsBefore[1]);
+        Map<WaitType, double[]> waits = waits();
+        for (WaitType type : WaitType.values()) {
+            IterationMetrics.record(WAIT_COUNTS.get(type), waits.get(type)[0] - waitsBefore.get(type)[0]);
+            IterationMetrics.record(WAIT_MS.get(type), waits.get(type)[1] - waitsBefore.get(type)[1]);
+        }
         if (layout == Layout.DEVICE) {
             IterationMetrics.record(DEVICE_RATE, deviceBytes / ScanIoMetrics.MEGABYTE / seconds);
             IterationMetrics.record(DEGREE, 1);
@@ -214,10 +225,31 @@ public class Seed002ScanBenchmark {
         IterationMetrics.record(DEGREE, layout == Layout.HASH_PARTITIONED ? degree : 1);
     }
 
-    /** sys.wait_stats' PAGEIOLATCH_SH: waits and milliseconds so far. */
-    private double[] pageIoLatch() {
-        List<Object> row = database.row("SELECT waits, wait_time_ms FROM sys.wait_stats WHERE wait_type = 'PAGEIOLATCH_SH'");
-        return new double[] {((Number) row.get(0)).doubleValue(), row.get(1) == null ? 0 : ((Number) row.get(1)).doubleValue()};
+    /** sys.wait_stats per measured wait type: waits and milliseconds so far. */
+    private Map<WaitType, double[]> waits() {
+        Map<WaitType, double[]> waits = new EnumMap<>(WaitType.class);
+        for (WaitType type : WaitType.values()) {
+            List<Object> row = database.row("SELECT waits, wait_time_ms FROM sys.wait_stats WHERE wait_type = '"
+                    + type.name() + "'");
+            waits.put(type, new double[] {((Number) row.get(0)).doubleValue(), ((Number) row.get(1)).doubleValue()});
+        }
+        return waits;
+    }
+
+    /** A metric per wait type, named after it ({@code latchExWaits}, {@code cxConsumerMs}, ...). */
+    private static Map<WaitType, Metric> waitMetrics(String suffix, String unit) {
+        Map<WaitType, Metric> metrics = new EnumMap<>(WaitType.class);
+        for (WaitType type : WaitType.values()) {
+            String stem = switch (type) {
+                case PAGEIOLATCH_SH -> "pageIoLatchSh";
+                case LATCH_EX -> "latchEx";
+                case CXPACKET -> "cxPacket";
+                case CXCONSUMER -> "cxConsumer";
+                case HTBUILD -> "htBuild";
+            };
+            metrics.put(type, new Metric(stem + suffix, unit));
+        }
+        return Collections.unmodifiableMap(metrics);
     }
 
     @TearDown(Level.Trial)

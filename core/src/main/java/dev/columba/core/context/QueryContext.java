@@ -3,6 +3,7 @@ package dev.columba.core.context;
 import dev.columba.core.settings.SettingValues;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.QueryStatistics;
+import dev.columba.core.stats.WaitCounters;
 import java.util.Objects;
 
 /**
@@ -11,10 +12,17 @@ import java.util.Objects;
  */
 public final class QueryContext {
     private final SettingValues settings;
-    private final QueryStatistics statistics = new QueryStatistics();
+    private final QueryStatistics statistics;
 
+    /** A statement outside a database (tools, tests): its waits count only in its own statistics. */
     public QueryContext(SettingValues settings) {
+        this(settings, null);
+    }
+
+    /** @param databaseWaits the database's waits, which the statement's waits add to (null: none) */
+    public QueryContext(SettingValues settings, WaitCounters databaseWaits) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.statistics = new QueryStatistics(databaseWaits);
     }
 
     /** A context with default settings, for tools and tests that run outside a session. */

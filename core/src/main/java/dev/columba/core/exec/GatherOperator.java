@@ -5,6 +5,8 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.WaitCounters;
+import dev.columba.core.stats.WaitType;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
@@ -32,8 +34,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Failure and cancellation: the first error of any worker stops the others (their contexts are
  * cancelled) and is thrown to the consumer; cancelling the query cancels every worker. Closing
  * stops the workers, waits for each to close its fragment on its own thread (so allocators and
- * files are released before the query's allocator is checked), and reports a failure of theirs.
+ * files are released before the query's allocator is checked), and reports a failure of theirs
+ * that the consumer was not given yet, except a cancellation. A worker that fails to close its
+ * fragment (an operator that did not release its memory) is always reported, cancelled or not.
  * CPU time spent on worker threads is added to the query's statistics.
+ *
+ * <p>Waits, in the query's statistics: a worker that must wait for the consumer to take its batch
+ * waits {@link WaitType#CXPACKET}; a call of {@link #next} that finds no batch ready and blocks
+ * waits {@link WaitType#CXCONSUMER} (once per call, however long). Both try first without
+ * blocking, so a hand-off that needs no wait reads no clock.
  */
 public final class GatherOperator implements Operator {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -53,6 +62,8 @@ public final class GatherOperator implements Operator {
     private final TableSchema schema;
     private final LinkedBlockingQueue<Handoff> ready = new LinkedBlockingQueue<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** The first failure of a worker to close its fragment (a leak, say), other than a cancellation. */
+    private final AtomicReference<Throwable> closeFailure = new AtomicReference<>();
     private Semaphore[] consumed;
     private CountDownLatch closed;
     private ExecutionContext group;
@@ -62,6 +73,8 @@ public final class GatherOperator implements Operator {
     private boolean opened;
     /** Whether the consumer was given the workers' failure already. */
     private boolean reported;
+    /** Since when the consumer has been waiting in this call of {@link #next} (System.nanoTime), 0 while it has not had to. */
+    private long consumerWaitStart;
 
     /** @param workers copies of one fragment, each opened, run and closed on a worker thread */
     public GatherOperator(List<Operator> workers) {
@@ -133,9 +146,14 @@ public final class GatherOperator implements Operator {
         Operator fragment = workers.get(worker);
         try {
             fragment.open(group.worker());
+            WaitCounters waits = group.query().statistics().waits();
             for (Batch batch = fragment.next(); batch != null && !stopping; batch = fragment.next()) {
                 ready.add(new Handoff(worker, batch));
-                consumed[worker].acquire();
+                if (!consumed[worker].tryAcquire()) {
+                    long waitStart = System.nanoTime();
+                    consumed[worker].acquire();
+                    waits.record(WaitType.CXPACKET, System.nanoTime() - waitStart);
+                }
             }
         } catch (InterruptedException e) {
             fail(new ColumbaException(ErrorCode.QUERY_CANCELLED, "a worker of the query was interrupted", e));
@@ -146,7 +164,7 @@ public final class GatherOperator implements Operator {
             try {
                 fragment.close();
             } catch (Throwable e) {
-                fail(e);
+                failToClose(e);
             }
             group.query().statistics().addWorkerCpuNanos(THREADS.getCurrentThreadCpuTime() - cpuStart);
             ready.add(new Handoff(worker, null));
@@ -158,7 +176,7 @@ public final class GatherOperator implements Operator {
         try {
             workers.get(worker).close();
         } catch (RuntimeException e) {
-            fail(e);
+            failToClose(e);
         }
         ready.add(new Handoff(worker, null));
         closed.countDown();
@@ -172,24 +190,62 @@ public final class GatherOperator implements Operator {
         }
     }
 
+    /**
+     * A worker could not close its fragment: its resources may not be released, whatever stopped
+     * it. Kept apart from the running failures, so that {@link #close} reports it even when the
+     * query was cancelled (when a running failure is no news).
+     */
+    private void failToClose(Throwable error) {
+        if (!isCancellation(error)) {
+            closeFailure.compareAndSet(null, error);
+        }
+        fail(error);
+    }
+
+    private static boolean isCancellation(Throwable error) {
+        return error instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED;
+    }
+
     @Override
     public Batch next() {
         if (!opened) {
             throw new IllegalStateException("the gather is not open");
         }
         release();
+        try {
+            return nextHandoff();
+        } finally {
+            recordConsumerWait();
+        }
+    }
+
+    /** One wait of the consumer for its workers, if this call of {@link #next} had to block. */
+    private void recordConsumerWait() {
+        if (consumerWaitStart != 0) {
+            group.query().statistics().waits().record(WaitType.CXCONSUMER, System.nanoTime() - consumerWaitStart);
+            consumerWaitStart = 0;
+        }
+    }
+
+    /** The next batch a worker handed over, null once every worker ended; blocks (a measured wait) while none is ready. */
+    private Batch nextHandoff() {
         while (true) {
             throwFailure();
             group.checkCancelled();
             if (running == 0) {
                 return null;
             }
-            Handoff handoff;
-            try {
-                handoff = ready.poll(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "the query was interrupted", e);
+            Handoff handoff = ready.poll();
+            if (handoff == null) {
+                if (consumerWaitStart == 0) {
+                    consumerWaitStart = System.nanoTime();
+                }
+                try {
+                    handoff = ready.poll(100, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "the query was interrupted", e);
+                }
             }
             if (handoff == null) {
                 continue;
@@ -221,6 +277,10 @@ public final class GatherOperator implements Operator {
             return;
         }
         reported = true;
+        rethrow(error);
+    }
+
+    private static void rethrow(Throwable error) {
         switch (error) {
             case ColumbaException columba -> throw columba;
             case RuntimeException runtime -> throw runtime;
@@ -262,10 +322,17 @@ public final class GatherOperator implements Operator {
         }
         closed = null;
         Throwable error = failure.get();
+        Throwable leak = closeFailure.get();
         // A failure the consumer was given already, or the cancellation that stopping caused, is not news.
-        if (error != null && !reported
-                && !(error instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED)) {
+        if (error != null && !reported && !isCancellation(error)) {
+            if (leak != null && leak != error) {
+                error.addSuppressed(leak);
+            }
             throwFailure();
+        }
+        // A fragment that did not close cleanly is news even then: it did not release what it held.
+        if (leak != null && leak != error) {
+            rethrow(leak);
         }
     }
 }

@@ -2,8 +2,10 @@ package dev.columba.core.exec;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.stats.WaitType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -31,6 +33,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * then reports that it finished probing ({@link #finishProbing}, synchronized); the last of the
  * registered workers to report returns the build rows. Each report is ordered after that worker's
  * writes and before the next report, so the last reporter sees every flag set.
+ *
+ * <p>A worker that has to wait for the table (for the others' shares and the assembly, or for the
+ * worker reading it by one) waits {@link WaitType#HTBUILD}, once per wait, in the query's statistics.
  */
 public final class SharedHashBuild {
     /** What the build produced; read-only once published. */
@@ -125,9 +130,7 @@ public final class SharedHashBuild {
     /** The table, built by this caller with {@code builder} if nobody built it yet, else as another worker built it. */
     Built acquire(ExecutionContext context, Builder builder) {
         synchronized (this) {
-            while (building) {
-                waitForBuild(context);
-            }
+            awaitWhile(() -> building, context);
             if (failure != null) {
                 throw failure;
             }
@@ -208,17 +211,31 @@ public final class SharedHashBuild {
             fail(e);
             throw e;
         } finally {
-            List<RowBuffer> toClose;
             synchronized (this) {
-                toClose = new ArrayList<>(shares);
-                shares.clear();
-            }
-            closeAll(toClose);
-            synchronized (this) {
+                closeShares();
                 built = result;
                 building = false;
                 notifyAll();
             }
+        }
+    }
+
+    /**
+     * Waits on this monitor (the caller holds it) while {@code waiting} holds: one
+     * {@link WaitType#HTBUILD} wait of the query if it had to wait at all, none (and no clock
+     * reading) if not.
+     */
+    private void awaitWhile(BooleanSupplier waiting, ExecutionContext context) {
+        if (!waiting.getAsBoolean()) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            do {
+                waitForBuild(context);
+            } while (waiting.getAsBoolean());
+        } finally {
+            context.query().statistics().waits().record(WaitType.HTBUILD, System.nanoTime() - start);
         }
     }
 
@@ -235,9 +252,7 @@ public final class SharedHashBuild {
 
     /** Waits until the last worker to hand in its share has built the table (or any worker failed). */
     private synchronized Built awaitBuilt(ExecutionContext context) {
-        while (built == null && failure == null) {
-            waitForBuild(context);
-        }
+        awaitWhile(() -> built == null && failure == null, context);
         if (failure != null) {
             throw failure;
         }
@@ -245,22 +260,28 @@ public final class SharedHashBuild {
     }
 
     /** Keeps the first failure for every worker, frees the shares handed in and wakes the waiting workers. */
-    private void fail(RuntimeException e) {
-        List<RowBuffer> toClose;
-        synchronized (this) {
-            if (failure == null) {
-                failure = e;
-            }
-            toClose = new ArrayList<>(shares);
-            shares.clear();
-            notifyAll();
+    private synchronized void fail(RuntimeException e) {
+        if (failure == null) {
+            failure = e;
         }
-        closeAll(toClose);
+        closeShares();
+        notifyAll();
     }
 
-    private static void closeAll(List<RowBuffer> buffers) {
-        for (RowBuffer buffer : buffers) {
-            buffer.close();
+    /**
+     * Frees the shares handed in so far. Under the monitor, like every removal of a share: the
+     * last worker to let go closes the shares' allocator, and it must find every share either
+     * still listed (and close it) or already closed, never one that another thread took off the
+     * list and is still freeing.
+     */
+    private void closeShares() {
+        assert Thread.holdsLock(this);
+        try {
+            for (RowBuffer share : shares) {
+                share.close();
+            }
+        } finally {
+            shares.clear();
         }
     }
 
@@ -269,27 +290,24 @@ public final class SharedHashBuild {
      * worker's part when the build is read by each (null otherwise).
      */
     void release(Contribution contribution) {
-        Built toClose = null;
-        BufferAllocator memoryToClose = null;
-        RuntimeException withdrawn = null;
+        Built toClose;
+        BufferAllocator memoryToClose;
         synchronized (this) {
             users--;
             if (readByEach && !contribution.handedIn && built == null && failure == null && !building) {
                 // This worker never handed in its share (stopped, cancelled or failed before): the table cannot be whole.
-                withdrawn = new ColumbaException(ErrorCode.QUERY_CANCELLED,
-                        "a worker stopped before handing in its share of a hash join's build");
+                fail(new ColumbaException(ErrorCode.QUERY_CANCELLED,
+                        "a worker stopped before handing in its share of a hash join's build"));
             }
-        }
-        if (withdrawn != null) {
-            fail(withdrawn);
-        }
-        synchronized (this) {
-            if (users == 0) {
-                toClose = built;
-                built = null;
-                memoryToClose = memory;
-                memory = null;
+            if (users > 0) {
+                return;
             }
+            // The last one: no worker reads a share, builds or probes any more.
+            closeShares();
+            toClose = built;
+            built = null;
+            memoryToClose = memory;
+            memory = null;
         }
         if (toClose != null) {
             toClose.close();

@@ -5,9 +5,27 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Thread-safe I/O counters, one set per table per query (and cumulative sets per table). I/O
  * threads that complete read-ahead on a query's behalf add to the query's counters directly.
+ * A query's counters also carry the query's {@link WaitCounters}, so that storage can charge the
+ * waits of a read to the statement that made it.
  */
 public final class IoCounters {
     private final AtomicLongArray values = new AtomicLongArray(IoCounter.values().length);
+    private final WaitCounters waits;
+
+    /** Counters without a statement's waits (cumulative ones, tools, setup reads). */
+    public IoCounters() {
+        this(null);
+    }
+
+    /** @param waits the waits of the statement these counters belong to, or null */
+    public IoCounters(WaitCounters waits) {
+        this.waits = waits;
+    }
+
+    /** The waits of the statement these counters belong to, or null when they belong to none. */
+    public WaitCounters waits() {
+        return waits;
+    }
 
     public void add(IoCounter counter, long delta) {
         values.addAndGet(counter.ordinal(), delta);

@@ -8,12 +8,23 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The I/O counters one statement collects, per table in the order the tables were first touched
- * (the order STATISTICS IO prints them).
+ * (the order STATISTICS IO prints them), and the statement's waits.
  */
 public final class QueryStatistics {
     private final Map<String, IoCounters> byTable = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final WaitCounters waits;
     private final AtomicLong workerCpuNanos = new AtomicLong();
     private final AtomicInteger degree = new AtomicInteger(1);
+
+    /** @param databaseWaits the database's waits, which every wait of the statement adds to as well (null: none) */
+    public QueryStatistics(WaitCounters databaseWaits) {
+        this.waits = new WaitCounters(databaseWaits);
+    }
+
+    /** The statement's waits (a parallel plan's exchanges and shared builds, storage's latches and reads). */
+    public WaitCounters waits() {
+        return waits;
+    }
 
     /** Adds CPU time a parallel plan's worker thread spent on the statement. */
     public void addWorkerCpuNanos(long nanos) {
@@ -37,7 +48,7 @@ public final class QueryStatistics {
 
     /** The counters of {@code tableName}, created on first use. */
     public IoCounters table(String tableName) {
-        return byTable.computeIfAbsent(tableName, name -> new IoCounters());
+        return byTable.computeIfAbsent(tableName, name -> new IoCounters(waits));
     }
 
     /** A snapshot of every table's counters. */

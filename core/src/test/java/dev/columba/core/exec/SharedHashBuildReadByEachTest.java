@@ -130,29 +130,10 @@ class SharedHashBuildReadByEachTest {
         }
     }
 
-    /**
-     * Why cancellation right after open is not run with several workers: about one run in eight on
-     * a loaded machine (a CI build beside it) a share-sized buffer (181,504 bytes) was still held in
-     * the query's allocator after the gather closed. One race was found and fixed (a worker that
-     * stopped after handing in its share withdrew the build and freed the shares the last worker
-     * was assembling from: {@code SharedHashBuild.Contribution}), and the leak still showed once in
-     * ten runs after it; with Arrow's allocator debugging on it did not show in twelve. Reported as
-     * an open defect in the session's closing note; the one-worker case runs.
-     */
-    private static final String CANCELLATION_LEAK = "a buffer of one worker's build share sometimes outlives a cancelled"
-            + " parallel hash join (see the class comment above TwoWorkers); open defect";
-
     @Nested
     class TwoWorkers extends Workers {
         TwoWorkers() {
             super(2);
-        }
-
-        @Override
-        @Test
-        @org.junit.jupiter.api.Disabled(CANCELLATION_LEAK)
-        void cancellationEndsTheQuery() {
-            super.cancellationEndsTheQuery();
         }
     }
 
@@ -160,13 +141,6 @@ class SharedHashBuildReadByEachTest {
     class ThreeWorkers extends Workers {
         ThreeWorkers() {
             super(3);
-        }
-
-        @Override
-        @Test
-        @org.junit.jupiter.api.Disabled(CANCELLATION_LEAK)
-        void cancellationEndsTheQuery() {
-            super.cancellationEndsTheQuery();
         }
     }
 }

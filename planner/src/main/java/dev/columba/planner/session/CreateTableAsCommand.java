@@ -50,7 +50,7 @@ final class CreateTableAsCommand {
     StatementResult execute(SqlCreateTable create, List<Object> parameters) {
         String name = create.name().names.getLast();
         SettingValues settings = session.settings();
-        QueryContext query = new QueryContext(settings);
+        QueryContext query = session.newQuery(settings);
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         Transaction transaction = session.writeTransaction();

@@ -416,7 +416,7 @@ public final class Session implements AutoCloseable {
             throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "a batch runs INSERT, UPDATE, DELETE and MERGE"
                     + " statements; this statement produces rows (run it as a query)");
         }
-        QueryContext query = new QueryContext(settings());
+        QueryContext query = newQuery(settings());
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long runStart = System.nanoTime();
         long[] counts = new long[parameterSets.size()];
@@ -730,7 +730,7 @@ public final class Session implements AutoCloseable {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "the statement has " + plan.parameterTypes().size()
                     + " parameters, " + parameters.size() + " values were given");
         }
-        QueryContext query = new QueryContext(settings);
+        QueryContext query = newQuery(settings);
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         if (plan.modifies()) {
@@ -857,6 +857,11 @@ public final class Session implements AutoCloseable {
         }
     }
 
+    /** A statement's context, its waits adding to the database's ({@code sys.wait_stats}). */
+    QueryContext newQuery(SettingValues settings) {
+        return new QueryContext(settings, database().waits());
+    }
+
     /** Asks the running statement, if any, to stop; it fails with QUERY_CANCELLED. */
     public void cancel() {
         ExecutionContext current = running;
@@ -869,7 +874,7 @@ public final class Session implements AutoCloseable {
 
     StatementStatistics statistics(QueryContext query, long cpuStart, long start) {
         return new StatementStatistics(query.statistics().snapshot(), THREADS.getCurrentThreadCpuTime() - cpuStart
-                + query.statistics().workerCpuNanos(), System.nanoTime() - start);
+                + query.statistics().workerCpuNanos(), System.nanoTime() - start, query.statistics().waits().snapshot());
     }
 
     /**

@@ -1,17 +1,23 @@
 package dev.columba.planner.session;
 
 import dev.columba.core.stats.IoStats;
+import dev.columba.core.stats.WaitStats;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a statement did, typed: the I/O of each table it touched (in the order it first touched
- * them; the read-ahead used and wasted counters included), and its CPU and elapsed time.
+ * them; the read-ahead used and wasted counters included), its CPU and elapsed time, and what its
+ * threads waited for (the session's and its parallel workers', measured where they blocked).
  */
-public record StatementStatistics(Map<String, IoStats> tables, long cpuNanos, long elapsedNanos) {
-    public static final StatementStatistics NONE = new StatementStatistics(Map.of(), 0, 0);
+public record StatementStatistics(Map<String, IoStats> tables, long cpuNanos, long elapsedNanos, WaitStats waits) {
+    public static final StatementStatistics NONE = new StatementStatistics(Map.of(), 0, 0, WaitStats.NONE);
 
     public StatementStatistics {
-        tables = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tables));
+        tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+        Objects.requireNonNull(waits, "waits");
     }
 
     /** All tables' I/O added up. */

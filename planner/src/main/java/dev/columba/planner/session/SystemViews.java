@@ -7,6 +7,8 @@ import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
+import dev.columba.core.stats.WaitStats;
+import dev.columba.core.stats.WaitType;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.PartitionOptions;
@@ -415,10 +417,17 @@ final class SystemViews {
                 database.log().endLsn(), database.log().durableLsn()});
     }
 
+    /**
+     * Every measured wait since the database opened, a row per {@link WaitType} (zero when none
+     * happened; docs/design/execution.md, "Waits"), and the log's syncs as WRITELOG, counted but
+     * not timed.
+     */
     private static List<Object[]> waitStats(Database database) {
-        IoStats stats = database.cumulativeIoStatistics();
-        return List.<Object[]>of(
-                new Object[] {"PAGEIOLATCH_SH", stats.physicalReads() + stats.lobPhysicalReads(), stats.pageIoWaitNanos() / 1e6},
-                new Object[] {"WRITELOG", database.log().counters().syncs(), null});
+        List<Object[]> rows = new ArrayList<>();
+        for (WaitStats.Wait wait : database.waits().snapshot().waits()) {
+            rows.add(new Object[] {wait.type().name(), wait.count(), wait.millis()});
+        }
+        rows.add(new Object[] {"WRITELOG", database.log().counters().syncs(), null});
+        return rows;
     }
 }

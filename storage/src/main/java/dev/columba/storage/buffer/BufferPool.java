@@ -5,6 +5,8 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoCounter;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
+import dev.columba.core.stats.WaitCounters;
+import dev.columba.core.stats.WaitType;
 import dev.columba.storage.page.Page;
 import dev.columba.storage.page.PageFormat;
 import java.lang.foreign.Arena;
@@ -36,6 +38,13 @@ import java.util.function.LongConsumer;
  * checkpoints, after the log is durable up to their LSN (the write-ahead rule, through the
  * {@code logFlusher}). Writes of one page are serialized and only the current version of a page
  * is ever written, so an older version can never overwrite a newer one.
+ *
+ * <p>Waits: a reader that blocks on a page read — its own synchronous read, a frame another thread
+ * is loading (whose latch the loader holds exclusively), its own read-ahead at the end of a scan, a
+ * frame to become free while reads hold the candidates — waits {@link WaitType#PAGEIOLATCH_SH}; a
+ * thread that finds the eviction policy's latch held waits {@link WaitType#LATCH_EX}. Each is
+ * counted once and timed only when the thread blocks, in the pool's {@link #waits()} (the
+ * database's, {@code sys.wait_stats}) and in the statement's that the request's counters carry.
  */
 public final class BufferPool implements PageReader, AutoCloseable {
     private static final int WRITE_STRIPES = 256;
@@ -64,6 +73,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private final EvictionPolicy policy;
     private final ReentrantLock[] writeStripes = new ReentrantLock[WRITE_STRIPES];
     private final PoolCounters cumulative = new PoolCounters();
+    private final WaitCounters waits = new WaitCounters();
     private final AtomicInteger privateFrames = new AtomicInteger();
     private final ExecutorService ioThreads;
     private final ThreadLocal<MemorySegment> writeBuffer;
@@ -90,7 +100,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         for (int index = 0; index < WRITE_STRIPES; index++) {
             writeStripes[index] = new ReentrantLock();
         }
-        this.policy = new EvictionPolicy(frames, PROTECTED_PERCENT);
+        this.policy = new EvictionPolicy(frames, PROTECTED_PERCENT, waits);
         AtomicInteger threadNumber = new AtomicInteger();
         this.ioThreads = Executors.newFixedThreadPool(ioThreadCount, runnable -> {
             Thread thread = new Thread(runnable, "columba-io-" + threadNumber.incrementAndGet());
@@ -155,6 +165,15 @@ public final class BufferPool implements PageReader, AutoCloseable {
         return cumulative.snapshot();
     }
 
+    /**
+     * Every wait of the pool's readers since it was created (statements, the database's own reads
+     * and the I/O threads), and the waits of statements that report to these counters
+     * ({@link WaitCounters#WaitCounters(WaitCounters)}): the database's waits.
+     */
+    public WaitCounters waits() {
+        return waits;
+    }
+
     /** Frames whose page was promoted by repeated random access (for tests of scan resistance). */
     public int protectedPages() {
         return policy.protectedSize();
@@ -194,9 +213,12 @@ public final class BufferPool implements PageReader, AutoCloseable {
         }
         long stamp = frame.latch.tryReadLock();
         if (stamp == 0) {
+            // Only a loader holds a frame's latch exclusively: this is a wait for a read in flight.
             long waitStart = System.nanoTime();
             stamp = frame.latch.readLock();
-            charge(counters, IoCounter.PAGE_IO_WAIT_NANOS, System.nanoTime() - waitStart);
+            long waited = System.nanoTime() - waitStart;
+            charge(counters, IoCounter.PAGE_IO_WAIT_NANOS, waited);
+            recordWait(WaitType.PAGEIOLATCH_SH, waited, counters);
         }
         if (frame.pageId != pageId || frame.state != Frame.State.VALID) {
             frame.latch.unlockRead(stamp);
@@ -208,12 +230,12 @@ public final class BufferPool implements PageReader, AutoCloseable {
             readAheadOwner.increment(IoCounter.READ_AHEAD_USED);
             cumulative.increment(IoCounter.READ_AHEAD_USED);
         }
-        policy.touch(frame, access);
+        policy.touch(frame, access, counters.waits());
         return new PageRef(frame, stamp, false);
     }
 
     private PageRef readFromStore(long pageId, Access access, IoCounters counters, boolean lob) {
-        Frame frame = obtainFrame(false);
+        Frame frame = obtainFrame(false, counters);
         frame.pageId = pageId;
         frame.state = Frame.State.LOADING;
         long stamp = frame.latch.writeLock();
@@ -234,7 +256,9 @@ public final class BufferPool implements PageReader, AutoCloseable {
             release(frame);
             throw e;
         }
-        charge(counters, IoCounter.PAGE_IO_WAIT_NANOS, System.nanoTime() - start);
+        long waited = System.nanoTime() - start;
+        charge(counters, IoCounter.PAGE_IO_WAIT_NANOS, waited);
+        recordWait(WaitType.PAGEIOLATCH_SH, waited, counters);
         charge(counters, lob ? IoCounter.LOB_PHYSICAL_READS : IoCounter.PHYSICAL_READS, 1);
         charge(counters, IoCounter.READ_IOS, 1);
         charge(counters, IoCounter.READ_BYTES, PageFormat.PAGE_SIZE);
@@ -242,7 +266,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         frame.lsn = Page.lsn(frame.memory);
         frame.dirty = false;
         frame.state = Frame.State.VALID;
-        policy.admit(frame);
+        policy.admit(frame, counters.waits());
         return new PageRef(frame, frame.latch.tryConvertToReadLock(stamp), false);
     }
 
@@ -264,7 +288,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
                 submitRun(run, access, counters);
                 continue;
             }
-            Frame frame = readAheadFrames.get() < frames.length / 4 ? obtainFrame(true) : null;
+            Frame frame = readAheadFrames.get() < frames.length / 4 ? obtainFrame(true, counters) : null;
             if (frame == null) {
                 break; // every frame is pinned, or a quarter is being read: read-ahead gives way, readers read on demand
             }
@@ -328,7 +352,8 @@ public final class BufferPool implements PageReader, AutoCloseable {
             frame.lsn = Page.lsn(frame.memory);
             frame.dirty = false;
             frame.state = Frame.State.VALID;
-            policy.admit(frame);
+            // The I/O thread's own wait, if any, is the pool's: no statement's thread blocks on it.
+            policy.admit(frame, null);
             frame.latch.unlockWrite(frame.loadStamp);
             readAheadFrames.decrementAndGet();
         }
@@ -352,13 +377,28 @@ public final class BufferPool implements PageReader, AutoCloseable {
 
     /** Waits until none of {@code pageIds} is still loading. */
     public void awaitReadAhead(long[] pageIds) {
+        awaitReadAhead(pageIds, null);
+    }
+
+    /** Waits until none of {@code pageIds} is still loading, a wait per page still loading charged to {@code counters} (or the pool only). */
+    private void awaitReadAhead(long[] pageIds, IoCounters counters) {
         for (long pageId : pageIds) {
             Frame frame = pageTable.get(pageId);
             if (frame != null && frame.state == Frame.State.LOADING) {
-                long stamp = frame.latch.readLock();
-                frame.latch.unlockRead(stamp);
+                awaitLoad(frame, counters);
             }
         }
+    }
+
+    /** Waits out the read of a frame being loaded (its loader holds the latch exclusively), measured if it blocks. */
+    private void awaitLoad(Frame frame, IoCounters counters) {
+        long stamp = frame.latch.tryReadLock();
+        if (stamp == 0) {
+            long start = System.nanoTime();
+            stamp = frame.latch.readLock();
+            recordWait(WaitType.PAGEIOLATCH_SH, System.nanoTime() - start, counters);
+        }
+        frame.latch.unlockRead(stamp);
     }
 
     /**
@@ -368,7 +408,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
      * @return the number of wasted pages
      */
     public long settleReadAhead(long[] pageIds, IoCounters counters) {
-        awaitReadAhead(pageIds);
+        awaitReadAhead(pageIds, counters);
         long wasted = 0;
         for (long pageId : pageIds) {
             Frame frame = pageTable.get(pageId);
@@ -393,8 +433,9 @@ public final class BufferPool implements PageReader, AutoCloseable {
      * (jdbc {@code LargeTransactionTest}, 4 MB pool: 265 frames loading, 247 private; issue 11).
      *
      * @param mayFail return null instead of waiting or failing when no frame is available now
+     * @param counters the counters of the request the frame is for, charged for a wait; null for none
      */
-    private Frame obtainFrame(boolean mayFail) {
+    private Frame obtainFrame(boolean mayFail, IoCounters counters) {
         Frame frame = tryObtainFrame();
         if (frame != null || mayFail) {
             return frame;
@@ -405,8 +446,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
                 break;
             }
             // Waits out the read: the I/O thread holds the frame's latch exclusively until it ends.
-            long stamp = loading.latch.readLock();
-            loading.latch.unlockRead(stamp);
+            awaitLoad(loading, counters);
             frame = tryObtainFrame();
             if (frame != null) {
                 return frame;
@@ -544,7 +584,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
 
     /** A new private frame for a write transaction, pinned until {@link #releasePrivate}. */
     Frame obtainPrivateFrame(long pageId) {
-        Frame frame = obtainFrame(false);
+        Frame frame = obtainFrame(false, null);
         frame.pageId = pageId;
         frame.state = Frame.State.PRIVATE;
         frame.dirty = true;
@@ -573,7 +613,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
             Frame previous = pageTable.put(frame.pageId, frame);
             privateFrames.decrementAndGet();
             frame.pins.set(0);
-            policy.admit(frame);
+            policy.admit(frame, null);
             if (previous != null) {
                 retire(previous);
             }
@@ -665,6 +705,11 @@ public final class BufferPool implements PageReader, AutoCloseable {
         }
         store.dropOsCache();
         return dropped;
+    }
+
+    /** One wait of a request: in the pool's waits, and in its statement's when {@code counters} carry them. */
+    private void recordWait(WaitType type, long waitedNanos, IoCounters counters) {
+        WaitCounters.record(type, waitedNanos, waits, counters == null ? null : counters.waits());
     }
 
     private void charge(IoCounters counters, IoCounter counter, long delta) {

@@ -1,6 +1,9 @@
 package dev.columba.storage.buffer;
 
+import dev.columba.core.stats.WaitCounters;
+import dev.columba.core.stats.WaitType;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Segmented LRU, the buffer pool's scan-resistant replacement policy.
@@ -20,6 +23,11 @@ import java.util.List;
  * first quarter, nowhere near demotion, and moving it would change nothing that matters (InnoDB's
  * "young" pages are not moved either, for the same reason). So the B+tree root and inner pages every
  * point select of every session reads do not make this lock a point all of them pass through.
+ *
+ * <p>The lock is the pool's one latch on an in-memory structure that readers contend for: every
+ * page read from storage is admitted under it, by the reader or by the I/O thread that read it
+ * ahead. A thread that finds it held waits, and that wait is measured ({@link WaitType#LATCH_EX}):
+ * a {@code tryLock} first, the clock read only when it fails.
  */
 final class EvictionPolicy {
     private static final byte NONE = 0;
@@ -34,28 +42,57 @@ final class EvictionPolicy {
     private final long recentWindow;
     /** Head insertions into the protected segment so far; written under the lock. */
     private volatile long promotions;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The pool's waits, where a wait for {@link #lock} counts (and in the statement's, when there is one). */
+    private final WaitCounters waits;
 
-    EvictionPolicy(Frame[] frames, int protectedPercent) {
+    EvictionPolicy(Frame[] frames, int protectedPercent, WaitCounters waits) {
         this.frames = frames;
+        this.waits = waits;
         this.maxProtected = Math.max(1, frames.length * protectedPercent / 100);
         this.recentWindow = Math.max(1, maxProtected / 4);
     }
 
-    /** A page just became VALID in {@code frame}. */
-    synchronized void admit(Frame frame) {
-        if (frame.list != NONE) {
-            unlink(frame);
+    /**
+     * Takes the lock, measuring the wait if another thread holds it.
+     *
+     * @param statement the waits of the statement on whose behalf the caller works, or null
+     */
+    private void lock(WaitCounters statement) {
+        if (lock.tryLock()) {
+            return;
         }
-        probation.pushHead(frame);
-        frame.list = PROBATION;
+        long start = System.nanoTime();
+        lock.lock();
+        WaitCounters.record(WaitType.LATCH_EX, System.nanoTime() - start, waits, statement);
     }
 
-    /** A page was requested again. */
-    void touch(Frame frame, Access access) {
+    /** The latch itself, which tests hold to make another thread wait for it. */
+    ReentrantLock latch() {
+        return lock;
+    }
+
+    /** A page just became VALID in {@code frame}; {@code statement}: the waits of the statement that reads it, or null. */
+    void admit(Frame frame, WaitCounters statement) {
+        lock(statement);
+        try {
+            if (frame.list != NONE) {
+                unlink(frame);
+            }
+            probation.pushHead(frame);
+            frame.list = PROBATION;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A page was requested again; {@code statement}: the waits of the statement that requests it, or null. */
+    void touch(Frame frame, Access access, WaitCounters statement) {
         if (access != Access.RANDOM || frame.recentUntil > promotions) {
             return;
         }
-        synchronized (this) {
+        lock(statement);
+        try {
             switch (frame.list) {
                 case PROBATION -> {
                     unlink(frame);
@@ -77,35 +114,62 @@ final class EvictionPolicy {
                     // Not tracked (a retired or loading frame): nothing to promote.
                 }
             }
+        } finally {
+            lock.unlock();
         }
     }
 
-    synchronized void remove(Frame frame) {
-        if (frame.list != NONE) {
-            unlink(frame);
+    void remove(Frame frame) {
+        lock(null);
+        try {
+            if (frame.list != NONE) {
+                unlink(frame);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Appends up to {@code max} eviction candidates, least valuable first. */
-    synchronized void candidates(int max, List<Frame> out) {
-        for (int index = probation.tail; index >= 0 && out.size() < max; index = frames[index].previous) {
-            out.add(frames[index]);
+    void candidates(int max, List<Frame> out) {
+        lock(null);
+        try {
+            for (int index = probation.tail; index >= 0 && out.size() < max; index = frames[index].previous) {
+                out.add(frames[index]);
+            }
+            for (int index = protectedList.tail; index >= 0 && out.size() < max; index = frames[index].previous) {
+                out.add(frames[index]);
+            }
+        } finally {
+            lock.unlock();
         }
-        for (int index = protectedList.tail; index >= 0 && out.size() < max; index = frames[index].previous) {
-            out.add(frames[index]);
+    }
+
+    int protectedSize() {
+        lock.lock();
+        try {
+            return protectedList.size;
+        } finally {
+            lock.unlock();
         }
     }
 
-    synchronized int protectedSize() {
-        return protectedList.size;
+    int probationSize() {
+        lock.lock();
+        try {
+            return probation.size;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    synchronized int probationSize() {
-        return probation.size;
-    }
-
-    synchronized boolean isProtected(Frame frame) {
-        return frame.list == PROTECTED;
+    boolean isProtected(Frame frame) {
+        lock.lock();
+        try {
+            return frame.list == PROTECTED;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Puts {@code frame} at the head of the protected segment, recent for the next {@link #recentWindow} insertions. */

@@ -7,6 +7,7 @@ import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.settings.WalRecoveryMode;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
+import dev.columba.core.stats.WaitCounters;
 import dev.columba.storage.alloc.Allocator;
 import dev.columba.storage.buffer.BufferPool;
 import dev.columba.storage.buffer.SpillFile;
@@ -595,6 +596,15 @@ public final class Database implements AutoCloseable {
     /** Every read since the database opened: the buffer pool's and those through memory mappings. */
     public IoStats cumulativeIoStatistics() {
         return pool.cumulativeStatistics().plus(mappedReads.snapshot());
+    }
+
+    /**
+     * Every measured wait since the database opened ({@code sys.wait_stats}): the buffer pool's,
+     * and those of every statement whose waits report here (a statement's {@code QueryContext} made
+     * with these as the database's waits: its exchanges and shared hash builds).
+     */
+    public WaitCounters waits() {
+        return pool.waits();
     }
 
     /** The cumulative counters that reads through memory mappings add to (see {@link #cumulativeIoStatistics}). */
