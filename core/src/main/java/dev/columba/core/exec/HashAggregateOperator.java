@@ -276,8 +276,8 @@ public final class HashAggregateOperator extends BaseOperator {
         if (!aggregated) {
             Batch first = input.next();
             if (phase == Phase.FINAL && groups != null && input instanceof RepartitionOperator exchange) {
-                // Each worker's partial returns a group once at most: the partition has at least its rows / workers groups.
-                groups.expectAtLeast(exchange.partitionRows() / exchange.partitions());
+                // Each worker's partial returns a group once at most: the partition has rows / workers to rows groups.
+                groups.expectGroups(exchange.partitionRows());
             }
             for (Batch batch = first; batch != null; batch = input.next()) {
                 add(batch);

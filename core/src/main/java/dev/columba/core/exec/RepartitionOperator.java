@@ -147,7 +147,7 @@ public final class RepartitionOperator extends BaseOperator {
                 if (filling[target] != null) {
                     filling[target].setRowCount(filled[target]);
                 }
-                filling[target] = shared.newBatch(context, worker, target, schema());
+                filling[target] = shared.newBatch(context, worker, target, schema(), batchSize);
                 filled[target] = 0;
             }
             int rows = Math.min(count - copied, batchSize - filled[target]);

@@ -52,8 +52,11 @@ public final class SharedRepartition {
         return registered;
     }
 
-    /** A new empty batch of {@code schema} for rows of {@code partition} from {@code worker}, recorded for release. */
-    synchronized Batch newBatch(ExecutionContext context, int worker, int partition, TableSchema schema) {
+    /**
+     * A new empty batch of {@code schema} with room for {@code rows} rows (its vectors grow beyond
+     * if needed), for rows of {@code partition} from {@code worker}, recorded for release.
+     */
+    synchronized Batch newBatch(ExecutionContext context, int worker, int partition, TableSchema schema, int rows) {
         if (failure != null) {
             throw failure;
         }
@@ -66,6 +69,10 @@ public final class SharedRepartition {
         }
         Batch batch = Batch.create(schema, memory);
         byPartition.get(partition).add(batch);
+        for (int column = 0; column < batch.columnCount(); column++) {
+            batch.column(column).setInitialCapacity(rows);
+            batch.column(column).allocateNew();
+        }
         return batch;
     }
 
