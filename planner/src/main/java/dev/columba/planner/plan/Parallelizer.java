@@ -29,7 +29,9 @@ import org.apache.calcite.rex.RexNode;
  * else by the first worker to need it; a SEMI or ANTI join building its left input returns its
  * build rows from the last worker to finish probing (core's {@code SharedHashBuild}). An aggregate
  * over such a fragment is split into a partial aggregation per worker and a final merge above the
- * gather (not with DISTINCT aggregates, which then run above the gather). A top-N (ORDER BY with
+ * gather (not with DISTINCT aggregates, which then run above the gather); an aggregate of many
+ * groups is merged in the workers instead, each over the groups of its partition after a
+ * {@link ColumbaRepartition} by the keys, with the filters and projections right above it. A top-N (ORDER BY with
  * FETCH or LIMIT) or a limit over such a fragment is split the same way: each worker keeps its
  * offset + fetch first rows, and the final top-N above the gather picks from theirs. Everything
  * else stays serial, above the gathers.
