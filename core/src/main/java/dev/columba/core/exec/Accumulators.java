@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
@@ -332,7 +333,7 @@ final class Accumulators {
                     }
                     VectorValues.set(out[0], index, totalType, new BigDecimal(unscaled, scale));
                 }
-                VectorValues.set(out[1], index, SqlType.BIGINT, count(group));
+                ((BigIntVector) out[1]).setSafe(index, count(group));
             }
         }
 
@@ -449,7 +450,7 @@ final class Accumulators {
             for (int index = 0; index < count; index++) {
                 int group = from + index;
                 VectorValues.set(out[0], index, SqlType.DOUBLE, sums[group]);
-                VectorValues.set(out[1], index, SqlType.BIGINT, counts[group]);
+                ((BigIntVector) out[1]).setSafe(index, counts[group]);
             }
         }
 

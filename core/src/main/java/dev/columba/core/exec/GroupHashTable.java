@@ -72,6 +72,8 @@ final class GroupHashTable implements AutoCloseable {
     /** The lowest and the highest key in the dense array. */
     private long denseLow;
     private long denseHigh;
+    /** The groups expected in all ({@link #expectGroups}), 0 when none is known. */
+    private long expectedGroups;
     /** For each group added by the lookup under way, the input row holding its key. */
     private int[] pendingRows = new int[16];
     private long[] groupHashes = new long[8];
@@ -120,6 +122,19 @@ final class GroupHashTable implements AutoCloseable {
             dense = new int[0];
         }
         charge.ensure(bytes());
+    }
+
+    /**
+     * Tells the table it will hold about {@code groups} groups, so that its dense array may spread
+     * over that many groups' worth of values from the start, not only over the groups seen so far.
+     * A final merge after a repartition knows its rows before the first one: its partial groups
+     * arrive worker by worker, each worker's in the order of its rowgroups, and the first key of a
+     * far rowgroup would otherwise end dense mode although the groups to come fill the array. The
+     * merge passes its row count, at least its groups and at most the workers times as many
+     * (TPC-H Q18's orders at two workers: rows / workers left the array at its bound).
+     */
+    void expectGroups(long groups) {
+        expectedGroups = Math.max(expectedGroups, groups);
     }
 
     /** Whether a whole-number key is still looked up in the dense array (for tests). */
@@ -428,7 +443,7 @@ final class GroupHashTable implements AutoCloseable {
         }
         long low = Math.min(denseLow, value);
         long high = Math.max(denseHigh, value);
-        long limit = Math.min(DENSE_MAXIMUM, Math.max(DENSE_MINIMUM, (long) DENSE_SPREAD * (groupCount + 1)));
+        long limit = Math.min(DENSE_MAXIMUM, Math.max(DENSE_MINIMUM, DENSE_SPREAD * Math.max(groupCount + 1L, expectedGroups)));
         long needed = high - low + 1;
         if (needed > limit) {
             return false;
@@ -734,11 +749,21 @@ final class GroupHashTable implements AutoCloseable {
 
     /** The rows' hashes, in {@code scratch} or a larger array replacing it. */
     private long[] hashRows(FieldVector[] input, int[] positions, int count, long[] scratch) {
+        return hashRows(input, layouts, positions, count, scratch);
+    }
+
+    /**
+     * The hashes of the rows at {@code positions} over the key columns {@code input} (of the
+     * layouts given), in {@code scratch} or a larger array replacing it: the hashes a table keyed
+     * by these columns uses, so equal keys hash alike wherever they come from (a repartition
+     * sends each group to one worker by them).
+     */
+    static long[] hashRows(FieldVector[] input, Layout[] layouts, int[] positions, int count, long[] scratch) {
         long[] hashes = scratch.length >= count ? scratch : new long[Math.max(count, scratch.length * 2)];
         for (int index = 0; index < count; index++) {
             hashes[index] = 0;
         }
-        for (int key = 0; key < keys.length; key++) {
+        for (int key = 0; key < input.length; key++) {
             FieldVector vector = input[key];
             ArrowBuf validity = vector.getValidityBuffer();
             ArrowBuf data = vector.getDataBuffer();

@@ -274,7 +274,12 @@ public final class HashAggregateOperator extends BaseOperator {
     @Override
     Batch produce() {
         if (!aggregated) {
-            for (Batch batch = input.next(); batch != null; batch = input.next()) {
+            Batch first = input.next();
+            if (phase == Phase.FINAL && groups != null && input instanceof RepartitionOperator exchange) {
+                // Each worker's partial returns a group once at most: the partition has rows / workers to rows groups.
+                groups.expectGroups(exchange.partitionRows());
+            }
+            for (Batch batch = first; batch != null; batch = input.next()) {
                 add(batch);
             }
             aggregated = true;

@@ -21,6 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -131,6 +132,35 @@ class WholeNumberGroupTableTest {
             }
             assertArrayEquals(expectedFound, lookUp(table, type, probes, false));
             assertEquals(expectedKeys.size(), table.groupCount());
+        }
+    }
+
+    /**
+     * Keys 4 apart in two runs far apart — the first 20,000 keys, then as many 400,000
+     * higher, as a final merge after a repartition receives one worker's rowgroups 0 and 4 — leave
+     * the dense array at the jump when only the groups seen so far bound it, and stay dense when
+     * the table was told how many groups to expect; the ids are the same either way.
+     */
+    @Test
+    void expectedGroupsKeepAFarJumpDense() {
+        List<Long> keys = new ArrayList<>();
+        for (long key = 0; key < 20_000; key++) {
+            keys.add(key * 4);
+        }
+        for (long key = 0; key < 20_000; key++) {
+            keys.add(400_000 + key * 4);
+        }
+        int[] expected = new int[keys.size()];
+        Arrays.setAll(expected, row -> row);
+        for (boolean told : new boolean[] {false, true}) {
+            try (MemoryCharge charge = new MemoryCharge(allocator, "groups");
+                 GroupHashTable table = GroupHashTable.forGrouping(List.of(SqlType.BIGINT), allocator, charge)) {
+                if (told) {
+                    table.expectGroups(keys.size());
+                }
+                assertArrayEquals(expected, lookUp(table, SqlType.BIGINT, keys, true), "told: " + told);
+                assertEquals(told, table.dense(), "told: " + told);
+            }
         }
     }
 

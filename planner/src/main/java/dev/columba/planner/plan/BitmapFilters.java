@@ -9,6 +9,7 @@ import dev.columba.planner.rel.ColumbaGather;
 import dev.columba.planner.rel.ColumbaHashJoin;
 import dev.columba.planner.rel.ColumbaNestedLoopJoin;
 import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaRepartition;
 import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
 import java.util.ArrayList;
@@ -76,6 +77,7 @@ final class BitmapFilters {
             case ColumbaProject project -> withInputs(project, List.of(throughProject(project, pending)));
             case ColumbaFilter filter -> withInputs(filter, List.of(pending));
             case ColumbaGather gather -> withInputs(gather, List.of(pending));
+            case ColumbaRepartition repartition -> withInputs(repartition, List.of(pending));
             case ColumbaAggregate aggregate when aggregate.getGroupType() == Aggregate.Group.SIMPLE ->
                     withInputs(aggregate, List.of(throughGroupKeys(aggregate, pending, true)));
             case ColumbaSplitAggregate split -> withInputs(split, List.of(throughGroupKeys(split.aggregate(), pending,

@@ -12,6 +12,7 @@ import dev.columba.planner.rel.ColumbaIndexNestedLoopJoin;
 import dev.columba.planner.rel.ColumbaIndexSeek;
 import dev.columba.planner.rel.ColumbaNestedLoopJoin;
 import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaRepartition;
 import dev.columba.planner.rel.ColumbaRel;
 import dev.columba.planner.rel.ColumbaRowstoreScan;
 import dev.columba.planner.rel.ColumbaSort;
@@ -83,6 +84,7 @@ final class ExplainPlan {
             case ColumbaAggregate ignored -> "HashAggregate";
             case ColumbaSplitAggregate ignored -> "HashAggregate";
             case ColumbaGather ignored -> "Parallelism";
+            case ColumbaRepartition ignored -> "Parallelism";
             case ColumbaBitmapFilter ignored -> "BitmapFilter";
             case ColumbaHashJoin ignored -> "HashJoin";
             case ColumbaNestedLoopJoin ignored -> "NestedLoopJoin";

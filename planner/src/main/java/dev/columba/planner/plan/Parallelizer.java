@@ -7,6 +7,7 @@ import dev.columba.planner.rel.ColumbaFilter;
 import dev.columba.planner.rel.ColumbaGather;
 import dev.columba.planner.rel.ColumbaHashJoin;
 import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaRepartition;
 import dev.columba.planner.rel.ColumbaRowstoreScan;
 import dev.columba.planner.rel.ColumbaSort;
 import dev.columba.planner.rel.ColumbaSplitAggregate;
@@ -29,7 +30,9 @@ import org.apache.calcite.rex.RexNode;
  * else by the first worker to need it; a SEMI or ANTI join building its left input returns its
  * build rows from the last worker to finish probing (core's {@code SharedHashBuild}). An aggregate
  * over such a fragment is split into a partial aggregation per worker and a final merge above the
- * gather (not with DISTINCT aggregates, which then run above the gather). A top-N (ORDER BY with
+ * gather (not with DISTINCT aggregates, which then run above the gather); an aggregate of many
+ * groups is merged in the workers instead, each over the groups of its partition after a
+ * {@link ColumbaRepartition} by the keys, with the filters and projections right above it. A top-N (ORDER BY with
  * FETCH or LIMIT) or a limit over such a fragment is split the same way: each worker keeps its
  * offset + fetch first rows, and the final top-N above the gather picks from theirs. Everything
  * else stays serial, above the gathers: FULL joins and window functions among them.
@@ -62,6 +65,11 @@ final class Parallelizer {
                 List<RelNode> drivers = new ArrayList<>(List.of(driver));
                 RelNode partial = new ColumbaSplitAggregate(aggregate.getTraitSet(), buildSidesVisited(aggregate.getInput(), drivers),
                         aggregate, HashAggregateOperator.Phase.PARTIAL);
+                if (mergedByWorkers(aggregate)) {
+                    RelNode exchange = new ColumbaRepartition(partial.getTraitSet(), partial, firstColumns(aggregate.getGroupCount()), degree);
+                    RelNode merge = new ColumbaSplitAggregate(aggregate.getTraitSet(), exchange, aggregate, HashAggregateOperator.Phase.FINAL);
+                    return new ColumbaGather(rel.getCluster(), rel.getTraitSet(), merge, degree, drivers);
+                }
                 RelNode gather = new ColumbaGather(rel.getCluster(), rel.getTraitSet(), partial, degree, drivers);
                 return new ColumbaSplitAggregate(aggregate.getTraitSet(), gather, aggregate, HashAggregateOperator.Phase.FINAL);
             }
@@ -92,7 +100,40 @@ final class Parallelizer {
             changed |= visited != input;
             inputs.add(visited);
         }
+        if ((rel instanceof ColumbaFilter || rel instanceof ColumbaProject)
+                && inputs.getFirst() instanceof ColumbaGather gather && mergesInWorkers(gather.getInput())) {
+            // A filter or projection of the merged groups (HAVING, say) runs in the workers too, on the groups of each.
+            return gather.copy(gather.getTraitSet(), List.of(rel.copy(rel.getTraitSet(), List.of(gather.getInput()))));
+        }
         return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    }
+
+    /**
+     * Whether the final merge of {@code aggregate} runs in the workers, each over the groups of its
+     * partition after a repartition by the keys: when it has keys and is estimated to return at
+     * least {@code thresholdRows} groups. Fewer groups are merged serially above the gather at
+     * little cost; many (TPC-H Q18's 1.5 million orders) made the serial merge the longest part.
+     */
+    private boolean mergedByWorkers(ColumbaAggregate aggregate) {
+        return aggregate.getGroupCount() > 0 && aggregate.getCluster().getMetadataQuery().getRowCount(aggregate) >= thresholdRows;
+    }
+
+    /** Whether {@code fragment} is a merge in the workers, under filters and projections. */
+    private static boolean mergesInWorkers(RelNode fragment) {
+        RelNode node = fragment;
+        while (node instanceof ColumbaFilter || node instanceof ColumbaProject) {
+            node = node.getInput(0);
+        }
+        return node instanceof ColumbaSplitAggregate split && split.phase() == HashAggregateOperator.Phase.FINAL
+                && split.getInput() instanceof ColumbaRepartition;
+    }
+
+    private static List<Integer> firstColumns(int count) {
+        List<Integer> columns = new ArrayList<>();
+        for (int column = 0; column < count; column++) {
+            columns.add(column);
+        }
+        return columns;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.columba.planner.rel;
 import dev.columba.core.exec.GatherOperator;
 import dev.columba.core.exec.HashAggregateOperator;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.RepartitionOperator;
 import dev.columba.core.schema.TableSchema;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCost;
@@ -15,7 +16,8 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 /**
  * One half of a {@link ColumbaAggregate} split around a {@link ColumbaGather}: the partial
  * aggregation each worker runs over its rows (keys and aggregate states out), or the final merge
- * above the gather. Its row type is the aggregate's (the partial's state columns stand where the
+ * above the gather (or, over a {@link ColumbaRepartition}, in each worker over the groups of its
+ * partition). Its row type is the aggregate's (the partial's state columns stand where the
  * aggregates are; only the operators see them).
  */
 public final class ColumbaSplitAggregate extends SingleRel implements ColumbaRel {
@@ -73,7 +75,8 @@ public final class ColumbaSplitAggregate extends SingleRel implements ColumbaRel
             return aggregate.instantiate(execution, input, phase, null);
         }
         // The partial aggregations' input: the rows, whose types the final merge needs (MIN, MAX).
-        Operator partial = input instanceof GatherOperator gather ? gather.worker(0) : input;
+        Operator partial = input instanceof GatherOperator gather ? gather.worker(0)
+                : input instanceof RepartitionOperator repartition ? repartition.input() : input;
         TableSchema rows = ((HashAggregateOperator) partial).inputSchema();
         return aggregate.instantiate(execution, input, phase, rows);
     }

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 1,000 rows in 10, some keys NULL), every join type — INNER, LEFT, SEMI, ANTI, and the SEMI and
  * ANTI joins that build their preserved side — with and without residual conditions, and top-N
  * with and without OFFSET, over a scan and over a join, give at 2 and 3 workers the answers of one
- * worker. EXPLAIN shows the builds read by each worker and the top-N on both sides of the gather.
+ * worker; aggregates of many groups, merged in the workers after a repartition by their keys (with
+ * their HAVING), give at 2 to 4 workers the answers of one. EXPLAIN shows the builds read by each
+ * worker, the top-N on both sides of the gather and the repartition below it.
  */
 class ParallelPlansTest {
     @TempDir
@@ -95,6 +97,42 @@ class ParallelPlansTest {
                     + " ORDER BY s.amount, p.category DESC, s.id FETCH FIRST 30 ROWS ONLY",
             "SELECT COUNT(*), MIN(amount) FROM (SELECT id, amount FROM sales WHERE amount > 98 FETCH FIRST 100 ROWS ONLY) t",
             "SELECT id FROM sales ORDER BY id OFFSET 59990 ROWS FETCH NEXT 20 ROWS ONLY");
+
+    private static final List<String> MERGED_BY_WORKERS = List.of(
+            "SELECT id, COUNT(*), SUM(amount), MIN(sold), MAX(product_id) FROM sales GROUP BY id HAVING SUM(amount) > 90",
+            "SELECT product_id, store_id, COUNT(*), AVG(amount), MIN(id) FROM sales GROUP BY product_id, store_id",
+            "SELECT MOD(id, 7001) AS bucket, COUNT(*), SUM(amount) FROM sales WHERE store_id <> 7 GROUP BY MOD(id, 7001)"
+                    + " HAVING COUNT(*) > 8",
+            "SELECT p.category, s.sold, COUNT(*), SUM(s.amount) FROM sales s JOIN product p ON s.product_id = p.product_id"
+                    + " GROUP BY p.category, s.sold",
+            "SELECT COUNT(*), SUM(total) FROM (SELECT store_id, sold, SUM(amount) AS total FROM sales GROUP BY store_id, sold) t");
+
+    @Test
+    void aggregatesMergedInTheWorkersAnswerAsOneWorker() {
+        List<List<List<Object>>> serial = answers(MERGED_BY_WORKERS, 1);
+        for (int degree = 2; degree <= 4; degree++) {
+            assertEquals(serial, answers(MERGED_BY_WORKERS, degree), "at max_dop " + degree);
+        }
+        for (List<List<Object>> answer : serial) {
+            assertFalse(answer.isEmpty());
+        }
+        assertEquals("[[9150, " + 60000 / 100 * 4950 + "]]", String.valueOf(serial.get(4)), "a (store, day) pair per id modulo 9150, every amount once");
+    }
+
+    @Test
+    void manyGroupsAreRepartitionedAndMergedBelowTheGatherWithTheirHaving() {
+        set("SET parallelism_threshold_rows = 1000");
+        set("SET max_dop = 2");
+        String many = explain(MERGED_BY_WORKERS.getFirst());
+        int gather = many.indexOf("Gather Streams");
+        int repartition = many.indexOf("Repartition Streams, hash [id]");
+        assertTrue(gather >= 0 && repartition > gather, "the exchange by the key below the gather:\n" + many);
+        assertTrue(many.indexOf("final") > gather && many.indexOf("final") < repartition, "the merge between them:\n" + many);
+        assertTrue(many.indexOf("Filter") > gather, "the HAVING runs in the workers:\n" + many);
+        String few = explain("SELECT store_id, COUNT(*) FROM sales GROUP BY store_id");
+        assertFalse(few.contains("Repartition"), "50 groups are merged above the gather:\n" + few);
+        assertTrue(few.indexOf("final") < few.indexOf("Gather Streams"), few);
+    }
 
     @Test
     void everyJoinTypeAnswersAsOneWorker() {
