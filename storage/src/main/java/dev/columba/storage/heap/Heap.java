@@ -190,6 +190,36 @@ public final class Heap {
             }
         }
 
+        /**
+         * Moves over up to {@code count} live rows, a page's slot array at a time, and returns how
+         * many it passed; afterwards the cursor stands on the last of them, as after as many
+         * {@link #next()} calls.
+         */
+        public int skip(int count) {
+            int skipped = 0;
+            while (skipped < count) {
+                if (current != null) {
+                    MemorySegment page = current.page();
+                    int slots = Page.slotCount(page);
+                    while (slot < slots && skipped < count) {
+                        int offset = SlottedPage.cellOffset(page, slot++);
+                        if (offset != 0) {
+                            cell = offset;
+                            skipped++;
+                        }
+                    }
+                    if (skipped == count) {
+                        return skipped;
+                    }
+                }
+                if (!next()) {
+                    return skipped;
+                }
+                skipped++;
+            }
+            return skipped;
+        }
+
         public MemorySegment page() {
             return current.page();
         }

@@ -341,6 +341,11 @@ public final class TableStore {
                 }
 
                 @Override
+                int skip(int count) {
+                    return cursor.skip(count);
+                }
+
+                @Override
                 public byte[] locator() {
                     return IndexStore.rowIdLocator(cursor.rowId());
                 }
@@ -424,6 +429,15 @@ public final class TableStore {
 
         abstract int rowOffset();
 
+        /** Moves over up to {@code count} rows without decoding them; returns how many there were. */
+        int skip(int count) {
+            int skipped = 0;
+            while (skipped < count && advance()) {
+                skipped++;
+            }
+            return skipped;
+        }
+
         @Override
         public boolean next() {
             decoded = false;
@@ -451,6 +465,11 @@ public final class TableStore {
 
         @Override
         public int fill(FieldVector[] vectors, int from, int capacity) {
+            if (projection.length == 0) {
+                // COUNT(*): the rows are counted, none decoded.
+                decoded = false;
+                return from + skip(capacity - from);
+            }
             int count = from;
             while (count < capacity && advance()) {
                 rows.decodeInto(page(), rowOffset(), projection, vectors, count, lobs);
