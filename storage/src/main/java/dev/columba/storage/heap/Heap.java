@@ -367,6 +367,7 @@ public final class Heap {
         /** For compressed pages: the current page's compression info, parsed once per page. */
         private boolean compressedPage;
         private CompressedRowCodec.CompressionInfo info;
+        private boolean infoRead;
         private CompressedRowCodec.ColumnBytes values;
         private CompressedRowCodec.RowBuffer buffer;
         /** The slot whose record {@link #buffer} holds as a row, -1 for none. */
@@ -402,8 +403,9 @@ public final class Heap {
                 slot = 0;
                 transcodedSlot = -1;
                 compressedPage = heap.isCompressed(next.page());
+                info = null;
+                infoRead = false;
                 if (compressedPage) {
-                    info = heap.compressionInfo(next.page());
                     if (values == null) {
                         values = heap.codec.newColumns();
                         buffer = new CompressedRowCodec.RowBuffer();
@@ -422,6 +424,11 @@ public final class Heap {
             }
             if (transcodedSlot != slot) {
                 MemorySegment page = current.page();
+                if (!infoRead) {
+                    // Parsed on the first row decoded: a scan that only counts rows never needs it.
+                    info = heap.compressionInfo(page);
+                    infoRead = true;
+                }
                 heap.codec.decode(page, cell + 2, Short.toUnsignedInt(page.get(SHORT, cell)), info, values);
                 heap.codec.toRow(values, buffer);
                 transcodedSlot = slot;
