@@ -96,8 +96,9 @@ void ColumbaOption(List<SqlNode> list) :
 }
 
 /**
- * A literal or a name. ON and TRIM are reserved words, so not names, but they are option values
- * ({@code COMPRESS_ALL_ROW_GROUPS = ON}, {@code dictionary_overflow = trim}); they become names.
+ * A literal or a name. ON, TRIM, ROW and NONE are reserved words, so not names, but they are option
+ * values ({@code COMPRESS_ALL_ROW_GROUPS = ON}, {@code dictionary_overflow = trim},
+ * {@code DATA_COMPRESSION = ROW | NONE}); they become names.
  */
 SqlNode ColumbaOptionValue() :
 {
@@ -109,7 +110,7 @@ SqlNode ColumbaOptionValue() :
     |
         value = SimpleIdentifier()
     |
-        ( <ON> | <TRIM> ) { value = new SqlIdentifier(unquotedIdentifier(), getPos()); }
+        ( <ON> | <TRIM> | <ROW> | <NONE> ) { value = new SqlIdentifier(unquotedIdentifier(), getPos()); }
     )
     { return value; }
 }
@@ -646,12 +647,14 @@ SqlTruncate ColumbaTruncateTable(Span s) :
 /**
  * ALTER TABLE name SET ( option, ... )
  * ALTER TABLE name ALTER COLUMN column type [ NULL | NOT NULL ]
+ * ALTER TABLE name REBUILD [ WITH ( option, ... ) ]   (ALTER INDEX ALL ON name REBUILD)
  */
 SqlNode ColumbaAlterTable() :
 {
     final Span s;
     final SqlIdentifier table;
     final SqlNodeList optionList;
+    SqlNodeList rebuildOptions = SqlNodeList.EMPTY;
     final SqlIdentifier column;
     final SqlDataTypeSpec type;
     Nullability nullability = Nullability.UNSPECIFIED;
@@ -661,6 +664,10 @@ SqlNode ColumbaAlterTable() :
     (
         <SET> optionList = ColumbaOptionList() {
             return new SqlAlterTableSetOptions(s.end(this), table, optionList);
+        }
+    |
+        <REBUILD> [ <WITH> rebuildOptions = ColumbaOptionList() ] {
+            return new SqlAlterIndex(s.end(this), null, table, SqlAlterIndex.Action.REBUILD, rebuildOptions);
         }
     |
         <ALTER> <COLUMN> column = SimpleIdentifier() type = DataType()

@@ -66,8 +66,8 @@ enum Suite {
             List.of(LargeTableScanBenchmark.class)),
     SEED002("seed002",
             "seed 002 through SQL: a cold SELECT COUNT(*) of TPC-H lineitem (scale factor 1; -p scaleFactor=N) in one"
-                    + " file, in two files of one filegroup and hash-partitioned over several filegroups at MAXDOP ="
-                    + " cores, beside the device's sequential read speed: elapsed, MB/s, pages read, read_bytes, waits,"
+                    + " file, in two files of one filegroup, hash-partitioned over several filegroups at MAXDOP ="
+                    + " cores and the same with DATA_COMPRESSION = PAGE, beside the device's sequential read speed: elapsed, MB/s, pages read, read_bytes, waits,"
                     + " and the article's figures",
             List.of(Seed002ScanBenchmark.class)),
     SEED000("seed000",

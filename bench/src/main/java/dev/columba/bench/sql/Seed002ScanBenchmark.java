@@ -46,7 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Caveats: (a) and (b) are scans of one object, which Columba runs on one worker whatever the
  * MAXDOP (rowstore page ranges are not morsels yet), where SQL Server scanned them in parallel; only
- * (c) divides its partitions among workers. This machine has one virtual disk: several files and
+ * (c) and (d) divide their partitions among workers. This machine has one virtual disk: several files and
  * filegroups spread I/O over files, not over devices. {@code sys.wait_stats} is the database's:
  * the waits of every thread during the scan, the I/O threads' latch waits included. Compare ratios
  * within a run.
@@ -67,7 +67,9 @@ public class Seed002ScanBenchmark {
         /** Test 3b: LineItem in two files of one filegroup. */
         TWO_FILES(Seed002Tables.TWO_FILES),
         /** Test 3c: LineItem hash-partitioned over several filegroups. */
-        HASH_PARTITIONED(Seed002Tables.HASH_PARTITIONED);
+        HASH_PARTITIONED(Seed002Tables.HASH_PARTITIONED),
+        /** Test 3d: 3c with DATA_COMPRESSION = PAGE. */
+        PAGE_COMPRESSED(Seed002Tables.PAGE_COMPRESSED);
 
         private final String table;
 
@@ -100,7 +102,7 @@ public class Seed002ScanBenchmark {
     @Param("128")
     public int bufferPoolMb;
 
-    @Param({"DEVICE", "ONE_FILE", "TWO_FILES", "HASH_PARTITIONED"})
+    @Param({"DEVICE", "ONE_FILE", "TWO_FILES", "HASH_PARTITIONED", "PAGE_COMPRESSED"})
     public Layout layout;
 
     /** OPTION (MAXDOP n) of every scan; 0 for one worker per available processor. */
@@ -153,7 +155,8 @@ public class Seed002ScanBenchmark {
             arena = Arena.ofShared();
             buffer = arena.allocate(DEVICE_IO_BYTES, FilesFacade.DIRECT_IO_ALIGNMENT);
         } else {
-            long pages = pagesOf(layout);
+            // (d) is (c) compressed: its size follows from (c)'s, which the check covers.
+            long pages = pagesOf(layout == Layout.PAGE_COMPRESSED ? Layout.HASH_PARTITIONED : layout);
             if (pages < 4L * bufferPoolMb * 128) {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, layout.table() + " has " + pages + " pages, less than"
                         + " four times the " + bufferPoolMb + " MB buffer pool: lower bufferPoolMb or raise scaleFactor");
@@ -167,6 +170,7 @@ public class Seed002ScanBenchmark {
             case ONE_FILE -> tables.pagesOneFile();
             case TWO_FILES -> tables.pagesTwoFiles();
             case HASH_PARTITIONED -> tables.pagesHash();
+            case PAGE_COMPRESSED -> tables.pagesPage();
         };
     }
 
@@ -222,7 +226,7 @@ public class Seed002ScanBenchmark {
         }
         ScanIoMetrics.record(executed.statistics().total(), process, seconds);
         IterationMetrics.record(ROWS, executed.sumOfFirstColumn());
-        IterationMetrics.record(DEGREE, layout == Layout.HASH_PARTITIONED ? degree : 1);
+        IterationMetrics.record(DEGREE, layout == Layout.HASH_PARTITIONED || layout == Layout.PAGE_COMPRESSED ? degree : 1);
     }
 
     /** sys.wait_stats per measured wait type: waits and milliseconds so far. */

@@ -19,7 +19,8 @@ import java.util.Properties;
  * lineitem_one} on a filegroup of one file, (b) {@code lineitem_two} on a filegroup of two files,
  * (c) {@code lineitem_hash}, hash-partitioned on {@code l_orderkey} into {@code partitions}
  * partitions spread over {@code filegroups} filegroups of one file each (the article: 96 partitions
- * over 24 filegroups on 96 cores; here 2 x cores over cores filegroups by default). Each is a heap
+ * over 24 filegroups on 96 cores; here 2 x cores over cores filegroups by default), and (d) {@code
+ * lineitem_page}, (c) again with {@code DATA_COMPRESSION = PAGE} on the same filegroups. Each is a heap
  * loaded by COPY from TPC-H lineitem at the scale factor, so a {@code SELECT COUNT(*)} scans its
  * pages in allocation order, file by file.
  *
@@ -30,10 +31,12 @@ public final class Seed002Tables {
     public static final String ONE_FILE = "lineitem_one";
     public static final String TWO_FILES = "lineitem_two";
     public static final String HASH_PARTITIONED = "lineitem_hash";
+    /** (d): (c) with DATA_COMPRESSION = PAGE, on the same filegroups. */
+    public static final String PAGE_COMPRESSED = "lineitem_page";
     /** The file (a)'s table lies in: the device read runs over it. */
     public static final String ONE_FILE_PATH = "single/one.data";
     /** Changes whenever the tables or their rows change, so that older databases are reloaded. */
-    static final String SHAPE = "seed002-v1";
+    static final String SHAPE = "seed002-v2";
     private static final String LOAD_POOL = "512MB";
 
     private Seed002Tables() {
@@ -41,7 +44,8 @@ public final class Seed002Tables {
 
     /** What a prepared database holds; persisted in its marker file. */
     public record Description(Path directory, double scaleFactor, long rows, int partitions, int filegroups,
-                              long pagesOneFile, long pagesTwoFiles, long pagesHash, boolean loadedNow, double loadSeconds) {
+                              long pagesOneFile, long pagesTwoFiles, long pagesHash, long pagesPage, boolean loadedNow,
+                              double loadSeconds) {
         /** The file of (a), read sequentially for the device's speed. */
         public Path oneFile() {
             return directory.resolve(ONE_FILE_PATH);
@@ -98,8 +102,10 @@ public final class Seed002Tables {
             sql.execute("CREATE TABLE " + TWO_FILES + " (" + columns + ") ON striped");
             sql.execute("CREATE TABLE " + HASH_PARTITIONED + " (" + columns + ") PARTITION BY HASH (l_orderkey) PARTITIONS "
                     + partitions + " ON (" + String.join(", ", groups) + ")");
+            sql.execute("CREATE TABLE " + PAGE_COMPRESSED + " (" + columns + ") PARTITION BY HASH (l_orderkey) PARTITIONS "
+                    + partitions + " ON (" + String.join(", ", groups) + ") WITH (DATA_COMPRESSION = PAGE)");
             Properties loaded = new Properties();
-            for (String table : new String[] {ONE_FILE, TWO_FILES, HASH_PARTITIONED}) {
+            for (String table : new String[] {ONE_FILE, TWO_FILES, HASH_PARTITIONED, PAGE_COMPRESSED}) {
                 progress.printf(Locale.ROOT, "bench: COPY %,d rows of lineitem into %s of %s%n", csv.rows(), table, directory);
                 sql.execute("COPY " + table + " FROM '" + file + "' WITH (HEADER)");
                 sql.execute("CHECKPOINT");
@@ -136,6 +142,6 @@ public final class Seed002Tables {
         return new Description(database.directory(), scaleFactor, database.wholeNumber(recorded, "rows"), partitions,
                 filegroups, database.wholeNumber(recorded, "pages." + ONE_FILE),
                 database.wholeNumber(recorded, "pages." + TWO_FILES), database.wholeNumber(recorded, "pages." + HASH_PARTITIONED),
-                loadedNow, database.number(recorded, "loadSeconds"));
+                database.wholeNumber(recorded, "pages." + PAGE_COMPRESSED), loadedNow, database.number(recorded, "loadSeconds"));
     }
 }

@@ -401,6 +401,18 @@ final class PageDetail {
             return "";
         }
         try {
+            if (dev.columba.storage.page.Page.formatVersion(page) == PageFormat.COMPRESSED_HEAP_FORMAT_VERSION) {
+                // A compressed record (docs/format/compressed-row.md), shown as the row it stands for.
+                var codec = new dev.columba.storage.row.CompressedRowCodec(rows);
+                long infoOffset = dev.columba.storage.page.Page.special(page);
+                var info = (dev.columba.storage.page.Page.flags(page) & PageFormat.FLAG_PAGE_COMPRESSED) != 0 && infoOffset != 0
+                        ? codec.readInfo(page, infoOffset) : null;
+                var values = codec.newColumns();
+                codec.decode(page, offset, length, info, values);
+                var buffer = new dev.columba.storage.row.CompressedRowCodec.RowBuffer();
+                int rowLength = codec.toRow(values, buffer);
+                return ValueText.tuple(rows.decode(buffer.segment().asSlice(0, rowLength), 0));
+            }
             return ValueText.tuple(rows.decode(page.asSlice(offset, length), 0));
         } catch (ColumbaException | IllegalArgumentException | IndexOutOfBoundsException undecodable) {
             findings.report(INDENT, where() + " slot " + slot + ": row does not decode with table "

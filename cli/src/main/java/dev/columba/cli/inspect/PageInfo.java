@@ -66,8 +66,10 @@ record PageInfo(long pageId, boolean allZero, int storedChecksum, int computedCh
         if (storedChecksum != computedChecksum) {
             problems.add(String.format("checksum BAD: stored 0x%08x, computed 0x%08x", storedChecksum, computedChecksum));
         }
-        if (formatVersion != PageFormat.PAGE_FORMAT_VERSION) {
-            problems.add("format version " + formatVersion + ", expected " + PageFormat.PAGE_FORMAT_VERSION);
+        boolean compressedHeap = formatVersion == PageFormat.COMPRESSED_HEAP_FORMAT_VERSION && type() == PageType.HEAP;
+        if (formatVersion != PageFormat.PAGE_FORMAT_VERSION && !compressedHeap) {
+            problems.add("format version " + formatVersion + ", expected " + PageFormat.PAGE_FORMAT_VERSION
+                    + " (or " + PageFormat.COMPRESSED_HEAP_FORMAT_VERSION + " for a compressed heap page)");
         }
         if (headerPageId != pageId) {
             problems.add("header says page " + headerPageId + " (a misdirected write)");

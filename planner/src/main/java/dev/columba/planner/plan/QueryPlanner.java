@@ -27,6 +27,7 @@ import dev.columba.planner.rel.PlanTables;
 import dev.columba.planner.rel.TableFunctionRowCount;
 import dev.columba.planner.rules.AntiJoinRule;
 import dev.columba.planner.rules.ColumbaAggregateRule;
+import dev.columba.planner.rules.CountIntoScanRule;
 import dev.columba.planner.rules.ColumbaFilterRule;
 import dev.columba.planner.rules.ColumbaHashJoinRule;
 import dev.columba.planner.rules.ColumbaIndexNestedLoopJoinRule;
@@ -598,7 +599,7 @@ public final class QueryPlanner {
                 ColumbaHashJoinRule.create(hints), ColumbaNestedLoopJoinRule.create(hints),
                 ColumbaIndexNestedLoopJoinRule.create(hints),
                 RowstoreKeyRangeRule.create(), IndexSeekRule.create(), ColumnstoreFilterRule.create(),
-                ProjectIntoScanRule.create(), ProjectFilterIntoScanRule.create()));
+                ProjectIntoScanRule.create(), ProjectFilterIntoScanRule.create(), CountIntoScanRule.create()));
         if (!hints.forceOrder()) {
             // Commuting offers each side as build side or outer side; the projection it adds to restore
             // the column order merges into the projection above, or disappears.

@@ -233,6 +233,11 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
         for (int column : projection) {
             columns.add(rowstore.schema().column(column));
         }
+        if (columns.isEmpty()) {
+            // No column read (COUNT(*), CountIntoScanRule): storage counts each page's rows and decodes
+            // none. A batch needs a column all the same: this one is never written, so NULL throughout.
+            columns.add(Column.nullable("$rows", SqlType.BOOLEAN));
+        }
         TableSchema schema = new TableSchema(columns);
         if (execution.planning()) {
             checkRange(execution);

@@ -270,7 +270,7 @@ final class DdlExecutor {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "option " + key + " is written by ON scheme (column)"
                         + " or PARTITION BY HASH (column) PARTITIONS n, not by hand");
             }
-            if (!key.contains(":") && !key.equals(Tables.FILEGROUP_OPTION)) {
+            if (!key.contains(":") && !key.equals(Tables.FILEGROUP_OPTION) && !key.equals(Tables.COMPRESSION_OPTION)) {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "unknown table option '" + key
                         + "' for a rowstore table (columnstore tables take storage = columnstore and its options)");
             }
@@ -441,11 +441,17 @@ final class DdlExecutor {
      * a new table receives every row, gets the old one's secondary indexes, and takes its name.
      */
     private void rebuildRowstore(Transaction transaction, CatalogEntry.Table table, List<Integer> key, boolean unique) {
+        rebuildRowstore(transaction, table, key, unique, table.options());
+    }
+
+    /** As above, the new table taking {@code options} (a REBUILD WITH (DATA_COMPRESSION = ...)). */
+    private void rebuildRowstore(Transaction transaction, CatalogEntry.Table table, List<Integer> key, boolean unique,
+                                 Map<String, String> options) {
         Tables tables = new Tables(database());
         IoCounters counters = transaction.systemCounters();
         List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(), counters);
         String temporary = table.name() + "$rebuild$" + transaction.id();
-        TableStore target = tables.createTable(transaction, temporary, table.schema(), key, unique, table.options());
+        TableStore target = tables.createTable(transaction, temporary, table.schema(), key, unique, options);
         TableStore source = new TableStore(table, indexes);
         try (TableCursor rows = source.scan(transaction.writes(), TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
             while (rows.next()) {
@@ -542,8 +548,19 @@ final class DdlExecutor {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "REORGANIZE applies to columnstore tables; "
                     + "use ALTER INDEX ... REBUILD to rebuild rowstore table " + table.name());
         }
-        rebuildRowstore(transaction, table, table.keyColumns(), table.uniqueKey());
-        return "REBUILD: table " + table.name() + " rebuilt.";
+        Map<String, String> options = new LinkedHashMap<>(table.options());
+        for (SqlOption option : alter.options()) {
+            if (!option.name().equals(Tables.COMPRESSION_OPTION)) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "REBUILD of rowstore table " + table.name()
+                        + " takes the option " + Tables.COMPRESSION_OPTION + " only, not '" + option.name() + "'");
+            }
+            String value = option.valueText().orElse("");
+            // Checked here, before any row is copied.
+            options.put(Tables.COMPRESSION_OPTION, dev.columba.storage.heap.DataCompression.parse(value).name());
+        }
+        rebuildRowstore(transaction, table, table.keyColumns(), table.uniqueKey(), options);
+        return "REBUILD: table " + table.name() + " rebuilt" + (options.containsKey(Tables.COMPRESSION_OPTION)
+                ? " with DATA_COMPRESSION = " + Tables.compression(options) : "") + ".";
     }
 
     private void setOptions(Transaction transaction, SqlAlterTableSetOptions alter) {

@@ -128,6 +128,10 @@ final class PartitionDdl {
             }
         });
         parent.put(PartitionOptions.COLUMN, schema.column(column).name());
+        String compression = options.get(Tables.COMPRESSION_OPTION);
+        if (compression != null) {
+            parent.put(Tables.COMPRESSION_OPTION, compression);
+        }
         List<Object> boundaries = List.of();
         List<String> filegroups = new ArrayList<>();
         TablePartitions.Kind kind;
@@ -181,6 +185,9 @@ final class PartitionDdl {
         for (int number = 1; number <= count; number++) {
             Map<String, String> partition = new LinkedHashMap<>();
             partition.put(Tables.FILEGROUP_OPTION, filegroups.get(number - 1));
+            if (compression != null) {
+                partition.put(Tables.COMPRESSION_OPTION, compression);
+            }
             partition.put(PartitionOptions.PARTITION_OF, String.valueOf(table.definition().objectId()));
             partition.put(PartitionOptions.NUMBER, String.valueOf(number));
             stores.add(tables.createTable(transaction, PartitionOptions.partitionName(name, number), schema, key, true,

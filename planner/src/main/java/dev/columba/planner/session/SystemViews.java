@@ -90,7 +90,8 @@ final class SystemViews {
                 "bytes_appended", SqlType.BIGINT, "end_lsn", SqlType.BIGINT, "durable_lsn", SqlType.BIGINT),
                 () -> logStats(database));
         add(views, "partitions", schema("table_name", NAME, "object_id", SqlType.INT, "partition_number", SqlType.INT,
-                "rows", SqlType.BIGINT, "filegroup", NAME, "partition_object_id", SqlType.INT), () -> partitions(entries));
+                "rows", SqlType.BIGINT, "filegroup", NAME, "partition_object_id", SqlType.INT, "data_compression", SqlType.INT,
+                "data_compression_desc", NAME), () -> partitions(entries));
         add(views, "views", schema("view_name", NAME, "object_id", SqlType.INT, "definition", TEXT), () -> userViews(entries));
         add(views, "plan_cache", schema("sql_text", TEXT, "use_count", SqlType.BIGINT, "planning_time_ms", SqlType.DOUBLE,
                 "created", SqlType.TIMESTAMP, "last_used", SqlType.TIMESTAMP), () -> planCache(planCache));
@@ -171,7 +172,8 @@ final class SystemViews {
     private static List<Object[]> partitionsOf(CatalogEntry.Table table, List<CatalogEntry> entries) {
         List<Object[]> rows = new ArrayList<>();
         if (!PartitionOptions.partitioned(table)) {
-            rows.add(new Object[] {table.name(), table.objectId(), 1, table.rowCount(), filegroup(table), table.objectId()});
+            rows.add(new Object[] {table.name(), table.objectId(), 1, table.rowCount(), filegroup(table), table.objectId(),
+                    compression(table).code(), compression(table).name()});
             return rows;
         }
         for (CatalogEntry entry : entries) {
@@ -179,11 +181,18 @@ final class SystemViews {
                     && String.valueOf(table.objectId()).equals(partition.options().get(PartitionOptions.PARTITION_OF))) {
                 rows.add(new Object[] {table.name(), table.objectId(),
                         Integer.parseInt(partition.options().get(PartitionOptions.NUMBER)), partition.rowCount(),
-                        filegroup(partition), partition.objectId()});
+                        filegroup(partition), partition.objectId(), compression(partition).code(),
+                        compression(partition).name()});
             }
         }
         rows.sort(java.util.Comparator.comparingInt(row -> (Integer) row[2]));
         return rows;
+    }
+
+    /** SQL Server's data_compression of a partition: NONE for columnstore tables (their own encodings). */
+    private static dev.columba.storage.heap.DataCompression compression(CatalogEntry.Table table) {
+        return table.organization() == CatalogEntry.Organization.COLUMNSTORE ? dev.columba.storage.heap.DataCompression.NONE
+                : dev.columba.storage.table.Tables.compression(table.options());
     }
 
     private static String filegroup(CatalogEntry.Table table) {

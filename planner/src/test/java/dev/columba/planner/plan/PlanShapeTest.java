@@ -109,6 +109,19 @@ class PlanShapeTest {
     }
 
     @Test
+    void countStarScansNoColumn() {
+        String plan = db.explain("SELECT COUNT(*) FROM items");
+        assertTrue(plan.contains("RowstoreScan [items, heap allocation order, columns []]"), plan);
+        assertEquals(List.of(List.<Object>of(500L)), db.query("SELECT COUNT(*) FROM items"));
+        assertEquals(List.of(List.<Object>of(2000L)), db.query("SELECT COUNT(*) FROM orders"));
+        assertTrue(db.explain("SELECT COUNT(*) FROM orders WHERE id < 100").contains("columns []"),
+                "a key range needs no decoded column");
+        assertEquals(List.of(List.<Object>of(99L)), db.query("SELECT COUNT(*) FROM orders WHERE id < 100"));
+        assertFalse(db.explain("SELECT COUNT(qty) FROM items").contains("columns []"), "COUNT(qty) reads qty");
+        assertFalse(db.explain("SELECT qty, COUNT(*) FROM items GROUP BY qty").contains("columns []"), "grouped");
+    }
+
+    @Test
     void indexNestedLoopJoinNeedsAKeyAndLoopJoinsAllowed() {
         String sql = "SELECT o.code FROM items i JOIN orders o ON o.id = i.order_id";
         assertTrue(db.explain(sql + " OPTION (LOOP JOIN)").contains("IndexNestedLoopJoin"));

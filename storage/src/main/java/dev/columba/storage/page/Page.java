@@ -41,6 +41,19 @@ public final class Page {
         return Byte.toUnsignedInt(page.get(ValueLayout.JAVA_BYTE, VERSION_OFFSET));
     }
 
+    /** Sets the format version byte (a compressed heap page is formatted, then marked version 2). */
+    public static void setFormatVersion(MemorySegment page, int version) {
+        page.set(ValueLayout.JAVA_BYTE, VERSION_OFFSET, (byte) version);
+    }
+
+    public static int flags(MemorySegment page) {
+        return Short.toUnsignedInt(page.get(SHORT, FLAGS_OFFSET));
+    }
+
+    public static void setFlags(MemorySegment page, int flags) {
+        page.set(SHORT, FLAGS_OFFSET, (short) flags);
+    }
+
     public static long pageId(MemorySegment page) {
         return page.get(LONG, PAGE_ID_OFFSET);
     }
@@ -163,9 +176,12 @@ public final class Page {
                     "page %d of %s (offset %d) is corrupt: checksum stored 0x%08x, computed 0x%08x",
                     expectedPageId, fileName, offsetOf(expectedPageId), stored, computed));
         }
-        if (formatVersion(page) != PAGE_FORMAT_VERSION) {
+        int version = formatVersion(page);
+        if (version < PAGE_FORMAT_VERSION || version > MAX_PAGE_FORMAT_VERSION
+                || version == COMPRESSED_HEAP_FORMAT_VERSION && type(page) != PageType.HEAP) {
             throw new ColumbaException(ErrorCode.PAGE_HEADER_INVALID, "page " + expectedPageId + " of " + fileName
-                    + " has format version " + formatVersion(page) + ", this build reads " + PAGE_FORMAT_VERSION);
+                    + " has format version " + version + ", this build reads " + PAGE_FORMAT_VERSION + " to "
+                    + MAX_PAGE_FORMAT_VERSION + " (2 for heap pages only)");
         }
         if (pageId(page) != expectedPageId) {
             throw new ColumbaException(ErrorCode.PAGE_HEADER_INVALID, "page " + expectedPageId + " of " + fileName

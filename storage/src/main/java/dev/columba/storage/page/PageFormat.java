@@ -33,7 +33,19 @@ public final class PageFormat {
     public static final int PAGES_PER_EXTENT = 8;
     public static final int EXTENT_SIZE = PAGE_SIZE * PAGES_PER_EXTENT;
     public static final int HEADER_SIZE = 64;
+    /** The format version of every page but a compressed heap page. */
     public static final int PAGE_FORMAT_VERSION = 1;
+    /**
+     * Version 2: a heap page of a ROW- or PAGE-compressed table (docs/format/data-file.md, "Compressed
+     * heap pages"); its flags say which, and its cells hold compressed records (compressed-row.md).
+     */
+    public static final int COMPRESSED_HEAP_FORMAT_VERSION = 2;
+    /** The newest page format version this build reads. */
+    public static final int MAX_PAGE_FORMAT_VERSION = COMPRESSED_HEAP_FORMAT_VERSION;
+    /** Flag of a version-2 heap page: its cells are compressed records. */
+    public static final int FLAG_ROW_COMPRESSED = 0x1;
+    /** Flag of a version-2 heap page: PAGE compression; {@code special} is its compression info's offset (0: none yet). */
+    public static final int FLAG_PAGE_COMPRESSED = 0x2;
 
     /** Page id 0 is the file header, never a link target, so it doubles as "no page". */
     public static final long NO_PAGE = 0;

@@ -806,6 +806,58 @@ public final class RowCodec {
         return (bits & 1 << (variableIndex & 7)) != 0;
     }
 
+    // ---- The layout, for CompressedRowCodec, which transcodes rows of this format ----------------
+
+    int columnCount() {
+        return columnCount;
+    }
+
+    PhysicalType physicalType(int columnIndex) {
+        return physicalTypes[columnIndex];
+    }
+
+    int fixedOffset(int columnIndex) {
+        return fixedOffsets[columnIndex];
+    }
+
+    int variableIndex(int columnIndex) {
+        return variableIndexes[columnIndex];
+    }
+
+    int variableCount() {
+        return variableCount;
+    }
+
+    int offsetTableStart() {
+        return offsetTableStart;
+    }
+
+    int outOfRowBitmapBytes() {
+        return outOfRowBitmapBytes;
+    }
+
+    int characterLimit(int columnIndex) {
+        return characterLimits[columnIndex];
+    }
+
+    /** The checked header byte of the row at {@code rowOffset} (version, flags, column count, fixed part in bounds). */
+    int checkedHeader(MemorySegment source, long rowOffset) {
+        return checkHeader(source, rowOffset);
+    }
+
+    /** A variable-length value's checked span, {@code start << 32 | end} from the row start. */
+    long checkedSpan(MemorySegment source, long rowOffset, int flags, int columnIndex) {
+        return variableSpan(source, rowOffset, flags, columnIndex);
+    }
+
+    boolean nullAt(MemorySegment source, long rowOffset, int columnIndex) {
+        return nullBit(source, rowOffset, columnIndex);
+    }
+
+    boolean outOfRowAt(MemorySegment source, long rowOffset, int flags, int columnIndex) {
+        return outOfRowBit(source, rowOffset, flags, variableIndexes[columnIndex]);
+    }
+
     // ---- Shared --------------------------------------------------------------------------------
 
     private SqlType.DecimalType decimalType(int columnIndex) {

@@ -14,8 +14,10 @@ import dev.columba.storage.btree.ScanRange;
 import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.buffer.WriteSet;
 import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.heap.DataCompression;
 import dev.columba.storage.heap.Heap;
 import dev.columba.storage.lob.OverflowStore;
+import dev.columba.storage.row.CompressedRowCodec;
 import dev.columba.storage.row.KeyCodec;
 import dev.columba.storage.row.LobRef;
 import dev.columba.storage.row.RowCodec;
@@ -59,7 +61,9 @@ public final class TableStore {
         } else {
             this.keys = null;
             this.tree = null;
-            this.heap = new Heap(definition.objectId(), definition.firstOamPage());
+            DataCompression compression = Tables.compression(definition.options());
+            this.heap = new Heap(definition.objectId(), definition.firstOamPage(), compression,
+                    compression == DataCompression.NONE ? null : new CompressedRowCodec(rows));
         }
         List<IndexStore> stores = new ArrayList<>();
         for (CatalogEntry.Index index : indexes) {
@@ -95,6 +99,11 @@ public final class TableStore {
     /** The clustered B+tree, or null for a heap. */
     public BTree tree() {
         return tree;
+    }
+
+    /** The table's data compression (NONE for a clustered table: only heaps are compressed). */
+    public DataCompression compression() {
+        return heap != null ? heap.compression() : DataCompression.NONE;
     }
 
     /** The heap, or null for a clustered table. */
@@ -138,7 +147,7 @@ public final class TableStore {
             for (IndexStore index : indexes) {
                 index.checkUnique(writes, row, counters);
             }
-            byte[] encoded = encodeRow(writes, allocator, row, Heap.MAX_ROW_LENGTH, counters);
+            byte[] encoded = encodeRow(writes, allocator, row, heap.maxRowLength(), counters);
             locator = IndexStore.rowIdLocator(heap.insert(writes, allocator, encoded, counters));
         }
         for (IndexStore index : indexes) {
@@ -332,12 +341,17 @@ public final class TableStore {
 
                 @Override
                 MemorySegment page() {
-                    return cursor.page();
+                    return cursor.rowSegment();
                 }
 
                 @Override
                 int rowOffset() {
-                    return cursor.rowOffset();
+                    return cursor.rowSegmentOffset();
+                }
+
+                @Override
+                int skip(int count) {
+                    return cursor.skip(count);
                 }
 
                 @Override
@@ -424,6 +438,15 @@ public final class TableStore {
 
         abstract int rowOffset();
 
+        /** Moves over up to {@code count} rows without decoding them; returns how many there were. */
+        int skip(int count) {
+            int skipped = 0;
+            while (skipped < count && advance()) {
+                skipped++;
+            }
+            return skipped;
+        }
+
         @Override
         public boolean next() {
             decoded = false;
@@ -451,6 +474,11 @@ public final class TableStore {
 
         @Override
         public int fill(FieldVector[] vectors, int from, int capacity) {
+            if (projection.length == 0) {
+                // COUNT(*): the rows are counted, none decoded.
+                decoded = false;
+                return from + skip(capacity - from);
+            }
             int count = from;
             while (count < capacity && advance()) {
                 rows.decodeInto(page(), rowOffset(), projection, vectors, count, lobs);

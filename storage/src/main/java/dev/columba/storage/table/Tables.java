@@ -11,6 +11,7 @@ import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.file.FileManifest;
+import dev.columba.storage.heap.DataCompression;
 import dev.columba.storage.heap.Heap;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.txn.ObjectLocks;
@@ -30,6 +31,13 @@ public final class Tables {
      * absent means PRIMARY (docs/format/catalog.md).
      */
     public static final String FILEGROUP_OPTION = "filegroup";
+    /** Table option: NONE, ROW or PAGE ({@link DataCompression}); absent is NONE. */
+    public static final String COMPRESSION_OPTION = "data_compression";
+
+    /** A table's data compression, from its options. */
+    public static DataCompression compression(Map<String, String> options) {
+        return DataCompression.parse(options.get(COMPRESSION_OPTION));
+    }
 
     private final Database database;
 
@@ -50,6 +58,10 @@ public final class Tables {
             throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table or index " + name + " already exists");
         }
         int filegroupId = filegroupId(options);
+        if (compression(options) != DataCompression.NONE && !keyColumns.isEmpty()) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "DATA_COMPRESSION = "
+                    + compression(options) + " is built for heaps only; table " + name + " has a clustered key");
+        }
         int objectId = catalog.allocateObjectId(transaction.writes(), counters);
         CatalogEntry.Table entry;
         if (keyColumns.isEmpty()) {
@@ -109,7 +121,7 @@ public final class Tables {
             try (Heap.HeapCursor cursor = table.heap().scan(transaction.writes(), ReadAheadOptions.OFF, counters)) {
                 while (cursor.next()) {
                     rows.add(table.resolve(transaction.writes(),
-                            table.rowCodec().decode(cursor.page(), cursor.rowOffset()), counters));
+                            table.rowCodec().decode(cursor.rowSegment(), cursor.rowSegmentOffset()), counters));
                     locators.add(IndexStore.rowIdLocator(cursor.rowId()));
                 }
             }
