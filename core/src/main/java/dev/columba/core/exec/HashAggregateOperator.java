@@ -56,6 +56,8 @@ public final class HashAggregateOperator extends BaseOperator {
     /** Columns of each aggregate's partial state. */
     private final int[] stateWidths;
     private GroupHashTable groups;
+    /** The planner's estimate of the groups to come ({@link #expectGroups}), 0 when none. */
+    private long expectedGroups;
     /** The current batch's key vectors and their dictionary codes (null where none), refilled per batch. */
     private FieldVector[] keyVectors;
     private CodedStrings[] keyCodes;
@@ -94,6 +96,22 @@ public final class HashAggregateOperator extends BaseOperator {
         for (int index = 0; index < aggregates.size(); index++) {
             stateWidths[index] = stateTypes(aggregates.get(index), argumentTypes.get(index)).size();
         }
+    }
+
+    /**
+     * The planner's estimate of the groups this aggregate makes, handed to its group table before
+     * the first row ({@code GroupHashTable.expectGroups}): keys that arrive out of order (TPC-H
+     * Q13's customers, grouped after a join probed by the orders) then keep the dense array
+     * instead of leaving it at the first far key. At most 2^20 groups are taken from the estimate,
+     * which bounds the array it allows to 64 MB, charged to the query like the hash table would be.
+     */
+    public void expectGroups(long groups) {
+        expectedGroups = Math.max(0, Math.min(groups, 1L << 20));
+    }
+
+    /** Whether the group table still looks its whole-number key up in the dense array (for tests). */
+    boolean groupsDense() {
+        return groups != null && groups.dense();
     }
 
     /**
@@ -255,6 +273,7 @@ public final class HashAggregateOperator extends BaseOperator {
                 keyTypes.add(input.schema().column(key).type());
             }
             groups = GroupHashTable.forGrouping(keyTypes, allocator, charge);
+            groups.expectGroups(expectedGroups);
             keyVectors = new FieldVector[groupKeys.length];
             keyCodes = new CodedStrings[groupKeys.length];
         }

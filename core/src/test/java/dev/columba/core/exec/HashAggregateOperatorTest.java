@@ -14,6 +14,7 @@ import dev.columba.core.expr.Comparisons;
 import dev.columba.core.expr.Evaluator;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
+import dev.columba.core.testing.TestBatches;
 import dev.columba.core.type.SqlType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -154,6 +155,42 @@ class HashAggregateOperatorTest extends OperatorTestBase {
                 };
             }
         };
+    }
+
+    @Test
+    void anAggregateToldItsGroupsKeepsShuffledKeysInTheDenseArray() {
+        // 10,000 keys four apart, each twice, in a shuffled order (TPC-H Q13's customers after a
+        // join probed by the orders): untold, the first far key ends the dense array.
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.BIGINT));
+        List<Long> keys = new ArrayList<>();
+        for (long key = 0; key < 10_000; key++) {
+            keys.add(key * 4);
+            keys.add(key * 4);
+        }
+        java.util.Collections.shuffle(keys, new java.util.Random(7));
+        List<Object[]> rows = keys.stream().map(key -> new Object[] {key}).toList();
+        for (boolean told : new boolean[] {false, true}) {
+            HashAggregateOperator count = new HashAggregateOperator(ListSource.of(schema, rows, 1024), List.of(0),
+                    List.of(AggregateCall.of(COUNT, 0, false, schema, "n")));
+            if (told) {
+                count.expectGroups(10_000);
+            }
+            List<Object[]> result = new ArrayList<>();
+            count.open(context(1024));
+            try {
+                for (dev.columba.core.batch.Batch batch = count.next(); batch != null; batch = count.next()) {
+                    result.addAll(TestBatches.rows(batch, count.schema()));
+                }
+                assertEquals(told, count.groupsDense(), "told: " + told);
+            } finally {
+                count.close();
+            }
+            assertEquals(10_000, result.size(), "told: " + told);
+            for (Object[] row : result) {
+                assertEquals(0L, (Long) row[0] % 4, "told: " + told);
+                assertEquals(2L, row[1], "told: " + told);
+            }
+        }
     }
 
     @Test

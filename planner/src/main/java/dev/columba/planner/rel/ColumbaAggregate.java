@@ -101,6 +101,23 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         return instantiate(execution, execution.instantiate(getInput()), HashAggregateOperator.Phase.COMPLETE, null);
     }
 
+    /** The planner's estimate of this aggregate's groups, -1 until computed (once: a cached plan is instantiated per execution). */
+    private long estimatedGroups = -1;
+
+    /**
+     * The estimated groups, computed on the first instantiation; under the cluster's lock, since the
+     * metadata query is not thread-safe and sessions may instantiate one cached plan at once.
+     */
+    private long estimatedGroups() {
+        synchronized (getCluster()) {
+            if (estimatedGroups < 0) {
+                Double rows = getCluster().getMetadataQuery().getRowCount(this);
+                estimatedGroups = rows == null || rows.isNaN() ? 0 : (long) Math.ceil(Math.min(rows, Long.MAX_VALUE));
+            }
+            return estimatedGroups;
+        }
+    }
+
     /**
      * Whether this aggregate can run split, a partial aggregation per worker and a final merge: no
      * DISTINCT (a value counted by two workers would count twice).
@@ -144,12 +161,16 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
                     call.filterArg < 0 ? dev.columba.core.exec.AggregateCall.NO_FILTER : call.filterArg, type,
                     names.get(keys.size() + index)));
         }
-        Operator aggregate = switch (phase) {
+        HashAggregateOperator aggregate = switch (phase) {
             case COMPLETE -> new HashAggregateOperator(input, keys, calls);
             case PARTIAL -> HashAggregateOperator.partial(input, keys, calls);
             case FINAL -> HashAggregateOperator.merging(input, keys.size(), calls,
                     HashAggregateOperator.argumentTypes(inputSchema, calls));
         };
+        if (phase != HashAggregateOperator.Phase.FINAL) {
+            // A worker's partial aggregation may meet every group: the whole estimate is its bound too.
+            aggregate.expectGroups(estimatedGroups());
+        }
         if (!needsProjection || phase == HashAggregateOperator.Phase.PARTIAL) {
             return aggregate;
         }
