@@ -302,34 +302,12 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         return new RowFilter() {
             @Override
             public int select(int fromRow, int count, int[] selection) {
-                long[] ids = new long[Math.min(count, CHUNK)];
-                byte[] words = new byte[PackedLongs.scratchFor(ids.length)];
                 int selected = 0;
-                for (int done = 0; done < count; done += ids.length) {
-                    int length = Math.min(ids.length, count - done);
-                    packedIds.read(fromRow + done, length, ids, words);
-                    for (int position = 0; position < length; position++) {
-                        selection[selected] = done + position;
-                        selected += condition.test(checked(ids[position], fromRow + done + position)) ? 1 : 0;
-                    }
+                for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+                    selection[selected] = rowInRange;
+                    selected += matches(fromRow + rowInRange) ? 1 : 0;
                 }
                 return selected;
-            }
-
-            @Override
-            public int refine(int fromRow, int[] selection, int selectedCount) {
-                long[] ids = new long[Math.min(selectedCount, CHUNK)];
-                int kept = 0;
-                for (int done = 0; done < selectedCount; done += ids.length) {
-                    int length = Math.min(ids.length, selectedCount - done);
-                    packedIds.readSelected(fromRow, selection, done, length, ids);
-                    for (int index = 0; index < length; index++) {
-                        int rowInRange = selection[done + index];
-                        selection[kept] = rowInRange;
-                        kept += condition.test(checked(ids[index], fromRow + rowInRange)) ? 1 : 0;
-                    }
-                }
-                return kept;
             }
 
             @Override

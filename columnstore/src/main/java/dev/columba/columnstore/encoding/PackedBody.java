@@ -10,6 +10,12 @@ import java.util.Arrays;
  * tested with one subtraction and one unsigned comparison per row.
  */
 record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements SegmentBody {
+    /**
+     * Selected rows are unpacked from one heap copy of the words they span while the span holds at
+     * most this many packed bits a selected value; sparser, each is read where it lies (a checked
+     * read costs about what copying and clearing 256 bits does).
+     */
+    private static final int BULK_BITS_PER_VALUE = 256;
 
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
@@ -31,7 +37,15 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
         long[] scratch = new long[Math.min(selected, CHUNK)];
         for (int done = 0; done < selected; done += scratch.length) {
             int length = Math.min(scratch.length, selected - done);
-            values.readSelected(fromRow, selection, done, length, scratch);
+            int span = selection[done + length - 1] - selection[done] + 1;
+            if ((long) span * values.width() <= (long) length * BULK_BITS_PER_VALUE) {
+                byte[] words = new byte[PackedLongs.scratchFor(span)];
+                values.readAt(fromRow, selection, done, length, scratch, words);
+            } else {
+                for (int index = 0; index < length; index++) {
+                    scratch[index] = values.get(fromRow + selection[done + index]);
+                }
+            }
             target.putLongsAt(selection, done, scratch, length);
         }
     }
@@ -83,22 +97,6 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
         @Override
         public boolean matches(int row) {
             return Long.compareUnsigned(values.delta(row) - lowDelta, span) <= 0;
-        }
-
-        @Override
-        public int refine(int fromRow, int[] selection, int selectedCount) {
-            long[] chunk = new long[Math.min(selectedCount, CHUNK)];
-            long low = values.reference() + lowDelta;
-            int kept = 0;
-            for (int done = 0; done < selectedCount; done += chunk.length) {
-                int length = Math.min(chunk.length, selectedCount - done);
-                values.readSelected(fromRow, selection, done, length, chunk);
-                for (int index = 0; index < length; index++) {
-                    selection[kept] = selection[done + index];
-                    kept += Long.compareUnsigned(chunk[index] - low, span) <= 0 ? 1 : 0;
-                }
-            }
-            return kept;
         }
     }
 

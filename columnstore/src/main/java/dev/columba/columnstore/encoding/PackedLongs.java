@@ -136,32 +136,6 @@ final class PackedLongs {
     }
 
     /**
-     * Selected rows are unpacked from one heap copy of the words they span while the span holds at
-     * most this many packed bits a selected value; sparser, each is read where it lies (a checked
-     * read costs about what copying and clearing 256 bits does).
-     */
-    private static final int BULK_BITS_PER_VALUE = 256;
-
-    /**
-     * Values of rows {@code from + positions[offset + i]} (ascending) into {@code out[0, count)}:
-     * through {@link #readAt} when the rows are dense enough ({@link #BULK_BITS_PER_VALUE}), one
-     * {@link #get} each when sparse.
-     */
-    void readSelected(int from, int[] positions, int offset, int count, long[] out) {
-        if (count == 0) {
-            return;
-        }
-        int span = positions[offset + count - 1] - positions[offset] + 1;
-        if ((long) span * width <= (long) count * BULK_BITS_PER_VALUE) {
-            readAt(from, positions, offset, count, out, new byte[scratchFor(span)]);
-        } else {
-            for (int index = 0; index < count; index++) {
-                out[index] = get(from + positions[offset + index]);
-            }
-        }
-    }
-
-    /**
      * The values of rows {@code from + positions[offset + i]} into {@code out[i]} for
      * {@code i < count} (positions ascending): the words from the first to the last of those rows
      * are copied to the heap in one bulk copy, as {@link #read} does, and only the wanted values

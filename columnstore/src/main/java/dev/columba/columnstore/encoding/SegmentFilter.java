@@ -67,11 +67,6 @@ public final class SegmentFilter {
      * match, compacted in order at the start of {@code selection}; returns how many.
      */
     public int refine(int fromRow, int[] selection, int selectedCount) {
-        if (mode == Mode.VALUES && selectedCount > 0) {
-            reader.checkRange(fromRow + selection[0], selection[selectedCount - 1] - selection[0] + 1);
-            int kept = values.refine(fromRow, selection, selectedCount);
-            return reader.header().hasNulls() ? withoutNulls(fromRow, selection, kept) : kept;
-        }
         int kept = 0;
         for (int index = 0; index < selectedCount; index++) {
             int rowInRange = selection[index];
