@@ -157,6 +157,41 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         }
     }
 
+    @Override
+    public boolean decodeCodes(int fromRow, int count, VectorWriter target) {
+        int[] codes = target.codeSink();
+        if (kind != ValueKind.STRING || codes == null) {
+            return false;
+        }
+        if (runIds != null) {
+            RunLongs.Cursor cursor = runIds.cursor();
+            cursor.seek(fromRow);
+            int row = fromRow;
+            int end = fromRow + count;
+            while (row < end) {
+                int stop = Math.min(cursor.end, end);
+                Arrays.fill(codes, row - fromRow, stop - fromRow, (int) checked(cursor.value(), row));
+                row = stop;
+                if (row < end) {
+                    cursor.next();
+                }
+            }
+        } else {
+            long[] scratch = new long[Math.min(count, CHUNK)];
+            byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
+            for (int done = 0; done < count; done += scratch.length) {
+                int length = Math.min(scratch.length, count - done);
+                packedIds.read(fromRow + done, length, scratch, words);
+                for (int position = 0; position < length; position++) {
+                    codes[done + position] = (int) checked(scratch[position], fromRow + done + position);
+                }
+            }
+        }
+        target.emptyStrings(0, count);
+        target.markCoded(this, idCount);
+        return true;
+    }
+
     /** Writes the entry of {@code id} to {@code repeat} target rows from {@code targetRow}. */
     private void emit(VectorWriter target, int targetRow, long id, int repeat, MemorySegment primaryBytes,
                       MemorySegment secondaryBytes) {
@@ -299,6 +334,8 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
                 }
             };
         }
+        // Ids tested row by row are read from a heap copy of the packed ids (see PackedLongs.heapWords).
+        byte[] words = packedIds.heapWords();
         return new RowFilter() {
             @Override
             public int select(int fromRow, int count, int[] selection) {
@@ -312,7 +349,8 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
 
             @Override
             public boolean matches(int row) {
-                return condition.test(checked(packedIds.get(row), row));
+                long id = words == null ? packedIds.get(row) : packedIds.reference() + packedIds.deltaIn(words, row);
+                return condition.test(checked(id, row));
             }
         };
     }

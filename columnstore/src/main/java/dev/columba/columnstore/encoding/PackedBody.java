@@ -68,16 +68,20 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
                 if (low > condition.high) {
                     yield RowFilter.NONE;
                 }
-                yield new DeltaRange(values, low - reference, condition.high - low);
+                yield new DeltaRange(values, values.heapWords(), low - reference, condition.high - low);
             }
             case NOT_EQUAL -> condition.low < reference ? RowFilter.ALL
-                    : new DeltaNotEqual(values, condition.low - reference);
+                    : new DeltaNotEqual(values, values.heapWords(), condition.low - reference);
             case ONE_OF -> new OneOf(values, condition.points);
         };
     }
 
-    /** Deltas in {@code [lowDelta, lowDelta + span]}, unsigned. */
-    private record DeltaRange(PackedLongs values, long lowDelta, long span) implements RowFilter {
+    /**
+     * Deltas in {@code [lowDelta, lowDelta + span]}, unsigned. Rows tested one at a time ({@link
+     * #matches}, {@link #refine}) are read from {@code words}, the stream's {@linkplain
+     * PackedLongs#heapWords heap copy} (null: from the segment).
+     */
+    private record DeltaRange(PackedLongs values, byte[] words, long lowDelta, long span) implements RowFilter {
         @Override
         public int select(int fromRow, int count, int[] selection) {
             long[] deltas = new long[Math.min(count, CHUNK)];
@@ -96,11 +100,30 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
 
         @Override
         public boolean matches(int row) {
-            return Long.compareUnsigned(values.delta(row) - lowDelta, span) <= 0;
+            long delta = words == null ? values.delta(row) : values.deltaIn(words, row);
+            return Long.compareUnsigned(delta - lowDelta, span) <= 0;
+        }
+
+        @Override
+        public int refine(int fromRow, int[] selection, int selectedCount) {
+            if (words == null) {
+                return RowFilter.super.refine(fromRow, selection, selectedCount);
+            }
+            byte[] words = this.words;
+            long lowDelta = this.lowDelta;
+            long span = this.span;
+            int kept = 0;
+            for (int index = 0; index < selectedCount; index++) {
+                int rowInRange = selection[index];
+                selection[kept] = rowInRange;
+                kept += Long.compareUnsigned(values.deltaIn(words, fromRow + rowInRange) - lowDelta, span) <= 0 ? 1 : 0;
+            }
+            return kept;
         }
     }
 
-    private record DeltaNotEqual(PackedLongs values, long delta) implements RowFilter {
+    /** Deltas other than {@code delta}; {@code words} as {@link DeltaRange}'s. */
+    private record DeltaNotEqual(PackedLongs values, byte[] words, long delta) implements RowFilter {
         @Override
         public int select(int fromRow, int count, int[] selection) {
             long[] deltas = new long[Math.min(count, CHUNK)];
@@ -119,7 +142,7 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
 
         @Override
         public boolean matches(int row) {
-            return values.delta(row) != delta;
+            return (words == null ? values.delta(row) : values.deltaIn(words, row)) != delta;
         }
     }
 

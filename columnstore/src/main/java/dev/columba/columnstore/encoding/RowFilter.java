@@ -14,6 +14,20 @@ interface RowFilter {
     /** Whether row {@code row} matches. */
     boolean matches(int row);
 
+    /**
+     * Keeps, of the rows {@code fromRow + selection[i]} for {@code i < selectedCount}, those that
+     * match, compacted in order at the start of {@code selection}; returns how many.
+     */
+    default int refine(int fromRow, int[] selection, int selectedCount) {
+        int kept = 0;
+        for (int index = 0; index < selectedCount; index++) {
+            int rowInRange = selection[index];
+            selection[kept] = rowInRange;
+            kept += matches(fromRow + rowInRange) ? 1 : 0;
+        }
+        return kept;
+    }
+
     RowFilter NONE = new RowFilter() {
         @Override
         public int select(int fromRow, int count, int[] selection) {

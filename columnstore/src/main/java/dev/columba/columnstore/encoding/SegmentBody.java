@@ -31,6 +31,15 @@ sealed interface SegmentBody permits PackedBody, RunBody, DictionaryBody, PlainB
      * is written in order, so the rows between get their offsets too. This default decodes the
      * selected rows one at a time; dictionary bodies override it to hand codes on as well.
      */
+    /**
+     * Writes only the dictionary ids of rows {@code [fromRow, fromRow + count)} to the target's
+     * {@linkplain VectorWriter#codeSink codes}, and empty strings to its rows {@code [0, count)};
+     * false, writing nothing, for a body that has no dictionary of strings.
+     */
+    default boolean decodeCodes(int fromRow, int count, VectorWriter target) {
+        return false;
+    }
+
     default void decodeSelectedStrings(int fromRow, int count, int[] selection, int selected, VectorWriter target) {
         int next = 0;
         for (int index = 0; index < selected; index++) {

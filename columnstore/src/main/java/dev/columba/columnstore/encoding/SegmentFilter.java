@@ -67,6 +67,13 @@ public final class SegmentFilter {
      * match, compacted in order at the start of {@code selection}; returns how many.
      */
     public int refine(int fromRow, int[] selection, int selectedCount) {
+        if (mode == Mode.VALUES && !reader.header().hasNulls()) {
+            if (selectedCount == 0) {
+                return 0;
+            }
+            reader.checkRange(fromRow + selection[0], selection[selectedCount - 1] - selection[0] + 1);
+            return values.refine(fromRow, selection, selectedCount);
+        }
         int kept = 0;
         for (int index = 0; index < selectedCount; index++) {
             int rowInRange = selection[index];

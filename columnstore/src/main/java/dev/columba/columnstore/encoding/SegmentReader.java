@@ -165,6 +165,28 @@ public final class SegmentReader {
     }
 
     /**
+     * Writes only the dictionary ids of a string segment's rows {@code [fromRow, fromRow + count)}
+     * to {@code codes} (and marks them coded), giving the target's rows {@code [0, count)} empty
+     * strings and their validity; the strings are for a later {@link #decode} to write, when a
+     * consumer needs them ({@link CodedStrings#defer}). False, with nothing decoded, for a segment
+     * without a dictionary of strings.
+     *
+     * @throws ColumbaException as {@link #decode}
+     */
+    public boolean decodeCodes(int fromRow, int count, FieldVector target, CodedStrings codes) {
+        checkRange(fromRow, count);
+        if (codes == null || !(target instanceof BaseVariableWidthVector)) {
+            return false;
+        }
+        VectorWriter writer = new VectorWriter(target, type, 0, count, codes);
+        if (!body.decodeCodes(fromRow, count, writer)) {
+            return false;
+        }
+        writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
+        return true;
+    }
+
+    /**
      * Late materialization: like {@link #decode decode(fromRow, count, target, 0)}, but only the
      * rows {@code selection[0, selected)} (ascending offsets from {@code fromRow}) get their values;
      * the other target rows hold anything (a VARCHAR target: empty strings, code 0). Validity is

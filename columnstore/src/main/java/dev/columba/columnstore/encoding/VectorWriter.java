@@ -270,7 +270,14 @@ final class VectorWriter {
 
     /** Writes empty strings to rows {@code [from, to)}, which follow the rows written so far. */
     void emptyStrings(int from, int to) {
+        if (to <= from) {
+            return;
+        }
         int end = (int) stringEnd;
+        if (end == 0) {
+            offsets.asSlice((from + 1) * 4L, (to - from) * 4L).fill((byte) 0);
+            return;
+        }
         for (int index = from; index < to; index++) {
             offsets.set(LE_INT, (index + 1) * 4L, end);
         }

@@ -82,6 +82,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private RuntimeFilterProbe[] probes = new RuntimeFilterProbe[0];
     /** Per projected column: decoded for the current batch already. */
     private boolean[] decoded;
+    /** Per projected column, whether its strings are decoded only when a consumer asks (see {@link #deferStrings}). */
+    private final boolean[] deferredStrings;
 
     private RowgroupFile file;
     private SegmentReader[] readers;
@@ -136,6 +138,7 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
         this.selection = new int[options.batchSize()];
         this.decoded = new boolean[columns.size()];
+        this.deferredStrings = new boolean[columns.size()];
         Set<Integer> neededColumns = new LinkedHashSet<>();
         for (int column : options.projection()) {
             neededColumns.add(column);
@@ -146,6 +149,21 @@ public final class ColumnstoreScan implements AutoCloseable {
         this.needed = neededColumns.stream().mapToInt(Integer::intValue).toArray();
         morsels.entries(() -> table.rowgroups(reader, counters));
         this.rowgroups = new UpcomingRowgroups(table, morsels, options.filters(), needed, io);
+    }
+
+    /**
+     * Lets projected column {@code index} (a string column) hand on only its dictionary codes in
+     * each batch of a compressed rowgroup, its vector holding empty strings until a consumer asks
+     * for them ({@link CodedStrings#materialize}). The caller guarantees that nothing reads the
+     * vector's strings without asking: a grouping by the column, which groups by the codes. Rows of
+     * delta rowgroups and segments without a dictionary are decoded as always. Call before the
+     * first {@link #next()}.
+     */
+    public void deferStrings(int index) {
+        if (batch.codes(index) == null) {
+            throw new IllegalArgumentException("column " + index + " of the scan of " + table.name() + " holds no strings");
+        }
+        deferredStrings[index] = true;
     }
 
     /**
@@ -338,6 +356,12 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
         decoded[index] = true;
         SegmentReader reader = readers[options.projection()[index]];
+        if (deferredStrings[index] && reader.decodeCodes(from, count, batch.column(index), batch.codes(index))) {
+            CodedStrings codes = batch.codes(index);
+            FieldVector vector = batch.column(index);
+            codes.defer(() -> reader.decode(from, count, vector, 0, codes));
+            return;
+        }
         if (selected <= count / SPARSE_FRACTION) {
             reader.decodeSelected(from, count, selection, selected, batch.column(index), batch.codes(index));
         } else {

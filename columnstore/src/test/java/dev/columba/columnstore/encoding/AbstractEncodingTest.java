@@ -1,6 +1,7 @@
 package dev.columba.columnstore.encoding;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -200,6 +201,51 @@ abstract class AbstractEncodingTest {
                         Object seen = valueOfCode.putIfAbsent(code, value);
                         assertTrue(seen == null || seen.equals(value), describe(encoded) + ": code " + code + " names two values");
                     }
+                }
+            }
+        });
+    }
+
+    /**
+     * Codes alone ({@link SegmentReader#decodeCodes}): a dictionary of strings writes the codes a
+     * whole decode writes, empty strings and the right NULLs, and a later decode of the same rows
+     * writes the strings over them (the deferred strings); any other encoding writes nothing.
+     */
+    @Test
+    void codesAloneAreTheCodesOfAWholeDecode() throws Exception {
+        Seeds.run(getClass().getSimpleName() + ".codesAloneAreTheCodesOfAWholeDecode", random -> {
+            for (Encoded encoded : randomSegments(random, 2)) {
+                if (!(encoded.type() instanceof SqlType.VarcharType) || encoded.values().isEmpty()) {
+                    continue;
+                }
+                SegmentReader reader = open(encoded);
+                int rows = reader.rowCount();
+                int from = random.nextInt(rows);
+                int count = 1 + random.nextInt(rows - from);
+                CodedStrings wholeCodes = new CodedStrings();
+                CodedStrings aloneCodes = new CodedStrings();
+                try (FieldVector whole = TestColumns.newVector(allocator, encoded.type());
+                     FieldVector alone = TestColumns.newVector(allocator, encoded.type())) {
+                    reader.decode(from, count, whole, 0, wholeCodes);
+                    boolean coded = reader.decodeCodes(from, count, alone, aloneCodes);
+                    assertEquals(kind().usesDictionary(), coded, describe(encoded) + ": codes alone");
+                    if (!coded) {
+                        assertEquals(0, aloneCodes.codedRows(), describe(encoded) + ": codes without a dictionary");
+                        continue;
+                    }
+                    assertEquals(count, aloneCodes.codedRows(), describe(encoded));
+                    assertSame(wholeCodes.codeSpace(), aloneCodes.codeSpace(), describe(encoded));
+                    assertEquals(count, alone.getValueCount(), describe(encoded));
+                    for (int row = 0; row < count; row++) {
+                        Object value = encoded.values().get(from + row);
+                        assertEquals(value == null, alone.isNull(row), describe(encoded) + ": NULL of row " + row);
+                        if (value != null) {
+                            assertEquals(wholeCodes.codes()[row], aloneCodes.codes()[row], describe(encoded) + ": code of row " + row);
+                            assertEquals("", alone.getObject(row).toString(), describe(encoded) + ": row " + row + " before its strings");
+                        }
+                    }
+                    reader.decode(from, count, alone, 0, aloneCodes);
+                    assertValues(encoded.values().subList(from, from + count), TestColumns.read(alone), describe(encoded));
                 }
             }
         });

@@ -15,12 +15,20 @@ import java.util.Arrays;
  * codedRows())} of the vector; a code space is any object whose identity stands for one mapping
  * of codes to strings (a segment's dictionaries), and codes lie in {@code [0, codeCount())}. A
  * NULL row's code means nothing: consumers test validity first.
+ *
+ * <p>A producer may hand on the codes alone and {@linkplain #defer defer} decoding the strings
+ * when the planner has established that the column's only reader groups by it (TPC-H Q1's flags):
+ * the vector then holds empty strings, with the right validity, until a consumer that needs the
+ * values (a group not seen yet, a batch it cannot group by codes) asks for them ({@link
+ * #materialize}).
  */
 public final class CodedStrings {
     private int[] codes = new int[0];
     private int codedRows;
     private Object codeSpace;
     private int codeCount;
+    /** Decodes the strings the codes stand for into the vector, or null when the vector holds them. */
+    private Runnable deferred;
 
     /** Room for the codes of rows {@code [0, rows)}, to be written by the decoder, then {@linkplain #markCoded marked}. */
     public int[] codesFor(int rows) {
@@ -50,6 +58,29 @@ public final class CodedStrings {
     public void forget() {
         codedRows = 0;
         codeSpace = null;
+        deferred = null;
+    }
+
+    /**
+     * Records that the vector holds empty strings in place of the coded rows' values, which
+     * {@code decodeStrings} writes into it (and leaves these codes as they are) when run.
+     */
+    public void defer(Runnable decodeStrings) {
+        deferred = decodeStrings;
+    }
+
+    /** Whether the vector's strings are still to be decoded ({@link #materialize}). */
+    public boolean deferred() {
+        return deferred != null;
+    }
+
+    /** Makes the vector hold its strings, decoding them now if their producer deferred them. */
+    public void materialize() {
+        Runnable decode = deferred;
+        if (decode != null) {
+            deferred = null;
+            decode.run();
+        }
     }
 
     /** Rows {@code [0, codedRows())} carry codes; 0 when the vector holds none. */

@@ -165,7 +165,19 @@ final class GroupHashTable implements AutoCloseable {
      */
     void groupIds(FieldVector[] input, CodedStrings[] codes, int[] positions, int count, int[] groupIds) {
         if (codes == null || !lookUpCoded(input, codes, positions, count, groupIds)) {
+            materialize(codes);
             rowHashes = lookUp(input, positions, count, groupIds, true, rowHashes);
+        }
+    }
+
+    /** Has every key's strings decoded whose producer deferred them (see {@link CodedStrings#defer}). */
+    private static void materialize(CodedStrings[] codes) {
+        if (codes != null) {
+            for (CodedStrings coded : codes) {
+                if (coded != null) {
+                    coded.materialize();
+                }
+            }
         }
     }
 
@@ -244,6 +256,7 @@ final class GroupHashTable implements AutoCloseable {
             misses += group == 0 ? 1 : 0;
         }
         if (misses > 0) {
+            materialize(codes);
             for (int miss = 0; miss < misses; miss++) {
                 missedPositions[miss] = positions[missed[miss]];
             }

@@ -11,13 +11,22 @@ import dev.columba.core.expr.Nullability;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.FieldVector;
 
 /**
  * Computes one expression per output column over each input batch. A column reference passes the
  * input's vector through untouched; computed columns are evaluated only for the live rows, at
  * their own positions, so the output keeps the input's selection instead of compacting.
+ *
+ * <p>A computation that several output columns share (TPC-H Q1's {@code l_extendedprice * (1 -
+ * l_discount)}, in its discounted price and in its charge) is evaluated once per batch: such
+ * common subexpressions are computed first, into extra columns after the input's, and the output
+ * expressions read them there. Only operands that are always evaluated are shared: nothing inside
+ * a CASE, COALESCE, AND or OR, which evaluate their operands for some rows only.
  *
  * <p>Memory: one output vector per computed column (owned by its compiled expression). A returned
  * batch is a {@linkplain Batch#view view} valid until the next {@code next()}.
@@ -26,7 +35,9 @@ public final class ProjectOperator extends BaseOperator {
     private final Operator input;
     private final List<Expr> expressions;
     private final List<CompiledExpression> compiled = new ArrayList<>();
+    private final List<CompiledExpression> sharedCompiled = new ArrayList<>();
     private final List<FieldVector> vectors = new ArrayList<>();
+    private final List<FieldVector> extended = new ArrayList<>();
 
     /**
      * @param expressions one per output column, over the input's columns
@@ -61,8 +72,22 @@ public final class ProjectOperator extends BaseOperator {
 
     @Override
     void opened() {
+        TableSchema inputSchema = input.schema();
+        List<Expr> shared = sharedSubexpressions(expressions);
+        List<Column> columns = new ArrayList<>(inputSchema.columns());
+        for (int index = 0; index < shared.size(); index++) {
+            Expr expression = shared.get(index);
+            sharedCompiled.add(ExpressionCompiler.compile(expression, inputSchema, context.evaluation(), allocator));
+            String name = "$shared" + index;
+            while (inputSchema.indexOf(name) >= 0) {
+                name = "$" + name;
+            }
+            columns.add(new Column(name, expression.type(), Nullability.nullable(expression, inputSchema)));
+        }
+        TableSchema extendedSchema = shared.isEmpty() ? inputSchema : new TableSchema(columns);
         for (Expr expression : expressions) {
-            compiled.add(ExpressionCompiler.compile(expression, input.schema(), context.evaluation(), allocator));
+            Expr reading = shared.isEmpty() ? expression : readShared(expression, shared, inputSchema.size());
+            compiled.add(ExpressionCompiler.compile(reading, extendedSchema, context.evaluation(), allocator));
         }
     }
 
@@ -72,9 +97,21 @@ public final class ProjectOperator extends BaseOperator {
         if (batch == null) {
             return null;
         }
+        Batch source = batch;
+        if (!sharedCompiled.isEmpty()) {
+            extended.clear();
+            for (int column = 0; column < batch.columnCount(); column++) {
+                extended.add(batch.column(column));
+            }
+            for (CompiledExpression expression : sharedCompiled) {
+                extended.add(expression.evaluate(batch));
+            }
+            source = Batch.view(extended, batch.rowCount());
+            source.copySelection(batch);
+        }
         vectors.clear();
         for (CompiledExpression expression : compiled) {
-            vectors.add(expression.evaluate(batch));
+            vectors.add(expression.evaluate(source));
         }
         Batch output = Batch.view(vectors, batch.rowCount());
         output.copySelection(batch);
@@ -87,5 +124,90 @@ public final class ProjectOperator extends BaseOperator {
         for (CompiledExpression expression : compiled) {
             expression.close();
         }
+        for (CompiledExpression expression : sharedCompiled) {
+            expression.close();
+        }
+    }
+
+    /**
+     * The largest computations that occur more than once among {@code expressions}, counting only
+     * occurrences that are always evaluated, in order of first occurrence.
+     */
+    static List<Expr> sharedSubexpressions(List<Expr> expressions) {
+        Map<Expr, Integer> occurrences = new HashMap<>();
+        for (Expr expression : expressions) {
+            count(expression, occurrences);
+        }
+        Map<Expr, Boolean> shared = new LinkedHashMap<>();
+        for (Expr expression : expressions) {
+            collectShared(expression, occurrences, shared);
+        }
+        return List.copyOf(shared.keySet());
+    }
+
+    private static void count(Expr expression, Map<Expr, Integer> occurrences) {
+        List<Expr> operands = alwaysEvaluatedOperands(expression);
+        if (operands == null) {
+            return;
+        }
+        occurrences.merge(expression, 1, Integer::sum);
+        for (Expr operand : operands) {
+            count(operand, occurrences);
+        }
+    }
+
+    private static void collectShared(Expr expression, Map<Expr, Integer> occurrences, Map<Expr, Boolean> shared) {
+        List<Expr> operands = alwaysEvaluatedOperands(expression);
+        if (operands == null) {
+            return;
+        }
+        if (occurrences.getOrDefault(expression, 0) > 1) {
+            shared.put(expression, Boolean.TRUE);
+            return;
+        }
+        for (Expr operand : operands) {
+            collectShared(operand, occurrences, shared);
+        }
+    }
+
+    /**
+     * The operands of a computation that evaluates all of them for every row it evaluates, or null
+     * for anything else: column references and literals (nothing to share) and the expressions
+     * that evaluate some operands for some rows only.
+     */
+    private static List<Expr> alwaysEvaluatedOperands(Expr expression) {
+        return switch (expression) {
+            case Expr.Arithmetic arithmetic -> List.of(arithmetic.left(), arithmetic.right());
+            case Expr.Negate negate -> List.of(negate.operand());
+            case Expr.Cast cast -> List.of(cast.operand());
+            case Expr.Call call -> call.arguments();
+            case Expr.Extract extract -> List.of(extract.operand());
+            case Expr.DateAdd dateAdd -> List.of(dateAdd.operand(), dateAdd.amount());
+            default -> null;
+        };
+    }
+
+    /** {@code expression} with each occurrence of a shared computation replaced by its column ({@code firstShared} on). */
+    private static Expr readShared(Expr expression, List<Expr> shared, int firstShared) {
+        if (alwaysEvaluatedOperands(expression) == null) {
+            return expression;
+        }
+        int index = shared.indexOf(expression);
+        if (index >= 0) {
+            return new Expr.ColumnReference(firstShared + index, expression.type());
+        }
+        return switch (expression) {
+            case Expr.Arithmetic arithmetic -> new Expr.Arithmetic(arithmetic.operator(),
+                    readShared(arithmetic.left(), shared, firstShared), readShared(arithmetic.right(), shared, firstShared),
+                    arithmetic.type());
+            case Expr.Negate negate -> new Expr.Negate(readShared(negate.operand(), shared, firstShared));
+            case Expr.Cast cast -> new Expr.Cast(readShared(cast.operand(), shared, firstShared), cast.type());
+            case Expr.Call call -> new Expr.Call(call.function(),
+                    call.arguments().stream().map(argument -> readShared(argument, shared, firstShared)).toList());
+            case Expr.Extract extract -> new Expr.Extract(extract.field(), readShared(extract.operand(), shared, firstShared));
+            case Expr.DateAdd dateAdd -> new Expr.DateAdd(readShared(dateAdd.operand(), shared, firstShared),
+                    readShared(dateAdd.amount(), shared, firstShared), dateAdd.unit());
+            default -> expression;
+        };
     }
 }

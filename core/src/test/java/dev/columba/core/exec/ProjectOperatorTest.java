@@ -20,17 +20,22 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ProjectOperatorTest extends OperatorTestBase {
+    private static final Expr TWICE = Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, column(0), literal(2, SqlType.INT));
+    private static final Expr TWICE_PLUS = Expr.Arithmetic.of(ArithmeticOperator.ADD, TWICE, column(6));
     private static final List<Expr> EXPRESSIONS = List.of(
             column(1),
-            Expr.Arithmetic.of(ArithmeticOperator.ADD, Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, column(0),
-                    literal(2, SqlType.INT)), column(6)),
+            TWICE_PLUS,
             new Expr.Call(ScalarFunction.UPPER, List.of(column(1))),
             Expr.Case.of(List.of(new Expr.Case.When(column(5), column(2))), literal(null, SqlType.decimal(12, 2))),
             new Expr.DateAdd(column(4), column(0), IntervalUnit.MONTH),
             new Expr.Comparison(ComparisonOperator.IS_DISTINCT_FROM, column(3), literal(0.5, SqlType.DOUBLE)),
             new Expr.Cast(column(2), SqlType.varchar(10)),
-            literal("constant", SqlType.varchar(8)));
-    private static final List<String> NAMES = List.of("s", "k2", "upper_s", "d_if_b", "t_plus", "x_distinct", "d_text", "c");
+            literal("constant", SqlType.varchar(8)),
+            // Computed once for the three columns that share it, and TWICE once more for the CAST.
+            Expr.Arithmetic.of(ArithmeticOperator.SUBTRACT, TWICE_PLUS, column(0)),
+            new Expr.Cast(TWICE, SqlType.varchar(20)));
+    private static final List<String> NAMES = List.of("s", "k2", "upper_s", "d_if_b", "t_plus", "x_distinct", "d_text", "c",
+            "k2_minus", "twice_text");
 
     @Override
     Operator create(List<Operator> inputs) {
@@ -67,5 +72,14 @@ class ProjectOperatorTest extends OperatorTestBase {
         assertEquals(ExecutionMode.ROW, project.mode(), "CAST of a DECIMAL to VARCHAR runs row by row");
         assertEquals(ExecutionMode.BATCH, new ProjectOperator(ListSource.of(SCHEMA, List.of(), 4),
                 EXPRESSIONS.subList(0, 6), NAMES.subList(0, 6)).mode());
+    }
+
+    @Test
+    void sharesTheLargestRepeatedComputationsThatAreAlwaysEvaluated() {
+        assertEquals(List.of(TWICE_PLUS, TWICE), ProjectOperator.sharedSubexpressions(EXPRESSIONS));
+        // Inside a CASE a computation runs only for the rows taking its branch: never shared.
+        Expr guarded = Expr.Case.of(List.of(new Expr.Case.When(column(5), TWICE)), literal(null, SqlType.BIGINT));
+        assertEquals(List.of(), ProjectOperator.sharedSubexpressions(List.of(TWICE, guarded)));
+        assertEquals(List.of(), ProjectOperator.sharedSubexpressions(List.of(column(0), column(0), literal(1, SqlType.INT))));
     }
 }

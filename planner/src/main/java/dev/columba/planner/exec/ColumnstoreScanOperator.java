@@ -42,6 +42,7 @@ public final class ColumnstoreScanOperator implements Operator {
     private final boolean withLocator;
     private final TableSchema schema;
     private final List<RuntimeFilterProbe> probes = new ArrayList<>();
+    private final List<Integer> deferred = new ArrayList<>();
     private BufferAllocator allocator;
     private ColumnstoreScan scan;
 
@@ -89,6 +90,18 @@ public final class ColumnstoreScanOperator implements Operator {
         probes.add(new RuntimeFilterProbe(filter, column, schema.column(column).type()));
     }
 
+    /**
+     * Lets output column {@code column} (a string column) hand on its dictionary codes and defer
+     * decoding its strings until a consumer asks (see {@link ColumnstoreScan#deferStrings}). Before
+     * {@link #open}.
+     */
+    public void deferStrings(int column) {
+        if (scan != null) {
+            throw new IllegalStateException("the scan of " + table.name() + " is open already");
+        }
+        deferred.add(column);
+    }
+
     @Override
     public TableSchema schema() {
         return schema;
@@ -117,6 +130,7 @@ public final class ColumnstoreScanOperator implements Operator {
         scan = morsels == null ? new ColumnstoreScan(table, environment.reader(), options, counters, allocator)
                 : new ColumnstoreScan(table, environment.reader(), options, counters, allocator, morsels);
         probes.forEach(scan::testAgainst);
+        deferred.forEach(scan::deferStrings);
     }
 
     @Override

@@ -9,16 +9,23 @@ import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.schema.SqlTypes;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -98,7 +105,59 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
 
     @Override
     public Operator instantiate(Execution execution) {
-        return instantiate(execution, execution.instantiate(getInput()), HashAggregateOperator.Phase.COMPLETE, null);
+        ColumbaColumnstoreScan scan = deferKeyStrings(execution, getInput());
+        Operator input = execution.instantiate(getInput());
+        if (scan != null) {
+            execution.dropDeferredStrings(scan);
+        }
+        return instantiate(execution, input, HashAggregateOperator.Phase.COMPLETE, null);
+    }
+
+    /**
+     * Lets the columnstore scan under {@code input} (this aggregate's input, or the partial
+     * aggregation's in a parallel plan) defer decoding the strings of group keys that nothing else
+     * reads: keys that reach the scan through projections that only pass them on, read by no
+     * aggregate call, no other projected expression and no pushed filter. The grouping goes by the
+     * dictionary codes and decodes strings only for groups it has not seen (TPC-H Q1's
+     * {@code l_returnflag, l_linestatus}). Returns the scan told, or null.
+     */
+    ColumbaColumnstoreScan deferKeyStrings(Execution execution, RelNode input) {
+        Set<Integer> columns = new HashSet<>(getGroupSet().asList());
+        for (AggregateCall call : getAggCallList()) {
+            columns.removeAll(call.getArgList());
+            columns.remove(call.filterArg);
+        }
+        RelNode node = physical(input);
+        while (!columns.isEmpty() && node instanceof ColumbaProject project) {
+            Map<Integer, Integer> references = new HashMap<>();
+            for (RexNode expression : project.getProjects()) {
+                for (int column : RelOptUtil.InputFinder.bits(expression)) {
+                    references.merge(column, 1, Integer::sum);
+                }
+            }
+            Set<Integer> below = new HashSet<>();
+            for (int column : columns) {
+                if (project.getProjects().get(column) instanceof RexInputRef reference
+                        && references.get(reference.getIndex()) == 1) {
+                    below.add(reference.getIndex());
+                }
+            }
+            columns = below;
+            node = physical(project.getInput());
+        }
+        if (!(node instanceof ColumbaColumnstoreScan scan)) {
+            return null;
+        }
+        columns.removeIf(column -> !scan.canDeferStrings(column));
+        if (columns.isEmpty()) {
+            return null;
+        }
+        execution.deferStrings(scan, columns);
+        return scan;
+    }
+
+    private static RelNode physical(RelNode node) {
+        return node instanceof org.apache.calcite.plan.volcano.RelSubset subset ? subset.getBest() : node;
     }
 
     /** The planner's estimate of this aggregate's groups, -1 until computed (once: a cached plan is instantiated per execution). */

@@ -3,6 +3,7 @@ package dev.columba.planner.rel;
 import dev.columba.columnstore.scan.ColumnFilter;
 import dev.columba.columnstore.scan.RowgroupMorsels;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.type.SqlType;
 import dev.columba.planner.exec.ColumnstoreScanOperator;
 import dev.columba.planner.schema.ColumnstoreTableAdapter;
 import java.util.ArrayList;
@@ -186,12 +187,25 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
             filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type());
         }
         RowgroupMorsels morsels = execution.divides(this) ? execution.shared(this, RowgroupMorsels::shared) : null;
-        return new ColumnstoreScanOperator(execution.environment(), columnstore.table(), projection, morsels, () -> {
-            List<ColumnFilter> resolved = new ArrayList<>();
-            for (PushedFilter filter : filters) {
-                resolved.add(filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type()));
-            }
-            return resolved;
-        }, false);
+        ColumnstoreScanOperator scan = new ColumnstoreScanOperator(execution.environment(), columnstore.table(), projection,
+                morsels, () -> {
+                    List<ColumnFilter> resolved = new ArrayList<>();
+                    for (PushedFilter filter : filters) {
+                        resolved.add(filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type()));
+                    }
+                    return resolved;
+                }, false);
+        execution.takeDeferredStrings(this).forEach(scan::deferStrings);
+        return scan;
+    }
+
+    /**
+     * Whether output column {@code column} may hand on dictionary codes with its strings deferred:
+     * a string column that no pushed filter reads.
+     */
+    boolean canDeferStrings(int column) {
+        SqlType type = columnstore.schema().column(projection[column]).type();
+        return (type instanceof SqlType.VarcharType || type instanceof SqlType.CharType)
+                && filters.stream().noneMatch(filter -> filter.column() == projection[column]);
     }
 }

@@ -70,10 +70,15 @@ public final class ColumbaSplitAggregate extends SingleRel implements ColumbaRel
 
     @Override
     public Operator instantiate(Execution execution) {
-        Operator input = execution.instantiate(getInput());
         if (phase == HashAggregateOperator.Phase.PARTIAL) {
+            ColumbaColumnstoreScan scan = aggregate.deferKeyStrings(execution, getInput());
+            Operator input = execution.instantiate(getInput());
+            if (scan != null) {
+                execution.dropDeferredStrings(scan);
+            }
             return aggregate.instantiate(execution, input, phase, null);
         }
+        Operator input = execution.instantiate(getInput());
         // The partial aggregations' input: the rows, whose types the final merge needs (MIN, MAX).
         Operator partial = input instanceof GatherOperator gather ? gather.worker(0)
                 : input instanceof RepartitionOperator repartition ? repartition.input() : input;

@@ -34,6 +34,8 @@ public final class Execution {
     private final Fragment fragment;
     /** The bitmap filters of this execution by name, shared with its workers' executions. */
     private final ConcurrentMap<String, RuntimeFilter> runtimeFilters;
+    /** Per columnstore scan about to be instantiated, the output columns whose strings it may defer. */
+    private final Map<RelNode, Set<Integer>> deferredStrings = new IdentityHashMap<>();
 
     /**
      * A fragment of a parallel plan (the input of a {@link ColumbaGather}) as its workers run it:
@@ -135,6 +137,28 @@ public final class Execution {
         Operator operator = ((ColumbaRel) physical).instantiate(this);
         instantiated.putIfAbsent(physical, operator);
         return operator;
+    }
+
+    /**
+     * Lets the next instantiation of {@code scan} (a columnstore scan) hand on the dictionary codes
+     * of output columns {@code columns} and defer decoding their strings (see {@code
+     * CodedStrings.defer}): the caller, about to instantiate the scan's consumers, knows that only
+     * a grouping by those columns reads them. Called right before instantiating the input that
+     * leads to {@code scan}; {@link #takeDeferredStrings} consumes it, {@link #dropDeferredStrings}
+     * withdraws what was not consumed.
+     */
+    public void deferStrings(RelNode scan, Set<Integer> columns) {
+        deferredStrings.put(scan, Set.copyOf(columns));
+    }
+
+    /** The columns whose strings {@code scan} may defer, once (empty when none). */
+    public Set<Integer> takeDeferredStrings(RelNode scan) {
+        Set<Integer> columns = deferredStrings.remove(scan);
+        return columns == null ? Set.of() : columns;
+    }
+
+    public void dropDeferredStrings(RelNode scan) {
+        deferredStrings.remove(scan);
     }
 
     /** The operator instantiated for {@code rel}, if any (for EXPLAIN). */
