@@ -16,7 +16,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
@@ -27,15 +26,17 @@ import org.apache.calcite.rex.RexNode;
  * {@code degree} workers dividing the scan's rowgroups, under a {@link ColumbaGather}. Each hash
  * join's table is built once and probed by all workers: from every worker's share of the build
  * input when that input streams from a big enough scan too (the workers divide that scan as well),
- * else by the first worker to need it; a SEMI or ANTI join building its left input returns its
- * build rows from the last worker to finish probing (core's {@code SharedHashBuild}). An aggregate
+ * else by the first worker to need it. A join that returns build rows once probing is done (a FULL
+ * join, and a LEFT, SEMI or ANTI join building its left input) shares the build's match flags
+ * among the workers and returns those rows from the last worker to finish probing (core's
+ * {@code SharedHashBuild}). An aggregate
  * over such a fragment is split into a partial aggregation per worker and a final merge above the
  * gather (not with DISTINCT aggregates, which then run above the gather); an aggregate of many
  * groups is merged in the workers instead, each over the groups of its partition after a
  * {@link ColumbaRepartition} by the keys, with the filters and projections right above it. A top-N (ORDER BY with
  * FETCH or LIMIT) or a limit over such a fragment is split the same way: each worker keeps its
  * offset + fetch first rows, and the final top-N above the gather picks from theirs. Everything
- * else stays serial, above the gathers: FULL joins and window functions among them.
+ * else stays serial, above the gathers: window functions and full sorts among them.
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting): below it starting
@@ -208,26 +209,14 @@ final class Parallelizer {
     /** Whether workers can run {@code rel} on their share of rows, each on its own. */
     private static boolean streams(RelNode rel) {
         return rel instanceof ColumbaFilter || rel instanceof ColumbaProject || rel instanceof ColumbaColumnstoreScan
-                || rel instanceof ColumbaHashJoin join && probedInParallel(join) || partitionedScan(rel);
-    }
-
-    /**
-     * Whether workers may each probe {@code join}'s shared table with their share of rows: not a
-     * FULL join, nor a LEFT join building its preserved side, which stay serial above the gathers
-     * (their unmatched build rows would need the shared match flags and the last worker's
-     * hand-over that RIGHT_SEMI and RIGHT_ANTI use; not used for them yet).
-     */
-    private static boolean probedInParallel(ColumbaHashJoin join) {
-        JoinRelType type = join.getJoinType();
-        return type != JoinRelType.FULL && !(type == JoinRelType.LEFT && join.buildsLeft());
+                || rel instanceof ColumbaHashJoin || partitionedScan(rel);
     }
 
     /** The scan whose rowgroups the workers of a fragment rooted at {@code rel} would divide, if it is big enough. */
     private RelNode driver(RelNode rel) {
         RelNode node = rel;
         // Down the probe side of hash joins: each worker probes the one shared table with its rows.
-        while (node instanceof ColumbaFilter || node instanceof ColumbaProject
-                || node instanceof ColumbaHashJoin join && probedInParallel(join)) {
+        while (node instanceof ColumbaFilter || node instanceof ColumbaProject || node instanceof ColumbaHashJoin) {
             node = node instanceof ColumbaHashJoin join ? join.probe() : node.getInput(0);
         }
         if (node instanceof ColumbaColumnstoreScan scan && scanRows(scan) >= thresholdRows) {

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Parallel plans whose hash joins build from every worker's share of the build input, and whose
  * top-N and limits are split into a partial one per worker and a final one above the gather: on
  * columnstore tables of several rowgroups each ({@code sales}, 60,000 rows in 6; {@code product},
- * 1,000 rows in 10, some keys NULL), every join type — INNER, LEFT, SEMI, ANTI, and the SEMI and
- * ANTI joins that build their preserved side — with and without residual conditions, and top-N
+ * 1,000 rows in 10, some keys NULL), every join type — INNER, LEFT, SEMI, ANTI, FULL, and the LEFT,
+ * SEMI and ANTI joins that build their preserved side — with and without residual conditions, and top-N
  * with and without OFFSET, over a scan and over a join, give at 2 and 3 workers the answers of one
  * worker; aggregates of many groups, merged in the workers after a repartition by their keys (with
  * their HAVING), give at 2 to 4 workers the answers of one. EXPLAIN shows the builds read by each
@@ -67,6 +67,13 @@ class ParallelPlansTest {
                 .collect(Collectors.joining("\n"));
     }
 
+    /** A LEFT join that hashes its small preserved side, probed with the sales (core's RIGHT join). */
+    private static final String PRESERVED_BUILT = "SELECT p.category, COUNT(s.id), SUM(s.amount) FROM product p LEFT JOIN sales s"
+            + " ON s.product_id = p.product_id AND s.amount > 90 GROUP BY p.category";
+
+    private static final String FULL = "SELECT COUNT(*), COUNT(s.id), COUNT(p.product_id), SUM(s.amount), SUM(p.price)"
+            + " FROM sales s FULL JOIN product p ON s.product_id = p.product_id AND p.category <> 'c4'";
+
     private static final List<String> JOINS = List.of(
             "SELECT p.category, COUNT(*), SUM(s.amount) FROM sales s JOIN product p ON s.product_id = p.product_id"
                     + " GROUP BY p.category",
@@ -88,7 +95,13 @@ class ParallelPlansTest {
             "SELECT COUNT(*), SUM(price) FROM product p WHERE NOT EXISTS (SELECT 1 FROM sales s WHERE s.product_id = p.product_id"
                     + " AND s.amount > p.price + 90)",
             "SELECT p.category, s.store_id, COUNT(*) FROM sales s JOIN product p ON s.product_id = p.product_id"
-                    + " JOIN product q ON q.product_id = s.product_id + 1 WHERE q.category <> p.category GROUP BY p.category, s.store_id");
+                    + " JOIN product q ON q.product_id = s.product_id + 1 WHERE q.category <> p.category GROUP BY p.category, s.store_id",
+            PRESERVED_BUILT,
+            "SELECT c, COUNT(*) FROM (SELECT p.product_id, COUNT(s.id) AS c FROM product p LEFT JOIN sales s"
+                    + " ON s.product_id = p.product_id AND s.amount > p.price GROUP BY p.product_id) t GROUP BY c",
+            FULL,
+            "SELECT p.category, COUNT(*), COUNT(s.id), SUM(s.amount) FROM sales s FULL JOIN product p"
+                    + " ON s.product_id = p.product_id AND s.amount < p.price GROUP BY p.category");
 
     private static final List<String> TOP_N = List.of(
             "SELECT id, product_id, amount FROM sales ORDER BY amount DESC, id FETCH FIRST 25 ROWS ONLY",
@@ -142,6 +155,17 @@ class ParallelPlansTest {
         }
         for (List<List<Object>> answer : serial) {
             assertFalse(answer.isEmpty());
+        }
+    }
+
+    @Test
+    void joinsReturningBuildRowsRunInTheWorkers() {
+        set("SET max_dop = 2");
+        for (String sql : List.of(PRESERVED_BUILT, FULL)) {
+            String plan = explain(sql);
+            int gather = plan.indexOf("Gather Streams");
+            int join = plan.indexOf(sql == FULL ? "HashJoin [FULL" : "build left");
+            assertTrue(gather >= 0 && join > gather, "the join below the gather:\n" + plan);
         }
     }
 
