@@ -364,9 +364,13 @@ public final class TableModifyOperator implements Operator {
         Object low = null;
         Object high = null;
         long count = 0;
+        // One inserter per table or partition, so rows in key order skip the descent from the root.
+        Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
         while (rows.hasNext()) {
             Object[] row = rows.next();
-            rowstore.storeOf(row).insert(transaction, row, counters);
+            TableStore store = rowstore.storeOf(row);
+            inserters.computeIfAbsent(store.definition().objectId(), ignored -> store.inserter())
+                    .insert(transaction, row, counters);
             if (leading >= 0 && row[leading] != null) {
                 Object key = row[leading];
                 low = low == null || dev.columba.core.expr.Comparisons.compare(key, low) < 0 ? key : low;
