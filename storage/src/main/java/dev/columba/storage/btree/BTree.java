@@ -217,9 +217,10 @@ public final class BTree {
      * Inserts new keys, remembering the leaf the last one went to. A key that falls inside that
      * leaf's key range, as far as the leaf itself can tell (between its first and last key, past
      * its last when it is the rightmost leaf, before its first when it is the leftmost), goes
-     * straight into it without a descent from the root, when it fits; anything else (another
-     * leaf, a full leaf, an empty one) takes {@link #insert}'s path and the leaf that path ended
-     * in becomes the remembered one. Keys in ascending order therefore cost a comparison with the
+     * straight into it without a descent from the root, when it fits; so does a key between the
+     * separators the descent that found the leaf passed on either side of it (its fences, known
+     * until the leaf splits). Anything else (another leaf, a full leaf, an empty one) takes
+     * {@link #insert}'s path and the leaf that path ended in becomes the remembered one. Keys in ascending order therefore cost a comparison with the
      * last key of the rightmost leaf and an append, and a descent only when the leaf is full, where
      * the append-style split leaves the full page as it is and starts a new one.
      *
@@ -228,6 +229,13 @@ public final class BTree {
      */
     public final class Inserter {
         private long leaf = PageFormat.NO_PAGE;
+        /**
+         * The separators that bound the remembered leaf's range, from the descent that found it
+         * (low inclusive, high exclusive), or null where not known (the leaf then speaks for itself:
+         * its own first and last key, and whether it is the leftmost or rightmost leaf).
+         */
+        private byte[] lowFence;
+        private byte[] highFence;
 
         private Inserter() {
         }
@@ -251,11 +259,40 @@ public final class BTree {
                 slot = Node.searchLeaf(ref.page(), MemorySegment.ofArray(key));
             }
             if (slot >= 0) {
-                leaf = path.leaf;
+                remember(writes, path, path.leaf, counters);
                 return false;
             }
-            leaf = insertIntoLeaf(writes, allocator, path, -slot - 1, key, value, counters);
+            remember(writes, path, insertIntoLeaf(writes, allocator, path, -slot - 1, key, value, counters), counters);
             return true;
+        }
+
+        /**
+         * Remembers {@code landed}; when it is the path's leaf (no split happened), also the
+         * separators around it in the path's internal pages, the nearest on each side.
+         */
+        private void remember(WriteSet writes, Path path, long landed, IoCounters counters) {
+            leaf = landed;
+            lowFence = null;
+            highFence = null;
+            if (landed != path.leaf) {
+                return;
+            }
+            boolean lowFound = false;
+            boolean highFound = false;
+            for (int depth = path.depth - 1; depth >= 0 && !(lowFound && highFound); depth--) {
+                try (PageRef ref = writes.read(path.pages[depth], Access.RANDOM, counters)) {
+                    MemorySegment page = ref.page();
+                    int childIndex = path.childIndexes[depth];
+                    if (!lowFound && childIndex >= 0) {
+                        lowFence = Node.key(page, childIndex);
+                        lowFound = true;
+                    }
+                    if (!highFound && childIndex + 1 < Page.slotCount(page)) {
+                        highFence = Node.key(page, childIndex + 1);
+                        highFound = true;
+                    }
+                }
+            }
         }
 
         private static final int INSERTED = 0;
@@ -273,7 +310,8 @@ public final class BTree {
                 int slot;
                 int toLast = Node.compareSlot(page, count - 1, keySegment);
                 if (toLast < 0) {
-                    if (Page.next(page) != PageFormat.NO_PAGE) {
+                    if (Page.next(page) != PageFormat.NO_PAGE
+                            && (highFence == null || Arrays.compareUnsigned(key, highFence) >= 0)) {
                         return MISSED;
                     }
                     slot = count;
@@ -285,7 +323,8 @@ public final class BTree {
                         return DUPLICATE;
                     }
                     if (toFirst > 0) {
-                        if (Page.previous(page) != PageFormat.NO_PAGE) {
+                        if (Page.previous(page) != PageFormat.NO_PAGE
+                                && (lowFence == null || Arrays.compareUnsigned(key, lowFence) < 0)) {
                             return MISSED;
                         }
                         slot = 0;
