@@ -225,6 +225,17 @@ public final class TableModifyOperator implements Operator {
     private Iterator<Object[]> sourceRows() {
         TableSchema sourceSchema = source.schema();
         TableSchema tableSchema = target.schema();
+        // Per source column, once: its type, the table column it is stored into, whether they agree.
+        int width = sourceSchema.size();
+        SqlType[] fromTypes = new SqlType[width];
+        Column[] toColumns = new Column[width];
+        boolean[] sameType = new boolean[width];
+        for (int column = 0; column < width; column++) {
+            fromTypes[column] = sourceSchema.column(column).type();
+            int tableColumn = column < tableSchema.size() ? column : updatedColumns[column - tableSchema.size()];
+            toColumns[column] = tableSchema.column(tableColumn);
+            sameType[column] = fromTypes[column].equals(toColumns[column].type());
+        }
         return new Iterator<>() {
             private Batch batch;
             private int index;
@@ -243,15 +254,12 @@ public final class TableModifyOperator implements Operator {
                     }
                     int row = batch.selectedRow(index++);
                     rowsRead++;
-                    Object[] values = new Object[sourceSchema.size()];
-                    for (int column = 0; column < values.length; column++) {
-                        SqlType from = sourceSchema.column(column).type();
-                        Object value = VectorValues.get(batch.column(column), row, from);
-                        int tableColumn = column < tableSchema.size() ? column : updatedColumns[column - tableSchema.size()];
-                        Column to = tableSchema.column(tableColumn);
+                    Object[] values = new Object[width];
+                    for (int column = 0; column < width; column++) {
+                        Object value = VectorValues.get(batch.column(column), row, fromTypes[column]);
                         // Strings are checked even when the types agree: a parameter may be longer than its type.
-                        values[column] = value == null || from.equals(to.type()) && !(value instanceof String) ? value
-                                : StoreAssignment.convert(value, from, to, target.name());
+                        values[column] = value == null || sameType[column] && !(value instanceof String) ? value
+                                : StoreAssignment.convert(value, fromTypes[column], toColumns[column], target.name());
                     }
                     next = values;
                 }
@@ -364,9 +372,13 @@ public final class TableModifyOperator implements Operator {
         Object low = null;
         Object high = null;
         long count = 0;
+        // One inserter per table or partition, so rows in key order skip the descent from the root.
+        Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
         while (rows.hasNext()) {
             Object[] row = rows.next();
-            rowstore.storeOf(row).insert(transaction, row, counters);
+            TableStore store = rowstore.storeOf(row);
+            inserters.computeIfAbsent(store.definition().objectId(), ignored -> store.inserter())
+                    .insert(transaction, row, counters);
             if (leading >= 0 && row[leading] != null) {
                 Object key = row[leading];
                 low = low == null || dev.columba.core.expr.Comparisons.compare(key, low) < 0 ? key : low;

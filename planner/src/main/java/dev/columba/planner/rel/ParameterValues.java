@@ -84,6 +84,14 @@ final class ParameterValues {
 
     /** A whole number of {@code type} between {@code min} and {@code max}; a fraction is refused as a wrong type. */
     private static long integral(Object value, SqlType type, long min, long max) {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            // The common case of a batch of whole numbers, without a BigDecimal per value.
+            long number = ((Number) value).longValue();
+            if (number < min || number > max) {
+                throw outOfRange(value, type);
+            }
+            return number;
+        }
         BigInteger whole = exact(value).toBigIntegerExact();
         if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
             throw outOfRange(value, type);

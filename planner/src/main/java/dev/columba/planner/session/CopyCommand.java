@@ -19,9 +19,11 @@ import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.Transaction;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -100,15 +102,27 @@ final class CopyCommand {
                     TableStore store = new TableStore(table, database.catalog().indexesOf(transaction.writes(),
                             table.objectId(), counters));
                     rows = 0;
+                    // An unpartitioned table may be built bottom up (TableStore.bulkInserter); each partition
+                    // gets an inserter of its own, so rows in key order skip the descent from the root.
+                    TableStore.BulkInserter bulk = partitions == null ? store.bulkInserter(transaction, counters) : null;
+                    Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
                     while (csv.hasNext()) {
                         Object[] row = csv.next();
                         try {
-                            (partitions == null ? store : partitions.store(partitions.partitionOf(row[partitions.column()])))
-                                    .insert(transaction, row, counters);
+                            if (bulk != null) {
+                                bulk.insert(transaction, row, counters);
+                            } else {
+                                TableStore target = partitions.store(partitions.partitionOf(row[partitions.column()]));
+                                inserters.computeIfAbsent(target.definition().objectId(), ignored -> target.inserter())
+                                        .insert(transaction, row, counters);
+                            }
                         } catch (ColumbaException e) {
                             throw csv.atLastRow(e);
                         }
                         rows++;
+                    }
+                    if (bulk != null) {
+                        bulk.finish(transaction, counters);
                     }
                 }
             }
@@ -135,12 +149,13 @@ final class CopyCommand {
             }
             TableStore store = new TableStore(table, session.database().catalog().indexesOf(transaction.writes(),
                     table.objectId(), counters));
+            TableStore.BulkInserter inserter = store.bulkInserter(transaction, counters);
             long rows = 0;
             while (batches.hasNext()) {
                 ColumnBatch batch = batches.next();
                 for (int row = 0; row < batch.rows(); row++) {
                     try {
-                        store.insert(transaction, batch.row(row), counters);
+                        inserter.insert(transaction, batch.row(row), counters);
                     } catch (ColumbaException e) {
                         throw new ColumbaException(e.errorCode(), "COPY " + table.name() + " FROM " + file + ", row "
                                 + (rows + row + 1) + ": " + e.detail(), e);
@@ -148,6 +163,7 @@ final class CopyCommand {
                 }
                 rows += batch.rows();
             }
+            inserter.finish(transaction, counters);
             return rows;
         }
     }

@@ -204,6 +204,367 @@ public final class BTree {
         return store(writes, allocator, key, value, true, counters);
     }
 
+    /**
+     * An inserter for a run of new keys into this tree by one statement of one transaction, for
+     * keys that tend to arrive in order (a batch or a load into a clustered key): see
+     * {@link Inserter}.
+     */
+    public Inserter inserter() {
+        return new Inserter();
+    }
+
+    /**
+     * Inserts new keys, remembering the leaf the last one went to. A key that falls inside that
+     * leaf's key range, as far as the leaf itself can tell (between its first and last key, past
+     * its last when it is the rightmost leaf, before its first when it is the leftmost), goes
+     * straight into it without a descent from the root, when it fits; so does a key between the
+     * separators the descent that found the leaf passed on either side of it (its fences, known
+     * until the leaf splits). Anything else (another leaf, a full leaf, an empty one) takes
+     * {@link #insert}'s path and the leaf that path ended in becomes the remembered one. Keys in ascending order therefore cost a comparison with the
+     * last key of the rightmost leaf and an append, and a descent only when the leaf is full, where
+     * the append-style split leaves the full page as it is and starts a new one.
+     *
+     * <p>Valid while the only changes to the tree are this inserter's, within the write set it is
+     * given (the remembered leaf must not be freed under it); not thread-safe.
+     */
+    public final class Inserter {
+        private long leaf = PageFormat.NO_PAGE;
+        /**
+         * The separators that bound the remembered leaf's range, from the descent that found it
+         * (low inclusive, high exclusive), or null where not known (the leaf then speaks for itself:
+         * its own first and last key, and whether it is the leftmost or rightmost leaf).
+         */
+        private byte[] lowFence;
+        private byte[] highFence;
+
+        private Inserter() {
+        }
+
+        /**
+         * Inserts a new key, as {@link BTree#insert}.
+         *
+         * @return false, changing nothing, if the key is already present
+         */
+        public boolean insert(WriteSet writes, Allocator allocator, byte[] key, byte[] value, IoCounters counters) {
+            checkEntry(key, value);
+            if (leaf != PageFormat.NO_PAGE) {
+                int outcome = insertIntoRemembered(writes, key, value, counters);
+                if (outcome != MISSED) {
+                    return outcome == INSERTED;
+                }
+            }
+            Path path = descend(writes, key, counters);
+            int slot;
+            try (PageRef ref = path.takeLeaf(writes, Access.RANDOM, counters)) {
+                slot = Node.searchLeaf(ref.page(), MemorySegment.ofArray(key));
+            }
+            if (slot >= 0) {
+                remember(writes, path, path.leaf, counters);
+                return false;
+            }
+            remember(writes, path, insertIntoLeaf(writes, allocator, path, -slot - 1, key, value, counters), counters);
+            return true;
+        }
+
+        /**
+         * Remembers {@code landed}; when it is the path's leaf (no split happened), also the
+         * separators around it in the path's internal pages, the nearest on each side.
+         */
+        private void remember(WriteSet writes, Path path, long landed, IoCounters counters) {
+            leaf = landed;
+            lowFence = null;
+            highFence = null;
+            if (landed != path.leaf) {
+                return;
+            }
+            boolean lowFound = false;
+            boolean highFound = false;
+            for (int depth = path.depth - 1; depth >= 0 && !(lowFound && highFound); depth--) {
+                try (PageRef ref = writes.read(path.pages[depth], Access.RANDOM, counters)) {
+                    MemorySegment page = ref.page();
+                    int childIndex = path.childIndexes[depth];
+                    if (!lowFound && childIndex >= 0) {
+                        lowFence = Node.key(page, childIndex);
+                        lowFound = true;
+                    }
+                    if (!highFound && childIndex + 1 < Page.slotCount(page)) {
+                        highFence = Node.key(page, childIndex + 1);
+                        highFound = true;
+                    }
+                }
+            }
+        }
+
+        private static final int INSERTED = 0;
+        private static final int DUPLICATE = 1;
+        private static final int MISSED = 2;
+
+        private int insertIntoRemembered(WriteSet writes, byte[] key, byte[] value, IoCounters counters) {
+            try (PageRef ref = writes.modify(leaf, counters)) {
+                MemorySegment page = ref.page();
+                int count = Page.slotCount(page);
+                if (Page.type(page) != PageType.BTREE_LEAF || Page.objectId(page) != objectId || count == 0) {
+                    return MISSED;
+                }
+                MemorySegment keySegment = MemorySegment.ofArray(key);
+                int slot;
+                int toLast = Node.compareSlot(page, count - 1, keySegment);
+                if (toLast < 0) {
+                    if (Page.next(page) != PageFormat.NO_PAGE
+                            && (highFence == null || Arrays.compareUnsigned(key, highFence) >= 0)) {
+                        return MISSED;
+                    }
+                    slot = count;
+                } else if (toLast == 0) {
+                    return DUPLICATE;
+                } else {
+                    int toFirst = count == 1 ? toLast : Node.compareSlot(page, 0, keySegment);
+                    if (toFirst == 0) {
+                        return DUPLICATE;
+                    }
+                    if (toFirst > 0) {
+                        if (Page.previous(page) != PageFormat.NO_PAGE
+                                && (lowFence == null || Arrays.compareUnsigned(key, lowFence) < 0)) {
+                            return MISSED;
+                        }
+                        slot = 0;
+                    } else {
+                        int found = Node.searchLeaf(page, keySegment);
+                        if (found >= 0) {
+                            return DUPLICATE;
+                        }
+                        slot = -found - 1;
+                    }
+                }
+                int size = Node.leafCellSize(key, value);
+                if (!SlottedPage.fits(page, size)) {
+                    return MISSED;
+                }
+                int cell = SlottedPage.insert(page, slot, size, Node.LEAF_LENGTH);
+                Node.writeLeafCell(page, cell, key, value);
+                return INSERTED;
+            }
+        }
+    }
+
+    /**
+     * A bottom-up build of this tree, which must be empty, from entries given in ascending key
+     * order: see {@link Builder}.
+     *
+     * @param fillPercent how full each leaf is filled, 10 to 100 (internal pages are filled
+     *                    completely)
+     */
+    public Builder builder(WriteSet writes, int fillPercent, IoCounters counters) {
+        if (fillPercent < 10 || fillPercent > 100) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "fill factor " + fillPercent
+                    + " is outside 10 to 100");
+        }
+        try (PageRef ref = writes.read(rootPage, Access.RANDOM, counters)) {
+            MemorySegment root = checkPage(ref.page(), rootPage);
+            if (!Node.isLeaf(root) || Page.slotCount(root) != 0) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a bottom-up build needs an empty tree; object "
+                        + objectId + " has entries");
+            }
+        }
+        return new Builder(fillPercent);
+    }
+
+    /**
+     * Builds the tree from the bottom up: entries in strictly ascending key order are appended to
+     * the current leaf until it holds {@code fillPercent} of a page, then a new leaf is allocated
+     * and linked to it, and the new leaf's separator (the shortest prefix of its first key above
+     * the previous leaf's last, as a split computes it) is kept for the level above. {@link
+     * #finish} builds each internal level from the separators of the one below, filling pages
+     * completely, until a level fits in one page, which is written into the root (the root never
+     * moves). The first leaf is the root itself until a second one is needed; then its entries move
+     * to a new page. No page is read or searched: each entry costs a copy into the current leaf.
+     *
+     * <p>Every page it writes is new to the transaction, so the commit logs it as a full image, as
+     * for any page a transaction creates; nothing about logging or recovery differs from inserts.
+     * Until {@link #finish} the tree is incomplete (only the leaves exist): nothing else may read
+     * or change it in between. Not thread-safe.
+     */
+    public final class Builder {
+        private final int leafLimit;
+        /** The leaf being filled. */
+        private long leaf = rootPage;
+        private byte[] lastKey;
+        /** The level above the leaves: the first leaf, then (separator, leaf) per later leaf. */
+        private long firstLeaf = rootPage;
+        private final List<byte[]> separators = new ArrayList<>();
+        private final List<Long> children = new ArrayList<>();
+        private long entries;
+
+        private Builder(int fillPercent) {
+            this.leafLimit = PageFormat.USABLE_SIZE * fillPercent / 100;
+        }
+
+        /** The last key added, or null. */
+        public byte[] lastKey() {
+            return lastKey;
+        }
+
+        public long entries() {
+            return entries;
+        }
+
+        /**
+         * Appends an entry whose key sorts above every key added before.
+         *
+         * @return false, adding nothing, if the key does not sort above the last one added (the
+         *         caller decides: a duplicate, or input that is not in order)
+         */
+        public boolean add(WriteSet writes, Allocator allocator, byte[] key, byte[] value, IoCounters counters) {
+            checkEntry(key, value);
+            if (lastKey != null && Arrays.compareUnsigned(key, lastKey) <= 0) {
+                return false;
+            }
+            int size = Node.leafCellSize(key, value);
+            try (PageRef ref = writes.modify(leaf, counters)) {
+                MemorySegment page = ref.page();
+                int used = Node.usedBytes(page);
+                if (lastKey == null || (used + size + SlottedPage.SLOT_SIZE <= leafLimit && SlottedPage.fits(page, size))) {
+                    int cell = SlottedPage.append(page, size, Node.LEAF_LENGTH);
+                    Node.writeLeafCell(page, cell, key, value);
+                    lastKey = key;
+                    entries++;
+                    return true;
+                }
+            }
+            startLeaf(writes, allocator, key, counters);
+            try (PageRef ref = writes.modify(leaf, counters)) {
+                int cell = SlottedPage.append(ref.page(), size, Node.LEAF_LENGTH);
+                Node.writeLeafCell(ref.page(), cell, key, value);
+            }
+            lastKey = key;
+            entries++;
+            return true;
+        }
+
+        /** Allocates the next leaf, linked after the current one, with {@code firstKey}'s separator. */
+        private void startLeaf(WriteSet writes, Allocator allocator, byte[] firstKey, IoCounters counters) {
+            if (leaf == rootPage) {
+                // The root was the first leaf: its entries move to a page of their own.
+                long moved = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+                try (PageRef rootRef = writes.read(rootPage, Access.RANDOM, counters);
+                     PageRef movedRef = writes.create(moved)) {
+                    MemorySegment.copy(rootRef.page(), 0, movedRef.page(), 0, PageFormat.PAGE_SIZE);
+                    movedRef.page().set(Node.LONG, PageFormat.PAGE_ID_OFFSET, moved);
+                }
+                leaf = moved;
+                firstLeaf = moved;
+            }
+            long next = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+            try (PageRef ref = writes.create(next)) {
+                Page.format(ref.page(), next, PageType.BTREE_LEAF, objectId, 0);
+                Page.setPrevious(ref.page(), leaf);
+                Page.setNext(ref.page(), PageFormat.NO_PAGE);
+                Page.setSpecial(ref.page(), PageFormat.NO_PAGE);
+            }
+            try (PageRef ref = writes.modify(leaf, counters)) {
+                Page.setNext(ref.page(), next);
+            }
+            separators.add(shortestSeparator(lastKey, firstKey));
+            children.add(next);
+            leaf = next;
+        }
+
+        /**
+         * Builds the internal levels and writes the top one into the root. The tree is complete
+         * and may be used (inserted into, with {@link BTree#inserter()} or otherwise) afterwards.
+         */
+        public void finish(WriteSet writes, Allocator allocator, IoCounters counters) {
+            long leftmost = firstLeaf;
+            List<byte[]> keys = new ArrayList<>(separators);
+            List<Long> pages = new ArrayList<>(children);
+            int level = 1;
+            while (!keys.isEmpty()) {
+                if (level >= MAX_DEPTH) {
+                    throw tooDeep();
+                }
+                if (fitsOnePage(keys)) {
+                    writeInternal(writes, rootPage, level, PageFormat.NO_PAGE, leftmost, keys, pages, 0, keys.size(),
+                            counters);
+                    return;
+                }
+                List<byte[]> upperKeys = new ArrayList<>();
+                List<Long> upperPages = new ArrayList<>();
+                long upperLeftmost = PageFormat.NO_PAGE;
+                long previous = PageFormat.NO_PAGE;
+                int start = 0;
+                long pageLeftmost = leftmost;
+                while (start <= keys.size()) {
+                    int end = start;
+                    int used = 0;
+                    while (end < keys.size()) {
+                        int size = Node.internalCellSize(keys.get(end)) + SlottedPage.SLOT_SIZE;
+                        if (used + size > PageFormat.USABLE_SIZE) {
+                            break;
+                        }
+                        used += size;
+                        end++;
+                    }
+                    long pageId = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+                    writeInternal(writes, pageId, level, previous, pageLeftmost, keys, pages, start, end, counters);
+                    if (previous != PageFormat.NO_PAGE) {
+                        try (PageRef ref = writes.modify(previous, counters)) {
+                            Page.setNext(ref.page(), pageId);
+                        }
+                    }
+                    if (upperLeftmost == PageFormat.NO_PAGE) {
+                        upperLeftmost = pageId;
+                    }
+                    previous = pageId;
+                    if (end == keys.size()) {
+                        break;
+                    }
+                    // The key at the page boundary moves up; its child leads the next page.
+                    upperKeys.add(keys.get(end));
+                    upperPages.add(pageId);
+                    pageLeftmost = pages.get(end);
+                    start = end + 1;
+                }
+                // The upper level's children: the first page is its leftmost, the others follow
+                // the keys that moved up.
+                List<Long> shifted = new ArrayList<>(upperPages.size());
+                for (int index = 0; index < upperPages.size(); index++) {
+                    shifted.add(index + 1 < upperPages.size() ? upperPages.get(index + 1) : previous);
+                }
+                leftmost = upperLeftmost;
+                keys = upperKeys;
+                pages = shifted;
+                level++;
+            }
+        }
+
+        private static boolean fitsOnePage(List<byte[]> keys) {
+            long used = 0;
+            for (byte[] key : keys) {
+                used += Node.internalCellSize(key) + SlottedPage.SLOT_SIZE;
+                if (used > PageFormat.USABLE_SIZE) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private void writeInternal(WriteSet writes, long pageId, int level, long previous, long leftmost,
+                                   List<byte[]> keys, List<Long> pages, int start, int end, IoCounters counters) {
+            try (PageRef ref = writes.isModified(pageId) ? writes.modify(pageId, counters) : writes.create(pageId)) {
+                MemorySegment page = ref.page();
+                Page.format(page, pageId, PageType.BTREE_INTERNAL, objectId, level);
+                Page.setPrevious(page, previous);
+                Page.setNext(page, PageFormat.NO_PAGE);
+                Page.setSpecial(page, leftmost);
+                for (int index = start; index < end; index++) {
+                    byte[] key = keys.get(index);
+                    int offset = SlottedPage.append(page, Node.internalCellSize(key), Node.INTERNAL_LENGTH);
+                    Node.writeInternalCell(page, offset, key, pages.get(index));
+                }
+            }
+        }
+    }
+
     private boolean store(WriteSet writes, Allocator allocator, byte[] key, byte[] value, boolean replace,
                           IoCounters counters) {
         checkEntry(key, value);
@@ -235,24 +596,62 @@ public final class BTree {
         return !existed;
     }
 
-    private void insertIntoLeaf(WriteSet writes, Allocator allocator, Path path, int slot, byte[] key, byte[] value,
+    /**
+     * Puts the new cell into the path's leaf at {@code slot}, splitting it when full.
+     *
+     * @return the leaf that now holds the key when that is known without another descent (the
+     *         path's leaf, or the new right page of an append at the right edge), else NO_PAGE
+     */
+    private long insertIntoLeaf(WriteSet writes, Allocator allocator, Path path, int slot, byte[] key, byte[] value,
                                 IoCounters counters) {
         int size = Node.leafCellSize(key, value);
         List<byte[][]> cells;
         boolean rightEdgeAppend;
+        byte[] lastKey = null;
         try (PageRef ref = writes.modify(path.leaf, counters)) {
             MemorySegment page = ref.page();
             if (SlottedPage.fits(page, size)) {
                 int cell = SlottedPage.insert(page, slot, size, Node.LEAF_LENGTH);
                 Node.writeLeafCell(page, cell, key, value);
-                return;
+                return path.leaf;
             }
-            cells = leafCells(page);
-            rightEdgeAppend = Page.next(page) == PageFormat.NO_PAGE && slot == cells.size();
+            int count = Page.slotCount(page);
+            rightEdgeAppend = Page.next(page) == PageFormat.NO_PAGE && slot == count;
+            if (rightEdgeAppend && path.leaf != rootPage) {
+                lastKey = Node.key(page, count - 1);
+                cells = null;
+            } else {
+                cells = leafCells(page);
+            }
+        }
+        if (lastKey != null) {
+            return appendRightLeaf(writes, allocator, path, lastKey, key, value, counters);
         }
         cells.add(slot, new byte[][] {key, value});
         int split = rightEdgeAppend ? cells.size() - 1 : balancedSplit(cells, true);
         splitPage(writes, allocator, path, path.depth, path.leaf, 0, PageFormat.NO_PAGE, cells, split, counters);
+        return PageFormat.NO_PAGE;
+    }
+
+    /**
+     * The split of a full rightmost leaf (not the root) by a key past its last: the leaf stays as
+     * it is, full, and a new right sibling starts with the key (the same pages {@link #splitPage}
+     * makes for an append at the right edge, without rewriting the left page).
+     *
+     * @return the new leaf
+     */
+    private long appendRightLeaf(WriteSet writes, Allocator allocator, Path path, byte[] lastKey, byte[] key,
+                                 byte[] value, IoCounters counters) {
+        long rightId = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+        List<byte[][]> right = new ArrayList<>(1);
+        right.add(new byte[][] {key, value});
+        writeNode(writes, rightId, PageType.BTREE_LEAF, 0, path.leaf, PageFormat.NO_PAGE, PageFormat.NO_PAGE, right,
+                counters);
+        try (PageRef ref = writes.modify(path.leaf, counters)) {
+            Page.setNext(ref.page(), rightId);
+        }
+        insertIntoParent(writes, allocator, path, path.depth - 1, shortestSeparator(lastKey, key), rightId, counters);
+        return rightId;
     }
 
     /**

@@ -124,6 +124,118 @@ public final class TableStore {
      *         validation errors naming the column
      */
     public void insert(Transaction transaction, Object[] row, IoCounters counters) {
+        insert(transaction, row, null, counters);
+    }
+
+    /**
+     * An inserter for the rows of one statement: as {@link #insert}, but a clustered table's rows
+     * go through one {@link BTree.Inserter}, so rows arriving in key order skip the descent from
+     * the root. Valid for one statement that only inserts into this table.
+     */
+    public RowInserter inserter() {
+        return new RowInserter(tree == null ? null : tree.inserter());
+    }
+
+    /** See {@link #inserter()}. */
+    public final class RowInserter {
+        private final BTree.Inserter clustered;
+
+        private RowInserter(BTree.Inserter clustered) {
+            this.clustered = clustered;
+        }
+
+        /** Inserts a row, as {@link TableStore#insert}. */
+        public void insert(Transaction transaction, Object[] row, IoCounters counters) {
+            TableStore.this.insert(transaction, row, clustered, counters);
+        }
+
+        public TableStore table() {
+            return TableStore.this;
+        }
+    }
+
+    /**
+     * An inserter for the rows of one load statement (COPY) that builds the clustered B+tree from
+     * the bottom up while the rows arrive in ascending key order ({@link BTree.Builder}, leaves
+     * filled completely), when the table can take that: clustered on a unique key, no secondary
+     * index, not partitioned (the caller's concern), and empty in the transaction. A row whose key
+     * is below the last one ends the build (the tree is finished there) and it and the rest go
+     * through {@link #inserter()}'s path; a row whose key equals the last one is the duplicate-key
+     * error of {@link #insert}. Any other table gets {@link #inserter()}'s path from the start.
+     * {@link BulkInserter#finish} must be called before anything else reads or changes the table.
+     */
+    public BulkInserter bulkInserter(Transaction transaction, IoCounters counters) {
+        BTree.Builder builder = null;
+        if (tree != null && definition.uniqueKey() && indexes.isEmpty() && isEmpty(transaction.writes(), counters)) {
+            builder = tree.builder(transaction.writes(), 100, counters);
+        }
+        return new BulkInserter(builder, tree == null ? null : tree.inserter());
+    }
+
+    private boolean isEmpty(WriteSet writes, IoCounters counters) {
+        try (Cursor cursor = tree.scan(writes, ScanRange.ALL, ReadAheadOptions.OFF, counters)) {
+            return !cursor.next();
+        }
+    }
+
+    /** See {@link #bulkInserter}. */
+    public final class BulkInserter {
+        private BTree.Builder builder;
+        private final BTree.Inserter clustered;
+
+        private BulkInserter(BTree.Builder builder, BTree.Inserter clustered) {
+            this.builder = builder;
+            this.clustered = clustered;
+        }
+
+        /** Whether rows are still going into a bottom-up build. */
+        public boolean building() {
+            return builder != null;
+        }
+
+        /** Inserts a row, as {@link TableStore#insert}. */
+        public void insert(Transaction transaction, Object[] row, IoCounters counters) {
+            if (builder == null) {
+                TableStore.this.insert(transaction, row, clustered, counters);
+                return;
+            }
+            if (row.length != schema().size()) {
+                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + name() + " has " + schema().size()
+                        + " columns, the row has " + row.length + " values");
+            }
+            rows.encodedSize(row);
+            WriteSet writes = transaction.writes();
+            byte[] key = keys.encode(keyValues(row));
+            byte[] last = builder.lastKey();
+            int order = last == null ? 1 : Arrays.compareUnsigned(key, last);
+            if (order == 0) {
+                throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key " + describeKey(row) + " in table "
+                        + name());
+            }
+            if (order < 0) {
+                // Out of order: the built part becomes the tree, the rest is inserted into it.
+                finish(transaction, counters);
+                TableStore.this.insert(transaction, row, clustered, counters);
+                return;
+            }
+            byte[] encoded = encodeRow(writes, transaction.allocator(), row, BTree.maxEntryLength() - key.length, counters);
+            if (!builder.add(writes, transaction.allocator(), key, encoded, counters)) {
+                throw new IllegalStateException("key checked above the last one was refused");
+            }
+            transaction.adjustRowCount(definition.objectId(), 1);
+        }
+
+        /** Completes a bottom-up build still under way; rows inserted after go through the B+tree's inserter. */
+        public void finish(Transaction transaction, IoCounters counters) {
+            if (builder != null) {
+                BTree.Builder done = builder;
+                builder = null;
+                done.finish(transaction.writes(), transaction.allocator(), counters);
+            }
+        }
+    }
+
+    private void insert(Transaction transaction, Object[] row, BTree.Inserter clustered, IoCounters counters) {
         WriteSet writes = transaction.writes();
         Allocator allocator = transaction.allocator();
         if (row.length != schema().size()) {
@@ -138,7 +250,9 @@ public final class TableStore {
             for (IndexStore index : indexes) {
                 index.checkUnique(writes, row, counters);
             }
-            if (!tree.insert(writes, allocator, key, encoded, counters)) {
+            boolean inserted = clustered != null ? clustered.insert(writes, allocator, key, encoded, counters)
+                    : tree.insert(writes, allocator, key, encoded, counters);
+            if (!inserted) {
                 throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key " + describeKey(row)
                         + " in table " + name());
             }

@@ -135,10 +135,7 @@ public final class Tables {
                 }
             }
         }
-        for (int row = 0; row < rows.size(); row++) {
-            index.checkUnique(transaction.writes(), rows.get(row), counters);
-            index.insert(transaction.writes(), database.allocator(), rows.get(row), locators.get(row), counters);
-        }
+        index.build(transaction.writes(), database.allocator(), rows, locators, counters);
         indexes.add(entry);
         return new TableStore(table.definition(), indexes);
     }

@@ -1,0 +1,174 @@
+package dev.columba.storage.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import dev.columba.core.schema.Column;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.core.type.SqlType;
+import dev.columba.storage.btree.Cursor;
+import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.btree.ScanRange;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.txn.Transaction;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CREATE INDEX sorts the entries and builds the index bottom up: the index equals, entry for
+ * entry, the one inserts keep in step when the index exists before the rows (clustered and heap
+ * tables, duplicates and NULLs in the key); a unique index refuses two equal non-NULL keys and
+ * accepts NULLs more than once.
+ */
+class IndexBuildTest {
+    @TempDir
+    Path directory;
+
+    private Database database;
+    private Tables tables;
+    private final IoCounters counters = new IoCounters();
+
+    @BeforeEach
+    void open() {
+        Properties properties = new Properties();
+        properties.setProperty("buffer_pool_size", "32MB");
+        database = Database.open(directory, properties, NativeFilesFacade.INSTANCE);
+        tables = new Tables(database);
+    }
+
+    @AfterEach
+    void close() {
+        database.close();
+    }
+
+    private static TableSchema schema() {
+        return TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("grp", SqlType.varchar(30)),
+                Column.nullable("n", SqlType.INT));
+    }
+
+    private static List<Object[]> rows(int count, boolean uniqueN) {
+        Random random = new Random(5);
+        List<Object[]> rows = new ArrayList<>();
+        for (int id = 0; id < count; id++) {
+            String group = random.nextInt(10) == 0 ? null : "group " + random.nextInt(400);
+            Integer n = random.nextInt(20) == 0 ? null : uniqueN ? (id * 7919) % 1_000_003 : random.nextInt(1000);
+            rows.add(new Object[] {(id * 7) % count, group, n});
+        }
+        return rows;
+    }
+
+    private TableStore load(String name, boolean clustered, List<Object[]> rows, String indexBefore) {
+        try (Transaction transaction = database.begin()) {
+            TableStore table = tables.createTable(transaction, name, schema(), clustered ? List.of(0) : List.of(), true,
+                    Map.of());
+            if (indexBefore != null) {
+                table = tables.createIndex(transaction, name, indexBefore, List.of(1, 2), false);
+            }
+            for (Object[] row : rows) {
+                table.insert(transaction, row, counters);
+            }
+            transaction.commit();
+            return table;
+        }
+    }
+
+    private List<String> entries(IndexStore index) {
+        List<String> entries = new ArrayList<>();
+        try (Cursor cursor = index.tree().scan(database.bufferPool(), ScanRange.ALL, ReadAheadOptions.OFF, counters)) {
+            while (cursor.next()) {
+                entries.add(HexFormat.of().formatHex(cursor.key()));
+            }
+        }
+        return entries;
+    }
+
+    /** Each entry of a heap's index as its key bytes and the id of the row its row id locates, sorted. */
+    private List<String> heapEntries(TableStore table) {
+        List<String> entries = new ArrayList<>();
+        try (Cursor cursor = table.indexes().getFirst().tree().scan(database.bufferPool(), ScanRange.ALL,
+                ReadAheadOptions.OFF, counters)) {
+            while (cursor.next()) {
+                byte[] entry = cursor.key();
+                byte[] locator = java.util.Arrays.copyOfRange(entry, entry.length - 8, entry.length);
+                Object[] row = table.fetch(database.bufferPool(), locator, counters);
+                entries.add(HexFormat.of().formatHex(entry, 0, entry.length - 8) + "|" + row[0]);
+            }
+        }
+        entries.sort(null);
+        return entries;
+    }
+
+    @Test
+    void aBuiltIndexEqualsTheIndexInsertsKeep() {
+        List<Object[]> rows = rows(20_000, false);
+        // Clustered: 20,000 distinct ids in scrambled order. A heap's locators are row ids, equal in
+        // both tables because the rows go in the same order.
+        for (boolean clustered : new boolean[] {true, false}) {
+            String suffix = clustered ? "c" : "h";
+            TableStore kept = load("kept_" + suffix, clustered, rows, "ix_kept_" + suffix);
+            load("built_" + suffix, clustered, rows, null);
+            TableStore built;
+            try (Transaction transaction = database.begin()) {
+                built = tables.createIndex(transaction, "built_" + suffix, "ix_built_" + suffix, List.of(1, 2), false);
+                transaction.commit();
+            }
+            if (clustered) {
+                List<String> expected = entries(kept.indexes().getFirst());
+                assertEquals(rows.size(), expected.size());
+                assertEquals(expected, entries(built.indexes().getFirst()), "the same entries in the same order");
+            } else {
+                // A heap's row ids differ between the two tables (the index pages came first in one):
+                // the same index keys, each pointing at the row with the same id.
+                List<String> expected = heapEntries(kept);
+                assertEquals(rows.size(), expected.size());
+                assertEquals(expected, heapEntries(built), "the same index keys and rows");
+            }
+            // The built index is kept in step by later inserts and deletes like any other.
+            try (Transaction transaction = database.begin()) {
+                built.insert(transaction, new Object[] {50_000, "group 7", 1}, counters);
+                transaction.commit();
+            }
+            assertTrue(built.indexes().getFirst().lookup(database.bufferPool(), new Object[] {"group 7", 1}, counters)
+                    .size() >= 1);
+        }
+    }
+
+    @Test
+    void aUniqueIndexBuildRefusesEqualKeysAndAcceptsNulls() {
+        List<Object[]> rows = rows(5_000, true);
+        load("u", true, rows, null);
+        TableStore table;
+        try (Transaction transaction = database.begin()) {
+            table = tables.createIndex(transaction, "u", "ix_n", List.of(2), true);
+            transaction.commit();
+        }
+        long nulls = rows.stream().filter(row -> row[2] == null).count();
+        assertTrue(nulls > 1, "several NULL keys: " + nulls);
+        assertEquals(rows.size(), entries(table.indexes().getFirst()).size());
+
+        List<Object[]> duplicated = new ArrayList<>(rows);
+        duplicated.add(new Object[] {90_000, "x", 1234});
+        duplicated.add(new Object[] {90_001, "y", 1234});
+        load("d", true, duplicated, null);
+        try (Transaction transaction = database.begin()) {
+            ColumbaException error = assertThrows(ColumbaException.class,
+                    () -> tables.createIndex(transaction, "d", "ix_n2", List.of(2), true));
+            assertEquals(ErrorCode.DUPLICATE_KEY, error.errorCode());
+            assertTrue(error.getMessage().contains("[1234]") && error.getMessage().contains("ix_n2"), error.getMessage());
+        }
+    }
+}
