@@ -359,14 +359,22 @@ public final class BTree {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "fill factor " + fillPercent
                     + " is outside 10 to 100");
         }
-        try (PageRef ref = writes.read(rootPage, Access.RANDOM, counters)) {
-            MemorySegment root = checkPage(ref.page(), rootPage);
-            if (!Node.isLeaf(root) || Page.slotCount(root) != 0) {
-                throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a bottom-up build needs an empty tree; object "
-                        + objectId + " has entries");
-            }
+        if (!rootIsEmptyLeaf(writes, counters)) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a bottom-up build needs an empty tree; object "
+                    + objectId + " has entries");
         }
         return new Builder(fillPercent);
+    }
+
+    /**
+     * Whether the root is a leaf without entries, which a {@link #builder} needs. A tree emptied by
+     * deletes may keep inner pages over empty leaves: it holds no entries, yet is not built bottom up.
+     */
+    public boolean rootIsEmptyLeaf(WriteSet writes, IoCounters counters) {
+        try (PageRef ref = writes.read(rootPage, Access.RANDOM, counters)) {
+            MemorySegment root = checkPage(ref.page(), rootPage);
+            return Node.isLeaf(root) && Page.slotCount(root) == 0;
+        }
     }
 
     /**

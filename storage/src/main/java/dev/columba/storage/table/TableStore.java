@@ -166,16 +166,10 @@ public final class TableStore {
      */
     public BulkInserter bulkInserter(Transaction transaction, IoCounters counters) {
         BTree.Builder builder = null;
-        if (tree != null && definition.uniqueKey() && indexes.isEmpty() && isEmpty(transaction.writes(), counters)) {
+        if (tree != null && definition.uniqueKey() && indexes.isEmpty() && tree.rootIsEmptyLeaf(transaction.writes(), counters)) {
             builder = tree.builder(transaction.writes(), 100, counters);
         }
         return new BulkInserter(builder, tree == null ? null : tree.inserter());
-    }
-
-    private boolean isEmpty(WriteSet writes, IoCounters counters) {
-        try (Cursor cursor = tree.scan(writes, ScanRange.ALL, ReadAheadOptions.OFF, counters)) {
-            return !cursor.next();
-        }
     }
 
     /** See {@link #bulkInserter}. */
