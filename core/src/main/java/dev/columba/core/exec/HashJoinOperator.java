@@ -205,7 +205,7 @@ public final class HashJoinOperator extends JoinOperator {
         for (int key : rightKeys) {
             keyTypes.add(right.schema().column(key).type());
         }
-        table = new GroupHashTable(keyTypes, memory, tableCharge);
+        table = GroupHashTable.forJoin(keyTypes, memory, tableCharge);
         int[] positions = new int[0];
         int[] nullKeyPositions = new int[0];
         int[] groups = new int[0];

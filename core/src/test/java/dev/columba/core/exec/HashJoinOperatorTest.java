@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 class HashJoinOperatorTest extends OperatorTestBase {
     private static final List<List<Integer>> KEY_CHOICES = List.of(List.of(0), List.of(1), List.of(0, 1), List.of(4),
-            List.of(2), List.of(3), List.of(5, 0));
+            List.of(2), List.of(3), List.of(5, 0), List.of(0, 4), List.of(4, 0));
 
     private JoinType joinType;
     private List<Integer> keys;
