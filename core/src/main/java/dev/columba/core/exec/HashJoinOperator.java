@@ -319,6 +319,13 @@ public final class HashJoinOperator extends JoinOperator {
     }
 
     @Override
+    boolean atMostOneCandidate() {
+        // Only RIGHT_ANTI, FULL and RIGHT keep build rows outside the chains (those with a NULL key).
+        boolean allChained = joinType != JoinType.RIGHT_ANTI && !joinType.keepsUnmatchedRight();
+        return allChained && buildRows.size() == table.groupCount();
+    }
+
+    @Override
     boolean matchesWithoutCandidates(boolean[] matches) {
         for (int index = 0; index < probeCount; index++) {
             matches[index] = probeGroups[index] >= 0;
