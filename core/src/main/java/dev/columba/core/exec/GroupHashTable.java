@@ -37,6 +37,16 @@ import org.apache.arrow.vector.FieldVector;
  * for good, with the same group ids. The array's 4 bytes per covered value come to at most 64
  * bytes per group, the hash table's size at its emptiest (32-64 bytes per group).
  *
+ * <p>A join's table ({@link #forJoin}) over two 32-bit whole-number keys (INT or DATE, such as
+ * TPC-H's partsupp key) packs each pair into one long and looks it up as the single whole-number
+ * key is looked up, with the pair stored in the slot: no comparison of stored key vectors. The
+ * first NULL key added ends pair mode for good, as a long string ends packed mode.
+ *
+ * <p>Lookups that add no groups (a join's probe) over the hashed whole-number slots go in two
+ * passes: the first reads every row's home slot without a branch on what it finds, so the cache
+ * misses of a batch's rows overlap instead of waiting on one another; the second walks on from
+ * the home slot only for the rows whose home slot held another key.
+ *
  * <p>String keys decoded from columnstore dictionaries arrive with their codes ({@link
  * CodedStrings}); while every key of a batch has codes, no NULLs, and at most 65,536 combinations,
  * groups are found by the combined code in an array, and only a combination not seen yet in the
@@ -79,6 +89,8 @@ final class GroupHashTable implements AutoCloseable {
     private long[] groupHashes = new long[8];
     private int groupCount;
     private long[] rowHashes = new long[0];
+    /** Whether the key is two 32-bit whole numbers packed into one long of {@link #entries} (see {@link #forJoin}). */
+    private boolean pairKey;
     /** Whether the keys are short strings held packed in {@link #packedEntries} (see the class comment). */
     private boolean packed;
     /** In packed mode: per slot, group id + 1 (0: empty), then the packed key strings; {@link #packedSlots} slots. */
@@ -102,6 +114,17 @@ final class GroupHashTable implements AutoCloseable {
                 table.packedRows = new long[table.layouts.length][0];
                 table.charge.ensure(table.bytes());
             }
+        }
+        return table;
+    }
+
+    /** A table for a hash join's build: a pair of 32-bit whole-number keys starts in pair mode. */
+    static GroupHashTable forJoin(List<SqlType> keyTypes, BufferAllocator allocator, MemoryCharge charge) {
+        GroupHashTable table = new GroupHashTable(keyTypes, allocator, charge);
+        if (table.layouts.length == 2 && table.layouts[0] == Layout.INT32 && table.layouts[1] == Layout.INT32) {
+            table.pairKey = true;
+            table.entries = new long[32];
+            table.charge.ensure(table.bytes());
         }
         return table;
     }
@@ -140,6 +163,11 @@ final class GroupHashTable implements AutoCloseable {
     /** Whether a whole-number key is still looked up in the dense array (for tests). */
     boolean dense() {
         return dense != null;
+    }
+
+    /** Whether a pair of 32-bit keys is still looked up packed into one long (for tests). */
+    boolean pairMode() {
+        return pairKey;
     }
 
     int groupCount() {
@@ -283,6 +311,12 @@ final class GroupHashTable implements AutoCloseable {
         if (wholeNumberKey) {
             return lookUpWholeNumbers(input[0], positions, count, groupIds, insert, scratch);
         }
+        if (pairKey) {
+            if (!insert || !anyNull(input, positions, count)) {
+                return lookUpPairs(input, positions, count, groupIds, insert, scratch);
+            }
+            leavePairMode();
+        }
         if (packed) {
             long[][] values = insert ? packedRows : new long[layouts.length][0];
             boolean allPacked = true;
@@ -351,6 +385,17 @@ final class GroupHashTable implements AutoCloseable {
         }
         int storedGroups = groupCount;
         int first = dense == null ? 0 : lookUpDense(values, validity, positions, count, groupIds, insert, storedGroups);
+        if (!insert) {
+            if (first < count) {
+                findEntries(values, first, count, groupIds);
+                for (int index = first; index < count; index++) {
+                    if (BitVectorHelper.get(validity, positions[index]) == 0) {
+                        groupIds[index] = nullGroup;
+                    }
+                }
+            }
+            return values;
+        }
         for (int index = first; index < count; index++) {
             int row = positions[index];
             if (BitVectorHelper.get(validity, row) == 0) {
@@ -378,6 +423,123 @@ final class GroupHashTable implements AutoCloseable {
             storeNewKeys(new FieldVector[] {input}, storedGroups);
         }
         return values;
+    }
+
+    /**
+     * Finds the groups of the whole numbers {@code values[from, count)} in {@link #entries}
+     * without adding any (-1 for a value not there). First a pass that reads each value's home
+     * slot and decides branch-free: the group when the slot holds the value, -1 when it is empty,
+     * else -2; as no row's loads wait on the branches of the row before, the cache misses of the
+     * rows overlap. Then the rows marked -2 walk on from their home slot (its cache line is loaded
+     * by now), as the linear probing that placed their value did.
+     */
+    private void findEntries(long[] values, int from, int count, int[] groupIds) {
+        long[] table = entries;
+        int mask = (table.length >> 1) - 1;
+        int collisions = 0;
+        for (int index = from; index < count; index++) {
+            long value = values[index];
+            int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+            long group = table[2 * slot];
+            long stored = table[2 * slot + 1];
+            int found = stored == value || group == 0 ? (int) group - 1 : -2;
+            groupIds[index] = found;
+            collisions += found == -2 ? 1 : 0;
+        }
+        for (int index = from; collisions > 0 && index < count; index++) {
+            if (groupIds[index] != -2) {
+                continue;
+            }
+            collisions--;
+            long value = values[index];
+            int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+            while (true) {
+                slot = (slot + 1) & mask;
+                long group = table[2 * slot];
+                if (group == 0 || table[2 * slot + 1] == value) {
+                    groupIds[index] = (int) group - 1;
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Whether a key of a row at {@code positions[0, count)} is NULL. */
+    private static boolean anyNull(FieldVector[] input, int[] positions, int count) {
+        for (FieldVector vector : input) {
+            if (vector.getNullCount() == 0) {
+                continue;
+            }
+            ArrowBuf validity = vector.getValidityBuffer();
+            for (int index = 0; index < count; index++) {
+                if (BitVectorHelper.get(validity, positions[index]) == 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The lookup in pair mode: each row's two 32-bit keys as one long (the first in the high
+     * half), looked up in {@link #entries} as a single whole-number key is. A row with a NULL key
+     * is in no group (lookups that add groups get here only without NULLs: the others leave pair
+     * mode first).
+     */
+    private long[] lookUpPairs(FieldVector[] input, int[] positions, int count, int[] groupIds, boolean insert, long[] scratch) {
+        long[] values = scratch.length >= count ? scratch : new long[Math.max(count, scratch.length * 2)];
+        ArrowBuf high = input[0].getDataBuffer();
+        ArrowBuf low = input[1].getDataBuffer();
+        for (int index = 0; index < count; index++) {
+            long row = positions[index];
+            values[index] = (long) high.getInt(row * 4) << 32 | (low.getInt(row * 4) & 0xFFFFFFFFL);
+        }
+        if (!insert) {
+            findEntries(values, 0, count, groupIds);
+            for (FieldVector vector : input) {
+                if (vector.getNullCount() == 0) {
+                    continue;
+                }
+                ArrowBuf validity = vector.getValidityBuffer();
+                for (int index = 0; index < count; index++) {
+                    if (BitVectorHelper.get(validity, positions[index]) == 0) {
+                        groupIds[index] = -1;
+                    }
+                }
+            }
+            return values;
+        }
+        int storedGroups = groupCount;
+        for (int index = 0; index < count; index++) {
+            long value = values[index];
+            long[] table = entries;
+            int mask = (table.length >> 1) - 1;
+            int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+            while (true) {
+                long group = table[2 * slot];
+                if (group == 0) {
+                    groupIds[index] = addWholeNumberGroup(positions[index], value, slot, storedGroups);
+                    break;
+                }
+                if (table[2 * slot + 1] == value) {
+                    groupIds[index] = (int) group - 1;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        if (groupCount > storedGroups) {
+            storeNewKeys(input, storedGroups);
+        }
+        return values;
+    }
+
+    /** Ends pair mode: the general table takes over the groups so far, with the same group ids. */
+    private void leavePairMode() {
+        pairKey = false;
+        entries = null;
+        wholeNumberEntries = 0;
+        hashStoredGroups();
     }
 
     /**
@@ -626,6 +788,15 @@ final class GroupHashTable implements AutoCloseable {
      * rows, and builds its slots from them. Group ids do not change.
      */
     private void leavePackedMode() {
+        hashStoredGroups();
+        packed = false;
+        packedEntries = null;
+        packedRows = null;
+        charge.ensure(bytes());
+    }
+
+    /** Hashes the stored keys of the groups so far as the general table hashes rows, and builds its slots from them. */
+    private void hashStoredGroups() {
         int groups = groupCount;
         int[] all = new int[groups];
         for (int group = 0; group < groups; group++) {
@@ -647,9 +818,6 @@ final class GroupHashTable implements AutoCloseable {
             table[slot] = (hash & TAG_MASK) | (group + 1);
         }
         slots = table;
-        packed = false;
-        packedEntries = null;
-        packedRows = null;
         charge.ensure(bytes());
     }
 

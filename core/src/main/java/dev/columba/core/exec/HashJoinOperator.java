@@ -205,7 +205,7 @@ public final class HashJoinOperator extends JoinOperator {
         for (int key : rightKeys) {
             keyTypes.add(right.schema().column(key).type());
         }
-        table = new GroupHashTable(keyTypes, memory, tableCharge);
+        table = GroupHashTable.forJoin(keyTypes, memory, tableCharge);
         int[] positions = new int[0];
         int[] nullKeyPositions = new int[0];
         int[] groups = new int[0];
@@ -316,6 +316,13 @@ public final class HashJoinOperator extends JoinOperator {
     @Override
     int nextCandidate(int probeIndex, int buildRow) {
         return nextRow[buildRow];
+    }
+
+    @Override
+    boolean atMostOneCandidate() {
+        // Only RIGHT_ANTI, FULL and RIGHT keep build rows outside the chains (those with a NULL key).
+        boolean allChained = joinType != JoinType.RIGHT_ANTI && !joinType.keepsUnmatchedRight();
+        return allChained && buildRows.size() == table.groupCount();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -42,9 +43,16 @@ import org.apache.arrow.vector.FieldVector;
  * build rows of the pairs, and once probing is done returns the unmarked build rows with NULL left
  * columns. RIGHT is FULL without the unmatched left rows: a LEFT join whose preserved side is
  * built, probed with the other side's rows.
+ *
+ * <p>INNER and LEFT without a condition, where each left row has at most one candidate (a hash
+ * join's build with no key twice, {@link #atMostOneCandidate}), return the left batch itself
+ * instead of copying it: a view of its vectors with the matched rows selected (every live row for
+ * LEFT) beside the right columns gathered to the left rows' positions. Only the build side's
+ * columns are copied, as DuckDB and Velox do; where fewer than a quarter of the left batch's rows
+ * would be selected, the pairs are copied as usual, so that sparse batches are compacted.
  */
 abstract class JoinOperator extends BaseOperator {
-    private enum Phase { CANDIDATES, VERDICT, BUILD_ROWS }
+    private enum Phase { VIEW, CANDIDATES, VERDICT, BUILD_ROWS }
 
     final Operator left;
     final Operator right;
@@ -75,6 +83,10 @@ abstract class JoinOperator extends BaseOperator {
     /** The left input's vector positions of the pairs being gathered. */
     private int[] pairLeftRows = new int[0];
     private int[] passing = new int[0];
+    /** {@link Phase#VIEW}: the right columns, at the left batch's positions. */
+    private Batch viewRight;
+    /** {@link Phase#VIEW}: per position of the left batch, its build row, or -1. */
+    private int[] viewBuild = new int[0];
 
     JoinOperator(Operator left, Operator right, JoinType joinType, Expr condition) {
         this(left, right, joinType, condition, true);
@@ -170,6 +182,11 @@ abstract class JoinOperator extends BaseOperator {
      */
     abstract boolean markBuildMatchesWithoutCandidates(boolean[] buildMatched);
 
+    /** Whether no left row can have more than one candidate (a hash join's build without duplicate keys). */
+    boolean atMostOneCandidate() {
+        return false;
+    }
+
     /** RIGHT_SEMI, RIGHT_ANTI: the per-build-row match flags, all false; those of the shared build in a parallel plan. */
     boolean[] buildMatchFlags() {
         return new boolean[buildRows.size()];
@@ -203,7 +220,11 @@ abstract class JoinOperator extends BaseOperator {
                 }
                 return null;
             }
-            Batch result = phase == Phase.CANDIDATES ? candidates() : verdict();
+            Batch result = switch (phase) {
+                case VIEW -> probeView();
+                case CANDIDATES -> candidates();
+                default -> verdict();
+            };
             if (result != null) {
                 return result;
             }
@@ -231,8 +252,69 @@ abstract class JoinOperator extends BaseOperator {
         cursor = probeCount > 0 ? firstCandidate(0) : -1;
         boolean settled = condition == null && (joinType.keepsLeft() && matchesWithoutCandidates(matched)
                 || joinType.keepsRight() && markBuildMatchesWithoutCandidates(buildMatched));
-        phase = settled ? Phase.VERDICT : Phase.CANDIDATES;
+        boolean viewable = condition == null && (joinType == JoinType.INNER || joinType == JoinType.LEFT) && atMostOneCandidate();
+        phase = settled ? Phase.VERDICT : viewable ? Phase.VIEW : Phase.CANDIDATES;
         return true;
+    }
+
+    /**
+     * {@link Phase#VIEW}: the left batch with its matched rows selected (all its live rows for
+     * LEFT), beside the right columns gathered to their left rows' positions (NULL elsewhere); null
+     * when no row is selected (INNER), the batch then being done. Where fewer than a quarter of the
+     * batch's rows would be selected it leaves the batch to {@link #candidates}, untouched.
+     */
+    private Batch probeView() {
+        int rows = probeBatch.rowCount();
+        if (viewBuild.length < rows) {
+            viewBuild = new int[Math.max(rows, viewBuild.length * 2)];
+        }
+        if (passing.length < probeCount) {
+            passing = new int[Math.max(probeCount, passing.length * 2)];
+        }
+        int[] buildOf = viewBuild;
+        Arrays.fill(buildOf, 0, rows, -1);
+        boolean keepAll = joinType == JoinType.LEFT;
+        int selected = 0;
+        for (int index = 0; index < probeCount; index++) {
+            int candidate = firstCandidate(index);
+            int row = probeRows[index];
+            buildOf[row] = candidate;
+            passing[selected] = row;
+            selected += candidate >= 0 || keepAll ? 1 : 0;
+        }
+        if (selected == 0) {
+            probeBatch = null;
+            return null;
+        }
+        if (!keepAll && selected * 4L < rows) {
+            phase = Phase.CANDIDATES;
+            return null;
+        }
+        if (viewRight == null) {
+            viewRight = Batch.create(new TableSchema(pairSchema.columns().subList(leftColumns, pairSchema.size())), allocator);
+        }
+        Vectors.rewind(viewRight);
+        for (int column = 0; column < buildRows.columnCount(); column++) {
+            VectorCopy.gather(buildRows.column(column), buildOf, rows, viewRight.column(column), 0);
+        }
+        viewRight.setRowCount(rows);
+        List<FieldVector> vectors = new ArrayList<>(leftColumns + buildRows.columnCount());
+        for (int column = 0; column < leftColumns; column++) {
+            vectors.add(probeBatch.column(column));
+        }
+        for (int column = 0; column < buildRows.columnCount(); column++) {
+            vectors.add(viewRight.column(column));
+        }
+        Batch view = Batch.view(vectors, rows);
+        for (int column = 0; column < leftColumns; column++) {
+            CodedStrings codes = probeBatch.codes(column);
+            if (codes != null) {
+                view.attachCodes(column, codes);
+            }
+        }
+        view.select(passing, selected);
+        probeBatch = null;
+        return view;
     }
 
     /** The next chunk of passing pairs (INNER, LEFT), or null once this left batch has no more candidates. */
@@ -420,6 +502,9 @@ abstract class JoinOperator extends BaseOperator {
     void release() {
         if (buildOutput != null) {
             buildOutput.close();
+        }
+        if (viewRight != null) {
+            viewRight.close();
         }
         if (compiledCondition != null) {
             compiledCondition.close();

@@ -14,15 +14,17 @@ import dev.columba.core.expr.Evaluator;
 import dev.columba.core.expr.Expr;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.function.BiPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.junit.jupiter.api.Test;
 
 class HashJoinOperatorTest extends OperatorTestBase {
     private static final List<List<Integer>> KEY_CHOICES = List.of(List.of(0), List.of(1), List.of(0, 1), List.of(4),
-            List.of(2), List.of(3), List.of(5, 0));
+            List.of(2), List.of(3), List.of(5, 0), List.of(0, 4), List.of(4, 0));
 
     private JoinType joinType;
     private List<Integer> keys;
@@ -119,6 +121,86 @@ class HashJoinOperatorTest extends OperatorTestBase {
             }
         }
         return result;
+    }
+
+    /**
+     * Builds without duplicate keys (single INT keys held dense, spread BIGINT keys hashed, pairs
+     * of INT and DATE keys), probed by rows that find a partner for all, most, a few or none of
+     * them, with NULL keys and deselected rows among them: every join type returns what the
+     * reference join does. INNER and LEFT then return the left batch itself (a view) where at
+     * least a quarter of its rows is selected, and copy the pairs where fewer are.
+     */
+    @Test
+    void uniqueBuildKeysWithEveryJoinTypeAndMatchRate() {
+        List<List<Integer>> keyChoices = List.of(List.of(0), List.of(6), List.of(0, 4));
+        for (int round = 0; round < 120; round++) {
+            List<Integer> roundKeys = keyChoices.get(round % keyChoices.size());
+            JoinType roundType = JoinType.values()[random.nextInt(JoinType.values().length)];
+            double matchRate = new double[] {1.0, 0.9, 0.1, 0.0}[random.nextInt(4)];
+            int buildCount = 1 + random.nextInt(400);
+            List<Object[]> build = randomRows(buildCount);
+            for (int row = 0; row < buildCount; row++) {
+                setUniqueKey(build.get(row), roundKeys, row);
+            }
+            List<Object[]> probe = randomRows(random.nextInt(600));
+            for (Object[] row : probe) {
+                int choice = random.nextInt(20);
+                if (choice == 0) {
+                    row[roundKeys.get(random.nextInt(roundKeys.size()))] = null;
+                } else if (random.nextDouble() < matchRate) {
+                    setUniqueKey(row, roundKeys, random.nextInt(buildCount));
+                } else {
+                    setUniqueKey(row, roundKeys, buildCount + 1 + random.nextInt(1000));
+                }
+            }
+            keys = roundKeys;
+            joinType = roundType;
+            residual = null;
+            int batchSize = 1 + random.nextInt(128);
+            Operator join = new HashJoinOperator(new ListSource(SCHEMA, probe, batchSize, new Random(round), -1),
+                    new ListSource(SCHEMA, build, batchSize, new Random(-round), -1), roundType, roundKeys, roundKeys, null);
+            assertRows(expected(List.of(probe, build)), run(join, context(batchSize)),
+                    "round " + round + ": " + roundType + " on " + roundKeys + ", match rate " + matchRate);
+        }
+    }
+
+    /**
+     * Sets the key columns {@code keys} of {@code row} to the {@code index}-th of distinct keys: an
+     * INT, a spread BIGINT, or an (INT, DATE) pair whose INT repeats (three dates each).
+     */
+    private static void setUniqueKey(Object[] row, List<Integer> keys, int index) {
+        if (keys.equals(List.of(0, 4))) {
+            row[0] = index / 3 - 50;
+            row[4] = LocalDate.of(2024, 1, 1).plusDays(index % 3);
+        } else {
+            row[0] = index * 7 - 5;
+            row[6] = index * 1_000_003L * 1_000_000L;
+        }
+    }
+
+    @Test
+    void innerJoinsWithAtMostOnePartnerReturnTheLeftBatchUnlessFewRowsMatch() {
+        List<Object[]> build = randomRows(100);
+        for (int row = 0; row < build.size(); row++) {
+            setUniqueKey(build.get(row), List.of(0, 4), row);
+        }
+        for (int matching : new int[] {64, 40, 10}) {
+            List<Object[]> probe = randomRows(64);
+            for (int row = 0; row < probe.size(); row++) {
+                setUniqueKey(probe.get(row), List.of(0, 4), row < matching ? row : 1000 + row);
+            }
+            HashJoinOperator join = new HashJoinOperator(ListSource.of(SCHEMA, probe, 64), ListSource.of(SCHEMA, build, 64),
+                    JoinType.INNER, List.of(0, 4), List.of(0, 4), null);
+            join.open(context(64));
+            try {
+                dev.columba.core.batch.Batch batch = join.next();
+                assertEquals(matching, batch.selectedCount());
+                assertEquals(matching >= 16, !batch.ownsVectors(), matching + " of 64 rows matching: a view of the left batch");
+                assertEquals(null, join.next());
+            } finally {
+                join.close();
+            }
+        }
     }
 
     @Test
