@@ -28,15 +28,24 @@ public final class ExecutionContext {
     private final EvaluationContext evaluation;
     /** The context this one is a worker's of: its cancellation is this one's too. Null for a query's own. */
     private final ExecutionContext parent;
+    /** Where leaves take and keep their small output batches between statements; null when nothing is kept. */
+    private final ReusableBatches reusableBatches;
     private volatile boolean cancelled;
 
     public ExecutionContext(QueryContext query, BufferAllocator allocator, int batchSize, EvaluationContext evaluation) {
-        this(query, allocator, batchSize, evaluation, null);
+        this(query, allocator, batchSize, evaluation, null, null);
+    }
+
+    /** A statement's context whose leaves reuse output batches kept in {@code reusableBatches} (a session's). */
+    public ExecutionContext(QueryContext query, BufferAllocator allocator, int batchSize, EvaluationContext evaluation,
+                            ReusableBatches reusableBatches) {
+        this(query, allocator, batchSize, evaluation, null, reusableBatches);
     }
 
     private ExecutionContext(QueryContext query, BufferAllocator allocator, int batchSize, EvaluationContext evaluation,
-                             ExecutionContext parent) {
+                             ExecutionContext parent, ReusableBatches reusableBatches) {
         this.parent = parent;
+        this.reusableBatches = reusableBatches;
         this.query = Objects.requireNonNull(query, "query");
         this.allocator = Objects.requireNonNull(allocator, "allocator");
         this.evaluation = Objects.requireNonNull(evaluation, "evaluation");
@@ -86,7 +95,12 @@ public final class ExecutionContext {
      * siblings without cancelling the query.
      */
     public ExecutionContext worker() {
-        return new ExecutionContext(query, allocator, batchSize, evaluation, this);
+        return new ExecutionContext(query, allocator, batchSize, evaluation, this, null);
+    }
+
+    /** The session's kept output batches ({@link ReusableBatches}), or null: a worker's context has none. */
+    public ReusableBatches reusableBatches() {
+        return reusableBatches;
     }
 
     /** @throws ColumbaException {@link ErrorCode#QUERY_CANCELLED} (57014) once the query was cancelled */

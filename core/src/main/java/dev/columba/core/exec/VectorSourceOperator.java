@@ -14,6 +14,9 @@ import org.apache.arrow.vector.FieldVector;
  * copies rows in one at a time as objects ({@link RowsToBatch}) makes it {@link ExecutionMode#ROW}.
  *
  * <p>Memory: one output batch, reused. Each returned batch is valid until the next {@code next()}.
+ * With the context's {@link ReusableBatches} (a session's statements), the batch is taken from
+ * those kept by an earlier statement of the same columns, and kept again at {@code close} if it
+ * stayed small: a point lookup then allocates no vector.
  * The source is opened with the execution context at {@code open} and closed at {@code close}.
  */
 public final class VectorSourceOperator extends BaseOperator {
@@ -24,6 +27,7 @@ public final class VectorSourceOperator extends BaseOperator {
     private final Function<ExecutionContext, VectorSource> opener;
     private VectorSource source;
     private Batch output;
+    private ReusableBatches reusable;
     private FieldVector[] vectors;
     private boolean exhausted;
 
@@ -46,15 +50,22 @@ public final class VectorSourceOperator extends BaseOperator {
     @Override
     void opened() {
         source = opener.apply(context);
-        output = Batch.create(schema(), allocator);
+        reusable = context.reusableBatches();
+        output = reusable == null ? null : reusable.take(schema());
+        boolean fresh = output == null;
+        if (fresh) {
+            output = Batch.create(schema(), reusable == null ? allocator : reusable.allocator());
+        }
         vectors = new FieldVector[output.columnCount()];
         for (int columnIndex = 0; columnIndex < vectors.length; columnIndex++) {
             vectors[columnIndex] = output.column(columnIndex);
-            // Small first buffers, grown by doubling as rows come: left empty, the first value would
-            // allocate Arrow's default of 3,970 values per vector, which for a point lookup's one row
-            // is most of the statement's cost (large pooled allocations, zeroed, then freed).
-            vectors[columnIndex].setInitialCapacity(INITIAL_CAPACITY);
-            vectors[columnIndex].allocateNew();
+            if (fresh) {
+                // Small first buffers, grown by doubling as rows come: left empty, the first value would
+                // allocate Arrow's default of 3,970 values per vector, which for a point lookup's one row
+                // is most of the statement's cost (large pooled allocations, zeroed, then freed).
+                vectors[columnIndex].setInitialCapacity(INITIAL_CAPACITY);
+                vectors[columnIndex].allocateNew();
+            }
         }
     }
 
@@ -81,9 +92,10 @@ public final class VectorSourceOperator extends BaseOperator {
                 source.close();
             }
         } finally {
-            if (output != null) {
+            if (output != null && (reusable == null || !reusable.keep(schema(), output))) {
                 output.close();
             }
+            output = null;
         }
     }
 }

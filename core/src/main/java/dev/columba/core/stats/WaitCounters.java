@@ -58,10 +58,13 @@ public final class WaitCounters {
     public WaitStats snapshot() {
         long[] countCopy = new long[counts.length()];
         long[] nanosCopy = new long[nanos.length()];
+        boolean waited = false;
         for (int index = 0; index < countCopy.length; index++) {
             countCopy[index] = counts.get(index);
             nanosCopy[index] = nanos.get(index);
+            waited |= countCopy[index] != 0 || nanosCopy[index] != 0;
         }
-        return WaitStats.of(countCopy, nanosCopy);
+        // Most statements never wait: their snapshot is the shared empty one, not a new list of records.
+        return waited ? WaitStats.of(countCopy, nanosCopy) : WaitStats.NONE;
     }
 }

@@ -4,6 +4,7 @@ import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.TupleMover;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.exec.ReusableBatches;
 import dev.columba.core.memory.Memory;
 import dev.columba.planner.plan.PlannerCatalog;
 import dev.columba.planner.plan.PreparedStatementPlan;
@@ -51,6 +52,8 @@ public final class Engine implements AutoCloseable {
     private final AtomicInteger sessions = new AtomicInteger();
     private final StatisticsStore statistics = new StatisticsStore();
     private final PlanCache planCache = new PlanCache();
+    /** The kept batches of the open sessions, freed at close before the memory is checked for leaks. */
+    private final java.util.Set<ReusableBatches> reusableBatches = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Moves on after every committed change of the schema (DDL), so that no cached plan of before is found. */
     private final AtomicLong schemaVersion = new AtomicLong();
     private volatile SettingValues globals;
@@ -184,8 +187,20 @@ public final class Engine implements AutoCloseable {
         return new Session(this);
     }
 
-    void sessionClosed() {
+    void sessionClosed(ReusableBatches batches) {
         sessions.decrementAndGet();
+        reusableBatches.remove(batches);
+        batches.close();
+    }
+
+    /**
+     * A new session's kept output batches ({@link ReusableBatches}), in an allocator under this
+     * engine's memory; freed when the session closes, or when this engine closes before it.
+     */
+    ReusableBatches reusableBatches() {
+        ReusableBatches batches = new ReusableBatches(() -> memory.child("session batches", Long.MAX_VALUE));
+        reusableBatches.add(batches);
+        return batches;
     }
 
     /** Sessions open now. */
@@ -200,6 +215,9 @@ public final class Engine implements AutoCloseable {
             tupleMover.close();
             database.close();
         } finally {
+            for (ReusableBatches batches : reusableBatches) {
+                batches.close();
+            }
             memory.close();
             if (temporaryDirectory != null) {
                 deleteRecursively(temporaryDirectory);

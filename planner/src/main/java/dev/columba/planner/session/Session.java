@@ -5,6 +5,7 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.ReusableBatches;
 import dev.columba.core.expr.EvaluationContext;
 import dev.columba.core.settings.CommitDurability;
 import dev.columba.core.settings.Setting;
@@ -79,14 +80,28 @@ public final class Session implements AutoCloseable {
     private SettingValues settingsFromGlobals;
     /** The values of the settings that change plans, as of {@link #settings}: part of a plan's cache key. */
     private List<String> planSettings;
+    /**
+     * Small output batches of scans kept from one statement to the next (a point select's one row
+     * allocates no vector when it runs again), in an allocator of the session's; freed at close.
+     */
+    private final ReusableBatches reusableBatches;
+    /** The text last normalized for the plan cache (compared by identity), and its normal form. */
+    private String lastText;
+    private String lastNormalized;
 
     Session(Engine engine) {
         this.engine = engine;
         this.ddl = new DdlExecutor(this);
+        this.reusableBatches = engine.reusableBatches();
     }
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The output batches this session keeps between statements (for tests). */
+    ReusableBatches reusableBatches() {
+        return reusableBatches;
     }
 
     Database database() {
@@ -285,7 +300,7 @@ public final class Session implements AutoCloseable {
                 }
             }
         }
-        PlanCache.Key key = planKey(PlanCache.normalize(sql), false);
+        PlanCache.Key key = planKey(normalized(sql), false);
         if (planCacheUsable()) {
             Optional<PlanCache.Entry> cached = engine.planCache().find(key, Instant.now());
             if (cached.isPresent()) {
@@ -309,6 +324,19 @@ public final class Session implements AutoCloseable {
     /** The parse and compile time STATISTICS TIME reports; a cached plan's is zero. */
     record CompileTime(long cpuNanos, long elapsedNanos) {
         static final CompileTime CACHED = new CompileTime(0, 0);
+    }
+
+    /**
+     * {@link PlanCache#normalize} of {@code sql}, remembered for the last text: a prepared
+     * statement passes the same string every execution, and normalizing it was a few percent of a
+     * point select.
+     */
+    private String normalized(String sql) {
+        if (sql != lastText) {
+            lastNormalized = PlanCache.normalize(sql);
+            lastText = sql;
+        }
+        return lastNormalized;
     }
 
     private PlanCache.Key planKey(String text, boolean parameterized) {
@@ -797,7 +825,7 @@ public final class Session implements AutoCloseable {
             Operator built = null;
             try {
                 built = instantiation.apply(this);
-                this.context = new ExecutionContext(query, allocator, batchSize(), evaluation);
+                this.context = new ExecutionContext(query, allocator, batchSize(), evaluation, reusableBatches);
                 running = context;
                 built.open(context);
             } catch (RuntimeException e) {
@@ -932,7 +960,7 @@ public final class Session implements AutoCloseable {
             }
         } finally {
             closed = true;
-            engine.sessionClosed();
+            engine.sessionClosed(reusableBatches);
         }
     }
 }
