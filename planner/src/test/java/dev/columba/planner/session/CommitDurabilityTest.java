@@ -3,14 +3,10 @@ package dev.columba.planner.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.columba.core.batch.Batch;
-import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.plan.QueryPlanner;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
@@ -54,7 +50,7 @@ class CommitDurabilityTest {
 
     /** Full and delayed commits so far, from sys.log_stats. */
     private static List<Long> commits(Session on) {
-        List<Object> row = rows(on, "SELECT full_commits, delayed_commits FROM sys.log_stats").getFirst();
+        List<Object> row = SessionRows.query(on, "SELECT full_commits, delayed_commits FROM sys.log_stats").getFirst();
         return List.of((Long) row.get(0), (Long) row.get(1));
     }
 
@@ -62,24 +58,6 @@ class CommitDurabilityTest {
     private static List<Long> since(Session on, List<Long> before) {
         List<Long> now = commits(on);
         return List.of(now.get(0) - before.get(0), now.get(1) - before.get(1));
-    }
-
-    private static List<List<Object>> rows(Session on, String sql) {
-        List<List<Object>> rows = new ArrayList<>();
-        try (StatementResult.Rows result = (StatementResult.Rows) on.execute(sql)) {
-            TableSchema schema = result.schema();
-            for (Batch batch = result.next(); batch != null; batch = result.next()) {
-                for (int index = 0; index < batch.selectedCount(); index++) {
-                    int row = batch.selectedRow(index);
-                    List<Object> values = new ArrayList<>();
-                    for (int column = 0; column < schema.size(); column++) {
-                        values.add(VectorValues.get(batch.column(column), row, schema.column(column).type()));
-                    }
-                    rows.add(values);
-                }
-            }
-        }
-        return rows;
     }
 
     @Test
@@ -99,7 +77,7 @@ class CommitDurabilityTest {
             other.execute("INSERT INTO t VALUES (3, 3)");
             assertEquals(List.of(1L, 0L), since(other, before), "another session keeps the default");
             assertEquals(List.of(List.of(1L, 1), List.of(2L, 20), List.of(3L, 3)),
-                    rows(other, "SELECT id, v FROM t ORDER BY id"), "a delayed commit is visible at once");
+                    SessionRows.query(other, "SELECT id, v FROM t ORDER BY id"), "a delayed commit is visible at once");
         }
 
         session.execute("SET delayed_durability = off");
@@ -135,7 +113,7 @@ class CommitDurabilityTest {
         session.execute("SET delayed_durability = on");
         session.execute("INSERT INTO t VALUES (1, 1)");
         session.execute("EXEC sys.sp_flush_log");
-        List<Object> log = rows(session, "SELECT end_lsn, durable_lsn FROM sys.log_stats").getFirst();
+        List<Object> log = SessionRows.query(session, "SELECT end_lsn, durable_lsn FROM sys.log_stats").getFirst();
         assertEquals(log.get(0), log.get(1), "durable up to the end of the log");
         session.execute("EXECUTE sp_flush_log");
 
@@ -169,7 +147,7 @@ class CommitDurabilityTest {
         List<Long> before = commits(session);
         session.execute("INSERT INTO t VALUES (2, 2)");
         assertEquals(List.of(0L, 1L), since(session, before), "the stored default");
-        assertEquals(List.of(List.of(1L), List.of(2L)), rows(session, "SELECT id FROM t ORDER BY id"),
+        assertEquals(List.of(List.of(1L), List.of(2L)), SessionRows.query(session, "SELECT id FROM t ORDER BY id"),
                 "closing made the delayed commits durable");
         session.execute("ALTER SYSTEM SET delayed_durability = off");
     }

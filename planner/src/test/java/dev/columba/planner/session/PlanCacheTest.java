@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import dev.columba.core.batch.Batch;
-import dev.columba.core.batch.VectorValues;
-import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.plan.QueryPlanner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,24 +60,6 @@ class PlanCacheTest {
 
     private static final String POINT = "SELECT v, s FROM t WHERE id = ?";
 
-    private List<List<Object>> rows(Session on, String sql, Object... parameters) {
-        List<List<Object>> rows = new ArrayList<>();
-        try (StatementResult.Rows result = (StatementResult.Rows) on.execute(sql, List.of(parameters))) {
-            TableSchema schema = result.schema();
-            for (Batch batch = result.next(); batch != null; batch = result.next()) {
-                for (int index = 0; index < batch.selectedCount(); index++) {
-                    int row = batch.selectedRow(index);
-                    List<Object> values = new ArrayList<>();
-                    for (int column = 0; column < schema.size(); column++) {
-                        values.add(VectorValues.get(batch.column(column), row, schema.column(column).type()));
-                    }
-                    rows.add(values);
-                }
-            }
-        }
-        return rows;
-    }
-
     /** How many times statements whose text contains {@code fragment} were planned since the last call. */
     private long plannedSince(String fragment) {
         synchronized (planned) {
@@ -94,32 +73,32 @@ class PlanCacheTest {
     void aPreparedStatementIsPlannedOnceAndRunsWithEachExecutionsValues() {
         plannedSince("");
         for (long id = 1; id <= 20; id++) {
-            assertEquals(List.of(List.of((int) (id % 10), "row " + id)), rows(session, POINT, id));
+            assertEquals(List.of(List.of((int) (id % 10), "row " + id)), SessionRows.queryWith(session, POINT, id));
         }
         assertEquals(1, plannedSince("`t`"), "one plan for twenty executions");
         // The same text with other whitespace is the same statement.
-        assertEquals(List.of(List.of(7, "row 7")), rows(session, "SELECT v, s\n  FROM t   WHERE id = ?", 7L));
+        assertEquals(List.of(List.of(7, "row 7")), SessionRows.queryWith(session, "SELECT v, s\n  FROM t   WHERE id = ?", 7L));
         assertEquals(0, plannedSince("`t`"));
         // Another session finds the plan too: the cache is the engine's.
         try (Session other = engine.openSession()) {
-            assertEquals(List.of(List.of(3, "row 3")), rows(other, POINT, 3L));
+            assertEquals(List.of(List.of(3, "row 3")), SessionRows.queryWith(other, POINT, 3L));
         }
         assertEquals(0, plannedSince("`t`"));
         // Other text is another plan.
-        assertEquals(List.of(List.of(5)), rows(session, "SELECT v FROM t WHERE id = ?", 5L));
+        assertEquals(List.of(List.of(5)), SessionRows.queryWith(session, "SELECT v FROM t WHERE id = ?", 5L));
         assertEquals(1, plannedSince("`t`"));
     }
 
     @Test
     void parametersOfOtherJavaTypesConvertToTheCachedPlansParameterTypes() {
-        assertEquals(List.of(List.of(4, "row 4")), rows(session, POINT, 4L));
-        assertEquals(List.of(List.of(5, "row 5")), rows(session, POINT, 5));
-        assertEquals(List.of(List.of(6, "row 6")), rows(session, POINT, (short) 6));
-        assertEquals(List.of(), rows(session, POINT, 5000L));
+        assertEquals(List.of(List.of(4, "row 4")), SessionRows.queryWith(session, POINT, 4L));
+        assertEquals(List.of(List.of(5, "row 5")), SessionRows.queryWith(session, POINT, 5));
+        assertEquals(List.of(List.of(6, "row 6")), SessionRows.queryWith(session, POINT, (short) 6));
+        assertEquals(List.of(), SessionRows.queryWith(session, POINT, 5000L));
         plannedSince("");
         String range = "SELECT id FROM t WHERE id BETWEEN ? AND ? AND s <> ?";
-        assertEquals(List.of(List.of(10L), List.of(12L)), rows(session, range, 10L, 12L, "row 11"));
-        assertEquals(List.of(List.of(998L), List.of(999L), List.of(1000L)), rows(session, range, 998, 2000L, "x"));
+        assertEquals(List.of(List.of(10L), List.of(12L)), SessionRows.queryWith(session, range, 10L, 12L, "row 11"));
+        assertEquals(List.of(List.of(998L), List.of(999L), List.of(1000L)), SessionRows.queryWith(session, range, 998, 2000L, "x"));
         assertEquals(1, plannedSince("BETWEEN"));
         ColumbaException wrongCount = assertThrows(ColumbaException.class, () -> session.execute(POINT, List.of()));
         assertEquals(ErrorCode.INVALID_ARGUMENT, wrongCount.errorCode());
@@ -133,10 +112,10 @@ class PlanCacheTest {
                 "SELECT id FROM t WHERE id IN (3, 30, 300) ORDER BY id",
                 "SELECT s FROM t WHERE v = 3 AND id > 990 ORDER BY s");
         for (String query : queries) {
-            List<List<Object>> fresh = rows(session, query + " OPTION (RECOMPILE)");
+            List<List<Object>> fresh = SessionRows.queryWith(session, query + " OPTION (RECOMPILE)");
             plannedSince("");
-            List<List<Object>> first = rows(session, query);
-            List<List<Object>> cached = rows(session, query);
+            List<List<Object>> first = SessionRows.queryWith(session, query);
+            List<List<Object>> cached = SessionRows.queryWith(session, query);
             assertEquals(1, plannedSince(""), query);
             assertEquals(fresh, first, query);
             assertEquals(fresh, cached, query);
@@ -149,7 +128,7 @@ class PlanCacheTest {
         String sql = "SELECT v FROM t WHERE id = ? OPTION (RECOMPILE)";
         plannedSince("");
         for (long id = 1; id <= 3; id++) {
-            assertEquals(List.of(List.of((int) (id % 10))), rows(session, sql, id));
+            assertEquals(List.of(List.of((int) (id % 10))), SessionRows.queryWith(session, sql, id));
         }
         assertEquals(3, plannedSince("`t`"));
         assertTrue(cachedTexts().stream().noneMatch(text -> text.contains("RECOMPILE")), cachedTexts().toString());
@@ -158,26 +137,26 @@ class PlanCacheTest {
     @Test
     void ddlOnTheTableMakesItsPlansStale() {
         plannedSince("");
-        rows(session, POINT, 1L);
-        rows(session, POINT, 2L);
+        SessionRows.queryWith(session, POINT, 1L);
+        SessionRows.queryWith(session, POINT, 2L);
         assertEquals(1, plannedSince("`t`"));
         session.execute("CREATE INDEX t_v ON t (v)");
-        assertEquals(List.of(List.of(1, "row 1")), rows(session, POINT, 1L));
+        assertEquals(List.of(List.of(1, "row 1")), SessionRows.queryWith(session, POINT, 1L));
         assertEquals(1, plannedSince("`t`"), "planned again after CREATE INDEX");
-        rows(session, POINT, 2L);
+        SessionRows.queryWith(session, POINT, 2L);
         assertEquals(0, plannedSince("`t`"), "and cached again");
     }
 
     @Test
     void dropAndCreateOfATableWithTheSameNameIsPlannedAgainstTheNewTable() {
         String sql = "SELECT * FROM t WHERE id = ?";
-        assertEquals(List.of(List.of(1L, 1, "row 1")), rows(session, sql, 1L));
+        assertEquals(List.of(List.of(1L, 1, "row 1")), SessionRows.queryWith(session, sql, 1L));
         session.execute("DROP TABLE t");
-        ColumbaException gone = assertThrows(ColumbaException.class, () -> rows(session, sql, 1L));
+        ColumbaException gone = assertThrows(ColumbaException.class, () -> SessionRows.queryWith(session, sql, 1L));
         assertEquals(ErrorCode.OBJECT_NOT_FOUND, gone.errorCode());
         session.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, label VARCHAR(10) NOT NULL)");
         session.execute("INSERT INTO t VALUES (1, 'new')");
-        assertEquals(List.of(List.of(1L, "new")), rows(session, sql, 1L));
+        assertEquals(List.of(List.of(1L, "new")), SessionRows.queryWith(session, sql, 1L));
     }
 
     @Test
@@ -186,12 +165,12 @@ class PlanCacheTest {
         session.execute("CREATE TABLE scratch (id INT PRIMARY KEY)");
         session.execute("INSERT INTO scratch VALUES (1)");
         plannedSince("");
-        assertEquals(List.of(List.of(1)), rows(session, "SELECT id FROM scratch"));
-        assertEquals(List.of(List.of(1)), rows(session, "SELECT id FROM scratch"));
+        assertEquals(List.of(List.of(1)), SessionRows.queryWith(session, "SELECT id FROM scratch"));
+        assertEquals(List.of(List.of(1)), SessionRows.queryWith(session, "SELECT id FROM scratch"));
         assertEquals(2, plannedSince("scratch"), "not cached while the transaction's DDL is uncommitted");
         session.rollback();
         session.setAutoCommit(true);
-        ColumbaException gone = assertThrows(ColumbaException.class, () -> rows(session, "SELECT id FROM scratch"));
+        ColumbaException gone = assertThrows(ColumbaException.class, () -> SessionRows.queryWith(session, "SELECT id FROM scratch"));
         assertEquals(ErrorCode.OBJECT_NOT_FOUND, gone.errorCode());
     }
 
@@ -200,45 +179,45 @@ class PlanCacheTest {
         session.execute("CREATE TABLE empty_then_filled (id BIGINT PRIMARY KEY, v INT)");
         String sql = "SELECT COUNT(*) FROM empty_then_filled WHERE id < ?";
         long before = engine.statistics().version();
-        assertEquals(List.of(List.of(0L)), rows(session, sql, 100L));
-        assertEquals(List.of(List.of(0L)), rows(session, sql, 100L));
+        assertEquals(List.of(List.of(0L)), SessionRows.queryWith(session, sql, 100L));
+        assertEquals(List.of(List.of(0L)), SessionRows.queryWith(session, sql, 100L));
         assertEquals(1, plannedSince("< ?"));
         // The first insert into the empty table establishes its key bounds: a statistics change.
         session.execute("INSERT INTO empty_then_filled SELECT generate_series, 1 FROM generate_series(1, 50)");
         assertNotEquals(before, engine.statistics().version());
-        assertEquals(List.of(List.of(50L)), rows(session, sql, 100L));
+        assertEquals(List.of(List.of(50L)), SessionRows.queryWith(session, sql, 100L));
         assertEquals(1, plannedSince("< ?"), "planned again with the new bounds");
         // A few more ascending keys widen the bounds by less than the threshold: the plan stays.
         long widened = engine.statistics().version();
         session.execute("INSERT INTO empty_then_filled VALUES (51, 1)");
         assertEquals(widened, engine.statistics().version());
-        assertEquals(List.of(List.of(51L)), rows(session, sql, 100L));
+        assertEquals(List.of(List.of(51L)), SessionRows.queryWith(session, sql, 100L));
         assertEquals(0, plannedSince("< ?"));
     }
 
     @Test
     void aSettingThatChangesPlansSelectsAnotherPlan() {
         String join = "SELECT COUNT(*) FROM t a JOIN t b ON a.id = b.id WHERE a.id < ?";
-        assertEquals(List.of(List.of(9L)), rows(session, join, 10L));
+        assertEquals(List.of(List.of(9L)), SessionRows.queryWith(session, join, 10L));
         assertEquals(1, plannedSince("JOIN"));
         session.execute("SET prefetch = off");
-        assertEquals(List.of(List.of(9L)), rows(session, join, 10L));
+        assertEquals(List.of(List.of(9L)), SessionRows.queryWith(session, join, 10L));
         assertEquals(1, plannedSince("JOIN"), "another plan under prefetch = off");
         session.execute("SET prefetch = on");
-        assertEquals(List.of(List.of(19L)), rows(session, join, 20L));
+        assertEquals(List.of(List.of(19L)), SessionRows.queryWith(session, join, 20L));
         assertEquals(0, plannedSince("JOIN"), "the first plan again");
         // A setting the planner does not read leaves the plan as it is.
         session.execute("SET batch_size = 100");
-        assertEquals(List.of(List.of(19L)), rows(session, join, 20L));
+        assertEquals(List.of(List.of(19L)), SessionRows.queryWith(session, join, 20L));
         assertEquals(0, plannedSince("JOIN"));
     }
 
     @Test
     void sysPlanCacheShowsTextUsesAndPlanningTime() {
         for (long id = 1; id <= 3; id++) {
-            rows(session, POINT, id);
+            SessionRows.queryWith(session, POINT, id);
         }
-        List<List<Object>> cache = rows(session, "SELECT sql_text, use_count, planning_time_ms, created, last_used "
+        List<List<Object>> cache = SessionRows.queryWith(session, "SELECT sql_text, use_count, planning_time_ms, created, last_used "
                 + "FROM sys.plan_cache WHERE sql_text = '" + POINT + "'");
         assertEquals(1, cache.size(), cache.toString());
         List<Object> entry = cache.getFirst();
@@ -277,7 +256,7 @@ class PlanCacheTest {
 
     @Test
     void twoSessionsRunOneCachedPlanAtOnce() throws Exception {
-        rows(session, POINT, 1L);
+        SessionRows.queryWith(session, POINT, 1L);
         plannedSince("");
         int rounds = 200;
         CyclicBarrier start = new CyclicBarrier(2);
@@ -292,7 +271,7 @@ class PlanCacheTest {
                         int checked = 0;
                         for (int round = 0; round < rounds; round++) {
                             long id = 1 + (round * 2L + offset) % 1000;
-                            assertEquals(List.of(List.of((int) (id % 10), "row " + id)), rows(mine, POINT, id));
+                            assertEquals(List.of(List.of((int) (id % 10), "row " + id)), SessionRows.queryWith(mine, POINT, id));
                             checked++;
                         }
                         return checked;

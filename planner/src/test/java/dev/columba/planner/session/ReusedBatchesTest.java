@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.VectorValues;
-import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.plan.QueryPlanner;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
@@ -57,73 +55,55 @@ class ReusedBatchesTest {
 
     private static final String POINT = "SELECT v, s FROM t WHERE id = ?";
 
-    private static List<List<Object>> rows(Session on, String sql, Object... parameters) {
-        List<List<Object>> rows = new ArrayList<>();
-        try (StatementResult.Rows result = (StatementResult.Rows) on.execute(sql, List.of(parameters))) {
-            TableSchema schema = result.schema();
-            for (Batch batch = result.next(); batch != null; batch = result.next()) {
-                for (int index = 0; index < batch.selectedCount(); index++) {
-                    int row = batch.selectedRow(index);
-                    List<Object> values = new ArrayList<>();
-                    for (int column = 0; column < schema.size(); column++) {
-                        values.add(VectorValues.get(batch.column(column), row, schema.column(column).type()));
-                    }
-                    rows.add(values);
-                }
-            }
-        }
-        return rows;
-    }
-
     private static List<Object> expected(long id) {
         return id % 7 == 0 ? Arrays.asList(null, null) : List.of((int) (id % 10), "row " + id);
     }
 
     @Test
     void pointSelectsReuseOneBatchAndReturnEachKeysRow() {
-        assertEquals(List.of(expected(12)), rows(session, POINT, 12L));
+        assertEquals(List.of(expected(12)), SessionRows.queryWith(session, POINT, 12L));
         assertEquals(1, session.reusableBatches().size(), "the scan's batch is kept after the statement");
         for (long id : new long[] {13, 14, 15, 2999, 1, 700, 701, 5000}) {
             List<List<Object>> want = id > 3000 ? List.of() : List.of(expected(id));
-            assertEquals(want, rows(session, POINT, id), "id " + id);
+            assertEquals(want, SessionRows.queryWith(session, POINT, id), "id " + id);
             assertEquals(1, session.reusableBatches().size(), "one batch, taken and kept again");
         }
     }
 
     @Test
     void aLargeScanInBetweenLeavesLaterLookupsCorrect() {
-        assertEquals(List.of(expected(20)), rows(session, POINT, 20L));
-        List<List<Object>> range = rows(session, "SELECT v, s FROM t WHERE id BETWEEN ? AND ?", 1L, 100L);
+        assertEquals(List.of(expected(20)), SessionRows.queryWith(session, POINT, 20L));
+        List<List<Object>> range = SessionRows.queryWith(session, "SELECT v, s FROM t WHERE id BETWEEN ? AND ?", 1L, 100L);
         assertEquals(100, range.size());
         for (int index = 0; index < 100; index++) {
             assertEquals(expected(index + 1), range.get(index));
         }
         // A whole-table scan grows the batch past what is kept: it is freed, not kept.
-        List<List<Object>> all = rows(session, "SELECT v, s FROM t");
+        List<List<Object>> all = SessionRows.queryWith(session, "SELECT v, s FROM t");
         assertEquals(3000, all.size());
         assertTrue(session.reusableBatches().size() <= 1);
-        assertEquals(List.of(expected(21)), rows(session, POINT, 21L));
-        assertEquals(List.of(expected(28)), rows(session, POINT, 28L));
-        assertEquals(List.of(expected(29)), rows(session, POINT, 29L));
+        assertEquals(List.of(expected(21)), SessionRows.queryWith(session, POINT, 21L));
+        assertEquals(List.of(expected(28)), SessionRows.queryWith(session, POINT, 28L));
+        assertEquals(List.of(expected(29)), SessionRows.queryWith(session, POINT, 29L));
     }
 
     @Test
     void aTableOfAnotherShapeGetsItsOwnBatchAndARecreatedTableReadsItsNewColumns() {
-        assertEquals(List.of(expected(5)), rows(session, POINT, 5L));
+        assertEquals(List.of(expected(5)), SessionRows.queryWith(session, POINT, 5L));
         session.execute("CREATE TABLE u (id BIGINT PRIMARY KEY, v VARCHAR(5), s INT)");
         session.execute("INSERT INTO u VALUES (5, 'five', 55)");
-        assertEquals(List.of(List.of("five", 55)), rows(session, "SELECT v, s FROM u WHERE id = ?", 5L));
+        assertEquals(List.of(List.of("five", 55)), SessionRows.queryWith(session, "SELECT v, s FROM u WHERE id = ?", 5L));
         assertEquals(2, session.reusableBatches().size());
         session.execute("DROP TABLE t");
         session.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT, s VARCHAR(20))");
         session.execute("INSERT INTO t VALUES (5, 5000000000, NULL)");
-        assertEquals(List.of(Arrays.asList(5_000_000_000L, null)), rows(session, POINT, 5L));
-        assertEquals(List.of(List.of("five", 55)), rows(session, "SELECT v, s FROM u WHERE id = ?", 5L));
+        assertEquals(List.of(Arrays.asList(5_000_000_000L, null)), SessionRows.queryWith(session, POINT, 5L));
+        assertEquals(List.of(List.of("five", 55)), SessionRows.queryWith(session, "SELECT v, s FROM u WHERE id = ?", 5L));
     }
 
     @Test
     void twoOpenResultsOfOneSessionDoNotShareABatch() {
-        assertEquals(List.of(expected(40)), rows(session, POINT, 40L));
+        assertEquals(List.of(expected(40)), SessionRows.queryWith(session, POINT, 40L));
         try (StatementResult.Rows first = (StatementResult.Rows) session.execute(POINT, List.of(41L));
              StatementResult.Rows second = (StatementResult.Rows) session.execute(POINT, List.of(43L))) {
             Batch a = first.next();
@@ -138,9 +118,9 @@ class ReusedBatchesTest {
     @Test
     void anEngineClosedBeforeItsSessionsFreesWhatTheyKept() {
         Session other = engine.openSession();
-        assertEquals(List.of(expected(9)), rows(other, POINT, 9L));
+        assertEquals(List.of(expected(9)), SessionRows.queryWith(other, POINT, 9L));
         assertEquals(1, other.reusableBatches().size());
-        assertEquals(List.of(expected(10)), rows(session, POINT, 10L));
+        assertEquals(List.of(expected(10)), SessionRows.queryWith(session, POINT, 10L));
         // Arrow's leak check at the memory's close would throw if a kept batch were still allocated.
         engine.close();
         engine = null;

@@ -22,18 +22,29 @@ final class SessionRows {
     }
 
     static List<List<Object>> query(Session session, String sql) {
-        List<List<Object>> rows = new ArrayList<>();
         try (StatementResult.Rows result = (StatementResult.Rows) session.execute(sql)) {
-            TableSchema schema = result.schema();
-            for (Batch batch = result.next(); batch != null; batch = result.next()) {
-                for (int index = 0; index < batch.selectedCount(); index++) {
-                    int row = batch.selectedRow(index);
-                    List<Object> values = new ArrayList<>();
-                    for (int column = 0; column < schema.size(); column++) {
-                        values.add(VectorValues.get(batch.column(column), row, schema.column(column).type()));
-                    }
-                    rows.add(values);
+            return rows(result);
+        }
+    }
+
+    /** A statement with parameters ({@code ?} in {@code sql}), executed as a prepared statement is. */
+    static List<List<Object>> queryWith(Session session, String sql, Object... parameters) {
+        try (StatementResult.Rows result = (StatementResult.Rows) session.execute(sql, List.of(parameters))) {
+            return rows(result);
+        }
+    }
+
+    private static List<List<Object>> rows(StatementResult.Rows result) {
+        List<List<Object>> rows = new ArrayList<>();
+        TableSchema schema = result.schema();
+        for (Batch batch = result.next(); batch != null; batch = result.next()) {
+            for (int index = 0; index < batch.selectedCount(); index++) {
+                int row = batch.selectedRow(index);
+                List<Object> values = new ArrayList<>();
+                for (int column = 0; column < schema.size(); column++) {
+                    values.add(VectorValues.get(batch.column(column), row, schema.column(column).type()));
                 }
+                rows.add(values);
             }
         }
         return rows;

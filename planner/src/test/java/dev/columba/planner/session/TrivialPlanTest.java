@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.columba.core.batch.Batch;
-import dev.columba.core.batch.VectorValues;
-import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.plan.QueryPlanner;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
@@ -63,26 +59,8 @@ class TrivialPlanTest {
         engine.close();
     }
 
-    private static List<List<Object>> rows(Session session, String sql) {
-        List<List<Object>> rows = new ArrayList<>();
-        try (StatementResult.Rows result = (StatementResult.Rows) session.execute(sql)) {
-            TableSchema schema = result.schema();
-            for (Batch batch = result.next(); batch != null; batch = result.next()) {
-                for (int index = 0; index < batch.selectedCount(); index++) {
-                    int row = batch.selectedRow(index);
-                    List<Object> values = new ArrayList<>();
-                    for (int column = 0; column < schema.size(); column++) {
-                        values.add(VectorValues.get(batch.column(column), row, schema.column(column).type()));
-                    }
-                    rows.add(values);
-                }
-            }
-        }
-        return rows;
-    }
-
     private static List<String> explain(Session session, String sql) {
-        return rows(session, "EXPLAIN " + sql).stream().map(row -> (String) row.getFirst()).toList();
+        return SessionRows.query(session, "EXPLAIN " + sql).stream().map(row -> (String) row.getFirst()).toList();
     }
 
     /** The plan's lines without the trivial plan's marker line, which is asserted separately. */
@@ -108,9 +86,9 @@ class TrivialPlanTest {
             assertEquals(QueryPlanner.TRIVIAL_PLAN_LINE, trivialPlan.getFirst(), query + "\n" + trivialPlan);
             assertFalse(fullPlan.contains(QueryPlanner.TRIVIAL_PLAN_LINE), query + "\n" + fullPlan);
             assertEquals(fullPlan, operators(trivialPlan), query);
-            assertEquals(rows(full, query), rows(trivial, query), query);
+            assertEquals(SessionRows.query(full, query), SessionRows.query(trivial, query), query);
         }
-        assertTrue(!rows(trivial, "SELECT v FROM pair WHERE k1 = 3 AND k2 = 10").isEmpty());
+        assertTrue(!SessionRows.query(trivial, "SELECT v FROM pair WHERE k1 = 3 AND k2 = 10").isEmpty());
     }
 
     @Test
@@ -135,7 +113,7 @@ class TrivialPlanTest {
             long changedFully = ((StatementResult.Update) full.execute(onB)).count();
             assertEquals(changedFully, changedTrivially, onA);
             assertNotEquals(0, changedTrivially, onA);
-            assertEquals(rows(full, "SELECT * FROM b ORDER BY id"), rows(trivial, "SELECT * FROM a ORDER BY id"), onA);
+            assertEquals(SessionRows.query(full, "SELECT * FROM b ORDER BY id"), SessionRows.query(trivial, "SELECT * FROM a ORDER BY id"), onA);
         }
     }
 
