@@ -349,7 +349,7 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
 
             @Override
             public boolean matches(int row) {
-                long id = words == null ? packedIds.get(row) : packedIds.reference() + packedIds.deltaIn(words, row);
+                long id = packedIds.reference() + packedIds.deltaIn(words, row);
                 return condition.test(checked(id, row));
             }
         };

@@ -79,7 +79,7 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     /**
      * Deltas in {@code [lowDelta, lowDelta + span]}, unsigned. Rows tested one at a time ({@link
      * #matches}, {@link #refine}) are read from {@code words}, the stream's {@linkplain
-     * PackedLongs#heapWords heap copy} (null: from the segment).
+     * PackedLongs#heapWords heap copy} (null: from the segment, see {@link PackedLongs#deltaIn}).
      */
     private record DeltaRange(PackedLongs values, byte[] words, long lowDelta, long span) implements RowFilter {
         @Override
@@ -100,15 +100,11 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
 
         @Override
         public boolean matches(int row) {
-            long delta = words == null ? values.delta(row) : values.deltaIn(words, row);
-            return Long.compareUnsigned(delta - lowDelta, span) <= 0;
+            return Long.compareUnsigned(values.deltaIn(words, row) - lowDelta, span) <= 0;
         }
 
         @Override
         public int refine(int fromRow, int[] selection, int selectedCount) {
-            if (words == null) {
-                return RowFilter.super.refine(fromRow, selection, selectedCount);
-            }
             byte[] words = this.words;
             long lowDelta = this.lowDelta;
             long span = this.span;
@@ -142,7 +138,7 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
 
         @Override
         public boolean matches(int row) {
-            return (words == null ? values.delta(row) : values.deltaIn(words, row)) != delta;
+            return values.deltaIn(words, row) != delta;
         }
     }
 

@@ -105,8 +105,14 @@ final class PackedLongs {
         return words;
     }
 
-    /** The delta of value {@code index} from {@link #heapWords}' copy {@code words} of this stream. */
+    /**
+     * The delta of value {@code index} from {@link #heapWords}' copy {@code words} of this stream,
+     * or from the segment when there is no copy ({@code words} null).
+     */
     long deltaIn(byte[] words, int index) {
+        if (words == null) {
+            return delta(index);
+        }
         long bit = (long) index * width;
         return ((long) LITTLE_ENDIAN_LONGS.get(words, (int) (bit >>> 3)) >>> (bit & 7)) & mask;
     }

@@ -105,12 +105,21 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
 
     @Override
     public Operator instantiate(Execution execution) {
-        ColumbaColumnstoreScan scan = deferKeyStrings(execution, getInput());
-        Operator input = execution.instantiate(getInput());
+        return instantiate(execution, instantiateInput(execution, getInput()), HashAggregateOperator.Phase.COMPLETE, null);
+    }
+
+    /**
+     * Instantiates {@code input} (this aggregate's input, or the partial aggregation's in a
+     * parallel plan), letting its columnstore scan defer the strings of group keys nothing else
+     * reads ({@link #deferKeyStrings}); a request the scan did not take is withdrawn.
+     */
+    Operator instantiateInput(Execution execution, RelNode input) {
+        ColumbaColumnstoreScan scan = deferKeyStrings(execution, input);
+        Operator operator = execution.instantiate(input);
         if (scan != null) {
             execution.dropDeferredStrings(scan);
         }
-        return instantiate(execution, input, HashAggregateOperator.Phase.COMPLETE, null);
+        return operator;
     }
 
     /**
@@ -121,7 +130,7 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
      * dictionary codes and decodes strings only for groups it has not seen (TPC-H Q1's
      * {@code l_returnflag, l_linestatus}). Returns the scan told, or null.
      */
-    ColumbaColumnstoreScan deferKeyStrings(Execution execution, RelNode input) {
+    private ColumbaColumnstoreScan deferKeyStrings(Execution execution, RelNode input) {
         Set<Integer> columns = new HashSet<>(getGroupSet().asList());
         for (AggregateCall call : getAggCallList()) {
             columns.removeAll(call.getArgList());

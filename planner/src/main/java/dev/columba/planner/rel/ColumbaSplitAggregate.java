@@ -71,12 +71,7 @@ public final class ColumbaSplitAggregate extends SingleRel implements ColumbaRel
     @Override
     public Operator instantiate(Execution execution) {
         if (phase == HashAggregateOperator.Phase.PARTIAL) {
-            ColumbaColumnstoreScan scan = aggregate.deferKeyStrings(execution, getInput());
-            Operator input = execution.instantiate(getInput());
-            if (scan != null) {
-                execution.dropDeferredStrings(scan);
-            }
-            return aggregate.instantiate(execution, input, phase, null);
+            return aggregate.instantiate(execution, aggregate.instantiateInput(execution, getInput()), phase, null);
         }
         Operator input = execution.instantiate(getInput());
         // The partial aggregations' input: the rows, whose types the final merge needs (MIN, MAX).
