@@ -20,9 +20,10 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         cursor.seek(fromRow);
         if (runs.runCount() * (long) LONG_RUN_ROWS > runs.rowCount()) {
             // Short runs: expanded into an array a chunk at a time and copied in bulk.
-            long[] scratch = new long[Math.min(count, CHUNK)];
-            for (int done = 0; done < count; done += scratch.length) {
-                int length = Math.min(scratch.length, count - done);
+            int chunk = Math.min(count, CHUNK);
+            long[] scratch = new long[chunk + RunLongs.Cursor.SHORT_RUN];
+            for (int done = 0; done < count; done += chunk) {
+                int length = Math.min(chunk, count - done);
                 cursor.expand(fromRow + done, length, scratch);
                 target.putLongs(targetIndex + done, scratch, length);
             }

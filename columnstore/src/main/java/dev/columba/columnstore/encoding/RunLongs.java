@@ -7,6 +7,7 @@ import static dev.columba.columnstore.encoding.SegmentFormat.RUNS_HEADER_BYTES;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * A run stream read in place: {@code rowCount} rows as runs of equal values. Layout: u32 run
@@ -156,6 +157,8 @@ final class RunLongs {
     private static final int SEEK_ROWS = 256;
 
     final class Cursor {
+        /** Runs of at most this many rows are written by {@link #expand} without a loop. */
+        static final int SHORT_RUN = 8;
         /** Runs {@link #expand} reads at a time. */
         private static final int BUFFERED_RUNS = 128;
         /** The current run, and the rows {@code [start, end)} it covers. */
@@ -217,7 +220,11 @@ final class RunLongs {
          * Writes the values of rows {@code [row, row + count)} to {@code out[0, count)}; the cursor
          * is on the run holding {@code row} and ends on the run holding the last of them. Run
          * values and lengths are unpacked {@link #BUFFERED_RUNS} at a time (one bounds-checked bulk
-         * copy each), not one checked read per run.
+         * copy each), not one checked read per run. A run of at most {@link #SHORT_RUN} rows is
+         * written as {@link #SHORT_RUN} stores whatever its length, without a loop whose exit
+         * mispredicts at every run; the stores past its end land in the next run's rows (or in
+         * {@code out}'s slack, which the caller leaves: {@code out.length >= count + SHORT_RUN}
+         * lets every run be written so).
          */
         void expand(int row, int count, long[] out) {
             int last = row + count;
@@ -228,9 +235,20 @@ final class RunLongs {
                 }
                 long value = bufferedValues[run - bufferFrom];
                 int stop = Math.min(end, last);
-                for (int position = at + stop - row; at < position; at++) {
+                int length = stop - row;
+                if (length <= SHORT_RUN && at + SHORT_RUN <= out.length) {
                     out[at] = value;
+                    out[at + 1] = value;
+                    out[at + 2] = value;
+                    out[at + 3] = value;
+                    out[at + 4] = value;
+                    out[at + 5] = value;
+                    out[at + 6] = value;
+                    out[at + 7] = value;
+                } else {
+                    Arrays.fill(out, at, at + length, value);
                 }
+                at += length;
                 row = stop;
                 if (row == last) {
                     return;

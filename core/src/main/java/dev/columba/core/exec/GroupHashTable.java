@@ -3,6 +3,8 @@ package dev.columba.core.exec;
 import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.batch.VectorValues;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.Comparisons;
 import dev.columba.core.type.SqlType;
 import java.util.Arrays;
@@ -84,6 +86,8 @@ final class GroupHashTable implements AutoCloseable {
     private long denseHigh;
     /** The groups expected in all ({@link #expectGroups}), 0 when none is known. */
     private long expectedGroups;
+    /** The groups the table was sized for ({@link #reserve}), 0 when it was not. */
+    private int reservedGroups;
     /** For each group added by the lookup under way, the input row holding its key. */
     private int[] pendingRows = new int[16];
     private long[] groupHashes = new long[8];
@@ -158,6 +162,73 @@ final class GroupHashTable implements AutoCloseable {
      */
     void expectGroups(long groups) {
         expectedGroups = Math.max(expectedGroups, groups);
+    }
+
+    /**
+     * Sizes the empty table for the keys at rows {@code [0, rows)} of {@code input}, which a hash
+     * join's build has read in full before inserting them (none NULL): the table never rehashes
+     * on the way to holding them, and a single whole-number key picks its layout once from the
+     * keys' span: the dense array over exactly that span when it is within {@link #DENSE_SPREAD}
+     * values a row, else the hash table, without first filling a dense array it would leave.
+     */
+    void reserve(FieldVector[] input, int rows) {
+        if (groupCount > 0) {
+            throw new IllegalStateException("reserve before the first group");
+        }
+        expectGroups(rows);
+        reservedGroups = rows;
+        int needed = slotsFor(rows);
+        if (wholeNumberKey) {
+            reserveWholeNumbers(input[0], rows, needed);
+        } else if (pairKey) {
+            charge.ensure(bytes() + 2L * needed * Long.BYTES);
+            entries = new long[2 * needed];
+        } else if (!packed && needed > slots.length) {
+            charge.ensure(bytes() + (long) needed * Long.BYTES + (long) (rows + 1) * Long.BYTES);
+            slots = new long[needed];
+            groupHashes = new long[Math.max(8, rows + 1)];
+        }
+    }
+
+    private void reserveWholeNumbers(FieldVector input, int rows, int slots) {
+        if (rows == 0) {
+            return;
+        }
+        ArrowBuf data = input.getDataBuffer();
+        boolean wide = layouts[0] == Layout.INT64;
+        long low = Long.MAX_VALUE;
+        long high = Long.MIN_VALUE;
+        for (int row = 0; row < rows; row++) {
+            long value = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
+            low = Math.min(low, value);
+            high = Math.max(high, value);
+        }
+        long span = high - low + 1;
+        boolean fits = low > -DENSE_VALUE_BOUND && high < DENSE_VALUE_BOUND && span > 0
+                && span <= Math.min(DENSE_MAXIMUM, Math.max(DENSE_MINIMUM, (long) DENSE_SPREAD * rows));
+        if (fits) {
+            charge.ensure(bytes() + span * Integer.BYTES);
+            dense = new int[(int) span];
+            denseBase = low;
+            denseLow = low;
+            denseHigh = high;
+        } else {
+            dense = null;
+            charge.ensure(bytes() + 2L * slots * Long.BYTES);
+            entries = new long[2 * slots];
+        }
+    }
+
+    /** The slots of a table holding {@code groups} groups at most half full: a power of two of at least 2 × (groups + 1). */
+    private static int slotsFor(long groups) {
+        long slots = 32;
+        while (slots < 2 * (groups + 1)) {
+            slots *= 2;
+        }
+        if (slots > 1 << 30) {
+            throw new ColumbaException(ErrorCode.OUT_OF_MEMORY, "a hash table of " + groups + " groups is too large");
+        }
+        return (int) slots;
     }
 
     /** Whether a whole-number key is still looked up in the dense array (for tests). */
@@ -640,10 +711,7 @@ final class GroupHashTable implements AutoCloseable {
     private void leaveDenseMode() {
         int[] table = dense;
         dense = null;
-        int slots = 32;
-        while (slots < 4L * (groupCount + 1)) {
-            slots *= 2;
-        }
+        int slots = 2 * slotsFor(Math.max(groupCount, reservedGroups));
         charge.ensure(bytes() + (long) slots * Long.BYTES);
         entries = new long[slots];
         for (int offset = 0; offset < table.length; offset++) {

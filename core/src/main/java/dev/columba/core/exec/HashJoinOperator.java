@@ -197,7 +197,13 @@ public final class HashJoinOperator extends JoinOperator {
         }
     }
 
-    /** Reads {@code input} (the right input's batches, null at the end) into {@link #buildRows}, the hash table and the chains, charging {@code memory}. */
+    /**
+     * Reads {@code input} (the right input's batches, null at the end) into {@link #buildRows}, the
+     * hash table and the chains, charging {@code memory}. The rows are copied first and inserted
+     * afterwards, so the table is sized once for their number ({@link GroupHashTable#reserve})
+     * instead of doubling its way there; rows with a NULL key that the join keeps go after the
+     * others, in no chain.
+     */
     private void buildFrom(BufferAllocator memory, Supplier<Batch> input) {
         tableCharge = new MemoryCharge(memory, name() + " build hash table");
         chainCharge = new MemoryCharge(memory, name() + " build row chains");
@@ -208,28 +214,32 @@ public final class HashJoinOperator extends JoinOperator {
         table = GroupHashTable.forJoin(keyTypes, memory, tableCharge);
         int[] positions = new int[0];
         int[] nullKeyPositions = new int[0];
-        int[] groups = new int[0];
-        FieldVector[] keys = new FieldVector[rightKeys.length];
         boolean keepNullKeys = joinType == JoinType.RIGHT_ANTI || joinType.keepsUnmatchedRight();
-        for (Batch batch = input.get(); batch != null; batch = input.get()) {
-            positions = Vectors.livePositions(batch, positions);
-            if (keepNullKeys && nullKeyPositions.length < batch.selectedCount()) {
-                nullKeyPositions = new int[positions.length];
+        RowBuffer nullKeyRows = null;
+        try {
+            for (Batch batch = input.get(); batch != null; batch = input.get()) {
+                positions = Vectors.livePositions(batch, positions);
+                if (keepNullKeys && nullKeyPositions.length < batch.selectedCount()) {
+                    nullKeyPositions = new int[positions.length];
+                }
+                int count = withoutNullKeys(batch, positions, batch.selectedCount(), keepNullKeys ? nullKeyPositions : null);
+                buildRows.append(batch, positions, count);
+                if (keepNullKeys && count < batch.selectedCount()) {
+                    if (nullKeyRows == null) {
+                        nullKeyRows = new RowBuffer(right.schema(), memory);
+                    }
+                    nullKeyRows.append(batch, nullKeyPositions, batch.selectedCount() - count);
+                }
             }
-            int count = withoutNullKeys(batch, positions, batch.selectedCount(), keepNullKeys ? nullKeyPositions : null);
-            if (groups.length < count) {
-                groups = new int[Math.max(count, groups.length * 2)];
-            }
-            for (int key = 0; key < rightKeys.length; key++) {
-                keys[key] = batch.column(rightKeys[key]);
-            }
-            table.groupIds(keys, positions, count, groups);
-            int firstNewRow = buildRows.size();
-            buildRows.append(batch, positions, count);
-            link(groups, count, firstNewRow);
-            if (keepNullKeys && count < batch.selectedCount()) {
+            insertBuildRows();
+            if (nullKeyRows != null) {
                 // In no chain: no probe row finds them, and RIGHT_ANTI, FULL and RIGHT return them.
-                buildRows.append(batch, nullKeyPositions, batch.selectedCount() - count);
+                Batch nulls = nullKeyRows.asBatch();
+                buildRows.append(nulls, Vectors.livePositions(nulls, new int[0]), nulls.selectedCount());
+            }
+        } finally {
+            if (nullKeyRows != null) {
+                nullKeyRows.close();
             }
         }
         if (joinType.marksBuild()) {
@@ -246,11 +256,42 @@ public final class HashJoinOperator extends JoinOperator {
         }
     }
 
+    /** Puts every row of {@link #buildRows} (none with a NULL key yet) into the table and the chains, a chunk at a time. */
+    private void insertBuildRows() {
+        int rows = buildRows.size();
+        FieldVector[] keys = new FieldVector[rightKeys.length];
+        for (int key = 0; key < rightKeys.length; key++) {
+            keys[key] = buildRows.column(rightKeys[key]);
+        }
+        table.reserve(keys, rows);
+        int chunk = Math.min(rows, INSERT_CHUNK);
+        int[] positions = new int[chunk];
+        int[] groups = new int[chunk];
+        for (int from = 0; from < rows; from += chunk) {
+            int count = Math.min(chunk, rows - from);
+            for (int index = 0; index < count; index++) {
+                positions[index] = from + index;
+            }
+            table.groupIds(keys, positions, count, groups);
+            link(groups, count, from);
+        }
+    }
+
+    /** Build rows are inserted this many at a time: the scratch arrays and the slots a chunk touches stay in the cache. */
+    private static final int INSERT_CHUNK = 4096;
+
     /**
      * Drops rows with a NULL in any key column from {@code positions}, in order, and puts them in
      * {@code dropped} (unless null); returns how many remain.
      */
     private int withoutNullKeys(Batch batch, int[] positions, int count, int[] dropped) {
+        boolean nullable = false;
+        for (int key : rightKeys) {
+            nullable |= batch.column(key).getNullCount() > 0;
+        }
+        if (!nullable) {
+            return count;
+        }
         int kept = 0;
         int droppedCount = 0;
         for (int index = 0; index < count; index++) {

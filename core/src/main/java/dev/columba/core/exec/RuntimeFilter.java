@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
@@ -97,14 +98,47 @@ public final class RuntimeFilter {
         long[] set = bits;
         long low = min;
         long size = (long) set.length << 6;
-        ArrowBuf data = column.getDataBuffer();
+        long address = column.getDataBuffer().memoryAddress();
+        int out = wide ? filterWide(address, set, low, size, rows, count, kept)
+                : filterNarrow(address, set, low, size, rows, count, kept);
+        if (column.getNullCount() == 0) {
+            return out;
+        }
         ArrowBuf validity = column.getValidityBuffer();
+        int nonNull = 0;
+        for (int index = 0; index < out; index++) {
+            int row = kept[index];
+            kept[nonNull] = row;
+            nonNull += BitVectorHelper.get(validity, row);
+        }
+        return nonNull;
+    }
+
+    /*
+     * The loops below read the column's data by address: the rows are the caller's live positions
+     * in a vector of at least that many values, so every read is in bounds, and the loops are
+     * free of Arrow's per-access checks. A NULL's slot holds some value; the caller drops NULLs
+     * after the loop.
+     */
+
+    private static int filterNarrow(long address, long[] set, long low, long size, int[] rows, int count, int[] kept) {
         int out = 0;
         for (int index = 0; index < count; index++) {
             int row = rows[index];
-            long offset = (wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4)) - low;
-            boolean hit = offset >= 0 && offset < size && (set[(int) (offset >>> 6)] & (1L << offset)) != 0
-                    && BitVectorHelper.get(validity, row) != 0;
+            long offset = MemoryUtil.getInt(address + 4L * row) - low;
+            boolean hit = offset >= 0 && offset < size && (set[(int) (offset >>> 6)] & (1L << offset)) != 0;
+            kept[out] = row;
+            out += hit ? 1 : 0;
+        }
+        return out;
+    }
+
+    private static int filterWide(long address, long[] set, long low, long size, int[] rows, int count, int[] kept) {
+        int out = 0;
+        for (int index = 0; index < count; index++) {
+            int row = rows[index];
+            long offset = MemoryUtil.getLong(address + 8L * row) - low;
+            boolean hit = offset >= 0 && offset < size && (set[(int) (offset >>> 6)] & (1L << offset)) != 0;
             kept[out] = row;
             out += hit ? 1 : 0;
         }
