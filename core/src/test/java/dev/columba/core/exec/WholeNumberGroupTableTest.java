@@ -164,6 +164,39 @@ class WholeNumberGroupTableTest {
         }
     }
 
+    /**
+     * A table sized for a join's build ({@link GroupHashTable#reserve}) picks its layout once from
+     * the keys' span: dense when they lie within sixteen values a key (order keys 4 apart), hashed
+     * when they spread wider (26 apart, as one year's orders do); either way it gives the ids a
+     * table without reserve gives, and finds present and absent keys.
+     */
+    @Test
+    void reservedTableChoosesItsLayoutFromTheKeysSpan() {
+        for (int gap : new int[] {4, 26}) {
+            List<Long> keys = new ArrayList<>();
+            for (long key = 0; key < 30_000; key++) {
+                keys.add(7 + (key * 7_919 % 30_000) * gap);
+            }
+            int[] expected = new int[keys.size()];
+            Arrays.setAll(expected, row -> row);
+            TableSchema schema = new TableSchema(List.of(Column.nullable("k", SqlType.INT)));
+            List<Object[]> rows = new ArrayList<>();
+            keys.forEach(key -> rows.add(new Object[] {(int) (long) key}));
+            try (MemoryCharge charge = new MemoryCharge(allocator, "build");
+                 GroupHashTable table = GroupHashTable.forJoin(List.of(SqlType.INT), allocator, charge);
+                 Batch batch = TestBatches.batch(schema, rows, allocator)) {
+                table.reserve(new FieldVector[] {batch.column(0)}, rows.size());
+                assertEquals(gap <= 16, table.dense(), "dense after reserve, gap " + gap);
+                assertArrayEquals(expected, lookUp(table, SqlType.INT, keys, true), "gap " + gap);
+                assertEquals(gap <= 16, table.dense(), "dense after the inserts, gap " + gap);
+                List<Long> probes = List.of(7L, 7L + gap, 7L + 1, 6L, 7L + 30_000L * gap, 7L + 29_999L * gap);
+                assertArrayEquals(new int[] {keys.indexOf(7L), keys.indexOf(7L + gap), -1, -1, -1,
+                        keys.indexOf(7L + 29_999L * gap)}, lookUp(table, SqlType.INT, probes, false), "gap " + gap);
+                assertEquals(keys.size(), table.groupCount());
+            }
+        }
+    }
+
     /** The group ids of {@code keys} (one live row each), looked up with insertion or without. */
     private int[] lookUp(GroupHashTable table, SqlType type, List<Long> keys, boolean insert) {
         TableSchema schema = new TableSchema(List.of(Column.nullable("k", type)));
