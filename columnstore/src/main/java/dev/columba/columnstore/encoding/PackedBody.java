@@ -84,6 +84,9 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     private record DeltaRange(PackedLongs values, byte[] words, long lowDelta, long span) implements RowFilter {
         @Override
         public int select(int fromRow, int count, int[] selection) {
+            if (this.words != null) {
+                return values.selectDeltaRange(this.words, fromRow, count, lowDelta, span, selection);
+            }
             long[] deltas = new long[Math.min(count, CHUNK)];
             byte[] words = new byte[PackedLongs.scratchFor(deltas.length)];
             int selected = 0;

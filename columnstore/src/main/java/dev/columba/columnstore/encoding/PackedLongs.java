@@ -117,6 +117,26 @@ final class PackedLongs {
         return ((long) LITTLE_ENDIAN_LONGS.get(words, (int) (bit >>> 3)) >>> (bit & 7)) & mask;
     }
 
+    /**
+     * Selects the rows {@code from + i} ({@code i < count}) whose delta lies in
+     * {@code [lowDelta, lowDelta + span]} (unsigned) into {@code selection} as {@code i}, returning
+     * how many: unpacking and comparing in one pass over {@link #heapWords}' copy {@code words},
+     * without copying the words again or unpacking into an array of deltas first.
+     */
+    int selectDeltaRange(byte[] words, int from, int count, long lowDelta, long span, int[] selection) {
+        int width = this.width;
+        long mask = this.mask;
+        long bit = (long) from * width;
+        int selected = 0;
+        for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+            long delta = ((long) LITTLE_ENDIAN_LONGS.get(words, (int) (bit >>> 3)) >>> (bit & 7)) & mask;
+            selection[selected] = rowInRange;
+            selected += Long.compareUnsigned(delta - lowDelta, span) <= 0 ? 1 : 0;
+            bit += width;
+        }
+        return selected;
+    }
+
     /** The delta of value {@code index} (unsigned). */
     long delta(int index) {
         if (width == 0) {

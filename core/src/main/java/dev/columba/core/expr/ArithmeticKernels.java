@@ -150,6 +150,12 @@ final class ArithmeticKernels {
         /** Whether every value of the operand's type fits in a long (precision at most 18). */
         private final boolean leftNarrow;
         private final boolean rightNarrow;
+        /**
+         * The unscaled value of an operand that is a literal ({@code 1 - discount}), or null: a
+         * sum with a constant reads one vector, not two.
+         */
+        private final Long leftConstant;
+        private final Long rightConstant;
 
         DecimalKernel(Expr.Arithmetic node, Kernel left, Kernel right, EvaluationContext context, BufferAllocator allocator) {
             super(node.type(), List.of(left, right), allocator);
@@ -161,6 +167,25 @@ final class ArithmeticKernels {
             this.resultType = (SqlType.DecimalType) node.type();
             this.leftNarrow = leftType.precision() <= Decimal128.LONG_PRECISION;
             this.rightNarrow = rightType.precision() <= Decimal128.LONG_PRECISION;
+            this.leftConstant = unscaledConstant(left, leftType);
+            this.rightConstant = unscaledConstant(right, rightType);
+        }
+
+        /**
+         * The unscaled value of a non-NULL literal operand of a narrow type, when it is exact at the
+         * type's scale and within its precision (as every value of a vector of the type is), else null.
+         */
+        private static Long unscaledConstant(Kernel operand, SqlType.DecimalType type) {
+            if (!(operand instanceof LeafKernels.LiteralKernel literal) || !(literal.value() instanceof BigDecimal value)
+                    || type.precision() > Decimal128.LONG_PRECISION) {
+                return null;
+            }
+            try {
+                long unscaled = value.setScale(type.scale()).unscaledValue().longValueExact();
+                return Math.abs(unscaled) < Decimal128.POWERS_OF_TEN[type.precision()] ? unscaled : null;
+            } catch (ArithmeticException e) {
+                return null;
+            }
         }
 
         @Override
@@ -244,6 +269,11 @@ final class ArithmeticKernels {
             long sign = operator == ArithmeticOperator.ADD ? 1 : -1;
             // |result| < 2 * 10^18 by alignedFitsLong; a result precision of 19 or more admits all of them.
             long bound = resultType.precision() <= Decimal128.LONG_PRECISION ? Decimal128.POWERS_OF_TEN[resultType.precision()] : Long.MAX_VALUE;
+            if (leftConstant != null || rightConstant != null) {
+                addNarrowConstant(leftConstant != null ? right : left, leftConstant != null,
+                        leftFactor, sign * rightFactor, bound, out, rows);
+                return;
+            }
             int[] positions = rows.positions;
             for (int index = 0; index < rows.count; index++) {
                 int row = positions[index];
@@ -256,6 +286,39 @@ final class ArithmeticKernels {
                 long result = a * leftFactor + sign * (b * rightFactor);
                 if (result >= bound || result <= -bound) {
                     throw overflowError(a, b);
+                }
+                Decimal128.writeLong(outData, row, result);
+            }
+        }
+
+        /**
+         * {@link #addNarrow} with one operand a literal: {@code constant * leftFactor + column *
+         * rightFactor} (factors signed) computed per row from the column's vector alone. The
+         * literal's aligned term fits a long as the column's does ({@link #alignedFitsLong}).
+         */
+        private void addNarrowConstant(FieldVector column, boolean constantLeft, long leftFactor, long rightFactor,
+                                       long bound, FieldVector out, Rows rows) {
+            ArrowBuf data = column.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            long constant = constantLeft ? leftConstant : rightConstant;
+            long constantTerm = constant * (constantLeft ? leftFactor : rightFactor);
+            long columnFactor = constantLeft ? rightFactor : leftFactor;
+            int[] positions = rows.positions;
+            for (int index = 0; index < rows.count; index++) {
+                int row = positions[index];
+                long value = Decimal128.low(data, row);
+                long high = Decimal128.high(data, row);
+                if (!Decimal128.fitsLong(high, value)) {
+                    if (constantLeft) {
+                        computeSlow(constant >> 63, constant, high, value, outData, row);
+                    } else {
+                        computeSlow(high, value, constant >> 63, constant, outData, row);
+                    }
+                    continue;
+                }
+                long result = constantTerm + value * columnFactor;
+                if (result >= bound || result <= -bound) {
+                    throw constantLeft ? overflowError(constant, value) : overflowError(value, constant);
                 }
                 Decimal128.writeLong(outData, row, result);
             }

@@ -312,4 +312,40 @@ class HashAggregateOperatorTest extends OperatorTestBase {
                 List.of(new AggregateCall(SUM, 0, false, AggregateCall.NO_FILTER, SqlType.decimal(18, 0), "total"))), context(64)));
         assertEquals("22003", overflow.errorCode().sqlState());
     }
+    /**
+     * Batches without NULLs take the DECIMAL loop that reads no validity: values that need 128
+     * bits, running sums that pass 2^63, an odd number of rows a batch (the last row after the
+     * pairs) and three groups, against totals in BigDecimal.
+     */
+    @Test
+    void decimalSumsOfBatchesWithoutNullsAreExactWithWideValuesAndOddBatches() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("v", SqlType.decimal(30, 0)));
+        BigDecimal wide = new BigDecimal("1" + "0".repeat(25));
+        BigDecimal nearLongMax = new BigDecimal(Long.MAX_VALUE - 5);
+        List<Object[]> rows = new ArrayList<>();
+        Map<Integer, BigDecimal> totals = new LinkedHashMap<>();
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        for (int row = 0; row < 97; row++) {
+            int group = (row * 7) % 3;
+            BigDecimal value = switch (row % 5) {
+                case 0 -> wide.add(BigDecimal.valueOf(row));
+                case 1 -> wide.negate().subtract(BigDecimal.valueOf(row));
+                case 2, 3 -> nearLongMax;
+                default -> BigDecimal.valueOf(-row);
+            };
+            rows.add(new Object[] {group, value});
+            totals.merge(group, value, BigDecimal::add);
+            counts.merge(group, 1, Integer::sum);
+        }
+        List<AggregateCall> calls = List.of(
+                new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "total"),
+                new AggregateCall(AVG, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 2), "mean"));
+        List<Object[]> result = run(new HashAggregateOperator(ListSource.of(schema, rows, 7), List.of(0), calls), context(7));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int group : totals.keySet()) {
+            BigDecimal total = totals.get(group);
+            expected.add(List.of(group, total, total.divide(BigDecimal.valueOf(counts.get(group)), 2, RoundingMode.HALF_UP)));
+        }
+        assertEquals(expected, result.stream().map(Arrays::asList).toList());
+    }
 }

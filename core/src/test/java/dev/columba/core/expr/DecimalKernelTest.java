@@ -183,6 +183,57 @@ class DecimalKernelTest {
                 List.<Object[]>of(row("1.00", "1.00"), row("-9999999.99", "2.00")), "9999999.99");
     }
 
+    /**
+     * A literal operand of a narrow sum ({@code 1 - discount}, {@code price + 0.5}) is read once,
+     * not from a vector per row: the results are the same on either side, NULL rows included, and
+     * overflow is still 22003.
+     */
+    @Test
+    void narrowSumsWithALiteralOperandMatchBigDecimal() {
+        SqlType discount = SqlType.decimal(15, 2);
+        SqlType one = SqlType.decimal(1, 0);
+        SqlType half = SqlType.decimal(2, 1);
+        TableSchema schema = schema(discount, discount);
+        List<Object[]> rows = List.<Object[]>of(row("0.05", "0"), row("-0.10", "0"), row("9999999999999.99", "0"),
+                row("-9999999999999.99", "0"), row("0", "0"), row("1.07", "0"));
+        List<Object[]> withNulls = new ArrayList<>(rows);
+        withNulls.add(row(null, "0"));
+        Expr literalOne = new Expr.Literal(BigDecimal.ONE, one);
+        Expr literalHalf = new Expr.Literal(new BigDecimal("0.5"), half);
+        SqlType result = SqlType.decimal(17, 2);
+        record Case(Expr expression, java.util.function.Function<BigDecimal, BigDecimal> expected) {
+        }
+        List<Case> cases = List.of(
+                new Case(new Expr.Arithmetic(ArithmeticOperator.SUBTRACT, literalOne, column(0, discount), result),
+                        value -> BigDecimal.ONE.subtract(value)),
+                new Case(new Expr.Arithmetic(ArithmeticOperator.ADD, literalOne, column(0, discount), result),
+                        value -> BigDecimal.ONE.add(value)),
+                new Case(new Expr.Arithmetic(ArithmeticOperator.SUBTRACT, column(0, discount), literalHalf, result),
+                        value -> value.subtract(new BigDecimal("0.5"))),
+                new Case(new Expr.Arithmetic(ArithmeticOperator.ADD, column(0, discount), literalHalf, result),
+                        value -> value.add(new BigDecimal("0.5"))));
+        for (Case testCase : cases) {
+            for (List<Object[]> input : List.of(rows, withNulls)) {
+                for (boolean odd : new boolean[] {false, true}) {
+                    List<Object> actual = evaluate(testCase.expression(), schema, input, odd);
+                    int index = 0;
+                    for (int row = odd ? 1 : 0; row < input.size(); row += odd ? 2 : 1) {
+                        BigDecimal value = (BigDecimal) input.get(row)[0];
+                        Object expected = value == null ? null : testCase.expected().apply(value).setScale(2);
+                        assertEquals(expected, actual.get(index++), testCase.expression() + " at row " + row);
+                    }
+                }
+            }
+        }
+        SqlType whole = SqlType.decimal(18, 0);
+        Expr plusOne = new Expr.Arithmetic(ArithmeticOperator.ADD, column(0, whole), new Expr.Literal(BigDecimal.ONE, one), whole);
+        String max = MAX_18.toPlainString();
+        ColumbaException error = assertThrows(ColumbaException.class,
+                () -> evaluate(plusOne, schema(whole, whole), List.<Object[]>of(row("1", "0"), row(max, "0")), false));
+        assertEquals("22003", error.errorCode().sqlState(), error.getMessage());
+        assertTrue(error.getMessage().contains(max), error.getMessage());
+    }
+
     @Test
     void overflowIsAnErrorOnThe128BitPath() {
         SqlType wide = SqlType.decimal(38, 0);
