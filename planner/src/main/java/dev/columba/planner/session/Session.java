@@ -901,8 +901,18 @@ public final class Session implements AutoCloseable {
     // ---- statistics messages --------------------------------------------------------------------
 
     StatementStatistics statistics(QueryContext query, long cpuStart, long start) {
-        return new StatementStatistics(query.statistics().snapshot(), THREADS.getCurrentThreadCpuTime() - cpuStart
-                + query.statistics().workerCpuNanos(), System.nanoTime() - start, query.statistics().waits().snapshot());
+        return finishedStatistics(query, cpuNanosSince(query, cpuStart), System.nanoTime() - start);
+    }
+
+    /** A finished statement's statistics: its counters now, and the times measured when it finished. */
+    StatementStatistics finishedStatistics(QueryContext query, long cpuNanos, long elapsedNanos) {
+        return new StatementStatistics(query.statistics().snapshot(), cpuNanos, elapsedNanos,
+                query.statistics().waits().snapshot());
+    }
+
+    /** CPU time of the statement since {@code cpuStart}: this thread's and its parallel workers'. */
+    long cpuNanosSince(QueryContext query, long cpuStart) {
+        return THREADS.getCurrentThreadCpuTime() - cpuStart + query.statistics().workerCpuNanos();
     }
 
     /**
