@@ -279,11 +279,14 @@ final class Node {
 
     /** The eight key bytes from {@code from} as a big-endian number, zeros past the key's {@code length}. */
     private static long window(MemorySegment segment, long offset, int from, int length) {
+        // No branch on each byte's position: which bytes exist changes from leaf to leaf, and such a
+        // branch made the JIT deoptimize the search again and again while it warmed up.
+        int end = Math.min(from + Long.BYTES, length);
         long value = 0;
-        for (int index = from; index < from + Long.BYTES; index++) {
-            value = value << 8 | (index < length ? Byte.toUnsignedLong(segment.get(ValueLayout.JAVA_BYTE, offset + index)) : 0);
+        for (int index = from; index < end; index++) {
+            value = value << 8 | Byte.toUnsignedLong(segment.get(ValueLayout.JAVA_BYTE, offset + index));
         }
-        return value;
+        return value << (Long.SIZE - Byte.SIZE * (end - from)); // at least one byte: from < length
     }
 
     private static double unsignedToDouble(long value) {
