@@ -191,7 +191,7 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
             run.finish();
         }
         if (statement != null) {
-            statement.finished(rows.messages(), rows.statistics());
+            statement.finished(rows.messages(), rows::statistics);
             statement.connection.resultFinished(this);
         }
     }

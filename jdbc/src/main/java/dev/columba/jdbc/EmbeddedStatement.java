@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A statement: runs SQL in its connection's session and holds the current result (a result set or
@@ -44,7 +45,13 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
     private volatile StatementRun currentRun;
     private SQLWarning warnings;
     private List<String> messages = List.of();
-    private StatementStatistics statistics = StatementStatistics.NONE;
+    /**
+     * The last statement's statistics, made when asked for: a query's result makes them from its
+     * counters on first request, which most statements never see.
+     */
+    private Supplier<StatementStatistics> statistics = NO_STATISTICS;
+
+    private static final Supplier<StatementStatistics> NO_STATISTICS = () -> StatementStatistics.NONE;
 
     EmbeddedStatement(EmbeddedConnection connection) {
         this.connection = connection;
@@ -65,7 +72,7 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
         synchronized (connection.lock) {
             warnings = null;
             messages = List.of();
-            statistics = StatementStatistics.NONE;
+            statistics = NO_STATISTICS;
             updateCount = -1;
         }
         StatementRun started = new StatementRun(connection.session(), connection.cancelLock, queryTimeoutSeconds);
@@ -100,7 +107,7 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
             }
             case StatementResult.Update update -> {
                 started.finish();
-                finished(update.messages(), update.statistics());
+                finished(update.messages(), update::statistics);
                 synchronized (connection.lock) {
                     updateCount = update.count();
                 }
@@ -108,7 +115,7 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
             }
             case StatementResult.Command command -> {
                 started.finish();
-                finished(command.messages(), command.statistics());
+                finished(command.messages(), command::statistics);
                 synchronized (connection.lock) {
                     updateCount = 0;
                 }
@@ -132,12 +139,12 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
         } finally {
             started.finish();
         }
-        finished(result.messages(), result.statistics());
+        finished(result.messages(), result::statistics);
         return result.counts();
     }
 
     /** The statement's execution is over: its messages become warnings, its statistics readable. */
-    void finished(List<String> finishedMessages, StatementStatistics finishedStatistics) {
+    void finished(List<String> finishedMessages, Supplier<StatementStatistics> finishedStatistics) {
         synchronized (connection.lock) {
             messages = finishedMessages;
             statistics = finishedStatistics;
@@ -439,7 +446,7 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
     public StatementStatistics statistics() throws SQLException {
         checkOpen();
         synchronized (connection.lock) {
-            return statistics;
+            return statistics.get();
         }
     }
 

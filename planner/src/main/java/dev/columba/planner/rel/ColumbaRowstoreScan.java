@@ -41,6 +41,10 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
     private final KeyRange range;
     /** The partitions read (1-based, ascending) of a partitioned table; null for all (or no partitioning). */
     private final int[] partitions;
+    /** {@link #outputSchema()}, once made. */
+    private TableSchema outputSchema;
+    /** The input a key bound is translated against: none of its columns is referenced. */
+    private static final TableSchema NO_INPUT = TableSchema.of(Column.nullable("unused", SqlType.INT));
 
     public ColumbaRowstoreScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] projection, KeyRange range) {
         this(cluster, traits, table, projection, range, null);
@@ -229,16 +233,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
 
     @Override
     public Operator instantiate(Execution execution) {
-        List<Column> columns = new ArrayList<>();
-        for (int column : projection) {
-            columns.add(rowstore.schema().column(column));
-        }
-        if (columns.isEmpty()) {
-            // No column read (COUNT(*), CountIntoScanRule): storage counts each page's rows and decodes
-            // none. A batch needs a column all the same: this one is never written, so NULL throughout.
-            columns.add(Column.nullable("$rows", SqlType.BOOLEAN));
-        }
-        TableSchema schema = new TableSchema(columns);
+        TableSchema schema = outputSchema();
         if (execution.planning()) {
             checkRange(execution);
             return new VectorSourceOperator(schema, ExecutionMode.BATCH, context -> RowSources.noVectors());
@@ -251,6 +246,25 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
             TableScan scan = storageScan(execution, readAhead);
             return scan == null ? RowSources.noVectors() : RowSources.scanVectors(execution.environment(), rowstore.store(), scan);
         });
+    }
+
+    /** The columns the scan outputs: made once, as every execution of a cached plan needs them. */
+    private TableSchema outputSchema() {
+        TableSchema schema = outputSchema;
+        if (schema == null) {
+            List<Column> columns = new ArrayList<>();
+            for (int column : projection) {
+                columns.add(rowstore.schema().column(column));
+            }
+            if (columns.isEmpty()) {
+                // No column read (COUNT(*), CountIntoScanRule): storage counts each page's rows and decodes
+                // none. A batch needs a column all the same: this one is never written, so NULL throughout.
+                columns.add(Column.nullable("$rows", SqlType.BOOLEAN));
+            }
+            schema = new TableSchema(columns);
+            outputSchema = schema; // immutable: a race makes two equal copies, harmlessly
+        }
+        return schema;
     }
 
     /**
@@ -344,7 +358,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
 
     /** A bound's value in the type of key column {@code keyIndex}, or null for NULL. */
     private Object keyValue(Execution execution, RexNode value, int keyIndex) {
-        Expr expression = execution.translator(TableSchema.of(Column.nullable("unused", SqlType.INT))).translate(value);
+        Expr expression = execution.translator(NO_INPUT).translate(value);
         if (!(expression instanceof Expr.Literal literal)) {
             throw new IllegalStateException("a key bound must be a literal or a parameter: " + value);
         }

@@ -54,6 +54,8 @@ public final class Engine implements AutoCloseable {
     private final PlanCache planCache = new PlanCache();
     /** The kept batches of the open sessions, freed at close before the memory is checked for leaks. */
     private final java.util.Set<ReusableBatches> reusableBatches = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The statement allocators the open sessions keep between statements, closed at close. */
+    private final java.util.Set<Session.KeptAllocator> keptAllocators = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Moves on after every committed change of the schema (DDL), so that no cached plan of before is found. */
     private final AtomicLong schemaVersion = new AtomicLong();
     private volatile SettingValues globals;
@@ -187,10 +189,22 @@ public final class Engine implements AutoCloseable {
         return new Session(this);
     }
 
-    void sessionClosed(ReusableBatches batches) {
+    void sessionClosed(ReusableBatches batches, Session.KeptAllocator allocator) {
         sessions.decrementAndGet();
         reusableBatches.remove(batches);
-        batches.close();
+        keptAllocators.remove(allocator);
+        try {
+            allocator.close();
+        } finally {
+            batches.close();
+        }
+    }
+
+    /** A new session's kept statement allocator (empty at first), closed when it closes or this engine does. */
+    Session.KeptAllocator keptAllocator() {
+        Session.KeptAllocator allocator = new Session.KeptAllocator();
+        keptAllocators.add(allocator);
+        return allocator;
     }
 
     /**
@@ -215,6 +229,9 @@ public final class Engine implements AutoCloseable {
             tupleMover.close();
             database.close();
         } finally {
+            for (Session.KeptAllocator allocator : keptAllocators) {
+                allocator.close();
+            }
             for (ReusableBatches batches : reusableBatches) {
                 batches.close();
             }

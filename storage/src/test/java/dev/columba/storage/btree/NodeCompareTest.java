@@ -9,25 +9,27 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link Node#compare}: the order of a cell's key against a search key is the unsigned order of
- * their bytes, a prefix first, for keys shorter and longer than the eight bytes its fast path
- * reads at once, equal in their first eight bytes or not, with bytes above 0x7F.
+ * their bytes, a prefix first, for keys shorter and longer than the eight bytes it reads at once
+ * and than the length from which it calls {@link MemorySegment#mismatch}, equal in their first
+ * eight bytes or not, with bytes above 0x7F.
  */
 class NodeCompareTest {
     @Test
     void comparesAsUnsignedBytes() {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        byte[] page = new byte[64];
+        byte[] page = new byte[256];
         for (int round = 0; round < 20_000; round++) {
-            int length = random.nextInt(17);
-            int keyLength = random.nextInt(17);
+            int longest = random.nextBoolean() ? 17 : 90;
+            int length = random.nextInt(longest);
+            int keyLength = random.nextInt(longest);
             byte[] cell = bytes(random, length);
             byte[] key = bytes(random, keyLength);
             if (random.nextBoolean()) {
                 // Share a prefix, often all of the first eight bytes.
                 System.arraycopy(cell, 0, key, 0, Math.min(length, keyLength) - random.nextInt(Math.min(length, keyLength) + 1) / 4);
             }
-            int offset = random.nextInt(page.length - 16);
+            int offset = random.nextInt(page.length - 90);
             System.arraycopy(cell, 0, page, offset, length);
             int expected = Integer.signum(Arrays.compareUnsigned(cell, key));
             int actual = Integer.signum(Node.compare(MemorySegment.ofArray(page), offset, length, MemorySegment.ofArray(key)));
