@@ -24,18 +24,20 @@ import java.util.PriorityQueue;
  * then {@link #close}.
  */
 final class EntrySorter implements AutoCloseable {
-    /** What an entry costs in memory beyond its bytes: two arrays and a slot in the buffer. */
-    private static final int ENTRY_OVERHEAD = 56;
+    /** What an entry costs in memory beyond its bytes: the entry, two array headers and a slot in the buffer. */
+    private static final int ENTRY_OVERHEAD = 72;
     /** A run's read or write buffer, at most. */
     private static final int MAX_BUFFER = 1 << 20;
 
     private final Path directory;
     private final long memoryBytes;
-    private final List<byte[][]> buffer = new ArrayList<>();
+    private final List<Entry> buffer = new ArrayList<>();
     private long bufferedBytes;
     private long entries;
     private FileChannel file;
     private long fileEnd;
+    /** The runs' write buffer, made at the first run. */
+    private ByteBuffer out;
     /** Each run's start and end offsets in the file. */
     private final List<long[]> runs = new ArrayList<>();
 
@@ -55,7 +57,7 @@ final class EntrySorter implements AutoCloseable {
     }
 
     void add(byte[] key, byte[] value) {
-        buffer.add(new byte[][] {key, value});
+        buffer.add(new Entry(prefix(key), key, value));
         bufferedBytes += key.length + value.length + ENTRY_OVERHEAD;
         entries++;
         if (bufferedBytes >= memoryBytes) {
@@ -63,23 +65,45 @@ final class EntrySorter implements AutoCloseable {
         }
     }
 
-    private static final Comparator<byte[][]> BY_KEY = (left, right) -> Arrays.compareUnsigned(left[0], right[0]);
+    /**
+     * An entry with its key's first eight bytes as an unsigned big-endian long (zeros past a shorter
+     * key), so that most comparisons are one of longs: equal prefixes fall back to the whole keys.
+     */
+    private record Entry(long prefix, byte[] key, byte[] value) {
+    }
+
+    private static final Comparator<Entry> BY_KEY = (left, right) -> {
+        int order = Long.compareUnsigned(left.prefix, right.prefix);
+        return order != 0 ? order : Arrays.compareUnsigned(left.key, right.key);
+    };
+
+    static long prefix(byte[] key) {
+        long prefix = 0;
+        int length = Math.min(8, key.length);
+        for (int index = 0; index < length; index++) {
+            prefix |= (key[index] & 0xFFL) << (56 - 8 * index);
+        }
+        return prefix;
+    }
 
     private void writeRun() {
         buffer.sort(BY_KEY);
         long start = fileEnd;
-        ByteBuffer out = ByteBuffer.allocateDirect(MAX_BUFFER);
+        if (out == null) {
+            out = ByteBuffer.allocateDirect(MAX_BUFFER);
+        }
+        out.clear();
         try {
             openFile();
-            for (byte[][] entry : buffer) {
-                int size = 8 + entry[0].length + entry[1].length;
+            for (Entry entry : buffer) {
+                int size = 8 + entry.key.length + entry.value.length;
                 if (size > out.remaining()) {
                     flush(out);
                 }
                 if (size > out.capacity()) {
                     out = ByteBuffer.allocateDirect(size);
                 }
-                out.putInt(entry[0].length).putInt(entry[1].length).put(entry[0]).put(entry[1]);
+                out.putInt(entry.key.length).putInt(entry.value.length).put(entry.key).put(entry.value);
             }
             flush(out);
         } catch (IOException e) {
@@ -101,6 +125,7 @@ final class EntrySorter implements AutoCloseable {
     }
 
     private void flush(ByteBuffer out) throws IOException {
+        // The run file is never synced: it is not needed after a crash.
         out.flip();
         while (out.hasRemaining()) {
             fileEnd += file.write(out, fileEnd);
@@ -145,13 +170,16 @@ final class EntrySorter implements AutoCloseable {
         byte[] key();
 
         byte[] value();
+
+        /** {@link #prefix} of the current key. */
+        long prefix();
     }
 
     private static final class MemoryEntries implements Entries {
-        private final List<byte[][]> entries;
+        private final List<Entry> entries;
         private int position = -1;
 
-        MemoryEntries(List<byte[][]> entries) {
+        MemoryEntries(List<Entry> entries) {
             this.entries = entries;
         }
 
@@ -170,12 +198,17 @@ final class EntrySorter implements AutoCloseable {
 
         @Override
         public byte[] key() {
-            return entries.get(position)[0];
+            return entries.get(position).key;
         }
 
         @Override
         public byte[] value() {
-            return entries.get(position)[1];
+            return entries.get(position).value;
+        }
+
+        @Override
+        public long prefix() {
+            return entries.get(position).prefix;
         }
     }
 
@@ -187,6 +220,7 @@ final class EntrySorter implements AutoCloseable {
         private ByteBuffer in;
         private byte[] key;
         private byte[] value;
+        private long prefix;
 
         RunEntries(FileChannel file, long start, long end, int bufferSize, Path directory) {
             this.file = file;
@@ -209,6 +243,7 @@ final class EntrySorter implements AutoCloseable {
             key = new byte[keyLength];
             value = new byte[valueLength];
             in.get(key).get(value);
+            prefix = EntrySorter.prefix(key);
             return true;
         }
 
@@ -257,11 +292,18 @@ final class EntrySorter implements AutoCloseable {
         public byte[] value() {
             return value;
         }
+
+        @Override
+        public long prefix() {
+            return prefix;
+        }
     }
 
     private static final class MergedEntries implements Entries {
-        private final PriorityQueue<Entries> heads =
-                new PriorityQueue<>((left, right) -> Arrays.compareUnsigned(left.key(), right.key()));
+        private final PriorityQueue<Entries> heads = new PriorityQueue<>((left, right) -> {
+            int order = Long.compareUnsigned(left.prefix(), right.prefix());
+            return order != 0 ? order : Arrays.compareUnsigned(left.key(), right.key());
+        });
         private final List<Entries> pending;
         private Entries current;
 
@@ -293,6 +335,11 @@ final class EntrySorter implements AutoCloseable {
         @Override
         public byte[] value() {
             return current.value();
+        }
+
+        @Override
+        public long prefix() {
+            return current.prefix();
         }
     }
 }
