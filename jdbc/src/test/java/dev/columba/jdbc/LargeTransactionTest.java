@@ -11,7 +11,11 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Properties;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,6 +85,41 @@ class LargeTransactionTest {
         statement.execute("CREATE TABLE copied (id INT NOT NULL PRIMARY KEY, payload VARCHAR(400) NOT NULL)");
         statement.execute("COPY copied FROM '" + file + "' WITH (HEADER)");
         assertSameRows("copied");
+    }
+
+    @Test
+    void copyOfShuffledRowsIntoATableWithIndexesSortsThemAndFindsDuplicatesAtTheEnd() throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery("SELECT id, payload FROM src")) {
+            while (rows.next()) {
+                lines.add(rows.getInt(1) + "," + (ROWS - rows.getInt(1)) + "," + rows.getString(2));
+            }
+        }
+        Collections.shuffle(lines, new Random(7));
+        Path file = directory.resolve("shuffled.csv");
+        Files.writeString(file, "id,code,payload\n" + String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        statement.execute("CREATE TABLE copied (id INT NOT NULL PRIMARY KEY, code INT NOT NULL, payload VARCHAR(400)"
+                + " NOT NULL)");
+        statement.execute("CREATE UNIQUE INDEX copied_code ON copied (code)");
+        statement.execute("CREATE INDEX copied_payload ON copied (payload)");
+        assertEquals(ROWS, statement.executeUpdate("COPY copied FROM '" + file + "' WITH (HEADER)"));
+        assertSameRows("copied");
+        for (int id = 1; id <= ROWS; id += 997) {
+            assertEquals(id, count("SELECT id FROM copied WHERE code = " + (ROWS - id)), "code of id " + id);
+            assertEquals(1, count("SELECT COUNT(*) FROM copied WHERE payload = " + payload(String.valueOf(id))));
+        }
+        // A code twice in the file: the unique index's sort finds it after the last line; nothing is loaded.
+        statement.execute("CREATE TABLE twice (id INT NOT NULL PRIMARY KEY, code INT NOT NULL, payload VARCHAR(400)"
+                + " NOT NULL)");
+        statement.execute("CREATE UNIQUE INDEX twice_code ON twice (code)");
+        lines.add(lines.size() / 3, (ROWS + 1) + ",4242,again");
+        Files.writeString(file, "id,code,payload\n" + String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        SQLException error = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                () -> statement.execute("COPY twice FROM '" + file + "' WITH (HEADER)"));
+        assertEquals("23505", error.getSQLState(), error.getMessage());
+        assertTrue(error.getMessage().contains("[4242]") && error.getMessage().contains("twice_code")
+                && error.getMessage().contains("shuffled.csv"), error.getMessage());
+        assertEquals(0, count("SELECT COUNT(*) FROM twice"));
     }
 
     @Test

@@ -37,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * One {@code COPY lineitem FROM 'lineitem.csv'} ({@link LineitemCsv}, with its header line) or
  * {@code FROM 'lineitem.parquet'} ({@link LineitemParquet}, the same rows as DuckDB writes Parquet)
  * into an empty table of a new database, through the engine's JDBC driver: a Columba columnstore table, a
- * Columba rowstore table clustered on {@code (l_orderkey, l_linenumber)}, or a DuckDB table. The
+ * Columba rowstore table clustered on {@code (l_orderkey, l_linenumber)} (the file's order) or on {@code
+ * (l_partkey, l_orderkey, l_linenumber)} (not the file's order: the load sorts), or a DuckDB table. The
  * score is the time of the statement, commit included (both engines commit a COPY in autocommit);
  * the secondary results are rows per second, file megabytes per second and the process's CPU time.
  * Every load's row count is checked.
@@ -67,7 +68,7 @@ public class CopyLoadBenchmark {
     @Param("0.1")
     public double scaleFactor;
 
-    @Param({"COLUMBA_COLUMNSTORE", "COLUMBA_ROWSTORE", "DUCKDB"})
+    @Param({"COLUMBA_COLUMNSTORE", "COLUMBA_ROWSTORE", "COLUMBA_ROWSTORE_UNSORTED", "DUCKDB"})
     public LoadTarget target;
 
     /** The file read: CSV, or Parquet. */
@@ -175,14 +176,15 @@ public class CopyLoadBenchmark {
         if (format == LoadFormat.PARQUET) {
             String file = parquet.file().toAbsolutePath().toString().replace("'", "''");
             return switch (target) {
-                case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE -> "COPY " + TABLE + " FROM '" + file
+                case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE, COLUMBA_ROWSTORE_UNSORTED -> "COPY " + TABLE + " FROM '" + file
                         + "' WITH (FORMAT parquet, MAXDOP = " + effectiveThreads() + ")";
                 case DUCKDB -> "COPY " + TABLE + " FROM '" + file + "' (FORMAT parquet)";
             };
         }
         String file = csv.file().toAbsolutePath().toString().replace("'", "''");
         return switch (target) {
-            case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE -> "COPY " + TABLE + " FROM '" + file + "' WITH (HEADER, MAXDOP = "
+            case COLUMBA_COLUMNSTORE, COLUMBA_ROWSTORE, COLUMBA_ROWSTORE_UNSORTED -> "COPY " + TABLE + " FROM '" + file
+                    + "' WITH (HEADER, MAXDOP = "
                     + effectiveThreads() + ")";
             case DUCKDB -> "COPY " + TABLE + " FROM '" + file + "' (HEADER)";
         };
@@ -197,6 +199,8 @@ public class CopyLoadBenchmark {
         return switch (target) {
             case COLUMBA_COLUMNSTORE -> "CREATE TABLE " + TABLE + " (" + body + ") WITH (storage = columnstore)";
             case COLUMBA_ROWSTORE -> "CREATE TABLE " + TABLE + " (" + body + ", PRIMARY KEY (l_orderkey, l_linenumber))";
+            case COLUMBA_ROWSTORE_UNSORTED -> "CREATE TABLE " + TABLE + " (" + body
+                    + ", PRIMARY KEY (l_partkey, l_orderkey, l_linenumber))";
             case DUCKDB -> "CREATE TABLE " + TABLE + " (" + body + ")";
         };
     }

@@ -6,6 +6,11 @@ public enum LoadTarget {
     COLUMBA_COLUMNSTORE("Columba columnstore"),
     /** A Columba rowstore table clustered on its key {@code (l_orderkey, l_linenumber)}. */
     COLUMBA_ROWSTORE("Columba rowstore"),
+    /**
+     * A Columba rowstore table clustered on {@code (l_partkey, l_orderkey, l_linenumber)}, an order the
+     * file's rows (by order key) are not in: the load sorts them before it builds the B+tree.
+     */
+    COLUMBA_ROWSTORE_UNSORTED("Columba rowstore, key not in file order"),
     /** A DuckDB table without constraints. */
     DUCKDB("DuckDB");
 

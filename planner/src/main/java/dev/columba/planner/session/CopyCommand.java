@@ -15,6 +15,7 @@ import dev.columba.planner.copy.ImportTarget;
 import dev.columba.planner.parser.SqlCopy;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
+import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.Transaction;
 import java.nio.file.InvalidPathException;
@@ -104,25 +105,27 @@ final class CopyCommand {
                     rows = 0;
                     // An unpartitioned table may be built bottom up (TableStore.bulkInserter); each partition
                     // gets an inserter of its own, so rows in key order skip the descent from the root.
-                    TableStore.BulkInserter bulk = partitions == null ? store.bulkInserter(transaction, counters) : null;
-                    Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
-                    while (csv.hasNext()) {
-                        Object[] row = csv.next();
-                        try {
-                            if (bulk != null) {
-                                bulk.insert(transaction, row, counters);
-                            } else {
-                                TableStore target = partitions.store(partitions.partitionOf(row[partitions.column()]));
-                                inserters.computeIfAbsent(target.definition().objectId(), ignored -> target.inserter())
-                                        .insert(transaction, row, counters);
+                    try (TableStore.BulkInserter bulk = partitions == null ? bulkInserter(store, transaction, counters)
+                            : null) {
+                        Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
+                        while (csv.hasNext()) {
+                            Object[] row = csv.next();
+                            try {
+                                if (bulk != null) {
+                                    bulk.insert(transaction, row, counters);
+                                } else {
+                                    TableStore target = partitions.store(partitions.partitionOf(row[partitions.column()]));
+                                    inserters.computeIfAbsent(target.definition().objectId(), ignored -> target.inserter())
+                                            .insert(transaction, row, counters);
+                                }
+                            } catch (ColumbaException e) {
+                                throw csv.atLastRow(e);
                             }
-                        } catch (ColumbaException e) {
-                            throw csv.atLastRow(e);
+                            rows++;
                         }
-                        rows++;
-                    }
-                    if (bulk != null) {
-                        bulk.finish(transaction, counters);
+                        if (bulk != null) {
+                            finish(bulk, transaction, counters, name, file);
+                        }
                     }
                 }
             }
@@ -149,22 +152,39 @@ final class CopyCommand {
             }
             TableStore store = new TableStore(table, session.database().catalog().indexesOf(transaction.writes(),
                     table.objectId(), counters));
-            TableStore.BulkInserter inserter = store.bulkInserter(transaction, counters);
-            long rows = 0;
-            while (batches.hasNext()) {
-                ColumnBatch batch = batches.next();
-                for (int row = 0; row < batch.rows(); row++) {
-                    try {
-                        inserter.insert(transaction, batch.row(row), counters);
-                    } catch (ColumbaException e) {
-                        throw new ColumbaException(e.errorCode(), "COPY " + table.name() + " FROM " + file + ", row "
-                                + (rows + row + 1) + ": " + e.detail(), e);
+            try (TableStore.BulkInserter inserter = bulkInserter(store, transaction, counters)) {
+                long rows = 0;
+                while (batches.hasNext()) {
+                    ColumnBatch batch = batches.next();
+                    for (int row = 0; row < batch.rows(); row++) {
+                        try {
+                            inserter.insert(transaction, batch.row(row), counters);
+                        } catch (ColumbaException e) {
+                            throw new ColumbaException(e.errorCode(), "COPY " + table.name() + " FROM " + file + ", row "
+                                    + (rows + row + 1) + ": " + e.detail(), e);
+                        }
                     }
+                    rows += batch.rows();
                 }
-                rows += batch.rows();
+                finish(inserter, transaction, counters, table.name(), file);
+                return rows;
             }
+        }
+    }
+
+    /** A rowstore load's inserter: its sorts spill to the database's temporary directory. */
+    private TableStore.BulkInserter bulkInserter(TableStore store, Transaction transaction, IoCounters counters) {
+        return store.bulkInserter(transaction, session.database().directory().resolve(DatabaseLayout.TEMP_DIRECTORY),
+                TableStore.defaultSortMemory(), counters);
+    }
+
+    /** Ends a rowstore load: an error found by its sorts (a duplicate key) names the file, not a line. */
+    private static void finish(TableStore.BulkInserter inserter, Transaction transaction, IoCounters counters, String table,
+                               Path file) {
+        try {
             inserter.finish(transaction, counters);
-            return rows;
+        } catch (ColumbaException e) {
+            throw new ColumbaException(e.errorCode(), "COPY " + table + " FROM " + file + ": " + e.detail(), e);
         }
     }
 }

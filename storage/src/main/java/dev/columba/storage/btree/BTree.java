@@ -402,6 +402,8 @@ public final class BTree {
         private final List<byte[]> separators = new ArrayList<>();
         private final List<Long> children = new ArrayList<>();
         private long entries;
+        /** Pages of an earlier build, emptied by {@link #restart}, used before new ones are allocated. */
+        private final java.util.ArrayDeque<Long> spare = new java.util.ArrayDeque<>();
 
         private Builder(int fillPercent) {
             this.leafLimit = PageFormat.USABLE_SIZE * fillPercent / 100;
@@ -449,21 +451,68 @@ public final class BTree {
             return true;
         }
 
+        /** Receives the entries {@link #restart} reads back. */
+        public interface EntrySink {
+            void accept(byte[] key, byte[] value);
+        }
+
+        /**
+         * Hands every entry added so far to {@code sink}, in key order, and empties the build: the
+         * root is an empty leaf again and the next entry may have any key. The leaves written so far
+         * are reused, in the same order, by the leaves and internal pages that follow before any
+         * page is allocated; {@link #finish} frees those left over. For a load whose input turns
+         * out not to be in order: what was built goes back into the sort with the rest.
+         */
+        public void restart(WriteSet writes, IoCounters counters, EntrySink sink) {
+            List<Long> leaves = new ArrayList<>();
+            leaves.add(firstLeaf);
+            leaves.addAll(children);
+            for (long page : leaves) {
+                try (PageRef ref = writes.read(page, Access.SCAN, counters)) {
+                    int count = Page.slotCount(ref.page());
+                    for (int slot = 0; slot < count; slot++) {
+                        sink.accept(Node.key(ref.page(), slot), Node.value(ref.page(), slot));
+                    }
+                }
+                if (page != rootPage) {
+                    spare.add(page);
+                }
+            }
+            try (PageRef ref = writes.modify(rootPage, counters)) {
+                Page.format(ref.page(), rootPage, PageType.BTREE_LEAF, objectId, 0);
+                Page.setPrevious(ref.page(), PageFormat.NO_PAGE);
+                Page.setNext(ref.page(), PageFormat.NO_PAGE);
+                Page.setSpecial(ref.page(), PageFormat.NO_PAGE);
+            }
+            leaf = rootPage;
+            firstLeaf = rootPage;
+            separators.clear();
+            children.clear();
+            lastKey = null;
+            entries = 0;
+        }
+
+        /** A page for the build: a spare one of an earlier build if any is left, else a new allocation. */
+        private long nextPage(WriteSet writes, Allocator allocator, IoCounters counters) {
+            Long reused = spare.poll();
+            return reused != null ? reused : allocator.allocatePage(writes, objectId, firstOamPage, counters);
+        }
+
         /** Allocates the next leaf, linked after the current one, with {@code firstKey}'s separator. */
         private void startLeaf(WriteSet writes, Allocator allocator, byte[] firstKey, IoCounters counters) {
             if (leaf == rootPage) {
                 // The root was the first leaf: its entries move to a page of their own.
-                long moved = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+                long moved = nextPage(writes, allocator, counters);
                 try (PageRef rootRef = writes.read(rootPage, Access.RANDOM, counters);
-                     PageRef movedRef = writes.create(moved)) {
+                     PageRef movedRef = writable(writes, moved, counters)) {
                     MemorySegment.copy(rootRef.page(), 0, movedRef.page(), 0, PageFormat.PAGE_SIZE);
                     movedRef.page().set(Node.LONG, PageFormat.PAGE_ID_OFFSET, moved);
                 }
                 leaf = moved;
                 firstLeaf = moved;
             }
-            long next = allocator.allocatePage(writes, objectId, firstOamPage, counters);
-            try (PageRef ref = writes.create(next)) {
+            long next = nextPage(writes, allocator, counters);
+            try (PageRef ref = writable(writes, next, counters)) {
                 Page.format(ref.page(), next, PageType.BTREE_LEAF, objectId, 0);
                 Page.setPrevious(ref.page(), leaf);
                 Page.setNext(ref.page(), PageFormat.NO_PAGE);
@@ -482,6 +531,13 @@ public final class BTree {
          * and may be used (inserted into, with {@link BTree#inserter()} or otherwise) afterwards.
          */
         public void finish(WriteSet writes, Allocator allocator, IoCounters counters) {
+            buildInternalLevels(writes, allocator, counters);
+            while (!spare.isEmpty()) {
+                allocator.freePage(writes, firstOamPage, spare.poll(), counters);
+            }
+        }
+
+        private void buildInternalLevels(WriteSet writes, Allocator allocator, IoCounters counters) {
             long leftmost = firstLeaf;
             List<byte[]> keys = new ArrayList<>(separators);
             List<Long> pages = new ArrayList<>(children);
@@ -512,7 +568,7 @@ public final class BTree {
                         used += size;
                         end++;
                     }
-                    long pageId = allocator.allocatePage(writes, objectId, firstOamPage, counters);
+                    long pageId = nextPage(writes, allocator, counters);
                     writeInternal(writes, pageId, level, previous, pageLeftmost, keys, pages, start, end, counters);
                     if (previous != PageFormat.NO_PAGE) {
                         try (PageRef ref = writes.modify(previous, counters)) {
@@ -545,6 +601,11 @@ public final class BTree {
             }
         }
 
+        /** A page the build is about to overwrite whole: new to the transaction, or one it already changed (the root, a spare). */
+        private static PageRef writable(WriteSet writes, long pageId, IoCounters counters) {
+            return writes.isModified(pageId) ? writes.modify(pageId, counters) : writes.create(pageId);
+        }
+
         private static boolean fitsOnePage(List<byte[]> keys) {
             long used = 0;
             for (byte[] key : keys) {
@@ -558,7 +619,7 @@ public final class BTree {
 
         private void writeInternal(WriteSet writes, long pageId, int level, long previous, long leftmost,
                                    List<byte[]> keys, List<Long> pages, int start, int end, IoCounters counters) {
-            try (PageRef ref = writes.isModified(pageId) ? writes.modify(pageId, counters) : writes.create(pageId)) {
+            try (PageRef ref = writable(writes, pageId, counters)) {
                 MemorySegment page = ref.page();
                 Page.format(page, pageId, PageType.BTREE_INTERNAL, objectId, level);
                 Page.setPrevious(page, previous);

@@ -59,7 +59,7 @@ public final class IndexStore {
         return rowId;
     }
 
-    private Object[] indexValues(Object[] row) {
+    Object[] indexValues(Object[] row) {
         List<Integer> columns = definition.keyColumns();
         Object[] values = new Object[columns.size()];
         for (int index = 0; index < values.length; index++) {
@@ -68,7 +68,7 @@ public final class IndexStore {
         return values;
     }
 
-    private byte[] entryKey(Object[] row, byte[] locator) {
+    byte[] entryKey(Object[] row, byte[] locator) {
         byte[] key = keys.encode(indexValues(row));
         byte[] entry = Arrays.copyOf(key, key.length + locator.length);
         System.arraycopy(locator, 0, entry, key.length, locator.length);
@@ -134,6 +134,47 @@ public final class IndexStore {
                 throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "index " + definition.name()
                         + " met two rows with the same locator");
             }
+        }
+        builder.finish(writes, allocator, counters);
+    }
+
+    /**
+     * What a bulk load's sort keeps beside an entry ({@link #entryKey}) for {@link #build(WriteSet,
+     * Allocator, EntrySorter.Entries, IoCounters)}: one byte, 1 if the index key has a NULL (which
+     * never collides), else 0.
+     */
+    static byte[] sortMark(Object[] values) {
+        return new byte[] {(byte) (hasNull(values) ? 1 : 0)};
+    }
+
+    /**
+     * Fills this index, which must be empty, from entries ({@link #entryKey}, with {@link
+     * #sortMark}) in ascending order, as a bulk load's sort gives them: the B+tree is built bottom
+     * up.
+     *
+     * @throws ColumbaException DUPLICATE_KEY if the index is unique and two entries have the same
+     *         non-NULL key
+     */
+    void build(WriteSet writes, Allocator allocator, EntrySorter.Entries entries, IoCounters counters) {
+        BTree.Builder builder = tree.builder(writes, 100, counters);
+        byte[] empty = new byte[0];
+        byte[] previous = null;
+        int previousKeyLength = 0;
+        while (entries.next()) {
+            byte[] entry = entries.key();
+            int keyLength = keys.encodedLength(java.lang.foreign.MemorySegment.ofArray(entry), 0);
+            if (definition.unique() && previous != null && entries.value()[0] == 0 && keyLength == previousKeyLength
+                    && Arrays.equals(entry, 0, keyLength, previous, 0, previousKeyLength)) {
+                throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key "
+                        + Arrays.toString(keys.decode(java.lang.foreign.MemorySegment.ofArray(entry), 0, keyLength))
+                        + " in unique index " + definition.name());
+            }
+            if (!builder.add(writes, allocator, entry, empty, counters)) {
+                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "index " + definition.name()
+                        + " met two rows with the same locator");
+            }
+            previous = entry;
+            previousKeyLength = keyLength;
         }
         builder.finish(writes, allocator, counters);
     }

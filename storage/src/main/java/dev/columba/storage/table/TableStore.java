@@ -155,41 +155,105 @@ public final class TableStore {
     }
 
     /**
-     * An inserter for the rows of one load statement (COPY) that builds the clustered B+tree from
-     * the bottom up while the rows arrive in ascending key order ({@link BTree.Builder}, leaves
-     * filled completely), when the table can take that: clustered on a unique key, no secondary
-     * index, not partitioned (the caller's concern), and empty in the transaction. A row whose key
-     * is below the last one ends the build (the tree is finished there) and it and the rest go
-     * through {@link #inserter()}'s path; a row whose key equals the last one is the duplicate-key
-     * error of {@link #insert}. Any other table gets {@link #inserter()}'s path from the start.
-     * {@link BulkInserter#finish} must be called before anything else reads or changes the table.
+     * How much memory a bulk load's sorts may hold before they write runs to temporary files, by
+     * default: 64 MB, or an eighth of the JVM's heap if that is less.
      */
-    public BulkInserter bulkInserter(Transaction transaction, IoCounters counters) {
+    public static long defaultSortMemory() {
+        return Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+    }
+
+    /**
+     * An inserter for the rows of one load statement (COPY) into an empty table, which builds its
+     * B+trees from the bottom up ({@link BTree.Builder}, leaves filled completely) instead of
+     * inserting row by row:
+     * <ul>
+     * <li>A table clustered on a unique key whose tree is empty in the transaction is built while
+     * the rows arrive in ascending key order. The first row below the last one turns the load
+     * into a sort: what was built is read back into an {@link EntrySorter} (its pages are reused
+     * afterwards), and that row and the rest are encoded and sorted too, in runs of at most
+     * {@code sortMemoryBytes} written to a temporary file in {@code temporaryDirectory}; {@link
+     * BulkInserter#finish} merges the runs into a new build. A key equal to the last one in order
+     * is the duplicate-key error at once; two equal keys met in the sort are the same error at
+     * {@link BulkInserter#finish}.</li>
+     * <li>A secondary index whose tree is empty (so is the table) gets no entry per row: each row's
+     * entry is sorted, and the index is built from the sorted entries at {@link
+     * BulkInserter#finish}, as CREATE INDEX builds one; a unique index finds duplicates there.</li>
+     * </ul>
+     * Everything else (a heap's rows, a non-unique clustered key, a table or index with entries)
+     * goes through {@link #inserter()}'s path. Partitioned tables are the caller's concern. {@link
+     * BulkInserter#finish} must be called before anything else reads or changes the table, and
+     * {@link BulkInserter#close} always (it gives back the sorts' memory and file).
+     */
+    public BulkInserter bulkInserter(Transaction transaction, java.nio.file.Path temporaryDirectory, long sortMemoryBytes,
+                                     IoCounters counters) {
+        WriteSet writes = transaction.writes();
         BTree.Builder builder = null;
-        if (tree != null && definition.uniqueKey() && indexes.isEmpty() && tree.rootIsEmptyLeaf(transaction.writes(), counters)) {
-            builder = tree.builder(transaction.writes(), 100, counters);
+        if (tree != null && definition.uniqueKey() && tree.rootIsEmptyLeaf(writes, counters)) {
+            builder = tree.builder(writes, 100, counters);
         }
-        return new BulkInserter(builder, tree == null ? null : tree.inserter());
+        List<IndexStore> sorted = new ArrayList<>();
+        List<IndexStore> inserted = new ArrayList<>();
+        for (IndexStore index : indexes) {
+            (index.tree().rootIsEmptyLeaf(writes, counters) ? sorted : inserted).add(index);
+        }
+        int sorts = (builder != null ? 1 : 0) + sorted.size();
+        long memoryPerSort = sorts == 0 ? sortMemoryBytes : sortMemoryBytes / sorts;
+        return new BulkInserter(builder, tree == null ? null : tree.inserter(), sorted, inserted, temporaryDirectory,
+                memoryPerSort);
     }
 
     /** See {@link #bulkInserter}. */
-    public final class BulkInserter {
+    public final class BulkInserter implements AutoCloseable {
         private BTree.Builder builder;
         private final BTree.Inserter clustered;
+        private final java.nio.file.Path temporaryDirectory;
+        private final long memoryPerSort;
+        /** The clustered rows' sort, once the input was out of order; null while it is in order. */
+        private EntrySorter rowSort;
+        private final List<IndexStore> sortedIndexes;
+        private final List<IndexStore> insertedIndexes;
+        private final List<EntrySorter> indexSorts = new ArrayList<>();
 
-        private BulkInserter(BTree.Builder builder, BTree.Inserter clustered) {
+        private BulkInserter(BTree.Builder builder, BTree.Inserter clustered, List<IndexStore> sortedIndexes,
+                             List<IndexStore> insertedIndexes, java.nio.file.Path temporaryDirectory, long memoryPerSort) {
             this.builder = builder;
             this.clustered = clustered;
+            this.sortedIndexes = sortedIndexes;
+            this.insertedIndexes = insertedIndexes;
+            this.temporaryDirectory = temporaryDirectory;
+            this.memoryPerSort = memoryPerSort;
+            for (int index = 0; index < sortedIndexes.size(); index++) {
+                indexSorts.add(new EntrySorter(temporaryDirectory, memoryPerSort));
+            }
         }
 
-        /** Whether rows are still going into a bottom-up build. */
+        /** Whether the clustered tree is being built bottom up (from rows in order, or sorted). */
         public boolean building() {
             return builder != null;
         }
 
+        /** Whether the clustered rows are being sorted (they were not in key order). */
+        public boolean sorting() {
+            return rowSort != null;
+        }
+
+        /** Sort runs written to temporary files so far, by every sort of this load. */
+        public int sortRuns() {
+            int runs = rowSort == null ? 0 : rowSort.runs();
+            for (EntrySorter sort : indexSorts) {
+                runs += sort.runs();
+            }
+            return runs;
+        }
+
+        /** How many secondary indexes are built from sorted entries at {@link #finish}. */
+        public int sortedIndexes() {
+            return sortedIndexes.size();
+        }
+
         /** Inserts a row, as {@link TableStore#insert}. */
         public void insert(Transaction transaction, Object[] row, IoCounters counters) {
-            if (builder == null) {
+            if (builder == null && sortedIndexes.isEmpty()) {
                 TableStore.this.insert(transaction, row, clustered, counters);
                 return;
             }
@@ -199,32 +263,103 @@ public final class TableStore {
             }
             rows.encodedSize(row);
             WriteSet writes = transaction.writes();
-            byte[] key = keys.encode(keyValues(row));
-            byte[] last = builder.lastKey();
-            int order = last == null ? 1 : Arrays.compareUnsigned(key, last);
-            if (order == 0) {
-                throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key " + describeKey(row) + " in table "
-                        + name());
+            Allocator allocator = transaction.allocator();
+            for (IndexStore index : insertedIndexes) {
+                index.checkUnique(writes, row, counters);
             }
-            if (order < 0) {
-                // Out of order: the built part becomes the tree, the rest is inserted into it.
-                finish(transaction, counters);
-                TableStore.this.insert(transaction, row, clustered, counters);
-                return;
+            byte[] locator;
+            if (builder != null) {
+                byte[] key = keys.encode(keyValues(row));
+                if (rowSort == null) {
+                    byte[] last = builder.lastKey();
+                    int order = last == null ? 1 : Arrays.compareUnsigned(key, last);
+                    if (order == 0) {
+                        throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key " + describeKey(row)
+                                + " in table " + name());
+                    }
+                    if (order < 0) {
+                        // Out of order: what was built goes back into a sort with the rest.
+                        rowSort = new EntrySorter(temporaryDirectory, memoryPerSort);
+                        builder.restart(writes, counters, rowSort::add);
+                    }
+                }
+                byte[] encoded = encodeRow(writes, allocator, row, BTree.maxEntryLength() - key.length, counters);
+                if (rowSort != null) {
+                    rowSort.add(key, encoded);
+                } else if (!builder.add(writes, allocator, key, encoded, counters)) {
+                    throw new IllegalStateException("key checked above the last one was refused");
+                }
+                locator = key;
+            } else if (tree != null) {
+                byte[] key = clusteredKey(writes, row, counters);
+                byte[] encoded = encodeRow(writes, allocator, row, BTree.maxEntryLength() - key.length, counters);
+                if (!clustered.insert(writes, allocator, key, encoded, counters)) {
+                    throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key " + describeKey(row)
+                            + " in table " + name());
+                }
+                locator = key;
+            } else {
+                byte[] encoded = encodeRow(writes, allocator, row, heap.maxRowLength(), counters);
+                locator = IndexStore.rowIdLocator(heap.insert(writes, allocator, encoded, counters));
             }
-            byte[] encoded = encodeRow(writes, transaction.allocator(), row, BTree.maxEntryLength() - key.length, counters);
-            if (!builder.add(writes, transaction.allocator(), key, encoded, counters)) {
-                throw new IllegalStateException("key checked above the last one was refused");
+            for (IndexStore index : insertedIndexes) {
+                index.insert(writes, allocator, row, locator, counters);
+            }
+            for (int index = 0; index < sortedIndexes.size(); index++) {
+                IndexStore store = sortedIndexes.get(index);
+                indexSorts.get(index).add(store.entryKey(row, locator), IndexStore.sortMark(store.indexValues(row)));
             }
             transaction.adjustRowCount(definition.objectId(), 1);
         }
 
-        /** Completes a bottom-up build still under way; rows inserted after go through the B+tree's inserter. */
+        /**
+         * Completes the load: the clustered rows sorted so far are merged into the build, the
+         * build is finished, and each sorted index is built. Rows inserted after go through the
+         * ordinary paths.
+         *
+         * @throws ColumbaException DUPLICATE_KEY when the sort met two rows with the same key, or a
+         *         unique index two with the same non-NULL key
+         */
         public void finish(Transaction transaction, IoCounters counters) {
-            if (builder != null) {
-                BTree.Builder done = builder;
-                builder = null;
-                done.finish(transaction.writes(), transaction.allocator(), counters);
+            WriteSet writes = transaction.writes();
+            Allocator allocator = transaction.allocator();
+            try {
+                if (rowSort != null) {
+                    EntrySorter.Entries sorted = rowSort.sorted();
+                    while (sorted.next()) {
+                        if (!builder.add(writes, allocator, sorted.key(), sorted.value(), counters)) {
+                            throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key "
+                                    + Arrays.toString(keys.decode(sorted.key())) + " in table " + name());
+                        }
+                    }
+                    rowSort.close();
+                    rowSort = null;
+                }
+                if (builder != null) {
+                    BTree.Builder done = builder;
+                    builder = null;
+                    done.finish(writes, allocator, counters);
+                }
+                for (int index = 0; index < sortedIndexes.size(); index++) {
+                    sortedIndexes.get(index).build(writes, allocator, indexSorts.get(index).sorted(), counters);
+                    indexSorts.get(index).close();
+                }
+                insertedIndexes.addAll(sortedIndexes);
+                sortedIndexes.clear();
+                indexSorts.clear();
+            } finally {
+                close();
+            }
+        }
+
+        /** Gives back the sorts' memory and temporary file; the load is then unusable unless finished. */
+        @Override
+        public void close() {
+            if (rowSort != null) {
+                rowSort.close();
+            }
+            for (EntrySorter sort : indexSorts) {
+                sort.close();
             }
         }
     }

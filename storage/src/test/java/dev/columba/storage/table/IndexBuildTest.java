@@ -171,4 +171,66 @@ class IndexBuildTest {
             assertTrue(error.getMessage().contains("[1234]") && error.getMessage().contains("ix_n2"), error.getMessage());
         }
     }
+
+    /** Creates {@code name} with an empty index on (grp, n), or a unique one on n, and bulk loads {@code rows} into it. */
+    private TableStore bulkLoad(String name, boolean clustered, List<Object[]> rows, boolean uniqueN) {
+        try (Transaction transaction = database.begin()) {
+            tables.createTable(transaction, name, schema(), clustered ? List.of(0) : List.of(), true, Map.of());
+            TableStore table = tables.createIndex(transaction, name, "ix_" + name, uniqueN ? List.of(2) : List.of(1, 2),
+                    uniqueN);
+            try (TableStore.BulkInserter inserter = table.bulkInserter(transaction,
+                    directory.resolve(dev.columba.storage.db.DatabaseLayout.TEMP_DIRECTORY), 128 << 10, counters)) {
+                assertEquals(1, inserter.sortedIndexes(), "an empty index is built from sorted entries");
+                for (Object[] row : rows) {
+                    inserter.insert(transaction, row, counters);
+                }
+                assertTrue(inserter.sortRuns() > 1, "the entries did not fit the sort's memory: " + inserter.sortRuns());
+                inserter.finish(transaction, counters);
+            }
+            transaction.commit();
+            return table;
+        }
+    }
+
+    @Test
+    void aBulkLoadSortsIndexEntriesIntoTheIndexInsertsKeep() {
+        List<Object[]> rows = rows(20_000, false);
+        for (boolean clustered : new boolean[] {true, false}) {
+            String suffix = clustered ? "c" : "h";
+            TableStore kept = load("kept_" + suffix, clustered, rows, "ix_kept_" + suffix);
+            TableStore built = bulkLoad("bulk_" + suffix, clustered, rows, false);
+            if (clustered) {
+                List<String> expected = entries(kept.indexes().getFirst());
+                assertEquals(rows.size(), expected.size());
+                assertEquals(expected, entries(built.indexes().getFirst()), "the same entries in the same order");
+            } else {
+                List<String> expected = heapEntries(kept);
+                assertEquals(rows.size(), expected.size());
+                assertEquals(expected, heapEntries(built), "the same index keys and rows");
+            }
+            try (Transaction transaction = database.begin()) {
+                built.insert(transaction, new Object[] {50_000, "group 7", 1}, counters);
+                transaction.commit();
+            }
+            assertEquals(1, built.indexes().getFirst().lookup(database.bufferPool(), new Object[] {"group 7", 1},
+                    counters).stream().filter(locator -> ((Integer) built.fetch(database.bufferPool(), locator,
+                    counters)[0]) == 50_000).count(), "the loaded index takes inserts");
+        }
+    }
+
+    @Test
+    void aBulkLoadedUniqueIndexRefusesEqualKeysAtTheEndAndAcceptsNulls() {
+        List<Object[]> rows = rows(5_000, true);
+        TableStore table = bulkLoad("bu", true, rows, true);
+        assertEquals(rows.size(), entries(table.indexes().getFirst()).size());
+
+        List<Object[]> duplicated = new ArrayList<>(rows);
+        duplicated.add(new Object[] {90_000, "x", 1234});
+        duplicated.add(2_000, new Object[] {90_001, "y", 1234});
+        ColumbaException error = assertThrows(ColumbaException.class, () -> bulkLoad("bd", false, duplicated, true));
+        assertEquals(ErrorCode.DUPLICATE_KEY, error.errorCode());
+        assertTrue(error.getMessage().contains("[1234]") && error.getMessage().contains("ix_bd"), error.getMessage());
+        assertTrue(tables.find(database.bufferPool(), "bd", counters).isEmpty(), "the failed load's transaction was"
+                + " rolled back with the table");
+    }
 }

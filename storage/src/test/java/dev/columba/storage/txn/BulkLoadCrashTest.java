@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a child JVM ({@link BulkLoadCrashWorkload}, SIGKILL) during a bottom-up load several times
- * the buffer pool — once with the tree built and spilled but not committed, once as it commits —
+ * the buffer pool — once with the tree built and spilled but not committed, once with shuffled rows
+ * sorted into runs before the load ended, once as it commits —
  * and checks after reopening that the table is empty or wholly loaded, nothing half-loaded, the
  * spill file gone, and the space the killed load had allocated reused by the next load.
  */
@@ -47,7 +48,7 @@ class BulkLoadCrashTest {
             IoCounters counters = new IoCounters();
             TableStore table = new Tables(database).find(database.bufferPool(), "big", counters).orElseThrow();
             try (Transaction transaction = database.begin()) {
-                BulkLoadTest.load(transaction, table, LargeTransactionTest.ROWS, counters);
+                BulkLoadTest.load(database, transaction, table, LargeTransactionTest.ROWS, counters);
                 transaction.commit();
             }
             assertTrue(Files.size(database.dataFile().path()) <= sizeAfterCrash, "the space was reused: "
@@ -55,6 +56,24 @@ class BulkLoadCrashTest {
             LargeTransactionTest.assertTableHolds(database, 0, LargeTransactionTest.ROWS, true);
         }
         try (Database database = Database.open(directory, LargeTransactionTest.smallPool(), NativeFilesFacade.INSTANCE)) {
+            LargeTransactionTest.assertTableHolds(database, 0, LargeTransactionTest.ROWS, true);
+        }
+    }
+
+    @Test
+    void killedWhileSortingLeavesTheTableEmptyAndNoRunFile() throws Exception {
+        List<String> lines = runAndKill("sort", "R ");
+        assertTrue(Integer.parseInt(lines.get(1).substring(2)) > 10, "the load had written sort runs: " + lines);
+        try (Database database = Database.open(directory, LargeTransactionTest.smallPool(), NativeFilesFacade.INSTANCE)) {
+            BulkLoadTest.assertEmpty(database);
+            BulkLoadTest.assertTempDirectoryEmpty(database);
+            IoCounters counters = new IoCounters();
+            TableStore table = new Tables(database).find(database.bufferPool(), "big", counters).orElseThrow();
+            try (Transaction transaction = database.begin()) {
+                BulkLoadTest.load(database, transaction, table, BulkLoadTest.shuffled(LargeTransactionTest.ROWS, 6),
+                        counters);
+                transaction.commit();
+            }
             LargeTransactionTest.assertTableHolds(database, 0, LargeTransactionTest.ROWS, true);
         }
     }
@@ -112,7 +131,7 @@ class BulkLoadCrashTest {
         }
         assertTrue(killed, "child ended without printing " + marker + ": " + lines);
         for (String line : lines) {
-            assertTrue(line.startsWith("B ") || line.startsWith("S ") || line.equals("L") || line.equals("C"),
+            assertTrue(line.startsWith("B ") || line.startsWith("S ") || line.startsWith("R ") || line.equals("L") || line.equals("C"),
                     "child failed: " + lines);
         }
         assertEquals('B', lines.getFirst().charAt(0), lines.toString());
