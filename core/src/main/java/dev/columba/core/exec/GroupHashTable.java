@@ -176,21 +176,28 @@ final class GroupHashTable implements AutoCloseable {
             throw new IllegalStateException("reserve before the first group");
         }
         expectGroups(rows);
-        reservedGroups = rows;
-        int needed = slotsFor(rows);
+        // The rows bound the distinct keys from above; a large build of repeated keys (lineitem on
+        // a part) would size its table far past them, so beyond RESERVE_MAXIMUM the table grows.
+        int sized = Math.min(rows, RESERVE_MAXIMUM);
+        reservedGroups = sized;
+        int needed = slotsFor(sized);
         if (wholeNumberKey) {
-            reserveWholeNumbers(input[0], rows, needed);
+            reserveWholeNumbers(input[0], rows, sized, needed);
         } else if (pairKey) {
             charge.ensure(bytes() + 2L * needed * Long.BYTES);
             entries = new long[2 * needed];
         } else if (!packed && needed > slots.length) {
-            charge.ensure(bytes() + (long) needed * Long.BYTES + (long) (rows + 1) * Long.BYTES);
+            charge.ensure(bytes() + (long) needed * Long.BYTES + (long) (sized + 1) * Long.BYTES);
             slots = new long[needed];
-            groupHashes = new long[Math.max(8, rows + 1)];
+            groupHashes = new long[Math.max(8, sized + 1)];
         }
     }
 
-    private void reserveWholeNumbers(FieldVector input, int rows, int slots) {
+    /** {@link #reserve} sizes a table for at most this many groups (32 MB of whole-number slots). */
+    private static final int RESERVE_MAXIMUM = 1 << 20;
+
+    /** For {@link #reserve}: the keys of rows {@code [0, rows)} choose dense (over at most sixteen values per sized group) or hashed. */
+    private void reserveWholeNumbers(FieldVector input, int rows, int sized, int slots) {
         if (rows == 0) {
             return;
         }
@@ -205,7 +212,7 @@ final class GroupHashTable implements AutoCloseable {
         }
         long span = high - low + 1;
         boolean fits = low > -DENSE_VALUE_BOUND && high < DENSE_VALUE_BOUND && span > 0
-                && span <= Math.min(DENSE_MAXIMUM, Math.max(DENSE_MINIMUM, (long) DENSE_SPREAD * rows));
+                && span <= Math.min(DENSE_MAXIMUM, Math.max(DENSE_MINIMUM, (long) DENSE_SPREAD * sized));
         if (fits) {
             charge.ensure(bytes() + span * Integer.BYTES);
             dense = new int[(int) span];
