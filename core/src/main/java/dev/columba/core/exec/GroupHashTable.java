@@ -86,8 +86,6 @@ final class GroupHashTable implements AutoCloseable {
     private long denseHigh;
     /** The groups expected in all ({@link #expectGroups}), 0 when none is known. */
     private long expectedGroups;
-    /** The groups the table was sized for ({@link #reserve}), 0 when it was not. */
-    private int reservedGroups;
     /** For each group added by the lookup under way, the input row holding its key. */
     private int[] pendingRows = new int[16];
     private long[] groupHashes = new long[8];
@@ -175,11 +173,9 @@ final class GroupHashTable implements AutoCloseable {
         if (groupCount > 0) {
             throw new IllegalStateException("reserve before the first group");
         }
-        expectGroups(rows);
         // The rows bound the distinct keys from above; a large build of repeated keys (lineitem on
         // a part) would size its table far past them, so beyond RESERVE_MAXIMUM the table grows.
         int sized = Math.min(rows, RESERVE_MAXIMUM);
-        reservedGroups = sized;
         int needed = slotsFor(sized);
         if (wholeNumberKey) {
             reserveWholeNumbers(input[0], rows, sized, needed);
@@ -718,7 +714,7 @@ final class GroupHashTable implements AutoCloseable {
     private void leaveDenseMode() {
         int[] table = dense;
         dense = null;
-        int slots = 2 * slotsFor(Math.max(groupCount, reservedGroups));
+        int slots = 2 * slotsFor(groupCount);
         charge.ensure(bytes() + (long) slots * Long.BYTES);
         entries = new long[slots];
         for (int offset = 0; offset < table.length; offset++) {

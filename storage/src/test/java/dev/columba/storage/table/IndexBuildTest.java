@@ -126,17 +126,7 @@ class IndexBuildTest {
                 built = tables.createIndex(transaction, "built_" + suffix, "ix_built_" + suffix, List.of(1, 2), false);
                 transaction.commit();
             }
-            if (clustered) {
-                List<String> expected = entries(kept.indexes().getFirst());
-                assertEquals(rows.size(), expected.size());
-                assertEquals(expected, entries(built.indexes().getFirst()), "the same entries in the same order");
-            } else {
-                // A heap's row ids differ between the two tables (the index pages came first in one):
-                // the same index keys, each pointing at the row with the same id.
-                List<String> expected = heapEntries(kept);
-                assertEquals(rows.size(), expected.size());
-                assertEquals(expected, heapEntries(built), "the same index keys and rows");
-            }
+            assertSameIndex(kept, built, clustered, rows.size());
             // The built index is kept in step by later inserts and deletes like any other.
             try (Transaction transaction = database.begin()) {
                 built.insert(transaction, new Object[] {50_000, "group 7", 1}, counters);
@@ -172,6 +162,22 @@ class IndexBuildTest {
         }
     }
 
+    /**
+     * The first index of {@code built} holds what the first index of {@code kept} holds: the same
+     * entries in the same order for clustered tables; for heaps, whose row ids differ between the
+     * two tables (the index pages came first in one), the same index keys, each pointing at the row
+     * with the same values.
+     */
+    private void assertSameIndex(TableStore kept, TableStore built, boolean clustered, int rows) {
+        List<String> expected = clustered ? entries(kept.indexes().getFirst()) : heapEntries(kept);
+        assertEquals(rows, expected.size());
+        if (clustered) {
+            assertEquals(expected, entries(built.indexes().getFirst()), "the same entries in the same order");
+        } else {
+            assertEquals(expected, heapEntries(built), "the same index keys and rows");
+        }
+    }
+
     /** Creates {@code name} with an empty index on (grp, n), or a unique one on n, and bulk loads {@code rows} into it. */
     private TableStore bulkLoad(String name, boolean clustered, List<Object[]> rows, boolean uniqueN) {
         try (Transaction transaction = database.begin()) {
@@ -199,15 +205,7 @@ class IndexBuildTest {
             String suffix = clustered ? "c" : "h";
             TableStore kept = load("kept_" + suffix, clustered, rows, "ix_kept_" + suffix);
             TableStore built = bulkLoad("bulk_" + suffix, clustered, rows, false);
-            if (clustered) {
-                List<String> expected = entries(kept.indexes().getFirst());
-                assertEquals(rows.size(), expected.size());
-                assertEquals(expected, entries(built.indexes().getFirst()), "the same entries in the same order");
-            } else {
-                List<String> expected = heapEntries(kept);
-                assertEquals(rows.size(), expected.size());
-                assertEquals(expected, heapEntries(built), "the same index keys and rows");
-            }
+            assertSameIndex(kept, built, clustered, rows.size());
             try (Transaction transaction = database.begin()) {
                 built.insert(transaction, new Object[] {50_000, "group 7", 1}, counters);
                 transaction.commit();
