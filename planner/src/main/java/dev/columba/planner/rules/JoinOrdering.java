@@ -3,10 +3,12 @@ package dev.columba.planner.rules;
 import dev.columba.planner.rel.JoinSelectivity;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.TreeMap;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
@@ -23,6 +25,8 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
@@ -36,7 +40,9 @@ import org.apache.calcite.util.ImmutableBitSet;
  * below it); an equality between columns of two factors by {@link JoinSelectivity} (distinct
  * counts), all equalities between the same two factors together (a composite key); any other
  * conjunct by Calcite's guess. A set of factors has the product of their rows times the
- * selectivities of the conjuncts among them.
+ * selectivities of the conjuncts among them. Equalities the stated ones imply ({@code a = b} and
+ * {@code b = c} give {@code a = c}) join factors the query linked only through a third; an equality
+ * between fields already equated is neither applied nor counted twice.
  *
  * <p>Search: up to {@value #EXHAUSTIVE_FACTORS} factors, dynamic programming over all subsets
  * (bushy trees); the cost of a join is its output rows plus its probe input plus twice its build
@@ -56,6 +62,8 @@ public final class JoinOrdering {
     static final int EXHAUSTIVE_FACTORS = 10;
     /** A hash table's row costs this many probe rows. */
     private static final double BUILD_WEIGHT = 2;
+    /** At most this many derived equalities per region, so that one wide class of equal keys cannot swamp the search. */
+    private static final int MAX_DERIVED = 32;
     /** Calcite's guess for an equality, for keys whose distinct counts are unknown. */
     private static final double EQUALITY_GUESS = 0.15;
 
@@ -102,11 +110,14 @@ public final class JoinOrdering {
         private final int[] offsets;
         private final double[] rows;
         private final List<Conjunct> conjuncts = new ArrayList<>();
-        private final Map<Long, Double> pairSelectivity = new HashMap<>();
+        private final Map<List<Integer>, Double> keySelectivity = new HashMap<>();
         private final Map<ImmutableBitSet, Double> cardinalities = new HashMap<>();
 
-        /** A conjunct and the factors it references. */
-        private record Conjunct(RexNode condition, ImmutableBitSet factors) {
+        /**
+         * A conjunct and the factors it references; {@code derived} when the region's equalities
+         * imply it ({@link #deriveEqualities}) rather than the query stating it.
+         */
+        private record Conjunct(RexNode condition, ImmutableBitSet factors, boolean derived) {
         }
 
         /** A (sub)tree of the result: the factors it covers, its estimated rows and cost, its inputs. */
@@ -132,7 +143,7 @@ public final class JoinOrdering {
                     if (referenced.cardinality() == 1) {
                         singles.add(conjunct);
                     } else {
-                        conjuncts.add(new Conjunct(conjunct, referenced));
+                        conjuncts.add(new Conjunct(conjunct, referenced, false));
                     }
                 }
             }
@@ -147,6 +158,91 @@ public final class JoinOrdering {
                 Double estimate = mq.getRowCount(this.factors.get(factor));
                 rows[factor] = estimate == null ? 1 : Math.max(1, estimate);
             }
+            deriveEqualities();
+            // Where equalities overlap, the first ones are applied and counted: those of a
+            // composite key first, so that lineitem joined to partsupp and part keeps partsupp's
+            // (partkey, suppkey) together rather than one key from each (whose estimate, key by
+            // key, would be independent and thousands of times too small).
+            Map<ImmutableBitSet, Integer> keysPerPair = new HashMap<>();
+            for (Conjunct conjunct : conjuncts) {
+                if (equality(conjunct) != null) {
+                    keysPerPair.merge(conjunct.factors(), 1, Integer::sum);
+                }
+            }
+            conjuncts.sort(Comparator.comparingInt(
+                    conjunct -> equality(conjunct) == null ? 0 : -keysPerPair.get(conjunct.factors())));
+        }
+
+        /**
+         * Adds the equalities the stated ones imply between factors that no stated equality links on
+         * that value. TPC-H Q5 states {@code c_nationkey = s_nationkey} and {@code s_nationkey =
+         * n_nationkey}; with {@code c_nationkey = n_nationkey} derived, customer can be joined to the
+         * few nations of one region before it is built, instead of being built whole and filtered by
+         * the join with supplier at the end. Derived equalities come after the stated ones; a join
+         * applies, and an estimate counts, only the equalities that link fields not linked already
+         * ({@link Fields}), so an implied equality never filters or shrinks an estimate twice.
+         */
+        private void deriveEqualities() {
+            int stated = conjuncts.size();
+            Fields classes = new Fields(offsets[factors.size()]);
+            for (int index = 0; index < stated; index++) {
+                int[] equality = equality(conjuncts.get(index));
+                if (equality != null) {
+                    classes.union(equality[0], equality[1]);
+                }
+            }
+            // Per class of equal fields, the first field of each factor in it.
+            Map<Integer, Map<Integer, Integer>> members = new HashMap<>();
+            for (int field = 0; field < offsets[factors.size()]; field++) {
+                if (classes.size(field) > 1) {
+                    members.computeIfAbsent(classes.find(field), ignored -> new TreeMap<>())
+                            .putIfAbsent(factorOf(field), field);
+                }
+            }
+            int derived = 0;
+            for (Map<Integer, Integer> byFactor : members.values()) {
+                if (byFactor.size() < 3) {
+                    continue;
+                }
+                List<Integer> fields = new ArrayList<>(byFactor.values());
+                for (int first = 0; first < fields.size(); first++) {
+                    for (int second = first + 1; second < fields.size(); second++) {
+                        int left = fields.get(first);
+                        int right = fields.get(second);
+                        if (derived == MAX_DERIVED || linked(stated, left, right, classes)) {
+                            continue;
+                        }
+                        RexNode leftReference = reference(left);
+                        RexNode rightReference = reference(right);
+                        if (!SqlTypeUtil.equalSansNullability(rexBuilder.getTypeFactory(), leftReference.getType(),
+                                rightReference.getType())) {
+                            continue;
+                        }
+                        RexNode condition = rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, leftReference, rightReference);
+                        conjuncts.add(new Conjunct(condition, ImmutableBitSet.of(factorOf(left), factorOf(right)), true));
+                        derived++;
+                    }
+                }
+            }
+        }
+
+        /** Whether one of the first {@code stated} conjuncts equates fields of the two fields' factors in their class. */
+        private boolean linked(int stated, int left, int right, Fields classes) {
+            ImmutableBitSet pair = ImmutableBitSet.of(factorOf(left), factorOf(right));
+            for (int index = 0; index < stated; index++) {
+                Conjunct conjunct = conjuncts.get(index);
+                int[] equality = equality(conjunct);
+                if (equality != null && conjunct.factors().equals(pair) && classes.find(equality[0]) == classes.find(left)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private RexNode reference(int field) {
+            int factor = factorOf(field);
+            return rexBuilder.makeInputRef(factors.get(factor).getRowType().getFieldList()
+                    .get(field - offsets[factor]).getType(), field);
         }
 
         RelNode build() {
@@ -263,9 +359,12 @@ public final class JoinOrdering {
             for (int factor : set) {
                 product *= rows[factor];
             }
-            // Equalities between the same two factors form one composite key.
-            Map<Long, List<int[]>> keysByPair = new HashMap<>();
-            for (Conjunct conjunct : conjuncts) {
+            // Equalities between the same two factors form one composite key; an equality between
+            // fields the set's other equalities link already is implied and not counted again.
+            Map<Long, List<Integer>> keysByPair = new HashMap<>();
+            Fields linked = new Fields(offsets[factors.size()]);
+            for (int index = 0; index < conjuncts.size(); index++) {
+                Conjunct conjunct = conjuncts.get(index);
                 if (!set.contains(conjunct.factors())) {
                     continue;
                 }
@@ -274,26 +373,32 @@ public final class JoinOrdering {
                     product *= RelMdUtil.guessSelectivity(conjunct.condition());
                     continue;
                 }
-                int leftFactor = factorOf(equality[0]);
-                int rightFactor = factorOf(equality[1]);
-                if (leftFactor > rightFactor) {
-                    equality = new int[] {equality[1], equality[0]};
-                    int swap = leftFactor;
-                    leftFactor = rightFactor;
-                    rightFactor = swap;
+                if (!linked.union(equality[0], equality[1])) {
+                    continue;
                 }
-                keysByPair.computeIfAbsent(pair(leftFactor, rightFactor), ignored -> new ArrayList<>()).add(equality);
+                int leftFactor = Math.min(factorOf(equality[0]), factorOf(equality[1]));
+                int rightFactor = Math.max(factorOf(equality[0]), factorOf(equality[1]));
+                keysByPair.computeIfAbsent(pair(leftFactor, rightFactor), ignored -> new ArrayList<>()).add(index);
             }
-            for (Map.Entry<Long, List<int[]>> entry : keysByPair.entrySet()) {
-                product *= pairSelectivity.computeIfAbsent(entry.getKey(), pair -> selectivity(entry.getValue()));
+            for (List<Integer> key : keysByPair.values()) {
+                product *= keySelectivity.computeIfAbsent(key, this::selectivity);
             }
             double estimate = Math.max(1, product);
             cardinalities.put(set, estimate);
             return estimate;
         }
 
-        /** The selectivity of equalities between the same two factors, by distinct counts, or Calcite's guess. */
-        private double selectivity(List<int[]> equalities) {
+        /**
+         * The selectivity of the equalities (conjunct indices) between the same two factors, by
+         * distinct counts, or Calcite's guess.
+         */
+        private double selectivity(List<Integer> indices) {
+            List<int[]> equalities = new ArrayList<>();
+            for (int index : indices) {
+                int[] equality = equality(conjuncts.get(index));
+                equalities.add(factorOf(equality[0]) < factorOf(equality[1]) ? equality
+                        : new int[] {equality[1], equality[0]});
+            }
             int leftFactor = factorOf(equalities.getFirst()[0]);
             int rightFactor = factorOf(equalities.getFirst()[1]);
             List<Integer> leftKeys = new ArrayList<>();
@@ -391,10 +496,23 @@ public final class JoinOrdering {
                     position.put(field, at++);
                 }
             }
+            // The fields the joins below have equated already: an equality between them is implied.
+            Fields linked = new Fields(offsets[factors.size()]);
+            for (Conjunct conjunct : conjuncts) {
+                int[] equality = equality(conjunct);
+                if (equality != null && (plan.left().factors().contains(conjunct.factors())
+                        || plan.right().factors().contains(conjunct.factors()))) {
+                    linked.union(equality[0], equality[1]);
+                }
+            }
             List<RexNode> applicable = new ArrayList<>();
             for (Conjunct conjunct : conjuncts) {
                 if (plan.factors().contains(conjunct.factors()) && !plan.left().factors().contains(conjunct.factors())
                         && !plan.right().factors().contains(conjunct.factors())) {
+                    int[] equality = equality(conjunct);
+                    if (equality != null && !linked.union(equality[0], equality[1])) {
+                        continue;
+                    }
                     applicable.add(conjunct.condition().accept(new RexShuttle() {
                         @Override
                         public RexNode visitInputRef(RexInputRef reference) {
@@ -437,6 +555,56 @@ public final class JoinOrdering {
                 bits |= 1 << factor;
             }
             return bits;
+        }
+    }
+
+    /** Classes of fields known equal (union-find over the region's field indices). */
+    private static final class Fields {
+        private final int[] parent;
+        private final int[] size;
+
+        Fields(int fields) {
+            parent = new int[fields];
+            size = new int[fields];
+            for (int field = 0; field < fields; field++) {
+                parent[field] = field;
+                size[field] = 1;
+            }
+        }
+
+        int find(int field) {
+            int root = field;
+            while (parent[root] != root) {
+                root = parent[root];
+            }
+            while (parent[field] != root) {
+                int next = parent[field];
+                parent[field] = root;
+                field = next;
+            }
+            return root;
+        }
+
+        /** The number of fields in {@code field}'s class. */
+        int size(int field) {
+            return size[find(field)];
+        }
+
+        /** Joins the two fields' classes; false if they were one class already. */
+        boolean union(int first, int second) {
+            int firstRoot = find(first);
+            int secondRoot = find(second);
+            if (firstRoot == secondRoot) {
+                return false;
+            }
+            if (size[firstRoot] < size[secondRoot]) {
+                int swap = firstRoot;
+                firstRoot = secondRoot;
+                secondRoot = swap;
+            }
+            parent[secondRoot] = firstRoot;
+            size[firstRoot] += size[secondRoot];
+            return true;
         }
     }
 }

@@ -90,6 +90,44 @@ class JoinOrderTest {
         assertEquals(List.of("sales"), buildSides(plan), plan);
     }
 
+    @Test
+    void equalitiesImpliedThroughAThirdTableJoinTheTablesDirectly() {
+        String compressed = " WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 10)";
+        session.execute("CREATE TABLE client (client_id INT NOT NULL, c_zone INT NOT NULL)" + compressed).close();
+        session.execute("CREATE TABLE vendor (vendor_id INT NOT NULL, v_zone INT NOT NULL)" + compressed).close();
+        session.execute("CREATE TABLE zone (z_zone INT NOT NULL, area VARCHAR(10) NOT NULL)" + compressed).close();
+        session.execute("CREATE TABLE deal (client_id INT NOT NULL, vendor_id INT NOT NULL, amount BIGINT NOT NULL)"
+                + compressed).close();
+        update(session, "INSERT INTO client SELECT generate_series, MOD(generate_series, 25) FROM generate_series(1, 6000)");
+        update(session, "INSERT INTO vendor SELECT generate_series, MOD(generate_series * 7, 25) FROM generate_series(1, 400)");
+        update(session, "INSERT INTO zone SELECT generate_series - 1, 'a' || CAST(MOD(generate_series, 5) AS VARCHAR(3))"
+                + " FROM generate_series(1, 25)");
+        update(session, "INSERT INTO deal SELECT MOD(generate_series * 7919, 6000) + 1, MOD((generate_series / 7) * 31, 400) + 1,"
+                + " MOD(generate_series, 100) FROM generate_series(1, 60000)");
+        // TPC-H Q5's shape: client and zone are linked only through vendor's zone.
+        String sql = "SELECT z.area, SUM(d.amount) AS total FROM client c, deal d, vendor v, zone z"
+                + " WHERE d.client_id = c.client_id AND d.vendor_id = v.vendor_id AND c.c_zone = v.v_zone"
+                + " AND v.v_zone = z.z_zone AND z.area = 'a1' GROUP BY z.area";
+        String plan = explain(sql);
+        assertTrue(plan.contains("=(c_zone, z_zone)") || plan.contains("=(z_zone, c_zone)"), plan);
+        // Three zone columns are equal through two equalities: the implied third is not applied again.
+        Matcher zoneEqualities = Pattern.compile("=\\(\\w_zone, \\w_zone\\)").matcher(plan);
+        int applied = 0;
+        while (zoneEqualities.find()) {
+            applied++;
+        }
+        assertEquals(2, applied, plan);
+        List<List<Object>> answer = query(session, sql);
+        // 343 deals whose client and vendor share one of area a1's zones (counted outside the engine).
+        assertEquals("[[a1, 13218]]", answer.toString(), plan);
+        assertEquals(query(session, sql + " OPTION (FORCE ORDER)"), answer);
+        // Without the filter every zone's rows meet: the derived equality keeps them apart.
+        String everyArea = sql.replace(" AND z.area = 'a1'", "") + " ORDER BY area";
+        assertEquals("[[a0, 30500], [a1, 13218], [a2, 30870], [a3, 17652], [a4, 17271]]",
+                query(session, everyArea).toString());
+        assertEquals(query(session, everyArea + " OPTION (FORCE ORDER)"), query(session, everyArea));
+    }
+
     /** The table under the build (right) input of each hash join, innermost join first. */
     private static List<String> buildSides(String plan) {
         List<String> lines = plan.lines().toList();
