@@ -267,6 +267,15 @@ public final class ExpressionCompiler {
     }
 
     private Kernel inList(Expr.InList inList) {
+        if (TypeRules.family(inList.value().type()) == TypeRules.Family.STRING
+                && inList.list().stream().allMatch(element -> element instanceof Expr.Literal literal
+                        && (literal.value() == null || literal.value() instanceof String))) {
+            List<String> constants = new ArrayList<>();
+            for (Expr element : inList.list()) {
+                constants.add((String) ((Expr.Literal) element).value());
+            }
+            return new StringKernels.InConstantsKernel(build(inList.value()), constants, inList.negated(), allocator);
+        }
         List<Expr> operandExpressions = new ArrayList<>();
         operandExpressions.add(inList.value());
         operandExpressions.addAll(inList.list());

@@ -4,6 +4,7 @@ import dev.columba.core.batch.Batch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.type.SqlType;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.arrow.memory.ArrowBuf;
@@ -75,6 +76,79 @@ final class StringKernels {
                 Bits.set(outValidity, row, true);
             }
             return finish(out, input.rowCount());
+        }
+    }
+
+    /**
+     * {@code value [NOT] IN (constant strings)}: the value is read once per row and compared, by
+     * length first, with each constant's UTF-8 bytes, instead of one equality kernel per constant
+     * over a vector of that constant. TRUE on a match; else NULL if the value or a constant is
+     * NULL; else FALSE (NOT IN negates TRUE and FALSE), as {@link Expr.InList} says.
+     */
+    static final class InConstantsKernel extends Kernel {
+        private final byte[][] constants;
+        private final boolean nullConstant;
+        private final boolean negated;
+
+        InConstantsKernel(Kernel value, List<String> constants, boolean negated, BufferAllocator allocator) {
+            super(SqlType.BOOLEAN, List.of(value), allocator);
+            List<byte[]> encoded = new ArrayList<>();
+            boolean anyNull = false;
+            for (String constant : constants) {
+                if (constant == null) {
+                    anyNull = true;
+                } else {
+                    encoded.add(constant.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            this.constants = encoded.toArray(new byte[0][]);
+            this.nullConstant = anyNull;
+            this.negated = negated;
+        }
+
+        @Override
+        FieldVector evaluate(Batch input, Rows rows) {
+            FieldVector values = children.getFirst().evaluate(input, rows);
+            FieldVector out = output(input.rowCount());
+            ArrowBuf validity = values.getValidityBuffer();
+            ArrowBuf offsets = values.getOffsetBuffer();
+            ArrowBuf data = values.getDataBuffer();
+            ArrowBuf outValues = out.getDataBuffer();
+            ArrowBuf outValidity = out.getValidityBuffer();
+            for (int index = 0; index < rows.count; index++) {
+                int row = rows.positions[index];
+                if (!Bits.get(validity, row)) {
+                    Bits.set(outValidity, row, false);
+                    continue;
+                }
+                if (matches(data, start(offsets, row), end(offsets, row))) {
+                    Bits.set(outValues, row, !negated);
+                    Bits.set(outValidity, row, true);
+                } else if (nullConstant) {
+                    Bits.set(outValidity, row, false);
+                } else {
+                    Bits.set(outValues, row, negated);
+                    Bits.set(outValidity, row, true);
+                }
+            }
+            return finish(out, input.rowCount());
+        }
+
+        private boolean matches(ArrowBuf data, int start, int end) {
+            int length = end - start;
+            for (byte[] constant : constants) {
+                if (constant.length != length) {
+                    continue;
+                }
+                int position = 0;
+                while (position < length && data.getByte(start + position) == constant[position]) {
+                    position++;
+                }
+                if (position == length) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 

@@ -269,6 +269,29 @@ class ExpressionSemanticsTest {
     }
 
     @Test
+    void inListsOfStringConstantsCompareWholeValues() {
+        SqlType text = SqlType.varchar(10);
+        Inputs in = inputs(text, "ab", text, null).add(text, "żó").add(text, "");
+        Expr ab = in.column(0);
+        Expr unknown = in.column(1);
+        Expr accented = in.column(2);
+        Expr empty = in.column(3);
+        List<Expr> prefixes = List.of(literal("a", text), literal("abc", text), literal("b", text));
+        assertValue(false, new Expr.InList(ab, prefixes, false), in);
+        assertValue(true, new Expr.InList(ab, prefixes, true), in);
+        assertValue(true, new Expr.InList(ab, List.of(literal("abc", text), literal("ab", text)), false), in);
+        assertValue(false, new Expr.InList(ab, List.of(literal("abc", text), literal("ab", text)), true), in);
+        assertValue(null, new Expr.InList(unknown, prefixes, false), in);
+        assertValue(null, new Expr.InList(ab, List.of(literal("x", text), literal(null, text)), false), in);
+        assertValue(null, new Expr.InList(ab, List.of(literal("x", text), literal(null, text)), true), in);
+        assertValue(true, new Expr.InList(ab, List.of(literal(null, text), literal("ab", text)), false), in);
+        assertValue(true, new Expr.InList(accented, List.of(literal("zo", text), literal("żó", text)), false), in);
+        assertValue(false, new Expr.InList(accented, List.of(literal("zo", text), literal("żo", text)), false), in);
+        assertValue(true, new Expr.InList(empty, List.of(literal("a", text), literal("", text)), false), in);
+        assertValue(false, new Expr.InList(empty, List.of(literal("a", text), literal(" ", text)), false), in);
+    }
+
+    @Test
     void caseCoalesceAndAndEvaluateOnlyWhatTheyNeed() {
         Inputs in = inputs(SqlType.INT, 0, SqlType.INT, null);
         Expr zero = in.column(0);

@@ -32,6 +32,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.TimestampString;
@@ -177,7 +178,7 @@ public final class ExpressionTranslator {
         return switch (kind) {
             case SEARCH -> translate(RexUtil.expandSearch(rexBuilder, null, call));
             case AND -> new Expr.And(translateAll(operands));
-            case OR -> new Expr.Or(translateAll(operands));
+            case OR -> disjunction(call);
             case NOT -> new Expr.Not(translate(operands.getFirst()));
             case EQUALS -> comparison(ComparisonOperator.EQUAL, operands);
             case NOT_EQUALS -> comparison(ComparisonOperator.NOT_EQUAL, operands);
@@ -221,6 +222,39 @@ public final class ExpressionTranslator {
             case OTHER_FUNCTION, OTHER, TIMESTAMP_ADD -> namedFunction(call);
             default -> namedFunction(call);
         };
+    }
+
+    /**
+     * OR; {@code x = 'a' OR x = 'b' ...} over one string expression and string literals (what an IN
+     * list and Calcite's SEARCH of points expand to) is an IN list, so that {@code x} is evaluated
+     * once per row instead of once per constant (TPC-H Q22's {@code SUBSTRING(c_phone, 1, 2)}
+     * against seven country codes). Both have the same three-valued result.
+     */
+    private Expr disjunction(RexCall call) {
+        List<RexNode> operands = call.getOperands();
+        RexNode value = null;
+        List<RexNode> constants = new ArrayList<>();
+        for (RexNode operand : operands) {
+            if (!(operand instanceof RexCall equality) || equality.getKind() != SqlKind.EQUALS) {
+                value = null;
+                break;
+            }
+            RexNode left = equality.getOperands().get(0);
+            RexNode right = equality.getOperands().get(1);
+            RexNode compared = right instanceof RexLiteral ? left : left instanceof RexLiteral ? right : null;
+            RexNode constant = compared == left ? right : left;
+            if (compared == null || compared instanceof RexLiteral || value != null && !value.equals(compared)) {
+                value = null;
+                break;
+            }
+            value = compared;
+            constants.add(constant);
+        }
+        if (value != null && constants.size() > 1 && SqlTypeUtil.inCharFamily(value.getType())
+                && constants.stream().allMatch(constant -> SqlTypeUtil.inCharFamily(constant.getType()))) {
+            return new Expr.InList(translate(value), translateAll(constants), false);
+        }
+        return new Expr.Or(translateAll(operands));
     }
 
     private Expr comparison(ComparisonOperator operator, List<RexNode> operands) {
