@@ -81,6 +81,8 @@ public final class Session implements AutoCloseable {
     private SettingValues settingsFromGlobals;
     /** The values of the settings that change plans, as of {@link #settings}: part of a plan's cache key. */
     private List<String> planSettings;
+    /** {@code direct_lookups} of {@link #settings}, read when they are computed (once per SET, not per statement). */
+    private boolean directLookups;
     /**
      * Small output batches of scans kept from one statement to the next (a point select's one row
      * allocates no vector when it runs again), in an allocator of the session's; freed at close.
@@ -135,6 +137,7 @@ public final class Session implements AutoCloseable {
                 planValues.add(String.valueOf(values.get(setting)));
             }
             planSettings = List.copyOf(planValues);
+            directLookups = values.get(StandardSettings.DIRECT_LOOKUPS);
         }
         return settings;
     }
@@ -788,7 +791,7 @@ public final class Session implements AutoCloseable {
                     statistics(query, cpuStart, start));
         }
         Optional<PointLookup> point = plan.pointLookup();
-        if (point.isPresent() && settings.get(StandardSettings.DIRECT_LOOKUPS)) {
+        if (point.isPresent() && directLookups) {
             return lookUp(plan, point.get(), parameters, query, compile, cpuStart, start);
         }
         ObjectLocks.Lease lease = null;

@@ -77,6 +77,16 @@ class LookupResultTest {
     }
 
     @Test
+    void theSettingTakesEffectAtTheNextStatement() {
+        String sql = "SELECT v FROM t WHERE id = ?";
+        assertTrue(readsDirectly(direct, sql, 9L));
+        direct.execute("SET direct_lookups = off");
+        assertFalse(readsDirectly(direct, sql, 9L), "the cached plan run through its operators");
+        direct.execute("SET direct_lookups = on");
+        assertTrue(readsDirectly(direct, sql, 9L));
+    }
+
+    @Test
     void rowsAsJavaValuesAndAsABatchAreTheOperatorTreesRows() {
         List<Object> keys = new ArrayList<>(Arrays.asList(null, 0L, -1L, 801L, Long.MAX_VALUE));
         for (long key = 1; key <= 800; key += 7) {
