@@ -2,7 +2,6 @@ package dev.columba.planner.session;
 
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.VectorValues;
-import dev.columba.core.context.QueryContext;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.settings.StandardSettings;
 import java.util.List;
@@ -19,29 +18,17 @@ final class LookupResult implements StatementResult.RowsRead {
     private final Session session;
     private final TableSchema schema;
     private final List<Object[]> rows;
-    private final QueryContext query;
-    private final Session.CompileTime compile;
-    private final long cpuStart;
-    private final long start;
-    /** Set when the statement finished, with {@link #cpuNanos} and {@link #elapsedNanos}. */
-    private List<String> messages;
-    private long cpuNanos;
-    private long elapsedNanos;
-    private StatementStatistics statistics;
+    private final QueryFinish finish;
     /** Whether {@link #next()} handed out the rows' batch. */
     private boolean batchGiven;
     private BufferAllocator allocator;
     private Batch batch;
 
-    LookupResult(Session session, TableSchema schema, List<Object[]> rows, QueryContext query,
-                 Session.CompileTime compile, long cpuStart, long start) {
+    LookupResult(Session session, TableSchema schema, List<Object[]> rows, QueryFinish finish) {
         this.session = session;
         this.schema = schema;
         this.rows = rows;
-        this.query = query;
-        this.compile = compile;
-        this.cpuStart = cpuStart;
-        this.start = start;
+        this.finish = finish;
     }
 
     @Override
@@ -56,7 +43,7 @@ final class LookupResult implements StatementResult.RowsRead {
 
     @Override
     public Batch next() {
-        if (messages != null) {
+        if (finish.finished()) {
             return null;
         }
         if (batchGiven || rows.isEmpty()) {
@@ -65,7 +52,7 @@ final class LookupResult implements StatementResult.RowsRead {
         }
         batchGiven = true;
         try {
-            allocator = session.statementAllocator(query.settings().get(StandardSettings.QUERY_MEMORY_LIMIT));
+            allocator = session.statementAllocator(finish.query().settings().get(StandardSettings.QUERY_MEMORY_LIMIT));
             batch = Batch.create(schema, allocator);
             for (int row = 0; row < rows.size(); row++) {
                 Object[] values = rows.get(row);
@@ -83,24 +70,17 @@ final class LookupResult implements StatementResult.RowsRead {
 
     @Override
     public List<String> messages() {
-        return messages == null ? List.of() : messages;
+        return finish.messages();
     }
 
-    /** As {@link RowsResult#statistics()}: made when first asked for, from what the statement counted. */
     @Override
     public StatementStatistics statistics() {
-        if (messages == null) {
-            return StatementStatistics.NONE;
-        }
-        if (statistics == null) {
-            statistics = session.finishedStatistics(query, cpuNanos, elapsedNanos);
-        }
-        return statistics;
+        return finish.statistics();
     }
 
     @Override
     public void close() {
-        if (messages != null) {
+        if (finish.finished()) {
             return;
         }
         try {
@@ -111,9 +91,7 @@ final class LookupResult implements StatementResult.RowsRead {
             if (allocator != null) {
                 session.releaseStatementAllocator(allocator);
             }
-            cpuNanos = session.cpuNanosSince(query, cpuStart);
-            elapsedNanos = System.nanoTime() - start;
-            messages = session.messages(query, compile, cpuStart, start);
+            finish.finish();
         }
     }
 }

@@ -804,7 +804,7 @@ public final class Session implements AutoCloseable {
         }
         try {
             Execution execution = new Execution(plan, parameters, query, reader, transaction);
-            return new RowsResult(this, execution, lease, query, compile, cpuStart, start);
+            return new RowsResult(execution, lease, new QueryFinish(this, query, compile, cpuStart, start));
         } catch (RuntimeException e) {
             if (lease != null) {
                 lease.close();
@@ -828,7 +828,7 @@ public final class Session implements AutoCloseable {
                 rows = point.read(database().bufferPool(), query, parameters);
             }
         }
-        return new LookupResult(this, plan.schema(), rows, query, compile, cpuStart, start);
+        return new LookupResult(this, plan.schema(), rows, new QueryFinish(this, query, compile, cpuStart, start));
     }
 
     /** One execution of a plan: its allocator, context and operator tree. */
