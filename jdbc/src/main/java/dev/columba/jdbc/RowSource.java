@@ -41,13 +41,23 @@ sealed interface RowSource permits RowSource.Batches, RowSource.Heap {
     final class Batches implements RowSource {
         private final StatementResult.Rows rows;
         private final TableSchema schema;
+        /**
+         * A point lookup's rows, read as Java values without a batch ({@link StatementResult.RowsRead});
+         * null for a query read batch by batch.
+         */
+        private final List<Object[]> read;
         private BatchRows batch;
+        /** The current row: in {@link #batch}, or in {@link #read}. */
         private int row;
+        /** The current row of {@link #read}, or null. */
+        private Object[] current;
         private boolean ended;
 
         Batches(StatementResult.Rows rows) {
             this.rows = rows;
             this.schema = rows.schema();
+            this.read = rows instanceof StatementResult.RowsRead rowsRead ? rowsRead.rowsRead() : null;
+            this.row = -1;
         }
 
         StatementResult.Rows rows() {
@@ -62,6 +72,15 @@ sealed interface RowSource permits RowSource.Batches, RowSource.Heap {
         @Override
         public boolean next() {
             if (ended) {
+                return false;
+            }
+            if (read != null) {
+                if (row + 1 < read.size()) {
+                    current = read.get(++row);
+                    return true;
+                }
+                ended = true;
+                current = null;
                 return false;
             }
             if (batch != null && row + 1 < batch.rowCount()) {
@@ -81,22 +100,22 @@ sealed interface RowSource permits RowSource.Batches, RowSource.Heap {
 
         @Override
         public boolean isNull(int column) {
-            return batch.isNull(row, column);
+            return current != null ? current[column] == null : batch.isNull(row, column);
         }
 
         @Override
         public Object value(int column) {
-            return batch.getObject(row, column);
+            return current != null ? current[column] : batch.getObject(row, column);
         }
 
         @Override
         public long longValue(int column) {
-            return batch.getLong(row, column);
+            return current != null ? ((Number) current[column]).longValue() : batch.getLong(row, column);
         }
 
         @Override
         public double doubleValue(int column) {
-            return batch.getDouble(row, column);
+            return current != null ? ((Number) current[column]).doubleValue() : batch.getDouble(row, column);
         }
 
         /**
@@ -105,7 +124,7 @@ sealed interface RowSource permits RowSource.Batches, RowSource.Heap {
          */
         Heap buffer(long limit) {
             List<Object[]> copied = new ArrayList<>();
-            boolean positioned = batch != null;
+            boolean positioned = batch != null || current != null;
             if (positioned) {
                 copied.add(copyRow());
             }
@@ -127,6 +146,7 @@ sealed interface RowSource permits RowSource.Batches, RowSource.Heap {
         @Override
         public void close() {
             batch = null;
+            current = null;
             ended = true;
             rows.close();
         }

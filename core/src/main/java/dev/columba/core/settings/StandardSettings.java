@@ -39,6 +39,11 @@ public final class StandardSettings {
                     + "(trace flag 8757 turns it off).",
             true, Scope.SESSION);
 
+    public static final Setting<Boolean> DIRECT_LOOKUPS = Setting.bool("direct_lookups",
+            "A query whose plan is one seek of a unique clustered key reads its row straight from the leaf, "
+                    + "without an operator tree or batch; off runs the plan's operators (same rows, same reads).",
+            true, Scope.SESSION);
+
     public static final Setting<Boolean> BITMAP_FILTERS = Setting.bool("bitmap_filters",
             "Hash joins on whole-number keys hand their build side's keys to the columnstore scans on their probe side, "
                     + "which drop rows without a partner before they are joined further.",
@@ -136,7 +141,7 @@ public final class StandardSettings {
     /** Every setting, in the order {@code SHOW ALL} lists them. */
     public static final List<Setting<?>> ALL = List.of(
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
-            PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH, TRIVIAL_PLANS,
+            PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH, TRIVIAL_PLANS, DIRECT_LOOKUPS,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
             WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, DELAYED_DURABILITY, TRANSACTION_MAX_BUFFER_PERCENT,
             COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT,

@@ -23,6 +23,7 @@ class StandardSettingsTest {
         expected.put("prefetch_threshold_rows", "25");
         expected.put("prefetch_depth", "64");
         expected.put("trivial_plans", "on");
+        expected.put("direct_lookups", "on");
         expected.put("buffer_pool_size", "256MB");
         expected.put("direct_io", "off");
         expected.put("io_threads", "32");

@@ -3,11 +3,17 @@ package dev.columba.planner.plan;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
+import dev.columba.planner.rel.ColumbaProject;
+import dev.columba.planner.rel.ColumbaRowstoreScan;
 import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.Execution;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
 
 /**
  * A statement planned into Columba's physical convention. The plan was instantiated once while
@@ -24,6 +30,8 @@ final class PlannedStatement implements PreparedStatementPlan {
     private final List<SqlType> parameterTypes;
     private final String explain;
     private final boolean reusable;
+    /** The plan as a point lookup, when it is one: found once here, used by every execution. */
+    private final Optional<PointLookup> pointLookup;
 
     PlannedStatement(RelNode root, RexBuilder rexBuilder, TableSchema schema, boolean modifies, int[] objectIds,
                      List<SqlType> parameterTypes, String explain, boolean reusable) {
@@ -35,6 +43,65 @@ final class PlannedStatement implements PreparedStatementPlan {
         this.parameterTypes = List.copyOf(parameterTypes);
         this.explain = explain;
         this.reusable = reusable;
+        this.pointLookup = pointLookupOf(root, schema, modifies);
+    }
+
+    /**
+     * A point lookup for a plan that is a seek of a unique clustered key, alone or under a projection
+     * that only picks its columns (no expression, filter or cast: the statement's columns are the
+     * table's, of the same types).
+     */
+    private static Optional<PointLookup> pointLookupOf(RelNode root, TableSchema schema, boolean modifies) {
+        if (modifies) {
+            return Optional.empty();
+        }
+        RelNode below = root instanceof ColumbaProject project ? project.getInput() : root;
+        if (!(below instanceof ColumbaRowstoreScan scan) || !scan.pointSeek()) {
+            return Optional.empty();
+        }
+        int[] projection = scan.projection();
+        // Per output column, the scan's column it is: the identity without a projection above.
+        int[] picked = new int[schema.size()];
+        if (root instanceof ColumbaProject project) {
+            if (project.getProjects().size() != picked.length) {
+                return Optional.empty();
+            }
+            for (int column = 0; column < picked.length; column++) {
+                if (!(project.getProjects().get(column) instanceof RexInputRef reference)) {
+                    return Optional.empty();
+                }
+                picked[column] = reference.getIndex();
+            }
+        } else if (projection.length == picked.length) {
+            Arrays.setAll(picked, column -> column);
+        } else {
+            return Optional.empty();
+        }
+        TableSchema table = scan.rowstore().schema();
+        for (int column = 0; column < picked.length; column++) {
+            if (!table.column(projection[picked[column]]).type().equals(schema.column(column).type())) {
+                return Optional.empty();
+            }
+        }
+        boolean identity = picked.length == projection.length;
+        for (int column = 0; identity && column < picked.length; column++) {
+            identity = picked[column] == column;
+        }
+        if (identity) {
+            return Optional.of(scan::lookUp);
+        }
+        return Optional.of((reader, query, parameters) -> {
+            List<Object[]> read = scan.lookUp(reader, query, parameters);
+            List<Object[]> rows = new ArrayList<>(read.size());
+            for (Object[] scanned : read) {
+                Object[] row = new Object[picked.length];
+                for (int column = 0; column < picked.length; column++) {
+                    row[column] = scanned[picked[column]];
+                }
+                rows.add(row);
+            }
+            return rows;
+        });
     }
 
     /** This plan with its rows described by {@code columns} (as many, of the same types). */
@@ -79,6 +146,11 @@ final class PlannedStatement implements PreparedStatementPlan {
                     "the statement has " + parameterTypes.size() + " parameters, " + parameters.size() + " values were given");
         }
         return Execution.of(environment, parameters, rexBuilder).instantiate(root);
+    }
+
+    @Override
+    public Optional<PointLookup> pointLookup() {
+        return pointLookup;
     }
 
     @Override

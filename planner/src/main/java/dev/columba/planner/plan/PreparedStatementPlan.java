@@ -3,6 +3,7 @@ package dev.columba.planner.plan;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.schema.TableSchema;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A planned statement: a query (SELECT, VALUES, WITH, set operations) or a modification (INSERT,
@@ -53,4 +54,12 @@ public interface PreparedStatementPlan {
      * A failure names the parameter set that caused it.
      */
     Operator instantiateBatch(StatementEnvironment environment, List<List<Object>> parameterSets);
+
+    /**
+     * The plan read as a {@link PointLookup} when it is one seek of a unique clustered key whose
+     * row is the statement's result as is; empty for every other plan.
+     */
+    default Optional<PointLookup> pointLookup() {
+        return Optional.empty();
+    }
 }

@@ -1,5 +1,6 @@
 package dev.columba.planner.rel;
 
+import dev.columba.core.context.QueryContext;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.VectorSourceOperator;
 import dev.columba.core.expr.ExecutionMode;
@@ -11,7 +12,10 @@ import dev.columba.core.type.Values;
 import dev.columba.planner.exec.RowSources;
 import dev.columba.planner.schema.RowstoreTable;
 import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.buffer.PageReader;
+import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
+import dev.columba.storage.table.TableStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -243,9 +247,57 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
         }
         return new VectorSourceOperator(schema, ExecutionMode.BATCH, context -> {
             ReadAheadOptions readAhead = ReadAheadOptions.from(context.query().settings());
-            TableScan scan = storageScan(execution, readAhead);
+            TableScan scan = storageScan(execution.translator(NO_INPUT), readAhead);
             return scan == null ? RowSources.noVectors() : RowSources.scanVectors(execution.environment(), rowstore.store(), scan);
         });
+    }
+
+    /**
+     * Whether this scan is a seek of one key of a unique clustered key of an unpartitioned table:
+     * it selects at most one row, which {@link #lookUp} reads without an operator tree.
+     */
+    public boolean pointSeek() {
+        return clustered() && rowstore.partitions() == null && projection.length > 0 && singleton();
+    }
+
+    /** A range that names every column of a unique clustered key: one key, at most one row. */
+    private boolean singleton() {
+        return range != null && range.low() == null && range.high() == null
+                && range.prefix().size() == rowstore.keyColumns().size() && rowstore.uniqueKey();
+    }
+
+    /**
+     * The rows of a {@link #pointSeek} (none or one) with {@code parameters} bound, each a new array
+     * of the projected columns in their Java representation: the same storage scan the operator
+     * tree opens (same key, no read-ahead, its reads charged to the table in {@code query}), read to
+     * its end, so the pages read and counted are the same.
+     */
+    public List<Object[]> lookUp(PageReader reader, QueryContext query, List<Object> parameters) {
+        TableScan scan = storageScan(new ExpressionTranslator(NO_INPUT, getCluster().getRexBuilder(), parameters),
+                ReadAheadOptions.OFF);
+        if (scan == null) {
+            return List.of();
+        }
+        TableStore store = rowstore.store();
+        TableCursor cursor = store.scan(reader, scan, query.counters(store.name()));
+        try {
+            if (!cursor.next()) {
+                return List.of();
+            }
+            Object[] first = cursor.row().clone();
+            if (!cursor.next()) {
+                return java.util.Collections.singletonList(first);
+            }
+            // A unique key has one row per key; should storage hold more, they are all returned, as the operators would.
+            List<Object[]> rows = new ArrayList<>();
+            rows.add(first);
+            do {
+                rows.add(cursor.row().clone());
+            } while (cursor.next());
+            return rows;
+        } finally {
+            cursor.close();
+        }
     }
 
     /** The columns the scan outputs: made once, as every execution of a cached plan needs them. */
@@ -281,7 +333,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
             java.util.concurrent.atomic.AtomicInteger claimed = shared != null ? shared
                     : new java.util.concurrent.atomic.AtomicInteger();
             ReadAheadOptions readAhead = ReadAheadOptions.from(context.query().settings());
-            TableScan scan = storageScan(execution, readAhead);
+            TableScan scan = storageScan(execution.translator(NO_INPUT), readAhead);
             if (scan == null) {
                 return RowSources.noVectors();
             }
@@ -299,14 +351,18 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
 
     private void checkRange(Execution execution) {
         if (range != null) {
+            ExpressionTranslator translator = execution.translator(NO_INPUT);
             for (RexNode value : range.prefix()) {
-                keyValue(execution, value, 0);
+                keyValue(translator, value, 0);
             }
         }
     }
 
-    /** The storage scan for this execution, or null when a bound is NULL (nothing can match). */
-    private TableScan storageScan(Execution execution, ReadAheadOptions readAhead) {
+    /**
+     * The storage scan for an execution whose parameters {@code translator} binds, or null when a
+     * bound is NULL (nothing can match).
+     */
+    private TableScan storageScan(ExpressionTranslator translator, ReadAheadOptions readAhead) {
         if (!clustered()) {
             return TableScan.allocationOrder(readAhead).withProjection(projection);
         }
@@ -315,7 +371,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
         }
         List<Object> prefix = new ArrayList<>();
         for (int index = 0; index < range.prefix().size(); index++) {
-            Object value = keyValue(execution, range.prefix().get(index), index);
+            Object value = keyValue(translator, range.prefix().get(index), index);
             if (value == null) {
                 return null;
             }
@@ -327,7 +383,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
         Object[] high = prefix.isEmpty() ? null : prefix.toArray();
         boolean highInclusive = true;
         if (range.low() != null) {
-            Object value = keyValue(execution, range.low(), boundColumn);
+            Object value = keyValue(translator, range.low(), boundColumn);
             if (value == null) {
                 return null;
             }
@@ -335,7 +391,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
             lowInclusive = range.lowInclusive();
         }
         if (range.high() != null) {
-            Object value = keyValue(execution, range.high(), boundColumn);
+            Object value = keyValue(translator, range.high(), boundColumn);
             if (value == null) {
                 return null;
             }
@@ -344,9 +400,7 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
         }
         // A seek of one key of a unique clustered key reads at most one leaf: reading ahead cannot help,
         // and preparing it (the parent's children up to the key) would cost more than the seek.
-        boolean singleton = range.low() == null && range.high() == null
-                && prefix.size() == rowstore.keyColumns().size() && rowstore.uniqueKey();
-        return TableScan.range(low, lowInclusive, high, highInclusive, singleton ? ReadAheadOptions.OFF : readAhead)
+        return TableScan.range(low, lowInclusive, high, highInclusive, singleton() ? ReadAheadOptions.OFF : readAhead)
                 .withProjection(projection);
     }
 
@@ -357,8 +411,8 @@ public final class ColumbaRowstoreScan extends org.apache.calcite.rel.core.Table
     }
 
     /** A bound's value in the type of key column {@code keyIndex}, or null for NULL. */
-    private Object keyValue(Execution execution, RexNode value, int keyIndex) {
-        Expr expression = execution.translator(NO_INPUT).translate(value);
+    private Object keyValue(ExpressionTranslator translator, RexNode value, int keyIndex) {
+        Expr expression = translator.translate(value);
         if (!(expression instanceof Expr.Literal literal)) {
             throw new IllegalStateException("a key bound must be a literal or a parameter: " + value);
         }

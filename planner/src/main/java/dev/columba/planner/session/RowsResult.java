@@ -1,7 +1,6 @@
 package dev.columba.planner.session;
 
 import dev.columba.core.batch.Batch;
-import dev.columba.core.context.QueryContext;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.storage.txn.ObjectLocks;
 import java.util.List;
@@ -12,28 +11,14 @@ import java.util.List;
  * statistics and messages are complete.
  */
 final class RowsResult implements StatementResult.Rows {
-    private final Session session;
     private final Session.Execution execution;
     private final ObjectLocks.Lease lease;
-    private final QueryContext query;
-    private final Session.CompileTime compile;
-    private final long cpuStart;
-    private final long start;
-    /** Set when the statement finished, with {@link #cpuNanos} and {@link #elapsedNanos}. */
-    private List<String> messages;
-    private long cpuNanos;
-    private long elapsedNanos;
-    private StatementStatistics statistics;
+    private final QueryFinish finish;
 
-    RowsResult(Session session, Session.Execution execution, ObjectLocks.Lease lease, QueryContext query,
-               Session.CompileTime compile, long cpuStart, long start) {
-        this.session = session;
+    RowsResult(Session.Execution execution, ObjectLocks.Lease lease, QueryFinish finish) {
         this.execution = execution;
         this.lease = lease;
-        this.query = query;
-        this.compile = compile;
-        this.cpuStart = cpuStart;
-        this.start = start;
+        this.finish = finish;
     }
 
     @Override
@@ -43,7 +28,7 @@ final class RowsResult implements StatementResult.Rows {
 
     @Override
     public Batch next() {
-        if (messages != null) {
+        if (finish.finished()) {
             return null;
         }
         Batch batch;
@@ -61,29 +46,17 @@ final class RowsResult implements StatementResult.Rows {
 
     @Override
     public List<String> messages() {
-        return messages == null ? List.of() : messages;
+        return finish.messages();
     }
 
-    /**
-     * Made when first asked for, from the times measured when the statement finished and its
-     * counters, which nothing changes after that (read-ahead is settled when its scan closes):
-     * copying every table's counters and waits into maps was 5% of a point select whose
-     * statistics nobody read.
-     */
     @Override
     public StatementStatistics statistics() {
-        if (messages == null) {
-            return StatementStatistics.NONE;
-        }
-        if (statistics == null) {
-            statistics = session.finishedStatistics(query, cpuNanos, elapsedNanos);
-        }
-        return statistics;
+        return finish.statistics();
     }
 
     @Override
     public void close() {
-        if (messages != null) {
+        if (finish.finished()) {
             return;
         }
         try {
@@ -92,9 +65,7 @@ final class RowsResult implements StatementResult.Rows {
             if (lease != null) {
                 lease.close();
             }
-            cpuNanos = session.cpuNanosSince(query, cpuStart);
-            elapsedNanos = System.nanoTime() - start;
-            messages = session.messages(query, compile, cpuStart, start);
+            finish.finish();
         }
     }
 }

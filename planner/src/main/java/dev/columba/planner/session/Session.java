@@ -22,6 +22,7 @@ import dev.columba.planner.parser.SqlPrint;
 import dev.columba.planner.parser.SqlSetStatistics;
 import dev.columba.planner.parser.SqlQueryHint;
 import dev.columba.planner.parser.SqlQueryOption;
+import dev.columba.planner.plan.PointLookup;
 import dev.columba.planner.plan.PreparedStatementPlan;
 import dev.columba.planner.plan.QueryPlanner;
 import dev.columba.planner.plan.StatementEnvironment;
@@ -80,6 +81,8 @@ public final class Session implements AutoCloseable {
     private SettingValues settingsFromGlobals;
     /** The values of the settings that change plans, as of {@link #settings}: part of a plan's cache key. */
     private List<String> planSettings;
+    /** {@code direct_lookups} of {@link #settings}, read when they are computed (once per SET, not per statement). */
+    private boolean directLookups;
     /**
      * Small output batches of scans kept from one statement to the next (a point select's one row
      * allocates no vector when it runs again), in an allocator of the session's; freed at close.
@@ -134,6 +137,7 @@ public final class Session implements AutoCloseable {
                 planValues.add(String.valueOf(values.get(setting)));
             }
             planSettings = List.copyOf(planValues);
+            directLookups = values.get(StandardSettings.DIRECT_LOOKUPS);
         }
         return settings;
     }
@@ -786,6 +790,10 @@ public final class Session implements AutoCloseable {
             return new StatementResult.Update(count, messages(query, compile, cpuStart, start),
                     statistics(query, cpuStart, start));
         }
+        Optional<PointLookup> point = plan.pointLookup();
+        if (point.isPresent() && directLookups) {
+            return lookUp(plan, point.get(), parameters, query, compile, cpuStart, start);
+        }
         ObjectLocks.Lease lease = null;
         PageReader reader;
         if (transaction != null) {
@@ -796,13 +804,31 @@ public final class Session implements AutoCloseable {
         }
         try {
             Execution execution = new Execution(plan, parameters, query, reader, transaction);
-            return new RowsResult(this, execution, lease, query, compile, cpuStart, start);
+            return new RowsResult(execution, lease, new QueryFinish(this, query, compile, cpuStart, start));
         } catch (RuntimeException e) {
             if (lease != null) {
                 lease.close();
             }
             throw e;
         }
+    }
+
+    /**
+     * Runs a point lookup: its row read at once through the reader and under the locks the
+     * operator tree would have used, the locks released before returning (the row is on the heap).
+     * The statement finishes, as any query, when its result is closed.
+     */
+    private StatementResult lookUp(PreparedStatementPlan plan, PointLookup point, List<Object> parameters,
+                                   QueryContext query, CompileTime compile, long cpuStart, long start) {
+        List<Object[]> rows;
+        if (transaction != null) {
+            rows = point.read(transaction.writes(), query, parameters);
+        } else {
+            try (ObjectLocks.Lease lease = database().locks().shared(plan.objectIds())) {
+                rows = point.read(database().bufferPool(), query, parameters);
+            }
+        }
+        return new LookupResult(this, plan.schema(), rows, new QueryFinish(this, query, compile, cpuStart, start));
     }
 
     /** One execution of a plan: its allocator, context and operator tree. */
@@ -899,7 +925,7 @@ public final class Session implements AutoCloseable {
      * allocator (registered in its parent's synchronized map) and closing it again was 4% of a
      * prepared point select.
      */
-    private BufferAllocator statementAllocator(long limitBytes) {
+    BufferAllocator statementAllocator(long limitBytes) {
         BufferAllocator idle = keptAllocator.take();
         if (idle != null) {
             if (idle.getLimit() == limitBytes) {
@@ -914,7 +940,7 @@ public final class Session implements AutoCloseable {
      * Ends a statement's use of its allocator: kept for the next statement if it holds nothing and
      * no child (what closing it would check), else closed, which reports what leaked.
      */
-    private void releaseStatementAllocator(BufferAllocator allocator) {
+    void releaseStatementAllocator(BufferAllocator allocator) {
         if (closed || allocator.getAllocatedMemory() != 0 || !allocator.getChildAllocators().isEmpty()
                 || !keptAllocator.keep(allocator)) {
             allocator.close();

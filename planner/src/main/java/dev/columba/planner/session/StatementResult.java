@@ -34,6 +34,15 @@ public sealed interface StatementResult extends AutoCloseable
         void close();
     }
 
+    /**
+     * A query's rows read when it ran (a point lookup, see {@code PointLookup}): readable as Java
+     * values without a batch, and as a batch by {@link #next()} for whoever reads batches.
+     */
+    interface RowsRead extends Rows {
+        /** The rows, each a value per column in its Java representation (null for NULL). */
+        List<Object[]> rowsRead();
+    }
+
     /** An INSERT, UPDATE or DELETE: how many rows it changed. */
     record Update(long count, List<String> messages, StatementStatistics statistics) implements StatementResult {
         public Update {

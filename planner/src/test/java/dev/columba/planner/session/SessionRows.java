@@ -6,6 +6,7 @@ import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.plan.QueryPlanner;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 
@@ -29,7 +30,7 @@ final class SessionRows {
 
     /** A statement with parameters ({@code ?} in {@code sql}), executed as a prepared statement is. */
     static List<List<Object>> queryWith(Session session, String sql, Object... parameters) {
-        try (StatementResult.Rows result = (StatementResult.Rows) session.execute(sql, List.of(parameters))) {
+        try (StatementResult.Rows result = (StatementResult.Rows) session.execute(sql, Arrays.asList(parameters))) {
             return rows(result);
         }
     }

@@ -143,6 +143,9 @@ public final class BTree {
                 pageId = Node.childAt(page, childIndex);
                 if (Page.level(page) == 1) {
                     path.leaf = pageId;
+                    if (keySegment != null) {
+                        Node.boundLeaf(page, childIndex, keySegment, path.bounds);
+                    }
                     return path;
                 }
             }
@@ -1029,6 +1032,8 @@ public final class BTree {
         long leaf;
         /** The leaf, pinned, when the descent had to read it (a root leaf); else null. */
         PageRef leafRef;
+        /** The keys the leaf may hold, from its parent's separators (unknown for a root leaf). */
+        final Node.LeafBounds bounds = new Node.LeafBounds();
 
         /** The leaf pinned for the caller: the one the descent read, or a fresh read. */
         PageRef takeLeaf(PageReader reader, Access access, IoCounters counters) {

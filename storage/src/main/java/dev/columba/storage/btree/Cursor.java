@@ -44,7 +44,7 @@ public final class Cursor implements EntryCursor {
         tree.checkPage(current.page(), path.leaf);
         position = 0;
         if (range.low() != null) {
-            int slot = Node.searchLeaf(current.page(), MemorySegment.ofArray(range.low()));
+            int slot = Node.searchLeaf(current.page(), MemorySegment.ofArray(range.low()), path.bounds);
             position = slot >= 0 ? (range.lowInclusive() ? slot : slot + 1) : -slot - 1;
         }
         if (options.enabled() && path.depth > 0) {

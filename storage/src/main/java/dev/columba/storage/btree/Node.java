@@ -215,6 +215,78 @@ final class Node {
         return gallop(page, key, guess, 1, count - 2);
     }
 
+    /**
+     * The keys a leaf may hold, as its parent's separators give them: at least the separator of
+     * the leaf's child cell, below the next one. Filled by {@link #boundLeaf} during a descent (the
+     * parent is in the cache then, the leaf not yet), used by {@link #searchLeaf(MemorySegment,
+     * MemorySegment, LeafBounds)} to guess the key's slot without reading the leaf's first and last
+     * keys (two probes, up to four cache misses, of the three a dense leaf costs otherwise).
+     * Mutable, owned by one descent.
+     */
+    static final class LeafBounds {
+        /** Whether the fields below hold bounds; false for the leftmost and rightmost children. */
+        boolean known;
+        /** The length of both separators and of the key sought. */
+        int keyLength;
+        /** The separators' common prefix. */
+        int prefix;
+        /** The separators' eight bytes after the prefix, as {@link #window} reads them. */
+        long low;
+        long high;
+    }
+
+    /**
+     * Sets {@code bounds} to the separators around child {@code childIndex} of internal page
+     * {@code parent} when both exist and are of {@code key}'s length (a fixed-width key short
+     * enough to interpolate); else marks them unknown.
+     */
+    static void boundLeaf(MemorySegment parent, int childIndex, MemorySegment key, LeafBounds bounds) {
+        bounds.known = false;
+        long length = key.byteSize();
+        if (childIndex < 0 || childIndex + 1 >= Page.slotCount(parent) || length > INTERPOLATION_MAX_KEY) {
+            return;
+        }
+        int lowCell = SlottedPage.cellOffset(parent, childIndex);
+        int highCell = SlottedPage.cellOffset(parent, childIndex + 1);
+        if (keyLength(parent, lowCell) != length || keyLength(parent, highCell) != length) {
+            return;
+        }
+        int keyLength = (int) length;
+        long lowOffset = lowCell + 2;
+        long highOffset = highCell + 2;
+        int prefix = 0;
+        while (prefix < keyLength
+                && parent.get(ValueLayout.JAVA_BYTE, lowOffset + prefix) == parent.get(ValueLayout.JAVA_BYTE, highOffset + prefix)) {
+            prefix++;
+        }
+        if (prefix == keyLength) {
+            return; // equal separators: no span to interpolate in
+        }
+        bounds.keyLength = keyLength;
+        bounds.prefix = prefix;
+        bounds.low = window(parent, lowOffset, prefix, keyLength);
+        bounds.high = window(parent, highOffset, prefix, keyLength);
+        bounds.known = Long.compareUnsigned(bounds.high, bounds.low) > 0;
+    }
+
+    /**
+     * {@link #searchLeaf(MemorySegment, MemorySegment)} of a leaf whose parent's separators around it
+     * are {@code bounds} (the key sought lies between them, as the descent chose this leaf for it):
+     * the guess is the key's place between the separators, where a leaf of dense keys holds it, and
+     * the search gallops from there over the whole leaf. Same answers; without known bounds, or
+     * for a key of another length, the search without them.
+     */
+    static int searchLeaf(MemorySegment page, MemorySegment key, LeafBounds bounds) {
+        int count = Page.slotCount(page);
+        if (!bounds.known || key.byteSize() != bounds.keyLength || count < INTERPOLATION_MIN_SLOTS) {
+            return searchLeaf(page, key);
+        }
+        double span = unsignedToDouble(bounds.high - bounds.low);
+        double fraction = unsignedToDouble(window(key, 0, bounds.prefix, bounds.keyLength) - bounds.low) / span;
+        int guess = (int) Math.clamp(Math.round(fraction * count), 0, count - 1);
+        return gallop(page, key, guess, 0, count - 1);
+    }
+
     /** Leaves with fewer keys are searched by plain binary search. */
     private static final int INTERPOLATION_MIN_SLOTS = 8;
     /** Longer keys are searched by plain binary search (a fixed-width key is rarely longer). */

@@ -1,6 +1,8 @@
 package dev.columba.storage.btree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.storage.page.Page;
 import dev.columba.storage.page.PageFormat;
@@ -44,6 +46,81 @@ class NodeSearchLeafTest {
                             "seed " + seed + ", " + shape + " leaf of " + keys.size() + " keys, key " + Arrays.toString(sought));
                 }
             }
+        }
+    }
+
+    /**
+     * With the parent's separators as interpolation bounds ({@link Node#boundLeaf}): the same
+     * answers, whether the separators are the leaf's true bounds (its first key and one past its
+     * last, as a dense leaf has them), loose, or even wrong (the bounds only choose the guess).
+     */
+    @Test
+    void answersAsBinarySearchWithTheParentsSeparatorsAsBounds() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment page = arena.allocate(PageFormat.PAGE_SIZE);
+            MemorySegment parent = arena.allocate(PageFormat.PAGE_SIZE);
+            Node.LeafBounds bounds = new Node.LeafBounds();
+            int bounded = 0;
+            for (int round = 0; round < 400; round++) {
+                Shape shape = Shape.values()[round % Shape.values().length];
+                List<byte[]> keys = keys(shape, random);
+                fill(page, keys);
+                long first = ByteBuffer.wrap(keys.getFirst(), 1, 8).getLong() ^ Long.MIN_VALUE;
+                long last = ByteBuffer.wrap(keys.getLast(), 1, 8).getLong() ^ Long.MIN_VALUE;
+                long low = switch (round % 3) {
+                    case 0 -> first;
+                    case 1 -> first - random.nextInt(1000);
+                    default -> first + random.nextInt(1000) - 500;
+                };
+                long high = switch (round % 3) {
+                    case 0 -> last + 1;
+                    case 1 -> last + 1 + random.nextInt(1000);
+                    default -> low + 1 + random.nextInt(5000);
+                };
+                separators(parent, bigint(low - 10), bigint(low), bigint(high));
+                for (int probe = 0; probe < 200; probe++) {
+                    byte[] sought = probe < keys.size() && random.nextBoolean() ? keys.get(probe)
+                            : candidate(shape, keys, random);
+                    Node.boundLeaf(parent, 1, MemorySegment.ofArray(sought), bounds);
+                    bounded += bounds.known ? 1 : 0;
+                    assertEquals(expected(keys, sought), Node.searchLeaf(page, MemorySegment.ofArray(sought), bounds),
+                            "seed " + seed + ", " + shape + " leaf of " + keys.size() + " keys between " + low + " and "
+                                    + high + ", key " + Arrays.toString(sought));
+                }
+            }
+            assertTrue(bounded > 10_000, "seed " + seed + ": bounds known " + bounded + " times");
+        }
+    }
+
+    /** The leftmost and rightmost children have a separator on one side only: no bounds. */
+    @Test
+    void theOuterChildrenHaveNoBounds() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment parent = arena.allocate(PageFormat.PAGE_SIZE);
+            separators(parent, bigint(10), bigint(20), bigint(30));
+            Node.LeafBounds bounds = new Node.LeafBounds();
+            MemorySegment key = MemorySegment.ofArray(bigint(25));
+            Node.boundLeaf(parent, 1, key, bounds);
+            assertTrue(bounds.known);
+            Node.boundLeaf(parent, -1, MemorySegment.ofArray(bigint(5)), bounds);
+            assertFalse(bounds.known);
+            Node.boundLeaf(parent, 2, MemorySegment.ofArray(bigint(35)), bounds);
+            assertFalse(bounds.known);
+            Node.boundLeaf(parent, 1, MemorySegment.ofArray(withSuffix(bigint(25), new Random(1))), bounds);
+            assertFalse(bounds.known, "a key of another length than the separators");
+        }
+    }
+
+    /** An internal page whose separators are {@code keys}, children numbered from 100. */
+    private static void separators(MemorySegment parent, byte[]... keys) {
+        parent.fill((byte) 0);
+        Page.format(parent, 2, PageType.BTREE_INTERNAL, 7, 1);
+        long child = 100;
+        for (byte[] key : keys) {
+            int cell = SlottedPage.append(parent, Node.INTERNAL_CELL_OVERHEAD + key.length, Node.INTERNAL_LENGTH);
+            Node.writeInternalCell(parent, cell, key, child++);
         }
     }
 
