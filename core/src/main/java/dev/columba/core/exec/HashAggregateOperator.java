@@ -279,9 +279,39 @@ public final class HashAggregateOperator extends BaseOperator {
         }
         for (int index = 0; index < aggregates.size(); index++) {
             AggregateCall call = aggregates.get(index);
-            accumulators.add(Accumulators.create(call, argumentTypes.get(index), charge(call.name())));
+            Accumulators.ExactSumAccumulator owner = phase == Phase.FINAL ? null : sumOverSameArgument(index);
+            accumulators.add(owner != null
+                    ? owner.alias(call.function() == AggregateFunction.AVG, charge(call.name()))
+                    : Accumulators.create(call, argumentTypes.get(index), charge(call.name())));
             distinctSets.add(call.distinct() ? new DistinctSet(argumentTypes.get(index), charge(call.name() + " DISTINCT")) : null);
         }
+    }
+
+    /**
+     * The exact SUM/AVG accumulator of an earlier call that keeps what call {@code index} needs
+     * (both SUM or AVG of the same argument column, neither DISTINCT nor FILTERed, an exact
+     * argument type), or null: call {@code index} then reads that accumulator's state instead of
+     * passing over the argument again.
+     */
+    private Accumulators.ExactSumAccumulator sumOverSameArgument(int index) {
+        AggregateCall call = aggregates.get(index);
+        if (!sharesSum(call, argumentTypes.get(index))) {
+            return null;
+        }
+        for (int earlier = 0; earlier < index; earlier++) {
+            AggregateCall other = aggregates.get(earlier);
+            if (other.argument() == call.argument() && sharesSum(other, argumentTypes.get(earlier))
+                    && accumulators.get(earlier) instanceof Accumulators.ExactSumAccumulator owner) {
+                return owner;
+            }
+        }
+        return null;
+    }
+
+    private static boolean sharesSum(AggregateCall call, SqlType argumentType) {
+        return (call.function() == AggregateFunction.SUM || call.function() == AggregateFunction.AVG)
+                && !call.distinct() && call.filter() == AggregateCall.NO_FILTER
+                && argumentType != null && !(argumentType instanceof SqlType.DoubleType);
     }
 
     private MemoryCharge charge(String what) {
