@@ -51,6 +51,23 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     }
 
     @Override
+    public boolean sumValues(int fromRow, int count, ExactTotal total) {
+        if (!kind.integral()) {
+            return false;
+        }
+        long[] scratch = new long[Math.min(count, CHUNK)];
+        byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
+        for (int done = 0; done < count; done += scratch.length) {
+            int length = Math.min(scratch.length, count - done);
+            values.read(fromRow + done, length, scratch, words);
+            for (int position = 0; position < length; position++) {
+                total.add(scratch[position]);
+            }
+        }
+        return true;
+    }
+
+    @Override
     public Object value(int row) {
         return ValueKind.fromLong(type, values.get(row));
     }

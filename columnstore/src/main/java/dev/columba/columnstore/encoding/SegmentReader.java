@@ -165,6 +165,20 @@ public final class SegmentReader {
     }
 
     /**
+     * Adds the values of rows {@code [fromRow, fromRow + count)} to {@code total} as stored longs
+     * (a DECIMAL's unscaled value at the column's scale, a DATE's days) without decoding them into
+     * a vector: for aggregates computed from encoded segments. False, adding nothing, when the
+     * segment has NULLs or its encoding keeps no integral values in a packed or run stream
+     * (dictionaries, plain values, DOUBLE, DECIMAL past 18 digits, strings).
+     *
+     * @throws ColumbaException INVALID_ARGUMENT for rows outside the segment
+     */
+    public boolean sumValues(int fromRow, int count, ExactTotal total) {
+        checkRange(fromRow, count);
+        return !header.hasNulls() && body.sumValues(fromRow, count, total);
+    }
+
+    /**
      * Writes only the dictionary ids of a string segment's rows {@code [fromRow, fromRow + count)}
      * to {@code codes} (and marks them coded), giving the target's rows {@code [0, count)} empty
      * strings and their validity; the strings are for a later {@link #decode} to write, when a

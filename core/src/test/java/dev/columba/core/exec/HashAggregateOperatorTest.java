@@ -313,6 +313,41 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         }
     }
 
+    /**
+     * Aggregates the input computed itself ({@link HashAggregateOperator#foldFrom}) add to those over
+     * the rows it returned, as a partial state would: counts add, extremes compete, totals and their
+     * counts add (an AVG sharing a SUM's pass is not added twice), NULL folded values change
+     * nothing, and a total that no longer fits the SUM's type is 22003.
+     */
+    @Test
+    void foldedAggregatesAddToThoseOverTheRows() {
+        TableSchema schema = TableSchema.of(Column.nullable("v", SqlType.decimal(12, 2)), Column.nullable("t", SqlType.DATE));
+        List<Object[]> rows = List.of(new Object[] {new BigDecimal("1.50"), java.time.LocalDate.of(1995, 1, 1)},
+                new Object[] {null, java.time.LocalDate.of(1990, 1, 1)}, new Object[] {new BigDecimal("-2.25"), null});
+        List<AggregateCall> calls = List.of(AggregateCall.countStar("n"), AggregateCall.of(COUNT, 0, false, schema, "nv"),
+                AggregateCall.of(SUM, 0, false, schema, "total"), AggregateCall.of(AVG, 0, false, schema, "mean"),
+                AggregateCall.of(MIN, 1, false, schema, "first"), AggregateCall.of(MAX, 1, false, schema, "last"),
+                AggregateCall.of(MAX, 0, false, schema, "top"));
+        List<FoldedAggregate> folded = List.of(new FoldedAggregate(10, null), new FoldedAggregate(8, null),
+                new FoldedAggregate(8, new BigDecimal("100.00")), new FoldedAggregate(8, new BigDecimal("100.00")),
+                new FoldedAggregate(0, java.time.LocalDate.of(1992, 6, 1)), new FoldedAggregate(0, java.time.LocalDate.of(1998, 12, 1)),
+                new FoldedAggregate(0, null));
+        HashAggregateOperator aggregate = new HashAggregateOperator(ListSource.of(schema, rows, 2), List.of(), calls);
+        aggregate.foldFrom(() -> folded);
+        assertEquals(List.of(Arrays.asList(13L, 10L, new BigDecimal("99.25"), new BigDecimal("9.925000000000"),
+                        java.time.LocalDate.of(1990, 1, 1), java.time.LocalDate.of(1998, 12, 1), new BigDecimal("1.50"))),
+                run(aggregate, context(2)).stream().map(Arrays::asList).toList());
+
+        // 10001.00 folded + (1.50 - 2.25) over the rows = 10000.25: past DECIMAL(6, 2), though the rows alone fit.
+        List<AggregateCall> narrow = List.of(new AggregateCall(SUM, 0, false, AggregateCall.NO_FILTER, SqlType.decimal(6, 2), "total"));
+        HashAggregateOperator overflowing = new HashAggregateOperator(ListSource.of(schema, rows, 2), List.of(), narrow);
+        overflowing.foldFrom(() -> List.of(new FoldedAggregate(5, new BigDecimal("10001.00"))));
+        ColumbaException overflow = assertThrows(ColumbaException.class, () -> run(overflowing, context(2)));
+        assertEquals("22003", overflow.errorCode().sqlState());
+        assertThrows(ColumbaException.class, () -> new HashAggregateOperator(ListSource.of(schema, rows, 2), List.of(0), narrow)
+                .foldFrom(() -> List.of()), "not with GROUP BY");
+    }
+
     @Test
     void decimalSumsNearTenToTheEighteenPassSixtyFourBitsExactly() {
         TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("v", SqlType.decimal(18, 0)));
