@@ -19,10 +19,11 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
 
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
-        long[] scratch = new long[Math.min(count, CHUNK)];
-        byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
-        for (int done = 0; done < count; done += scratch.length) {
-            int length = Math.min(scratch.length, count - done);
+        int chunk = Math.min(count, CHUNK);
+        long[] scratch = target.scratch().longs(chunk);
+        byte[] words = target.scratch().words(PackedLongs.scratchFor(chunk));
+        for (int done = 0; done < count; done += chunk) {
+            int length = Math.min(chunk, count - done);
             values.read(fromRow + done, length, scratch, words);
             target.putLongs(targetIndex + done, scratch, length);
         }

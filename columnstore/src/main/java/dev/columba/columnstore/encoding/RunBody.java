@@ -21,7 +21,7 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         if (runs.runCount() * (long) LONG_RUN_ROWS > runs.rowCount()) {
             // Short runs: expanded into an array a chunk at a time and copied in bulk.
             int chunk = Math.min(count, CHUNK);
-            long[] scratch = new long[chunk + RunLongs.Cursor.SHORT_RUN];
+            long[] scratch = target.scratch().longs(chunk + RunLongs.Cursor.SHORT_RUN);
             for (int done = 0; done < count; done += chunk) {
                 int length = Math.min(chunk, count - done);
                 cursor.expand(fromRow + done, length, scratch);

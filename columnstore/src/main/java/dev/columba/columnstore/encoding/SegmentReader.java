@@ -39,6 +39,8 @@ public final class SegmentReader {
     private final long bitmapOffset;
     private final SegmentBody body;
     private final String origin;
+    /** Decoding's arrays, reused by every call (a reader is used by one thread, as its scan is). */
+    private final DecodeScratch scratch = new DecodeScratch();
 
     private SegmentReader(SqlType type, SegmentHeader header, MemorySegment payload, long bitmapOffset,
                           SegmentBody body, String origin) {
@@ -159,7 +161,7 @@ public final class SegmentReader {
      */
     public void decode(int fromRow, int count, FieldVector target, int targetOffset, CodedStrings codes) {
         checkRange(fromRow, count);
-        VectorWriter writer = new VectorWriter(target, type, targetOffset, count, codes);
+        VectorWriter writer = new VectorWriter(target, type, targetOffset, count, codes, scratch);
         body.decode(fromRow, count, writer, targetOffset);
         writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
     }
@@ -192,7 +194,7 @@ public final class SegmentReader {
         if (codes == null || !(target instanceof BaseVariableWidthVector)) {
             return false;
         }
-        VectorWriter writer = new VectorWriter(target, type, 0, count, codes);
+        VectorWriter writer = new VectorWriter(target, type, 0, count, codes, scratch);
         if (!body.decodeCodes(fromRow, count, writer)) {
             return false;
         }
@@ -221,12 +223,12 @@ public final class SegmentReader {
                     + " is outside the " + count + " rows decoded from row " + fromRow + " of " + origin);
         }
         if (target instanceof BaseVariableWidthVector) {
-            VectorWriter writer = new VectorWriter(target, type, 0, count, codes);
+            VectorWriter writer = new VectorWriter(target, type, 0, count, codes, scratch);
             body.decodeSelectedStrings(fromRow, count, selection, selected, writer);
             writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
             return;
         }
-        VectorWriter writer = new VectorWriter(target, type, 0, count, null);
+        VectorWriter writer = new VectorWriter(target, type, 0, count, null, scratch);
         body.decodeSelected(fromRow, selection, selected, writer);
         writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
     }
