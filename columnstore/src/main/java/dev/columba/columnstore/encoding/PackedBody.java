@@ -24,6 +24,17 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
         int chunk = Math.min(count, CHUNK);
+        if (kind == ValueKind.DECIMAL64 && values.width() <= 57) {
+            // Unpacked straight into the vector's 16-byte layout: no second pass to widen.
+            long[] wide = target.scratch().wide(2 * chunk);
+            byte[] words = target.scratch().words(PackedLongs.scratchFor(chunk));
+            for (int done = 0; done < count; done += chunk) {
+                int length = Math.min(chunk, count - done);
+                values.readWide(fromRow + done, length, wide, words);
+                target.putWideLongs(targetIndex + done, wide, length);
+            }
+            return;
+        }
         long[] scratch = target.scratch().longs(chunk);
         byte[] words = target.scratch().words(PackedLongs.scratchFor(chunk));
         for (int done = 0; done < count; done += chunk) {

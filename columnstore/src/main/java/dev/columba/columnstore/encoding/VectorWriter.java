@@ -143,6 +143,17 @@ final class VectorWriter {
         }
     }
 
+    /**
+     * Writes DECIMAL values already widened to their two words ({@code words[2i]} the low word,
+     * {@code words[2i + 1]} the high) to {@code length} rows from {@code index}, in one bulk copy.
+     */
+    void putWideLongs(int index, long[] words, int length) {
+        if (kind != ValueKind.DECIMAL64 && kind != ValueKind.DECIMAL128) {
+            throw new IllegalStateException(kind + " values are not two words");
+        }
+        MemorySegment.copy(words, 0, data, LE_LONG, index * 16L, 2 * length);
+    }
+
     /** Writes stored long {@code value} to {@code length} rows from {@code index}. */
     void fillLong(int index, long value, int length) {
         switch (kind) {
