@@ -129,8 +129,8 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
      * the rowgroups it can answer without their rows (SQL Server's aggregate pushdown; see
      * {@code ColumnstoreScan.aggregate}), when that is exact whatever the rowgroups hold: no GROUP
      * BY, every call COUNT, SUM, AVG, MIN or MAX without DISTINCT or FILTER, over a column that
-     * reaches the scan through projections that only pass it on, and a scan without pushed
-     * filters. {@link #instantiate} then adds what the scan computed ({@link
+     * reaches the scan through projections of plain columns only (no expression whose evaluation
+     * would be skipped), and a scan without pushed filters. {@link #instantiate} then adds what the scan computed ({@link
      * HashAggregateOperator#foldFrom}).
      */
     private void aggregateInScan(Execution execution, RelNode input) {
@@ -158,6 +158,11 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         }
         RelNode node = physical(input);
         while (node instanceof ColumbaProject project) {
+            // Only projections of plain columns: rows the scan answers for are never projected, so an
+            // expression there (one that could fail on some row) would be skipped.
+            if (!project.getProjects().stream().allMatch(expression -> expression instanceof RexInputRef)) {
+                return;
+            }
             for (int index = 0; index < columns.size(); index++) {
                 int column = columns.get(index);
                 if (column < 0) {

@@ -3,10 +3,12 @@ package dev.columba.planner.session;
 import static dev.columba.planner.session.SessionRows.query;
 import static dev.columba.planner.session.SessionRows.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.VectorValues;
+import dev.columba.core.error.ColumbaException;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounter;
 import java.nio.file.Path;
@@ -82,6 +84,16 @@ class ScanAggregatesTest {
             "SELECT SUM(q), MAX(d) FROM %s WHERE id > 100",
             "SELECT COUNT(*) FROM %s",
             "SELECT SUM(q), COUNT(DISTINCT r) FROM %s");
+
+    /** A projection's expression fails on one row: the query fails as the rowstore's does, however its rows are aggregated. */
+    @Test
+    void anExpressionBetweenTheScanAndTheAggregateIsStillEvaluated() {
+        String text = "SELECT COUNT(*), MAX(t.e), SUM(t.f) FROM (SELECT d AS e, 1 / (id - 5000) AS f FROM %s) t";
+        for (String table : List.of("rs", "cs")) {
+            ColumbaException failure = assertThrows(ColumbaException.class, () -> query(session, String.format(text, table)), table);
+            assertEquals("22012", failure.errorCode().sqlState(), table);
+        }
+    }
 
     @Test
     void answersAsTheRowstoreDoesSeriallyAndOnTwoWorkers() {
