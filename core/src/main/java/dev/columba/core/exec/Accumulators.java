@@ -88,9 +88,16 @@ final class Accumulators {
         };
     }
 
+    /**
+     * COUNT(*) or COUNT(argument). Rows alternate between two counters per group ({@code counts}
+     * for even positions in the batch, {@code oddCounts} for odd ones), as the exact sums do: with
+     * few groups (TPC-H Q1 has four) consecutive rows mostly count into the same group, and one
+     * array would chain every increment through the store of the one before.
+     */
     static final class CountAccumulator extends Accumulator {
         private final boolean star;
         private long[] counts = new long[0];
+        private long[] oddCounts = new long[0];
 
         CountAccumulator(boolean star, MemoryCharge charge) {
             super(charge);
@@ -99,19 +106,27 @@ final class Accumulators {
 
         @Override
         long bytesPerGroup() {
-            return Long.BYTES;
+            return 2L * Long.BYTES;
         }
 
         @Override
         void grow(int groups) {
             counts = Arrays.copyOf(counts, groups);
+            oddCounts = Arrays.copyOf(oddCounts, groups);
         }
 
         @Override
         void add(FieldVector values, int[] positions, int[] groupIds, int count) {
-            if (star) {
-                for (int index = 0; index < count; index++) {
+            long[] counts = this.counts;
+            long[] oddCounts = this.oddCounts;
+            int pairs = count & ~1;
+            if (star || values.getNullCount() == 0) {
+                for (int index = 0; index < pairs; index += 2) {
                     counts[groupIds[index]]++;
+                    oddCounts[groupIds[index + 1]]++;
+                }
+                if (pairs < count) {
+                    counts[groupIds[pairs]]++;
                 }
                 return;
             }
@@ -126,7 +141,7 @@ final class Accumulators {
         @Override
         void write(FieldVector out, SqlType type, int from, int count) {
             for (int index = 0; index < count; index++) {
-                VectorValues.set(out, index, type, counts[from + index]);
+                VectorValues.set(out, index, type, counts[from + index] + oddCounts[from + index]);
             }
         }
 
