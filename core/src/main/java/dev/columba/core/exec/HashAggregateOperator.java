@@ -465,23 +465,14 @@ public final class HashAggregateOperator extends BaseOperator {
                     state[column] = VectorValues.newVector(call.name() + "$" + column, types.get(column), allocator);
                     state[column].allocateNew();
                 }
+                // A null value (no values seen) is a NULL state, as VectorValues.set writes it.
                 switch (call.function()) {
                     case COUNT -> VectorValues.set(state[0], 0, SqlType.BIGINT, value.count());
                     case SUM, AVG -> {
-                        if (value.value() == null) {
-                            VectorValues.setNull(state[0], 0);
-                        } else {
-                            VectorValues.set(state[0], 0, types.get(0), value.value());
-                        }
+                        VectorValues.set(state[0], 0, types.get(0), value.value());
                         VectorValues.set(state[1], 0, SqlType.BIGINT, value.count());
                     }
-                    case MIN, MAX -> {
-                        if (value.value() == null) {
-                            VectorValues.setNull(state[0], 0);
-                        } else {
-                            VectorValues.set(state[0], 0, types.get(0), value.value());
-                        }
-                    }
+                    case MIN, MAX -> VectorValues.set(state[0], 0, types.get(0), value.value());
                 }
                 for (FieldVector vector : state) {
                     vector.setValueCount(1);
