@@ -388,6 +388,13 @@ public final class ColumnstoreScan implements AutoCloseable {
             Object[] extremes = new Object[aggregates.length];
             ExactTotal[] totals = new ExactTotal[aggregates.length];
             Set<Integer> read = new LinkedHashSet<>();
+            for (ScanAggregate aggregate : aggregates) {
+                if (aggregate.function() == ScanAggregate.Function.SUM) {
+                    read.add(options.projection()[aggregate.column()]);
+                }
+            }
+            // The segments the sums read are read ahead as openCompressed's are (a cold scan reads them in large requests).
+            io.readAhead(file, read.stream().mapToInt(Integer::intValue).toArray());
             for (int index = 0; index < aggregates.length; index++) {
                 ScanAggregate aggregate = aggregates[index];
                 int column = aggregate.function() == ScanAggregate.Function.COUNT_ROWS ? -1
@@ -399,7 +406,6 @@ public final class ColumnstoreScan implements AutoCloseable {
                     case MAX -> extremes[index] = metadata[column].max();
                     case SUM -> {
                         SegmentReader reader = openForSum(column);
-                        read.add(column);
                         totals[index] = new ExactTotal();
                         if (!reader.sumValues(0, reader.rowCount(), totals[index])) {
                             throw new IllegalStateException("segment of column " + column + " in " + file.path()
