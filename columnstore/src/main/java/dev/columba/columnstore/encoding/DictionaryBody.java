@@ -50,12 +50,13 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
                 cursor.next();
             }
         }
-        long[] scratch = new long[Math.min(count, CHUNK)];
-        byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
+        int chunk = Math.min(count, CHUNK);
+        long[] scratch = target.scratch().longs(chunk);
+        byte[] words = target.scratch().words(PackedLongs.scratchFor(chunk));
         HeapEntries heapEntries = kind == ValueKind.STRING && idCount <= Math.min(SMALL_DICTIONARY_IDS, count)
-                ? heapEntries(scratch.length) : null;
-        for (int done = 0; done < count; done += scratch.length) {
-            int length = Math.min(scratch.length, count - done);
+                ? heapEntries(chunk) : null;
+        for (int done = 0; done < count; done += chunk) {
+            int length = Math.min(chunk, count - done);
             packedIds.read(fromRow + done, length, scratch, words);
             if (codes != null) {
                 // Unchecked here: the decode below checks every id and fails the batch on a bad one.
@@ -177,10 +178,11 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
                 }
             }
         } else {
-            long[] scratch = new long[Math.min(count, CHUNK)];
-            byte[] words = new byte[PackedLongs.scratchFor(scratch.length)];
-            for (int done = 0; done < count; done += scratch.length) {
-                int length = Math.min(scratch.length, count - done);
+            int chunk = Math.min(count, CHUNK);
+            long[] scratch = target.scratch().longs(chunk);
+            byte[] words = target.scratch().words(PackedLongs.scratchFor(chunk));
+            for (int done = 0; done < count; done += chunk) {
+                int length = Math.min(chunk, count - done);
                 packedIds.read(fromRow + done, length, scratch, words);
                 for (int position = 0; position < length; position++) {
                     codes[done + position] = (int) checked(scratch[position], fromRow + done + position);

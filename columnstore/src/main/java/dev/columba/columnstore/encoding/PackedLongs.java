@@ -172,6 +172,37 @@ final class PackedLongs {
         unpack(scratch, (int) (firstBit & 63), length, out, reference);
     }
 
+    /**
+     * Values {@code [from, from + length)} as a DECIMAL vector's 16-byte values: {@code out[2i]}
+     * the value, {@code out[2i + 1]} its sign extension, unpacked and widened in one pass (the
+     * vector then takes them in one bulk copy). Streams of at most 57 bits a value only ({@link
+     * #width()}); {@code scratch} as {@link #read}'s.
+     */
+    void readWide(int from, int length, long[] out, byte[] scratch) {
+        if (width > 57) {
+            throw new IllegalStateException("readWide over a stream of " + width + "-bit values");
+        }
+        long reference = this.reference;
+        if (width == 0) {
+            for (int index = 0; index < length; index++) {
+                out[2 * index] = reference;
+                out[2 * index + 1] = reference >> 63;
+            }
+            return;
+        }
+        long firstBit = (long) from * width;
+        copyWords(firstBit, length, scratch);
+        int width = this.width;
+        long mask = this.mask;
+        int bit = (int) (firstBit & 63);
+        for (int index = 0; index < length; index++) {
+            long value = reference + (((long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7)) & mask);
+            out[2 * index] = value;
+            out[2 * index + 1] = value >> 63;
+            bit += width;
+        }
+    }
+
     /** Deltas {@code [from, from + length)} into {@code out[0, length)}, as {@link #read} reads values. */
     void deltas(int from, int length, long[] out, byte[] scratch) {
         if (width == 0) {

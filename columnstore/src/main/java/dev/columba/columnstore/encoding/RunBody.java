@@ -21,7 +21,7 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         if (runs.runCount() * (long) LONG_RUN_ROWS > runs.rowCount()) {
             // Short runs: expanded into an array a chunk at a time and copied in bulk.
             int chunk = Math.min(count, CHUNK);
-            long[] scratch = new long[chunk + RunLongs.Cursor.SHORT_RUN];
+            long[] scratch = target.scratch().longs(chunk + RunLongs.Cursor.SHORT_RUN);
             for (int done = 0; done < count; done += chunk) {
                 int length = Math.min(chunk, count - done);
                 cursor.expand(fromRow + done, length, scratch);
@@ -37,6 +37,30 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
             row = stop;
             if (row == end) {
                 return;
+            }
+            cursor.next();
+        }
+    }
+
+    /** A run adds its value times its rows in the range: one multiplication a run. */
+    @Override
+    public boolean sumValues(int fromRow, int count, ExactTotal total) {
+        if (!kind.integral()) {
+            return false;
+        }
+        if (count == 0) {
+            return true;
+        }
+        RunLongs.Cursor cursor = runs.cursor();
+        cursor.seek(fromRow);
+        int row = fromRow;
+        int end = fromRow + count;
+        while (true) {
+            int stop = Math.min(cursor.end, end);
+            total.addTimes(cursor.value(), stop - row);
+            row = stop;
+            if (row == end) {
+                return true;
             }
             cursor.next();
         }

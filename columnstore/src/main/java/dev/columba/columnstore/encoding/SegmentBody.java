@@ -1,5 +1,7 @@
 package dev.columba.columnstore.encoding;
 
+import dev.columba.columnstore.dictionary.ValueKind;
+
 /**
  * The part of a segment after its null bitmap, opened for reading: one implementation per
  * encoding. Bodies know nothing of NULLs; a NULL row holds some stored value, and
@@ -53,6 +55,16 @@ sealed interface SegmentBody permits PackedBody, RunBody, DictionaryBody, PlainB
 
     /** The Java value of non-NULL row {@code row}. */
     Object value(int row);
+
+    /**
+     * Adds the stored values of rows {@code [fromRow, fromRow + count)} to {@code total} without
+     * writing them anywhere, for an integral kind ({@link ValueKind#integral}); false, adding
+     * nothing, for bodies that cannot (dictionaries, plain values). The caller knows there are no
+     * NULLs in the range (the value under a NULL is a placeholder).
+     */
+    default boolean sumValues(int fromRow, int count, ExactTotal total) {
+        return false;
+    }
 
     /** Compiles a comparison or IN list. */
     RowFilter filter(ColumnPredicate predicate);

@@ -39,6 +39,8 @@ public final class SegmentReader {
     private final long bitmapOffset;
     private final SegmentBody body;
     private final String origin;
+    /** Decoding's arrays, reused by every call (a reader is used by one thread, as its scan is). */
+    private final DecodeScratch scratch = new DecodeScratch();
 
     private SegmentReader(SqlType type, SegmentHeader header, MemorySegment payload, long bitmapOffset,
                           SegmentBody body, String origin) {
@@ -159,9 +161,23 @@ public final class SegmentReader {
      */
     public void decode(int fromRow, int count, FieldVector target, int targetOffset, CodedStrings codes) {
         checkRange(fromRow, count);
-        VectorWriter writer = new VectorWriter(target, type, targetOffset, count, codes);
+        VectorWriter writer = new VectorWriter(target, type, targetOffset, count, codes, scratch);
         body.decode(fromRow, count, writer, targetOffset);
         writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
+    }
+
+    /**
+     * Adds the values of rows {@code [fromRow, fromRow + count)} to {@code total} as stored longs
+     * (a DECIMAL's unscaled value at the column's scale, a DATE's days) without decoding them into
+     * a vector: for aggregates computed from encoded segments. False, adding nothing, when the
+     * segment has NULLs or its encoding keeps no integral values in a packed or run stream
+     * (dictionaries, plain values, DOUBLE, DECIMAL past 18 digits, strings).
+     *
+     * @throws ColumbaException INVALID_ARGUMENT for rows outside the segment
+     */
+    public boolean sumValues(int fromRow, int count, ExactTotal total) {
+        checkRange(fromRow, count);
+        return !header.hasNulls() && body.sumValues(fromRow, count, total);
     }
 
     /**
@@ -178,7 +194,7 @@ public final class SegmentReader {
         if (codes == null || !(target instanceof BaseVariableWidthVector)) {
             return false;
         }
-        VectorWriter writer = new VectorWriter(target, type, 0, count, codes);
+        VectorWriter writer = new VectorWriter(target, type, 0, count, codes, scratch);
         if (!body.decodeCodes(fromRow, count, writer)) {
             return false;
         }
@@ -207,12 +223,12 @@ public final class SegmentReader {
                     + " is outside the " + count + " rows decoded from row " + fromRow + " of " + origin);
         }
         if (target instanceof BaseVariableWidthVector) {
-            VectorWriter writer = new VectorWriter(target, type, 0, count, codes);
+            VectorWriter writer = new VectorWriter(target, type, 0, count, codes, scratch);
             body.decodeSelectedStrings(fromRow, count, selection, selected, writer);
             writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
             return;
         }
-        VectorWriter writer = new VectorWriter(target, type, 0, count, null);
+        VectorWriter writer = new VectorWriter(target, type, 0, count, null, scratch);
         body.decodeSelected(fromRow, selection, selected, writer);
         writer.finish(header.hasNulls() ? payload : null, bitmapOffset, fromRow);
     }

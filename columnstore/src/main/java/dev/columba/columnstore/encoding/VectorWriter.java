@@ -39,12 +39,17 @@ final class VectorWriter {
      * bounds-checked bulk copy (a checked {@link MemorySegment} access per value cost more than
      * the conversion).
      */
-    private int[] narrowScratch = new int[0];
-    private long[] wideScratch = new long[0];
+    private final DecodeScratch scratch;
     /** Strings: where the next value's bytes go in the data buffer. */
     private long stringEnd;
 
     VectorWriter(FieldVector vector, SqlType type, int targetOffset, int count, CodedStrings codes) {
+        this(vector, type, targetOffset, count, codes, new DecodeScratch());
+    }
+
+    /** @param scratch the decoding reader's arrays, which the writer and the body decoding into it reuse */
+    VectorWriter(FieldVector vector, SqlType type, int targetOffset, int count, CodedStrings codes, DecodeScratch scratch) {
+        this.scratch = scratch;
         ArrowMemory.checkVector(vector, type);
         this.vector = vector;
         this.codes = codes;
@@ -99,6 +104,11 @@ final class VectorWriter {
         validity = ArrowMemory.view(vector.getValidityBuffer());
     }
 
+    /** Arrays a body may decode a chunk into before writing it here; reused across the reader's calls. */
+    DecodeScratch scratch() {
+        return scratch;
+    }
+
     /** The data buffer's memory, for bulk copies; valid until the next string write that grows it. */
     MemorySegment data() {
         return data;
@@ -113,9 +123,7 @@ final class VectorWriter {
                 }
             }
             case INT, DATE -> {
-                if (narrowScratch.length < length) {
-                    narrowScratch = new int[length];
-                }
+                int[] narrowScratch = scratch.narrow(length);
                 for (int position = 0; position < length; position++) {
                     narrowScratch[position] = (int) values[position];
                 }
@@ -123,9 +131,7 @@ final class VectorWriter {
             }
             case BIGINT, DOUBLE, TIMESTAMP -> MemorySegment.copy(values, 0, data, LE_LONG, index * 8L, length);
             case DECIMAL64 -> {
-                if (wideScratch.length < 2 * length) {
-                    wideScratch = new long[2 * length];
-                }
+                long[] wideScratch = scratch.wide(2 * length);
                 for (int position = 0; position < length; position++) {
                     long unscaled = values[position];
                     wideScratch[2 * position] = unscaled;
@@ -135,6 +141,17 @@ final class VectorWriter {
             }
             case DECIMAL128, STRING -> throw new IllegalStateException(kind + " values are not one long");
         }
+    }
+
+    /**
+     * Writes DECIMAL values already widened to their two words ({@code words[2i]} the low word,
+     * {@code words[2i + 1]} the high) to {@code length} rows from {@code index}, in one bulk copy.
+     */
+    void putWideLongs(int index, long[] words, int length) {
+        if (kind != ValueKind.DECIMAL64 && kind != ValueKind.DECIMAL128) {
+            throw new IllegalStateException(kind + " values are not two words");
+        }
+        MemorySegment.copy(words, 0, data, LE_LONG, index * 16L, 2 * length);
     }
 
     /** Writes stored long {@code value} to {@code length} rows from {@code index}. */

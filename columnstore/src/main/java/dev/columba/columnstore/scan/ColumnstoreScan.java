@@ -2,6 +2,9 @@ package dev.columba.columnstore.scan;
 
 import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.columnstore.encoding.EncodingKind;
+import dev.columba.columnstore.encoding.ExactTotal;
 import dev.columba.columnstore.encoding.SegmentFilter;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.encoding.SegmentReader;
@@ -84,6 +87,14 @@ public final class ColumnstoreScan implements AutoCloseable {
     private boolean[] decoded;
     /** Per projected column, whether its strings are decoded only when a consumer asks (see {@link #deferStrings}). */
     private final boolean[] deferredStrings;
+
+    /** Aggregates computed over whole rowgroups instead of returning their rows (see {@link #aggregate}); empty when none. */
+    private ScanAggregate[] aggregates = new ScanAggregate[0];
+    /** Per aggregate: rows or values counted (SUM's count of values too), the extreme so far (null: none), SUM's total. */
+    private long[] aggregateCounts;
+    private Object[] aggregateExtremes;
+    private ExactTotal[] aggregateTotals;
+    private int rowgroupsAggregated;
 
     private RowgroupFile file;
     private SegmentReader[] readers;
@@ -181,6 +192,60 @@ public final class ColumnstoreScan implements AutoCloseable {
         probes[probes.length - 1] = probe;
     }
 
+    /**
+     * Lets the scan compute {@code requested} itself over every compressed rowgroup it can answer
+     * exactly without its rows, and return no rows for those rowgroups; the caller (an aggregation
+     * without GROUP BY over this scan's output, with no other input) adds {@link #aggregated} to
+     * what it computes over the rows the scan does return. A rowgroup qualifies when the scan has
+     * no filters, bitmap filters or row locator, none of its rows is deleted, and every aggregate
+     * can be answered: COUNT from the footer's row and NULL counts; MIN and MAX from the footer's
+     * exact min/max of a whole-number, DATE, TIMESTAMP or DECIMAL column; SUM of an INT, BIGINT or
+     * DECIMAL(p &lt;= 18) column without NULLs in a packed or run-length segment, from the stored
+     * longs without decoding them into vectors (the segment's checksum is verified as for a
+     * decoded segment). Delta rowgroups, rowgroups with deleted rows and the rest are scanned as
+     * always. Call before the first {@link #next()}.
+     */
+    public void aggregate(List<ScanAggregate> requested) {
+        for (ScanAggregate aggregate : requested) {
+            if (aggregate.function() != ScanAggregate.Function.COUNT_ROWS
+                    && (aggregate.column() < 0 || aggregate.column() >= options.projection().length)) {
+                throw new IllegalArgumentException("column " + aggregate.column() + " is not one of the scan's "
+                        + options.projection().length);
+            }
+        }
+        aggregates = requested.toArray(ScanAggregate[]::new);
+        aggregateCounts = new long[aggregates.length];
+        aggregateExtremes = new Object[aggregates.length];
+        aggregateTotals = new ExactTotal[aggregates.length];
+        for (int index = 0; index < aggregates.length; index++) {
+            aggregateTotals[index] = new ExactTotal();
+        }
+    }
+
+    /**
+     * What the scan computed itself for aggregate {@code index} of {@link #aggregate} over the
+     * rowgroups it did not return: COUNT_ROWS and COUNT_VALUES the count, MIN and MAX the Java
+     * value of the column's type or null when none, SUM the unscaled total at the column's scale
+     * (a {@link java.math.BigInteger}; its count of values is {@link #aggregatedCount}).
+     */
+    public Object aggregated(int index) {
+        return switch (aggregates[index].function()) {
+            case COUNT_ROWS, COUNT_VALUES -> aggregateCounts[index];
+            case MIN, MAX -> aggregateExtremes[index];
+            case SUM -> aggregateTotals[index].value();
+        };
+    }
+
+    /** The rows or values aggregate {@code index} counted in the rowgroups the scan aggregated itself. */
+    public long aggregatedCount(int index) {
+        return aggregateCounts[index];
+    }
+
+    /** The rowgroups the scan aggregated itself instead of returning their rows (for tests and EXPLAIN ANALYZE). */
+    public int rowgroupsAggregated() {
+        return rowgroupsAggregated;
+    }
+
     /** The next batch of live rows, or null at the end. Valid until the next call. */
     public Batch next() {
         while (!finished) {
@@ -232,7 +297,11 @@ public final class ColumnstoreScan implements AutoCloseable {
         switch (prepared) {
             case UpcomingRowgroups.Delta delta -> openDelta(delta.entry());
             case UpcomingRowgroups.Eliminated _ -> io.skipped(needed.length);
-            case UpcomingRowgroups.Readable readable -> openCompressed(readable);
+            case UpcomingRowgroups.Readable readable -> {
+                if (!aggregateRowgroup(readable)) {
+                    openCompressed(readable);
+                }
+            }
             case UpcomingRowgroups.Failed failed -> throw failed.error();
         }
     }
@@ -280,6 +349,118 @@ public final class ColumnstoreScan implements AutoCloseable {
             filters[index] = readers[filter.column()].filter(filter.predicate());
         }
         deleted = entry.deletedRows() > 0 ? table.deletedRows(reader, entry.rowgroupId(), counters) : null;
+    }
+
+    /**
+     * Adds the compressed rowgroup to the {@linkplain #aggregate aggregates} when every one of them
+     * can be computed without its rows; false, having read nothing, otherwise. The rowgroup is
+     * closed either way when true.
+     */
+    private boolean aggregateRowgroup(UpcomingRowgroups.Readable readable) {
+        if (aggregates.length == 0 || !options.filters().isEmpty() || probes.length > 0 || options.withRowLocator()
+                || readable.entry().deletedRows() > 0) {
+            return false;
+        }
+        SegmentMetadata[] metadata = readable.metadata();
+        for (ScanAggregate aggregate : aggregates) {
+            if (aggregate.function() == ScanAggregate.Function.COUNT_ROWS) {
+                continue;
+            }
+            int column = options.projection()[aggregate.column()];
+            SqlType type = schema.column(column).type();
+            boolean answerable = switch (aggregate.function()) {
+                case COUNT_ROWS, COUNT_VALUES -> true;
+                case MIN, MAX -> exactExtremes(type);
+                case SUM -> summable(type) && !metadata[column].hasNulls()
+                        && (metadata[column].encoding() == EncodingKind.VALUE
+                        || metadata[column].encoding() == EncodingKind.RUN_LENGTH);
+            };
+            if (!answerable) {
+                return false;
+            }
+        }
+        // The file is the scan's from here, as in openCompressed: closeRowgroup unmaps it.
+        file = readable.file();
+        current = readable.entry();
+        try {
+            long rows = current.totalRows();
+            long[] counts = new long[aggregates.length];
+            Object[] extremes = new Object[aggregates.length];
+            ExactTotal[] totals = new ExactTotal[aggregates.length];
+            Set<Integer> read = new LinkedHashSet<>();
+            for (ScanAggregate aggregate : aggregates) {
+                if (aggregate.function() == ScanAggregate.Function.SUM) {
+                    read.add(options.projection()[aggregate.column()]);
+                }
+            }
+            // The segments the sums read are read ahead as openCompressed's are (a cold scan reads them in large requests).
+            io.readAhead(file, read.stream().mapToInt(Integer::intValue).toArray());
+            for (int index = 0; index < aggregates.length; index++) {
+                ScanAggregate aggregate = aggregates[index];
+                int column = aggregate.function() == ScanAggregate.Function.COUNT_ROWS ? -1
+                        : options.projection()[aggregate.column()];
+                switch (aggregate.function()) {
+                    case COUNT_ROWS -> counts[index] = rows;
+                    case COUNT_VALUES -> counts[index] = metadata[column].rowCount() - metadata[column].nullCount();
+                    case MIN -> extremes[index] = metadata[column].min();
+                    case MAX -> extremes[index] = metadata[column].max();
+                    case SUM -> {
+                        SegmentReader reader = openForSum(column);
+                        totals[index] = new ExactTotal();
+                        if (!reader.sumValues(0, reader.rowCount(), totals[index])) {
+                            throw new IllegalStateException("segment of column " + column + " in " + file.path()
+                                    + " has no integral values to add, though its footer says " + metadata[column].encoding());
+                        }
+                        counts[index] = reader.rowCount();
+                    }
+                }
+            }
+            for (int index = 0; index < aggregates.length; index++) {
+                aggregateCounts[index] += counts[index];
+                if (totals[index] != null) {
+                    aggregateTotals[index].add(totals[index]);
+                }
+                Object extreme = extremes[index];
+                if (extreme != null) {
+                    Object best = aggregateExtremes[index];
+                    boolean minimum = aggregates[index].function() == ScanAggregate.Function.MIN;
+                    if (best == null || (minimum ? compare(extreme, best) < 0 : compare(extreme, best) > 0)) {
+                        aggregateExtremes[index] = extreme;
+                    }
+                }
+            }
+            // Segments the aggregates did not read count as skipped, as an eliminated rowgroup's do.
+            io.skipped(needed.length - read.size());
+            rowgroupsAggregated++;
+        } finally {
+            closeRowgroup();
+        }
+        return true;
+    }
+
+    /** Opens a segment of the current file for {@link SegmentReader#sumValues}: touched and its checksum verified as for decoding. */
+    private SegmentReader openForSum(int column) {
+        io.touch(file, file.segmentOffset(column), file.segmentLength(column));
+        file.verifySegment(column);
+        rowgroups.fill();
+        return SegmentReader.open(file.segment(column), schema.column(column).type(), file.path() + " column " + column);
+    }
+
+    /** Types whose footer min/max are exact values that order as the column does. */
+    private static boolean exactExtremes(SqlType type) {
+        return type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType || type instanceof SqlType.DateType
+                || type instanceof SqlType.TimestampType || type instanceof SqlType.DecimalType;
+    }
+
+    /** Types whose stored longs are the exact values SUM adds (a DECIMAL's unscaled value at its scale). */
+    private static boolean summable(SqlType type) {
+        return type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType
+                || (type instanceof SqlType.DecimalType decimal && ValueKind.of(decimal).fitsLong());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compare(Object left, Object right) {
+        return ((Comparable) left).compareTo(right);
     }
 
     /** Fills the batch from the open compressed rowgroup; -1 when it is exhausted. */

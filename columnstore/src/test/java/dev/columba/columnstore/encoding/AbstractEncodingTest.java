@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.dictionary.ValueKind;
 import dev.columba.columnstore.encoding.TestColumns.Shape;
 import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.error.ColumbaException;
@@ -16,6 +17,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -295,6 +297,41 @@ abstract class AbstractEncodingTest {
                         assertTrue(TestColumns.same(values.get(row), reader.fetch(row)), describe(encoded));
                     }
                 }
+            }
+        });
+    }
+
+    /**
+     * {@link SegmentReader#sumValues}: the exact total of a range's stored longs for packed and
+     * run-length segments of integral types without NULLs (edge values included, so 64-bit
+     * running sums spill), and false, adding nothing, for NULLs, other encodings and other types.
+     */
+    @Test
+    void sumsOfARangeAreExactOrRefused() throws Exception {
+        Seeds.run(getClass().getSimpleName() + ".sumsOfARangeAreExactOrRefused", random -> {
+            for (Encoded encoded : randomSegments(random, 2)) {
+                SegmentReader reader = open(encoded);
+                int rows = reader.rowCount();
+                int from = random.nextInt(rows);
+                int count = random.nextInt(rows - from + 1);
+                ExactTotal total = new ExactTotal();
+                boolean summed = reader.sumValues(from, count, total);
+                SqlType type = encoded.type();
+                boolean expected = (kind() == EncodingKind.VALUE || kind() == EncodingKind.RUN_LENGTH)
+                        && ValueKind.of(type).integral() && !(type instanceof SqlType.BooleanType)
+                        && encoded.values().stream().allMatch(java.util.Objects::nonNull);
+                String what = describe(encoded) + ", rows " + from + "+" + count;
+                if (type instanceof SqlType.BooleanType) {
+                    continue;
+                }
+                assertEquals(expected, summed, what);
+                BigInteger reference = BigInteger.ZERO;
+                if (expected) {
+                    for (Object value : encoded.values().subList(from, from + count)) {
+                        reference = reference.add(BigInteger.valueOf(ValueKind.toLong(type, value)));
+                    }
+                }
+                assertEquals(reference, total.value(), what);
             }
         });
     }

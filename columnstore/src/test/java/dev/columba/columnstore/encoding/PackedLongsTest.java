@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Bulk reads of packed streams at every bit width, 0 to 64: values and deltas read a range at a
  * time (from offsets inside and across words, up to the stream's last value) equal those read
- * one at a time.
+ * one at a time, and so do values widened to a DECIMAL vector's two words (up to 57 bits).
  */
 class PackedLongsTest {
     private static final int COUNT = 300;
@@ -54,11 +54,21 @@ class PackedLongsTest {
                     byte[] scratch = new byte[PackedLongs.scratchFor(length)];
                     packed.read(from, length, values, scratch);
                     packed.deltas(from, length, read, scratch);
+                    // Widened reads, into a scratch array left dirty by the reads above (as a reused one is).
+                    long[] wide = new long[2 * length];
+                    java.util.Arrays.fill(wide, 0x5555_5555_5555_5555L);
+                    if (width <= 57) {
+                        packed.readWide(from, length, wide, scratch);
+                    }
                     for (int index = 0; index < length; index++) {
                         String where = "seed " + seed + ", width " + width + ", value " + (from + index);
                         assertEquals(deltas[from + index], read[index], where);
                         assertEquals(reference + deltas[from + index], values[index], where);
                         assertEquals(packed.get(from + index), values[index], where);
+                        if (width <= 57) {
+                            assertEquals(values[index], wide[2 * index], where + " widened");
+                            assertEquals(values[index] >> 63, wide[2 * index + 1], where + " widened, high word");
+                        }
                     }
                 }
             }

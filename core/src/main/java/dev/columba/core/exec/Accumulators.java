@@ -88,9 +88,16 @@ final class Accumulators {
         };
     }
 
+    /**
+     * COUNT(*) or COUNT(argument). Rows alternate between two counters per group ({@code counts}
+     * for even positions in the batch, {@code oddCounts} for odd ones), as the exact sums do: with
+     * few groups (TPC-H Q1 has four) consecutive rows mostly count into the same group, and one
+     * array would chain every increment through the store of the one before.
+     */
     static final class CountAccumulator extends Accumulator {
         private final boolean star;
         private long[] counts = new long[0];
+        private long[] oddCounts = new long[0];
 
         CountAccumulator(boolean star, MemoryCharge charge) {
             super(charge);
@@ -99,19 +106,27 @@ final class Accumulators {
 
         @Override
         long bytesPerGroup() {
-            return Long.BYTES;
+            return 2L * Long.BYTES;
         }
 
         @Override
         void grow(int groups) {
             counts = Arrays.copyOf(counts, groups);
+            oddCounts = Arrays.copyOf(oddCounts, groups);
         }
 
         @Override
         void add(FieldVector values, int[] positions, int[] groupIds, int count) {
-            if (star) {
-                for (int index = 0; index < count; index++) {
+            long[] counts = this.counts;
+            long[] oddCounts = this.oddCounts;
+            int pairs = count & ~1;
+            if (star || values.getNullCount() == 0) {
+                for (int index = 0; index < pairs; index += 2) {
                     counts[groupIds[index]]++;
+                    oddCounts[groupIds[index + 1]]++;
+                }
+                if (pairs < count) {
+                    counts[groupIds[pairs]]++;
                 }
                 return;
             }
@@ -126,7 +141,7 @@ final class Accumulators {
         @Override
         void write(FieldVector out, SqlType type, int from, int count) {
             for (int index = 0; index < count; index++) {
-                VectorValues.set(out, index, type, counts[from + index]);
+                VectorValues.set(out, index, type, counts[from + index] + oddCounts[from + index]);
             }
         }
 
@@ -287,8 +302,24 @@ final class Accumulators {
             low[group] = sumLow;
         }
 
+        /**
+         * Another call's view of this accumulator's totals and counts: a SUM or AVG over the same
+         * argument (no DISTINCT, no FILTER) needs exactly the state this one keeps, so it adds
+         * nothing itself and only writes its own result (SUM or AVG) from this state. TPC-H Q1's
+         * SUM(l_quantity) and AVG(l_quantity) then read the argument's vector in one pass, not two.
+         * The owner must add every row the alias would have been given; merging partial states
+         * (the final phase) keeps one accumulator per call, since each call has its own state columns.
+         */
+        Accumulator alias(boolean average, MemoryCharge charge) {
+            return new SumAlias(this, average, charge);
+        }
+
         @Override
         void write(FieldVector out, SqlType type, int from, int count) {
+            write(out, type, from, count, average);
+        }
+
+        private void write(FieldVector out, SqlType type, int from, int count, boolean average) {
             for (int index = 0; index < count; index++) {
                 int group = from + index;
                 if (count(group) == 0) {
@@ -301,11 +332,11 @@ final class Accumulators {
                 }
                 BigInteger unscaled = total(group);
                 BigDecimal total = new BigDecimal(unscaled, scale);
-                VectorValues.set(out, index, type, convert(total, count(group), type));
+                VectorValues.set(out, index, type, convert(total, count(group), type, average));
             }
         }
 
-        private Object convert(BigDecimal total, long count, SqlType type) {
+        private Object convert(BigDecimal total, long count, SqlType type, boolean average) {
             if (!average) {
                 return Evaluator.cast(total, SqlType.decimal(38, scale), type);
             }
@@ -396,6 +427,51 @@ final class Accumulators {
 
         private static BigInteger toBigInteger(long high, long low) {
             return BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+        }
+    }
+
+    /**
+     * A SUM or AVG that reads the state of an {@link ExactSumAccumulator} over the same argument
+     * ({@link ExactSumAccumulator#alias}): adding is the owner's work, so {@link #add} does
+     * nothing; the result and the partial state are the owner's, written as this call's function.
+     */
+    static final class SumAlias extends Accumulator {
+        private final ExactSumAccumulator owner;
+        private final boolean average;
+
+        SumAlias(ExactSumAccumulator owner, boolean average, MemoryCharge charge) {
+            super(charge);
+            this.owner = owner;
+            this.average = average;
+        }
+
+        @Override
+        long bytesPerGroup() {
+            return 0;
+        }
+
+        @Override
+        void grow(int groups) {
+            owner.ensureGroups(groups);
+        }
+
+        @Override
+        void add(FieldVector values, int[] positions, int[] groupIds, int count) {
+        }
+
+        @Override
+        void write(FieldVector out, SqlType type, int from, int count) {
+            owner.write(out, type, from, count, average);
+        }
+
+        @Override
+        void writeState(FieldVector[] out, int from, int count) {
+            owner.writeState(out, from, count);
+        }
+
+        @Override
+        void merge(FieldVector[] state, int[] positions, int[] groupIds, int count) {
+            throw new IllegalStateException("an aliased SUM/AVG is not merged: the final phase keeps one accumulator per call");
         }
     }
 
@@ -508,6 +584,10 @@ final class Accumulators {
         void add(FieldVector values, int[] positions, int[] groupIds, int count) {
             ArrowBuf validity = values.getValidityBuffer();
             ArrowBuf data = values.getDataBuffer();
+            if (layout == Layout.INT32 || layout == Layout.INT64) {
+                addWholeNumbers(data, validity, values.getNullCount() == 0, positions, groupIds, count);
+                return;
+            }
             ArrowBuf offsets = layout == Layout.UTF8 ? values.getOffsetBuffer() : null;
             for (int index = 0; index < count; index++) {
                 int row = positions[index];
@@ -539,6 +619,54 @@ final class Accumulators {
                         }
                     }
                     case UTF8 -> offerString(group, data, offsets, row);
+                }
+            }
+        }
+
+        /**
+         * INT, DATE, BIGINT and TIMESTAMP: one loop per width and direction, with no per-row switch
+         * and no validity read when the batch has no NULLs (the scan aggregate's MAX(l_shipdate)
+         * spent more in the generic loop's bookkeeping than in comparing).
+         */
+        private void addWholeNumbers(ArrowBuf data, ArrowBuf validity, boolean noNulls, int[] positions, int[] groupIds,
+                                     int count) {
+            boolean[] seen = this.seen;
+            long[] longs = this.longs;
+            // Compared as (value ^ flip) < (current ^ flip): flip 0 for MIN, all ones for MAX (~x reverses the order).
+            long flip = minimum ? 0 : -1;
+            if (noNulls && layout == Layout.INT32) {
+                for (int index = 0; index < count; index++) {
+                    long value = data.getInt((long) positions[index] * 4);
+                    int group = groupIds[index];
+                    if (!seen[group] || (value ^ flip) < (longs[group] ^ flip)) {
+                        longs[group] = value;
+                        seen[group] = true;
+                    }
+                }
+                return;
+            }
+            if (noNulls) {
+                for (int index = 0; index < count; index++) {
+                    long value = data.getLong((long) positions[index] * 8);
+                    int group = groupIds[index];
+                    if (!seen[group] || (value ^ flip) < (longs[group] ^ flip)) {
+                        longs[group] = value;
+                        seen[group] = true;
+                    }
+                }
+                return;
+            }
+            boolean wide = layout == Layout.INT64;
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                if (BitVectorHelper.get(validity, row) == 0) {
+                    continue;
+                }
+                long value = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
+                int group = groupIds[index];
+                if (!seen[group] || (value ^ flip) < (longs[group] ^ flip)) {
+                    longs[group] = value;
+                    seen[group] = true;
                 }
             }
         }

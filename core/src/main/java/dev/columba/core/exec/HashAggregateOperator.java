@@ -13,6 +13,7 @@ import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -70,6 +71,8 @@ public final class HashAggregateOperator extends BaseOperator {
     private int[] filteredGroups = new int[0];
     private int[] distinctPositions = new int[0];
     private int[] distinctGroups = new int[0];
+    /** The input's own aggregates over rows it did not return ({@link #foldFrom}), or null. */
+    private Supplier<List<FoldedAggregate>> folded;
     private Batch output;
     private boolean aggregated;
     private int groupCount;
@@ -107,6 +110,22 @@ public final class HashAggregateOperator extends BaseOperator {
      */
     public void expectGroups(long groups) {
         expectedGroups = Math.max(0, Math.min(groups, 1L << 20));
+    }
+
+    /**
+     * Adds what the input computed itself, over rows it did not return, to each call's result:
+     * {@code folded} gives one {@link FoldedAggregate} per call, in order, once the input has
+     * returned its last batch (a columnstore scan that answered some rowgroups from their
+     * segments). Only for an aggregation without GROUP BY, DISTINCT or FILTER that computes rows
+     * (complete or a worker's partial), before {@link #open}.
+     */
+    public void foldFrom(Supplier<List<FoldedAggregate>> folded) {
+        if (groupKeys.length > 0 || phase == Phase.FINAL
+                || aggregates.stream().anyMatch(call -> call.distinct() || call.filter() != AggregateCall.NO_FILTER)) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "only an aggregation of rows without GROUP BY, DISTINCT or FILTER"
+                    + " takes aggregates its input computed");
+        }
+        this.folded = folded;
     }
 
     /** Whether the group table still looks its whole-number key up in the dense array (for tests). */
@@ -279,9 +298,39 @@ public final class HashAggregateOperator extends BaseOperator {
         }
         for (int index = 0; index < aggregates.size(); index++) {
             AggregateCall call = aggregates.get(index);
-            accumulators.add(Accumulators.create(call, argumentTypes.get(index), charge(call.name())));
+            Accumulators.ExactSumAccumulator owner = phase == Phase.FINAL ? null : sumOverSameArgument(index);
+            accumulators.add(owner != null
+                    ? owner.alias(call.function() == AggregateFunction.AVG, charge(call.name()))
+                    : Accumulators.create(call, argumentTypes.get(index), charge(call.name())));
             distinctSets.add(call.distinct() ? new DistinctSet(argumentTypes.get(index), charge(call.name() + " DISTINCT")) : null);
         }
+    }
+
+    /**
+     * The exact SUM/AVG accumulator of an earlier call that keeps what call {@code index} needs
+     * (both SUM or AVG of the same argument column, neither DISTINCT nor FILTERed, an exact
+     * argument type), or null: call {@code index} then reads that accumulator's state instead of
+     * passing over the argument again.
+     */
+    private Accumulators.ExactSumAccumulator sumOverSameArgument(int index) {
+        AggregateCall call = aggregates.get(index);
+        if (!sharesSum(call, argumentTypes.get(index))) {
+            return null;
+        }
+        for (int earlier = 0; earlier < index; earlier++) {
+            AggregateCall other = aggregates.get(earlier);
+            if (other.argument() == call.argument() && sharesSum(other, argumentTypes.get(earlier))
+                    && accumulators.get(earlier) instanceof Accumulators.ExactSumAccumulator owner) {
+                return owner;
+            }
+        }
+        return null;
+    }
+
+    private static boolean sharesSum(AggregateCall call, SqlType argumentType) {
+        return (call.function() == AggregateFunction.SUM || call.function() == AggregateFunction.AVG)
+                && !call.distinct() && call.filter() == AggregateCall.NO_FILTER
+                && argumentType != null && !(argumentType instanceof SqlType.DoubleType);
     }
 
     private MemoryCharge charge(String what) {
@@ -305,6 +354,9 @@ public final class HashAggregateOperator extends BaseOperator {
             groupCount = groups == null ? 1 : groups.groupCount();
             for (Accumulators.Accumulator accumulator : accumulators) {
                 accumulator.ensureGroups(groupCount);
+            }
+            if (folded != null) {
+                mergeFolded(folded.get());
             }
             closeDistinctSets();
         }
@@ -386,6 +438,53 @@ public final class HashAggregateOperator extends BaseOperator {
                 ids = distinctGroups;
             }
             accumulator.add(values, rows, ids, rowCount);
+        }
+    }
+
+    /**
+     * Merges the input's own aggregates into the single group as a worker's partial state would
+     * be merged: each call's state columns ({@link #stateTypes}) as one row. A call that reads
+     * another's sums ({@code SumAlias}) has nothing of its own to merge.
+     */
+    private void mergeFolded(List<FoldedAggregate> values) {
+        if (values.size() != aggregates.size()) {
+            throw new ColumbaException(ErrorCode.INTERNAL, values.size() + " folded aggregates for " + aggregates.size() + " calls");
+        }
+        int[] single = {0};
+        for (int index = 0; index < aggregates.size(); index++) {
+            Accumulators.Accumulator accumulator = accumulators.get(index);
+            if (accumulator instanceof Accumulators.SumAlias) {
+                continue;
+            }
+            AggregateCall call = aggregates.get(index);
+            FoldedAggregate value = values.get(index);
+            List<SqlType> types = stateTypes(call, argumentTypes.get(index));
+            FieldVector[] state = new FieldVector[types.size()];
+            try {
+                for (int column = 0; column < state.length; column++) {
+                    state[column] = VectorValues.newVector(call.name() + "$" + column, types.get(column), allocator);
+                    state[column].allocateNew();
+                }
+                // A null value (no values seen) is a NULL state, as VectorValues.set writes it.
+                switch (call.function()) {
+                    case COUNT -> VectorValues.set(state[0], 0, SqlType.BIGINT, value.count());
+                    case SUM, AVG -> {
+                        VectorValues.set(state[0], 0, types.get(0), value.value());
+                        VectorValues.set(state[1], 0, SqlType.BIGINT, value.count());
+                    }
+                    case MIN, MAX -> VectorValues.set(state[0], 0, types.get(0), value.value());
+                }
+                for (FieldVector vector : state) {
+                    vector.setValueCount(1);
+                }
+                accumulator.merge(state, single, single, 1);
+            } finally {
+                for (FieldVector vector : state) {
+                    if (vector != null) {
+                        vector.close();
+                    }
+                }
+            }
         }
     }
 

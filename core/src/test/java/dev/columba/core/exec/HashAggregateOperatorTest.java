@@ -233,6 +233,121 @@ class HashAggregateOperatorTest extends OperatorTestBase {
                 List.of(AggregateCall.of(SUM, 0, false, SCHEMA, "total"))), context(2)).stream().map(row -> row[0]).toList());
     }
 
+    /**
+     * SUM and AVG of one column read it in one pass (the later call reads the earlier one's
+     * state): each still writes its own function and type, in either order, beside a FILTERed SUM
+     * of the same column that must not share, and a SUM whose type is too small is still 22003.
+     */
+    @Test
+    void aSumAndAnAverageOfOneColumnShareAPassYetEachWritesItsOwnResult() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("v", SqlType.decimal(12, 2)),
+                Column.nullable("b", SqlType.BOOLEAN));
+        List<Object[]> rows = new ArrayList<>();
+        Map<Integer, BigDecimal> totals = new LinkedHashMap<>();
+        Map<Integer, BigDecimal> filtered = new LinkedHashMap<>();
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        for (int row = 0; row < 101; row++) {
+            int group = row % 3;
+            BigDecimal value = row % 5 == 0 ? null : BigDecimal.valueOf(row * 137L - 4000, 2);
+            boolean flag = row % 2 == 0;
+            rows.add(new Object[] {group, value, flag});
+            totals.putIfAbsent(group, null);
+            if (value != null) {
+                totals.merge(group, value, BigDecimal::add);
+                counts.merge(group, 1, Integer::sum);
+                if (flag) {
+                    filtered.merge(group, value, BigDecimal::add);
+                }
+            }
+        }
+        List<AggregateCall> calls = List.of(
+                new AggregateCall(AVG, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(22, 4), "mean"),
+                new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(22, 2), "total"),
+                new AggregateCall(SUM, 1, false, 2, SqlType.decimal(22, 2), "flagged"),
+                new AggregateCall(AVG, 1, false, AggregateCall.NO_FILTER, SqlType.DOUBLE, "mean_double"));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int group = 0; group < 3; group++) {
+            BigDecimal total = totals.get(group);
+            BigDecimal count = BigDecimal.valueOf(counts.get(group));
+            expected.add(List.of(group, total.divide(count, 4, RoundingMode.HALF_UP), total, filtered.get(group),
+                    total.divide(count, MathContext.DECIMAL128).doubleValue()));
+        }
+        assertEquals(expected, run(new HashAggregateOperator(ListSource.of(schema, rows, 8), List.of(0), calls), context(8))
+                .stream().map(Arrays::asList).toList());
+        assertEquals(expected, run(HashAggregateOperator.merging(
+                HashAggregateOperator.partial(ListSource.of(schema, rows, 8), List.of(0), calls), 1, calls,
+                HashAggregateOperator.argumentTypes(schema, calls)), context(8))
+                .stream().map(Arrays::asList).toList(), "partial states written by the shared accumulator, merged per call");
+        List<AggregateCall> tooSmall = List.of(
+                new AggregateCall(AVG, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(22, 4), "mean"),
+                new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(3, 2), "total"));
+        ColumbaException overflow = assertThrows(ColumbaException.class,
+                () -> run(new HashAggregateOperator(ListSource.of(schema, rows, 8), List.of(0), tooSmall), context(8)));
+        assertEquals("22003", overflow.errorCode().sqlState());
+    }
+
+    /**
+     * MIN and MAX of whole numbers take a loop per width that reads no validity in batches without
+     * NULLs: the extremes of each type, -1 and 0, batches with and without NULLs, several groups.
+     */
+    @Test
+    void wholeNumberExtremesAtTheEndsOfTheirRangesWithAndWithoutNulls() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("i", SqlType.INT),
+                Column.nullable("l", SqlType.BIGINT));
+        long[] longs = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 42};
+        int[] ints = {0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 7, -7, Integer.MIN_VALUE + 1, 3};
+        List<Object[]> rows = new ArrayList<>();
+        for (int row = 0; row < 96; row++) {
+            // Rows 0-31 have no NULLs (four batches of 8), then every fifth row is NULL.
+            boolean nullRow = row >= 32 && row % 5 == 0;
+            rows.add(new Object[] {row % 4, nullRow ? null : ints[(row * 3) % ints.length],
+                    nullRow ? null : longs[(row * 5 + row / 8) % longs.length]});
+        }
+        rows.add(new Object[] {9, null, null});
+        List<AggregateCall> calls = List.of(AggregateCall.of(MIN, 1, false, schema, "min_i"), AggregateCall.of(MAX, 1, false, schema, "max_i"),
+                AggregateCall.of(MIN, 2, false, schema, "min_l"), AggregateCall.of(MAX, 2, false, schema, "max_l"));
+        for (List<Integer> keys : List.of(List.<Integer>of(), List.of(0))) {
+            assertEquals(reference(rows, keys, calls).stream().map(Arrays::asList).toList(),
+                    run(new HashAggregateOperator(ListSource.of(schema, rows, 8), keys, calls), context(8))
+                            .stream().map(Arrays::asList).toList(), "keys " + keys);
+        }
+    }
+
+    /**
+     * Aggregates the input computed itself ({@link HashAggregateOperator#foldFrom}) add to those over
+     * the rows it returned, as a partial state would: counts add, extremes compete, totals and their
+     * counts add (an AVG sharing a SUM's pass is not added twice), NULL folded values change
+     * nothing, and a total that no longer fits the SUM's type is 22003.
+     */
+    @Test
+    void foldedAggregatesAddToThoseOverTheRows() {
+        TableSchema schema = TableSchema.of(Column.nullable("v", SqlType.decimal(12, 2)), Column.nullable("t", SqlType.DATE));
+        List<Object[]> rows = List.of(new Object[] {new BigDecimal("1.50"), java.time.LocalDate.of(1995, 1, 1)},
+                new Object[] {null, java.time.LocalDate.of(1990, 1, 1)}, new Object[] {new BigDecimal("-2.25"), null});
+        List<AggregateCall> calls = List.of(AggregateCall.countStar("n"), AggregateCall.of(COUNT, 0, false, schema, "nv"),
+                AggregateCall.of(SUM, 0, false, schema, "total"), AggregateCall.of(AVG, 0, false, schema, "mean"),
+                AggregateCall.of(MIN, 1, false, schema, "first"), AggregateCall.of(MAX, 1, false, schema, "last"),
+                AggregateCall.of(MAX, 0, false, schema, "top"));
+        List<FoldedAggregate> folded = List.of(new FoldedAggregate(10, null), new FoldedAggregate(8, null),
+                new FoldedAggregate(8, new BigDecimal("100.00")), new FoldedAggregate(8, new BigDecimal("100.00")),
+                new FoldedAggregate(0, java.time.LocalDate.of(1992, 6, 1)), new FoldedAggregate(0, java.time.LocalDate.of(1998, 12, 1)),
+                new FoldedAggregate(0, null));
+        HashAggregateOperator aggregate = new HashAggregateOperator(ListSource.of(schema, rows, 2), List.of(), calls);
+        aggregate.foldFrom(() -> folded);
+        assertEquals(List.of(Arrays.asList(13L, 10L, new BigDecimal("99.25"), new BigDecimal("9.925000000000"),
+                        java.time.LocalDate.of(1990, 1, 1), java.time.LocalDate.of(1998, 12, 1), new BigDecimal("1.50"))),
+                run(aggregate, context(2)).stream().map(Arrays::asList).toList());
+
+        // 10001.00 folded + (1.50 - 2.25) over the rows = 10000.25: past DECIMAL(6, 2), though the rows alone fit.
+        List<AggregateCall> narrow = List.of(new AggregateCall(SUM, 0, false, AggregateCall.NO_FILTER, SqlType.decimal(6, 2), "total"));
+        HashAggregateOperator overflowing = new HashAggregateOperator(ListSource.of(schema, rows, 2), List.of(), narrow);
+        overflowing.foldFrom(() -> List.of(new FoldedAggregate(5, new BigDecimal("10001.00"))));
+        ColumbaException overflow = assertThrows(ColumbaException.class, () -> run(overflowing, context(2)));
+        assertEquals("22003", overflow.errorCode().sqlState());
+        assertThrows(ColumbaException.class, () -> new HashAggregateOperator(ListSource.of(schema, rows, 2), List.of(0), narrow)
+                .foldFrom(() -> List.of()), "not with GROUP BY");
+    }
+
     @Test
     void decimalSumsNearTenToTheEighteenPassSixtyFourBitsExactly() {
         TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("v", SqlType.decimal(18, 0)));

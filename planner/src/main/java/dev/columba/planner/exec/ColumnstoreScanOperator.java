@@ -3,12 +3,14 @@ package dev.columba.planner.exec;
 import dev.columba.columnstore.scan.ColumnFilter;
 import dev.columba.columnstore.scan.ColumnstoreScan;
 import dev.columba.columnstore.scan.RowgroupMorsels;
+import dev.columba.columnstore.scan.ScanAggregate;
 import dev.columba.columnstore.scan.ScanOptions;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.exec.ExecutionContext;
+import dev.columba.core.exec.FoldedAggregate;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.RuntimeFilter;
 import dev.columba.core.exec.RuntimeFilterProbe;
@@ -19,6 +21,8 @@ import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.plan.StatementEnvironment;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -43,6 +47,8 @@ public final class ColumnstoreScanOperator implements Operator {
     private final TableSchema schema;
     private final List<RuntimeFilterProbe> probes = new ArrayList<>();
     private final List<Integer> deferred = new ArrayList<>();
+    /** Aggregates the scan computes itself over the rowgroups it can answer without their rows (see {@link #aggregate}). */
+    private List<ScanAggregate> aggregates = List.of();
     private BufferAllocator allocator;
     private ColumnstoreScan scan;
 
@@ -102,6 +108,50 @@ public final class ColumnstoreScanOperator implements Operator {
         deferred.add(column);
     }
 
+    /**
+     * Lets the scan compute {@code requested} itself over the compressed rowgroups it can answer
+     * exactly without returning their rows (see {@link ColumnstoreScan#aggregate}); the aggregation
+     * above adds {@link #folded} to its results. Before {@link #open}.
+     */
+    public void aggregate(List<ScanAggregate> requested) {
+        if (scan != null) {
+            throw new IllegalStateException("the scan of " + table.name() + " is open already");
+        }
+        aggregates = List.copyOf(requested);
+    }
+
+    /**
+     * What the scan computed itself for each {@linkplain #aggregate requested aggregate}, in order,
+     * in the terms of {@link FoldedAggregate} (a SUM's total at its column's scale). After the
+     * scan's last batch.
+     */
+    public List<FoldedAggregate> folded() {
+        if (scan == null) {
+            throw new IllegalStateException("the scan of " + table.name() + " is not open");
+        }
+        List<FoldedAggregate> values = new ArrayList<>();
+        for (int index = 0; index < aggregates.size(); index++) {
+            ScanAggregate aggregate = aggregates.get(index);
+            Object value = scan.aggregated(index);
+            values.add(switch (aggregate.function()) {
+                case COUNT_ROWS, COUNT_VALUES -> new FoldedAggregate((Long) value, null);
+                case MIN, MAX -> new FoldedAggregate(0, value);
+                case SUM -> {
+                    long count = scan.aggregatedCount(index);
+                    SqlType type = schema.column(aggregate.column()).type();
+                    int scale = type instanceof SqlType.DecimalType decimal ? decimal.scale() : 0;
+                    yield new FoldedAggregate(count, count == 0 ? null : new BigDecimal((BigInteger) value, scale));
+                }
+            });
+        }
+        return values;
+    }
+
+    /** The rowgroups the open scan answered its aggregates from without returning their rows (for tests). */
+    public int rowgroupsAggregated() {
+        return scan == null ? 0 : scan.rowgroupsAggregated();
+    }
+
     @Override
     public TableSchema schema() {
         return schema;
@@ -131,6 +181,9 @@ public final class ColumnstoreScanOperator implements Operator {
                 : new ColumnstoreScan(table, environment.reader(), options, counters, allocator, morsels);
         probes.forEach(scan::testAgainst);
         deferred.forEach(scan::deferStrings);
+        if (!aggregates.isEmpty()) {
+            scan.aggregate(aggregates);
+        }
     }
 
     @Override

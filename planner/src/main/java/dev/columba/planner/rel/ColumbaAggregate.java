@@ -1,5 +1,6 @@
 package dev.columba.planner.rel;
 
+import dev.columba.columnstore.scan.ScanAggregate;
 import dev.columba.core.exec.AggregateFunction;
 import dev.columba.core.exec.HashAggregateOperator;
 import dev.columba.core.exec.Operator;
@@ -115,11 +116,73 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
      */
     Operator instantiateInput(Execution execution, RelNode input) {
         ColumbaColumnstoreScan scan = deferKeyStrings(execution, input);
+        aggregateInScan(execution, input);
         Operator operator = execution.instantiate(input);
         if (scan != null) {
             execution.dropDeferredStrings(scan);
         }
         return operator;
+    }
+
+    /**
+     * Asks the columnstore scan under {@code input} to compute this aggregate's calls itself over
+     * the rowgroups it can answer without their rows (SQL Server's aggregate pushdown; see
+     * {@code ColumnstoreScan.aggregate}), when that is exact whatever the rowgroups hold: no GROUP
+     * BY, every call COUNT, SUM, AVG, MIN or MAX without DISTINCT or FILTER, over a column that
+     * reaches the scan through projections of plain columns only (no expression whose evaluation
+     * would be skipped), and a scan without pushed filters. {@link #instantiate} then adds what the scan computed ({@link
+     * HashAggregateOperator#foldFrom}).
+     */
+    private void aggregateInScan(Execution execution, RelNode input) {
+        if (!getGroupSet().isEmpty() || getAggCallList().isEmpty()) {
+            return;
+        }
+        List<ScanAggregate> requested = new ArrayList<>();
+        List<Integer> columns = new ArrayList<>();
+        for (AggregateCall call : getAggCallList()) {
+            AggregateFunction function = function(call);
+            if (function == null || isLiteral(call) || call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() > 1) {
+                return;
+            }
+            ScanAggregate.Function pushed = switch (function) {
+                case COUNT -> call.getArgList().isEmpty() ? ScanAggregate.Function.COUNT_ROWS : ScanAggregate.Function.COUNT_VALUES;
+                case SUM, AVG -> ScanAggregate.Function.SUM;
+                case MIN -> call.getAggregation().getKind() == SqlKind.MIN ? ScanAggregate.Function.MIN : null;
+                case MAX -> ScanAggregate.Function.MAX;
+            };
+            if (pushed == null || (pushed != ScanAggregate.Function.COUNT_ROWS && call.getArgList().isEmpty())) {
+                return;
+            }
+            requested.add(new ScanAggregate(pushed, 0));
+            columns.add(call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst());
+        }
+        RelNode node = physical(input);
+        while (node instanceof ColumbaProject project) {
+            // Only projections of plain columns: rows the scan answers for are never projected, so an
+            // expression there (one that could fail on some row) would be skipped.
+            if (!project.getProjects().stream().allMatch(expression -> expression instanceof RexInputRef)) {
+                return;
+            }
+            for (int index = 0; index < columns.size(); index++) {
+                int column = columns.get(index);
+                if (column < 0) {
+                    continue;
+                }
+                if (!(project.getProjects().get(column) instanceof RexInputRef reference)) {
+                    return;
+                }
+                columns.set(index, reference.getIndex());
+            }
+            node = physical(project.getInput());
+        }
+        if (!(node instanceof ColumbaColumnstoreScan scan) || !scan.filters().isEmpty()) {
+            return;
+        }
+        List<ScanAggregate> resolved = new ArrayList<>();
+        for (int index = 0; index < requested.size(); index++) {
+            resolved.add(new ScanAggregate(requested.get(index).function(), Math.max(0, columns.get(index))));
+        }
+        execution.aggregateInScan(scan, this, new ScanAggregation(resolved));
     }
 
     /**
@@ -163,6 +226,15 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         }
         execution.deferStrings(scan, columns);
         return scan;
+    }
+
+    /** The columnstore scan under {@code input} through projections, or {@code input} itself (a key nothing was put under). */
+    private static RelNode scanUnder(RelNode input) {
+        RelNode node = physical(input);
+        while (node instanceof ColumbaProject project) {
+            node = physical(project.getInput());
+        }
+        return node;
     }
 
     private static RelNode physical(RelNode node) {
@@ -238,6 +310,10 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         if (phase != HashAggregateOperator.Phase.FINAL) {
             // A worker's partial aggregation may meet every group: the whole estimate is its bound too.
             aggregate.expectGroups(estimatedGroups());
+            ScanAggregation scanAggregation = execution.takeAggregationMade(this, scanUnder(getInput()));
+            if (scanAggregation != null && scanAggregation.scan() != null) {
+                aggregate.foldFrom(scanAggregation.scan()::folded);
+            }
         }
         if (!needsProjection || phase == HashAggregateOperator.Phase.PARTIAL) {
             return aggregate;

@@ -196,6 +196,10 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
                     return resolved;
                 }, false);
         execution.takeDeferredStrings(this).forEach(scan::deferStrings);
+        ScanAggregation aggregation = execution.takeScanAggregation(this);
+        if (aggregation != null) {
+            aggregation.takenBy(scan);
+        }
         return scan;
     }
 

@@ -36,6 +36,9 @@ public final class Execution {
     private final ConcurrentMap<String, RuntimeFilter> runtimeFilters;
     /** Per columnstore scan about to be instantiated, the output columns whose strings it may defer. */
     private final Map<RelNode, Set<Integer>> deferredStrings = new IdentityHashMap<>();
+    /** Per columnstore scan about to be instantiated, the aggregates it may compute itself; per aggregate, the request it made. */
+    private final Map<RelNode, ScanAggregation> scanAggregations = new IdentityHashMap<>();
+    private final Map<RelNode, ScanAggregation> aggregationsMade = new IdentityHashMap<>();
 
     /**
      * A fragment of a parallel plan (the input of a {@link ColumbaGather}) as its workers run it:
@@ -159,6 +162,28 @@ public final class Execution {
 
     public void dropDeferredStrings(RelNode scan) {
         deferredStrings.remove(scan);
+    }
+
+    /**
+     * Lets the next instantiation of {@code scan} (a columnstore scan) compute {@code request}'s
+     * aggregates itself (see {@code ColumnstoreScan.aggregate}) on behalf of {@code aggregate},
+     * whose instantiation right after reads it back with {@link #takeAggregationMade}. Called right
+     * before instantiating the input that leads to {@code scan}.
+     */
+    void aggregateInScan(RelNode scan, RelNode aggregate, ScanAggregation request) {
+        scanAggregations.put(scan, request);
+        aggregationsMade.put(aggregate, request);
+    }
+
+    /** The aggregates {@code scan} may compute itself, once (null when none). */
+    ScanAggregation takeScanAggregation(RelNode scan) {
+        return scanAggregations.remove(scan);
+    }
+
+    /** The request {@code aggregate} made of its scan, once, with the scan that took it if one did (null when none). */
+    ScanAggregation takeAggregationMade(RelNode aggregate, RelNode scan) {
+        scanAggregations.remove(scan);
+        return aggregationsMade.remove(aggregate);
     }
 
     /** The operator instantiated for {@code rel}, if any (for EXPLAIN). */

@@ -1,0 +1,47 @@
+package dev.columba.columnstore.encoding;
+
+/**
+ * Scratch arrays for decoding a chunk of a segment, kept by its {@link SegmentReader} across
+ * calls: a scan decodes a rowgroup's segment a batch at a time, and allocating (and zeroing) the
+ * chunk's values, packed words and widened values afresh for every batch and column was about
+ * 32 KB per DECIMAL column and batch. Grown on demand, never shrunk; owned by the reader's
+ * thread, like the reader. Contents do not survive between uses.
+ */
+final class DecodeScratch {
+    private long[] longs = new long[0];
+    private byte[] words = new byte[0];
+    private int[] narrow = new int[0];
+    private long[] wide = new long[0];
+
+    /** At least {@code length} longs: a chunk's values. */
+    long[] longs(int length) {
+        if (longs.length < length) {
+            longs = new long[length];
+        }
+        return longs;
+    }
+
+    /** At least {@code length} bytes: a chunk's packed words ({@link PackedLongs#scratchFor}). */
+    byte[] words(int length) {
+        if (words.length < length) {
+            words = new byte[length];
+        }
+        return words;
+    }
+
+    /** At least {@code length} ints: values narrowed for a 4-byte vector. */
+    int[] narrow(int length) {
+        if (narrow.length < length) {
+            narrow = new int[length];
+        }
+        return narrow;
+    }
+
+    /** At least {@code length} longs: values widened to a DECIMAL vector's two words each. */
+    long[] wide(int length) {
+        if (wide.length < length) {
+            wide = new long[length];
+        }
+        return wide;
+    }
+}
