@@ -28,8 +28,11 @@ import java.util.Arrays;
  *
  * <p>Written one row at a time: every column of row {@link #rows()} is set, then
  * {@link #commitRow()} makes it part of the batch; a row left uncommitted (its record turned out
- * bad) is overwritten by the next. Owned by one thread at a time: written by a parser, then read
- * by the builder.
+ * bad) is overwritten by the next. Or a column at a time, as a columnar file decodes: after
+ * {@link #reserve} the {@code put} methods set row {@code rows() + k} of one column (a BYTES
+ * column's rows in ascending order, since its values lie back to back), and
+ * {@link #commitRows} makes the rows written part of the batch. Owned by one thread at a time:
+ * written by a parser, then read by the builder.
  */
 public final class ColumnBatch {
     /** How a column's values are held. */
@@ -108,40 +111,22 @@ public final class ColumnBatch {
 
     /** Sets a LONG column of the row being written. */
     public void setLong(int column, long value) {
-        longs[column][rows] = value;
-        nulls[column][rows] = false;
+        putLong(column, rows, value);
     }
 
     /** Sets a DOUBLE column of the row being written. */
     public void setDouble(int column, double value) {
-        doubles[column][rows] = value;
-        nulls[column][rows] = false;
+        putDouble(column, rows, value);
     }
 
     /** Sets a BYTES column of the row being written to the UTF-8 bytes {@code source[start, end)}. */
     public void setBytes(int column, byte[] source, int start, int end) {
-        int length = end - start;
-        int from = valueStart(column, rows);
-        byte[] data = bytes[column];
-        if (from + length > data.length) {
-            data = Arrays.copyOf(data, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * data.length,
-                    (long) from + length)));
-            bytes[column] = data;
-        }
-        System.arraycopy(source, start, data, from, length);
-        ends[column][rows] = from + length;
-        nulls[column][rows] = false;
+        putBytes(column, rows, source, start, end);
     }
 
     /** Sets a column of the row being written to NULL. */
     public void setNull(int column) {
-        nulls[column][rows] = true;
-        mayHaveNulls[column] = true;
-        if (layouts[column] == Layout.BYTES) {
-            ends[column][rows] = valueStart(column, rows);
-        } else if (layouts[column] == Layout.OBJECT) {
-            objects[column][rows] = null;
-        }
+        putNull(column, rows);
     }
 
     /**
@@ -149,13 +134,69 @@ public final class ColumnBatch {
      * canonical form (the representation of {@link SqlType}), or null.
      */
     public void setValue(int column, Object value) {
+        putValue(column, rows, value);
+    }
+
+    // ---- Writing a column at a time ---------------------------------------------------------------
+
+    /** Makes room for rows {@code [rows(), rows() + count)} to be written with the {@code put} methods. */
+    public void reserve(int count) {
+        // One spare row: commitRow grows the arrays when its row reaches the capacity.
+        while ((long) rows + count >= capacity) {
+            grow();
+        }
+    }
+
+    /** Sets row {@code row} (at least {@link #rows()}, below the reserved rows) of a LONG column. */
+    public void putLong(int column, int row, long value) {
+        longs[column][row] = value;
+        nulls[column][row] = false;
+    }
+
+    /** Sets row {@code row} of a DOUBLE column. */
+    public void putDouble(int column, int row, double value) {
+        doubles[column][row] = value;
+        nulls[column][row] = false;
+    }
+
+    /**
+     * Sets row {@code row} of a BYTES column to the UTF-8 bytes {@code source[start, end)}; row
+     * {@code row - 1} of the column, if written, is already set (the bytes follow its bytes).
+     */
+    public void putBytes(int column, int row, byte[] source, int start, int end) {
+        int length = end - start;
+        int from = valueStart(column, row);
+        byte[] data = bytes[column];
+        if (from + length > data.length) {
+            data = Arrays.copyOf(data, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * data.length,
+                    (long) from + length)));
+            bytes[column] = data;
+        }
+        System.arraycopy(source, start, data, from, length);
+        ends[column][row] = from + length;
+        nulls[column][row] = false;
+    }
+
+    /** Sets row {@code row} of a column to NULL. */
+    public void putNull(int column, int row) {
+        nulls[column][row] = true;
+        mayHaveNulls[column] = true;
+        if (layouts[column] == Layout.BYTES) {
+            ends[column][row] = valueStart(column, row);
+        } else if (layouts[column] == Layout.OBJECT) {
+            objects[column][row] = null;
+        }
+    }
+
+    /** Sets row {@code row} of a column to a Java value in canonical form, or null (see {@link #setValue}). */
+    public void putValue(int column, int row, Object value) {
         if (value == null) {
-            setNull(column);
+            putNull(column, row);
             return;
         }
         SqlType type = schema.column(column).type();
         switch (layouts[column]) {
-            case LONG -> setLong(column, switch (type) {
+            case LONG -> putLong(column, row, switch (type) {
                 case SqlType.BooleanType ignored -> (Boolean) value ? 1 : 0;
                 case SqlType.IntegerType ignored -> (Integer) value;
                 case SqlType.BigintType ignored -> (Long) value;
@@ -165,16 +206,27 @@ public final class ColumnBatch {
                         .longValueExact();
                 default -> throw new IllegalStateException("no LONG layout for " + type.sqlName());
             });
-            case DOUBLE -> setDouble(column, (Double) value);
+            case DOUBLE -> putDouble(column, row, (Double) value);
             case BYTES -> {
                 byte[] utf8 = ((String) value).getBytes(StandardCharsets.UTF_8);
-                setBytes(column, utf8, 0, utf8.length);
+                putBytes(column, row, utf8, 0, utf8.length);
             }
             case OBJECT -> {
-                objects[column][rows] = Values.canonical(type, value);
-                nulls[column][rows] = false;
+                objects[column][row] = Values.canonical(type, value);
+                nulls[column][row] = false;
             }
         }
+    }
+
+    /** True when row {@code row} of a column, committed or written, is NULL. */
+    public boolean isNull(int column, int row) {
+        return nulls[column][row];
+    }
+
+    /** Makes {@code count} rows written column by column part of the batch (every column of each set). */
+    public void commitRows(int count) {
+        reserve(count);
+        rows += count;
     }
 
     /** True when column {@code column} of the row being written is NULL. */

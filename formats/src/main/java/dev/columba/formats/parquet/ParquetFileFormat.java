@@ -17,8 +17,6 @@ import dev.columba.planner.copy.ImportRows;
 import dev.columba.planner.copy.ImportTarget;
 import dev.columba.planner.copy.ImportedColumn;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -44,8 +42,6 @@ import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -57,9 +53,6 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
-import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -69,8 +62,8 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
- * COPY's Parquet format, through parquet-java's column readers ({@link ParquetFileReader},
- * {@link ColumnReadStoreImpl}) and its {@link ParquetWriter}, on local files without Hadoop's file
+ * COPY's Parquet format, through parquet-java's file and page readers ({@link ParquetFileReader},
+ * whose pages {@link ColumnChunkDecoder} decodes in bulk) and its {@link ParquetWriter}, on local files without Hadoop's file
  * systems ({@link LocalInputFile}, {@link LocalOutputFile}) and with our own codecs
  * ({@link ParquetCodecs}).
  *
@@ -115,7 +108,7 @@ public final class ParquetFileFormat implements CopyFileFormat {
     }
 
     /** How a Parquet column's values are read and handed on. */
-    private enum ValueKind { BOOLEAN, INT32, UINT32, INT64, UINT64, TIMESTAMP_MILLIS, TIMESTAMP_MICROS, TIMESTAMP_NANOS,
+    enum ValueKind { BOOLEAN, INT32, UINT32, INT64, UINT64, TIMESTAMP_MILLIS, TIMESTAMP_MICROS, TIMESTAMP_NANOS,
         FLOAT, DOUBLE, STRING, DECIMAL_BINARY }
 
     private record ParquetColumn(FileColumn fileColumn, ValueKind kind) {
@@ -373,92 +366,49 @@ public final class ParquetFileFormat implements CopyFileFormat {
             return pages;
         }
 
-        /** A row group's rows as batches of at most {@link #BATCH_ROWS}; its first row is row {@code firstRow + 1} of the file. */
-        private List<ColumnBatch> decode(PageReadStore pages, long firstRow) {
+        /**
+         * A row group's rows as batches of at most {@link #BATCH_ROWS}; its first row is row
+         * {@code firstRow + 1} of the file. Decoded a column at a time ({@link ColumnChunkDecoder}),
+         * then the rows are ended together; when values are refused, the error reported is the one
+         * a row at a time would have met first: the first bad row, at it the first bad column in
+         * file order, a NULL in a NOT NULL column only in a row before any refused value.
+         */
+        private List<ColumnBatch> decode(PageReadStore pages, long firstRow) throws IOException {
             ImportedColumn[] columns = target.bind(fileName, fileColumns);
             ImportRows rows = new ImportRows(target, fileName, columns);
-            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new IgnoredValues(), schema, createdBy);
-            ColumnReader[] columnReaders = new ColumnReader[columns.length];
-            int[] maxDefinitionLevels = new int[columns.length];
-            for (int index = 0; index < columns.length; index++) {
-                columnReaders[index] = store.getColumnReader(descriptors[index]);
-                maxDefinitionLevels[index] = descriptors[index].getMaxDefinitionLevel();
-            }
-            List<ColumnBatch> batches = new ArrayList<>();
             long rowCount = pages.getRowCount();
-            long fileRow = firstRow;
-            for (long done = 0; done < rowCount; ) {
-                int take = (int) Math.min(rowCount - done, BATCH_ROWS);
-                // One spare row: a batch grows (copying its arrays) when its last row is committed at capacity.
-                ColumnBatch batch = rows.newBatch(take + 1);
-                for (int row = 0; row < take; row++) {
-                    fileRow++;
-                    for (int index = 0; index < columns.length; index++) {
-                        ColumnReader values = columnReaders[index];
-                        ImportedColumn column = columns[index];
-                        try {
-                            if (values.getCurrentDefinitionLevel() < maxDefinitionLevels[index]) {
-                                column.setNull(batch);
-                            } else {
-                                readValue(values, kinds[index], column, batch);
-                            }
-                        } catch (ColumbaException e) {
-                            throw rows.atRow(e, fileRow, column);
-                        }
-                        values.consume();
-                    }
-                    rows.endRow(batch, fileRow);
-                }
-                batches.add(batch);
-                done += take;
+            int batchCount = (int) ((rowCount + BATCH_ROWS - 1) / BATCH_ROWS);
+            ColumnBatch[] batches = new ColumnBatch[batchCount];
+            for (int batch = 0; batch < batchCount; batch++) {
+                int size = (int) Math.min(BATCH_ROWS, rowCount - (long) batch * BATCH_ROWS);
+                batches[batch] = rows.newBatch(size + 1);
+                batches[batch].reserve(size);
             }
-            return batches;
-        }
-
-        private static void readValue(ColumnReader values, ValueKind kind, ImportedColumn column, ColumnBatch batch) {
-            switch (kind) {
-                case BOOLEAN -> column.setLong(batch, values.getBoolean() ? 1 : 0);
-                case INT32 -> column.setLong(batch, values.getInteger());
-                case UINT32 -> column.setLong(batch, Integer.toUnsignedLong(values.getInteger()));
-                case INT64, TIMESTAMP_MICROS -> column.setLong(batch, values.getLong());
-                case UINT64 -> column.setObject(batch, new BigDecimal(Long.toUnsignedString(values.getLong())));
-                case TIMESTAMP_MILLIS -> column.setLong(batch, Math.multiplyExact(values.getLong(), 1_000L));
-                case TIMESTAMP_NANOS -> column.setLong(batch, Math.floorDiv(values.getLong(), 1_000L));
-                case FLOAT -> column.setDouble(batch, values.getFloat());
-                case DOUBLE -> column.setDouble(batch, values.getDouble());
-                case STRING -> {
-                    // A heap buffer's bytes where they lie (page or dictionary), not a copy per value.
-                    java.nio.ByteBuffer buffer = values.getBinary().toByteBuffer();
-                    if (buffer.hasArray()) {
-                        int start = buffer.arrayOffset() + buffer.position();
-                        column.setUtf8(batch, buffer.array(), start, start + buffer.remaining());
-                    } else {
-                        byte[] bytes = new byte[buffer.remaining()];
-                        buffer.get(bytes);
-                        column.setUtf8(batch, bytes, 0, bytes.length);
-                    }
-                }
-                case DECIMAL_BINARY -> {
-                    Binary binary = values.getBinary();
-                    int length = binary.length();
-                    if (length <= 8) {
-                        byte[] bytes = binary.getBytesUnsafe();
-                        long unscaled = length == 0 ? 0 : bytes[0];
-                        for (int index = 1; index < length; index++) {
-                            unscaled = unscaled << 8 | bytes[index] & 0xFF;
-                        }
-                        column.setLong(batch, unscaled);
-                    } else {
-                        BigInteger unscaled = new BigInteger(binary.getBytesUnsafe(), 0, length);
-                        if (unscaled.bitLength() < Long.SIZE) {
-                            column.setLong(batch, unscaled.longValue());
-                        } else {
-                            SqlType.DecimalType decimal = (SqlType.DecimalType) column.fileColumn().type();
-                            column.setObject(batch, new BigDecimal(unscaled, decimal.scale()));
-                        }
-                    }
+            long failedRow = rowCount;
+            ColumbaException failure = null;
+            ImportedColumn failedColumn = null;
+            for (int index = 0; index < columns.length; index++) {
+                ColumnChunkDecoder decoder = new ColumnChunkDecoder(descriptors[index], kinds[index], columns[index], createdBy);
+                int refused = decoder.decode(pages.getPageReader(descriptors[index]), rowCount, batches, BATCH_ROWS);
+                if (refused >= 0 && refused < failedRow) {
+                    failedRow = refused;
+                    failure = decoder.failure();
+                    failedColumn = columns[index];
                 }
             }
+            for (int batch = 0; batch < batchCount; batch++) {
+                long first = (long) batch * BATCH_ROWS;
+                int size = (int) Math.min(BATCH_ROWS, rowCount - first);
+                int complete = (int) Math.min(size, failedRow - first);
+                if (complete <= 0) {
+                    break;
+                }
+                rows.endRows(batches[batch], complete, firstRow + 1 + first);
+            }
+            if (failure != null) {
+                throw rows.atRow(failure, firstRow + 1 + failedRow, failedColumn);
+            }
+            return List.of(batches);
         }
 
         @Override
@@ -471,25 +421,6 @@ public final class ParquetFileFormat implements CopyFileFormat {
             } catch (IOException e) {
                 throw new ColumbaException(ErrorCode.IO_ERROR, "cannot close " + fileName + ": " + e.getMessage(), e);
             }
-        }
-    }
-
-    /** The converters {@link ColumnReadStoreImpl} wants; values are read from the column readers instead. */
-    private static final class IgnoredValues extends GroupConverter {
-        private final PrimitiveConverter ignored = new PrimitiveConverter() {
-        };
-
-        @Override
-        public Converter getConverter(int fieldIndex) {
-            return ignored;
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void end() {
         }
     }
 

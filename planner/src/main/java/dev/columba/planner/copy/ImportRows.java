@@ -57,6 +57,41 @@ public final class ImportRows {
         batch.commitRow();
     }
 
+    /**
+     * Ends {@code count} rows of {@code batch} written a column at a time (from its first
+     * uncommitted row), as {@link #endRow} ends one row each, and commits them.
+     *
+     * @param firstRow the first of these rows' number in the file, 1-based, for the error
+     * @throws ColumbaException NULL_NOT_ALLOWED for the first row with a NULL in a NOT NULL column
+     *     (its first such column in table order); then no row is committed
+     */
+    public void endRows(ColumnBatch batch, int count, long firstRow) {
+        int first = batch.rows();
+        int end = first + count;
+        for (int column : unfilled) {
+            for (int row = first; row < end; row++) {
+                batch.putNull(column, row);
+            }
+        }
+        int badRow = end;
+        int badColumn = -1;
+        for (int column : notNullColumns) {
+            for (int row = first; row < badRow; row++) {
+                if (batch.isNull(column, row)) {
+                    badRow = row;
+                    badColumn = column;
+                    break;
+                }
+            }
+        }
+        if (badColumn >= 0) {
+            ColumbaException e = StoreAssignment.nullNotAllowed(schema.column(badColumn), table, "COPY");
+            throw new ColumbaException(e.errorCode(), "COPY " + table + " FROM " + fileName + ", row "
+                    + (firstRow + badRow - first) + ": " + e.detail(), e);
+        }
+        batch.commitRows(count);
+    }
+
     /** {@code failure} of the value of {@code column} at row {@code row} (1-based), naming them and the file. */
     public ColumbaException atRow(ColumbaException failure, long row, ImportedColumn column) {
         return new ColumbaException(failure.errorCode(), "COPY " + table + " FROM " + fileName + ", row " + row

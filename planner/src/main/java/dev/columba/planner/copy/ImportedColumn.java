@@ -114,10 +114,40 @@ public final class ImportedColumn {
      * since the epoch), TIMESTAMP (microseconds since the epoch), DECIMAL (unscaled, at the file's scale).
      */
     public void setLong(ColumnBatch batch, long value) {
+        putLong(batch, batch.rows(), value);
+    }
+
+    /** A DOUBLE of the file. */
+    public void setDouble(ColumnBatch batch, double value) {
+        putDouble(batch, batch.rows(), value);
+    }
+
+    /**
+     * A string of the file as UTF-8 bytes {@code bytes[start, end)}, checked to be UTF-8.
+     *
+     * @throws ColumbaException BAD_COPY_FILE for bytes that are not UTF-8
+     */
+    public void setUtf8(ColumnBatch batch, byte[] bytes, int start, int end) {
+        putUtf8(batch, batch.rows(), bytes, start, end);
+    }
+
+    /** A value of the file's type in its Java representation (see {@link SqlType}), not null. */
+    public void setObject(ColumnBatch batch, Object value) {
+        putObject(batch, batch.rows(), value);
+    }
+
+    // The same for row {@code row} of a batch written a column at a time (ColumnBatch#reserve).
+
+    public void putNull(ColumnBatch batch, int row) {
+        batch.putNull(target, row);
+    }
+
+    /** As {@link #setLong}, into row {@code row}. */
+    public void putLong(ColumnBatch batch, int row, long value) {
         if (sameLongs && value >= min && value <= max) {
-            batch.setLong(target, value);
+            batch.putLong(target, row, value);
         } else {
-            setObject(batch, switch (fileType) {
+            putObject(batch, row, switch (fileType) {
                 case SqlType.BooleanType ignored -> value != 0;
                 case SqlType.IntegerType ignored -> (int) value;
                 case SqlType.BigintType ignored -> value;
@@ -129,38 +159,48 @@ public final class ImportedColumn {
         }
     }
 
-    /** A DOUBLE of the file. */
-    public void setDouble(ColumnBatch batch, double value) {
+    /** As {@link #setDouble}, into row {@code row}. */
+    public void putDouble(ColumnBatch batch, int row, double value) {
         if (doubles) {
-            batch.setDouble(target, value);
+            batch.putDouble(target, row, value);
         } else {
-            setObject(batch, value);
+            putObject(batch, row, value);
         }
     }
 
-    /**
-     * A string of the file as UTF-8 bytes {@code bytes[start, end)}, checked to be UTF-8.
-     *
-     * @throws ColumbaException BAD_COPY_FILE for bytes that are not UTF-8
-     */
-    public void setUtf8(ColumnBatch batch, byte[] bytes, int start, int end) {
-        int length = end - start;
-        if (maxLength >= 0 && (isChar ? length == maxLength : length <= maxLength) && isAscii(bytes, start, end)) {
-            batch.setBytes(target, bytes, start, end);
+    /** As {@link #setUtf8}, into row {@code row}. */
+    public void putUtf8(ColumnBatch batch, int row, byte[] bytes, int start, int end) {
+        if (storesAsIs(bytes, start, end)) {
+            batch.putBytes(target, row, bytes, start, end);
             return;
         }
         String text;
         try {
-            text = decoder.decode(ByteBuffer.wrap(bytes, start, length)).toString();
+            text = decoder.decode(ByteBuffer.wrap(bytes, start, end - start)).toString();
         } catch (CharacterCodingException e) {
             throw new ColumbaException(ErrorCode.BAD_COPY_FILE, "the value is not UTF-8", e);
         }
-        setObject(batch, text);
+        putObject(batch, row, text);
     }
 
-    /** A value of the file's type in its Java representation (see {@link SqlType}), not null. */
-    public void setObject(ColumnBatch batch, Object value) {
-        batch.setValue(target, StoreAssignment.convert(value, fileType, column, table));
+    /**
+     * True when the string {@code bytes[start, end)} is stored as its bytes, without a check or
+     * conversion: ASCII that fits the column. A reader that meets the same string many times (a
+     * dictionary's entry) asks once and then calls {@link #putBytesAsIs}.
+     */
+    public boolean storesAsIs(byte[] bytes, int start, int end) {
+        int length = end - start;
+        return maxLength >= 0 && (isChar ? length == maxLength : length <= maxLength) && isAscii(bytes, start, end);
+    }
+
+    /** Row {@code row} set to {@code bytes[start, end)}, for which {@link #storesAsIs} is true. */
+    public void putBytesAsIs(ColumnBatch batch, int row, byte[] bytes, int start, int end) {
+        batch.putBytes(target, row, bytes, start, end);
+    }
+
+    /** As {@link #setObject}, into row {@code row}. */
+    public void putObject(ColumnBatch batch, int row, Object value) {
+        batch.putValue(target, row, StoreAssignment.convert(value, fileType, column, table));
     }
 
     private static boolean isAscii(byte[] bytes, int start, int end) {

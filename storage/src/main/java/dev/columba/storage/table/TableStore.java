@@ -213,6 +213,11 @@ public final class TableStore {
         private final List<IndexStore> sortedIndexes;
         private final List<IndexStore> insertedIndexes;
         private final List<EntrySorter> indexSorts = new ArrayList<>();
+        /**
+         * Rows are measured against the row format's limit before anything is written; not when
+         * no row of the schema can exceed it (encoding measures each row again anyway).
+         */
+        private final boolean measureRows;
 
         private BulkInserter(BTree.Builder builder, BTree.Inserter clustered, List<IndexStore> sortedIndexes,
                              List<IndexStore> insertedIndexes, java.nio.file.Path temporaryDirectory, long memoryPerSort) {
@@ -222,6 +227,7 @@ public final class TableStore {
             this.insertedIndexes = insertedIndexes;
             this.temporaryDirectory = temporaryDirectory;
             this.memoryPerSort = memoryPerSort;
+            this.measureRows = !rows.everyRowFits();
             for (int index = 0; index < sortedIndexes.size(); index++) {
                 indexSorts.add(new EntrySorter(temporaryDirectory, memoryPerSort));
             }
@@ -261,7 +267,9 @@ public final class TableStore {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "table " + name() + " has " + schema().size()
                         + " columns, the row has " + row.length + " values");
             }
-            rows.encodedSize(row);
+            if (measureRows) {
+                rows.encodedSize(row);
+            }
             WriteSet writes = transaction.writes();
             Allocator allocator = transaction.allocator();
             for (IndexStore index : insertedIndexes) {
