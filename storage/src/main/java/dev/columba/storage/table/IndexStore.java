@@ -99,48 +99,7 @@ public final class IndexStore {
     }
 
     /**
-     * Fills this index, which must be empty, with an entry for each row: the entries are sorted and
-     * the B+tree is built bottom up ({@link BTree.Builder}) instead of inserted entry by entry.
-     *
-     * @throws ColumbaException DUPLICATE_KEY if the index is unique and two rows have the same
-     *         non-NULL key
-     */
-    void build(WriteSet writes, Allocator allocator, List<Object[]> rows, List<byte[]> locators, IoCounters counters) {
-        byte[][] entries = new byte[rows.size()][];
-        int[] keyLengths = new int[rows.size()];
-        for (int row = 0; row < entries.length; row++) {
-            byte[] key = keys.encode(indexValues(rows.get(row)));
-            byte[] locator = locators.get(row);
-            byte[] entry = Arrays.copyOf(key, key.length + locator.length);
-            System.arraycopy(locator, 0, entry, key.length, locator.length);
-            entries[row] = entry;
-            keyLengths[row] = key.length;
-        }
-        Integer[] order = new Integer[entries.length];
-        for (int row = 0; row < order.length; row++) {
-            order[row] = row;
-        }
-        Arrays.sort(order, (left, right) -> Arrays.compareUnsigned(entries[left], entries[right]));
-        BTree.Builder builder = tree.builder(writes, 100, counters);
-        byte[] empty = new byte[0];
-        for (int position = 0; position < order.length; position++) {
-            int row = order[position];
-            if (definition.unique() && position > 0 && sameKey(entries, keyLengths, order[position - 1], row)
-                    && !hasNull(indexValues(rows.get(row)))) {
-                throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key "
-                        + Arrays.toString(indexValues(rows.get(row))) + " in unique index " + definition.name());
-            }
-            if (!builder.add(writes, allocator, entries[row], empty, counters)) {
-                throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "index " + definition.name()
-                        + " met two rows with the same locator");
-            }
-        }
-        builder.finish(writes, allocator, counters);
-    }
-
-    /**
-     * What a bulk load's sort keeps beside an entry ({@link #entryKey}) for {@link #build(WriteSet,
-     * Allocator, EntrySorter.Entries, IoCounters)}: one byte, 1 if the index key has a NULL (which
+     * What a bulk load's sort keeps beside an entry ({@link #entryKey}) for {@link #build}: one byte, 1 if the index key has a NULL (which
      * never collides), else 0.
      */
     static byte[] sortMark(Object[] values) {
@@ -149,8 +108,8 @@ public final class IndexStore {
 
     /**
      * Fills this index, which must be empty, from entries ({@link #entryKey}, with {@link
-     * #sortMark}) in ascending order, as a bulk load's sort gives them: the B+tree is built bottom
-     * up.
+     * #sortMark}) in ascending order, as an {@link EntrySorter} gives them (a bulk load's, or
+     * CREATE INDEX's over the table's rows): the B+tree is built bottom up.
      *
      * @throws ColumbaException DUPLICATE_KEY if the index is unique and two entries have the same
      *         non-NULL key
@@ -177,11 +136,6 @@ public final class IndexStore {
             previousKeyLength = keyLength;
         }
         builder.finish(writes, allocator, counters);
-    }
-
-    private static boolean sameKey(byte[][] entries, int[] keyLengths, int left, int right) {
-        return keyLengths[left] == keyLengths[right]
-                && Arrays.equals(entries[left], 0, keyLengths[left], entries[right], 0, keyLengths[right]);
     }
 
     private static boolean hasNull(Object[] values) {

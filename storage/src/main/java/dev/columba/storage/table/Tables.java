@@ -10,6 +10,7 @@ import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
+import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.file.FileManifest;
 import dev.columba.storage.heap.DataCompression;
 import dev.columba.storage.heap.Heap;
@@ -114,28 +115,31 @@ public final class Tables {
             indexes.add(index.definition());
         }
         IndexStore index = new IndexStore(entry, table.schema());
-        boolean heap = table.heap() != null;
-        List<Object[]> rows = new ArrayList<>();
-        List<byte[]> locators = new ArrayList<>();
-        if (heap) {
-            try (Heap.HeapCursor cursor = table.heap().scan(transaction.writes(), ReadAheadOptions.OFF, counters)) {
-                while (cursor.next()) {
-                    rows.add(table.resolve(transaction.writes(),
-                            table.rowCodec().decode(cursor.rowSegment(), cursor.rowSegmentOffset()), counters));
-                    locators.add(IndexStore.rowIdLocator(cursor.rowId()));
+        // The entries are sorted as a load's are (EntrySorter, spilling runs to the database's
+        // temporary directory), so a table larger than memory can be indexed, then built bottom up.
+        try (EntrySorter sorter = new EntrySorter(database.directory().resolve(DatabaseLayout.TEMP_DIRECTORY),
+                TableStore.defaultSortMemory())) {
+            if (table.heap() != null) {
+                try (Heap.HeapCursor cursor = table.heap().scan(transaction.writes(), ReadAheadOptions.OFF, counters)) {
+                    while (cursor.next()) {
+                        Object[] row = table.resolve(transaction.writes(),
+                                table.rowCodec().decode(cursor.rowSegment(), cursor.rowSegmentOffset()), counters);
+                        sorter.add(index.entryKey(row, IndexStore.rowIdLocator(cursor.rowId())),
+                                IndexStore.sortMark(index.indexValues(row)));
+                    }
+                }
+            } else {
+                try (var cursor = table.tree().scan(transaction.writes(), dev.columba.storage.btree.ScanRange.ALL,
+                        ReadAheadOptions.OFF, counters)) {
+                    while (cursor.next()) {
+                        Object[] row = table.resolve(transaction.writes(),
+                                table.rowCodec().decode(cursor.page(), cursor.valueOffset()), counters);
+                        sorter.add(index.entryKey(row, cursor.key()), IndexStore.sortMark(index.indexValues(row)));
+                    }
                 }
             }
-        } else {
-            try (var cursor = table.tree().scan(transaction.writes(), dev.columba.storage.btree.ScanRange.ALL,
-                    ReadAheadOptions.OFF, counters)) {
-                while (cursor.next()) {
-                    rows.add(table.resolve(transaction.writes(),
-                            table.rowCodec().decode(cursor.page(), cursor.valueOffset()), counters));
-                    locators.add(cursor.key());
-                }
-            }
+            index.build(transaction.writes(), database.allocator(), sorter.sorted(), counters);
         }
-        index.build(transaction.writes(), database.allocator(), rows, locators, counters);
         indexes.add(entry);
         return new TableStore(table.definition(), indexes);
     }
