@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -100,6 +101,35 @@ class GatherOperatorTest extends OperatorTestBase {
         gather.close();
         for (ListSource source : sources) {
             assertTrue(source.closed || !source.opened, "every worker closed its fragment");
+        }
+    }
+
+    /**
+     * The workers start at the first batch asked for, not at open: a hash join opens its probe
+     * input before it builds and publishes its bitmap filters, and workers that scanned meanwhile
+     * let every row through untested. (The fragments' flags are read after the gather's hand-offs
+     * and close, which order them.)
+     */
+    @Test
+    void workersStartAtTheFirstBatchAskedForNotAtOpen() throws Exception {
+        List<ListSource> sources = List.of(
+                new ListSource(SCHEMA, randomRows(100), 10, null, -1),
+                new ListSource(SCHEMA, randomRows(100), 10, null, -1));
+        GatherOperator gather = new GatherOperator(List.copyOf(sources));
+        gather.open(context(10));
+        // Time enough for a worker thread started at open to have opened its fragment.
+        Thread.sleep(200);
+        gather.close();
+        for (ListSource source : sources) {
+            assertFalse(source.opened, "a fragment opened before any batch was asked for");
+            assertTrue(source.closed, "a fragment never run is closed by the gather's close");
+        }
+        List<ListSource> again = List.of(
+                new ListSource(SCHEMA, randomRows(100), 10, null, -1),
+                new ListSource(SCHEMA, randomRows(100), 10, null, -1));
+        assertEquals(200, run(new GatherOperator(List.copyOf(again)), context(10)).size());
+        for (ListSource source : again) {
+            assertTrue(source.opened && source.closed, "every fragment ran once batches were asked for");
         }
     }
 
