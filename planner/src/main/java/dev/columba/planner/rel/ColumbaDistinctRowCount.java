@@ -24,7 +24,7 @@ import org.apache.calcite.util.ImmutableBitSet;
  *
  * <p>A columnstore table's distinct values per column come from its rowgroups' segment figures
  * ({@link ColumnstoreStatistics}): for whole numbers (INT, BIGINT, DATE) the sum of the segments'
- * estimates, at most the span {@code max - min + 1} over all rowgroups; for strings the largest
+ * estimates, at most the span {@code max - min + 1} over all rowgroups; for strings (VARCHAR and CHAR) the largest
  * segment's (the primary dictionary is shared by every rowgroup, so the segments' counts overlap);
  * unknown for other types. A set of columns has at most the product of its columns' distinct
  * values and at most the table's rows. A unique key (clustered or of a unique index) has as many
@@ -100,7 +100,7 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
     private static OptionalDouble columnDistinct(SqlType type, ColumnstoreStatistics statistics, int column) {
         boolean wholeNumber = type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType
                 || type instanceof SqlType.DateType;
-        boolean text = type instanceof SqlType.VarcharType;
+        boolean text = type instanceof SqlType.VarcharType || type instanceof SqlType.CharType;
         if (!wholeNumber && !text) {
             return OptionalDouble.empty();
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.core.stats.IoCounters;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -117,6 +118,28 @@ class ColumnstoreEstimatesTest {
         assertEquals(12_501, groups);
         double estimate = Double.parseDouble(matcher.group(1));
         assertTrue(Math.abs(estimate - groups) <= 5, "estimated " + estimate + " groups, true " + groups + ": " + plan);
+    }
+
+    /**
+     * CHAR columns have distinct counts as VARCHAR ones do (the dictionary's): TPC-H's
+     * {@code l_returnflag} and {@code l_linestatus} are CHAR(1), and without them Q1's four groups
+     * were estimated at a tenth of lineitem, which made its parallel plan repartition them.
+     */
+    @Test
+    void groupsOfCharAndVarcharColumnsComeFromTheirDictionaries() {
+        session.execute("CREATE TABLE coded (flag CHAR(1) NOT NULL, status VARCHAR(1) NOT NULL, n INT)"
+                + " WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 1000)").close();
+        update(session, "INSERT INTO coded SELECT CASE MOD(generate_series, 3) WHEN 0 THEN 'A' WHEN 1 THEN 'N' ELSE 'R' END,"
+                + " CASE MOD(generate_series, 2) WHEN 0 THEN 'F' ELSE 'O' END, generate_series FROM generate_series(1, 30000)");
+        for (String keys : List.of("flag", "status", "flag, status")) {
+            String plan = explain("SELECT " + keys + ", COUNT(*) FROM coded GROUP BY " + keys);
+            String aggregate = plan.lines().filter(line -> line.contains("HashAggregate")).findFirst()
+                    .orElseThrow(() -> new AssertionError(plan));
+            Matcher matcher = ESTIMATE.matcher(aggregate);
+            assertTrue(matcher.find(), plan);
+            double expected = keys.equals("flag") ? 3 : keys.equals("status") ? 2 : 6;
+            assertEquals(expected, Double.parseDouble(matcher.group(1)), 0.5, keys + ": " + plan);
+        }
     }
 
     @Test
