@@ -1,5 +1,6 @@
 package dev.columba.planner.plan;
 
+import dev.columba.core.exec.HashAggregateOperator;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.planner.rel.ColumbaAggregate;
@@ -58,6 +59,13 @@ final class ExplainPlan {
         Operator operator = checked.operatorOf(rel);
         ExecutionMode mode = operator == null ? ExecutionMode.BATCH : operator.mode();
         String detail = withNames(node.explainDetail(), rel);
+        ColumbaAggregate aggregated = rel instanceof ColumbaAggregate aggregate ? aggregate
+                : rel instanceof ColumbaSplitAggregate split && split.phase() != HashAggregateOperator.Phase.FINAL
+                ? split.aggregate() : null;
+        if (aggregated != null && checked.computesInScan(aggregated)) {
+            // Decided per rowgroup when the plan runs: those with deleted rows, and delta rowgroups, are scanned.
+            detail += ", computed in the columnstore scan where rowgroups allow (aggregate pushdown)";
+        }
         double rows = mq.getRowCount(rel);
         lines.add("  ".repeat(depth) + name(rel) + (detail.isEmpty() ? "" : " [" + detail + "]")
                 + " (estimated rows " + formatRows(rows) + ", ExecutionMode=" + (mode == ExecutionMode.ROW ? "Row" : "Batch") + ")");

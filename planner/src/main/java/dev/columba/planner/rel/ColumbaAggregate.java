@@ -313,6 +313,7 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
             ScanAggregation scanAggregation = execution.takeAggregationMade(this, scanUnder(getInput()));
             if (scanAggregation != null && scanAggregation.scan() != null) {
                 aggregate.foldFrom(scanAggregation.scan()::folded);
+                execution.computedInScan(this);
             }
         }
         if (!needsProjection || phase == HashAggregateOperator.Phase.PARTIAL) {

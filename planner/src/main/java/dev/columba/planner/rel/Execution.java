@@ -39,6 +39,8 @@ public final class Execution {
     /** Per columnstore scan about to be instantiated, the aggregates it may compute itself; per aggregate, the request it made. */
     private final Map<RelNode, ScanAggregation> scanAggregations = new IdentityHashMap<>();
     private final Map<RelNode, ScanAggregation> aggregationsMade = new IdentityHashMap<>();
+    /** The aggregates a columnstore scan took calls of (for EXPLAIN); shared with the workers' executions. */
+    private final Set<RelNode> aggregatesInScans;
 
     /**
      * A fragment of a parallel plan (the input of a {@link ColumbaGather}) as its workers run it:
@@ -55,8 +57,10 @@ public final class Execution {
     }
 
     private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder,
-                      Map<RelNode, Operator> instantiated, Fragment fragment, ConcurrentMap<String, RuntimeFilter> runtimeFilters) {
+                      Map<RelNode, Operator> instantiated, Fragment fragment, ConcurrentMap<String, RuntimeFilter> runtimeFilters,
+                      Set<RelNode> aggregatesInScans) {
         this.environment = environment;
+        this.aggregatesInScans = aggregatesInScans;
         this.parameters = parameters;
         this.rexBuilder = rexBuilder;
         this.instantiated = instantiated;
@@ -65,12 +69,13 @@ public final class Execution {
     }
 
     private Execution(StatementEnvironment environment, List<Object> parameters, RexBuilder rexBuilder) {
-        this(environment, parameters, rexBuilder, new IdentityHashMap<>(), null, new ConcurrentHashMap<>());
+        this(environment, parameters, rexBuilder, new IdentityHashMap<>(), null, new ConcurrentHashMap<>(),
+                ConcurrentHashMap.newKeySet());
     }
 
     /** The execution of one worker's copy of {@code fragment}. */
     public Execution worker(Fragment fragment) {
-        return new Execution(environment, parameters, rexBuilder, instantiated, fragment, runtimeFilters);
+        return new Execution(environment, parameters, rexBuilder, instantiated, fragment, runtimeFilters, aggregatesInScans);
     }
 
     /** The bitmap filter called {@code name} in this execution: one object for the join and every scan copy. */
@@ -184,6 +189,16 @@ public final class Execution {
     ScanAggregation takeAggregationMade(RelNode aggregate, RelNode scan) {
         scanAggregations.remove(scan);
         return aggregationsMade.remove(aggregate);
+    }
+
+    /** Records that {@code aggregate}'s calls are computed by the columnstore scan under it where it can (for EXPLAIN). */
+    void computedInScan(ColumbaAggregate aggregate) {
+        aggregatesInScans.add(aggregate);
+    }
+
+    /** Whether a columnstore scan took {@code aggregate}'s calls (SQL Server's aggregate pushdown). */
+    public boolean computesInScan(ColumbaAggregate aggregate) {
+        return aggregatesInScans.contains(aggregate);
     }
 
     /** The operator instantiated for {@code rel}, if any (for EXPLAIN). */

@@ -3,6 +3,7 @@ package dev.columba.planner.session;
 import static dev.columba.planner.session.SessionRows.query;
 import static dev.columba.planner.session.SessionRows.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -117,6 +118,26 @@ class ScanAggregatesTest {
         assertEquals(0, skippedSegments("SELECT MAX(d), SUM(q) FROM cs WHERE id > 0"), "a filter decodes every rowgroup");
         update(session, "DELETE FROM cs WHERE id = 9999");
         assertEquals(2, skippedSegments("SELECT MAX(d), SUM(q) FROM cs"), "a rowgroup with deleted rows is decoded");
+    }
+
+    /** EXPLAIN says which aggregation the scan computes, on the partial aggregation of a parallel plan. */
+    @Test
+    void explainShowsTheAggregatePushdown() {
+        String pushed = "computed in the columnstore scan where rowgroups allow (aggregate pushdown)";
+        for (int workers : new int[] {1, 2}) {
+            session.execute("SET max_dop = " + workers).close();
+            String plan = String.join("\n", query(session, "EXPLAIN SELECT MAX(d), SUM(q) FROM cs").stream()
+                    .map(row -> String.valueOf(row.getFirst())).toList());
+            assertEquals(1, plan.lines().filter(line -> line.contains(pushed)).count(), plan);
+            assertTrue(plan.lines().filter(line -> line.contains(pushed)).allMatch(line -> line.contains("HashAggregate")
+                    && !line.contains("final")), plan);
+            for (String other : List.of("EXPLAIN SELECT MAX(d), SUM(q) FROM cs WHERE id > 0", "EXPLAIN SELECT MAX(d) FROM rs",
+                    "EXPLAIN SELECT id, SUM(q) FROM cs GROUP BY id")) {
+                String otherPlan = String.join("\n", query(session, other).stream()
+                        .map(row -> String.valueOf(row.getFirst())).toList());
+                assertFalse(otherPlan.contains(pushed), other + ": " + otherPlan);
+            }
+        }
     }
 
     private long skippedSegments(String sql) {
