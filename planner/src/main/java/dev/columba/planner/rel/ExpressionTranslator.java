@@ -231,30 +231,40 @@ public final class ExpressionTranslator {
      * against seven country codes). Both have the same three-valued result.
      */
     private Expr disjunction(RexCall call) {
-        List<RexNode> operands = call.getOperands();
-        RexNode value = null;
         List<RexNode> constants = new ArrayList<>();
-        for (RexNode operand : operands) {
-            if (!(operand instanceof RexCall equality) || equality.getKind() != SqlKind.EQUALS) {
-                value = null;
-                break;
-            }
-            RexNode left = equality.getOperands().get(0);
-            RexNode right = equality.getOperands().get(1);
-            RexNode compared = right instanceof RexLiteral ? left : left instanceof RexLiteral ? right : null;
-            RexNode constant = compared == left ? right : left;
-            if (compared == null || compared instanceof RexLiteral || value != null && !value.equals(compared)) {
-                value = null;
-                break;
-            }
-            value = compared;
-            constants.add(constant);
-        }
+        RexNode value = comparedWithConstants(call.getOperands(), constants);
         if (value != null && constants.size() > 1 && SqlTypeUtil.inCharFamily(value.getType())
                 && constants.stream().allMatch(constant -> SqlTypeUtil.inCharFamily(constant.getType()))) {
             return new Expr.InList(translate(value), translateAll(constants), false);
         }
-        return new Expr.Or(translateAll(operands));
+        return new Expr.Or(translateAll(call.getOperands()));
+    }
+
+    /**
+     * The one expression that every operand compares equal with a literal, the literals added to
+     * {@code constants}; null if the operands are anything else.
+     */
+    private static RexNode comparedWithConstants(List<RexNode> operands, List<RexNode> constants) {
+        RexNode value = null;
+        for (RexNode operand : operands) {
+            if (!(operand instanceof RexCall equality) || equality.getKind() != SqlKind.EQUALS) {
+                return null;
+            }
+            RexNode left = equality.getOperands().get(0);
+            RexNode right = equality.getOperands().get(1);
+            boolean literalRight = right instanceof RexLiteral && !(left instanceof RexLiteral);
+            boolean literalLeft = left instanceof RexLiteral && !(right instanceof RexLiteral);
+            if (!literalRight && !literalLeft) {
+                return null;
+            }
+            RexNode compared = literalRight ? left : right;
+            if (value != null && !value.equals(compared)) {
+                return null;
+            }
+            value = compared;
+            constants.add(literalRight ? right : left);
+        }
+        return value;
     }
 
     private Expr comparison(ComparisonOperator operator, List<RexNode> operands) {

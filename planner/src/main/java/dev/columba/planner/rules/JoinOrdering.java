@@ -113,11 +113,8 @@ public final class JoinOrdering {
         private final Map<List<Integer>, Double> keySelectivity = new HashMap<>();
         private final Map<ImmutableBitSet, Double> cardinalities = new HashMap<>();
 
-        /**
-         * A conjunct and the factors it references; {@code derived} when the region's equalities
-         * imply it ({@link #deriveEqualities}) rather than the query stating it.
-         */
-        private record Conjunct(RexNode condition, ImmutableBitSet factors, boolean derived) {
+        /** A conjunct (stated, or {@linkplain #deriveEqualities derived}) and the factors it references. */
+        private record Conjunct(RexNode condition, ImmutableBitSet factors) {
         }
 
         /** A (sub)tree of the result: the factors it covers, its estimated rows and cost, its inputs. */
@@ -143,7 +140,7 @@ public final class JoinOrdering {
                     if (referenced.cardinality() == 1) {
                         singles.add(conjunct);
                     } else {
-                        conjuncts.add(new Conjunct(conjunct, referenced, false));
+                        conjuncts.add(new Conjunct(conjunct, referenced));
                     }
                 }
             }
@@ -219,7 +216,7 @@ public final class JoinOrdering {
                             continue;
                         }
                         RexNode condition = rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, leftReference, rightReference);
-                        conjuncts.add(new Conjunct(condition, ImmutableBitSet.of(factorOf(left), factorOf(right)), true));
+                        conjuncts.add(new Conjunct(condition, ImmutableBitSet.of(factorOf(left), factorOf(right))));
                         derived++;
                     }
                 }

@@ -102,8 +102,13 @@ public final class IndexStore {
      * What a bulk load's sort keeps beside an entry ({@link #entryKey}) for {@link #build}: one byte, 1 if the index key has a NULL (which
      * never collides), else 0.
      */
-    static byte[] sortMark(Object[] values) {
+    private static byte[] sortMark(Object[] values) {
         return new byte[] {(byte) (hasNull(values) ? 1 : 0)};
+    }
+
+    /** Adds {@code row}'s entry ({@link #entryKey}, with its {@link #sortMark}) to a sort that will {@link #build} this index. */
+    void sortEntry(EntrySorter sorter, Object[] row, byte[] locator) {
+        sorter.add(entryKey(row, locator), sortMark(indexValues(row)));
     }
 
     /**

@@ -314,8 +314,7 @@ public final class TableStore {
                 index.insert(writes, allocator, row, locator, counters);
             }
             for (int index = 0; index < sortedIndexes.size(); index++) {
-                IndexStore store = sortedIndexes.get(index);
-                indexSorts.get(index).add(store.entryKey(row, locator), IndexStore.sortMark(store.indexValues(row)));
+                sortedIndexes.get(index).sortEntry(indexSorts.get(index), row, locator);
             }
             transaction.adjustRowCount(definition.objectId(), 1);
         }

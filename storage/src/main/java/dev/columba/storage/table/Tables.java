@@ -124,8 +124,7 @@ public final class Tables {
                     while (cursor.next()) {
                         Object[] row = table.resolve(transaction.writes(),
                                 table.rowCodec().decode(cursor.rowSegment(), cursor.rowSegmentOffset()), counters);
-                        sorter.add(index.entryKey(row, IndexStore.rowIdLocator(cursor.rowId())),
-                                IndexStore.sortMark(index.indexValues(row)));
+                        index.sortEntry(sorter, row, IndexStore.rowIdLocator(cursor.rowId()));
                     }
                 }
             } else {
@@ -134,7 +133,7 @@ public final class Tables {
                     while (cursor.next()) {
                         Object[] row = table.resolve(transaction.writes(),
                                 table.rowCodec().decode(cursor.page(), cursor.valueOffset()), counters);
-                        sorter.add(index.entryKey(row, cursor.key()), IndexStore.sortMark(index.indexValues(row)));
+                        index.sortEntry(sorter, row, cursor.key());
                     }
                 }
             }
