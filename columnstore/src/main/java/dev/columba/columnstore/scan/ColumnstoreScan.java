@@ -324,13 +324,7 @@ public final class ColumnstoreScan implements AutoCloseable {
         readers = new SegmentReader[schema.size()];
         for (int column : needed) {
             SqlType type = schema.column(column).type();
-            io.touch(file, file.segmentOffset(column), file.segmentLength(column));
-            file.verifySegment(column);
-            // The touch consumed this segment's requests: top the window up, so the next rowgroups'
-            // reads overlap what is left of this one. After the checksum, not before: preparing a
-            // rowgroup ahead faults its footer in synchronously, and that read would queue behind
-            // this segment's read-ahead instead of overlapping the checksum with it.
-            rowgroups.fill();
+            touchSegment(column);
             Dictionary primary = metadata[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
                     : primaries.get(column, io);
             Dictionary secondary = null;
@@ -438,11 +432,22 @@ public final class ColumnstoreScan implements AutoCloseable {
         return true;
     }
 
-    /** Opens a segment of the current file for {@link SegmentReader#sumValues}: touched and its checksum verified as for decoding. */
-    private SegmentReader openForSum(int column) {
+    /**
+     * Reads segment {@code column} of the current file (counted), verifies its checksum and tops the
+     * read-ahead window up: the touch consumed this segment's requests, so the next rowgroups' reads
+     * overlap what is left of this one. After the checksum, not before: preparing a rowgroup ahead
+     * faults its footer in synchronously, and that read would queue behind this segment's
+     * read-ahead instead of overlapping the checksum with it.
+     */
+    private void touchSegment(int column) {
         io.touch(file, file.segmentOffset(column), file.segmentLength(column));
         file.verifySegment(column);
         rowgroups.fill();
+    }
+
+    /** Opens a segment of the current file for {@link SegmentReader#sumValues}, read and verified as for decoding. */
+    private SegmentReader openForSum(int column) {
+        touchSegment(column);
         return SegmentReader.open(file.segment(column), schema.column(column).type(), file.path() + " column " + column);
     }
 
