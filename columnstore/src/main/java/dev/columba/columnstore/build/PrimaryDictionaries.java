@@ -1,6 +1,7 @@
 package dev.columba.columnstore.build;
 
 import dev.columba.columnstore.dictionary.Dictionary;
+import dev.columba.columnstore.file.CheckedObjects;
 import dev.columba.columnstore.file.ColumnstoreFiles;
 import dev.columba.columnstore.file.DictionaryFile;
 import dev.columba.columnstore.file.SegmentIo;
@@ -30,12 +31,15 @@ public final class PrimaryDictionaries {
     private final FilesFacade files;
     private final Path directory;
     private final TableSchema schema;
+    private final CheckedObjects checked;
     private final ConcurrentHashMap<Integer, Dictionary> loaded = new ConcurrentHashMap<>();
 
-    public PrimaryDictionaries(FilesFacade files, Path directory, TableSchema schema) {
+    /** {@code checked}: the database's dictionaries read by earlier statements, reused when their files are unchanged. */
+    public PrimaryDictionaries(FilesFacade files, Path directory, TableSchema schema, CheckedObjects checked) {
         this.files = files;
         this.directory = directory;
         this.schema = schema;
+        this.checked = checked;
     }
 
     public Path file(int column) {
@@ -70,7 +74,7 @@ public final class PrimaryDictionaries {
         if (!Files.exists(path)) {
             return null;
         }
-        byte[] bytes;
+        byte[] bytes = null;
         try (FileHandle file = files.open(path, FilesFacade.OpenMode.READ, false);
                 Arena arena = Arena.ofConfined()) {
             long size = file.size();
@@ -79,13 +83,20 @@ public final class PrimaryDictionaries {
                 io.readAheadDictionary(mapping);
                 io.touchDictionary(mapping, 0, size);
             }
-            bytes = mapping.toArray(ValueLayout.JAVA_BYTE);
+            // Read by an earlier statement from the same bytes: the same dictionary, checked then.
+            dictionary = checked.primaryDictionary(path, mapping);
+            if (dictionary == null) {
+                bytes = mapping.toArray(ValueLayout.JAVA_BYTE);
+            }
             if (io != null) {
                 io.release(mapping);
             }
         }
-        // Checked on the copy, the bytes the dictionary keeps: a mapping could change under the check.
-        dictionary = DictionaryFile.read(MemorySegment.ofArray(bytes), path, schema.column(column).type());
+        if (dictionary == null) {
+            // Checked on the copy, the bytes the dictionary keeps: a mapping could change under the check.
+            dictionary = DictionaryFile.read(MemorySegment.ofArray(bytes), path, schema.column(column).type());
+            checked.rememberPrimaryDictionary(path, bytes, dictionary);
+        }
         Dictionary previous = loaded.putIfAbsent(column, dictionary);
         return previous != null ? previous : dictionary;
     }

@@ -81,6 +81,15 @@ public final class Dictionary {
      *     else that is not a well-formed dictionary of {@code type}, naming the offset and value
      */
     public static Dictionary read(MemorySegment bytes, SqlType type, String origin) {
+        return read(bytes, type, origin, false);
+    }
+
+    /**
+     * Reads a dictionary as {@link #read(MemorySegment, SqlType, String)} does; with {@code checked}
+     * the caller vouches that these very bytes passed that method's checks before, and the check of
+     * every entry (offsets, order) is skipped. The header's checks are not: they cost nothing.
+     */
+    public static Dictionary read(MemorySegment bytes, SqlType type, String origin, boolean checked) {
         Objects.requireNonNull(type, "type");
         long size = bytes.byteSize();
         if (size < HEADER_BYTES) {
@@ -126,7 +135,9 @@ public final class Dictionary {
                     + " data bytes (offset " + DATA_LENGTH_OFFSET + ") does not fit its " + size + " bytes");
         }
         Dictionary dictionary = new Dictionary(bytes, type, id, (flags & FLAG_SECONDARY) != 0, (int) count);
-        dictionary.checkEntries(origin, dataLength);
+        if (!checked) {
+            dictionary.checkEntries(origin, dataLength);
+        }
         return dictionary;
     }
 

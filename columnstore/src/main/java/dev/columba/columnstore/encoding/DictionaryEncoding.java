@@ -84,7 +84,7 @@ record DictionaryEncoding(boolean runLengthIds) implements Encoding {
         int idCount = header.primaryEntryCount() + header.secondaryEntryCount();
         if (runLengthIds) {
             RunLongs ids = RunLongs.read(context.payload(), context.offset(), context.limit(), context.rowCount(),
-                    context.origin());
+                    context.origin(), context.checked());
             context.checkEnd(ids.end());
             return new DictionaryBody(context.type(), context.kind(), null, ids, primary, header.primaryEntryCount(),
                     secondary, idCount, context.origin());

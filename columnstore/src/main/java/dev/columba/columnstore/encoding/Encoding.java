@@ -54,7 +54,7 @@ sealed interface Encoding permits ValueEncoding, RunLengthEncoding, DictionaryEn
 
     /** Where a body lies and what it may refer to. */
     record BodyContext(SqlType type, SegmentHeader header, MemorySegment payload, long offset, long limit,
-                       Dictionary primary, Dictionary secondary, String origin) {
+                       Dictionary primary, Dictionary secondary, String origin, boolean checked) {
         ValueKind kind() {
             return header.kind();
         }

@@ -54,7 +54,7 @@ record RunLengthEncoding() implements Encoding {
     @Override
     public SegmentBody openBody(BodyContext context) {
         RunLongs runs = RunLongs.read(context.payload(), context.offset(), context.limit(), context.rowCount(),
-                context.origin());
+                context.origin(), context.checked());
         context.checkEnd(runs.end());
         return new RunBody(context.type(), context.kind(), runs);
     }

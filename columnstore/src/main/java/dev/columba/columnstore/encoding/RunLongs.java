@@ -57,8 +57,12 @@ final class RunLongs {
         return (runCount + stride - 1) / stride;
     }
 
-    /** Checks and reads the stream of {@code rowCount} rows at {@code offset}, which must end by {@code limit}. */
-    static RunLongs read(MemorySegment bytes, long offset, long limit, int rowCount, String origin) {
+    /**
+     * Checks and reads the stream of {@code rowCount} rows at {@code offset}, which must end by
+     * {@code limit}. With {@code checked}, the caller vouches that these very bytes passed the
+     * run-by-run check before (SegmentReader#open), and only the header is checked.
+     */
+    static RunLongs read(MemorySegment bytes, long offset, long limit, int rowCount, String origin, boolean checked) {
         if (limit - offset < RUNS_HEADER_BYTES) {
             throw SegmentFormat.corrupt(origin, "run stream at offset " + offset + " needs " + RUNS_HEADER_BYTES
                     + " header bytes, " + (limit - offset) + " remain");
@@ -87,7 +91,9 @@ final class RunLongs {
                     + " bytes, " + (limit - offset) + " remain");
         }
         RunLongs runs = new RunLongs(bytes, offset, (int) runCount, rowCount, reference, valueWidth, lengthWidth, stride);
-        runs.check(origin);
+        if (!checked) {
+            runs.check(origin);
+        }
         return runs;
     }
 

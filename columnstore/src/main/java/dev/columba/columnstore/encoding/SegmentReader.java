@@ -70,6 +70,18 @@ public final class SegmentReader {
      */
     public static SegmentReader open(MemorySegment bytes, SqlType type, Dictionary primary, Dictionary secondary,
                                      String origin) {
+        return open(bytes, type, primary, secondary, origin, false);
+    }
+
+    /**
+     * Opens the segment as {@link #open(MemorySegment, SqlType, Dictionary, Dictionary, String)}
+     * does; with {@code checked} the caller vouches that these very bytes passed that method's
+     * checks before (their checksum verified now, equal to the one of bytes checked earlier:
+     * {@code file.CheckedObjects}), and the checks that read every run or null bit are skipped.
+     * The header's are not: they cost nothing.
+     */
+    public static SegmentReader open(MemorySegment bytes, SqlType type, Dictionary primary, Dictionary secondary,
+                                     String origin, boolean checked) {
         Objects.requireNonNull(type, "type");
         SegmentHeader header = SegmentHeader.read(bytes, origin);
         ValueKind kind = ValueKind.of(type);
@@ -94,11 +106,13 @@ public final class SegmentReader {
                 throw SegmentFormat.corrupt(origin, "null bitmap of " + bitmapBytes + " bytes at offset " + payloadOffset
                         + " does not fit the " + (limit - payloadOffset) + " bytes left");
             }
-            checkNullBitmap(payload, payloadOffset, header, origin);
+            if (!checked) {
+                checkNullBitmap(payload, payloadOffset, header, origin);
+            }
             bodyOffset += bitmapBytes;
         }
         SegmentBody body = Encoding.of(header.encoding()).openBody(
-                new Encoding.BodyContext(type, header, payload, bodyOffset, limit, primary, secondary, origin));
+                new Encoding.BodyContext(type, header, payload, bodyOffset, limit, primary, secondary, origin, checked));
         return new SegmentReader(type, header, payload, payloadOffset, body, origin);
     }
 

@@ -206,6 +206,16 @@ public final class RowgroupFile implements AutoCloseable {
         verified[column] = true;
     }
 
+    /** Whether blob {@code column}'s checksum was checked in this opening ({@link #verifySegment}). */
+    public boolean verified(int column) {
+        return verified[column];
+    }
+
+    /** The checksum the footer gives for blob {@code column}. */
+    public int segmentChecksum(int column) {
+        return checksums[column];
+    }
+
     /** Unmaps the file. */
     @Override
     public void close() {

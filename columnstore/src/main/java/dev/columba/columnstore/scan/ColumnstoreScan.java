@@ -8,6 +8,7 @@ import dev.columba.columnstore.encoding.ExactTotal;
 import dev.columba.columnstore.encoding.SegmentFilter;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.encoding.SegmentReader;
+import dev.columba.columnstore.file.CheckedObjects;
 import dev.columba.columnstore.file.RowgroupFile;
 import dev.columba.columnstore.file.SegmentIo;
 import dev.columba.columnstore.table.ColumnstoreTable;
@@ -97,6 +98,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private int rowgroupsAggregated;
 
     private RowgroupFile file;
+    /** What earlier statements checked of the same bytes (checks not redone; reads and checksums are). */
+    private final CheckedObjects checked;
     private SegmentReader[] readers;
     private SegmentFilter[] filters;
     private BitSet deleted;
@@ -125,6 +128,7 @@ public final class ColumnstoreScan implements AutoCloseable {
         this.io = new SegmentIo(counters, table.database().mappedReadCounters(), options.readAhead(),
                 options.readAheadMaxBytes(), options.readAheadDepthBytes());
         this.primaries = table.primaryDictionaries();
+        this.checked = CheckedObjects.of(table.database());
         this.rows = table.rowCodec();
         counters.increment(IoCounter.SCAN_COUNT);
         List<Column> columns = new ArrayList<>();
@@ -332,10 +336,13 @@ public final class ColumnstoreScan implements AutoCloseable {
                 int blob = file.columnCount() + column;
                 io.touchDictionary(file.mapping(), file.segmentOffset(blob), file.segmentLength(blob));
                 file.verifySegment(blob);
-                secondary = Dictionary.read(file.segment(blob), type, origin + " dictionary of column " + column);
+                boolean known = checked.structureChecked(file, blob);
+                secondary = Dictionary.read(file.segment(blob), type, origin + " dictionary of column " + column, known);
+                if (!known) {
+                    checked.rememberStructure(file, blob);
+                }
             }
-            readers[column] = SegmentReader.open(file.segment(column), type, primary, secondary,
-                    origin + " column " + column);
+            readers[column] = openSegment(column, primary, secondary);
         }
         filters = new SegmentFilter[options.filters().size()];
         for (int index = 0; index < filters.length; index++) {
@@ -448,7 +455,18 @@ public final class ColumnstoreScan implements AutoCloseable {
     /** Opens a segment of the current file for {@link SegmentReader#sumValues}, read and verified as for decoding. */
     private SegmentReader openForSum(int column) {
         touchSegment(column);
-        return SegmentReader.open(file.segment(column), schema.column(column).type(), file.path() + " column " + column);
+        return openSegment(column, null, null);
+    }
+
+    /** Opens a touched and verified segment of the current file, its structure checked unless an earlier statement did. */
+    private SegmentReader openSegment(int column, Dictionary primary, Dictionary secondary) {
+        boolean known = checked.structureChecked(file, column);
+        SegmentReader segment = SegmentReader.open(file.segment(column), schema.column(column).type(), primary, secondary,
+                file.path() + " column " + column, known);
+        if (!known) {
+            checked.rememberStructure(file, column);
+        }
+        return segment;
     }
 
     /** Types whose footer min/max are exact values that order as the column does. */

@@ -5,6 +5,7 @@ import dev.columba.columnstore.build.ColumnstoreOptions;
 import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.build.RowgroupBuilder;
 import dev.columba.columnstore.build.TrimReason;
+import dev.columba.columnstore.file.CheckedObjects;
 import dev.columba.columnstore.file.RowgroupFileFormat;
 import dev.columba.columnstore.file.RowgroupFileWriter;
 import dev.columba.core.stats.IoCounters;
@@ -92,6 +93,7 @@ final class RowgroupWriter implements AutoCloseable {
     }
 
     static PrimaryDictionaries primaries(ColumnstoreTable table) {
-        return new PrimaryDictionaries(NativeFilesFacade.INSTANCE, table.fileDirectory(), table.schema());
+        return new PrimaryDictionaries(NativeFilesFacade.INSTANCE, table.fileDirectory(), table.schema(),
+                CheckedObjects.of(table.database()));
     }
 }

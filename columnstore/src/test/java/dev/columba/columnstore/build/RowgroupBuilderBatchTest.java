@@ -78,7 +78,8 @@ class RowgroupBuilderBatchTest {
     private List<BuiltRowgroup> build(String name, ColumnstoreOptions options, List<Object[]> rows, Random batches,
                                       boolean threads) throws Exception {
         Path files = Files.createDirectories(directory.resolve(name));
-        PrimaryDictionaries primaries = new PrimaryDictionaries(NativeFilesFacade.INSTANCE, files, SCHEMA);
+        PrimaryDictionaries primaries = new PrimaryDictionaries(NativeFilesFacade.INSTANCE, files, SCHEMA,
+                dev.columba.columnstore.file.CheckedObjects.unshared());
         List<BuiltRowgroup> built = new ArrayList<>();
         AtomicInteger ids = new AtomicInteger();
         ForkJoinPool pool = threads ? new ForkJoinPool(2) : null;

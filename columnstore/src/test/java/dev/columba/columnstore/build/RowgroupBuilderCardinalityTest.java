@@ -67,7 +67,8 @@ class RowgroupBuilderCardinalityTest {
 
     private Build build(String name, ColumnstoreOptions.DictionaryOverflow overflow, Random batches) throws Exception {
         Path files = Files.createDirectories(directory.resolve(name));
-        PrimaryDictionaries primaries = new PrimaryDictionaries(NativeFilesFacade.INSTANCE, files, SCHEMA);
+        PrimaryDictionaries primaries = new PrimaryDictionaries(NativeFilesFacade.INSTANCE, files, SCHEMA,
+                dev.columba.columnstore.file.CheckedObjects.unshared());
         // The default cap, far above what these columns need: only the weighing can make them fall back.
         ColumnstoreOptions options = new ColumnstoreOptions(ROWGROUP_ROWS, 1, DictionaryBuilder.DEFAULT_CAP_BYTES, overflow,
                 false);

@@ -316,6 +316,63 @@ class ColumnstoreTableTest {
                 + " (offset 12) has a corrupt dictionary: checksum 0x"), error.getMessage());
     }
 
+    @Test
+    void laterScansReuseAPrimaryDictionaryWhileItsFileHoldsTheSameBytes() throws java.io.IOException {
+        TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("region", SqlType.varchar(20)));
+        List<String> regions = List.of("north", "east", "south", "west", "centre");
+        ColumnstoreTable table;
+        try (Transaction transaction = database.begin()) {
+            table = ColumnstoreTable.create(database, transaction, "sales", schema,
+                    Map.of("rowgroup_max_rows", "1000", "bulk_min_rows", "100"));
+            table.bulkInsert(transaction, java.util.stream.IntStream.range(0, 2000)
+                    .mapToObj(id -> new Object[] {id, regions.get(id % regions.size())}).iterator());
+            transaction.commit();
+        }
+        IoCounters first = new IoCounters();
+        IoCounters second = new IoCounters();
+        List<Object[]> before = scan(table, ScanOptions.all(2), first);
+        assertEquals(2000, before.size());
+        assertEquals("east", before.get(1)[1]);
+        assertEquals(before.size(), scan(table, ScanOptions.all(2), second).size());
+        assertEquals(first.snapshot().lobLogicalReads(), second.snapshot().lobLogicalReads(),
+                "a reused dictionary's pages are still read and counted");
+        // Each call makes a new PrimaryDictionaries, as each statement's table does: the same object comes back.
+        dev.columba.columnstore.dictionary.Dictionary known = table.primaryDictionaries().get(1);
+        org.junit.jupiter.api.Assertions.assertSame(known, table.primaryDictionaries().get(1));
+
+        // Another valid dictionary in the file (the same order, so the segments' ids still fit): read afresh.
+        dev.columba.columnstore.dictionary.DictionaryBuilder upper = dev.columba.columnstore.dictionary.DictionaryBuilder
+                .primary(SqlType.varchar(20), dev.columba.columnstore.dictionary.DictionaryBuilder.DEFAULT_CAP_BYTES);
+        regions.forEach(region -> upper.tryAdd(region.toUpperCase(java.util.Locale.ROOT)));
+        Path file = table.primaryDictionaries().file(1);
+        dev.columba.columnstore.file.DictionaryFile.write(NativeFilesFacade.INSTANCE, file, upper.freeze(0).bytes());
+        List<Object[]> after = scan(table, ScanOptions.all(2), new IoCounters());
+        assertEquals("EAST", after.get(1)[1]);
+        assertEquals("CENTRE", after.get(4)[1]);
+        org.junit.jupiter.api.Assertions.assertNotSame(known, table.primaryDictionaries().get(1));
+    }
+
+    @Test
+    void aSegmentDamagedAfterScansCheckedItFailsItsChecksum() throws java.io.IOException {
+        ColumnstoreTable table = loadTestTable(3000, Map.of("rowgroup_max_rows", "1000", "bulk_min_rows", "100"));
+        assertEquals(3000, scan(table, ScanOptions.all(6), new IoCounters()).size());
+        assertEquals(3000, scan(table, ScanOptions.all(6), new IoCounters()).size());
+        RowgroupEntry first = table.rowgroups(database.bufferPool(), counters).get(0);
+        Path path = table.rowgroupFile(first.rowgroupId());
+        long offset;
+        try (dev.columba.columnstore.file.RowgroupFile file = dev.columba.columnstore.file.RowgroupFile.open(
+                NativeFilesFacade.INSTANCE, path)) {
+            offset = file.segmentOffset(0) + file.segmentLength(0) / 2;
+        }
+        byte[] bytes = java.nio.file.Files.readAllBytes(path);
+        bytes[(int) offset] ^= (byte) 0x10;
+        java.nio.file.Files.write(path, bytes);
+        ColumbaException error = assertThrows(ColumbaException.class, () -> scan(table, ScanOptions.all(6), new IoCounters()));
+        assertEquals(ErrorCode.PAGE_CHECKSUM_MISMATCH, error.errorCode(), error.getMessage());
+        assertTrue(error.getMessage().contains(path.toString()) && error.getMessage().contains("segment for column 0"),
+                error.getMessage());
+    }
+
     private static byte[] flipLastByte(byte[] bytes) {
         bytes[bytes.length - 1] ^= (byte) 0xFF;
         return bytes;

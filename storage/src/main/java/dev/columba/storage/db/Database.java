@@ -41,6 +41,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * An open rowstore database: its directory (docs/format/database-directory.md), data file,
@@ -89,6 +91,8 @@ public final class Database implements AutoCloseable {
      */
     private final boolean readOnly;
     private volatile boolean closed;
+    /** State upper layers keep per database ({@link #extension}), by kind. */
+    private final ConcurrentHashMap<Class<?>, Object> extensions = new ConcurrentHashMap<>();
 
     /**
      * What opening the database found and did. {@code logTail} says where the log ended and what
@@ -615,6 +619,15 @@ public final class Database implements AutoCloseable {
     /** Pages write transactions spilled to the spill file and read back, since the database opened. */
     public SpillFile.Statistics spillStatistics() {
         return spill.statistics();
+    }
+
+    /**
+     * The database's one object of {@code kind}, made by {@code create} on first use: state a layer
+     * above storage keeps for as long as the database is open (the columnstore's checked-object
+     * memo), without a static map keyed by database. Thread-safe; {@code create} runs once.
+     */
+    public <T> T extension(Class<T> kind, Supplier<? extends T> create) {
+        return kind.cast(extensions.computeIfAbsent(kind, ignored -> create.get()));
     }
 
     /** Whether the database was opened read-only at the last consistent point of a damaged log. */
