@@ -25,9 +25,12 @@ import dev.columba.planner.rel.ColumbaUnion;
 import dev.columba.planner.rel.ColumbaWindow;
 import dev.columba.planner.rel.ColumbaValues;
 import dev.columba.planner.rel.Execution;
+import dev.columba.planner.rel.SharedSubplans;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.rel.RelNode;
@@ -50,11 +53,29 @@ final class ExplainPlan {
 
     static List<String> lines(RelNode root, Execution checked) {
         List<String> lines = new ArrayList<>();
-        write(root, 0, checked, root.getCluster().getMetadataQuery(), lines);
+        write(root, 0, checked, root.getCluster().getMetadataQuery(), SharedSubplans.of(root), new IdentityHashMap<>(), lines);
         return lines;
     }
 
-    private static void write(RelNode rel, int depth, Execution checked, RelMetadataQuery mq, List<String> lines) {
+    /**
+     * Writes {@code rel}'s line and its inputs'. A subplan computed once for several readers
+     * ({@link SharedSubplans}) is written under a Spool line where it is first read; where it is
+     * read again, a Spool line says so and its subtree is not repeated.
+     */
+    private static void write(RelNode rel, int depth, Execution checked, RelMetadataQuery mq, Map<RelNode, Integer> shared,
+                              Map<RelNode, Integer> spoolNumbers, List<String> lines) {
+        Integer readers = shared.get(rel);
+        if (readers != null) {
+            Integer number = spoolNumbers.get(rel);
+            if (number != null) {
+                lines.add("  ".repeat(depth) + "Spool [Spool" + number + ", read again: the rows computed above]");
+                return;
+            }
+            number = spoolNumbers.size() + 1;
+            spoolNumbers.put(rel, number);
+            lines.add("  ".repeat(depth) + "Spool [Spool" + number + ", computed once, read " + readers + " times]");
+            depth++;
+        }
         ColumbaRel node = (ColumbaRel) rel;
         Operator operator = checked.operatorOf(rel);
         ExecutionMode mode = operator == null ? ExecutionMode.BATCH : operator.mode();
@@ -70,7 +91,7 @@ final class ExplainPlan {
         lines.add("  ".repeat(depth) + name(rel) + (detail.isEmpty() ? "" : " [" + detail + "]")
                 + " (estimated rows " + formatRows(rows) + ", ExecutionMode=" + (mode == ExecutionMode.ROW ? "Row" : "Batch") + ")");
         for (RelNode input : rel.getInputs()) {
-            write(input, depth + 1, checked, mq, lines);
+            write(input, depth + 1, checked, mq, shared, spoolNumbers, lines);
         }
     }
 

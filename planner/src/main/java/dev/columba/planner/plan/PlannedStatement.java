@@ -145,7 +145,7 @@ final class PlannedStatement implements PreparedStatementPlan {
             throw new dev.columba.core.error.ColumbaException(dev.columba.core.error.ErrorCode.INVALID_ARGUMENT,
                     "the statement has " + parameterTypes.size() + " parameters, " + parameters.size() + " values were given");
         }
-        return Execution.of(environment, parameters, rexBuilder).instantiate(root);
+        return Execution.of(environment, parameters, rexBuilder).instantiatePlan(root);
     }
 
     @Override

@@ -49,6 +49,11 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
      */
     private final boolean buildReadByEach;
 
+    /** The names of the bitmap filters this join's build publishes. */
+    public List<String> publishedFilters() {
+        return bitmapFilters == null ? List.of() : bitmapFilters.stream().filter(java.util.Objects::nonNull).toList();
+    }
+
     /**
      * @param buildLeft whether to build the left input and probe with the right one, which only a
      *                  SEMI, ANTI or LEFT join can
@@ -143,7 +148,7 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
     public String explainDetail() {
         String published = "";
         if (bitmapFilters != null) {
-            List<String> names = bitmapFilters.stream().filter(java.util.Objects::nonNull).toList();
+            List<String> names = publishedFilters();
             published = names.isEmpty() ? "" : ", bitmap filters " + String.join(", ", names);
         }
         return getJoinType() + ", " + condition + ", build " + (buildLeft ? "left" : "right")

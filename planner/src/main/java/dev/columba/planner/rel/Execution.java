@@ -2,6 +2,7 @@ package dev.columba.planner.rel;
 
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.RuntimeFilter;
+import dev.columba.core.exec.Spool;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.planner.plan.StatementEnvironment;
@@ -41,6 +42,9 @@ public final class Execution {
     private final Map<RelNode, ScanAggregation> aggregationsMade = new IdentityHashMap<>();
     /** The aggregates a columnstore scan took calls of (for EXPLAIN); shared with the workers' executions. */
     private final Set<RelNode> aggregatesInScans;
+    /** The subplans this execution computes once for their several readers ({@link #instantiatePlan}), and their spools. */
+    private Set<RelNode> spooled = Set.of();
+    private final Map<RelNode, Spool> spools = new IdentityHashMap<>();
 
     /**
      * A fragment of a parallel plan (the input of a {@link ColumbaGather}) as its workers run it:
@@ -139,9 +143,33 @@ public final class Execution {
         return parameters;
     }
 
+    /**
+     * Instantiates a plan from its root. A subplan the plan reads in several places
+     * ({@link SharedSubplans}) is instantiated once, behind a {@link Spool} each reader reads; not
+     * while planning, whose check instantiates every node as it appears.
+     */
+    public Operator instantiatePlan(RelNode root) {
+        if (!planning()) {
+            spooled = SharedSubplans.of(root).keySet();
+        }
+        return instantiate(root);
+    }
+
     /** Instantiates a physical input. */
     public Operator instantiate(RelNode input) {
-        RelNode physical = input instanceof org.apache.calcite.plan.volcano.RelSubset subset ? subset.getBest() : input;
+        RelNode physical = SharedSubplans.physical(input);
+        if (fragment == null && spooled.contains(physical)) {
+            Spool spool = spools.get(physical);
+            if (spool == null) {
+                spool = new Spool(instantiateNode(physical));
+                spools.put(physical, spool);
+            }
+            return spool.reader();
+        }
+        return instantiateNode(physical);
+    }
+
+    private Operator instantiateNode(RelNode physical) {
         Operator operator = ((ColumbaRel) physical).instantiate(this);
         instantiated.putIfAbsent(physical, operator);
         return operator;
