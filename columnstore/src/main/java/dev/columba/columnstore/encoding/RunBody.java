@@ -10,6 +10,8 @@ import dev.columba.core.type.SqlType;
 record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBody {
     /** Runs at least this long on average are written a run at a time ({@link VectorWriter#fillLong}). */
     private static final int LONG_RUN_ROWS = 16;
+    /** Runs at least this long on average are tested once each by {@link #selectByValue}. */
+    private static final int SHARED_TEST_ROWS = 2;
 
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {
@@ -64,6 +66,25 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
             }
             cursor.next();
         }
+    }
+
+    /**
+     * One test per run, where runs average at least {@link #SHARED_TEST_ROWS} rows: a bitmap filter
+     * on {@code partsupp}'s run-length {@code ps_partkey} (four rows a key) tests a quarter of the
+     * values it would after expanding them, and writes only the kept runs' rows.
+     */
+    @Override
+    public int selectByValue(int fromRow, int count, int[] selection, java.util.function.LongPredicate keep) {
+        boolean wholeNumbers = kind == ValueKind.INT || kind == ValueKind.BIGINT || kind == ValueKind.DATE;
+        if (!wholeNumbers || runs.runCount() * (long) SHARED_TEST_ROWS > runs.rowCount()) {
+            return -1;
+        }
+        if (count == 0) {
+            return 0;
+        }
+        RunLongs.Cursor cursor = runs.cursor();
+        cursor.seek(fromRow);
+        return cursor.select(fromRow, count, selection, fromRow, keep);
     }
 
     /** One cursor walks the ascending selection forward, searching only across long gaps. */

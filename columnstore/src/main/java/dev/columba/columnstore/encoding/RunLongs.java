@@ -268,6 +268,38 @@ final class RunLongs {
             }
         }
 
+        /**
+         * Writes to {@code selection} the offsets from {@code base} of the rows of {@code [row, row +
+         * count)} whose run's value {@code keep} accepts, and returns how many: one test a run, the
+         * runs unpacked as {@link #expand} unpacks them. The cursor is on the run holding
+         * {@code row} and ends on the run holding the last of the rows.
+         */
+        int select(int row, int count, int[] selection, int base, java.util.function.LongPredicate keep) {
+            int last = row + count;
+            int selected = 0;
+            while (true) {
+                if (run < bufferFrom || run >= bufferFrom + buffered) {
+                    buffer(run);
+                }
+                int stop = Math.min(end, last);
+                if (keep.test(bufferedValues[run - bufferFrom])) {
+                    for (int kept = row; kept < stop; kept++) {
+                        selection[selected++] = kept - base;
+                    }
+                }
+                row = stop;
+                if (row == last) {
+                    return selected;
+                }
+                run++;
+                start = end;
+                if (run >= bufferFrom + buffered) {
+                    buffer(run);
+                }
+                end = start + (int) bufferedLengths[run - bufferFrom];
+            }
+        }
+
         private void buffer(int from) {
             if (bufferedValues == null) {
                 bufferedValues = new long[BUFFERED_RUNS];

@@ -66,6 +66,16 @@ sealed interface SegmentBody permits PackedBody, RunBody, DictionaryBody, PlainB
         return false;
     }
 
+    /**
+     * Selects the rows of {@code [fromRow, fromRow + count)} whose stored value {@code keep}
+     * accepts, writing their offsets from {@code fromRow} to {@code selection} and returning how
+     * many, when the body can test fewer values than rows (one test per run); -1, writing nothing,
+     * otherwise. The caller knows there are no NULLs in the range.
+     */
+    default int selectByValue(int fromRow, int count, int[] selection, java.util.function.LongPredicate keep) {
+        return -1;
+    }
+
     /** Compiles a comparison or IN list. */
     RowFilter filter(ColumnPredicate predicate);
 }

@@ -195,6 +195,21 @@ public final class SegmentReader {
     }
 
     /**
+     * Selects the rows of {@code [fromRow, fromRow + count)} whose stored value (a whole number, a
+     * DATE's days) {@code keep} accepts, testing each value of a run-length segment once rather
+     * than once per row: writes the rows' offsets from {@code fromRow} to {@code selection} and
+     * returns how many. -1, writing nothing, when the segment has NULLs or cannot test fewer values
+     * than rows (other encodings, runs averaging under two rows); the caller then decodes and tests
+     * the rows.
+     *
+     * @throws ColumbaException INVALID_ARGUMENT for rows outside the segment
+     */
+    public int selectByValue(int fromRow, int count, int[] selection, java.util.function.LongPredicate keep) {
+        checkRange(fromRow, count);
+        return header.hasNulls() ? -1 : body.selectByValue(fromRow, count, selection, keep);
+    }
+
+    /**
      * Writes only the dictionary ids of a string segment's rows {@code [fromRow, fromRow + count)}
      * to {@code codes} (and marks them coded), giving the target's rows {@code [0, count)} empty
      * strings and their validity; the strings are for a later {@link #decode} to write, when a

@@ -526,8 +526,16 @@ public final class ColumnstoreScan implements AutoCloseable {
             if (!probe.wants(selected)) {
                 continue;
             }
-            decode(probe.column(), from, count, selected);
-            selected = probe.keep(batch, selection, selected, selection);
+            int kept = selected == count && !decoded[probe.column()]
+                    ? readers[projection[probe.column()]].selectByValue(from, count, selection, probe.filter()) : -1;
+            if (kept >= 0) {
+                // Tested a run at a time, undecoded: the column is decoded below at the kept rows only.
+                probe.tested(count, kept);
+                selected = kept;
+            } else {
+                decode(probe.column(), from, count, selected);
+                selected = probe.keep(batch, selection, selected, selection);
+            }
             if (selected == 0) {
                 return 0;
             }

@@ -18,7 +18,7 @@ import org.apache.arrow.vector.FieldVector;
  * still worth a test: every value outside it is dropped (two nation keys of twenty-five). The
  * test costs a bit lookup a row. Publishing happens once; any thread may test rows afterwards.
  */
-public final class RuntimeFilter {
+public final class RuntimeFilter implements java.util.function.LongPredicate {
     /** The widest key span a bitmap covers (16 MiB of bits). */
     static final long MAX_BITS = 1L << 27;
 
@@ -88,6 +88,18 @@ public final class RuntimeFilter {
         }
         useful = worthIt;
         published = true;
+    }
+
+    /**
+     * Whether a row with key {@code value} may find a partner: for a caller that tests one value
+     * for many rows (a run of a run-length segment). Only once the filter is {@linkplain #active
+     * active}.
+     */
+    @Override
+    public boolean test(long value) {
+        long[] set = bits;
+        long offset = value - min;
+        return offset >= 0 && offset < ((long) set.length << 6) && (set[(int) (offset >>> 6)] & (1L << offset)) != 0;
     }
 
     /**

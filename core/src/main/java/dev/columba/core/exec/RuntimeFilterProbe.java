@@ -77,6 +77,15 @@ public final class RuntimeFilterProbe {
      */
     public int keep(Batch batch, int[] rows, int count, int[] kept) {
         int passed = filter.filter(batch.column(column), wide, rows, count, kept);
+        tested(count, passed);
+        return passed;
+    }
+
+    /**
+     * Counts {@code count} rows its reader tested against {@link #filter} itself (one test per
+     * run of equal values), of which {@code passed} passed, as {@link #keep} counts its own.
+     */
+    public void tested(int count, int passed) {
         rowsIn += count;
         rowsOut += passed;
         judgedRows += count;
@@ -88,7 +97,6 @@ public final class RuntimeFilterProbe {
             judgedRows = 0;
             judgedDropped = 0;
         }
-        return passed;
     }
 
     /** Rows offered to this probe so far, and those it passed (tested or not). */
