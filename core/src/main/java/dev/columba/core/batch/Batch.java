@@ -23,20 +23,37 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * longer than the vectors' owner keeps them.
  */
 public final class Batch implements AutoCloseable {
-    private final VectorSchemaRoot root;
+    /**
+     * An owned batch's root, made with it; a view's, made only if someone asks ({@link #root}):
+     * a root indexes its vectors in a map keyed by their fields, and hashing the fields of every
+     * view (a projection's, a filter's, per batch) cost 4% of TPC-H Q6.
+     */
+    private VectorSchemaRoot root;
     private final boolean ownsVectors;
-    /** The number of columns, kept because the root's vector list is wrapped anew on every request. */
+    private final FieldVector[] vectors;
     private final int columnCount;
+    private int rowCount;
     /** Per column, the dictionary codes of its strings, or null; null when no column has any. */
     private CodedStrings[] codes;
     private int[] selection;
+    /** Whether {@link #selection} is another batch's ({@link #copySelection}), not to be written. */
+    private boolean sharedSelection;
     private int selectedCount;
     private boolean selective;
 
-    private Batch(VectorSchemaRoot root, boolean ownsVectors) {
+    private Batch(VectorSchemaRoot root) {
         this.root = root;
-        this.ownsVectors = ownsVectors;
-        this.columnCount = root.getFieldVectors().size();
+        this.ownsVectors = true;
+        this.vectors = root.getFieldVectors().toArray(new FieldVector[0]);
+        this.columnCount = vectors.length;
+        this.rowCount = root.getRowCount();
+    }
+
+    private Batch(FieldVector[] vectors, int rowCount) {
+        this.ownsVectors = false;
+        this.vectors = vectors;
+        this.columnCount = vectors.length;
+        this.rowCount = rowCount;
     }
 
     /** An empty batch with one vector per column of {@code schema}, allocated from {@code allocator}. */
@@ -45,12 +62,12 @@ public final class Batch implements AutoCloseable {
         for (Column column : schema.columns()) {
             fields.add(new Field(column.name(), new FieldType(column.nullable(), column.type().arrowType(), null), null));
         }
-        return new Batch(VectorSchemaRoot.create(new Schema(fields), allocator), true);
+        return new Batch(VectorSchemaRoot.create(new Schema(fields), allocator));
     }
 
     /** Wraps existing vectors (which the batch then owns). */
     public static Batch of(List<FieldVector> vectors) {
-        return new Batch(new VectorSchemaRoot(vectors), true);
+        return new Batch(new VectorSchemaRoot(vectors));
     }
 
     /**
@@ -58,17 +75,26 @@ public final class Batch implements AutoCloseable {
      * selection. Closing the view leaves the vectors alone; its row count is fixed.
      */
     public static Batch view(List<FieldVector> vectors, int rowCount) {
-        List<Field> fields = new ArrayList<>(vectors.size());
-        for (FieldVector vector : vectors) {
+        FieldVector[] columns = vectors.toArray(new FieldVector[0]);
+        for (FieldVector vector : columns) {
             if (vector.getValueCount() < rowCount) {
                 throw new IllegalArgumentException("vector " + vector.getName() + " holds " + vector.getValueCount()
                         + " values, fewer than the view's " + rowCount + " rows");
             }
-            fields.add(vector.getField());
         }
-        Batch batch = new Batch(new VectorSchemaRoot(fields, List.copyOf(vectors), rowCount), false);
+        Batch batch = new Batch(columns, rowCount);
         batch.selectedCount = rowCount;
         return batch;
+    }
+
+    /** A view of all of {@code batch}'s rows (its selection not taken): the same vectors, owned by {@code batch}. */
+    public static Batch viewOf(Batch batch) {
+        return view(batch.vectors(), batch.rowCount());
+    }
+
+    /** The batch's vectors, one per column, in order. */
+    public List<FieldVector> vectors() {
+        return List.of(vectors);
     }
 
     /**
@@ -112,12 +138,12 @@ public final class Batch implements AutoCloseable {
     }
 
     public FieldVector column(int columnIndex) {
-        return root.getVector(columnIndex);
+        return vectors[columnIndex];
     }
 
     /** Rows held by the vectors, selected or not. */
     public int rowCount() {
-        return root.getRowCount();
+        return rowCount;
     }
 
     /**
@@ -130,6 +156,7 @@ public final class Batch implements AutoCloseable {
             throw new IllegalStateException("the row count of a view is fixed");
         }
         root.setRowCount(rows);
+        rowCount = rows;
         selective = false;
         selectedCount = rows;
     }
@@ -141,7 +168,7 @@ public final class Batch implements AutoCloseable {
 
     /** Live rows: all rows without a selection. */
     public int selectedCount() {
-        return selective ? selectedCount : root.getRowCount();
+        return selective ? selectedCount : rowCount;
     }
 
     /** The vector position of the {@code index}-th live row. */
@@ -154,7 +181,7 @@ public final class Batch implements AutoCloseable {
         if (selective) {
             System.arraycopy(selection, 0, out, 0, selectedCount);
         } else {
-            int rows = root.getRowCount();
+            int rows = rowCount;
             for (int row = 0; row < rows; row++) {
                 out[row] = row;
             }
@@ -167,8 +194,10 @@ public final class Batch implements AutoCloseable {
      */
     public void select(int[] positions, int count) {
         Objects.checkFromToIndex(0, count, positions.length);
-        if (selection == null || selection.length < count) {
-            selection = new int[Math.max(count, root.getRowCount())];
+        if (selection == null || selection.length < count || sharedSelection) {
+            // A producer's batch keeps room for all its rows (it is reused); a view only what it selects.
+            selection = new int[ownsVectors ? Math.max(count, rowCount) : count];
+            sharedSelection = false;
         }
         System.arraycopy(positions, 0, selection, 0, count);
         selectedCount = count;
@@ -178,7 +207,7 @@ public final class Batch implements AutoCloseable {
     /** Makes every row live again. */
     public void selectAll() {
         selective = false;
-        selectedCount = root.getRowCount();
+        selectedCount = rowCount;
     }
 
     /** Gives this batch the same live rows as {@code other}, which must have as many rows. */
@@ -188,14 +217,31 @@ public final class Batch implements AutoCloseable {
                     + " rows into one of " + rowCount());
         }
         if (other.selective) {
-            select(other.selection, other.selectedCount);
+            // Shared, not copied (a projection made a copy per batch): only select() writes a
+            // selection, and it gives a batch whose selection is shared one of its own first. The
+            // other batch changes its selection only when its producer is called again, when this
+            // batch, made from it, is no longer valid anyway.
+            selection = other.selection;
+            sharedSelection = true;
+            selectedCount = other.selectedCount;
+            selective = true;
         } else {
             selectAll();
         }
     }
 
-    /** The schema root, for Arrow APIs that want one. Valid as long as the batch. */
+    /**
+     * The schema root, for Arrow APIs that want one (made on first use for a view). Valid as long
+     * as the batch; its row count is the batch's: change it only through {@link #setRowCount}.
+     */
     public VectorSchemaRoot root() {
+        if (root == null) {
+            List<Field> fields = new ArrayList<>(columnCount);
+            for (FieldVector vector : vectors) {
+                fields.add(vector.getField());
+            }
+            root = new VectorSchemaRoot(fields, List.of(vectors), rowCount);
+        }
         return root;
     }
 

@@ -124,7 +124,7 @@ public final class FilterOperator extends BaseOperator {
         if (view != null) {
             view.close();
         }
-        List<FieldVector> vectors = pending.root().getFieldVectors();
+        List<FieldVector> vectors = pending.vectors();
         view = Batch.view(vectors, pending.rowCount());
         view.select(positions, pendingCount);
         view.inheritCodes(pending);

@@ -451,7 +451,7 @@ abstract class JoinOperator extends BaseOperator {
                         passing[count++] = probeRows[index];
                     }
                 }
-                Batch view = Batch.view(probeBatch.root().getFieldVectors(), probeBatch.rowCount());
+                Batch view = Batch.viewOf(probeBatch);
                 view.select(passing, count);
                 probeBatch = null;
                 yield view;

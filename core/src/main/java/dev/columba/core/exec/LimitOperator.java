@@ -68,7 +68,7 @@ public final class LimitOperator extends BaseOperator {
             for (int index = 0; index < take; index++) {
                 positions[index] = batch.selectedRow(skip + index);
             }
-            Batch view = Batch.view(batch.root().getFieldVectors(), batch.rowCount());
+            Batch view = Batch.viewOf(batch);
             view.select(positions, take);
             return view;
         }

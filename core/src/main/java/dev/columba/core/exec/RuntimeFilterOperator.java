@@ -73,7 +73,7 @@ public final class RuntimeFilterOperator extends BaseOperator {
             if (count == 0) {
                 continue;
             }
-            Batch view = Batch.view(batch.root().getFieldVectors(), batch.rowCount());
+            Batch view = Batch.viewOf(batch);
             view.select(rows, count);
             view.inheritCodes(batch);
             return view;

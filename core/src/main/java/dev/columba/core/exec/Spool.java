@@ -159,7 +159,7 @@ public final class Spool {
                 return null;
             }
             Batch copy = rows.get(next++);
-            return Batch.view(copy.root().getFieldVectors(), copy.rowCount());
+            return Batch.viewOf(copy);
         }
 
         @Override

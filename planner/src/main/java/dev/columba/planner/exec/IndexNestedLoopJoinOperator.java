@@ -182,7 +182,7 @@ public final class IndexNestedLoopJoinOperator implements Operator {
             return null;
         }
         int rows = Math.min(pending.size(), context.batchSize());
-        for (FieldVector vector : output.root().getFieldVectors()) {
+        for (FieldVector vector : output.vectors()) {
             vector.reset();
         }
         for (int row = 0; row < rows; row++) {
