@@ -7,6 +7,7 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.IoStats;
 import dev.columba.core.stats.WaitCounters;
 import dev.columba.core.stats.WaitType;
+import dev.columba.storage.io.MemoryMapping;
 import dev.columba.storage.page.Page;
 import dev.columba.storage.page.PageFormat;
 import java.lang.foreign.Arena;
@@ -91,7 +92,8 @@ public final class BufferPool implements PageReader, AutoCloseable {
         }
         this.store = Objects.requireNonNull(store, "store");
         this.arena = Arena.ofShared();
-        MemorySegment block = arena.allocate((long) capacityPages * PageFormat.PAGE_SIZE, 4096);
+        // Mapped, not allocated: frames are zero pages until first used (MemoryMapping.anonymous).
+        MemorySegment block = MemoryMapping.anonymous((long) capacityPages * PageFormat.PAGE_SIZE, arena);
         this.frames = new Frame[capacityPages];
         for (int index = 0; index < capacityPages; index++) {
             frames[index] = new Frame(index, block.asSlice((long) index * PageFormat.PAGE_SIZE, PageFormat.PAGE_SIZE));

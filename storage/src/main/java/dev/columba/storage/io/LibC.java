@@ -38,7 +38,11 @@ final class LibC {
     static final int SEEK_END = 2;
 
     static final int PROT_READ = 1;
+    static final int PROT_WRITE = 2;
     static final int MAP_SHARED = 1;
+    static final int MAP_PRIVATE = 2;
+    /** The same on x86-64 and AArch64 Linux. */
+    static final int MAP_ANONYMOUS = 0x20;
     /** {@code mmap}'s failure value, {@code (void *) -1}. */
     static final long MAP_FAILED = -1L;
 

@@ -46,6 +46,27 @@ public final class MemoryMapping {
         return mapped;
     }
 
+    /**
+     * {@code length} bytes of private anonymous memory, read-write, zero when first touched: the
+     * kernel gives each page when it is first used, where allocating through an arena writes zeros
+     * over all of it at once (a 256 MB buffer pool took 0.3–0.8 s of every database opening, and
+     * all of its memory, before a page was read). Unmapped when {@code arena} closes.
+     *
+     * @throws ColumbaException OUT_OF_MEMORY if the mapping fails
+     */
+    public static MemorySegment anonymous(long length, java.lang.foreign.Arena arena) {
+        if (length <= 0) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "cannot map " + length + " bytes of memory");
+        }
+        long address = LibC.mmap(length, LibC.PROT_READ | LibC.PROT_WRITE, LibC.MAP_PRIVATE | LibC.MAP_ANONYMOUS, -1, 0);
+        if (address == LibC.MAP_FAILED) {
+            int errno = LibC.errno();
+            throw new ColumbaException(ErrorCode.OUT_OF_MEMORY, "cannot map " + length + " bytes of memory: "
+                    + LibC.strerror(errno) + " (errno " + errno + ")");
+        }
+        return MemorySegment.ofAddress(address).reinterpret(length, arena, segment -> LibC.munmap(address, length));
+    }
+
     /** Gives {@code advice} for {@code [offset, offset + length)} of {@code mapped}. */
     public static void madvise(MemorySegment mapped, long offset, long length, MemoryAdvice advice) {
         checkRange(mapped, offset, length);

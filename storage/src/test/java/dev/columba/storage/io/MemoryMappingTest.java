@@ -33,6 +33,24 @@ class MemoryMappingTest {
         TestFiles.requireStorageAccounting(directory);
     }
 
+    /** Anonymous memory (the buffer pool's frames) takes no page until a page is written, and reads as zeros. */
+    @Test
+    void anonymousMemoryIsZeroAndTakesPagesOnlyWhenTouched() {
+        long length = 64L * pageSize;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = MemoryMapping.anonymous(length, arena);
+            assertEquals(length, memory.byteSize());
+            assertEquals(0, MemoryMapping.residentBytes(memory, 0, length), "nothing committed before use");
+            memory.set(ValueLayout.JAVA_LONG, 3L * pageSize + 8, 0x0123456789abcdefL);
+            assertEquals(pageSize, MemoryMapping.residentBytes(memory, 0, length), "the written page only");
+            assertEquals(0x0123456789abcdefL, memory.get(ValueLayout.JAVA_LONG, 3L * pageSize + 8));
+            assertEquals(0L, memory.get(ValueLayout.JAVA_LONG, 40L * pageSize));
+            assertEquals(-1, memory.asSlice(0, 3L * pageSize).mismatch(MemorySegment.ofArray(new byte[3 * pageSize])));
+        }
+        ColumbaException invalid = assertThrows(ColumbaException.class, () -> MemoryMapping.anonymous(0, Arena.global()));
+        assertEquals(ErrorCode.INVALID_ARGUMENT, invalid.errorCode());
+    }
+
     @Test
     void residencyOfASegmentThatStartsInsideAPage() throws IOException {
         Path path = directory.resolve("segment");
