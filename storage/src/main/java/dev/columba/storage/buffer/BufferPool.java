@@ -14,7 +14,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -54,7 +53,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private final PageStore store;
     private final Arena arena;
     private final Frame[] frames;
-    private final ConcurrentHashMap<Long, Frame> pageTable = new ConcurrentHashMap<>();
+    private final PageTable pageTable;
     private final ConcurrentLinkedQueue<Frame> freeFrames = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Frame> retiredFrames = new ConcurrentLinkedQueue<>();
     /**
@@ -93,6 +92,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         this.arena = Arena.ofShared();
         MemorySegment block = arena.allocate((long) capacityPages * PageFormat.PAGE_SIZE, 4096);
         this.frames = new Frame[capacityPages];
+        this.pageTable = new PageTable(capacityPages);
         for (int index = 0; index < capacityPages; index++) {
             frames[index] = new Frame(index, block.asSlice((long) index * PageFormat.PAGE_SIZE, PageFormat.PAGE_SIZE));
             freeFrames.add(frames[index]);
