@@ -1,6 +1,5 @@
 package dev.columba.core.stats;
 
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,9 +8,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The I/O counters one statement collects, per table in the order the tables were first touched
  * (the order STATISTICS IO prints them), and the statement's waits.
+ *
+ * <p>Most statements touch one table (every point lookup does): its counters are kept in a field
+ * read without a lock, and the map of further tables is made only when a second table is touched.
+ * A synchronized linked map per statement and a locked lookup per scan were 3% of a prepared point
+ * select.
  */
 public final class QueryStatistics {
-    private final Map<String, IoCounters> byTable = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** The first table touched and its counters; set once, under {@code this}. */
+    private volatile String firstTable;
+    private volatile IoCounters firstCounters;
+    /** The tables touched after the first, in order; made under {@code this} when the second comes. */
+    private Map<String, IoCounters> laterTables;
     private final WaitCounters waits;
     private final AtomicLong workerCpuNanos = new AtomicLong();
     private final AtomicInteger degree = new AtomicInteger(1);
@@ -48,14 +56,35 @@ public final class QueryStatistics {
 
     /** The counters of {@code tableName}, created on first use. */
     public IoCounters table(String tableName) {
-        return byTable.computeIfAbsent(tableName, name -> new IoCounters(waits));
+        IoCounters first = firstCounters;
+        if (first != null && firstTable.equals(tableName)) {
+            return first;
+        }
+        synchronized (this) {
+            if (firstCounters == null) {
+                firstTable = tableName;
+                firstCounters = new IoCounters(waits);
+                return firstCounters;
+            }
+            if (firstTable.equals(tableName)) {
+                return firstCounters;
+            }
+            if (laterTables == null) {
+                laterTables = new LinkedHashMap<>();
+            }
+            return laterTables.computeIfAbsent(tableName, name -> new IoCounters(waits));
+        }
     }
 
     /** A snapshot of every table's counters. */
-    public Map<String, IoStats> snapshot() {
+    public synchronized Map<String, IoStats> snapshot() {
+        if (firstCounters == null) {
+            return Map.of();
+        }
         Map<String, IoStats> result = new LinkedHashMap<>();
-        synchronized (byTable) {
-            byTable.forEach((table, counters) -> result.put(table, counters.snapshot()));
+        result.put(firstTable, firstCounters.snapshot());
+        if (laterTables != null) {
+            laterTables.forEach((table, counters) -> result.put(table, counters.snapshot()));
         }
         return result;
     }

@@ -51,7 +51,7 @@ final class CreateTableAsCommand {
         String name = create.name().names.getLast();
         SettingValues settings = session.settings();
         QueryContext query = session.newQuery(settings);
-        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        long cpuStart = session.statementCpuStart();
         long start = System.nanoTime();
         Transaction transaction = session.writeTransaction();
         boolean succeeded = false;
@@ -101,8 +101,8 @@ final class CreateTableAsCommand {
             }
         }
         session.engine().gatherColumnstoreStatistics(session.reader(), name);
-        return new StatementResult.Update(rows, session.messages(query, compile, cpuStart, start),
-                session.statistics(query, cpuStart, start));
+        Session.Finished finished = session.finished(query, compile, cpuStart, start);
+        return new StatementResult.Update(rows, finished.messages(), finished.statistics());
     }
 
     private static void deleteDirectory(Path directory) {

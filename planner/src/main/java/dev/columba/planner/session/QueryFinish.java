@@ -46,7 +46,7 @@ final class QueryFinish {
         }
         cpuNanos = session.cpuNanosSince(query, cpuStart);
         elapsedNanos = System.nanoTime() - start;
-        messages = session.messages(query, compile, cpuStart, start);
+        messages = session.messages(query, compile, cpuNanos, elapsedNanos);
     }
 
     List<String> messages() {

@@ -81,6 +81,8 @@ public final class Session implements AutoCloseable {
     private SettingValues settingsFromGlobals;
     /** The values of the settings that change plans, as of {@link #settings}: part of a plan's cache key. */
     private List<String> planSettings;
+    /** The key {@link #planKey} made last. */
+    private PlanCache.Key lastKey;
     /** {@code direct_lookups} of {@link #settings}, read when they are computed (once per SET, not per statement). */
     private boolean directLookups;
     /**
@@ -314,9 +316,9 @@ public final class Session implements AutoCloseable {
         }
         PlanCache.Key key = planKey(normalized(sql), false);
         if (planCacheUsable()) {
-            Optional<PlanCache.Entry> cached = engine.planCache().find(key, Instant.now());
-            if (cached.isPresent()) {
-                return run(cached.get().plan(), cached.get().modifiedTable(), parameters, CompileTime.CACHED);
+            PlanCache.Entry cached = engine.planCache().find(key);
+            if (cached != null) {
+                return run(cached.plan(), cached.modifiedTable(), parameters, CompileTime.CACHED);
             }
         }
         long cpuStart = THREADS.getCurrentThreadCpuTime();
@@ -351,9 +353,22 @@ public final class Session implements AutoCloseable {
         return lastNormalized;
     }
 
+    /**
+     * The plan cache's key of {@code text} now. The last key made is kept and given again while
+     * nothing in it changed (a prepared statement's executions): a new key per execution copied
+     * and hashed the settings list each time.
+     */
     private PlanCache.Key planKey(String text, boolean parameterized) {
         settings();
-        return new PlanCache.Key(text, parameterized, planSettings, engine.schemaVersion(), engine.statistics().version());
+        long schemaVersion = engine.schemaVersion();
+        long statisticsVersion = engine.statistics().version();
+        PlanCache.Key last = lastKey;
+        if (last != null && last.sameAs(text, parameterized, planSettings, schemaVersion, statisticsVersion)) {
+            return last;
+        }
+        last = new PlanCache.Key(text, parameterized, planSettings, schemaVersion, statisticsVersion);
+        lastKey = last;
+        return last;
     }
 
     /**
@@ -372,7 +387,7 @@ public final class Session implements AutoCloseable {
             if (values.isEmpty()) {
                 return null;
             }
-            cached.used(Instant.now());
+            cached.used(System.currentTimeMillis());
             return run(cached.plan(), cached.modifiedTable(), values.get(), CompileTime.CACHED);
         }
         if (planCache.isNotParameterizable(key)) {
@@ -400,9 +415,8 @@ public final class Session implements AutoCloseable {
         long planningNanos = System.nanoTime() - start;
         CompileTime compile = new CompileTime(THREADS.getCurrentThreadCpuTime() - cpuStart, planningNanos);
         Optional<String> modified = modifiedTable(statement);
-        Instant now = Instant.now();
-        PlanCache.Entry entry = new PlanCache.Entry(key, plan, modified, bindings.get(), planningNanos, now);
-        planCache.put(entry, now);
+        PlanCache.Entry entry = new PlanCache.Entry(key, plan, modified, bindings.get(), planningNanos, Instant.now());
+        planCache.put(entry);
         Optional<List<Object>> values = SimpleParameterization.bind(parameterized.literals(), plan.parameterTypes(),
                 bindings.get());
         return values.isEmpty() ? null : run(plan, modified, values.get(), compile);
@@ -439,10 +453,10 @@ public final class Session implements AutoCloseable {
         }
         long start = System.nanoTime();
         PlanCache.Key key = planKey(PlanCache.normalize(sql), false);
-        Optional<PlanCache.Entry> cached = planCacheUsable() ? engine.planCache().find(key, Instant.now()) : Optional.empty();
+        PlanCache.Entry cached = planCacheUsable() ? engine.planCache().find(key) : null;
         Planned planned;
-        if (cached.isPresent()) {
-            planned = new Planned(cached.get().plan(), cached.get().modifiedTable(), CompileTime.CACHED);
+        if (cached != null) {
+            planned = new Planned(cached.plan(), cached.modifiedTable(), CompileTime.CACHED);
         } else {
             long cpuStart = THREADS.getCurrentThreadCpuTime();
             SqlNode statement = ColumbaSqlParser.parse(sql);
@@ -457,7 +471,7 @@ public final class Session implements AutoCloseable {
                     + " statements; this statement produces rows (run it as a query)");
         }
         QueryContext query = newQuery(settings());
-        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        long cpuStart = statementCpuStart();
         long runStart = System.nanoTime();
         long[] counts = new long[parameterSets.size()];
         Transaction used = writeTransaction();
@@ -490,8 +504,8 @@ public final class Session implements AutoCloseable {
             finishWrite(used, succeeded);
         }
         planned.modifiedTable().ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
-        return new BatchResult(counts, messages(query, planned.compile(), cpuStart, runStart),
-                statistics(query, cpuStart, runStart));
+        Finished finished = finished(query, planned.compile(), cpuStart, runStart);
+        return new BatchResult(counts, finished.messages(), finished.statistics());
     }
 
     /**
@@ -756,8 +770,7 @@ public final class Session implements AutoCloseable {
         CompileTime compile = new CompileTime(THREADS.getCurrentThreadCpuTime() - cpuStart, planningNanos);
         Optional<String> modified = modifiedTable(statement);
         if (compilation != null && plan.reusable() && planCacheUsable() && !recompiles(statement)) {
-            Instant now = Instant.now();
-            engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, modified, List.of(), planningNanos, now), now);
+            engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, modified, List.of(), planningNanos, Instant.now()));
         }
         return new Planned(plan, modified, compile);
     }
@@ -771,7 +784,7 @@ public final class Session implements AutoCloseable {
                     + " parameters, " + parameters.size() + " values were given");
         }
         QueryContext query = newQuery(settings);
-        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        long cpuStart = statementCpuStart();
         long start = System.nanoTime();
         if (plan.modifies()) {
             Transaction used = writeTransaction();
@@ -787,8 +800,8 @@ public final class Session implements AutoCloseable {
                 finishWrite(used, succeeded);
             }
             modifiedTable.ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
-            return new StatementResult.Update(count, messages(query, compile, cpuStart, start),
-                    statistics(query, cpuStart, start));
+            Finished finished = finished(query, compile, cpuStart, start);
+            return new StatementResult.Update(count, finished.messages(), finished.statistics());
         }
         Optional<PointLookup> point = plan.pointLookup();
         if (point.isPresent() && directLookups) {
@@ -999,8 +1012,32 @@ public final class Session implements AutoCloseable {
 
     // ---- statistics messages --------------------------------------------------------------------
 
-    StatementStatistics statistics(QueryContext query, long cpuStart, long start) {
-        return finishedStatistics(query, cpuNanosSince(query, cpuStart), System.nanoTime() - start);
+    /**
+     * What {@link #statementCpuStart} gives when STATISTICS TIME is off: the statement's CPU time is
+     * then not measured. The thread's CPU clock is a system call (no vDSO), two of them were 2.5%
+     * of a prepared point select, and only STATISTICS TIME shows the figure; elapsed time comes from
+     * {@link System#nanoTime}, which is cheap, and is always measured.
+     */
+    static final long UNTIMED = Long.MIN_VALUE;
+
+    /**
+     * This thread's CPU clock at a statement's start when STATISTICS TIME is on, else
+     * {@link #UNTIMED}: whether the statement is timed is decided when it starts, as SQL Server
+     * decides it, so a SET between a query's start and its end changes nothing for it.
+     */
+    long statementCpuStart() {
+        return statisticsTime ? THREADS.getCurrentThreadCpuTime() : UNTIMED;
+    }
+
+    /**
+     * CPU time of the statement since {@code cpuStart}: this thread's and its parallel workers';
+     * {@link StatementStatistics#NOT_MEASURED} if the statement is {@link #UNTIMED}.
+     */
+    long cpuNanosSince(QueryContext query, long cpuStart) {
+        if (cpuStart == UNTIMED) {
+            return StatementStatistics.NOT_MEASURED;
+        }
+        return THREADS.getCurrentThreadCpuTime() - cpuStart + query.statistics().workerCpuNanos();
     }
 
     /** A finished statement's statistics: its counters now, and the times measured when it finished. */
@@ -1009,19 +1046,30 @@ public final class Session implements AutoCloseable {
                 query.statistics().waits().snapshot());
     }
 
-    /** CPU time of the statement since {@code cpuStart}: this thread's and its parallel workers'. */
-    long cpuNanosSince(QueryContext query, long cpuStart) {
-        return THREADS.getCurrentThreadCpuTime() - cpuStart + query.statistics().workerCpuNanos();
+    /** The messages and statistics of a statement that finishes now (after {@code cpuStart} and {@code start}). */
+    record Finished(List<String> messages, StatementStatistics statistics) {
+    }
+
+    Finished finished(QueryContext query, CompileTime compile, long cpuStart, long start) {
+        long cpuNanos = cpuNanosSince(query, cpuStart);
+        long elapsedNanos = System.nanoTime() - start;
+        return new Finished(messages(query, compile, cpuNanos, elapsedNanos),
+                finishedStatistics(query, cpuNanos, elapsedNanos));
     }
 
     /**
      * The messages SQL Server sends after a statement with STATISTICS IO / TIME on: the parse and
      * compile time (zero for a cached plan), a line per table, and for columnstore tables also their
-     * segment reads and skips; the execution times.
+     * segment reads and skips; the execution times. The time lines come when the statement was
+     * timed (STATISTICS TIME on at its start: {@code cpuNanos} measured).
      */
-    List<String> messages(QueryContext query, CompileTime compile, long cpuStart, long start) {
+    List<String> messages(QueryContext query, CompileTime compile, long cpuNanos, long elapsedNanos) {
+        boolean timed = cpuNanos != StatementStatistics.NOT_MEASURED;
+        if (!timed && !statisticsIo) {
+            return List.of();
+        }
         List<String> messages = new ArrayList<>();
-        if (statisticsTime) {
+        if (timed) {
             messages.add(String.format(Locale.ROOT, "SQL Server parse and compile time: %n   CPU time = %d ms, elapsed time = %d ms.",
                     compile.cpuNanos() / 1_000_000, compile.elapsedNanos() / 1_000_000));
         }
@@ -1035,12 +1083,10 @@ public final class Session implements AutoCloseable {
                 }
             }
         }
-        if (statisticsTime) {
+        if (timed) {
             // The session's thread and every worker of a parallel plan: above elapsed when workers ran at once.
-            long cpuMillis = (THREADS.getCurrentThreadCpuTime() - cpuStart + query.statistics().workerCpuNanos()) / 1_000_000;
-            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
             messages.add(String.format(Locale.ROOT, " SQL Server Execution Times:%n   CPU time = %d ms,  elapsed time = %d ms.",
-                    cpuMillis, elapsedMillis));
+                    cpuNanos / 1_000_000, elapsedNanos / 1_000_000));
         }
         return messages;
     }

@@ -244,6 +244,32 @@ class PlanCacheTest {
         assertTrue(second.get(1).matches(execution), second.get(1));
     }
 
+    /**
+     * The thread's CPU clock is read only for a timed statement: with STATISTICS TIME off a query
+     * and an update say their CPU time was not measured and print no time lines; with it on, the
+     * same statements measure it. Whether a query is timed is settled when it starts.
+     */
+    @Test
+    void cpuTimeIsMeasuredOnlyWithStatisticsTimeOn() {
+        StatementResult.Rows untimed = (StatementResult.Rows) session.execute(POINT, List.of(3L));
+        assertEquals(List.of(), messages(untimed));
+        assertEquals(StatementStatistics.NOT_MEASURED, untimed.statistics().cpuNanos());
+        assertTrue(untimed.statistics().elapsedNanos() > 0);
+        StatementResult untimedUpdate = session.execute("UPDATE t SET v = v + 1 WHERE id = ?", List.of(3L));
+        assertEquals(StatementStatistics.NOT_MEASURED, untimedUpdate.statistics().cpuNanos());
+        assertEquals(List.of(), untimedUpdate.messages());
+
+        StatementResult.Rows open = (StatementResult.Rows) session.execute(POINT, List.of(4L));
+        session.execute("SET STATISTICS TIME ON");
+        assertEquals(List.of(), messages(open), "a query started untimed stays untimed");
+        StatementResult.Rows timed = (StatementResult.Rows) session.execute(POINT, List.of(3L));
+        assertEquals(2, messages(timed).size());
+        assertTrue(timed.statistics().cpuNanos() >= 0, "cpu " + timed.statistics().cpuNanos());
+        StatementResult timedUpdate = session.execute("UPDATE t SET v = v - 1 WHERE id = ?", List.of(3L));
+        assertTrue(timedUpdate.statistics().cpuNanos() >= 0, "cpu " + timedUpdate.statistics().cpuNanos());
+        assertEquals(2, timedUpdate.messages().size(), timedUpdate.messages().toString());
+    }
+
     private static List<String> messages(StatementResult result) {
         try (StatementResult.Rows rows = (StatementResult.Rows) result) {
             while (rows.next() != null) {

@@ -15,7 +15,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,7 +54,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private final PageStore store;
     private final Arena arena;
     private final Frame[] frames;
-    private final ConcurrentHashMap<Long, Frame> pageTable = new ConcurrentHashMap<>();
+    private final PageTable pageTable;
     private final ConcurrentLinkedQueue<Frame> freeFrames = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Frame> retiredFrames = new ConcurrentLinkedQueue<>();
     /**
@@ -95,6 +94,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
         // Mapped, not allocated: frames are zero pages until first used (MemoryMapping.anonymous).
         MemorySegment block = MemoryMapping.anonymous((long) capacityPages * PageFormat.PAGE_SIZE, arena);
         this.frames = new Frame[capacityPages];
+        this.pageTable = new PageTable(capacityPages);
         for (int index = 0; index < capacityPages; index++) {
             frames[index] = new Frame(index, block.asSlice((long) index * PageFormat.PAGE_SIZE, PageFormat.PAGE_SIZE));
             freeFrames.add(frames[index]);

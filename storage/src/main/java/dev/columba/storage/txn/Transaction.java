@@ -19,6 +19,14 @@ public final class Transaction implements AutoCloseable {
     private final long id;
     private final WriteSet writes;
     private final java.util.Map<Integer, Long> rowCountChanges = new java.util.TreeMap<>();
+    /**
+     * The change of the table changed last, not yet in {@link #rowCountChanges}: a statement
+     * changes one table row by row, and merging each row into the map (an Integer and a Long boxed,
+     * a tree walked) was 6% of a 1,000-row executeBatch's CPU.
+     */
+    private int pendingObjectId;
+    private long pendingDelta;
+    private boolean pending;
     private State state = State.ACTIVE;
 
     Transaction(TransactionManager manager, long id, WriteSet writes) {
@@ -48,11 +56,25 @@ public final class Transaction implements AutoCloseable {
      */
     public void adjustRowCount(int objectId, long delta) {
         checkActive();
-        rowCountChanges.merge(objectId, delta, Long::sum);
+        if (pending && objectId != pendingObjectId) {
+            foldPending();
+        }
+        pendingObjectId = objectId;
+        pendingDelta += delta;
+        pending = true;
+    }
+
+    private void foldPending() {
+        if (pending) {
+            rowCountChanges.merge(pendingObjectId, pendingDelta, Long::sum);
+            pending = false;
+            pendingDelta = 0;
+        }
     }
 
     /** Row count changes by table object id, for the commit. */
     java.util.Map<Integer, Long> rowCountChanges() {
+        foldPending();
         return rowCountChanges;
     }
 
