@@ -198,6 +198,23 @@ public final class RowCodec {
      * @throws ColumbaException as {@link #encodedSize}
      */
     public byte[] encode(RowColumns columns, int row, int maxRowBytes) {
+        long size = encodedSize(columns, row);
+        if (size > maxRowBytes) {
+            return null;
+        }
+        byte[] target = new byte[(int) size];
+        write(columns, row, target, (int) size);
+        return target;
+    }
+
+    /**
+     * The bytes row {@code row} of {@code columns} takes in row format, after checking its values
+     * as {@link #encode(RowColumns, int, int)} does; more than the format's limit (2^31 - 9) when it
+     * cannot be stored in row at all.
+     *
+     * @throws ColumbaException as {@link #encodedSize}, but never ROW_TOO_LARGE
+     */
+    public long encodedSize(RowColumns columns, int row) {
         long variableBytes = 0;
         for (int columnIndex = 0; columnIndex < columnCount; columnIndex++) {
             if (columns.isNull(columnIndex, row)) {
@@ -216,16 +233,20 @@ public final class RowCodec {
                 }
             }
         }
-        long size = rowSize(variableBytes, false);
-        if (size > maxRowBytes) {
-            return null;
-        }
-        byte[] target = new byte[checkedSize(variableBytes, false)];
+        return rowSize(variableBytes, false);
+    }
+
+    /**
+     * Writes row {@code row} of {@code columns}, of {@code size} bytes as {@link #encodedSize(RowColumns, int)}
+     * measured it (within the format's limit), at the start of {@code target}: a bulk
+     * load reuses one array for every row, so every byte of the row is written, zeros included.
+     */
+    public void write(RowColumns columns, int row, byte[] target, int size) {
         boolean wide = size > RowFormat.MAX_NARROW_ROW_BYTES;
         int offsetBytes = wide ? RowFormat.WIDE_OFFSET_BYTES : RowFormat.NARROW_OFFSET_BYTES;
-        // A new array is zeros: NULL values, the null bitmap and padding need no writes.
         target[0] = (byte) (RowFormat.VERSION | (wide ? FLAG_WIDE_OFFSETS : 0));
         ARRAY_SHORT.set(target, RowFormat.COLUMN_COUNT_OFFSET, (short) columnCount);
+        Arrays.fill(target, HEADER_BYTES, HEADER_BYTES + bitmapBytes(columnCount), (byte) 0);
         int dataPosition = offsetTableStart + variableCount * offsetBytes;
         for (int columnIndex = 0; columnIndex < columnCount; columnIndex++) {
             boolean isNull = columns.isNull(columnIndex, row);
@@ -241,12 +262,16 @@ public final class RowCodec {
                 case DOUBLE -> ARRAY_LONG.set(target, position,
                         isNull ? 0 : Double.doubleToRawLongBits(columns.doubleValue(columnIndex, row)));
                 case DECIMAL128 -> {
+                    long low = 0;
+                    long high = 0;
                     if (!isNull) {
                         BigDecimal decimal = ColumnValues.decimal(columns.value(columnIndex, row), decimalType(columnIndex),
                                 labels[columnIndex]);
-                        ARRAY_LONG.set(target, position, ColumnValues.unscaledLow(decimal));
-                        ARRAY_LONG.set(target, position + Long.BYTES, ColumnValues.unscaledHigh(decimal));
+                        low = ColumnValues.unscaledLow(decimal);
+                        high = ColumnValues.unscaledHigh(decimal);
                     }
+                    ARRAY_LONG.set(target, position, low);
+                    ARRAY_LONG.set(target, position + Long.BYTES, high);
                 }
                 case VARCHAR, CHAR -> {
                     if (!isNull) {
@@ -270,7 +295,6 @@ public final class RowCodec {
                 }
             }
         }
-        return target;
     }
 
     /** Bytes of a VARCHAR or CHAR value of {@code columns}, checked as {@link #storedLength(int, String)} checks its string. */

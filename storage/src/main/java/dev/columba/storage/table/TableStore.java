@@ -221,6 +221,8 @@ public final class TableStore {
         private final boolean measureRows;
         /** The clustered key's columns, in key order. */
         private final int[] keyColumnIndexes;
+        /** Where each row is encoded before the sort or the build copies it: one array for the load. */
+        private byte[] rowBuffer = new byte[256];
 
         private BulkInserter(BTree.Builder builder, BTree.Inserter clustered, List<IndexStore> sortedIndexes,
                              List<IndexStore> insertedIndexes, java.nio.file.Path temporaryDirectory, long memoryPerSort) {
@@ -328,19 +330,20 @@ public final class TableStore {
          * inserts its Java values, with the same checks and errors. While the clustered tree is built
          * or sorted and no secondary index takes entries, the key and the row are encoded straight
          * from the columns' primitive forms ({@link KeyCodec#encode(RowColumns, int[], int)},
-         * {@link RowCodec#encode(RowColumns, int, int)}); otherwise, and for a row with values to
-         * move out of row, the row's Java values take the ordinary path.
+         * {@link RowCodec#write(RowColumns, int, byte[], int)} into one array reused for every row);
+         * otherwise, and for a row with values to move out of row, the row's Java values take the
+         * ordinary path.
          */
         public void insert(Transaction transaction, RowColumns columns, int row, IoCounters counters) {
             if (builder == null || !insertedIndexes.isEmpty() || !sortedIndexes.isEmpty()) {
                 insert(transaction, javaValues(columns, row), counters);
                 return;
             }
-            byte[] encoded = null;
+            long size = 0;
             if (measureRows) {
                 // The row's checks before the key's, in the order of the Java-value path.
-                encoded = rows.encode(columns, row, BTree.maxEntryLength());
-                if (encoded == null) {
+                size = rows.encodedSize(columns, row);
+                if (size > BTree.maxEntryLength()) {
                     insert(transaction, javaValues(columns, row), counters);
                     return;
                 }
@@ -360,16 +363,20 @@ public final class TableStore {
                     builder.restart(writes, counters, rowSort::add);
                 }
             }
-            if (encoded == null || encoded.length > BTree.maxEntryLength() - key.length) {
-                encoded = rows.encode(columns, row, BTree.maxEntryLength() - key.length);
-                if (encoded == null) {
-                    insert(transaction, javaValues(columns, row), counters);
-                    return;
-                }
+            if (!measureRows) {
+                size = rows.encodedSize(columns, row);
             }
+            if (size > BTree.maxEntryLength() - key.length) {
+                insert(transaction, javaValues(columns, row), counters);
+                return;
+            }
+            if (rowBuffer.length < size) {
+                rowBuffer = new byte[(int) Math.max(size, 2L * rowBuffer.length)];
+            }
+            rows.write(columns, row, rowBuffer, (int) size);
             if (rowSort != null) {
-                rowSort.add(key, encoded);
-            } else if (!builder.add(writes, transaction.allocator(), key, encoded, counters)) {
+                rowSort.add(key, rowBuffer, (int) size);
+            } else if (!builder.add(writes, transaction.allocator(), key, rowBuffer, (int) size, counters)) {
                 throw new IllegalStateException("key checked above the last one was refused");
             }
             transaction.adjustRowCount(definition.objectId(), 1);

@@ -118,10 +118,21 @@ class RowColumnsEncodingTest {
             reversed[column] = reversed.length - 1 - column;
         }
         keys.add(reversed);
+        byte[] reused = new byte[16];
         for (int row = 0; row < rows.size(); row++) {
             Object[] values = rows.get(row);
-            assertArrayEquals(rowCodec.encode(values), rowCodec.encode(columns, row, Integer.MAX_VALUE - 8),
+            byte[] expected = rowCodec.encode(values);
+            assertArrayEquals(expected, rowCodec.encode(columns, row, Integer.MAX_VALUE - 8),
                     "row " + row + ": " + Arrays.toString(values));
+            // Written into an array a bulk load reuses: every byte is the row's, whatever was there.
+            long size = rowCodec.encodedSize(columns, row);
+            assertEquals(expected.length, size);
+            if (reused.length < size) {
+                reused = new byte[(int) size];
+            }
+            Arrays.fill(reused, (byte) 0xA5);
+            rowCodec.write(columns, row, reused, (int) size);
+            assertArrayEquals(expected, Arrays.copyOf(reused, (int) size), "row " + row + " into a reused array");
             for (int[] key : keys) {
                 KeyCodec keyCodec = new KeyCodec(Arrays.stream(key).mapToObj(column -> schema.column(column).type()).toList());
                 Object[] keyValues = Arrays.stream(key).mapToObj(column -> values[column]).toArray();
