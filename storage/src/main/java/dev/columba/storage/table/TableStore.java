@@ -221,6 +221,11 @@ public final class TableStore {
         private final boolean measureRows;
         /** The clustered key's columns, in key order. */
         private final int[] keyColumnIndexes;
+        /**
+         * Rows this load's own paths added, given to the transaction's row count at {@link #finish}
+         * (once, not a map update per row); rows it hands to the table's insert count themselves.
+         */
+        private long rowsAdded;
         /** Where each row is encoded before the sort or the build copies it: one array for the load. */
         private byte[] rowBuffer = new byte[256];
 
@@ -322,7 +327,7 @@ public final class TableStore {
             for (int index = 0; index < sortedIndexes.size(); index++) {
                 sortedIndexes.get(index).sortEntry(indexSorts.get(index), row, locator);
             }
-            transaction.adjustRowCount(definition.objectId(), 1);
+            rowsAdded++;
         }
 
         /**
@@ -379,7 +384,7 @@ public final class TableStore {
             } else if (!builder.add(writes, transaction.allocator(), key, rowBuffer, (int) size, counters)) {
                 throw new IllegalStateException("key checked above the last one was refused");
             }
-            transaction.adjustRowCount(definition.objectId(), 1);
+            rowsAdded++;
         }
 
         private Object[] javaValues(RowColumns columns, int row) {
@@ -399,6 +404,8 @@ public final class TableStore {
          *         unique index two with the same non-NULL key
          */
         public void finish(Transaction transaction, IoCounters counters) {
+            transaction.adjustRowCount(definition.objectId(), rowsAdded);
+            rowsAdded = 0;
             WriteSet writes = transaction.writes();
             Allocator allocator = transaction.allocator();
             try {
