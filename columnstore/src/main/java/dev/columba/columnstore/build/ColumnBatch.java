@@ -3,6 +3,7 @@ package dev.columba.columnstore.build;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import dev.columba.core.type.Values;
+import dev.columba.storage.row.RowColumns;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -33,8 +34,11 @@ import java.util.Arrays;
  * column's rows in ascending order, since its values lie back to back), and
  * {@link #commitRows} makes the rows written part of the batch. Owned by one thread at a time:
  * written by a parser, then read by the builder.
+ *
+ * <p>A rowstore load reads it as {@link RowColumns}: the rowstore's codecs encode each row from
+ * these arrays, without {@link #row}'s Java object per value.
  */
-public final class ColumnBatch {
+public final class ColumnBatch implements RowColumns {
     /** How a column's values are held. */
     public enum Layout { LONG, DOUBLE, BYTES, OBJECT }
 
@@ -219,6 +223,7 @@ public final class ColumnBatch {
     }
 
     /** True when row {@code row} of a column, committed or written, is NULL. */
+    @Override
     public boolean isNull(int column, int row) {
         return nulls[column][row];
     }
@@ -271,7 +276,9 @@ public final class ColumnBatch {
         return doubles[column];
     }
 
-    byte[] bytes(int column) {
+    /** The UTF-8 bytes of a BYTES column's rows, back to back (see {@link #valueStart}). */
+    @Override
+    public byte[] bytes(int column) {
         return bytes[column];
     }
 
@@ -293,8 +300,27 @@ public final class ColumnBatch {
     }
 
     /** Where value {@code row} of BYTES column {@code column} starts. */
-    int valueStart(int column, int row) {
+    @Override
+    public int valueStart(int column, int row) {
         return row == 0 ? 0 : ends[column][row - 1];
+    }
+
+    /** Where value {@code row} of BYTES column {@code column} ends. */
+    @Override
+    public int valueEnd(int column, int row) {
+        return ends[column][row];
+    }
+
+    /** Value {@code row} of a LONG column. */
+    @Override
+    public long longValue(int column, int row) {
+        return longs[column][row];
+    }
+
+    /** Value {@code row} of a DOUBLE column. */
+    @Override
+    public double doubleValue(int column, int row) {
+        return doubles[column][row];
     }
 
     /** The UTF-8 byte length of value {@code row} of BYTES column {@code column} (0 for NULL). */
@@ -312,6 +338,7 @@ public final class ColumnBatch {
     }
 
     /** The Java value of column {@code column} at row {@code row}, or null. */
+    @Override
     public Object value(int column, int row) {
         if (nulls[column][row]) {
             return null;

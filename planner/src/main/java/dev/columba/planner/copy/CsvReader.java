@@ -162,16 +162,30 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
 
     @Override
     public Object[] next() {
+        return nextInBatch().row(lastRowInBatch());
+    }
+
+    /**
+     * Moves to the next row as {@link #next} does, without making Java values of it: the row is row
+     * {@link #lastRowInBatch()} of the batch returned, which is valid until the reader moves past
+     * its block. {@link #atLastRow} names its line.
+     */
+    public ColumnBatch nextInBatch() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
         returnedLine = currentBaseLine + current.rowLines()[rowInBlock];
-        Object[] row = current.batch().row(rowInBlock++);
+        rowInBlock++;
         records++;
         if (records % PROGRESS_EVERY == 0) {
             progress.accept(records);
         }
-        return row;
+        return current.batch();
+    }
+
+    /** The row {@link #nextInBatch} moved to, in the batch it returned. */
+    public int lastRowInBatch() {
+        return rowInBlock - 1;
     }
 
     /**

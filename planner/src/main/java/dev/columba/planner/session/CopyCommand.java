@@ -109,10 +109,12 @@ final class CopyCommand {
                             : null) {
                         Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
                         while (csv.hasNext()) {
-                            Object[] row = csv.next();
+                            // An unpartitioned load encodes each row from the parsed columns, no Java value per field.
+                            ColumnBatch batch = bulk != null ? csv.nextInBatch() : null;
+                            Object[] row = bulk != null ? null : csv.next();
                             try {
                                 if (bulk != null) {
-                                    bulk.insert(transaction, row, counters);
+                                    bulk.insert(transaction, batch, csv.lastRowInBatch(), counters);
                                 } else {
                                     TableStore target = partitions.store(partitions.partitionOf(row[partitions.column()]));
                                     inserters.computeIfAbsent(target.definition().objectId(), ignored -> target.inserter())
@@ -158,7 +160,7 @@ final class CopyCommand {
                     ColumnBatch batch = batches.next();
                     for (int row = 0; row < batch.rows(); row++) {
                         try {
-                            inserter.insert(transaction, batch.row(row), counters);
+                            inserter.insert(transaction, batch, row, counters);
                         } catch (ColumbaException e) {
                             throw new ColumbaException(e.errorCode(), "COPY " + table.name() + " FROM " + file + ", row "
                                     + (rows + row + 1) + ": " + e.detail(), e);

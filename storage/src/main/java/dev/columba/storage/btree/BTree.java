@@ -428,17 +428,27 @@ public final class BTree {
          *         caller decides: a duplicate, or input that is not in order)
          */
         public boolean add(WriteSet writes, Allocator allocator, byte[] key, byte[] value, IoCounters counters) {
-            checkEntry(key, value);
+            return add(writes, allocator, key, value, value.length, counters);
+        }
+
+        /**
+         * As {@link #add(WriteSet, Allocator, byte[], byte[], IoCounters)} with the value
+         * {@code value[0, valueLength)}, which is copied (the caller may reuse the array); the key is
+         * kept as {@link #lastKey}.
+         */
+        public boolean add(WriteSet writes, Allocator allocator, byte[] key, byte[] value, int valueLength,
+                           IoCounters counters) {
+            checkEntry(key, valueLength);
             if (lastKey != null && Arrays.compareUnsigned(key, lastKey) <= 0) {
                 return false;
             }
-            int size = Node.leafCellSize(key, value);
+            int size = Node.leafCellSize(key, valueLength);
             try (PageRef ref = writes.modify(leaf, counters)) {
                 MemorySegment page = ref.page();
                 int used = Node.usedBytes(page);
                 if (lastKey == null || (used + size + SlottedPage.SLOT_SIZE <= leafLimit && SlottedPage.fits(page, size))) {
                     int cell = SlottedPage.append(page, size, Node.LEAF_LENGTH);
-                    Node.writeLeafCell(page, cell, key, value);
+                    Node.writeLeafCell(page, cell, key, value, valueLength);
                     lastKey = key;
                     entries++;
                     return true;
@@ -447,7 +457,7 @@ public final class BTree {
             startLeaf(writes, allocator, key, counters);
             try (PageRef ref = writes.modify(leaf, counters)) {
                 int cell = SlottedPage.append(ref.page(), size, Node.LEAF_LENGTH);
-                Node.writeLeafCell(ref.page(), cell, key, value);
+                Node.writeLeafCell(ref.page(), cell, key, value, valueLength);
             }
             lastKey = key;
             entries++;
@@ -1001,12 +1011,16 @@ public final class BTree {
     }
 
     private static void checkEntry(byte[] key, byte[] value) {
+        checkEntry(key, value.length);
+    }
+
+    private static void checkEntry(byte[] key, int valueLength) {
         if (key.length > Node.MAX_KEY_LENGTH) {
             throw new ColumbaException(ErrorCode.KEY_TOO_LARGE,
                     "index key of " + key.length + " bytes exceeds the maximum of " + Node.MAX_KEY_LENGTH);
         }
-        if (Node.leafCellSize(key, value) > Node.MAX_LEAF_CELL) {
-            throw new ColumbaException(ErrorCode.ROW_TOO_LARGE, "index entry of " + (key.length + value.length)
+        if (Node.leafCellSize(key, valueLength) > Node.MAX_LEAF_CELL) {
+            throw new ColumbaException(ErrorCode.ROW_TOO_LARGE, "index entry of " + (key.length + valueLength)
                     + " bytes exceeds the maximum of " + maxEntryLength());
         }
     }

@@ -385,10 +385,15 @@ final class Node {
 
     /** Writes a leaf cell at {@code cell}. */
     static void writeLeafCell(MemorySegment page, int cell, byte[] key, byte[] value) {
+        writeLeafCell(page, cell, key, value, value.length);
+    }
+
+    /** Writes a leaf cell whose value is {@code value[0, valueLength)}. */
+    static void writeLeafCell(MemorySegment page, int cell, byte[] key, byte[] value, int valueLength) {
         page.set(SHORT, cell, (short) key.length);
-        page.set(SHORT, cell + 2, (short) value.length);
+        page.set(SHORT, cell + 2, (short) valueLength);
         MemorySegment.copy(key, 0, page, ValueLayout.JAVA_BYTE, cell + 4, key.length);
-        MemorySegment.copy(value, 0, page, ValueLayout.JAVA_BYTE, cell + 4 + key.length, value.length);
+        MemorySegment.copy(value, 0, page, ValueLayout.JAVA_BYTE, cell + 4 + key.length, valueLength);
     }
 
     /** Writes an internal cell at {@code cell}. */
@@ -399,7 +404,11 @@ final class Node {
     }
 
     static int leafCellSize(byte[] key, byte[] value) {
-        return LEAF_CELL_OVERHEAD + key.length + value.length;
+        return leafCellSize(key, value.length);
+    }
+
+    static int leafCellSize(byte[] key, int valueLength) {
+        return LEAF_CELL_OVERHEAD + key.length + valueLength;
     }
 
     static int internalCellSize(byte[] key) {

@@ -18,6 +18,16 @@ import java.time.LocalDateTime;
 final class ColumnValues {
     /** Longest string shown in an error message; the rest is elided. */
     private static final int SHOWN_CHARACTERS = 64;
+    /** Per precision p up to 18, the largest unscaled value: 10^p - 1. */
+    private static final long[] MAX_UNSCALED = new long[PhysicalType.MAX_DECIMAL64_PRECISION + 1];
+
+    static {
+        long power = 1;
+        for (int precision = 0; precision < MAX_UNSCALED.length; precision++) {
+            MAX_UNSCALED[precision] = power - 1;
+            power *= 10;
+        }
+    }
 
     private ColumnValues() {
     }
@@ -122,6 +132,32 @@ final class ColumnValues {
             }
         }
         return text;
+    }
+
+    /**
+     * Checks the valid UTF-8 bytes {@code bytes[start, end)} of a VARCHAR or CHAR value against the
+     * column's limit as {@link #string} checks the same string, and returns its characters (code
+     * points) when {@code countCharacters} or the bytes outnumber the limit, else -1. A value of at
+     * most {@code characterLimit} bytes holds at most that many characters: no count.
+     */
+    static int utf8Characters(byte[] bytes, int start, int end, int characterLimit, boolean countCharacters,
+                              String label) {
+        if (end - start <= characterLimit && !countCharacters) {
+            return -1;
+        }
+        int characters = Utf8.characters(bytes, start, end);
+        if (characters > characterLimit) {
+            string(new String(bytes, start, end - start, java.nio.charset.StandardCharsets.UTF_8), characterLimit, label);
+        }
+        return characters;
+    }
+
+    /** Checks an unscaled DECIMAL(p <= 18) value at the column's scale against its precision, as {@link #decimal}. */
+    static void checkUnscaled(long unscaled, SqlType.DecimalType type, String label) {
+        long limit = MAX_UNSCALED[type.precision()];
+        if (unscaled > limit || unscaled < -limit) {
+            decimal(BigDecimal.valueOf(unscaled, type.scale()), type, label);
+        }
     }
 
     /** Blanks that pad a checked CHAR value to the column's {@code length} characters. */

@@ -12,6 +12,9 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
 import dev.columba.core.type.Values;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +39,10 @@ import java.util.List;
  * NaN, and a decimal at the column's scale. Immutable and thread-safe.
  */
 public final class KeyCodec {
+    /** The key format's big-endian values written into a key's own array ({@link #encode(RowColumns, int[], int)}). */
+    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     private final List<SqlType> types;
     private final PhysicalType[] physicalTypes;
     /** Per column, {@code key column <index> <SQL type>}: the start of every message about its values. */
@@ -103,6 +110,116 @@ public final class KeyCodec {
     public byte[] encode(Object[] key) {
         checkArity(key);
         return encodePrefix(key, 0);
+    }
+
+    /**
+     * The key of row {@code row} of {@code columns}, key column {@code k} being column
+     * {@code keyColumns[k]}: the bytes {@link #encode(Object[])} makes of the same values, checked
+     * the same way, read from the columns' primitive forms with no Java object per value.
+     */
+    public byte[] encode(RowColumns columns, int[] keyColumns, int row) {
+        if (keyColumns.length != types.size()) {
+            throw new IllegalArgumentException("key has " + keyColumns.length + " columns, index has " + types.size());
+        }
+        long length = keyColumns.length;
+        for (int columnIndex = 0; columnIndex < keyColumns.length; columnIndex++) {
+            int column = keyColumns[columnIndex];
+            if (columns.isNull(column, row)) {
+                continue;
+            }
+            String label = labels[columnIndex];
+            length += switch (physicalTypes[columnIndex]) {
+                case BOOLEAN -> 1;
+                case INT, DATE -> Integer.BYTES;
+                case BIGINT, TIMESTAMP, DOUBLE -> Long.BYTES;
+                case DECIMAL64 -> {
+                    ColumnValues.checkUnscaled(columns.longValue(column, row), decimalType(columnIndex), label);
+                    yield Long.BYTES;
+                }
+                case DECIMAL128 -> {
+                    decimal(columnIndex, columns.value(column, row));
+                    yield 2 * Long.BYTES;
+                }
+                case VARCHAR, CHAR -> {
+                    byte[] bytes = columns.bytes(column);
+                    int start = columns.valueStart(column, row);
+                    int end = columns.valueEnd(column, row);
+                    boolean isChar = physicalTypes[columnIndex] == PhysicalType.CHAR;
+                    int characters = ColumnValues.utf8Characters(bytes, start, end, characterLimits[columnIndex], isChar,
+                            label);
+                    long stored = end - start + zeros(bytes, start, end) + 2;
+                    yield isChar ? stored + characterLimits[columnIndex] - characters : stored;
+                }
+            };
+        }
+        byte[] key = new byte[checkedLength(length)];
+        int position = 0;
+        for (int columnIndex = 0; columnIndex < keyColumns.length; columnIndex++) {
+            int column = keyColumns[columnIndex];
+            if (columns.isNull(column, row)) {
+                key[position++] = KEY_NULL;
+                continue;
+            }
+            key[position++] = KEY_VALUE;
+            switch (physicalTypes[columnIndex]) {
+                case BOOLEAN -> key[position++] = (byte) (columns.longValue(column, row) != 0 ? 1 : 0);
+                case INT, DATE -> {
+                    ARRAY_INT.set(key, position, (int) columns.longValue(column, row) ^ Integer.MIN_VALUE);
+                    position += Integer.BYTES;
+                }
+                case BIGINT, TIMESTAMP, DECIMAL64 -> {
+                    ARRAY_LONG.set(key, position, columns.longValue(column, row) ^ Long.MIN_VALUE);
+                    position += Long.BYTES;
+                }
+                case DOUBLE -> {
+                    double number = columns.doubleValue(column, row);
+                    long bits = Double.doubleToLongBits(number == 0.0 ? 0.0 : number);
+                    ARRAY_LONG.set(key, position, bits ^ (bits >> (Long.SIZE - 1) | Long.MIN_VALUE));
+                    position += Long.BYTES;
+                }
+                case DECIMAL128 -> {
+                    BigDecimal decimal = decimal(columnIndex, columns.value(column, row));
+                    ARRAY_LONG.set(key, position, ColumnValues.unscaledHigh(decimal) ^ Long.MIN_VALUE);
+                    ARRAY_LONG.set(key, position + Long.BYTES, ColumnValues.unscaledLow(decimal));
+                    position += 2 * Long.BYTES;
+                }
+                case VARCHAR, CHAR -> {
+                    byte[] bytes = columns.bytes(column);
+                    int start = columns.valueStart(column, row);
+                    int end = columns.valueEnd(column, row);
+                    for (int index = start; index < end; index++) {
+                        byte next = bytes[index];
+                        key[position++] = next;
+                        if (next == 0) {
+                            key[position++] = KEY_STRING_ESCAPED_ZERO;
+                        }
+                    }
+                    if (physicalTypes[columnIndex] == PhysicalType.CHAR) {
+                        int padding = characterLimits[columnIndex] - Utf8.characters(bytes, start, end);
+                        Arrays.fill(key, position, position + padding, (byte) ' ');
+                        position += padding;
+                    }
+                    key[position++] = 0;
+                    key[position++] = KEY_STRING_END;
+                }
+            }
+        }
+        return key;
+    }
+
+    /** The 0x00 bytes of {@code bytes[start, end)}: each takes an escape byte in a key. */
+    private static int zeros(byte[] bytes, int start, int end) {
+        int zeros = 0;
+        for (int index = start; index < end; index++) {
+            if (bytes[index] == 0) {
+                zeros++;
+            }
+        }
+        return zeros;
+    }
+
+    private SqlType.DecimalType decimalType(int columnIndex) {
+        return (SqlType.DecimalType) types.get(columnIndex);
     }
 
     /**

@@ -15,6 +15,9 @@ import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import dev.columba.core.type.Values;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +57,11 @@ import org.apache.arrow.vector.VarCharVector;
  * <p>Immutable and thread-safe.
  */
 public final class RowCodec {
+    /** The row format's little-endian values written into a row's own array ({@link #encode(RowColumns, int, int)}). */
+    private static final VarHandle ARRAY_SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final TableSchema schema;
     private final int columnCount;
     private final PhysicalType[] physicalTypes;
@@ -178,6 +186,125 @@ public final class RowCodec {
         byte[] row = new byte[size];
         write(values, MemorySegment.ofArray(row), 0, size, outOfRow);
         return row;
+    }
+
+    /**
+     * Row {@code row} of {@code columns} in row format: the bytes {@link #encode(Object[])} makes of
+     * the same values, checked the same way (NOT NULL, string lengths, decimal precision, with the
+     * same errors), but read from the columns' primitive forms with no Java object per value. Null
+     * when the row needs more than {@code maxRowBytes}: values must then move out of row, which the
+     * caller does through {@link #columnsToMoveOutOfRow} and the Java values.
+     *
+     * @throws ColumbaException as {@link #encodedSize}
+     */
+    public byte[] encode(RowColumns columns, int row, int maxRowBytes) {
+        long size = encodedSize(columns, row);
+        if (size > maxRowBytes) {
+            return null;
+        }
+        byte[] target = new byte[(int) size];
+        write(columns, row, target, (int) size);
+        return target;
+    }
+
+    /**
+     * The bytes row {@code row} of {@code columns} takes in row format, after checking its values
+     * as {@link #encode(RowColumns, int, int)} does; more than the format's limit (2^31 - 9) when it
+     * cannot be stored in row at all.
+     *
+     * @throws ColumbaException as {@link #encodedSize}, but never ROW_TOO_LARGE
+     */
+    public long encodedSize(RowColumns columns, int row) {
+        long variableBytes = 0;
+        for (int columnIndex = 0; columnIndex < columnCount; columnIndex++) {
+            if (columns.isNull(columnIndex, row)) {
+                if (!nullable[columnIndex]) {
+                    throw ColumnValues.nullNotAllowed(labels[columnIndex]);
+                }
+                continue;
+            }
+            switch (physicalTypes[columnIndex]) {
+                case DECIMAL64 -> ColumnValues.checkUnscaled(columns.longValue(columnIndex, row), decimalType(columnIndex),
+                        labels[columnIndex]);
+                case DECIMAL128 -> ColumnValues.decimal(columns.value(columnIndex, row), decimalType(columnIndex),
+                        labels[columnIndex]);
+                case VARCHAR, CHAR -> variableBytes += storedLength(columns, columnIndex, row);
+                case BOOLEAN, INT, DATE, BIGINT, TIMESTAMP, DOUBLE -> {
+                }
+            }
+        }
+        return rowSize(variableBytes, false);
+    }
+
+    /**
+     * Writes row {@code row} of {@code columns}, of {@code size} bytes as {@link #encodedSize(RowColumns, int)}
+     * measured it (within the format's limit), at the start of {@code target}: a bulk
+     * load reuses one array for every row, so every byte of the row is written, zeros included.
+     */
+    public void write(RowColumns columns, int row, byte[] target, int size) {
+        boolean wide = size > RowFormat.MAX_NARROW_ROW_BYTES;
+        int offsetBytes = wide ? RowFormat.WIDE_OFFSET_BYTES : RowFormat.NARROW_OFFSET_BYTES;
+        target[0] = (byte) (RowFormat.VERSION | (wide ? FLAG_WIDE_OFFSETS : 0));
+        ARRAY_SHORT.set(target, RowFormat.COLUMN_COUNT_OFFSET, (short) columnCount);
+        Arrays.fill(target, HEADER_BYTES, HEADER_BYTES + bitmapBytes(columnCount), (byte) 0);
+        int dataPosition = offsetTableStart + variableCount * offsetBytes;
+        for (int columnIndex = 0; columnIndex < columnCount; columnIndex++) {
+            boolean isNull = columns.isNull(columnIndex, row);
+            if (isNull) {
+                target[HEADER_BYTES + (columnIndex >>> 3)] |= (byte) (1 << (columnIndex & 7));
+            }
+            int position = fixedOffsets[columnIndex];
+            switch (physicalTypes[columnIndex]) {
+                case BOOLEAN -> target[position] = (byte) (!isNull && columns.longValue(columnIndex, row) != 0 ? 1 : 0);
+                case INT, DATE -> ARRAY_INT.set(target, position, isNull ? 0 : (int) columns.longValue(columnIndex, row));
+                case BIGINT, TIMESTAMP, DECIMAL64 -> ARRAY_LONG.set(target, position,
+                        isNull ? 0 : columns.longValue(columnIndex, row));
+                case DOUBLE -> ARRAY_LONG.set(target, position,
+                        isNull ? 0 : Double.doubleToRawLongBits(columns.doubleValue(columnIndex, row)));
+                case DECIMAL128 -> {
+                    long low = 0;
+                    long high = 0;
+                    if (!isNull) {
+                        BigDecimal decimal = ColumnValues.decimal(columns.value(columnIndex, row), decimalType(columnIndex),
+                                labels[columnIndex]);
+                        low = ColumnValues.unscaledLow(decimal);
+                        high = ColumnValues.unscaledHigh(decimal);
+                    }
+                    ARRAY_LONG.set(target, position, low);
+                    ARRAY_LONG.set(target, position + Long.BYTES, high);
+                }
+                case VARCHAR, CHAR -> {
+                    if (!isNull) {
+                        int start = columns.valueStart(columnIndex, row);
+                        int end = columns.valueEnd(columnIndex, row);
+                        System.arraycopy(columns.bytes(columnIndex), start, target, dataPosition, end - start);
+                        dataPosition += end - start;
+                        if (physicalTypes[columnIndex] == PhysicalType.CHAR) {
+                            int padding = characterLimits[columnIndex]
+                                    - Utf8.characters(columns.bytes(columnIndex), start, end);
+                            Arrays.fill(target, dataPosition, dataPosition + padding, (byte) ' ');
+                            dataPosition += padding;
+                        }
+                    }
+                    int slot = offsetTableStart + variableIndexes[columnIndex] * offsetBytes;
+                    if (wide) {
+                        ARRAY_INT.set(target, slot, dataPosition);
+                    } else {
+                        ARRAY_SHORT.set(target, slot, (short) dataPosition);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Bytes of a VARCHAR or CHAR value of {@code columns}, checked as {@link #storedLength(int, String)} checks its string. */
+    private long storedLength(RowColumns columns, int columnIndex, int row) {
+        int start = columns.valueStart(columnIndex, row);
+        int end = columns.valueEnd(columnIndex, row);
+        boolean isChar = physicalTypes[columnIndex] == PhysicalType.CHAR;
+        int characters = ColumnValues.utf8Characters(columns.bytes(columnIndex), start, end, characterLimits[columnIndex],
+                isChar, labels[columnIndex]);
+        return isChar ? end - start + (characterLimits[columnIndex] - characters) : end - start;
     }
 
     /**

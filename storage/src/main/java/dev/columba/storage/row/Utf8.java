@@ -83,6 +83,18 @@ final class Utf8 {
         return position - offset;
     }
 
+    /** The code points of the valid UTF-8 bytes {@code bytes[start, end)}: the bytes that start one. */
+    static int characters(byte[] bytes, int start, int end) {
+        int characters = 0;
+        for (int index = start; index < end; index++) {
+            // Continuation bytes are 10xxxxxx; every other byte starts a code point.
+            if ((bytes[index] & 0xC0) != 0x80) {
+                characters++;
+            }
+        }
+        return characters;
+    }
+
     /** Writes {@code count} blanks, the padding of a CHAR value. */
     static void writeBlanks(MemorySegment target, long offset, long count) {
         for (long index = 0; index < count; index++) {

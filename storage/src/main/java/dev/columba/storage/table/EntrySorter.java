@@ -75,16 +75,21 @@ final class EntrySorter implements AutoCloseable {
     }
 
     void add(byte[] key, byte[] value) {
-        int size = 8 + key.length + value.length;
+        add(key, value, value.length);
+    }
+
+    /** Adds the entry (key, {@code value[0, valueLength)}); both are copied, so the caller may reuse them. */
+    void add(byte[] key, byte[] value, int valueLength) {
+        int size = 8 + key.length + valueLength;
         if (arenas.isEmpty() || arenaEnd + size > arenas.getLast().length) {
             arenas.add(new byte[Math.max(arenaBytes, size)]);
             arenaEnd = 0;
         }
         byte[] arena = arenas.getLast();
         INTS.set(arena, arenaEnd, key.length);
-        INTS.set(arena, arenaEnd + 4, value.length);
+        INTS.set(arena, arenaEnd + 4, valueLength);
         System.arraycopy(key, 0, arena, arenaEnd + 8, key.length);
-        System.arraycopy(value, 0, arena, arenaEnd + 8 + key.length, value.length);
+        System.arraycopy(value, 0, arena, arenaEnd + 8 + key.length, valueLength);
         if (held == addresses.length) {
             int capacity = held * 2;
             addresses = Arrays.copyOf(addresses, capacity);
@@ -96,7 +101,7 @@ final class EntrySorter implements AutoCloseable {
         lows[held] = secondPrefix(key);
         held++;
         arenaEnd += size;
-        bufferedBytes += key.length + value.length + ENTRY_OVERHEAD;
+        bufferedBytes += key.length + valueLength + ENTRY_OVERHEAD;
         entries++;
         if (bufferedBytes >= memoryBytes) {
             writeRun();

@@ -21,6 +21,7 @@ import dev.columba.storage.row.CompressedRowCodec;
 import dev.columba.storage.row.KeyCodec;
 import dev.columba.storage.row.LobRef;
 import dev.columba.storage.row.RowCodec;
+import dev.columba.storage.row.RowColumns;
 import dev.columba.storage.txn.Transaction;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -218,6 +219,15 @@ public final class TableStore {
          * no row of the schema can exceed it (encoding measures each row again anyway).
          */
         private final boolean measureRows;
+        /** The clustered key's columns, in key order. */
+        private final int[] keyColumnIndexes;
+        /**
+         * Rows this load's own paths added, given to the transaction's row count at {@link #finish}
+         * (once, not a map update per row); rows it hands to the table's insert count themselves.
+         */
+        private long rowsAdded;
+        /** Where each row is encoded before the sort or the build copies it: one array for the load. */
+        private byte[] rowBuffer = new byte[256];
 
         private BulkInserter(BTree.Builder builder, BTree.Inserter clustered, List<IndexStore> sortedIndexes,
                              List<IndexStore> insertedIndexes, java.nio.file.Path temporaryDirectory, long memoryPerSort) {
@@ -228,6 +238,7 @@ public final class TableStore {
             this.temporaryDirectory = temporaryDirectory;
             this.memoryPerSort = memoryPerSort;
             this.measureRows = !rows.everyRowFits();
+            this.keyColumnIndexes = definition.keyColumns().stream().mapToInt(Integer::intValue).toArray();
             for (int index = 0; index < sortedIndexes.size(); index++) {
                 indexSorts.add(new EntrySorter(temporaryDirectory, memoryPerSort));
             }
@@ -316,7 +327,72 @@ public final class TableStore {
             for (int index = 0; index < sortedIndexes.size(); index++) {
                 sortedIndexes.get(index).sortEntry(indexSorts.get(index), row, locator);
             }
-            transaction.adjustRowCount(definition.objectId(), 1);
+            rowsAdded++;
+        }
+
+        /**
+         * Inserts row {@code row} of {@code columns}, as {@link #insert(Transaction, Object[], IoCounters)}
+         * inserts its Java values, with the same checks and errors. While the clustered tree is built
+         * or sorted and no secondary index takes entries, the key and the row are encoded straight
+         * from the columns' primitive forms ({@link KeyCodec#encode(RowColumns, int[], int)},
+         * {@link RowCodec#write(RowColumns, int, byte[], int)} into one array reused for every row);
+         * otherwise, and for a row with values to move out of row, the row's Java values take the
+         * ordinary path.
+         */
+        public void insert(Transaction transaction, RowColumns columns, int row, IoCounters counters) {
+            if (builder == null || !insertedIndexes.isEmpty() || !sortedIndexes.isEmpty()) {
+                insert(transaction, javaValues(columns, row), counters);
+                return;
+            }
+            long size = 0;
+            if (measureRows) {
+                // The row's checks before the key's, in the order of the Java-value path.
+                size = rows.encodedSize(columns, row);
+                if (size > BTree.maxEntryLength()) {
+                    insert(transaction, javaValues(columns, row), counters);
+                    return;
+                }
+            }
+            byte[] key = keys.encode(columns, keyColumnIndexes, row);
+            WriteSet writes = transaction.writes();
+            if (rowSort == null) {
+                byte[] last = builder.lastKey();
+                int order = last == null ? 1 : Arrays.compareUnsigned(key, last);
+                if (order == 0) {
+                    throw new ColumbaException(ErrorCode.DUPLICATE_KEY, "duplicate key "
+                            + describeKey(javaValues(columns, row)) + " in table " + name());
+                }
+                if (order < 0) {
+                    // Out of order: what was built goes back into a sort with the rest.
+                    rowSort = new EntrySorter(temporaryDirectory, memoryPerSort);
+                    builder.restart(writes, counters, rowSort::add);
+                }
+            }
+            if (!measureRows) {
+                size = rows.encodedSize(columns, row);
+            }
+            if (size > BTree.maxEntryLength() - key.length) {
+                insert(transaction, javaValues(columns, row), counters);
+                return;
+            }
+            if (rowBuffer.length < size) {
+                rowBuffer = new byte[(int) Math.max(size, 2L * rowBuffer.length)];
+            }
+            rows.write(columns, row, rowBuffer, (int) size);
+            if (rowSort != null) {
+                rowSort.add(key, rowBuffer, (int) size);
+            } else if (!builder.add(writes, transaction.allocator(), key, rowBuffer, (int) size, counters)) {
+                throw new IllegalStateException("key checked above the last one was refused");
+            }
+            rowsAdded++;
+        }
+
+        private Object[] javaValues(RowColumns columns, int row) {
+            Object[] values = new Object[schema().size()];
+            for (int column = 0; column < values.length; column++) {
+                values[column] = columns.value(column, row);
+            }
+            return values;
         }
 
         /**
@@ -328,6 +404,8 @@ public final class TableStore {
          *         unique index two with the same non-NULL key
          */
         public void finish(Transaction transaction, IoCounters counters) {
+            transaction.adjustRowCount(definition.objectId(), rowsAdded);
+            rowsAdded = 0;
             WriteSet writes = transaction.writes();
             Allocator allocator = transaction.allocator();
             try {
