@@ -294,18 +294,24 @@ class ColumnstoreTableTest {
         assertEquals(1, firstDelta.deletedRows(), "so the delete from the delta is counted: total - deleted rows are live");
     }
 
-    @Test
-    void damagedPrimaryDictionaryFileFailsTheScanNamingTheFile() throws java.io.IOException {
+    private static final List<String> REGIONS = List.of("north", "east", "south", "west", "centre");
+
+    /** 2,000 rows of (id, region) in two compressed rowgroups sharing the regions' primary dictionary. */
+    private ColumnstoreTable regionsTable() {
         TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("region", SqlType.varchar(20)));
-        List<String> regions = List.of("north", "east", "south", "west", "centre");
-        ColumnstoreTable table;
         try (Transaction transaction = database.begin()) {
-            table = ColumnstoreTable.create(database, transaction, "sales", schema,
+            ColumnstoreTable table = ColumnstoreTable.create(database, transaction, "sales", schema,
                     Map.of("rowgroup_max_rows", "1000", "bulk_min_rows", "100"));
             table.bulkInsert(transaction, java.util.stream.IntStream.range(0, 2000)
-                    .mapToObj(id -> new Object[] {id, regions.get(id % regions.size())}).iterator());
+                    .mapToObj(id -> new Object[] {id, REGIONS.get(id % REGIONS.size())}).iterator());
             transaction.commit();
+            return table;
         }
+    }
+
+    @Test
+    void damagedPrimaryDictionaryFileFailsTheScanNamingTheFile() throws java.io.IOException {
+        ColumnstoreTable table = regionsTable();
         Path file = table.primaryDictionaries().file(1);
         assertEquals(2000, scan(table, ScanOptions.all(2), new IoCounters()).size());
 
@@ -318,16 +324,7 @@ class ColumnstoreTableTest {
 
     @Test
     void laterScansReuseAPrimaryDictionaryWhileItsFileHoldsTheSameBytes() throws java.io.IOException {
-        TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("region", SqlType.varchar(20)));
-        List<String> regions = List.of("north", "east", "south", "west", "centre");
-        ColumnstoreTable table;
-        try (Transaction transaction = database.begin()) {
-            table = ColumnstoreTable.create(database, transaction, "sales", schema,
-                    Map.of("rowgroup_max_rows", "1000", "bulk_min_rows", "100"));
-            table.bulkInsert(transaction, java.util.stream.IntStream.range(0, 2000)
-                    .mapToObj(id -> new Object[] {id, regions.get(id % regions.size())}).iterator());
-            transaction.commit();
-        }
+        ColumnstoreTable table = regionsTable();
         IoCounters first = new IoCounters();
         IoCounters second = new IoCounters();
         List<Object[]> before = scan(table, ScanOptions.all(2), first);
@@ -343,7 +340,7 @@ class ColumnstoreTableTest {
         // Another valid dictionary in the file (the same order, so the segments' ids still fit): read afresh.
         dev.columba.columnstore.dictionary.DictionaryBuilder upper = dev.columba.columnstore.dictionary.DictionaryBuilder
                 .primary(SqlType.varchar(20), dev.columba.columnstore.dictionary.DictionaryBuilder.DEFAULT_CAP_BYTES);
-        regions.forEach(region -> upper.tryAdd(region.toUpperCase(java.util.Locale.ROOT)));
+        REGIONS.forEach(region -> upper.tryAdd(region.toUpperCase(java.util.Locale.ROOT)));
         Path file = table.primaryDictionaries().file(1);
         dev.columba.columnstore.file.DictionaryFile.write(NativeFilesFacade.INSTANCE, file, upper.freeze(0).bytes());
         List<Object[]> after = scan(table, ScanOptions.all(2), new IoCounters());
