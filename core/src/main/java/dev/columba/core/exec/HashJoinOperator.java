@@ -191,14 +191,7 @@ public final class HashJoinOperator extends JoinOperator {
             chainCharge = null;
             return new SharedHashBuild.Assembly(null, fill);
         } catch (RuntimeException e) {
-            closeQuietly(buildRows, e);
-            closeQuietly(table, e);
-            closeQuietly(tableCharge, e);
-            closeQuietly(chainCharge, e);
-            buildRows = null;
-            table = null;
-            tableCharge = null;
-            chainCharge = null;
+            closeFailedBuild(e);
             throw e;
         }
     }
@@ -410,7 +403,7 @@ public final class HashJoinOperator extends JoinOperator {
                 if (count > 0) {
                     int[] groupIds = new int[count];
                     fillTable.groupIds(keys, overflow[partition], count, groupIds);
-                    linkRows(overflow[partition], groupIds, count);
+                    link(overflow[partition], 0, groupIds, count);
                 }
             }
             finishBuild();
@@ -446,17 +439,21 @@ public final class HashJoinOperator extends JoinOperator {
             return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, matchedRows, matchedGroups,
                     tableCharge, chainCharge);
         } catch (RuntimeException e) {
-            // What the failed build allocated goes before its allocator is closed.
-            closeQuietly(buildRows, e);
-            closeQuietly(table, e);
-            closeQuietly(tableCharge, e);
-            closeQuietly(chainCharge, e);
-            buildRows = null;
-            table = null;
-            tableCharge = null;
-            chainCharge = null;
+            closeFailedBuild(e);
             throw e;
         }
+    }
+
+    /** Frees what a failed build allocated, before its allocator is closed; {@code failure} collects what fails to close. */
+    private void closeFailedBuild(RuntimeException failure) {
+        closeQuietly(buildRows, failure);
+        closeQuietly(table, failure);
+        closeQuietly(tableCharge, failure);
+        closeQuietly(chainCharge, failure);
+        buildRows = null;
+        table = null;
+        tableCharge = null;
+        chainCharge = null;
     }
 
     private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
@@ -567,7 +564,7 @@ public final class HashJoinOperator extends JoinOperator {
                 positions[index] = from + index;
             }
             table.groupIds(keys, positions, count, groups);
-            link(groups, count, from);
+            link(null, from, groups, count);
         }
     }
 
@@ -603,12 +600,16 @@ public final class HashJoinOperator extends JoinOperator {
         return kept;
     }
 
-    /** Appends build rows {@code firstNewRow ...} to the chains of their groups, keeping input order. */
-    private void link(int[] groups, int count, int firstNewRow) {
-        int rows = firstNewRow + count;
+    /**
+     * Appends build rows to the chains of their groups {@code groups[0, count)}, keeping input
+     * order: rows {@code firstNewRow ...} when {@code rows} is null, else {@code rows[0, count)}
+     * (ascending).
+     */
+    private void link(int[] rows, int firstNewRow, int[] groups, int count) {
+        int rowsNeeded = rows == null ? firstNewRow + count : nextRow.length;
         int groupCount = table.groupCount();
-        if (nextRow.length < rows || firstRow.length < groupCount) {
-            int rowCapacity = Math.max(rows, nextRow.length * 2);
+        if (nextRow.length < rowsNeeded || firstRow.length < groupCount) {
+            int rowCapacity = Math.max(rowsNeeded, nextRow.length * 2);
             int groupCapacity = Math.max(groupCount, firstRow.length * 2);
             chainCharge.ensure((long) rowCapacity * Integer.BYTES + 2L * groupCapacity * Integer.BYTES);
             nextRow = Arrays.copyOf(nextRow, rowCapacity);
@@ -618,31 +619,7 @@ public final class HashJoinOperator extends JoinOperator {
             Arrays.fill(firstRow, oldGroups, groupCapacity, -1);
         }
         for (int index = 0; index < count; index++) {
-            int row = firstNewRow + index;
-            int group = groups[index];
-            nextRow[row] = -1;
-            if (firstRow[group] < 0) {
-                firstRow[group] = row;
-            } else {
-                nextRow[lastRow[group]] = row;
-            }
-            lastRow[group] = row;
-        }
-    }
-
-    /** Appends build rows {@code rows[0, count)} (ascending) to the chains of their groups {@code groups[0, count)}. */
-    private void linkRows(int[] rows, int[] groups, int count) {
-        int groupCount = table.groupCount();
-        if (firstRow.length < groupCount) {
-            int groupCapacity = Math.max(groupCount, firstRow.length * 2);
-            chainCharge.ensure((long) nextRow.length * Integer.BYTES + 2L * groupCapacity * Integer.BYTES);
-            int oldGroups = firstRow.length;
-            firstRow = Arrays.copyOf(firstRow, groupCapacity);
-            lastRow = Arrays.copyOf(lastRow, groupCapacity);
-            Arrays.fill(firstRow, oldGroups, groupCapacity, -1);
-        }
-        for (int index = 0; index < count; index++) {
-            int row = rows[index];
+            int row = rows == null ? firstNewRow + index : rows[index];
             int group = groups[index];
             nextRow[row] = -1;
             if (firstRow[group] < 0) {
