@@ -365,7 +365,7 @@ public final class HashJoinOperator extends JoinOperator {
 
         /** Phase 3: partition {@code partition}'s group numbers made ids, and its chains' first rows put in place. */
         private void rebasePartition(int partition) {
-            fillTable.rebaseFill(partition, bases[partition]);
+            fillTable.rebaseFill(partition, bases[partition], keys, partitionFirst[partition], partitionGroups[partition]);
             System.arraycopy(partitionFirst[partition], 0, fillFirstRow, bases[partition], partitionGroups[partition]);
             partitionFirst[partition] = null;
             partitionLast[partition] = null;
