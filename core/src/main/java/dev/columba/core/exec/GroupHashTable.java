@@ -49,6 +49,12 @@ import org.apache.arrow.vector.FieldVector;
  * misses of a batch's rows overlap instead of waiting on one another; the second walks on from
  * the home slot only for the rows whose home slot held another key.
  *
+ * <p>A join's table over one whole-number key or a pair of 32-bit keys may be filled by several
+ * threads at once after {@link #reserve} ({@link #fillPartitions}): each thread inserts the rows
+ * of one partition, a contiguous range of the slots (or dense values) that holds the home slots of
+ * its keys, numbering its groups on its own; the numbers become ids once every partition is
+ * counted ({@link #rebaseFill}). The result is the table a serial fill makes, up to group ids.
+ *
  * <p>String keys decoded from columnstore dictionaries arrive with their codes ({@link
  * CodedStrings}); while every key of a batch has codes, no NULLs, and at most 65,536 combinations,
  * groups are found by the combined code in an array, and only a combination not seen yet in the
