@@ -40,8 +40,9 @@ import org.apache.calcite.rex.RexNode;
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting), and only in a plan
- * whose scans read at least {@link #PLAN_THRESHOLDS} times as many in all: below that, starting
- * workers costs more than it saves. Statements that modify tables stay serial.
+ * whose scans read at least {@link #PLAN_THRESHOLDS} times as many in all (or that scans rowstore
+ * partitions): below that, starting workers costs more than it saves. Statements that modify
+ * tables stay serial.
  */
 final class Parallelizer {
     private final int degree;
