@@ -49,6 +49,12 @@ import org.apache.arrow.vector.FieldVector;
  * misses of a batch's rows overlap instead of waiting on one another; the second walks on from
  * the home slot only for the rows whose home slot held another key.
  *
+ * <p>A join's table over one whole-number key or a pair of 32-bit keys may be filled by several
+ * threads at once after {@link #reserve} ({@link #fillPartitions}): each thread inserts the rows
+ * of one partition, a contiguous range of the slots (or dense values) that holds the home slots of
+ * its keys, numbering its groups on its own; the numbers become ids once every partition is
+ * counted ({@link #rebaseFill}). The result is the table a serial fill makes, up to group ids.
+ *
  * <p>String keys decoded from columnstore dictionaries arrive with their codes ({@link
  * CodedStrings}); while every key of a batch has codes, no NULLs, and at most 65,536 combinations,
  * groups are found by the combined code in an array, and only a combination not seen yet in the
@@ -232,6 +238,174 @@ final class GroupHashTable implements AutoCloseable {
             throw new ColumbaException(ErrorCode.OUT_OF_MEMORY, "a hash table of " + groups + " groups is too large");
         }
         return (int) slots;
+    }
+
+    /** A parallel fill's partitions cover this many slots (or dense offsets) each, 0 before {@link #fillPartitions}. */
+    private int fillPartitionSize;
+
+    /**
+     * Prepares a parallel fill of the rows reserved for ({@link #reserve}, before any group) and
+     * returns its number of partitions (each over at least {@code minimumSlots} slots or dense
+     * values), or 0 when this table is filled by one thread only: keys
+     * other than one whole number or a pair of 32-bit ones, or a hashed table without room for
+     * every row to be a group of its own (a parallel fill cannot rehash). Each partition is a
+     * contiguous range of the slots (or of the dense array's values), and every key lands in the
+     * partition of its home slot, so all rows of one key go to one partition and the threads
+     * filling different partitions write different slots, with no lock and no atomic.
+     */
+    int fillPartitions(int rows, int workers, int minimumSlots) {
+        if (groupCount > 0 || rows == 0) {
+            return 0;
+        }
+        long length;
+        if (wholeNumberKey && dense != null) {
+            length = dense.length;
+        } else if ((wholeNumberKey || pairKey) && (entries.length >> 1) >= 2L * (rows + 1)) {
+            length = entries.length >> 1;
+        } else {
+            return 0;
+        }
+        int partitions = Integer.highestOneBit(Math.max(1, workers)) * FILL_PARTITIONS_PER_WORKER;
+        while (partitions > 1 && length / partitions < minimumSlots) {
+            partitions >>= 1;
+        }
+        if (partitions < 2) {
+            return 0;
+        }
+        fillPartitionSize = (int) ((length + partitions - 1) / partitions);
+        return partitions;
+    }
+
+    /** Partitions per worker of a parallel fill: more than one, so that a worker slowed down by the machine's load holds up little. */
+    private static final int FILL_PARTITIONS_PER_WORKER = 8;
+
+    /** The value a single whole-number key or a pair of 32-bit keys is looked up by, of row {@code row} (no NULL). */
+    private long fillValue(ArrowBuf first, ArrowBuf second, boolean wide, int row) {
+        if (pairKey) {
+            return (long) first.getInt((long) row * 4) << 32 | (second.getInt((long) row * 4) & 0xFFFFFFFFL);
+        }
+        return wide ? first.getLong((long) row * 8) : first.getInt((long) row * 4);
+    }
+
+    /** Puts the partition of each row {@code [from, to)} of {@code input} (no NULL key) at {@code partitions[row - from]}. */
+    void fillPartitionsOf(FieldVector[] input, int from, int to, int[] partitions) {
+        ArrowBuf first = input[0].getDataBuffer();
+        ArrowBuf second = pairKey ? input[1].getDataBuffer() : null;
+        boolean wide = layouts[0] == Layout.INT64;
+        int size = fillPartitionSize;
+        if (dense != null) {
+            long base = denseBase;
+            for (int row = from; row < to; row++) {
+                partitions[row - from] = (int) ((fillValue(first, second, wide, row) - base) / size);
+            }
+            return;
+        }
+        int mask = (entries.length >> 1) - 1;
+        for (int row = from; row < to; row++) {
+            long value = fillValue(first, second, wide, row);
+            partitions[row - from] = ((int) mix(value * 0x9E3779B97F4A7C15L) & mask) / size;
+        }
+    }
+
+    /**
+     * Inserts the rows {@code positions[from, to)} of {@code input}, all of partition {@code
+     * partition} and none with a NULL key, into that partition's slots only: one thread per
+     * partition, several partitions at once. The partition's groups are numbered 0, 1, ... in order
+     * of first appearance, {@code groups} of them so far; puts each row's at {@code
+     * localGroups[index - from]}, or -1 for a row whose key would probe past the partition's last
+     * slot (inserted later by {@link #groupIds} on one thread). Returns the partition's groups now.
+     * The numbers become group ids once {@link #rebaseFill} has added the groups of the partitions
+     * before.
+     */
+    int fillPartition(FieldVector[] input, int[] positions, int from, int to, int partition, int groups, int[] localGroups) {
+        ArrowBuf first = input[0].getDataBuffer();
+        ArrowBuf second = pairKey ? input[1].getDataBuffer() : null;
+        boolean wide = layouts[0] == Layout.INT64;
+        int added = groups;
+        if (dense != null) {
+            int[] table = dense;
+            long base = denseBase;
+            for (int index = from; index < to; index++) {
+                int offset = (int) (fillValue(first, second, wide, positions[index]) - base);
+                int group = table[offset];
+                if (group == 0) {
+                    group = ++added;
+                    table[offset] = group;
+                }
+                localGroups[index - from] = group - 1;
+            }
+            return added;
+        }
+        long[] table = entries;
+        int mask = (table.length >> 1) - 1;
+        int end = Math.min((partition + 1) * fillPartitionSize, table.length >> 1);
+        for (int index = from; index < to; index++) {
+            long value = fillValue(first, second, wide, positions[index]);
+            int slot = (int) mix(value * 0x9E3779B97F4A7C15L) & mask;
+            int found = -1;
+            for (; slot < end; slot++) {
+                long group = table[2 * slot];
+                if (group == 0) {
+                    table[2 * slot] = ++added;
+                    table[2 * slot + 1] = value;
+                    found = (int) added - 1;
+                    break;
+                }
+                if (table[2 * slot + 1] == value) {
+                    found = (int) group - 1;
+                    break;
+                }
+            }
+            localGroups[index - from] = found;
+        }
+        return added;
+    }
+
+    /**
+     * Turns partition {@code partition}'s numbers into group ids, adding {@code base}: the groups
+     * of the partitions before it. Its {@code groups} groups have their keys at rows {@code
+     * firstRows[0, groups)} of {@code input}. A dense array is rebased group by group, at each
+     * key's place: it may span many more values than it holds groups (TPC-H Q21's orders of status
+     * 'F' cover eight values each), and a sweep of the partition's range read them all.
+     */
+    void rebaseFill(int partition, int base, FieldVector[] input, int[] firstRows, int groups) {
+        if (base == 0) {
+            return;
+        }
+        if (dense != null) {
+            ArrowBuf first = input[0].getDataBuffer();
+            boolean wide = layouts[0] == Layout.INT64;
+            int[] table = dense;
+            long low = denseBase;
+            for (int group = 0; group < groups; group++) {
+                table[(int) (fillValue(first, null, wide, firstRows[group]) - low)] += base;
+            }
+            return;
+        }
+        long[] table = entries;
+        int start = partition * fillPartitionSize;
+        int end = Math.min(start + fillPartitionSize, table.length >> 1);
+        for (int slot = start; slot < end; slot++) {
+            long group = table[2 * slot];
+            table[2 * slot] = group == 0 ? 0 : group + base;
+        }
+    }
+
+    /**
+     * Ends a parallel fill (every partition rebased): the table holds {@code groups} groups, the
+     * key of group g being row {@code groupRows[g]} of {@code input}. Rows left out as probing past
+     * their partition go in afterwards through {@link #groupIds}.
+     */
+    void completeFill(FieldVector[] input, int[] groupRows, int groups) {
+        groupCount = groups;
+        if (dense == null) {
+            wholeNumberEntries = groups;
+        }
+        fillPartitionSize = 0;
+        for (int key = 0; key < keys.length; key++) {
+            VectorCopy.gather(input[key], groupRows, groups, keys[key], 0);
+            keys[key].setValueCount(groups);
+        }
     }
 
     /** Whether a whole-number key is still looked up in the dense array (for tests). */

@@ -159,10 +159,276 @@ public final class HashJoinOperator extends JoinOperator {
         }
     }
 
-    /** A parallel build read by each worker: the table over every worker's share, built by the last to hand in its own. */
-    private SharedHashBuild.Built assemble(BufferAllocator memory, List<RowBuffer> shares) {
+    /**
+     * A parallel build read by each worker: the table over every worker's share, made by the last
+     * to hand in its own. The shares' rows are copied into one buffer here; the table is then
+     * filled by all the workers together ({@link ParallelFill}) when it can be and is big enough
+     * to gain from it, else here.
+     */
+    private SharedHashBuild.Assembly assemble(BufferAllocator memory, List<RowBuffer> shares, int workers) {
         Iterator<RowBuffer> remaining = shares.iterator();
-        return assemble(memory, () -> remaining.hasNext() ? remaining.next().asBatch() : null);
+        Supplier<Batch> input = () -> remaining.hasNext() ? remaining.next().asBatch() : null;
+        if (workers < 2) {
+            return new SharedHashBuild.Assembly(assemble(memory, input), null);
+        }
+        try {
+            buildRows = new RowBuffer(right.schema(), memory);
+            int keyed = copyBuildRows(memory, input);
+            FieldVector[] keys = buildKeys();
+            table.reserve(keys, keyed);
+            int partitions = keyed < parallelFillRows ? 0 : table.fillPartitions(keyed, workers, fillPartitionSlots);
+            if (partitions == 0) {
+                insertBuildRows(keyed);
+                finishBuild();
+                return new SharedHashBuild.Assembly(new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow,
+                        matchedRows, matchedGroups, tableCharge, chainCharge), null);
+            }
+            ParallelFill fill = new ParallelFill(memory, keys, keyed, partitions);
+            // The fill owns the build's memory from here on; this operator takes the published build like every worker.
+            buildRows = null;
+            table = null;
+            tableCharge = null;
+            chainCharge = null;
+            return new SharedHashBuild.Assembly(null, fill);
+        } catch (RuntimeException e) {
+            closeFailedBuild(e);
+            throw e;
+        }
+    }
+
+    /** A table of fewer rows than this is filled by one worker: dividing it would cost more than it saves. */
+    private static final int PARALLEL_FILL_ROWS = 1 << 16;
+    /** No partition of a parallel fill covers fewer slots: a key rarely probes past its partition's end. */
+    private static final int FILL_PARTITION_SLOTS = 1 << 12;
+    private int parallelFillRows = PARALLEL_FILL_ROWS;
+    private int fillPartitionSlots = FILL_PARTITION_SLOTS;
+
+    /**
+     * For tests: a shared build read by each worker is filled by all of them from {@code rows} rows
+     * on, in partitions of at least {@code partitionSlots} slots, so that small inputs take the
+     * parallel path, and their keys often probe past their partitions.
+     */
+    void fillInParallelFrom(int rows, int partitionSlots) {
+        parallelFillRows = rows;
+        fillPartitionSlots = partitionSlots;
+    }
+    /** A parallel fill reads the rows' partitions this many rows at a time (an item of its first phase). */
+    private static final int FILL_CHUNK = 1 << 14;
+
+    /**
+     * The parallel fill of a shared build read by each worker, done by all its workers: the rows
+     * already copied into one buffer, the table sized and its layout chosen ({@link
+     * GroupHashTable#reserve}), in three phases of items claimed by any worker:
+     * <ol>
+     * <li>per chunk of {@link #FILL_CHUNK} rows: each row's partition (a range of the table's
+     *     slots, {@link GroupHashTable#fillPartitions}), and the chunk's rows sorted by partition,
+     *     in row order within each;
+     * <li>per partition: its rows, chunk after chunk (so in row order), inserted into its slots
+     *     and linked into the chains of their groups, numbered within the partition;
+     * <li>per partition, once every partition's groups are counted: its group numbers made group
+     *     ids (the groups of the partitions before added) in the table, and its chains' first rows
+     *     put in place.
+     * </ol>
+     * Then one worker stores the groups' keys, inserts the few rows whose key probed past its
+     * partition's slots, and publishes the table. Every key's rows are in one partition, inserted
+     * and linked in row order by one thread, so each chain holds its rows in row order, as the
+     * serial build links them; only the group ids differ (partition by partition).
+     */
+    private final class ParallelFill extends SharedHashBuild.SharedWork {
+        private final BufferAllocator memory;
+        private final RowBuffer rows;
+        private final GroupHashTable fillTable;
+        private final MemoryCharge fillTableCharge;
+        private final MemoryCharge fillChainCharge;
+        private final FieldVector[] keys;
+        private final int keyed;
+        private final int partitions;
+        private final int chunks;
+        /** Per chunk, its rows ordered by partition. */
+        private final int[] order;
+        /** Per chunk c and partition p, where p's rows start in {@link #order}: at c * (partitions + 1) + p. */
+        private final int[] chunkStarts;
+        private final int[] fillNextRow;
+        /** Per partition: its groups, their first and last rows (by number within the partition), the rows left out. */
+        private final int[] partitionGroups;
+        private final int[][] partitionFirst;
+        private final int[][] partitionLast;
+        private final int[][] overflow;
+        private final int[] overflowCount;
+        /** Per partition, the groups of the partitions before it (after the second phase). */
+        private int[] bases;
+        private int[] fillFirstRow;
+        private boolean handedOver;
+
+        ParallelFill(BufferAllocator memory, FieldVector[] keys, int keyed, int partitions) {
+            super((keyed + FILL_CHUNK - 1) / FILL_CHUNK, partitions, partitions);
+            this.memory = memory;
+            this.rows = buildRows;
+            this.fillTable = table;
+            this.fillTableCharge = tableCharge;
+            this.fillChainCharge = chainCharge;
+            this.keys = keys;
+            this.keyed = keyed;
+            this.partitions = partitions;
+            this.chunks = (keyed + FILL_CHUNK - 1) / FILL_CHUNK;
+            // The row order, the chains and the first and last rows of the groups (at most one per row).
+            fillChainCharge.ensure(4L * keyed * Integer.BYTES + (long) chunks * (partitions + 1) * Integer.BYTES);
+            order = new int[keyed];
+            chunkStarts = new int[chunks * (partitions + 1)];
+            fillNextRow = new int[keyed];
+            partitionGroups = new int[partitions];
+            partitionFirst = new int[partitions][];
+            partitionLast = new int[partitions][];
+            overflow = new int[partitions][];
+            overflowCount = new int[partitions];
+        }
+
+        @Override
+        void run(int phase, int item) {
+            switch (phase) {
+                case 0 -> partitionChunk(item);
+                case 1 -> fillPartition(item);
+                default -> rebasePartition(item);
+            }
+        }
+
+        /** Phase 1: the partitions of chunk {@code chunk}'s rows, and the rows counting-sorted by them into {@link #order}. */
+        private void partitionChunk(int chunk) {
+            int from = chunk * FILL_CHUNK;
+            int to = Math.min(keyed, from + FILL_CHUNK);
+            int[] partitionOf = new int[to - from];
+            fillTable.fillPartitionsOf(keys, from, to, partitionOf);
+            int starts = chunk * (partitions + 1);
+            for (int index = 0; index < partitionOf.length; index++) {
+                chunkStarts[starts + partitionOf[index] + 1]++;
+            }
+            chunkStarts[starts] = from;
+            for (int partition = 1; partition <= partitions; partition++) {
+                chunkStarts[starts + partition] += chunkStarts[starts + partition - 1];
+            }
+            // Placing each row at its partition's next place leaves the starts one partition on; put them back after.
+            for (int index = 0; index < partitionOf.length; index++) {
+                order[chunkStarts[starts + partitionOf[index]]++] = from + index;
+            }
+            for (int partition = partitions; partition > 0; partition--) {
+                chunkStarts[starts + partition] = chunkStarts[starts + partition - 1];
+            }
+            chunkStarts[starts] = from;
+        }
+
+        /** Phase 2: partition {@code partition}'s rows, chunk after chunk, into its slots and its groups' chains. */
+        private void fillPartition(int partition) {
+            int count = 0;
+            for (int chunk = 0; chunk < chunks; chunk++) {
+                int starts = chunk * (partitions + 1) + partition;
+                count += chunkStarts[starts + 1] - chunkStarts[starts];
+            }
+            int[] first = new int[count];
+            int[] last = new int[count];
+            int[] left = new int[0];
+            int leftCount = 0;
+            int[] local = new int[FILL_CHUNK];
+            int groups = 0;
+            for (int chunk = 0; chunk < chunks; chunk++) {
+                int starts = chunk * (partitions + 1) + partition;
+                int from = chunkStarts[starts];
+                int to = chunkStarts[starts + 1];
+                int known = groups;
+                groups = fillTable.fillPartition(keys, order, from, to, partition, groups, local);
+                for (int index = from; index < to; index++) {
+                    int row = order[index];
+                    int group = local[index - from];
+                    if (group < 0) {
+                        if (leftCount == left.length) {
+                            left = Arrays.copyOf(left, Math.max(16, 2 * leftCount));
+                        }
+                        left[leftCount++] = row;
+                        continue;
+                    }
+                    fillNextRow[row] = -1;
+                    if (group == known) {
+                        // The partition numbers its groups in order of first appearance, as the rows come here.
+                        known++;
+                        first[group] = row;
+                    } else {
+                        fillNextRow[last[group]] = row;
+                    }
+                    last[group] = row;
+                }
+            }
+            partitionGroups[partition] = groups;
+            partitionFirst[partition] = first;
+            partitionLast[partition] = last;
+            overflow[partition] = left;
+            overflowCount[partition] = leftCount;
+        }
+
+        /** Phase 3: partition {@code partition}'s group numbers made ids, and its chains' first rows put in place. */
+        private void rebasePartition(int partition) {
+            fillTable.rebaseFill(partition, bases[partition], keys, partitionFirst[partition], partitionGroups[partition]);
+            System.arraycopy(partitionFirst[partition], 0, fillFirstRow, bases[partition], partitionGroups[partition]);
+            partitionFirst[partition] = null;
+            partitionLast[partition] = null;
+        }
+
+        @Override
+        void afterPhase(int phase) {
+            if (phase == 1) {
+                bases = new int[partitions];
+                int groups = 0;
+                for (int partition = 0; partition < partitions; partition++) {
+                    bases[partition] = groups;
+                    groups += partitionGroups[partition];
+                }
+                fillFirstRow = new int[groups];
+            } else if (phase == 2) {
+                complete();
+            }
+        }
+
+        /** After the last phase: the groups' keys, the rows left out of their partitions, the flags and filters. */
+        private void complete() {
+            int groups = fillFirstRow.length;
+            fillTable.completeFill(keys, fillFirstRow, groups);
+            buildRows = rows;
+            table = fillTable;
+            tableCharge = fillTableCharge;
+            chainCharge = fillChainCharge;
+            firstRow = fillFirstRow;
+            nextRow = fillNextRow;
+            lastRow = new int[groups];
+            for (int partition = 0; partition < partitions; partition++) {
+                // A left-out row's key probed past its partition's slots, as every row with that key did: its groups are new.
+                int count = overflowCount[partition];
+                if (count > 0) {
+                    int[] groupIds = new int[count];
+                    fillTable.groupIds(keys, overflow[partition], count, groupIds);
+                    link(overflow[partition], 0, groupIds, count);
+                }
+            }
+            finishBuild();
+        }
+
+        @Override
+        SharedHashBuild.Built result() {
+            handedOver = true;
+            return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, matchedRows, matchedGroups,
+                    tableCharge, chainCharge);
+        }
+
+        @Override
+        void close() {
+            if (handedOver) {
+                return;
+            }
+            try {
+                rows.close();
+                fillTable.close();
+            } finally {
+                fillTableCharge.close();
+                fillChainCharge.close();
+            }
+        }
     }
 
     /** The shared table over the batches of {@code input}, its memory from {@code memory}. */
@@ -173,17 +439,21 @@ public final class HashJoinOperator extends JoinOperator {
             return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, matchedRows, matchedGroups,
                     tableCharge, chainCharge);
         } catch (RuntimeException e) {
-            // What the failed build allocated goes before its allocator is closed.
-            closeQuietly(buildRows, e);
-            closeQuietly(table, e);
-            closeQuietly(tableCharge, e);
-            closeQuietly(chainCharge, e);
-            buildRows = null;
-            table = null;
-            tableCharge = null;
-            chainCharge = null;
+            closeFailedBuild(e);
             throw e;
         }
+    }
+
+    /** Frees what a failed build allocated, before its allocator is closed; {@code failure} collects what fails to close. */
+    private void closeFailedBuild(RuntimeException failure) {
+        closeQuietly(buildRows, failure);
+        closeQuietly(table, failure);
+        closeQuietly(tableCharge, failure);
+        closeQuietly(chainCharge, failure);
+        buildRows = null;
+        table = null;
+        tableCharge = null;
+        chainCharge = null;
     }
 
     private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
@@ -205,6 +475,19 @@ public final class HashJoinOperator extends JoinOperator {
      * others, in no chain.
      */
     private void buildFrom(BufferAllocator memory, Supplier<Batch> input) {
+        int keyed = copyBuildRows(memory, input);
+        table.reserve(buildKeys(), keyed);
+        insertBuildRows(keyed);
+        finishBuild();
+    }
+
+    /**
+     * Starts the build's memory charges and table, and reads {@code input} into {@link
+     * #buildRows}: the rows with a key first, then the rows with a NULL key that the join keeps,
+     * which go in no chain (no probe row finds them; RIGHT_ANTI, FULL and RIGHT return them).
+     * Returns the rows with a key.
+     */
+    private int copyBuildRows(BufferAllocator memory, Supplier<Batch> input) {
         tableCharge = new MemoryCharge(memory, name() + " build hash table");
         chainCharge = new MemoryCharge(memory, name() + " build row chains");
         List<SqlType> keyTypes = new ArrayList<>();
@@ -231,17 +514,30 @@ public final class HashJoinOperator extends JoinOperator {
                     nullKeyRows.append(batch, nullKeyPositions, batch.selectedCount() - count);
                 }
             }
-            insertBuildRows();
+            int keyed = buildRows.size();
             if (nullKeyRows != null) {
-                // In no chain: no probe row finds them, and RIGHT_ANTI, FULL and RIGHT return them.
                 Batch nulls = nullKeyRows.asBatch();
                 buildRows.append(nulls, Vectors.livePositions(nulls, new int[0]), nulls.selectedCount());
             }
+            return keyed;
         } finally {
             if (nullKeyRows != null) {
                 nullKeyRows.close();
             }
         }
+    }
+
+    /** The key columns of {@link #buildRows}. */
+    private FieldVector[] buildKeys() {
+        FieldVector[] keys = new FieldVector[rightKeys.length];
+        for (int key = 0; key < rightKeys.length; key++) {
+            keys[key] = buildRows.column(rightKeys[key]);
+        }
+        return keys;
+    }
+
+    /** After the rows are in the table and the chains: the match flags of joins that mark build rows, and the bitmap filters. */
+    private void finishBuild() {
         if (joinType.marksBuild()) {
             matchedRows = new boolean[buildRows.size()];
             matchedGroups = new boolean[table.groupCount()];
@@ -256,14 +552,9 @@ public final class HashJoinOperator extends JoinOperator {
         }
     }
 
-    /** Puts every row of {@link #buildRows} (none with a NULL key yet) into the table and the chains, a chunk at a time. */
-    private void insertBuildRows() {
-        int rows = buildRows.size();
-        FieldVector[] keys = new FieldVector[rightKeys.length];
-        for (int key = 0; key < rightKeys.length; key++) {
-            keys[key] = buildRows.column(rightKeys[key]);
-        }
-        table.reserve(keys, rows);
+    /** Puts the rows {@code [0, rows)} of {@link #buildRows} (those with a key) into the reserved table and the chains, a chunk at a time. */
+    private void insertBuildRows(int rows) {
+        FieldVector[] keys = buildKeys();
         int chunk = Math.min(rows, INSERT_CHUNK);
         int[] positions = new int[chunk];
         int[] groups = new int[chunk];
@@ -273,7 +564,7 @@ public final class HashJoinOperator extends JoinOperator {
                 positions[index] = from + index;
             }
             table.groupIds(keys, positions, count, groups);
-            link(groups, count, from);
+            link(null, from, groups, count);
         }
     }
 
@@ -309,12 +600,16 @@ public final class HashJoinOperator extends JoinOperator {
         return kept;
     }
 
-    /** Appends build rows {@code firstNewRow ...} to the chains of their groups, keeping input order. */
-    private void link(int[] groups, int count, int firstNewRow) {
-        int rows = firstNewRow + count;
+    /**
+     * Appends build rows to the chains of their groups {@code groups[0, count)}, keeping input
+     * order: rows {@code firstNewRow ...} when {@code rows} is null, else {@code rows[0, count)}
+     * (ascending).
+     */
+    private void link(int[] rows, int firstNewRow, int[] groups, int count) {
+        int rowsNeeded = rows == null ? firstNewRow + count : nextRow.length;
         int groupCount = table.groupCount();
-        if (nextRow.length < rows || firstRow.length < groupCount) {
-            int rowCapacity = Math.max(rows, nextRow.length * 2);
+        if (nextRow.length < rowsNeeded || firstRow.length < groupCount) {
+            int rowCapacity = Math.max(rowsNeeded, nextRow.length * 2);
             int groupCapacity = Math.max(groupCount, firstRow.length * 2);
             chainCharge.ensure((long) rowCapacity * Integer.BYTES + 2L * groupCapacity * Integer.BYTES);
             nextRow = Arrays.copyOf(nextRow, rowCapacity);
@@ -324,7 +619,7 @@ public final class HashJoinOperator extends JoinOperator {
             Arrays.fill(firstRow, oldGroups, groupCapacity, -1);
         }
         for (int index = 0; index < count; index++) {
-            int row = firstNewRow + index;
+            int row = rows == null ? firstNewRow + index : rows[index];
             int group = groups[index];
             nextRow[row] = -1;
             if (firstRow[group] < 0) {

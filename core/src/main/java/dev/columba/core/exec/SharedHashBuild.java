@@ -5,6 +5,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.WaitType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -72,9 +73,73 @@ public final class SharedHashBuild {
         RowBuffer read(BufferAllocator allocator);
     }
 
-    /** Builds the table from every worker's share (which the caller closes afterwards), with memory from the allocator given. */
+    /**
+     * Makes the table from every worker's share (which the caller closes afterwards), with memory
+     * from the allocator given: builds it, or prepares work that all {@code workers} do together
+     * and whose last step builds it.
+     */
     interface Assembler {
-        Built assemble(BufferAllocator allocator, List<RowBuffer> shares);
+        Assembly assemble(BufferAllocator allocator, List<RowBuffer> shares, int workers);
+    }
+
+    /** What an {@link Assembler} made: the table ({@code built}), or the work that makes it ({@code work}). */
+    record Assembly(Built built, SharedWork work) {
+        Assembly {
+            if ((built == null) == (work == null)) {
+                throw new IllegalArgumentException("an assembly is a table or work that makes one");
+            }
+        }
+    }
+
+    /**
+     * Work that the workers of a build read by each do together once every share is in (a parallel
+     * fill of the table): phases of items that any worker may claim, each item run by one worker;
+     * {@link #afterPhase} runs on the worker that finished a phase's last item, before any item of
+     * the next phase is claimed, and after the last phase {@link #result} is the table. Every
+     * worker takes part, so a worker the machine holds back only leaves its items to the others.
+     * Items of one phase run at once on several threads and must write disjoint memory; the
+     * phases' counters order every write of a phase before the next phase's reads.
+     */
+    abstract static class SharedWork {
+        private final int[] items;
+        private final AtomicInteger[] claimed;
+        private final AtomicInteger[] finished;
+        /** The phases below this one may be claimed. */
+        private volatile int open;
+
+        SharedWork(int... items) {
+            this.items = items.clone();
+            claimed = new AtomicInteger[items.length];
+            finished = new AtomicInteger[items.length];
+            for (int phase = 0; phase < items.length; phase++) {
+                claimed[phase] = new AtomicInteger();
+                finished[phase] = new AtomicInteger();
+            }
+        }
+
+        abstract void run(int phase, int item);
+
+        abstract void afterPhase(int phase);
+
+        /** The table, after the last phase; from then on the table owns the memory the work held. */
+        abstract Built result();
+
+        /** Frees what the work holds, when it failed or was abandoned before {@link #result}. */
+        abstract void close();
+
+        /** The next item of {@code phase} for the caller, -1 when every item is claimed. */
+        private int claim(int phase) {
+            if (claimed[phase].get() >= items[phase]) {
+                return -1;
+            }
+            int item = claimed[phase].getAndIncrement();
+            return item < items[phase] ? item : -1;
+        }
+
+        /** Counts a finished item; true for the phase's last one. */
+        private boolean finish(int phase) {
+            return finished[phase].incrementAndGet() == items[phase];
+        }
     }
 
     private final boolean readByEach;
@@ -89,6 +154,8 @@ public final class SharedHashBuild {
     /** Read by each: the shares handed in so far (until the table is built from them), and how many workers handed in. */
     private final List<RowBuffer> shares = new ArrayList<>();
     private int contributed;
+    /** Read by each: the work that makes the table from the shares, from its preparation until the table is published. */
+    private SharedWork work;
 
     private SharedHashBuild(boolean readByEach) {
         this.readByEach = readByEach;
@@ -203,20 +270,84 @@ public final class SharedHashBuild {
         if (all == null) {
             return awaitBuilt(context);
         }
-        Built result = null;
+        Assembly assembly = null;
         try {
-            result = assembler.assemble(allocator, all);
-            return result;
+            assembly = assembler.assemble(allocator, all, all.size());
         } catch (RuntimeException e) {
             fail(e);
             throw e;
         } finally {
             synchronized (this) {
                 closeShares();
-                built = result;
-                building = false;
+                if (assembly != null) {
+                    built = assembly.built();
+                    work = assembly.work();
+                    building = built == null;
+                    if (work != null && failure != null) {
+                        // Failed meanwhile: nobody will run the work, the last to let go frees it.
+                        throw failure;
+                    }
+                    if (work != null) {
+                        work.open = 1;
+                    }
+                }
                 notifyAll();
             }
+        }
+        return assembly.built() != null ? assembly.built() : join(context, assembly.work());
+    }
+
+    /**
+     * Runs items of the shared work with the other workers until every item is claimed, then
+     * waits for the table. The worker that finishes the last phase publishes the table.
+     */
+    private Built join(ExecutionContext context, SharedWork shared) {
+        int phases = shared.items.length;
+        for (int phase = 0; phase < phases; phase++) {
+            int current = phase;
+            synchronized (this) {
+                awaitWhile(() -> shared.open <= current && failure == null, context);
+                if (failure != null) {
+                    throw failure;
+                }
+            }
+            for (int item = shared.claim(phase); item >= 0; item = shared.claim(phase)) {
+                boolean last;
+                Built result = null;
+                try {
+                    shared.run(phase, item);
+                    last = shared.finish(phase);
+                    if (last) {
+                        shared.afterPhase(phase);
+                        if (phase == phases - 1) {
+                            result = shared.result();
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    fail(e);
+                    throw e;
+                }
+                if (last) {
+                    synchronized (this) {
+                        if (result != null) {
+                            built = result;
+                            work = null;
+                            building = false;
+                        } else {
+                            shared.open = phase + 2;
+                        }
+                        notifyAll();
+                    }
+                }
+            }
+        }
+        synchronized (this) {
+            // Every item is claimed: what remains runs on other workers, the last of them publishes the table.
+            awaitWhile(() -> built == null && failure == null, context);
+            if (failure != null) {
+                throw failure;
+            }
+            return built;
         }
     }
 
@@ -250,13 +381,23 @@ public final class SharedHashBuild {
         }
     }
 
-    /** Waits until the last worker to hand in its share has built the table (or any worker failed). */
-    private synchronized Built awaitBuilt(ExecutionContext context) {
-        awaitWhile(() -> built == null && failure == null, context);
-        if (failure != null) {
-            throw failure;
+    /**
+     * Waits until the last worker to hand in its share has built the table (or any worker failed),
+     * taking part in the work that builds it if there is any.
+     */
+    private Built awaitBuilt(ExecutionContext context) {
+        SharedWork shared;
+        synchronized (this) {
+            awaitWhile(() -> built == null && failure == null && (work == null || work.open == 0), context);
+            if (failure != null) {
+                throw failure;
+            }
+            if (built != null) {
+                return built;
+            }
+            shared = work;
         }
-        return built;
+        return join(context, shared);
     }
 
     /** Keeps the first failure for every worker, frees the shares handed in and wakes the waiting workers. */
@@ -304,6 +445,11 @@ public final class SharedHashBuild {
             }
             // The last one: no worker reads a share, builds or probes any more.
             closeShares();
+            if (work != null) {
+                // The work failed or was abandoned before it made the table: what it holds goes before its allocator.
+                work.close();
+                work = null;
+            }
             toClose = built;
             built = null;
             memoryToClose = memory;

@@ -135,7 +135,7 @@ public final class StandardSettings {
             0, 0, 64, "workers", Scope.SESSION);
 
     public static final Setting<Integer> PARALLELISM_THRESHOLD_ROWS = Setting.integer("parallelism_threshold_rows",
-            "The planner runs a scan's fragment in parallel when the scan is estimated to read at least this many rows (SQL Server's cost threshold for parallelism, in rows).",
+            "The planner runs a scan's fragment in parallel when the scan is estimated to read at least this many rows, and the plan's scans twenty times as many in all (SQL Server's cost threshold for parallelism, in rows).",
             100_000, 0, Integer.MAX_VALUE, "rows", Scope.SESSION);
 
     /** Every setting, in the order {@code SHOW ALL} lists them. */

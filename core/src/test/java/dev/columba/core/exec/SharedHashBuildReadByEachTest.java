@@ -25,17 +25,24 @@ import org.junit.jupiter.api.Test;
  */
 class SharedHashBuildReadByEachTest {
     private static final List<List<Integer>> KEY_CHOICES = List.of(List.of(0), List.of(1), List.of(0, 1), List.of(4),
-            List.of(2), List.of(5, 0), List.of(6));
+            List.of(2), List.of(5, 0), List.of(6), List.of(0, 4));
 
     abstract static class Workers extends OperatorTestBase {
         private final int workers;
+        /** Whether every build, however small, is filled by all the workers together (in tiny partitions, so keys probe past them). */
+        private final boolean fillTogether;
         private JoinType joinType;
         private List<Integer> keys;
         private Expr residual;
         private final List<ListSource> rightShares = new ArrayList<>();
 
         Workers(int workers) {
+            this(workers, false);
+        }
+
+        Workers(int workers, boolean fillTogether) {
             this.workers = workers;
+            this.fillTogether = fillTogether;
         }
 
         @Override
@@ -63,7 +70,11 @@ class SharedHashBuildReadByEachTest {
             for (int worker = 0; worker < workers; worker++) {
                 ListSource right = (ListSource) inputs.get(workers + worker);
                 rightShares.add(right);
-                copies.add(new HashJoinOperator(inputs.get(worker), right, type, joinKeys, joinKeys, condition, shared));
+                HashJoinOperator copy = new HashJoinOperator(inputs.get(worker), right, type, joinKeys, joinKeys, condition, shared);
+                if (fillTogether) {
+                    copy.fillInParallelFrom(0, 1);
+                }
+                copies.add(copy);
             }
             return new GatherOperator(copies);
         }
@@ -141,6 +152,20 @@ class SharedHashBuildReadByEachTest {
     class ThreeWorkers extends Workers {
         ThreeWorkers() {
             super(3);
+        }
+    }
+
+    @Nested
+    class TwoWorkersFillingTogether extends Workers {
+        TwoWorkersFillingTogether() {
+            super(2, true);
+        }
+    }
+
+    @Nested
+    class ThreeWorkersFillingTogether extends Workers {
+        ThreeWorkersFillingTogether() {
+            super(3, true);
         }
     }
 }

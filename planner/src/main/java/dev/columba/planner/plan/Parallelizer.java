@@ -39,8 +39,10 @@ import org.apache.calcite.rex.RexNode;
  * else stays serial, above the gathers: window functions and full sorts among them.
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
- * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting): below it starting
- * workers costs more than it saves. Statements that modify tables stay serial.
+ * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting), and only in a plan
+ * whose scans read at least {@link #PLAN_THRESHOLDS} times as many in all (or that scans rowstore
+ * partitions): below that, starting workers costs more than it saves. Statements that modify
+ * tables stay serial.
  */
 final class Parallelizer {
     private final int degree;
@@ -53,10 +55,51 @@ final class Parallelizer {
 
     /** {@code root} with its parallel fragments under gathers of {@code degree} workers; itself when degree is 1. */
     static RelNode apply(RelNode root, int degree, double thresholdRows) {
-        if (degree <= 1 || root instanceof ColumbaTableModify) {
+        if (degree <= 1 || root instanceof ColumbaTableModify
+                || rowsScanned(root) < PLAN_THRESHOLDS * thresholdRows && !readsPartitions(root)) {
             return root;
         }
         return new Parallelizer(degree, thresholdRows).visit(root);
+    }
+
+    /**
+     * A plan whose scans read fewer than this many times {@code thresholdRows} rows in all stays
+     * serial (SQL Server's cost threshold for parallelism applies to the whole plan too). Such a
+     * plan runs in tens of milliseconds, where a parallel plan's fixed costs — its gathers'
+     * threads and hand-offs, the shared builds' waits, a repartition's copy and barrier — weigh
+     * as much as the work divided: TPC-H Q2, Q11, Q16 and Q22 at SF 1 (1.0 to 1.8 million rows
+     * scanned) ran up to 1.6 times their serial time at MAXDOP 2; every query that gained reads
+     * six million rows or more. Q13 (1.65 million) gained up to 13% and now runs serially too.
+     */
+    private static final int PLAN_THRESHOLDS = 20;
+
+    /**
+     * Whether the plan scans several partitions of a rowstore table: their workers divide reads
+     * from several files, which pays for itself on a cold scan however few rows it counts (seed
+     * 002's hash-partitioned table), so the plan threshold does not keep such a plan serial.
+     */
+    private static boolean readsPartitions(RelNode rel) {
+        if (partitionedScan(rel)) {
+            return true;
+        }
+        for (RelNode input : rel.getInputs()) {
+            if (readsPartitions(input)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The rows the plan's table scans read in all, before their filters. */
+    private static double rowsScanned(RelNode rel) {
+        if (rel instanceof ColumbaColumnstoreScan || rel instanceof ColumbaRowstoreScan) {
+            return rel.getTable().getRowCount();
+        }
+        double rows = 0;
+        for (RelNode input : rel.getInputs()) {
+            rows += rowsScanned(input);
+        }
+        return rows;
     }
 
     private RelNode visit(RelNode rel) {
