@@ -14,7 +14,11 @@ import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -47,6 +51,14 @@ import org.apache.calcite.rex.RexNode;
 final class Parallelizer {
     private final int degree;
     private final double thresholdRows;
+    /**
+     * Each node's rewrite, so that a node the plan reads in two places (a view used twice) is
+     * rewritten once and stays one node, which an execution then computes once (a spool, see
+     * {@code rel.SharedSubplans}); rewriting each place anew made two copies, each computed.
+     */
+    private final Map<RelNode, RelNode> rewritten = new IdentityHashMap<>();
+    /** The nodes the plan reads in more than one place, whose rewrite must stay one node. */
+    private final Set<RelNode> readTwice = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private Parallelizer(int degree, double thresholdRows) {
         this.degree = degree;
@@ -59,7 +71,19 @@ final class Parallelizer {
                 || rowsScanned(root) < PLAN_THRESHOLDS * thresholdRows && !readsPartitions(root)) {
             return root;
         }
-        return new Parallelizer(degree, thresholdRows).visit(root);
+        Parallelizer parallelizer = new Parallelizer(degree, thresholdRows);
+        parallelizer.findReadTwice(root, Collections.newSetFromMap(new IdentityHashMap<>()));
+        return parallelizer.visit(root);
+    }
+
+    private void findReadTwice(RelNode rel, Set<RelNode> seen) {
+        if (!seen.add(rel)) {
+            readTwice.add(rel);
+            return;
+        }
+        for (RelNode input : rel.getInputs()) {
+            findReadTwice(input, seen);
+        }
     }
 
     /**
@@ -103,6 +127,15 @@ final class Parallelizer {
     }
 
     private RelNode visit(RelNode rel) {
+        RelNode done = rewritten.get(rel);
+        if (done == null) {
+            done = rewrite(rel);
+            rewritten.put(rel, done);
+        }
+        return done;
+    }
+
+    private RelNode rewrite(RelNode rel) {
         if (rel instanceof ColumbaAggregate aggregate && aggregate.splittable()) {
             RelNode driver = driver(aggregate.getInput());
             if (driver != null) {
@@ -144,9 +177,10 @@ final class Parallelizer {
             changed |= visited != input;
             inputs.add(visited);
         }
-        if ((rel instanceof ColumbaFilter || rel instanceof ColumbaProject)
+        if ((rel instanceof ColumbaFilter || rel instanceof ColumbaProject) && !readTwice.contains(rel.getInput(0))
                 && inputs.getFirst() instanceof ColumbaGather gather && mergesInWorkers(gather.getInput())) {
-            // A filter or projection of the merged groups (HAVING, say) runs in the workers too, on the groups of each.
+            // A filter or projection of the merged groups (HAVING, say) runs in the workers too, on the groups of each;
+            // not when the gather is read elsewhere too: the copy would be a second fragment, computed again.
             return gather.copy(gather.getTraitSet(), List.of(rel.copy(rel.getTraitSet(), List.of(gather.getInput()))));
         }
         return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;

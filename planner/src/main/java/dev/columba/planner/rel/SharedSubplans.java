@@ -13,11 +13,11 @@ import org.apache.calcite.rel.RelNode;
  * that two parts of a query need (a view or common table expression used twice, as in TPC-H Q15)
  * one node, so the plan is a graph: its nodes are found by identity.
  *
- * <p>Spooled: a shared aggregation, join, sort, union or window, where recomputing costs more
- * than keeping a copy of the result. Not spooled: scans, filters, projections and values
- * (cheaper to run again than to copy), anything inside a parallel fragment (each worker has its
- * own copy of the fragment), and a subplan that tests a bitmap filter a join outside it publishes
- * (its rows depend on where it is read).
+ * <p>Spooled: a shared aggregation, join, sort, union, window or gather (a whole parallel
+ * fragment), where recomputing costs more than keeping a copy of the result. Not spooled: scans,
+ * filters, projections and values (cheaper to run again than to copy), anything inside a parallel
+ * fragment (each worker has its own copy of the fragment), and a subplan that tests a bitmap filter
+ * a join outside it publishes (its rows depend on where it is read).
  */
 public final class SharedSubplans {
     private SharedSubplans() {
@@ -57,7 +57,7 @@ public final class SharedSubplans {
     private static boolean worthKeeping(RelNode rel) {
         return rel instanceof ColumbaAggregate || rel instanceof ColumbaSplitAggregate || rel instanceof ColumbaHashJoin
                 || rel instanceof ColumbaNestedLoopJoin || rel instanceof ColumbaSort || rel instanceof ColumbaUnion
-                || rel instanceof ColumbaWindow;
+                || rel instanceof ColumbaWindow || rel instanceof ColumbaGather;
     }
 
     /** Whether every bitmap filter tested inside {@code rel} is published by a join inside it too. */

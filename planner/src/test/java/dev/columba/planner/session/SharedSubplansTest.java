@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * revenue view) is computed once and read through a spool: the answers equal sums computed here
  * from the rows' formula, on a columnstore and a rowstore table; EXPLAIN shows the spool once
  * where it is computed and once where it is read again; the table is scanned once; and a
- * parallel plan (whose fragments are not spooled) gives the same answer.
+ * parallel plan makes the subplan parallel once, spools it above its gather and gives the same
+ * answer.
  */
 class SharedSubplansTest {
     private static final int ROWS = 6000;
@@ -98,7 +99,7 @@ class SharedSubplansTest {
     }
 
     @Test
-    void nothingIsSpooledInsideAParallelFragmentAndTheAnswerIsTheSame() {
+    void aParallelPlanSpoolsTheGatheredSubplanOnceAndAnswersTheSame() {
         String sql = String.format(REVENUE, "cs")
                 + "SELECT supplier, total FROM revenue WHERE total = (SELECT MAX(total) FROM revenue) ORDER BY supplier";
         List<List<Object>> serial = query(session, sql);
@@ -108,6 +109,9 @@ class SharedSubplansTest {
         List<List<Object>> parallel = query(session, sql);
         assertEquals(serial, parallel);
         assertTrue(plan.contains("Parallelism"), plan);
+        // Made parallel once, not per place it is read: the gathered aggregation is still one spooled node.
+        assertEquals(1, plan.lines().filter(line -> line.contains("Spool [Spool1, computed once, read 2 times]")).count(), plan);
+        assertEquals(1, plan.lines().filter(line -> line.contains("Parallelism [Gather")).count(), plan);
     }
 
     private long scans(String sql) {
