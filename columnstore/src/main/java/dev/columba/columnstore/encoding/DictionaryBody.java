@@ -325,7 +325,7 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
                 @Override
                 public int select(int fromRow, int count, int[] selection) {
                     return RunBody.selectRuns(runIds, fromRow, count, selection,
-                            run -> condition.test(checked(runIds.value(run), fromRow)));
+                            id -> condition.test(checked(id, fromRow)));
                 }
 
                 @Override

@@ -79,12 +79,7 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         if (!wholeNumbers || runs.runCount() * (long) SHARED_TEST_ROWS > runs.rowCount()) {
             return -1;
         }
-        if (count == 0) {
-            return 0;
-        }
-        RunLongs.Cursor cursor = runs.cursor();
-        cursor.seek(fromRow);
-        return cursor.select(fromRow, count, selection, fromRow, keep);
+        return selectRuns(runs, fromRow, count, selection, keep);
     }
 
     /** One cursor walks the ascending selection forward, searching only across long gaps. */
@@ -123,7 +118,7 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
             case RANGE, NOT_EQUAL, ONE_OF -> new RowFilter() {
                 @Override
                 public int select(int fromRow, int count, int[] selection) {
-                    return selectRuns(runs, fromRow, count, selection, run -> condition.test(kind.sqlKey(runs.value(run))));
+                    return selectRuns(runs, fromRow, count, selection, value -> condition.test(kind.sqlKey(value)));
                 }
 
                 @Override
@@ -136,33 +131,16 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         };
     }
 
-    /** Tests a run by its index. */
-    interface RunTest {
-        boolean test(int run);
-    }
-
-    /** Selects the rows of {@code [fromRow, fromRow + count)} whose runs pass {@code test}, one test per run. */
-    static int selectRuns(RunLongs runs, int fromRow, int count, int[] selection, RunTest test) {
+    /**
+     * Selects the rows of {@code [fromRow, fromRow + count)} whose run's value passes {@code keep},
+     * one test per run ({@link RunLongs.Cursor#select}).
+     */
+    static int selectRuns(RunLongs runs, int fromRow, int count, int[] selection, java.util.function.LongPredicate keep) {
         if (count == 0) {
             return 0;
         }
         RunLongs.Cursor cursor = runs.cursor();
         cursor.seek(fromRow);
-        int end = fromRow + count;
-        int selected = 0;
-        int row = fromRow;
-        while (true) {
-            int stop = Math.min(cursor.end, end);
-            if (test.test(cursor.run)) {
-                for (; row < stop; row++) {
-                    selection[selected++] = row - fromRow;
-                }
-            }
-            row = stop;
-            if (row == end) {
-                return selected;
-            }
-            cursor.next();
-        }
+        return cursor.select(fromRow, count, selection, fromRow, keep);
     }
 }

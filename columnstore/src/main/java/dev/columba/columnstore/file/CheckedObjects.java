@@ -62,23 +62,32 @@ public final class CheckedObjects {
                 () -> new CheckedObjects(Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 8)));
     }
 
-    /**
-     * Whether blob {@code blob} of {@code file}, whose checksum this opening verified, holds bytes
-     * whose structure an earlier opening checked.
-     */
-    public boolean structureChecked(RowgroupFile file, int blob) {
-        return file.verified(blob) && checkedBlobs.contains(key(file, blob));
+    /** Reads a blob, told whether its structure needs checking. */
+    @FunctionalInterface
+    public interface BlobReader<T> {
+        /** Reads the blob, checking its structure unless {@code checked}. */
+        T read(boolean checked);
     }
 
-    /** Remembers that blob {@code blob}'s structure checked, its checksum verified in this opening. */
-    public void rememberStructure(RowgroupFile file, int blob) {
+    /**
+     * Reads blob {@code blob} of {@code file}, whose checksum this opening verified, through
+     * {@code reader}: told the structure was checked when an earlier opening checked these bytes,
+     * and remembered as checked once the reader returns (it throws on a bad structure).
+     */
+    public <T> T read(RowgroupFile file, int blob, BlobReader<T> reader) {
         if (!file.verified(blob)) {
             throw new IllegalStateException("blob " + blob + " of " + file.path() + " was not verified");
         }
-        if (checkedBlobs.size() >= MAX_BLOBS) {
-            checkedBlobs.clear();
+        Blob key = key(file, blob);
+        boolean known = checkedBlobs.contains(key);
+        T read = reader.read(known);
+        if (!known) {
+            if (checkedBlobs.size() >= MAX_BLOBS) {
+                checkedBlobs.clear();
+            }
+            checkedBlobs.add(key);
         }
-        checkedBlobs.add(key(file, blob));
+        return read;
     }
 
     private static Blob key(RowgroupFile file, int blob) {

@@ -336,11 +336,8 @@ public final class ColumnstoreScan implements AutoCloseable {
                 int blob = file.columnCount() + column;
                 io.touchDictionary(file.mapping(), file.segmentOffset(blob), file.segmentLength(blob));
                 file.verifySegment(blob);
-                boolean known = checked.structureChecked(file, blob);
-                secondary = Dictionary.read(file.segment(blob), type, origin + " dictionary of column " + column, known);
-                if (!known) {
-                    checked.rememberStructure(file, blob);
-                }
+                String dictionaryOrigin = origin + " dictionary of column " + column;
+                secondary = checked.read(file, blob, known -> Dictionary.read(file.segment(blob), type, dictionaryOrigin, known));
             }
             readers[column] = openSegment(column, primary, secondary);
         }
@@ -460,13 +457,8 @@ public final class ColumnstoreScan implements AutoCloseable {
 
     /** Opens a touched and verified segment of the current file, its structure checked unless an earlier statement did. */
     private SegmentReader openSegment(int column, Dictionary primary, Dictionary secondary) {
-        boolean known = checked.structureChecked(file, column);
-        SegmentReader segment = SegmentReader.open(file.segment(column), schema.column(column).type(), primary, secondary,
-                file.path() + " column " + column, known);
-        if (!known) {
-            checked.rememberStructure(file, column);
-        }
-        return segment;
+        return checked.read(file, column, known -> SegmentReader.open(file.segment(column), schema.column(column).type(),
+                primary, secondary, file.path() + " column " + column, known));
     }
 
     /** Types whose footer min/max are exact values that order as the column does. */

@@ -2,7 +2,6 @@ package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.CodedStrings;
-import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.ExecutionMode;
@@ -28,7 +27,7 @@ public final class Spool {
 
     private final Operator input;
     private final String name = "Spool#" + IDS.incrementAndGet();
-    private final List<Batch> copies = new ArrayList<>();
+    private final List<RowBuffer> copies = new ArrayList<>();
     private int readersMade;
     private int readersOpened;
     private int readersClosed;
@@ -61,7 +60,7 @@ public final class Spool {
     }
 
     /** The copies of every input row, made by the first reader to ask. */
-    private List<Batch> rows() {
+    private List<RowBuffer> rows() {
         if (failure != null) {
             throw failure;
         }
@@ -85,17 +84,16 @@ public final class Spool {
                 positions = new int[live];
             }
             batch.copySelectedRows(positions);
-            Batch copy = Batch.create(input.schema(), allocator);
-            copies.add(copy);
-            for (int column = 0; column < copy.columnCount(); column++) {
+            for (int column = 0; column < batch.columnCount(); column++) {
                 CodedStrings codes = batch.codes(column);
                 if (codes != null) {
                     // Strings a scan below left to be decoded on demand: the copy needs the values.
                     codes.materialize();
                 }
-                VectorCopy.gather(batch.column(column), positions, live, copy.column(column), 0);
             }
-            copy.setRowCount(live);
+            RowBuffer copy = new RowBuffer(input.schema(), allocator);
+            copies.add(copy);
+            copy.append(batch, positions, live);
         }
         filled = true;
         // Its hash tables and scans are not needed any more: the copies hold the rows.
@@ -107,7 +105,7 @@ public final class Spool {
             return;
         }
         RuntimeException closing = null;
-        for (Batch copy : copies) {
+        for (RowBuffer copy : copies) {
             copy.close();
         }
         copies.clear();
@@ -154,12 +152,11 @@ public final class Spool {
 
         @Override
         Batch produce() {
-            List<Batch> rows = rows();
+            List<RowBuffer> rows = rows();
             if (next == rows.size()) {
                 return null;
             }
-            Batch copy = rows.get(next++);
-            return Batch.viewOf(copy);
+            return Batch.viewOf(rows.get(next++).asBatch());
         }
 
         @Override

@@ -12,13 +12,12 @@ import dev.columba.planner.rel.ColumbaRowstoreScan;
 import dev.columba.planner.rel.ColumbaSort;
 import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
+import dev.columba.planner.rel.SharedSubplans;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -57,12 +56,13 @@ final class Parallelizer {
      * {@code rel.SharedSubplans}); rewriting each place anew made two copies, each computed.
      */
     private final Map<RelNode, RelNode> rewritten = new IdentityHashMap<>();
-    /** The nodes the plan reads in more than one place, whose rewrite must stay one node. */
-    private final Set<RelNode> readTwice = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Per node, the places the plan reads it: a node read in more than one must stay one node. */
+    private final Map<RelNode, Integer> readers;
 
-    private Parallelizer(int degree, double thresholdRows) {
+    private Parallelizer(int degree, double thresholdRows, RelNode root) {
         this.degree = degree;
         this.thresholdRows = thresholdRows;
+        this.readers = SharedSubplans.readers(root);
     }
 
     /** {@code root} with its parallel fragments under gathers of {@code degree} workers; itself when degree is 1. */
@@ -71,19 +71,7 @@ final class Parallelizer {
                 || rowsScanned(root) < PLAN_THRESHOLDS * thresholdRows && !readsPartitions(root)) {
             return root;
         }
-        Parallelizer parallelizer = new Parallelizer(degree, thresholdRows);
-        parallelizer.findReadTwice(root, Collections.newSetFromMap(new IdentityHashMap<>()));
-        return parallelizer.visit(root);
-    }
-
-    private void findReadTwice(RelNode rel, Set<RelNode> seen) {
-        if (!seen.add(rel)) {
-            readTwice.add(rel);
-            return;
-        }
-        for (RelNode input : rel.getInputs()) {
-            findReadTwice(input, seen);
-        }
+        return new Parallelizer(degree, thresholdRows, root).visit(root);
     }
 
     /**
@@ -177,7 +165,7 @@ final class Parallelizer {
             changed |= visited != input;
             inputs.add(visited);
         }
-        if ((rel instanceof ColumbaFilter || rel instanceof ColumbaProject) && !readTwice.contains(rel.getInput(0))
+        if ((rel instanceof ColumbaFilter || rel instanceof ColumbaProject) && readers.getOrDefault(rel.getInput(0), 1) < 2
                 && inputs.getFirst() instanceof ColumbaGather gather && mergesInWorkers(gather.getInput())) {
             // A filter or projection of the merged groups (HAVING, say) runs in the workers too, on the groups of each;
             // not when the gather is read elsewhere too: the copy would be a second fragment, computed again.

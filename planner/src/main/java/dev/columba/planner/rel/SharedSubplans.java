@@ -25,8 +25,7 @@ public final class SharedSubplans {
 
     /** Per spooled subplan of the plan at {@code root}, the number of places that read it. */
     public static Map<RelNode, Integer> of(RelNode root) {
-        Map<RelNode, Integer> readers = new IdentityHashMap<>();
-        count(root, readers);
+        Map<RelNode, Integer> readers = readers(root);
         Map<RelNode, Integer> shared = new IdentityHashMap<>();
         readers.forEach((rel, count) -> {
             if (count > 1 && worthKeeping(rel) && selfContained(rel)) {
@@ -34,6 +33,13 @@ public final class SharedSubplans {
             }
         });
         return shared;
+    }
+
+    /** Per node of the plan at {@code root} outside parallel fragments, the number of places that read it. */
+    public static Map<RelNode, Integer> readers(RelNode root) {
+        Map<RelNode, Integer> readers = new IdentityHashMap<>();
+        count(root, readers);
+        return readers;
     }
 
     static RelNode physical(RelNode rel) {
