@@ -224,8 +224,7 @@ public final class SegmentIo {
         MemorySegment mapping = chunk.mapping();
         long offset = chunk.offset();
         long length = chunk.length();
-        long resident = MemoryMapping.residentBytes(mapping, offset, length);
-        long nonResident = Math.max(0, roundToPages(offset, length) - resident);
+        long nonResident = MemoryMapping.nonResidentPageBytes(mapping, offset, length);
         if (nonResident > 0) {
             MemoryMapping.madvise(mapping, offset, length, MemoryAdvice.WILLNEED);
             count(IoCounter.LOB_READ_AHEAD_READS, units(nonResident));
@@ -238,13 +237,6 @@ public final class SegmentIo {
         requests.add(new Request(mapping, offset, length, nonResident));
         outstandingBytes += length;
         return nonResident > 0;
-    }
-
-    /** The bytes the kernel works in for a range: whole OS pages (4 KB) around it. */
-    private static long roundToPages(long offset, long length) {
-        long first = offset / 4096 * 4096;
-        long last = (offset + length + 4095) / 4096 * 4096;
-        return last - first;
     }
 
     /**
@@ -287,8 +279,7 @@ public final class SegmentIo {
         if (readAheadCovered) {
             return;
         }
-        long resident = MemoryMapping.residentBytes(mapping, offset, length);
-        long nonResident = Math.max(0, roundToPages(offset, length) - resident);
+        long nonResident = MemoryMapping.nonResidentPageBytes(mapping, offset, length);
         if (nonResident > 0) {
             count(IoCounter.LOB_PHYSICAL_READS, units(nonResident));
             count(IoCounter.READ_IOS, nonResident / 4096);

@@ -4,6 +4,7 @@ import dev.columba.columnstore.encoding.ColumnPredicate;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.file.RowgroupMappings;
 import dev.columba.columnstore.file.SegmentIo;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
@@ -76,6 +77,8 @@ final class UpcomingRowgroups implements AutoCloseable {
     private final List<ColumnFilter> filters;
     private final int[] needed;
     private final SegmentIo io;
+    /** The database's rowgroup files kept mapped between statements, which the scan opens through. */
+    private final RowgroupMappings mappings;
     /** The rowgroups this scan may still claim (shared with other workers in a parallel plan). */
     private final RowgroupMorsels morsels;
     private final ArrayDeque<Prepared> ahead = new ArrayDeque<>();
@@ -88,6 +91,7 @@ final class UpcomingRowgroups implements AutoCloseable {
         this.filters = filters;
         this.needed = needed;
         this.io = io;
+        this.mappings = RowgroupMappings.of(table.database());
         this.morsels = morsels;
     }
 
@@ -138,6 +142,10 @@ final class UpcomingRowgroups implements AutoCloseable {
             return;
         }
         Path path = table.rowgroupFile(upcoming.rowgroupId());
+        if (mappings.keeps(path)) {
+            // Mapped by an earlier statement: its header and footer are in this process's page tables.
+            return;
+        }
         try (FileHandle file = NativeFilesFacade.INSTANCE.open(path, FilesFacade.OpenMode.READ, false)) {
             long size = file.size();
             if (size == 0) {
@@ -162,7 +170,7 @@ final class UpcomingRowgroups implements AutoCloseable {
         if (entry.state() != RowgroupState.COMPRESSED) {
             return new Delta(entry);
         }
-        RowgroupFile file = RowgroupFile.open(NativeFilesFacade.INSTANCE, table.rowgroupFile(entry.rowgroupId()));
+        RowgroupFile file = mappings.open(NativeFilesFacade.INSTANCE, table.rowgroupFile(entry.rowgroupId()));
         SegmentMetadata[] metadata;
         try {
             metadata = survivingMetadata(file);

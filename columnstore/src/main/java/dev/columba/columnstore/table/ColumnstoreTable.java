@@ -4,6 +4,7 @@ import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.columnstore.build.ColumnstoreOptions;
 import dev.columba.columnstore.build.TrimReason;
 import dev.columba.columnstore.file.ColumnstoreFiles;
+import dev.columba.columnstore.file.RowgroupMappings;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
@@ -349,6 +350,7 @@ public final class ColumnstoreTable {
                         database.log().flush(database.log().endLsn());
                         logSynced = true;
                     }
+                    RowgroupMappings.of(database).forget(path);
                     Files.deleteIfExists(path);
                 }
             }

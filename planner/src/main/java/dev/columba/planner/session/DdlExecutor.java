@@ -1,6 +1,7 @@
 package dev.columba.planner.session;
 
 import dev.columba.columnstore.build.ColumnstoreOptions;
+import dev.columba.columnstore.file.RowgroupMappings;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -644,8 +645,10 @@ final class DdlExecutor {
 
     // ---- files and settings ---------------------------------------------------------------------
 
-    private static void deleteDirectories(List<Path> directories) {
+    private void deleteDirectories(List<Path> directories) {
         for (Path directory : directories) {
+            // A kept mapping would hold a deleted file's space until it was unmapped.
+            RowgroupMappings.of(database()).forgetUnder(directory);
             if (!Files.exists(directory)) {
                 continue;
             }

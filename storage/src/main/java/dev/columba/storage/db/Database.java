@@ -568,14 +568,15 @@ public final class Database implements AutoCloseable {
     public int dropCleanBuffers() {
         checkOpen();
         int dropped = pool.dropCleanBuffers();
+        releaseKeptFiles();
         dropOsCacheUnder(directory);
         return dropped;
     }
 
     /**
      * Drops every file under {@code root} from the page cache ({@code POSIX_FADV_DONTNEED} drops
-     * clean pages only). Pages still mapped by a running scan stay; scans unmap their files when
-     * they finish, so between statements nothing is mapped.
+     * clean pages only). Pages still mapped by a running scan stay; kept mappings were let go of
+     * ({@link FileCache}) and a running scan's are unmapped when it finishes.
      */
     private void dropOsCacheUnder(Path root) {
         if (!Files.isDirectory(root)) {
@@ -630,6 +631,25 @@ public final class Database implements AutoCloseable {
         return kind.cast(extensions.computeIfAbsent(kind, ignored -> create.get()));
     }
 
+    /**
+     * An {@link #extension} that keeps some of the database's files memory-mapped between
+     * statements (the columnstore's rowgroup files). {@code POSIX_FADV_DONTNEED} cannot drop pages a
+     * process has mapped, so {@code DBCC DROPCLEANBUFFERS} first tells every such extension to let
+     * go of its files, as does closing the database.
+     */
+    public interface FileCache {
+        /** Stops keeping files mapped: those no statement uses are unmapped now, the others when their statement is done. */
+        void releaseFiles();
+    }
+
+    private void releaseKeptFiles() {
+        for (Object extension : extensions.values()) {
+            if (extension instanceof FileCache cache) {
+                cache.releaseFiles();
+            }
+        }
+    }
+
     /** Whether the database was opened read-only at the last consistent point of a damaged log. */
     public boolean readOnly() {
         return readOnly;
@@ -666,6 +686,7 @@ public final class Database implements AutoCloseable {
         } finally {
             closed = true;
             try {
+                releaseKeptFiles();
                 log.close();
             } finally {
                 try {

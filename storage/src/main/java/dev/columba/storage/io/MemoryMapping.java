@@ -115,6 +115,21 @@ public final class MemoryMapping {
         return ResidencyProbe.residentBytes(start, start + length, mapped, offset);
     }
 
+    /**
+     * The bytes of the whole pages that {@code [offset, offset + length)} of {@code mapped} touches
+     * and that are not in the page cache: what touching or advising the range reads from storage.
+     * (Subtracting {@link #residentBytes} from the range rounded out to pages would count the
+     * uncovered parts of resident end pages as unread.)
+     */
+    public static long nonResidentPageBytes(MemorySegment mapped, long offset, long length) {
+        checkRange(mapped, offset, length);
+        if (length == 0) {
+            return 0;
+        }
+        long start = mapped.address() + offset;
+        return ResidencyProbe.nonResidentPageBytes(start, start + length, mapped, offset);
+    }
+
     private static void checkRange(MemorySegment mapped, long offset, long length) {
         if (!mapped.isNative()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT,

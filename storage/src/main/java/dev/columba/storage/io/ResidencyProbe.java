@@ -67,6 +67,25 @@ final class ResidencyProbe {
     }
 
     /**
+     * The bytes of the whole pages that {@code [start, end)} touches and that are not resident: what
+     * the kernel reads, a page at a time, when the range is touched or advised.
+     */
+    static long nonResidentPageBytes(long start, long end, Object subject, long offset) {
+        MemorySegment vector = VECTOR.get();
+        long nonResident = 0;
+        for (long pageStart = alignDown(start); pageStart < end; ) {
+            long pages = Math.min(PAGES_PER_CALL, (alignUp(end) - pageStart) / PAGE_SIZE);
+            ask(pageStart, pages, vector, subject, offset + (Math.max(pageStart, start) - start));
+            for (long page = 0; page < pages; page++, pageStart += PAGE_SIZE) {
+                if ((vector.get(ValueLayout.JAVA_BYTE, page) & 1) == 0) {
+                    nonResident += PAGE_SIZE;
+                }
+            }
+        }
+        return nonResident;
+    }
+
+    /**
      * Residency of the {@code pageCount} pages from {@code pageStart} (a page-aligned address): bit
      * {@code i} set when page {@code i} is resident.
      */

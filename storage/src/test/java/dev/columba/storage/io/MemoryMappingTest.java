@@ -71,6 +71,14 @@ class MemoryMappingTest {
             assertEquals(10, MemoryMapping.residentBytes(mapped, 20, 10));
             assertEquals(0, MemoryMapping.residentBytes(mapped, pageSize - 100, pageSize));
             assertEquals(0, MemoryMapping.residentBytes(mapped, 0, 0));
+
+            // Whole pages: a range ending inside the resident page counts none of it as unread,
+            // one reaching into the next page counts that page whole.
+            assertEquals(0, MemoryMapping.nonResidentPageBytes(mapped, 20, 10));
+            assertEquals(0, MemoryMapping.nonResidentPageBytes(mapped, 0, pageSize - 100));
+            assertEquals(pageSize, MemoryMapping.nonResidentPageBytes(mapped, 10, pageSize - 100));
+            assertEquals(2L * pageSize, MemoryMapping.nonResidentPageBytes(mapped, pageSize - 100, pageSize + 1));
+            assertEquals(0, MemoryMapping.nonResidentPageBytes(mapped, 0, 0));
         }
     }
 
