@@ -52,7 +52,8 @@ class OltpSuiteTest {
                     assertEquals(statements * workload.rowsPerStatement(), figure(result, OltpDatabase.ROWS_PER_SECOND),
                             statements * 1e-9, name);
                     if (engine == OltpEngine.COLUMBA && workload.writes()) {
-                        assertTrue(figure(result, OltpDatabase.COMMITS_PER_SYNC) > 0, name);
+                        assertTrue(RunResults.figure(result, OltpDatabase.COMMITS_PER_SYNC).orElseThrow(
+                                () -> new AssertionError("commitsPerSync missing: " + name)) > 0, name);
                     }
                     double p50 = figure(result, OltpDatabase.LATENCY_P50);
                     assertTrue(p50 > 0 && p50 <= figure(result, OltpDatabase.LATENCY_P99), name);

@@ -24,7 +24,7 @@ import dev.columba.planner.rel.ColumbaTableFunctionScan;
 import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.Execution;
 import dev.columba.planner.rel.PlanTables;
-import dev.columba.planner.rel.TableFunctionRowCount;
+import dev.columba.planner.rel.ColumbaRowCount;
 import dev.columba.planner.rules.AntiJoinRule;
 import dev.columba.planner.rules.ColumbaAggregateRule;
 import dev.columba.planner.rules.CountIntoScanRule;
@@ -167,7 +167,7 @@ public final class QueryPlanner {
     private static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
                     BuiltInMetadata.Selectivity.Handler.class),
-            ReflectiveRelMetadataProvider.reflectiveSource(TableFunctionRowCount.INSTANCE,
+            ReflectiveRelMetadataProvider.reflectiveSource(ColumbaRowCount.INSTANCE,
                     BuiltInMetadata.RowCount.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(ColumbaDistinctRowCount.INSTANCE,
                     BuiltInMetadata.DistinctRowCount.Handler.class),

@@ -44,6 +44,15 @@ public final class ColumbaColumnOrigins implements MetadataHandler<BuiltInMetada
         return Set.of(new RelColumnOrigin(scan.getTable(), projection[column], false));
     }
 
+    /**
+     * A phase of a split aggregation: its aggregate's origins (a group key from its input's column,
+     * an aggregate derived), not Calcite's guess for a single-input node (the input's column at the
+     * same position).
+     */
+    public Set<RelColumnOrigin> getColumnOrigins(ColumbaSplitAggregate split, RelMetadataQuery mq, int column) {
+        return mq.getColumnOrigins(split.aggregate(), column);
+    }
+
     /** A bitmap filter passes its input's columns on. */
     public Set<RelColumnOrigin> getColumnOrigins(ColumbaBitmapFilter filter, RelMetadataQuery mq, int column) {
         return mq.getColumnOrigins(filter.getInput(), column);

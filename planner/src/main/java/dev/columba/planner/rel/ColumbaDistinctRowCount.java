@@ -47,6 +47,16 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
         return rel == null ? null : mq.getDistinctRowCount(rel, groupKey, predicate);
     }
 
+    /**
+     * A phase of a split aggregation answers as its aggregate: Calcite's handler for a single-input
+     * node would answer from the rows aggregated, so a join above it at MAXDOP n was estimated from
+     * those (see {@link ColumbaRowCount}).
+     */
+    public Double getDistinctRowCount(ColumbaSplitAggregate split, RelMetadataQuery mq, ImmutableBitSet groupKey,
+                                      RexNode predicate) {
+        return mq.getDistinctRowCount(split.aggregate(), groupKey, predicate);
+    }
+
     public Double getDistinctRowCount(TableScan scan, RelMetadataQuery mq, ImmutableBitSet groupKey,
                                       RexNode predicate) {
         ColumbaTable table = scan.getTable().unwrap(ColumbaTable.class);

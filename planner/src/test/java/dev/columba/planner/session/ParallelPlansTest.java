@@ -147,6 +147,43 @@ class ParallelPlansTest {
         assertTrue(few.indexOf("final") < few.indexOf("Gather Streams"), few);
     }
 
+    /** The first "HashAggregate" line's estimated rows. */
+    private static double aggregateEstimate(String plan) {
+        String line = plan.lines().filter(each -> each.contains("HashAggregate")).findFirst().orElseThrow(() -> new AssertionError(plan));
+        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("estimated rows ([0-9.E]+)").matcher(line);
+        assertTrue(rows.find(), line);
+        return Double.parseDouble(rows.group(1));
+    }
+
+    @Test
+    void aSplitAggregationIsEstimatedAtItsGroupsNotItsInputRows() {
+        set("SET parallelism_threshold_rows = 1000");
+        String sql = "SELECT store_id, COUNT(*) FROM sales GROUP BY store_id";
+        set("SET max_dop = 1");
+        String serialPlan = explain(sql);
+        double serial = aggregateEstimate(serialPlan);
+        assertTrue(serial < 1000, "about the 50 stores:\n" + serialPlan);
+        set("SET max_dop = 2");
+        String parallel = explain(sql);
+        assertTrue(parallel.contains("final"), parallel);
+        assertEquals(serial, aggregateEstimate(parallel), "the final merge, as the aggregation it is a phase of:\n" + parallel);
+        // A join above a split aggregation is estimated from its groups too.
+        String joined = "SELECT t.store_id, t.c FROM (SELECT store_id, COUNT(*) AS c FROM sales GROUP BY store_id) t"
+                + " JOIN sales s ON s.id = t.store_id";
+        set("SET max_dop = 1");
+        double serialTop = topEstimate(explain(joined));
+        set("SET max_dop = 2");
+        String parallelJoined = explain(joined);
+        assertTrue(parallelJoined.contains("final"), parallelJoined);
+        assertEquals(serialTop, topEstimate(parallelJoined), 1e-6 * serialTop, parallelJoined);
+    }
+
+    private static double topEstimate(String plan) {
+        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("estimated rows ([0-9.E]+)").matcher(plan);
+        assertTrue(rows.find(), plan);
+        return Double.parseDouble(rows.group(1));
+    }
+
     @Test
     void everyJoinTypeAnswersAsOneWorker() {
         List<List<List<Object>>> serial = answers(JOINS, 1);
