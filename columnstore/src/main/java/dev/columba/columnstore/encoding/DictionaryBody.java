@@ -338,6 +338,35 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         }
         // Ids tested row by row are read from a heap copy of the packed ids (see PackedLongs.heapWords).
         byte[] words = packedIds.heapWords();
+        if (words != null && condition.idCount() <= IdCondition.WORD_IDS) {
+            // A small dictionary (TPC-H's l_shipmode, l_shipinstruct): its matching ids fit one word.
+            long matching = condition.word();
+            int limit = condition.idCount();
+            return new RowFilter() {
+                @Override
+                public int select(int fromRow, int count, int[] selection) {
+                    int selected = packedIds.selectInWord(words, fromRow, count, matching, limit, selection);
+                    return selected >= 0 ? selected : damaged(fromRow - selected - 1);
+                }
+
+                @Override
+                public int refine(int fromRow, int[] selection, int selectedCount) {
+                    int kept = packedIds.refineInWord(words, fromRow, selection, selectedCount, matching, limit);
+                    return kept >= 0 ? kept : damaged(fromRow - kept - 1);
+                }
+
+                @Override
+                public boolean matches(int row) {
+                    long id = packedIds.reference() + packedIds.deltaIn(words, row);
+                    return condition.test(checked(id, row));
+                }
+
+                private int damaged(int row) {
+                    checked(packedIds.reference() + packedIds.deltaIn(words, row), row);
+                    throw new IllegalStateException("row " + row + " was reported beyond the dictionaries but is not");
+                }
+            };
+        }
         return new RowFilter() {
             @Override
             public int select(int fromRow, int count, int[] selection) {

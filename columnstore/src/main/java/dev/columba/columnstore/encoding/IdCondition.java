@@ -84,6 +84,22 @@ final class IdCondition {
         }
     }
 
+    /** Most ids {@link #word} can hold. */
+    static final int WORD_IDS = 64;
+
+    /** The ids in the space. */
+    int idCount() {
+        return idCount;
+    }
+
+    /** The matching ids as the bits of one word, when the id space has at most {@link #WORD_IDS} ids. */
+    long word() {
+        if (idCount > WORD_IDS) {
+            throw new IllegalStateException(idCount + " ids do not fit one word");
+        }
+        return words.length == 0 ? 0 : words[0];
+    }
+
     /** Whether id {@code id} (already checked to be in the id space) matches. */
     boolean test(long id) {
         return (words[(int) (id >>> 6)] & (1L << id)) != 0;

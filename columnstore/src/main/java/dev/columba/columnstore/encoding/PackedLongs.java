@@ -137,6 +137,70 @@ final class PackedLongs {
         return selected;
     }
 
+    /**
+     * Selects the rows {@code from + i} ({@code i < count}) whose value {@code v} (reference plus
+     * delta) has bit {@code v} set in {@code wordOfValues}, for values below {@code limit} (at most
+     * 64: a small dictionary's ids): into {@code selection} as {@code i}, returning how many. Read
+     * from {@link #heapWords}' copy {@code words} and tested against the word held in a register:
+     * no array lookup, no branch per row. A value at or beyond {@code limit} (a damaged segment)
+     * returns {@code -(i + 1)} for the first such row, for the caller to report.
+     */
+    int selectInWord(byte[] words, int from, int count, long wordOfValues, int limit, int[] selection) {
+        int width = this.width;
+        long mask = this.mask;
+        long reference = this.reference;
+        long last = limit - 1;
+        long bit = (long) from * width;
+        int selected = 0;
+        long beyond = 0;
+        for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+            long value = reference + (((long) LITTLE_ENDIAN_LONGS.get(words, (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+            selection[selected] = rowInRange;
+            selected += (int) ((wordOfValues >>> value) & 1);
+            beyond |= last - value;
+            bit += width;
+        }
+        return beyond < 0 ? -(firstBeyond(words, from, count, limit) + 1) : selected;
+    }
+
+    /**
+     * Keeps, of the rows {@code from + selection[i]} ({@code i < selectedCount}), those whose value
+     * has its bit set in {@code wordOfValues}, as {@link #selectInWord} tests them, compacted at the
+     * front of {@code selection}; returns how many, or {@code -(i + 1)} for the first row (offset
+     * {@code i} from {@code from}) whose value is at or beyond {@code limit}.
+     */
+    int refineInWord(byte[] words, int from, int[] selection, int selectedCount, long wordOfValues, int limit) {
+        int width = this.width;
+        long mask = this.mask;
+        long reference = this.reference;
+        long last = limit - 1;
+        if (selectedCount == 0) {
+            return 0;
+        }
+        int lastRow = selection[selectedCount - 1];
+        int kept = 0;
+        long beyond = 0;
+        for (int index = 0; index < selectedCount; index++) {
+            int rowInRange = selection[index];
+            long bit = (long) (from + rowInRange) * width;
+            long value = reference + (((long) LITTLE_ENDIAN_LONGS.get(words, (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+            selection[kept] = rowInRange;
+            kept += (int) ((wordOfValues >>> value) & 1);
+            beyond |= last - value;
+        }
+        // The damaged row is among those tested, all within the first lastRow + 1 rows.
+        return beyond < 0 ? -(firstBeyond(words, from, lastRow + 1, limit) + 1) : kept;
+    }
+
+    private int firstBeyond(byte[] words, int from, int count, int limit) {
+        for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+            if (reference + deltaIn(words, from + rowInRange) >= limit) {
+                return rowInRange;
+            }
+        }
+        throw new IllegalStateException("no value beyond " + limit);
+    }
+
     /** The delta of value {@code index} (unsigned). */
     long delta(int index) {
         if (width == 0) {

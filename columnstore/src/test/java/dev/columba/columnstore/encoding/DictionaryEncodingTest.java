@@ -97,6 +97,16 @@ class DictionaryEncodingTest extends AbstractEncodingTest {
             assertEquals("b", reader.fetch(2));
             ColumbaException fetch = assertThrows(ColumbaException.class, () -> reader.fetch(3));
             assertEquals(ErrorCode.INDEX_CORRUPT, fetch.errorCode());
+            // A filter over the small dictionary tests ids against one word; the damaged id is still reported.
+            SegmentFilter filter = reader.filter(ColumnPredicate.equal("a"));
+            ColumbaException select = assertThrows(ColumbaException.class, () -> filter.select(0, 4, new int[4]));
+            assertEquals(decode.getMessage(), select.getMessage());
+            assertEquals(1, filter.select(0, 3, new int[3]), "the rows before the damaged one: one 'a'");
+            ColumbaException refine = assertThrows(ColumbaException.class, () -> filter.refine(0, new int[] {1, 3}, 2));
+            assertEquals(decode.getMessage(), refine.getMessage());
+            int[] undamaged = {0, 1, 2};
+            assertEquals(1, filter.refine(0, undamaged, 3));
+            assertEquals(1, undamaged[0]);
         });
     }
 
