@@ -2,16 +2,22 @@ package dev.columba.columnstore.encoding;
 
 /**
  * Scratch arrays for decoding a chunk of a segment, kept by its {@link SegmentReader} across
- * calls: a scan decodes a rowgroup's segment a batch at a time, and allocating (and zeroing) the
+ * calls, and by a scan across the readers of one column's segments (a table of small rowgroups
+ * opened a reader, and so a fresh set of arrays, every few batches: TPC-H Q11's partsupp, 13
+ * rowgroups read twice, allocated 16 MB of scratch a statement): a scan decodes a rowgroup's segment a batch at a time, and allocating (and zeroing) the
  * chunk's values, packed words and widened values afresh for every batch and column was about
  * 32 KB per DECIMAL column and batch. Grown on demand, never shrunk; owned by the reader's
  * thread, like the reader. Contents do not survive between uses.
  */
-final class DecodeScratch {
+public final class DecodeScratch {
     private long[] longs = new long[0];
     private byte[] words = new byte[0];
     private int[] narrow = new int[0];
     private long[] wide = new long[0];
+
+    /** Empty arrays, grown on first use. */
+    public DecodeScratch() {
+    }
 
     /** At least {@code length} longs: a chunk's values. */
     long[] longs(int length) {

@@ -40,10 +40,11 @@ public final class SegmentReader {
     private final SegmentBody body;
     private final String origin;
     /** Decoding's arrays, reused by every call (a reader is used by one thread, as its scan is). */
-    private final DecodeScratch scratch = new DecodeScratch();
+    private final DecodeScratch scratch;
 
     private SegmentReader(SqlType type, SegmentHeader header, MemorySegment payload, long bitmapOffset,
-                          SegmentBody body, String origin) {
+                          SegmentBody body, String origin, DecodeScratch scratch) {
+        this.scratch = scratch;
         this.type = type;
         this.kind = header.kind();
         this.header = header;
@@ -82,6 +83,16 @@ public final class SegmentReader {
      */
     public static SegmentReader open(MemorySegment bytes, SqlType type, Dictionary primary, Dictionary secondary,
                                      String origin, boolean checked) {
+        return open(bytes, type, primary, secondary, origin, checked, new DecodeScratch());
+    }
+
+    /**
+     * Opens the segment as {@link #open(MemorySegment, SqlType, Dictionary, Dictionary, String, boolean)}
+     * does, decoding through {@code scratch}: arrays the caller hands from one segment's reader to
+     * the next (the same thread's, one reader at a time).
+     */
+    public static SegmentReader open(MemorySegment bytes, SqlType type, Dictionary primary, Dictionary secondary,
+                                     String origin, boolean checked, DecodeScratch scratch) {
         Objects.requireNonNull(type, "type");
         SegmentHeader header = SegmentHeader.read(bytes, origin);
         ValueKind kind = ValueKind.of(type);
@@ -113,7 +124,7 @@ public final class SegmentReader {
         }
         SegmentBody body = Encoding.of(header.encoding()).openBody(
                 new Encoding.BodyContext(type, header, payload, bodyOffset, limit, primary, secondary, origin, checked));
-        return new SegmentReader(type, header, payload, payloadOffset, body, origin);
+        return new SegmentReader(type, header, payload, payloadOffset, body, origin, scratch);
     }
 
     private static void checkNullBitmap(MemorySegment payload, long offset, SegmentHeader header, String origin) {

@@ -3,6 +3,7 @@ package dev.columba.columnstore.scan;
 import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.columnstore.encoding.DecodeScratch;
 import dev.columba.columnstore.encoding.EncodingKind;
 import dev.columba.columnstore.encoding.ExactTotal;
 import dev.columba.columnstore.encoding.SegmentFilter;
@@ -98,6 +99,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private int rowgroupsAggregated;
 
     private RowgroupFile file;
+    /** Decoding arrays by column, handed from each rowgroup's segment reader to the next. */
+    private final DecodeScratch[] scratch;
     /** What earlier statements checked of the same bytes (checks not redone; reads and checksums are). */
     private final CheckedObjects checked;
     private SegmentReader[] readers;
@@ -129,6 +132,7 @@ public final class ColumnstoreScan implements AutoCloseable {
                 options.readAheadMaxBytes(), options.readAheadDepthBytes());
         this.primaries = table.primaryDictionaries();
         this.checked = CheckedObjects.of(table.database());
+        this.scratch = new DecodeScratch[table.schema().size()];
         this.rows = table.rowCodec();
         counters.increment(IoCounter.SCAN_COUNT);
         List<Column> columns = new ArrayList<>();
@@ -455,10 +459,17 @@ public final class ColumnstoreScan implements AutoCloseable {
         return openSegment(column, null, null);
     }
 
-    /** Opens a touched and verified segment of the current file, its structure checked unless an earlier statement did. */
+    /**
+     * Opens a touched and verified segment of the current file, its structure checked unless an
+     * earlier statement did, decoding through the column's scratch arrays of the scan.
+     */
     private SegmentReader openSegment(int column, Dictionary primary, Dictionary secondary) {
+        if (scratch[column] == null) {
+            scratch[column] = new DecodeScratch();
+        }
+        DecodeScratch arrays = scratch[column];
         return checked.read(file, column, known -> SegmentReader.open(file.segment(column), schema.column(column).type(),
-                primary, secondary, file.path() + " column " + column, known));
+                primary, secondary, file.path() + " column " + column, known, arrays));
     }
 
     /** Types whose footer min/max are exact values that order as the column does. */
