@@ -473,7 +473,7 @@ final class EntrySorter implements AutoCloseable {
     }
 
     /**
-     * The sources merged through a tree of losers (Knuth's replacement selection): one comparison per
+     * The sources merged through a tree of losers (Knuth, TAOCP 5.4.1): one comparison per
      * level from the source just advanced to the root, against the loser kept at each node, where a
      * {@code PriorityQueue} of sources polled and re-added each one (two sift passes through a
      * comparator lambda and interface calls, 9.6% of a shuffled load's thread in a profile). Each
