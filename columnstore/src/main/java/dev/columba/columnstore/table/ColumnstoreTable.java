@@ -319,6 +319,17 @@ public final class ColumnstoreTable {
         return RowgroupWriter.primaries(this);
     }
 
+    /** The names of the rowgroup files {@code reader}'s state refers to: one per COMPRESSED rowgroup. */
+    java.util.Set<String> liveFileNames(PageReader reader, IoCounters counters) {
+        java.util.Set<String> live = new java.util.HashSet<>();
+        for (RowgroupEntry entry : rowgroups(reader, counters)) {
+            if (entry.state() == RowgroupState.COMPRESSED) {
+                live.add(ColumnstoreFiles.rowgroupFileName(entry.rowgroupId()));
+            }
+        }
+        return live;
+    }
+
     /**
      * Removes rowgroup files no committed rowgroup refers to (left by a rolled-back or crashed
      * build, or by a merge) and temporary files. Runs inside the writer's transaction, the only
@@ -333,12 +344,7 @@ public final class ColumnstoreTable {
         if (!Files.isDirectory(fileDirectory())) {
             return;
         }
-        java.util.Set<String> live = new java.util.HashSet<>();
-        for (RowgroupEntry entry : rowgroups(reader, counters)) {
-            if (entry.state() == RowgroupState.COMPRESSED) {
-                live.add(ColumnstoreFiles.rowgroupFileName(entry.rowgroupId()));
-            }
-        }
+        java.util.Set<String> live = liveFileNames(reader, counters);
         try (java.util.stream.Stream<Path> paths = Files.list(fileDirectory())) {
             boolean logSynced = false;
             for (Path path : paths.toList()) {
@@ -648,7 +654,8 @@ public final class ColumnstoreTable {
     /**
      * Drops the table in the transaction: its delta rowgroups, delete bitmap, rowgroup directory and
      * catalog entry. Its files stay until the caller deletes {@link #fileDirectory()} after the
-     * commit (a directory no table refers to is also removed when the engine next opens).
+     * commit (a directory no table refers to is moved into {@code damaged/} when the engine next
+     * opens, {@link OrphanFiles}).
      */
     public void drop(Transaction transaction) {
         IoCounters counters = transaction.systemCounters();

@@ -130,10 +130,27 @@ final class CsvBlockParser {
 
     /** Parses the records of {@code data[start, end)}; {@code atEof}: the file ends at {@code end}. */
     ParsedBlock parse(byte[] data, int start, int end, boolean atEof) {
-        // Room for records of 96 bytes on average: typical rows never grow the batch.
-        int expectedRows = Math.max(16, (end - start) / 96);
-        ColumnBatch batch = new ColumnBatch(schema, expectedRows);
-        int[] lines = new int[expectedRows];
+        return parse(data, start, end, atEof, null);
+    }
+
+    /**
+     * As {@link #parse(byte[], int, int, boolean)}, into {@code recycled}'s batch and line array
+     * (emptied first) if not null: a block read row by row is done with once the reader moves past
+     * it, and a new batch per block (a few MB of fresh arrays) was most of a rowstore load's garbage.
+     */
+    ParsedBlock parse(byte[] data, int start, int end, boolean atEof, ParsedBlock recycled) {
+        ColumnBatch batch;
+        int[] lines;
+        if (recycled != null) {
+            batch = recycled.batch();
+            batch.clear();
+            lines = recycled.rowLines();
+        } else {
+            // Room for records of 96 bytes on average: typical rows never grow the batch.
+            int expectedRows = Math.max(16, (end - start) / 96);
+            batch = new ColumnBatch(schema, expectedRows);
+            lines = new int[expectedRows];
+        }
         int position = start;
         int breaks = 0;
         while (position < end) {

@@ -60,6 +60,17 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
     private final ExecutorService workers;
     private final ThreadLocal<CsvBlockParser> parsers;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /**
+     * Parsed blocks read row by row and passed: their batches and line arrays, for the next parses
+     * to write into (parallel workers take them too). A block handed out by {@link #batches} is
+     * the caller's and never comes back here.
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<ParsedBlock> recycled =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** MAXDOP > 1: blocks of {@link #blockBytes} whose parse has returned, for {@link #readBlock} (reader thread only). */
+    private final ArrayDeque<byte[]> freeBlocks = new ArrayDeque<>();
+    /** The current block's batch went to the caller of {@link #batches}: not to be recycled. */
+    private boolean currentHandedOut;
     private final int inFlight;
     private final int blockBytes;
     private byte[] carry = new byte[0];
@@ -210,6 +221,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
                     throw new IllegalStateException("rows of this block were already read one at a time");
                 }
                 ColumnBatch batch = current.batch();
+                currentHandedOut = true;
                 rowInBlock = batch.rows();
                 returnedLine = currentBaseLine + current.rowLines()[batch.rows() - 1];
                 long before = records;
@@ -291,7 +303,11 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
                 throw new IllegalStateException("a block without an end");
             }
             nextLine = currentBaseLine + current.lineBreaks();
+            if (!currentHandedOut) {
+                recycled.offer(current);
+            }
         }
+        currentHandedOut = false;
         ParsedBlock parsed;
         if (workers == null) {
             parsed = nextSerial();
@@ -315,7 +331,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
                 return null;
             }
             Block block = readBlock();
-            ParsedBlock parsed = serialParser.parse(block.bytes(), 0, block.length(), block.atEof());
+            ParsedBlock parsed = serialParser.parse(block.bytes(), 0, block.length(), block.atEof(), recycled.poll());
             int rest = block.length() - parsed.consumedEnd();
             carry = rest == 0 ? new byte[0] : Arrays.copyOfRange(block.bytes(), parsed.consumedEnd(), block.length());
             carryLength = rest;
@@ -340,7 +356,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
                 break;
             }
             pending.add(new Pending(block, workers.submit(() -> parsers.get().parse(block.bytes(), 0, block.length(),
-                    block.atEof()))));
+                    block.atEof(), recycled.poll()))));
         }
         if (pending.isEmpty()) {
             if (leftover != null && leftover.length > 0) {
@@ -368,12 +384,17 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
             byte[] joined = Arrays.copyOf(leftover, leftover.length + next.block().length());
             System.arraycopy(next.block().bytes(), 0, joined, leftover.length, next.block().length());
             Block block = new Block(joined, joined.length, next.block().atEof());
-            parsed = serialParser.parse(block.bytes(), 0, block.length(), block.atEof());
+            parsed = serialParser.parse(block.bytes(), 0, block.length(), block.atEof(), recycled.poll());
             next = new Pending(block, null);
         }
         int rest = next.block().length() - parsed.consumedEnd();
         leftover = parsed.failure() == null && rest > 0
                 ? Arrays.copyOfRange(next.block().bytes(), parsed.consumedEnd(), next.block().length()) : null;
+        // Its parse has returned and copied what it kept (a cancelled speculative parse may still be
+        // reading its block, which is therefore never reused).
+        if (next.block().bytes().length == blockBytes) {
+            freeBlocks.push(next.block().bytes());
+        }
         return parsed;
     }
 
@@ -409,7 +430,8 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
      */
     private Block readBlock() {
         int capacity = Math.max(blockBytes, carryLength * 2);
-        byte[] bytes = spare != null && spare.length == capacity ? spare : new byte[capacity];
+        byte[] bytes = spare != null && spare.length == capacity ? spare
+                : capacity == blockBytes && !freeBlocks.isEmpty() ? freeBlocks.pop() : new byte[capacity];
         spare = null;
         System.arraycopy(carry, 0, bytes, 0, carryLength);
         int length = carryLength;

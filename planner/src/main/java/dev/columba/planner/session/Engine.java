@@ -1,6 +1,7 @@
 package dev.columba.planner.session;
 
 import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.columnstore.table.OrphanFiles;
 import dev.columba.columnstore.table.TupleMover;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -67,6 +68,8 @@ public final class Engine implements AutoCloseable {
         this.globals = database.settings();
         this.memory = new Memory(MEMORY_LIMIT);
         this.tupleMover = new TupleMover(database, 5, TimeUnit.MINUTES);
+        // Before any transaction: files a killed load or tuple mover left, against the recovered state.
+        OrphanFiles.sweep(database);
         gatherAllStatistics();
         tupleMover.start();
     }

@@ -27,8 +27,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * tree) and into a columnstore table (rowgroups written as the load goes), once the load has
  * written half a megabyte of spilled pages and sort runs, or of rowgroup files, before it commits.
  * Reopened, the table must hold exactly the rows of the load before it, nothing of the killed one,
- * and no temporary file may be left; the same COPY run again must load every row, and the table's
- * files (data file, rowgroup files) must then be no larger, 5% allowed, than those of a database
+ * and no temporary file may be left, nor any rowgroup or dictionary file the killed load wrote
+ * (removed at open, before the table is written again); the same COPY run again must load every
+ * row, and the table's files (data file, rowgroup files) must then be no larger, 5% allowed, than
+ * those of a database
  * that made the same two loads without a crash: the killed load's pages and files reused or
  * removed, not kept.
  */
@@ -58,10 +60,12 @@ class CopyCrashTest {
         Path control = directory.resolve("control");
         List<List<Object>> before;
         List<List<Object>> after;
+        List<String> filesBefore;
         try (Engine engine = CopyCrashWorkload.open(control); Session session = engine.openSession()) {
             CopyCrashWorkload.create(session, columnstore);
             CopyCrashWorkload.copy(session, first);
             before = contents(session);
+            filesBefore = columnstoreFiles(control);
             CopyCrashWorkload.copy(session, second);
             after = contents(session);
         }
@@ -79,6 +83,11 @@ class CopyCrashTest {
             assertEquals(List.of(), filesUnder(database.resolve(DatabaseLayout.TEMP_DIRECTORY)),
                     "reopening leaves no temporary file of the killed load");
             assertEquals(FIRST_ROWS, countedRows(session), "the row count as before the killed COPY");
+            // Before any further write to the table: the opening itself removes what the killed load wrote.
+            assertEquals(filesBefore, columnstoreFiles(database), organization + ": reopening leaves exactly the"
+                    + " columnstore files of the committed load (the killed load's rowgroup and dictionary files gone)");
+            assertEquals(List.of(), filesUnder(DatabaseLayout.damagedDirectory(database)),
+                    "nothing was uncertain enough to be moved aside");
             CopyCrashWorkload.copy(session, second);
             assertEquals(after, contents(session), organization + ": the COPY run again loads every row");
             assertEquals(FIRST_ROWS + SECOND_ROWS, countedRows(session), "the row count the loads kept");
@@ -141,6 +150,12 @@ class CopyCrashTest {
             }
         }
         return lines;
+    }
+
+    /** The columnstore's files, as paths relative to its directory (the same table ids in both databases). */
+    private static List<String> columnstoreFiles(Path database) {
+        Path root = database.resolve(Database.COLUMNSTORE_DIRECTORY);
+        return filesUnder(root).stream().map(file -> root.relativize(file).toString()).sorted().toList();
     }
 
     /** The bytes of a database's table files: the data file and the columnstore's rowgroup files. */

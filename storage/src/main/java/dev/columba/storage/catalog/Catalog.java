@@ -82,6 +82,16 @@ public final class Catalog {
         }
     }
 
+    /**
+     * The object id the next {@link #allocateObjectId} will return, as {@code reader} sees the boot
+     * page: every id below it was handed out by a transaction that committed (or the system).
+     */
+    public int nextObjectId(PageReader reader, IoCounters counters) {
+        try (PageRef ref = reader.read(BOOT_PAGE, Access.RANDOM, counters)) {
+            return ref.page().get(INT, BOOT_NEXT_OBJECT_ID_OFFSET);
+        }
+    }
+
     /** Adds or replaces an entry. */
     public void put(WriteSet writes, Allocator allocator, CatalogEntry entry, IoCounters counters) {
         tree.put(writes, allocator, CatalogFormat.key(entry.objectId()), CatalogFormat.encode(entry), counters);
