@@ -195,6 +195,23 @@ final class GroupHashTable implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes room for {@code groups} groups' keys in the key vectors at once, before the first group
+     * (a final merge that knows its rows): one allocation each instead of a doubling per power of
+     * two on the way there.
+     */
+    void reserveKeys(int groups) {
+        if (groupCount > 0) {
+            throw new IllegalStateException("reserve the keys before the first group");
+        }
+        for (FieldVector key : keys) {
+            if (key.getValueCapacity() < groups) {
+                key.setInitialCapacity(groups);
+                key.allocateNew();
+            }
+        }
+    }
+
     /** {@link #reserve} sizes a table for at most this many groups (32 MB of whole-number slots). */
     private static final int RESERVE_MAXIMUM = 1 << 20;
 
