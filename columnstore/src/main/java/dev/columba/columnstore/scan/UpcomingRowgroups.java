@@ -115,7 +115,7 @@ final class UpcomingRowgroups implements AutoCloseable {
     void fill() {
         while (io.wantsMore() && mappedAhead < MAX_MAPPED_AHEAD && ahead.size() < morsels.claimsAhead()
                 && !(ahead.peekLast() instanceof Failed)) {
-            RowgroupEntry entry = morsels.claim();
+            RowgroupEntry entry = morsels.claimAhead();
             if (entry == null) {
                 break;
             }

@@ -124,8 +124,8 @@ class ColumnstoreColdScanTest {
         Run serial = coldScan(ScanOptions.all(table.schema().size()));
         database.dropCleanBuffers();
         IoCounters counters = new IoCounters();
-        RowgroupMorsels morsels = RowgroupMorsels.shared();
         int workers = 3;
+        RowgroupMorsels morsels = RowgroupMorsels.shared(workers);
         java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers);
         ProcSelfIo before = ProcSelfIo.read();
@@ -157,6 +157,35 @@ class ColumnstoreColdScanTest {
                 + readBytes + ": " + stats);
         assertEquals(1.0, (double) readBytes / serial.readBytes(), 0.05, "the workers read what one scan reads: "
                 + readBytes + " against " + serial.readBytes() + " bytes");
+    }
+
+    /**
+     * A worker of a parallel scan that prepares the next rowgroup ahead does not take the other
+     * workers' only one: over this table's two rowgroups, the first worker, already reading the
+     * first rowgroup with its read-ahead window open, leaves the second to the other worker.
+     */
+    @Test
+    void aWorkerClaimsAheadOnlyWhatTheOtherWorkersCanSpare() {
+        List<RowgroupEntry> rowgroups = table.rowgroups(database.bufferPool(), new IoCounters());
+        assertEquals(2, rowgroups.size(), "the table's rowgroups: " + rowgroups);
+        RowgroupMorsels morsels = RowgroupMorsels.shared(2);
+        IoCounters counters = new IoCounters();
+        ScanOptions options = ScanOptions.all(table.schema().size());
+        try (ColumnstoreScan first = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator, morsels);
+             ColumnstoreScan second = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator, morsels)) {
+            Batch batch = first.next();
+            long firstRows = batch.selectedCount();
+            assertEquals(0, first.rowgroupsPreparedAhead(), "the first worker left the second rowgroup unclaimed");
+            long secondRows = 0;
+            while ((batch = second.next()) != null) {
+                secondRows += batch.selectedCount();
+            }
+            while ((batch = first.next()) != null) {
+                firstRows += batch.selectedCount();
+            }
+            assertEquals(rowgroups.get(0).totalRows(), firstRows);
+            assertEquals(rowgroups.get(1).totalRows(), secondRows);
+        }
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
@@ -192,6 +193,23 @@ final class GroupHashTable implements AutoCloseable {
             charge.ensure(bytes() + (long) needed * Long.BYTES + (long) (sized + 1) * Long.BYTES);
             slots = new long[needed];
             groupHashes = new long[Math.max(8, sized + 1)];
+        }
+    }
+
+    /**
+     * Makes room for {@code groups} groups' keys in the key vectors at once, before the first group
+     * (a final merge that knows its rows): one allocation each instead of a doubling per power of
+     * two on the way there.
+     */
+    void reserveKeys(int groups) {
+        if (groupCount > 0) {
+            throw new IllegalStateException("reserve the keys before the first group");
+        }
+        for (FieldVector key : keys) {
+            if (key.getValueCapacity() < groups) {
+                key.setInitialCapacity(groups);
+                key.allocateNew();
+            }
         }
     }
 
@@ -392,19 +410,48 @@ final class GroupHashTable implements AutoCloseable {
     }
 
     /**
-     * Ends a parallel fill (every partition rebased): the table holds {@code groups} groups, the
-     * key of group g being row {@code groupRows[g]} of {@code input}. Rows left out as probing past
-     * their partition go in afterwards through {@link #groupIds}.
+     * A parallel fill's keys, partition by partition: writes the values of the whole-number key
+     * columns {@code input} at rows {@code groupRows[0, groups)} as the keys of groups {@code
+     * base ...}. Several threads write the key vectors at once, each its partition's range of
+     * groups (made room for by {@link #reserveKeys} before), and only their values: a validity
+     * byte spans eight groups, which may belong to two partitions, so {@link #completeFill} marks
+     * every key valid afterwards, on one thread (a join's keys are never NULL).
      */
-    void completeFill(FieldVector[] input, int[] groupRows, int groups) {
+    void storeFillKeys(FieldVector[] input, int[] groupRows, int groups, int base) {
+        for (int key = 0; key < keys.length; key++) {
+            long from = input[key].getDataBuffer().memoryAddress();
+            long to = keys[key].getDataBuffer().memoryAddress();
+            if (layouts[key] == Layout.INT64) {
+                for (int group = 0; group < groups; group++) {
+                    MemoryUtil.putLong(to + 8L * (base + group), MemoryUtil.getLong(from + 8L * groupRows[group]));
+                }
+            } else {
+                for (int group = 0; group < groups; group++) {
+                    MemoryUtil.putInt(to + 4L * (base + group), MemoryUtil.getInt(from + 4L * groupRows[group]));
+                }
+            }
+        }
+    }
+
+    /**
+     * Ends a parallel fill (every partition rebased and its keys stored by {@link #storeFillKeys}):
+     * the table holds {@code groups} groups, whose keys are marked valid here. Rows left out as
+     * probing past their partition go in afterwards through {@link #groupIds}.
+     */
+    void completeFill(int groups) {
         groupCount = groups;
         if (dense == null) {
             wholeNumberEntries = groups;
         }
         fillPartitionSize = 0;
-        for (int key = 0; key < keys.length; key++) {
-            VectorCopy.gather(input[key], groupRows, groups, keys[key], 0);
-            keys[key].setValueCount(groups);
+        for (FieldVector key : keys) {
+            ArrowBuf validity = key.getValidityBuffer();
+            int whole = groups >>> 3;
+            validity.setOne(0, whole);
+            for (int group = whole << 3; group < groups; group++) {
+                BitVectorHelper.setBit(validity, group);
+            }
+            key.setValueCount(groups);
         }
     }
 

@@ -166,13 +166,19 @@ public final class HashJoinOperator extends JoinOperator {
      * to gain from it, else here.
      */
     private SharedHashBuild.Assembly assemble(BufferAllocator memory, List<RowBuffer> shares, int workers) {
-        Iterator<RowBuffer> remaining = shares.iterator();
+        // The largest share becomes the build's buffer as it is, and the others are appended to it:
+        // copying every share into a new buffer was the longest serial step of a big build (TPC-H
+        // Q9's 1.5 million orders at MAXDOP 2).
+        RowBuffer base = largestWithoutNullKeys(shares);
+        List<RowBuffer> others = new ArrayList<>(shares);
+        others.remove(base);
+        Iterator<RowBuffer> remaining = others.iterator();
         Supplier<Batch> input = () -> remaining.hasNext() ? remaining.next().asBatch() : null;
         if (workers < 2) {
-            return new SharedHashBuild.Assembly(assemble(memory, input), null);
+            return new SharedHashBuild.Assembly(assemble(memory, base, input), null);
         }
         try {
-            buildRows = new RowBuffer(right.schema(), memory);
+            buildRows = base == null ? new RowBuffer(right.schema(), memory) : base.transfer();
             int keyed = copyBuildRows(memory, input);
             FieldVector[] keys = buildKeys();
             table.reserve(keys, keyed);
@@ -194,6 +200,26 @@ public final class HashJoinOperator extends JoinOperator {
             closeFailedBuild(e);
             throw e;
         }
+    }
+
+    /**
+     * The largest of the shares with no NULL in a key column (whose rows all go into the chains as
+     * they are, in order), or null when every share has one.
+     */
+    private RowBuffer largestWithoutNullKeys(List<RowBuffer> shares) {
+        RowBuffer largest = null;
+        for (RowBuffer share : shares) {
+            // As a batch: its vectors' value counts are the rows appended, which the NULL counts read.
+            Batch rows = share.asBatch();
+            boolean keyNulls = false;
+            for (int key : rightKeys) {
+                keyNulls |= rows.column(key).getNullCount() > 0;
+            }
+            if (!keyNulls && (largest == null || share.size() > largest.size())) {
+                largest = share;
+            }
+        }
+        return largest;
     }
 
     /** A table of fewer rows than this is filled by one worker: dividing it would cost more than it saves. */
@@ -226,10 +252,10 @@ public final class HashJoinOperator extends JoinOperator {
      * <li>per partition: its rows, chunk after chunk (so in row order), inserted into its slots
      *     and linked into the chains of their groups, numbered within the partition;
      * <li>per partition, once every partition's groups are counted: its group numbers made group
-     *     ids (the groups of the partitions before added) in the table, and its chains' first rows
-     *     put in place.
+     *     ids (the groups of the partitions before added) in the table, its chains' first rows
+     *     put in place, and its groups' keys stored.
      * </ol>
-     * Then one worker stores the groups' keys, inserts the few rows whose key probed past its
+     * Then one worker marks the keys valid, inserts the few rows whose key probed past its
      * partition's slots, and publishes the table. Every key's rows are in one partition, inserted
      * and linked in row order by one thread, so each chain holds its rows in row order, as the
      * serial build links them; only the group ids differ (partition by partition).
@@ -363,9 +389,10 @@ public final class HashJoinOperator extends JoinOperator {
             overflowCount[partition] = leftCount;
         }
 
-        /** Phase 3: partition {@code partition}'s group numbers made ids, and its chains' first rows put in place. */
+        /** Phase 3: partition {@code partition}'s group numbers made ids, its chains' first rows put in place, its keys stored. */
         private void rebasePartition(int partition) {
             fillTable.rebaseFill(partition, bases[partition], keys, partitionFirst[partition], partitionGroups[partition]);
+            fillTable.storeFillKeys(keys, partitionFirst[partition], partitionGroups[partition], bases[partition]);
             System.arraycopy(partitionFirst[partition], 0, fillFirstRow, bases[partition], partitionGroups[partition]);
             partitionFirst[partition] = null;
             partitionLast[partition] = null;
@@ -381,6 +408,8 @@ public final class HashJoinOperator extends JoinOperator {
                     groups += partitionGroups[partition];
                 }
                 fillFirstRow = new int[groups];
+                // Room for every group's key, so that the third phase's partitions store theirs at once.
+                fillTable.reserveKeys(groups);
             } else if (phase == 2) {
                 complete();
             }
@@ -389,7 +418,7 @@ public final class HashJoinOperator extends JoinOperator {
         /** After the last phase: the groups' keys, the rows left out of their partitions, the flags and filters. */
         private void complete() {
             int groups = fillFirstRow.length;
-            fillTable.completeFill(keys, fillFirstRow, groups);
+            fillTable.completeFill(groups);
             buildRows = rows;
             table = fillTable;
             tableCharge = fillTableCharge;
@@ -433,8 +462,16 @@ public final class HashJoinOperator extends JoinOperator {
 
     /** The shared table over the batches of {@code input}, its memory from {@code memory}. */
     private SharedHashBuild.Built assemble(BufferAllocator memory, Supplier<Batch> input) {
+        return assemble(memory, null, input);
+    }
+
+    /**
+     * The shared table over the rows of {@code base} (taken over, not copied; null for none), then
+     * the batches of {@code input}, its memory from {@code memory}.
+     */
+    private SharedHashBuild.Built assemble(BufferAllocator memory, RowBuffer base, Supplier<Batch> input) {
         try {
-            buildRows = new RowBuffer(right.schema(), memory);
+            buildRows = base == null ? new RowBuffer(right.schema(), memory) : base.transfer();
             buildFrom(memory, input);
             return new SharedHashBuild.Built(memory, buildRows, table, firstRow, nextRow, matchedRows, matchedGroups,
                     tableCharge, chainCharge);

@@ -3,8 +3,11 @@ package dev.columba.core.exec;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Rows copied out of input batches into vectors of their own that grow as rows arrive (Arrow
@@ -17,6 +20,38 @@ final class RowBuffer implements AutoCloseable {
 
     RowBuffer(TableSchema schema, BufferAllocator allocator) {
         this.rows = Batch.create(schema, allocator);
+    }
+
+    private RowBuffer(Batch rows, int size) {
+        this.rows = rows;
+        this.size = size;
+    }
+
+    /**
+     * A buffer holding this one's rows without copying them: the vectors' memory moves to the new
+     * buffer (under the same allocator), which appends after them; this one is left empty, still to
+     * be closed.
+     */
+    RowBuffer transfer() {
+        rows.setRowCount(size);
+        List<FieldVector> moved = new ArrayList<>(rows.columnCount());
+        try {
+            for (int columnIndex = 0; columnIndex < rows.columnCount(); columnIndex++) {
+                FieldVector vector = rows.column(columnIndex);
+                TransferPair pair = vector.getTransferPair(vector.getAllocator());
+                pair.transfer();
+                moved.add((FieldVector) pair.getTo());
+            }
+        } catch (RuntimeException e) {
+            for (FieldVector vector : moved) {
+                vector.close();
+            }
+            throw e;
+        }
+        RowBuffer taken = new RowBuffer(Batch.of(moved), size);
+        size = 0;
+        rows.setRowCount(0);
+        return taken;
     }
 
     int size() {

@@ -157,6 +157,35 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         };
     }
 
+    /**
+     * Once it has returned its last group an aggregation holds no memory any more: its keys,
+     * states and output batch go back before the operators above need theirs (a final merge above
+     * a worker's partial one), not only when the plan closes; and asking again still ends.
+     */
+    @Test
+    void anAggregateFreesItsGroupsOnceItReturnedTheLast() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.BIGINT), Column.nullable("name", SqlType.varchar(20)));
+        List<Object[]> rows = new ArrayList<>();
+        for (long row = 0; row < 20_000; row++) {
+            rows.add(new Object[] {row % 5_000 * 7, "name " + row % 5_000});
+        }
+        HashAggregateOperator count = new HashAggregateOperator(ListSource.of(schema, rows, 1024), List.of(0, 1),
+                List.of(AggregateCall.of(COUNT, 0, false, schema, "n")));
+        count.open(context(1024));
+        try {
+            int groups = 0;
+            for (dev.columba.core.batch.Batch batch = count.next(); batch != null; batch = count.next()) {
+                groups += batch.selectedCount();
+                assertEquals(true, count.allocator.getAllocatedMemory() > 0, "the groups are held while they are returned");
+            }
+            assertEquals(5_000, groups);
+            assertEquals(0, count.allocator.getAllocatedMemory(), "nothing held after the last group");
+            assertEquals(null, count.next());
+        } finally {
+            count.close();
+        }
+    }
+
     @Test
     void anAggregateToldItsGroupsKeepsShuffledKeysInTheDenseArray() {
         // 10,000 keys four apart, each twice, in a shuffled order (TPC-H Q13's customers after a

@@ -186,7 +186,7 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
         for (PushedFilter filter : filters) {
             filter.toColumnFilter(execution, columnstore.schema().column(filter.column()).type());
         }
-        RowgroupMorsels morsels = execution.divides(this) ? execution.shared(this, RowgroupMorsels::shared) : null;
+        RowgroupMorsels morsels = execution.divides(this) ? execution.shared(this, () -> RowgroupMorsels.shared(execution.fragmentWorkers())) : null;
         ColumnstoreScanOperator scan = new ColumnstoreScanOperator(execution.environment(), columnstore.table(), projection,
                 morsels, () -> {
                     List<ColumnFilter> resolved = new ArrayList<>();

@@ -77,7 +77,7 @@ public final class ColumbaGather extends SingleRel implements ColumbaRel {
         }
         // The planner's check needs one copy to learn the fragment's columns and mode.
         int copies = execution.planning() ? 1 : degree;
-        Execution.Fragment fragment = new Execution.Fragment(drivers);
+        Execution.Fragment fragment = new Execution.Fragment(drivers, copies);
         List<Operator> workers = new ArrayList<>(copies);
         try {
             for (int worker = 0; worker < copies; worker++) {

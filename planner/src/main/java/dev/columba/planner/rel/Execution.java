@@ -52,11 +52,16 @@ public final class Execution {
      */
     public static final class Fragment {
         private final List<RelNode> drivers;
+        private final int workers;
         private final ConcurrentMap<RelNode, Object> shared = new ConcurrentHashMap<>();
 
-        /** @param drivers the scans the workers divide: the fragment's, and those of build inputs each worker reads a share of */
-        public Fragment(List<RelNode> drivers) {
+        /**
+         * @param drivers the scans the workers divide: the fragment's, and those of build inputs each worker reads a share of
+         * @param workers how many workers run the fragment
+         */
+        public Fragment(List<RelNode> drivers, int workers) {
             this.drivers = List.copyOf(drivers);
+            this.workers = workers;
         }
     }
 
@@ -98,6 +103,14 @@ public final class Execution {
             }
         }
         return false;
+    }
+
+    /** How many workers run this execution's fragment (a worker's copy of a fragment only). */
+    public int fragmentWorkers() {
+        if (fragment == null) {
+            throw new IllegalStateException("only a worker's copy of a fragment has fellow workers");
+        }
+        return fragment.workers;
     }
 
     /** Whether this execution is a worker's copy of a parallel fragment (whose workers share state). */

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * columnstore tables of several rowgroups each ({@code sales}, 60,000 rows in 6; {@code product},
  * 1,000 rows in 10, some keys NULL), every join type — INNER, LEFT, SEMI, ANTI, FULL, and the LEFT,
  * SEMI and ANTI joins that build their preserved side — with and without residual conditions, and top-N
- * with and without OFFSET, over a scan and over a join, give at 2 and 3 workers the answers of one
- * worker; aggregates of many groups, merged in the workers after a repartition by their keys (with
+ * with and without OFFSET, over a scan, over a join and over groups merged in the workers, give at 2
+ * and 3 workers the answers of one worker; aggregates of many groups, merged in the workers after a repartition by their keys (with
  * their HAVING), give at 2 to 4 workers the answers of one. EXPLAIN shows the builds read by each
  * worker, the top-N on both sides of the gather and the repartition below it.
  */
@@ -103,13 +103,20 @@ class ParallelPlansTest {
             "SELECT p.category, COUNT(*), COUNT(s.id), SUM(s.amount) FROM sales s FULL JOIN product p"
                     + " ON s.product_id = p.product_id AND s.amount < p.price GROUP BY p.category");
 
+    /** A top-N of groups merged in the workers: split too, each worker keeping its best groups. */
+    private static final String GROUPED_TOP_N = "SELECT id, SUM(amount) AS total, MIN(store_id) FROM sales GROUP BY id"
+            + " ORDER BY total DESC, id FETCH FIRST 12 ROWS ONLY";
+
     private static final List<String> TOP_N = List.of(
             "SELECT id, product_id, amount FROM sales ORDER BY amount DESC, id FETCH FIRST 25 ROWS ONLY",
             "SELECT id, amount, sold FROM sales WHERE store_id < 20 ORDER BY sold, id DESC OFFSET 10 ROWS FETCH NEXT 15 ROWS ONLY",
             "SELECT s.id, p.category, s.amount FROM sales s JOIN product p ON s.product_id = p.product_id"
                     + " ORDER BY s.amount, p.category DESC, s.id FETCH FIRST 30 ROWS ONLY",
             "SELECT COUNT(*), MIN(amount) FROM (SELECT id, amount FROM sales WHERE amount > 98 FETCH FIRST 100 ROWS ONLY) t",
-            "SELECT id FROM sales ORDER BY id OFFSET 59990 ROWS FETCH NEXT 20 ROWS ONLY");
+            "SELECT id FROM sales ORDER BY id OFFSET 59990 ROWS FETCH NEXT 20 ROWS ONLY",
+            GROUPED_TOP_N,
+            "SELECT product_id, store_id, COUNT(*) AS n, SUM(amount) FROM sales GROUP BY product_id, store_id"
+                    + " ORDER BY n DESC, product_id, store_id OFFSET 5 ROWS FETCH NEXT 10 ROWS ONLY");
 
     private static final List<String> MERGED_BY_WORKERS = List.of(
             "SELECT id, COUNT(*), SUM(amount), MIN(sold), MAX(product_id) FROM sales GROUP BY id HAVING SUM(amount) > 90",
@@ -228,6 +235,11 @@ class ParallelPlansTest {
         assertTrue(topN.substring(gather).contains("fetch 25"), topN);
         String offset = explain(TOP_N.get(1));
         assertTrue(offset.substring(offset.indexOf("Gather")).contains("fetch 25"), "offset + fetch rows per worker:\n" + offset);
+        String grouped = explain(GROUPED_TOP_N);
+        int groupedGather = grouped.indexOf("Gather");
+        int repartition = grouped.indexOf("Repartition Streams");
+        assertTrue(groupedGather > 0 && grouped.indexOf("TopN") < groupedGather && grouped.lastIndexOf("TopN") > groupedGather
+                && grouped.lastIndexOf("TopN") < repartition, "a top-N of the groups each worker merged, below the gather:\n" + grouped);
     }
 
     /** The answers of {@code queries} at {@code degree} workers; unordered answers sorted, so that only the rows count. */
