@@ -152,6 +152,33 @@ class BatchTest {
         assertTrue(connection.getAutoCommit());
     }
 
+    /** Commits, log syncs ({@code fdatasync}) and groups appended to the log since the database opened. */
+    private List<Object> logStats() throws SQLException {
+        return rows("SELECT full_commits, log_syncs, groups_appended FROM sys.log_stats").getFirst();
+    }
+
+    @Test
+    void anAutocommitBatchIsOneCommitOfOneLogGroupAndOneSync() throws SQLException {
+        create("rowstore");
+        int sets = 1000;
+        List<Object> before = logStats();
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t (id, small, name) VALUES (?, ?, ?)")) {
+            for (long id = 1; id <= sets; id++) {
+                insert.setLong(1, id);
+                insert.setInt(2, (int) id % 1000);
+                insert.setString(3, "row " + id);
+                insert.addBatch();
+            }
+            assertEquals(sets, insert.executeBatch().length);
+        }
+        List<Object> after = logStats();
+        assertEquals(1L, (Long) after.get(0) - (Long) before.get(0), "one commit for the batch");
+        assertEquals(1L, (Long) after.get(2) - (Long) before.get(2), "its pages and commit record in one log group");
+        assertEquals(1L, (Long) after.get(1) - (Long) before.get(1), "one fdatasync of the log before executeBatch returns");
+        assertEquals(List.of(List.of((long) sets, 1L, (long) sets)), rows("SELECT COUNT(*), MIN(id), MAX(id) FROM t"));
+        assertEquals(List.of(List.of(777L, 777, "row 777")), rows("SELECT id, small, name FROM t WHERE id = 777"));
+    }
+
     @Test
     void aColumnstoreBatchAboveTheBulkThresholdIsCompressedDirectly() throws SQLException {
         create("columnstore");
