@@ -27,7 +27,9 @@ import org.apache.calcite.rex.RexShuttle;
  * values operator with one column per parameter, and the projection's expressions read those
  * columns where they read parameters (and the values row's literals where they read it). So a
  * batch of a thousand sets is one projection over batches of parameter rows, where executing the
- * statement once per set would build a thousand operator trees.
+ * statement once per set would build a thousand operator trees. A projection that only picks
+ * parameters is not run at all: the parameter rows go to the insert as Java values
+ * ({@link HeldRowsOperator}).
  *
  * <p>Each value is converted to its parameter's type as a single execution converts it
  * ({@link ParameterValues}); a failure names the parameter set and the parameter. A string longer
