@@ -217,6 +217,31 @@ class BatchTest {
     }
 
     @Test
+    void parametersNamedOutOfTableOrderLandInTheirColumns() throws SQLException {
+        // Every value a parameter, picked in another order than the parameters': the rows go to
+        // the insert as they are, reordered, as the projection would have produced them.
+        statement.execute("CREATE TABLE r (id BIGINT PRIMARY KEY, name VARCHAR(10), code CHAR(3))");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO r (code, name, id) VALUES (?, ?, ?)")) {
+            for (int id = 1; id <= 3; id++) {
+                insert.setString(1, "c" + id);
+                insert.setString(2, "n" + id);
+                insert.setLong(3, id);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            insert.setString(1, "c4");
+            insert.setString(2, "eleven char");
+            insert.setLong(3, 4);
+            insert.addBatch();
+            BatchUpdateException tooLong = assertThrows(BatchUpdateException.class, insert::executeBatch);
+            assertEquals("22001", tooLong.getSQLState());
+            assertTrue(tooLong.getMessage().contains("name"), tooLong.getMessage());
+        }
+        assertEquals(List.of(List.of(1L, "n1", "c1 "), List.of(2L, "n2", "c2 "), List.of(3L, "n3", "c3 ")),
+                rows("SELECT * FROM r ORDER BY id"));
+    }
+
+    @Test
     void literalsAndExpressionsBesideParametersAreEvaluatedForEverySet() throws SQLException {
         statement.execute("CREATE TABLE e (id BIGINT PRIMARY KEY, label VARCHAR(20), amount INT)");
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO e VALUES (? + 100, 'row ' || CAST(? AS VARCHAR(10)), 7)")) {
