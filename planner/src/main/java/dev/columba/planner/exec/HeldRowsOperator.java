@@ -7,10 +7,7 @@ import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.ValuesOperator;
 import dev.columba.core.expr.ExecutionMode;
-import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
-import dev.columba.core.type.Values;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,29 +31,9 @@ public final class HeldRowsOperator implements Operator {
      */
     public HeldRowsOperator(TableSchema schema, List<Object[]> rows) {
         this.schema = schema;
-        int width = schema.size();
         for (int rowIndex = 0; rowIndex < rows.size(); rowIndex++) {
             Object[] row = rows.get(rowIndex);
-            if (row.length != width) {
-                throw new ColumbaException(ErrorCode.WRONG_TYPE, "row " + rowIndex + " has " + row.length
-                        + " values for " + width + " columns");
-            }
-            for (int columnIndex = 0; columnIndex < width; columnIndex++) {
-                Column column = schema.column(columnIndex);
-                if (row[columnIndex] == null) {
-                    if (!column.nullable()) {
-                        throw new ColumbaException(ErrorCode.NULL_NOT_ALLOWED, "row " + rowIndex + ": column "
-                                + column.name() + " does not admit NULL");
-                    }
-                    continue;
-                }
-                try {
-                    row[columnIndex] = Values.canonical(column.type(), row[columnIndex]);
-                } catch (IllegalArgumentException e) {
-                    throw new ColumbaException(ErrorCode.WRONG_TYPE, "row " + rowIndex + ", column " + column.name()
-                            + ": " + e.getMessage(), e);
-                }
-            }
+            ValuesOperator.canonicalize(schema, row, rowIndex, row);
         }
         this.rows = rows;
     }
@@ -87,7 +64,7 @@ public final class HeldRowsOperator implements Operator {
             if (context == null) {
                 throw new ColumbaException(ErrorCode.INTERNAL, "rows read before the operator was opened");
             }
-            batches = new ValuesOperator(schema, new ArrayList<>(rows));
+            batches = new ValuesOperator(schema, rows);
             batches.open(context);
         }
         return batches.next();
