@@ -57,13 +57,18 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
 
     /** The values bound now, checked complete. */
     private List<Object> parameters() throws SQLException {
+        return Arrays.asList(boundValues());
+    }
+
+    /** A copy of the values bound now, checked complete. */
+    private Object[] boundValues() throws SQLException {
         for (int index = 0; index < bound.length; index++) {
             if (!bound[index]) {
                 throw Errors.of(ErrorCode.INVALID_ARGUMENT, "no value is bound to parameter " + (index + 1) + " of "
                         + bound.length);
             }
         }
-        return Arrays.asList(values.clone());
+        return values.clone();
     }
 
     private void bind(int parameterIndex, Object value) throws SQLException {
@@ -101,7 +106,7 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
     @Override
     public void addBatch() throws SQLException {
         checkOpen();
-        batches.add(parameters().toArray());
+        batches.add(boundValues());
     }
 
     @Override

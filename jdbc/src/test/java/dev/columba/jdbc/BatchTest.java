@@ -152,6 +152,33 @@ class BatchTest {
         assertTrue(connection.getAutoCommit());
     }
 
+    /** Commits, log syncs ({@code fdatasync}) and groups appended to the log since the database opened. */
+    private List<Object> logStats() throws SQLException {
+        return rows("SELECT full_commits, log_syncs, groups_appended FROM sys.log_stats").getFirst();
+    }
+
+    @Test
+    void anAutocommitBatchIsOneCommitOfOneLogGroupAndOneSync() throws SQLException {
+        create("rowstore");
+        int sets = 1000;
+        List<Object> before = logStats();
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t (id, small, name) VALUES (?, ?, ?)")) {
+            for (long id = 1; id <= sets; id++) {
+                insert.setLong(1, id);
+                insert.setInt(2, (int) id % 1000);
+                insert.setString(3, "row " + id);
+                insert.addBatch();
+            }
+            assertEquals(sets, insert.executeBatch().length);
+        }
+        List<Object> after = logStats();
+        assertEquals(1L, (Long) after.get(0) - (Long) before.get(0), "one commit for the batch");
+        assertEquals(1L, (Long) after.get(2) - (Long) before.get(2), "its pages and commit record in one log group");
+        assertEquals(1L, (Long) after.get(1) - (Long) before.get(1), "one fdatasync of the log before executeBatch returns");
+        assertEquals(List.of(List.of((long) sets, 1L, (long) sets)), rows("SELECT COUNT(*), MIN(id), MAX(id) FROM t"));
+        assertEquals(List.of(List.of(777L, 777, "row 777")), rows("SELECT id, small, name FROM t WHERE id = 777"));
+    }
+
     @Test
     void aColumnstoreBatchAboveTheBulkThresholdIsCompressedDirectly() throws SQLException {
         create("columnstore");
@@ -187,6 +214,31 @@ class BatchTest {
         }
         assertEquals(List.of(Arrays.asList(10, "a", null, 20), Arrays.asList(15, "bb", null, 30),
                 Arrays.asList(20, "ccc", null, 40)), rows("SELECT id, name, note, twice FROM g ORDER BY id"));
+    }
+
+    @Test
+    void parametersNamedOutOfTableOrderLandInTheirColumns() throws SQLException {
+        // Every value a parameter, picked in another order than the parameters': the rows go to
+        // the insert as they are, reordered, as the projection would have produced them.
+        statement.execute("CREATE TABLE r (id BIGINT PRIMARY KEY, name VARCHAR(10), code CHAR(3))");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO r (code, name, id) VALUES (?, ?, ?)")) {
+            for (int id = 1; id <= 3; id++) {
+                insert.setString(1, "c" + id);
+                insert.setString(2, "n" + id);
+                insert.setLong(3, id);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            insert.setString(1, "c4");
+            insert.setString(2, "eleven char");
+            insert.setLong(3, 4);
+            insert.addBatch();
+            BatchUpdateException tooLong = assertThrows(BatchUpdateException.class, insert::executeBatch);
+            assertEquals("22001", tooLong.getSQLState());
+            assertTrue(tooLong.getMessage().contains("name"), tooLong.getMessage());
+        }
+        assertEquals(List.of(List.of(1L, "n1", "c1 "), List.of(2L, "n2", "c2 "), List.of(3L, "n3", "c3 ")),
+                rows("SELECT * FROM r ORDER BY id"));
     }
 
     @Test

@@ -31,30 +31,41 @@ public final class ValuesOperator extends BaseOperator {
         List<Object[]> checked = new ArrayList<>(rows.size());
         for (int rowIndex = 0; rowIndex < rows.size(); rowIndex++) {
             Object[] row = rows.get(rowIndex);
-            if (row.length != schema.size()) {
-                throw new ColumbaException(ErrorCode.WRONG_TYPE, "row " + rowIndex + " has " + row.length
-                        + " values for " + schema.size() + " columns");
-            }
             Object[] canonical = new Object[row.length];
-            for (int columnIndex = 0; columnIndex < row.length; columnIndex++) {
-                Column column = schema.column(columnIndex);
-                if (row[columnIndex] == null) {
-                    if (!column.nullable()) {
-                        throw new ColumbaException(ErrorCode.NULL_NOT_ALLOWED, "row " + rowIndex + ": column "
-                                + column.name() + " does not admit NULL");
-                    }
-                    continue;
-                }
-                try {
-                    canonical[columnIndex] = Values.canonical(column.type(), row[columnIndex]);
-                } catch (IllegalArgumentException e) {
-                    throw new ColumbaException(ErrorCode.WRONG_TYPE, "row " + rowIndex + ", column " + column.name()
-                            + ": " + e.getMessage(), e);
-                }
-            }
+            canonicalize(schema, row, rowIndex, canonical);
             checked.add(canonical);
         }
         this.rows = List.copyOf(checked);
+    }
+
+    /**
+     * Writes row {@code rowIndex} made canonical for {@code schema} into {@code canonical} (of the
+     * row's length, empty or {@code row} itself): what this operator keeps of each row, and what a
+     * consumer taking rows as Java values must see.
+     *
+     * @throws ColumbaException {@link ErrorCode#WRONG_TYPE} or {@link ErrorCode#NULL_NOT_ALLOWED} naming the bad value
+     */
+    public static void canonicalize(TableSchema schema, Object[] row, int rowIndex, Object[] canonical) {
+        if (row.length != schema.size()) {
+            throw new ColumbaException(ErrorCode.WRONG_TYPE, "row " + rowIndex + " has " + row.length
+                    + " values for " + schema.size() + " columns");
+        }
+        for (int columnIndex = 0; columnIndex < row.length; columnIndex++) {
+            Column column = schema.column(columnIndex);
+            if (row[columnIndex] == null) {
+                if (!column.nullable()) {
+                    throw new ColumbaException(ErrorCode.NULL_NOT_ALLOWED, "row " + rowIndex + ": column "
+                            + column.name() + " does not admit NULL");
+                }
+                continue;
+            }
+            try {
+                canonical[columnIndex] = Values.canonical(column.type(), row[columnIndex]);
+            } catch (IllegalArgumentException e) {
+                throw new ColumbaException(ErrorCode.WRONG_TYPE, "row " + rowIndex + ", column " + column.name()
+                        + ": " + e.getMessage(), e);
+            }
+        }
     }
 
     @Override

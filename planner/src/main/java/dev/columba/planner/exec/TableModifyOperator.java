@@ -214,14 +214,20 @@ public final class TableModifyOperator implements Operator {
         }
         output = Batch.create(SCHEMA, allocator);
         BigIntVector vector = (BigIntVector) output.column(0);
-        vector.setSafe(0, changed);
+        // One value: setSafe alone would allocate (and zero) the vector's default few thousand slots.
+        vector.allocateNew(1);
+        vector.set(0, changed);
         output.setRowCount(1);
         return output;
     }
 
     // ---- reading the source -----------------------------------------------------------------
 
-    /** The source's rows, one at a time, converted to the target's column types where they differ. */
+    /**
+     * The source's rows, one at a time, converted to the target's column types where they differ;
+     * rows the source holds as Java values ({@link HeldRowsOperator}) are taken as they are, not
+     * through its batches.
+     */
     private Iterator<Object[]> sourceRows() {
         TableSchema sourceSchema = source.schema();
         TableSchema tableSchema = target.schema();
@@ -235,6 +241,26 @@ public final class TableModifyOperator implements Operator {
             int tableColumn = column < tableSchema.size() ? column : updatedColumns[column - tableSchema.size()];
             toColumns[column] = tableSchema.column(tableColumn);
             sameType[column] = fromTypes[column].equals(toColumns[column].type());
+        }
+        if (source instanceof HeldRowsOperator held) {
+            Iterator<Object[]> heldRows = held.rows().iterator();
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return heldRows.hasNext();
+                }
+
+                @Override
+                public Object[] next() {
+                    Object[] row = heldRows.next();
+                    rowsRead++;
+                    Object[] values = new Object[width];
+                    for (int column = 0; column < width; column++) {
+                        values[column] = stored(row[column], fromTypes[column], toColumns[column], sameType[column]);
+                    }
+                    return values;
+                }
+            };
         }
         return new Iterator<>() {
             private Batch batch;
@@ -256,10 +282,8 @@ public final class TableModifyOperator implements Operator {
                     rowsRead++;
                     Object[] values = new Object[width];
                     for (int column = 0; column < width; column++) {
-                        Object value = VectorValues.get(batch.column(column), row, fromTypes[column]);
-                        // Strings are checked even when the types agree: a parameter may be longer than its type.
-                        values[column] = value == null || sameType[column] && !(value instanceof String) ? value
-                                : StoreAssignment.convert(value, fromTypes[column], toColumns[column], target.name());
+                        values[column] = stored(VectorValues.get(batch.column(column), row, fromTypes[column]),
+                                fromTypes[column], toColumns[column], sameType[column]);
                     }
                     next = values;
                 }
@@ -284,6 +308,13 @@ public final class TableModifyOperator implements Operator {
             rows.add(iterator.next());
         }
         return rows;
+    }
+
+    /** A source value as its column stores it. */
+    private Object stored(Object value, SqlType from, Column to, boolean sameType) {
+        // Strings are checked even when the types agree: a parameter may be longer than its type.
+        return value == null || sameType && !(value instanceof String) ? value
+                : StoreAssignment.convert(value, from, to, target.name());
     }
 
     // ---- computed columns -------------------------------------------------------------------------

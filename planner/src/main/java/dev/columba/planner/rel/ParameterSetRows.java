@@ -6,9 +6,11 @@ import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.ProjectOperator;
 import dev.columba.core.exec.ValuesOperator;
 import dev.columba.core.expr.Expr;
+import dev.columba.core.expr.Nullability;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
+import dev.columba.planner.exec.HeldRowsOperator;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.volcano.RelSubset;
@@ -25,7 +27,9 @@ import org.apache.calcite.rex.RexShuttle;
  * values operator with one column per parameter, and the projection's expressions read those
  * columns where they read parameters (and the values row's literals where they read it). So a
  * batch of a thousand sets is one projection over batches of parameter rows, where executing the
- * statement once per set would build a thousand operator trees.
+ * statement once per set would build a thousand operator trees. A projection that only picks
+ * parameters is not run at all: the parameter rows go to the insert as Java values
+ * ({@link HeldRowsOperator}).
  *
  * <p>Each value is converted to its parameter's type as a single execution converts it
  * ({@link ParameterValues}); a failure names the parameter set and the parameter. A string longer
@@ -90,7 +94,6 @@ final class ParameterSetRows {
             columns.add(new Column("p" + (parameter + 1), widened(parameterTypes.get(parameter), longest[parameter]), true));
         }
         TableSchema parameterSchema = new TableSchema(columns);
-        Operator parameterRows = new ValuesOperator(parameterSchema, rows);
 
         List<RexNode> expressions = project != null ? project.getProjects() : List.copyOf(tuple);
         RexShuttle parametersAsColumns = new RexShuttle() {
@@ -110,7 +113,61 @@ final class ParameterSetRows {
         }
         List<Expr> translated = new ExpressionTranslator(parameterSchema, execution.rexBuilder(), List.of())
                 .translateAll(overParameters);
-        return new ProjectOperator(parameterRows, translated, Execution.uniqueNames(physical.getRowType().getFieldNames()));
+        List<String> names = Execution.uniqueNames(physical.getRowType().getFieldNames());
+        if (picksEveryParameter(translated, parameterSchema.size())) {
+            return held(parameterSchema, rows, translated, names);
+        }
+        return new ProjectOperator(new ValuesOperator(parameterSchema, rows), translated, names);
+    }
+
+    /**
+     * Whether each expression is a parameter and each parameter is picked, so that the values
+     * checked are those the values operator would check.
+     */
+    private static boolean picksEveryParameter(List<Expr> expressions, int parameters) {
+        boolean[] picked = new boolean[parameters];
+        for (Expr expression : expressions) {
+            if (!(expression instanceof Expr.ColumnReference pick)) {
+                return false;
+            }
+            picked[pick.index()] = true;
+        }
+        for (boolean parameterPicked : picked) {
+            if (!parameterPicked) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The projection's rows when it only picks parameters (the usual {@code INSERT ... VALUES (?, ?)}):
+     * the parameter rows themselves, or their columns in the projection's order, held as Java
+     * values for the insert to take as they are (see {@link HeldRowsOperator}); the schema is the
+     * one the projection would have.
+     */
+    private static Operator held(TableSchema parameterSchema, List<Object[]> rows, List<Expr> picks, List<String> names) {
+        int[] picked = new int[picks.size()];
+        List<Column> columns = new ArrayList<>(picks.size());
+        boolean same = picks.size() == parameterSchema.size();
+        for (int column = 0; column < picked.length; column++) {
+            Expr.ColumnReference pick = (Expr.ColumnReference) picks.get(column);
+            picked[column] = pick.index();
+            same &= pick.index() == column;
+            columns.add(new Column(names.get(column), pick.type(), Nullability.nullable(pick, parameterSchema)));
+        }
+        List<Object[]> projected = rows;
+        if (!same) {
+            projected = new ArrayList<>(rows.size());
+            for (Object[] row : rows) {
+                Object[] picksOfRow = new Object[picked.length];
+                for (int column = 0; column < picked.length; column++) {
+                    picksOfRow[column] = row[picked[column]];
+                }
+                projected.add(picksOfRow);
+            }
+        }
+        return new HeldRowsOperator(new TableSchema(columns), projected);
     }
 
     /** A string parameter's type, long enough for its longest value. */

@@ -86,7 +86,10 @@ final class PlanCache {
         /** Whether this key is for {@code text} under these settings and versions (the settings list compared by identity). */
         boolean sameAs(String otherText, boolean otherParameterized, List<String> otherSettings, long otherSchemaVersion,
                        long otherStatisticsVersion) {
-            return text == otherText && parameterized == otherParameterized && planSettings == otherSettings
+            // The text by content: an ad hoc statement's parameterized text is a new string each time,
+            // equal to the last one when only its literals changed.
+            return (text == otherText || text.equals(otherText)) && parameterized == otherParameterized
+                    && planSettings == otherSettings
                     && schemaVersion == otherSchemaVersion && statisticsVersion == otherStatisticsVersion;
         }
 

@@ -812,7 +812,7 @@ public final class Session implements AutoCloseable {
         if (transaction != null) {
             reader = transaction.writes();
         } else {
-            lease = database().locks().shared(plan.objectIds());
+            lease = sharedLocks(plan);
             reader = database().bufferPool();
         }
         try {
@@ -837,11 +837,29 @@ public final class Session implements AutoCloseable {
         if (transaction != null) {
             rows = point.read(transaction.writes(), query, parameters);
         } else {
-            try (ObjectLocks.Lease lease = database().locks().shared(plan.objectIds())) {
+            try (ObjectLocks.Lease lease = sharedLocks(plan)) {
                 rows = point.read(database().bufferPool(), query, parameters);
             }
         }
         return new LookupResult(this, plan.schema(), rows, new QueryFinish(this, query, compile, cpuStart, start));
+    }
+
+    /** The lock group of the plan this session ran last, kept together so that one read sees a matching pair. */
+    private record PlanLocks(PreparedStatementPlan plan, ObjectLocks.Group group) {
+    }
+
+    /** The last plan's lock group: a cached plan runs again and again, and finding its locks anew each time cost as much as taking them. */
+    private PlanLocks planLocks;
+
+    /** Takes the objects {@code plan} reads shared. */
+    private ObjectLocks.Lease sharedLocks(PreparedStatementPlan plan) {
+        ObjectLocks locks = database().locks();
+        PlanLocks last = planLocks;
+        if (last == null || last.plan() != plan || !last.group().of(locks)) {
+            last = new PlanLocks(plan, locks.group(plan.objectIds()));
+            planLocks = last;
+        }
+        return last.group().shared();
     }
 
     /** One execution of a plan: its allocator, context and operator tree. */

@@ -87,6 +87,35 @@ class ObjectLocksTest {
         }
     }
 
+    @Test
+    void aGroupTakenAgainAndAgainHoldsEachOfItsObjectsUntilReleased() throws Exception {
+        ObjectLocks locks = new ObjectLocks();
+        ObjectLocks.Group group = locks.group(TABLE + 1, TABLE, TABLE + 1);
+        assertTrue(group.of(locks));
+        assertFalse(group.of(new ObjectLocks()), "a group belongs to the locks of one database");
+        for (int execution = 0; execution < 3; execution++) {
+            ObjectLocks.Lease statement = group.shared();
+            AtomicBoolean committed = new AtomicBoolean();
+            // Each object of the group is held: a commit of either waits for the statement.
+            int committedObject = TABLE + execution % 2;
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+                try (ObjectLocks.Lease ignored = locks.exclusive(committedObject)) {
+                    committed.set(true);
+                }
+            }, Thread.ofPlatform()::start);
+            awaitWaiting(locks, committedObject, 1);
+            assertFalse(committed.get());
+            statement.close();
+            commit.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertTrue(committed.get());
+        }
+        // Released in full: both objects can be taken exclusively at once.
+        try (ObjectLocks.Lease ignored = locks.exclusive(TABLE, TABLE + 1)) {
+            assertEquals(0, locks.waiting(TABLE));
+            assertEquals(0, locks.waiting(TABLE + 1));
+        }
+    }
+
     /** Waits until {@code count} threads queue for {@code objectId}; fails after a generous bound. */
     private static void awaitWaiting(ObjectLocks locks, int objectId, int count) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
