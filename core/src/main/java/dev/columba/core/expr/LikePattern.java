@@ -129,33 +129,38 @@ final class LikePattern {
 
     /**
      * Where the leftmost occurrence of the literal bytes {@code elements} lying wholly in
-     * {@code [from, limit)} ends, or -1. Candidates are found eight bytes at a time (a word XORed
-     * with the first byte repeated has a zero byte where that byte is; the lowest byte the
-     * zero-byte test flags is always a true one). A literal segment starts with an ASCII or UTF-8
-     * lead byte, never a continuation byte, so every byte match is at a character boundary.
+     * {@code [from, limit)} ends, or -1. Candidates are found eight at a time by the literal's first
+     * and last bytes together (Muła's generic SIMD substring search, in one word): a word XORed with
+     * the first byte repeated has a zero byte where that byte is, the word {@code length - 1}
+     * further on the same for the last byte, and a start needs both. Testing the first byte alone
+     * stopped at every common letter (TPC-H Q13's {@code '%special%requests%'} over {@code
+     * o_comment}: 19% of the query in this search). The zero-byte test never misses a zero byte
+     * but may flag a byte above one, so every flagged start is checked in full. A literal segment
+     * starts with an ASCII or UTF-8 lead byte, never a continuation byte, so every byte match is at
+     * a character boundary.
      */
     private static long findLiteral(int[] elements, ArrowBuf data, long from, long limit) {
         long lastStart = limit - elements.length;
         int first = elements[0];
-        long repeated = ONES * first;
+        int lastOffset = elements.length - 1;
+        long repeatedFirst = ONES * first;
+        long repeatedLast = ONES * elements[lastOffset];
         long candidate = from;
         while (candidate <= lastStart) {
-            if (candidate + Long.BYTES <= limit) {
-                long difference = data.getLong(candidate) ^ repeated;
-                long zeroBytes = (difference - ONES) & ~difference & HIGH_BITS;
-                if (zeroBytes == 0) {
+            if (candidate + lastOffset + Long.BYTES <= limit) {
+                long firsts = data.getLong(candidate) ^ repeatedFirst;
+                long lasts = data.getLong(candidate + lastOffset) ^ repeatedLast;
+                long starts = (firsts - ONES) & ~firsts & (lasts - ONES) & ~lasts & HIGH_BITS;
+                if (starts == 0) {
                     candidate += Long.BYTES;
                     continue;
                 }
-                candidate += Long.numberOfTrailingZeros(zeroBytes) >>> 3;
+                candidate += Long.numberOfTrailingZeros(starts) >>> 3;
                 if (candidate > lastStart) {
                     return -1;
                 }
-            } else if ((data.getByte(candidate) & 0xFF) != first) {
-                candidate++;
-                continue;
             }
-            if (literalAt(elements, data, candidate)) {
+            if ((data.getByte(candidate) & 0xFF) == first && literalAt(elements, data, candidate)) {
                 return candidate + elements.length;
             }
             candidate++;

@@ -20,11 +20,20 @@ class LikePatternTest {
 
     @Test
     void matchesAsTheEquivalentRegularExpression() {
-        Random random = new Random(20261126);
+        matchesAsRegularExpressions(new Random(20261126), 3, 40);
+    }
+
+    /** Literal segments long enough to be found by their first and last bytes a word at a time, in longer values. */
+    @Test
+    void longLiteralsMatchAsTheEquivalentRegularExpression() {
+        matchesAsRegularExpressions(new Random(20261127), 10, 120);
+    }
+
+    private static void matchesAsRegularExpressions(Random random, int longestLiteral, int longestValue) {
         try (BufferAllocator allocator = new RootAllocator(); ArrowBuf data = allocator.buffer(1024)) {
             for (int trial = 0; trial < 20_000; trial++) {
-                String pattern = randomPattern(random);
-                String value = randomText(random, random.nextInt(40));
+                String pattern = randomPattern(random, longestLiteral);
+                String value = randomText(random, random.nextInt(longestValue));
                 byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
                 int offset = random.nextInt(16);
                 for (int index = 0; index < data.capacity(); index++) {
@@ -38,14 +47,14 @@ class LikePatternTest {
         }
     }
 
-    private static String randomPattern(Random random) {
+    private static String randomPattern(Random random, int longestLiteral) {
         StringBuilder pattern = new StringBuilder();
         int parts = 1 + random.nextInt(5);
         for (int part = 0; part < parts; part++) {
             switch (random.nextInt(4)) {
                 case 0 -> pattern.append('%');
                 case 1 -> pattern.append('_');
-                default -> pattern.append(randomText(random, 1 + random.nextInt(3)));
+                default -> pattern.append(randomText(random, 1 + random.nextInt(longestLiteral)));
             }
         }
         return pattern.toString();
