@@ -52,18 +52,7 @@ final class ResidencyProbe {
      * @param offset  the offset in {@code subject} that {@code start} corresponds to, named in an error
      */
     static long residentBytes(long start, long end, Object subject, long offset) {
-        MemorySegment vector = VECTOR.get();
-        long resident = 0;
-        for (long pageStart = alignDown(start); pageStart < end; ) {
-            long pages = Math.min(PAGES_PER_CALL, (alignUp(end) - pageStart) / PAGE_SIZE);
-            ask(pageStart, pages, vector, subject, offset + (Math.max(pageStart, start) - start));
-            for (long page = 0; page < pages; page++, pageStart += PAGE_SIZE) {
-                if ((vector.get(ValueLayout.JAVA_BYTE, page) & 1) != 0) {
-                    resident += Math.min(end, pageStart + PAGE_SIZE) - Math.max(start, pageStart);
-                }
-            }
-        }
-        return resident;
+        return walk(start, end, subject, offset, true);
     }
 
     /**
@@ -71,18 +60,26 @@ final class ResidencyProbe {
      * the kernel reads, a page at a time, when the range is touched or advised.
      */
     static long nonResidentPageBytes(long start, long end, Object subject, long offset) {
+        return walk(start, end, subject, offset, false);
+    }
+
+    /** Asks for the pages of {@code [start, end)}: the range's bytes in resident pages, or the whole non-resident pages' bytes. */
+    private static long walk(long start, long end, Object subject, long offset, boolean residentOverlap) {
         MemorySegment vector = VECTOR.get();
-        long nonResident = 0;
+        long bytes = 0;
         for (long pageStart = alignDown(start); pageStart < end; ) {
             long pages = Math.min(PAGES_PER_CALL, (alignUp(end) - pageStart) / PAGE_SIZE);
             ask(pageStart, pages, vector, subject, offset + (Math.max(pageStart, start) - start));
             for (long page = 0; page < pages; page++, pageStart += PAGE_SIZE) {
-                if ((vector.get(ValueLayout.JAVA_BYTE, page) & 1) == 0) {
-                    nonResident += PAGE_SIZE;
+                boolean resident = (vector.get(ValueLayout.JAVA_BYTE, page) & 1) != 0;
+                if (residentOverlap && resident) {
+                    bytes += Math.min(end, pageStart + PAGE_SIZE) - Math.max(start, pageStart);
+                } else if (!residentOverlap && !resident) {
+                    bytes += PAGE_SIZE;
                 }
             }
         }
-        return nonResident;
+        return bytes;
     }
 
     /**
