@@ -42,6 +42,12 @@ final class ComparisonKernel extends Kernel {
         ArrowBuf rightValidity = right.getValidityBuffer();
         ArrowBuf outValues = out.getDataBuffer();
         ArrowBuf outValidity = out.getValidityBuffer();
+        // The operands' buffers, fetched once: a vector's accessors are interface calls with as many
+        // receivers as vector types, and fetching them at every row was 9% of TPC-H Q21's samples.
+        ArrowBuf leftData = left.getDataBuffer();
+        ArrowBuf rightData = right.getDataBuffer();
+        ArrowBuf leftOffsets = physical == Physical.UTF8 ? left.getOffsetBuffer() : null;
+        ArrowBuf rightOffsets = physical == Physical.UTF8 ? right.getOffsetBuffer() : null;
         int[] positions = rows.positions;
         for (int index = 0; index < rows.count; index++) {
             int row = positions[index];
@@ -56,7 +62,7 @@ final class ComparisonKernel extends Kernel {
                 }
                 continue;
             }
-            int comparison = compareAt(left, right, row);
+            int comparison = compareAt(leftData, rightData, leftOffsets, rightOffsets, row);
             Bits.set(outValues, row, comparison < 0 ? whenLess : comparison == 0 ? whenEqual : whenGreater);
             Bits.set(outValidity, row, true);
         }
@@ -64,22 +70,16 @@ final class ComparisonKernel extends Kernel {
     }
 
     /** The order of the two non-null values at {@code row}; the switch is on a final field and predicted perfectly. */
-    private int compareAt(FieldVector left, FieldVector right, int row) {
-        ArrowBuf leftData = left.getDataBuffer();
-        ArrowBuf rightData = right.getDataBuffer();
+    private int compareAt(ArrowBuf leftData, ArrowBuf rightData, ArrowBuf leftOffsets, ArrowBuf rightOffsets, int row) {
         return switch (physical) {
             case BIT -> Boolean.compare(Bits.get(leftData, row), Bits.get(rightData, row));
             case INT32 -> Integer.compare(leftData.getInt((long) row * 4), rightData.getInt((long) row * 4));
             case INT64 -> Long.compare(leftData.getLong((long) row * 8), rightData.getLong((long) row * 8));
             case FLOAT64 -> Comparisons.compareDoubles(leftData.getDouble((long) row * 8), rightData.getDouble((long) row * 8));
             case DECIMAL128 -> compareDecimals(leftData, rightData, row);
-            case UTF8 -> {
-                ArrowBuf leftOffsets = left.getOffsetBuffer();
-                ArrowBuf rightOffsets = right.getOffsetBuffer();
-                yield ByteFunctionHelpers.compare(
-                        leftData, leftOffsets.getInt((long) row * 4), leftOffsets.getInt((long) (row + 1) * 4),
-                        rightData, rightOffsets.getInt((long) row * 4), rightOffsets.getInt((long) (row + 1) * 4));
-            }
+            case UTF8 -> ByteFunctionHelpers.compare(
+                    leftData, leftOffsets.getInt((long) row * 4), leftOffsets.getInt((long) (row + 1) * 4),
+                    rightData, rightOffsets.getInt((long) row * 4), rightOffsets.getInt((long) (row + 1) * 4));
         };
     }
 
