@@ -156,10 +156,8 @@ class ParallelPlansTest {
 
     /** The first "HashAggregate" line's estimated rows. */
     private static double aggregateEstimate(String plan) {
-        String line = plan.lines().filter(each -> each.contains("HashAggregate")).findFirst().orElseThrow(() -> new AssertionError(plan));
-        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("estimated rows ([0-9.E]+)").matcher(line);
-        assertTrue(rows.find(), line);
-        return Double.parseDouble(rows.group(1));
+        return topEstimate(plan.lines().filter(each -> each.contains("HashAggregate")).findFirst()
+                .orElseThrow(() -> new AssertionError(plan)));
     }
 
     @Test
@@ -185,6 +183,7 @@ class ParallelPlansTest {
         assertEquals(serialTop, topEstimate(parallelJoined), 1e-6 * serialTop, parallelJoined);
     }
 
+    /** The first estimated rows in {@code plan}: its top node's. */
     private static double topEstimate(String plan) {
         java.util.regex.Matcher rows = java.util.regex.Pattern.compile("estimated rows ([0-9.E]+)").matcher(plan);
         assertTrue(rows.find(), plan);

@@ -107,12 +107,7 @@ public final class MemoryMapping {
      * Asking reads nothing and changes no residency.
      */
     public static long residentBytes(MemorySegment mapped, long offset, long length) {
-        checkRange(mapped, offset, length);
-        if (length == 0) {
-            return 0;
-        }
-        long start = mapped.address() + offset;
-        return ResidencyProbe.residentBytes(start, start + length, mapped, offset);
+        return probe(mapped, offset, length, true);
     }
 
     /**
@@ -122,12 +117,16 @@ public final class MemoryMapping {
      * uncovered parts of resident end pages as unread.)
      */
     public static long nonResidentPageBytes(MemorySegment mapped, long offset, long length) {
+        return probe(mapped, offset, length, false);
+    }
+
+    private static long probe(MemorySegment mapped, long offset, long length, boolean residentOverlap) {
         checkRange(mapped, offset, length);
         if (length == 0) {
             return 0;
         }
         long start = mapped.address() + offset;
-        return ResidencyProbe.nonResidentPageBytes(start, start + length, mapped, offset);
+        return ResidencyProbe.walk(start, start + length, mapped, offset, residentOverlap);
     }
 
     private static void checkRange(MemorySegment mapped, long offset, long length) {

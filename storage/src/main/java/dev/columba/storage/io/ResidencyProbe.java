@@ -56,15 +56,11 @@ final class ResidencyProbe {
     }
 
     /**
-     * The bytes of the whole pages that {@code [start, end)} touches and that are not resident: what
-     * the kernel reads, a page at a time, when the range is touched or advised.
+     * Asks for the pages of {@code [start, end)}: with {@code residentOverlap}, the range's bytes in
+     * resident pages; without, the bytes of the whole pages it touches that are not resident (what
+     * the kernel reads, a page at a time, when the range is touched or advised).
      */
-    static long nonResidentPageBytes(long start, long end, Object subject, long offset) {
-        return walk(start, end, subject, offset, false);
-    }
-
-    /** Asks for the pages of {@code [start, end)}: the range's bytes in resident pages, or the whole non-resident pages' bytes. */
-    private static long walk(long start, long end, Object subject, long offset, boolean residentOverlap) {
+    static long walk(long start, long end, Object subject, long offset, boolean residentOverlap) {
         MemorySegment vector = VECTOR.get();
         long bytes = 0;
         for (long pageStart = alignDown(start); pageStart < end; ) {
