@@ -237,12 +237,13 @@ public final class SqlShell {
 
     /**
      * Whether a statement's update count is a count of rows (as sqlcmd prints it): JDBC gives 0 for
-     * DDL and commands too, which would read as "(0 rows affected)".
+     * DDL and commands too, which would read as "(0 rows affected)". COPY is not among them: its own
+     * message ("COPY n", as psql prints it) already says how many rows it moved.
      */
     private static boolean changesRows(String sql) {
         String first = sql.stripLeading().split("[\\s(]", 2)[0].toUpperCase(java.util.Locale.ROOT);
         return switch (first) {
-            case "INSERT", "UPDATE", "DELETE", "MERGE", "COPY" -> true;
+            case "INSERT", "UPDATE", "DELETE", "MERGE" -> true;
             default -> false;
         };
     }

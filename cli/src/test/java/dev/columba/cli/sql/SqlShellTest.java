@@ -54,6 +54,16 @@ class SqlShellTest {
     }
 
     @Test
+    void aCopyIsReportedOnceByItsOwnMessage() throws Exception {
+        Path csv = directory.resolve("t.csv");
+        Run run = run("", directory.resolve("db").toString(), "-c", "CREATE TABLE t (id INT, name VARCHAR(20))",
+                "-c", "INSERT INTO t VALUES (1, 'one'), (2, 'two')", "-c", "COPY t TO '" + csv + "' (FORMAT csv)",
+                "-c", "COPY t FROM '" + csv + "' (FORMAT csv)");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("(2 rows affected)\nCOPY 2\nCOPY 2\n", run.out());
+    }
+
+    @Test
     void errorsCarryTheirSqlStateAndSetTheExitCode() {
         Run run = run("", directory.resolve("db").toString(), "-c", "SELECT * FROM missing", "-c", "SELEC 1");
         assertEquals(1, run.exit());
