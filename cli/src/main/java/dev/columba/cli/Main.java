@@ -1,64 +1,92 @@
 package dev.columba.cli;
 
-import dev.columba.cli.inspect.Inspect;
+import dev.columba.cli.demo.DemoCommand;
+import dev.columba.cli.diag.DiagCommand;
+import dev.columba.cli.inspect.InspectCommand;
+import dev.columba.cli.repair.RepairCommand;
+import dev.columba.cli.sql.SqlCommand;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.List;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
-/** The {@code columba} command: dispatches to the subcommand named by the first argument. */
-public final class Main {
-    private Main() {
+/**
+ * The {@code columba} command. One parser (picocli) for every subcommand, so that each has
+ * {@code --help} and {@code --version}, and every usage error is a message naming the command,
+ * its usage and exit code 2.
+ */
+@Command(name = "columba", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        synopsisSubcommandLabel = "COMMAND",
+        description = "Columba, an embedded columnstore analytics engine for the JVM.",
+        footer = {"", "The launcher ./columba also runs: test (build and run every test), build, bench [suite] "
+                + "(JMH benchmarks; bench --help), server <dir> (PostgreSQL wire protocol; server --help)."})
+public final class Main implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    private final PrintStream err;
+
+    private Main(PrintStream err) {
+        this.err = err;
     }
 
-    public static void main(String[] args) throws Exception {
-        System.exit(run(args, System.out, System.err));
+    public static void main(String[] args) {
+        System.exit(run(args, System.in, System.out, System.err));
     }
 
-    /** Runs the subcommand {@code args[0]} with the rest of the arguments; returns the exit code. */
-    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        if (args.length == 0) {
-            usage(err);
-            return 2;
-        }
-        String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        return switch (args[0]) {
-            case "demo" -> demo(rest, out, err);
-            case "inspect" -> Inspect.run(List.of(rest), out, err);
-            case "diag" -> dev.columba.cli.diag.DiagCommand.run(rest, out, err);
-            case "sql" -> dev.columba.cli.sql.SqlShell.run(rest, System.in, out, err);
-            case "repair" -> dev.columba.cli.repair.RepairCommand.run(rest, out, err);
-            default -> {
-                err.println("columba: unknown command '" + args[0] + "'");
-                usage(err);
-                yield 2;
-            }
-        };
+    /** Runs {@code args} with the process's standard input; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, System.in, out, err);
     }
 
-    private static int demo(String[] args, PrintStream out, PrintStream err) throws Exception {
-        long rows = 1_000_000;
-        java.nio.file.Path directory = null;
-        boolean keep = false;
-        for (int index = 0; index < args.length; index++) {
-            switch (args[index]) {
-                case "--rows" -> rows = Long.parseLong(args[++index].replace("_", ""));
-                case "--dir" -> directory = java.nio.file.Path.of(args[++index]);
-                case "--keep" -> keep = true;
-                default -> {
-                    err.println("columba demo: unknown option '" + args[index] + "' (options: --rows N, --dir PATH, --keep)");
-                    return 2;
+    /** Runs the subcommand {@code args} name, reading typed input from {@code in}; returns the exit code. */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        CommandLine line = new CommandLine(new Main(err))
+                .addSubcommand("sql", new SqlCommand(in, out, err))
+                .addSubcommand("demo", new DemoCommand(out))
+                .addSubcommand("inspect", new InspectCommand(out, err))
+                .addSubcommand("diag", new CommandLine(new DiagCommand(err))
+                        .addSubcommand("dictionary", new DiagCommand.Dictionary(out, err)))
+                .addSubcommand("repair", new RepairCommand(out, err));
+        line.setOut(new PrintWriter(out, true));
+        line.setErr(new PrintWriter(err, true));
+        line.setParameterExceptionHandler((problem, arguments) -> {
+            CommandLine command = problem.getCommandLine();
+            err.println(command.getCommandSpec().qualifiedName() + ": " + problem.getMessage());
+            command.usage(err);
+            return CommandLine.ExitCode.USAGE;
+        });
+        return line.execute(args);
+    }
+
+    /** {@code columba} alone: the usage, as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(err);
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** The project's version, written into {@code version.properties} by the build. */
+    public static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Properties properties = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in == null) {
+                    throw new IllegalStateException("dev/columba/cli/version.properties is missing from the cli's jar");
                 }
+                properties.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the cli's version.properties", e);
             }
+            return new String[] {"columba " + properties.getProperty("version") + " (Java " + Runtime.version() + ")"};
         }
-        if (rows < 1000) {
-            err.println("columba demo: --rows must be at least 1000 (the loop join reads ID < 1000)");
-            return 2;
-        }
-        return new dev.columba.cli.demo.SeedDemo(out, rows, directory, keep).run();
-    }
-
-    private static void usage(PrintStream err) {
-        err.println("usage: columba demo | test | sql [<dir>] [-c SQL] [-f FILE] | inspect <path> [options] | "
-                + "diag dictionary <db> [options] | repair <db> [--point-in-time] | server <dir> [--port N] | bench [suite]");
     }
 }

@@ -1,5 +1,6 @@
 package dev.columba.cli.diag;
 
+import dev.columba.cli.Main;
 import dev.columba.columnstore.diag.DictionaryDiagnostics;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
@@ -18,46 +19,78 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code columba diag dictionary <db> [--table T] [--json] [--what-if name=value ...] [--chart]}:
  * dictionary-pressure diagnostics of a database's columnstore tables (see
  * {@link DictionaryDiagnostics}). Opens the database, reads only metadata, changes nothing.
  */
-public final class DiagCommand {
-    private DiagCommand() {
+@Command(name = "diag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, synopsisSubcommandLabel = "COMMAND",
+        description = "Diagnostics of a database; they open it, read only metadata and change nothing.")
+public final class DiagCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    private final PrintStream err;
+
+    public DiagCommand(PrintStream err) {
+        this.err = err;
     }
 
-    public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length < 2 || !args[0].equals("dictionary")) {
-            err.println("usage: columba diag dictionary <database directory> [--table NAME] [--json]"
-                    + " [--what-if name=value ...] [--chart]");
-            return 2;
+    /** {@code columba diag} without a diagnostic: the usage, as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(err);
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** {@code columba diag dictionary}. */
+    @Command(name = "dictionary", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+            description = {"Dictionary pressure of the database's columnstore tables: dictionary sizes against the cap, "
+                    + "rowgroups cut short by it, and what that costs a cold scan.",
+                "Exit codes: 0, 1 if there is nothing to diagnose or the database cannot be read, 2 bad usage."})
+    public static final class Dictionary implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "<database directory>")
+        private Path directory;
+
+        @Option(names = "--table", paramLabel = "NAME", description = "one columnstore table only")
+        private String tableName;
+
+        @Option(names = "--json", description = "one JSON document instead of text")
+        private boolean json;
+
+        @Option(names = "--chart", description = "a histogram of rowgroup sizes per table")
+        private boolean chart;
+
+        @Option(names = "--what-if", paramLabel = "name=value",
+                description = "simulate the layout under other settings, e.g. dictionary_cap=32MB (repeatable)")
+        private Map<String, String> whatIf = new LinkedHashMap<>();
+
+        private final PrintStream out;
+        private final PrintStream err;
+
+        public Dictionary(PrintStream out, PrintStream err) {
+            this.out = out;
+            this.err = err;
         }
-        Path directory = Path.of(args[1]);
-        String tableName = null;
-        boolean json = false;
-        boolean chart = false;
-        Map<String, String> whatIf = new LinkedHashMap<>();
-        for (int index = 2; index < args.length; index++) {
-            switch (args[index]) {
-                case "--table" -> tableName = args[++index];
-                case "--json" -> json = true;
-                case "--chart" -> chart = true;
-                case "--what-if" -> {
-                    String[] setting = args[++index].split("=", 2);
-                    if (setting.length != 2) {
-                        err.println("columba diag: --what-if takes name=value, e.g. dictionary_cap=32MB");
-                        return 2;
-                    }
-                    whatIf.put(setting[0].trim().toLowerCase(Locale.ROOT), setting[1].trim());
-                }
-                default -> {
-                    err.println("columba diag: unknown option '" + args[index] + "'");
-                    return 2;
-                }
-            }
+
+        @Override
+        public Integer call() {
+            Map<String, String> settings = new LinkedHashMap<>();
+            whatIf.forEach((name, value) -> settings.put(name.trim().toLowerCase(Locale.ROOT), value.trim()));
+            return run(directory, tableName, json, chart, settings, out, err);
         }
+    }
+
+    private static int run(Path directory, String tableName, boolean json, boolean chart, Map<String, String> whatIf,
+            PrintStream out, PrintStream err) {
         if (!Files.isDirectory(directory) || !Files.exists(directory.resolve("control"))) {
             err.println("columba diag: " + directory + " is not a Columba database directory");
             return 2;

@@ -33,16 +33,8 @@ public final class Inspect {
         this.findings = new Findings(out);
     }
 
-    /** Runs the command with the arguments after {@code inspect}; returns the exit code. */
-    public static int run(List<String> args, PrintStream out, PrintStream err) {
-        InspectOptions options;
-        try {
-            options = InspectOptions.parse(args);
-        } catch (UsageException usage) {
-            err.println("columba inspect: " + usage.getMessage());
-            err.println(InspectOptions.USAGE);
-            return USAGE;
-        }
+    /** Inspects what {@code options} name; returns the exit code. {@link InspectCommand} parses the command line. */
+    static int run(InspectOptions options, PrintStream out, PrintStream err) {
         Inspect inspect = new Inspect(options, out);
         try {
             Target.Kind kind = Target.detect(options.path());

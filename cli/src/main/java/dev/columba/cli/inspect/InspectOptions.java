@@ -21,110 +21,27 @@ record InspectOptions(Path path, boolean pages, long page, boolean hex, String o
     /** Rows of a segment or entries of a dictionary shown without {@code --rows}. */
     static final int DEFAULT_ROWS = 20;
 
-    static final String USAGE = """
-            usage: columba inspect <path> [options]
-              <path> is a database directory, its data file (data/columba.data), a write-ahead log
-              segment (wal/<16 hex digits>.wal) or the wal directory, the control file,
-              columba.properties, a rowgroup file (columnstore/<table id>/<rowgroup id>.crg) or a
-              dictionary file (columnstore/<table id>/dict-<column>.cdict); inspect tells which from
-              the file's contents.
-            data file options (also on a database directory):
-              --pages            list every page: id, type, object, level, LSN, slots, free bytes, checksum
-              --page N           dump page N in detail by its type
-              --hex              with --page: add a hex dump of the page
-              --object ID|NAME   limit --pages and --catalog to one table or index (implies --pages alone)
-              --catalog          list the catalog's tables and indexes (on a database directory, with
-                                 a per-column summary of each columnstore table)
-            log options (on a segment, the wal directory or a database directory):
-              --records          list every record, then where the log ends
-            columnstore options:
-              --columnstore ID|NAME  on a database directory: one columnstore table's rowgroups, files
-                                 and per-column summary (encodings, dictionary sizes against the cap)
-              --column N         on a rowgroup file: decode the first rows of column N's segment
-              --rows K           rows --column shows, or entries of a dictionary file (default 20)
-            exit codes: 0 nothing wrong, 1 damage found (everything readable is still printed),
-              2 usage error""";
-
-    /** Parses the arguments after {@code inspect}. */
-    static InspectOptions parse(List<String> args) throws UsageException {
-        Path path = null;
-        boolean pages = false;
-        long page = -1;
-        boolean hex = false;
-        String object = null;
-        boolean catalog = false;
-        boolean records = false;
-        String columnstore = null;
-        int column = -1;
-        int rows = DEFAULT_ROWS;
-        boolean rowsGiven = false;
-        for (int index = 0; index < args.size(); index++) {
-            String arg = args.get(index);
-            switch (arg) {
-                case "--pages" -> pages = true;
-                case "--hex" -> hex = true;
-                case "--catalog" -> catalog = true;
-                case "--records" -> records = true;
-                case "--page" -> page = pageNumber(valueOf(args, ++index, arg));
-                case "--object" -> object = valueOf(args, ++index, arg);
-                case "--columnstore" -> columnstore = valueOf(args, ++index, arg);
-                case "--column" -> column = count(valueOf(args, ++index, arg), arg, "a column number");
-                case "--rows" -> {
-                    rows = count(valueOf(args, ++index, arg), arg, "a number of rows");
-                    rowsGiven = true;
-                }
-                default -> {
-                    if (arg.startsWith("-")) {
-                        throw new UsageException("unknown option " + arg);
-                    }
-                    if (path != null) {
-                        throw new UsageException("one path at a time: got " + path + " and " + arg);
-                    }
-                    path = Path.of(arg);
-                }
-            }
+    /**
+     * The options as {@link InspectCommand} parsed them, checked against each other; {@code page},
+     * {@code column} and {@code rows} are null when not given.
+     */
+    static InspectOptions of(Path path, boolean pages, Long page, boolean hex, String object, boolean catalog,
+            boolean records, String columnstore, Integer column, Integer rows) throws UsageException {
+        if (page != null && page < 0) {
+            throw new UsageException("--page needs a page number (0 or more), got " + page);
         }
-        if (path == null) {
-            throw new UsageException("no path given");
+        if (column != null && column < 0) {
+            throw new UsageException("--column needs a column number (0 or more), got " + column);
         }
-        if (hex && page < 0) {
+        if (rows != null && rows < 0) {
+            throw new UsageException("--rows needs a number of rows (0 or more), got " + rows);
+        }
+        if (hex && page == null) {
             throw new UsageException("--hex goes with --page N");
         }
-        if (object != null && !catalog && page < 0) {
-            pages = true;
-        }
-        return new InspectOptions(path, pages, page, hex, object, catalog, records, columnstore, column, rows, rowsGiven);
-    }
-
-    private static String valueOf(List<String> args, int index, String option) throws UsageException {
-        if (index >= args.size() || args.get(index).startsWith("--")) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args.get(index);
-    }
-
-    private static long pageNumber(String text) throws UsageException {
-        try {
-            long page = Long.parseLong(text);
-            if (page >= 0) {
-                return page;
-            }
-        } catch (NumberFormatException notANumber) {
-            // Reported below with the text that was given.
-        }
-        throw new UsageException("--page needs a page number (0 or more), got '" + text + "'");
-    }
-
-    private static int count(String text, String option, String what) throws UsageException {
-        try {
-            int value = Integer.parseInt(text);
-            if (value >= 0) {
-                return value;
-            }
-        } catch (NumberFormatException notANumber) {
-            // Reported below with the text that was given.
-        }
-        throw new UsageException(option + " needs " + what + " (0 or more), got '" + text + "'");
+        boolean pageList = pages || object != null && !catalog && page == null;
+        return new InspectOptions(path, pageList, page == null ? -1 : page, hex, object, catalog, records, columnstore,
+                column == null ? -1 : column, rows == null ? DEFAULT_ROWS : rows, rows != null);
     }
 
     boolean dataFileOptions() {

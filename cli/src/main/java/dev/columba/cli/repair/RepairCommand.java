@@ -1,5 +1,6 @@
 package dev.columba.cli.repair;
 
+import dev.columba.cli.Main;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.settings.WalRecoveryMode;
@@ -13,6 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code columba repair <dir> [--point-in-time]}. Without the option it opens the database as any
@@ -21,28 +26,28 @@ import java.util.Properties;
  * its last consistent point, after its files are copied into {@code damaged/}, and what was
  * discarded is printed. Exit codes: 0 the database opened, 1 it did not, 2 bad usage.
  */
-public final class RepairCommand {
-    private RepairCommand() {
+@Command(name = "repair", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = {"Opens a database as a client would and says what recovery found; a damaged log is refused "
+                + "and nothing is changed, unless --point-in-time is given.",
+            "Exit codes: 0 the database opened, 1 it did not, 2 bad usage."})
+public final class RepairCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<database directory>")
+    private Path directory;
+
+    @Option(names = "--point-in-time", description = "cut a damaged log at its last consistent point, after copying its "
+            + "files into damaged/, discarding every transaction after it")
+    private boolean pointInTime;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public RepairCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
-    public static int run(String[] args, PrintStream out, PrintStream err) {
-        Path directory = null;
-        boolean pointInTime = false;
-        for (String arg : args) {
-            if (arg.equals("--point-in-time")) {
-                pointInTime = true;
-            } else if (arg.startsWith("--") || directory != null) {
-                err.println("columba repair: unexpected argument '" + arg + "'");
-                usage(err);
-                return 2;
-            } else {
-                directory = Path.of(arg);
-            }
-        }
-        if (directory == null) {
-            usage(err);
-            return 2;
-        }
+    @Override
+    public Integer call() {
         if (!Files.exists(DatabaseLayout.controlFile(directory))) {
             err.println("columba repair: " + directory + " is not a database directory (it has no control file)");
             return 2;
@@ -75,9 +80,5 @@ public final class RepairCommand {
             }
             return 1;
         }
-    }
-
-    private static void usage(PrintStream err) {
-        err.println("usage: columba repair <database directory> [--point-in-time]");
     }
 }

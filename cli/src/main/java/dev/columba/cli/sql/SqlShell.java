@@ -15,7 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,11 +23,9 @@ import java.util.List;
  * printed as a table, then its messages (the STATISTICS IO / TIME lines SQL Server prints, which the
  * driver returns as warnings), then its row count; an error prints its SQLSTATE and message and the
  * shell goes on with the next statement unless told to stop. Exit code: 0, 1 if a statement failed,
- * 2 for bad arguments or a database that cannot be opened.
+ * 2 for bad arguments or a database that cannot be opened. The command line is {@link SqlCommand}'s.
  */
 public final class SqlShell {
-    private static final String USAGE = "usage: columba sql [<dir> | mem:<name>] [-c SQL]... [-f FILE] [--stop-on-error]";
-
     private final PrintStream out;
     private final PrintStream err;
     private final ResultPrinter printer;
@@ -41,44 +38,13 @@ public final class SqlShell {
         this.printer = new ResultPrinter(out);
     }
 
-    /** Runs the shell with {@code args}, reading typed statements from {@code in} when no -c or -f is given. */
-    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-        String target = null;
-        List<String> commands = new ArrayList<>();
-        Path file = null;
-        boolean stopOnError = false;
-        for (int index = 0; index < args.length; index++) {
-            String argument = args[index];
-            switch (argument) {
-                case "-c" -> {
-                    if (index + 1 == args.length) {
-                        err.println(USAGE);
-                        return 2;
-                    }
-                    commands.add(args[++index]);
-                }
-                case "-f" -> {
-                    if (index + 1 == args.length) {
-                        err.println(USAGE);
-                        return 2;
-                    }
-                    file = Path.of(args[++index]);
-                }
-                case "--stop-on-error" -> stopOnError = true;
-                case "-h", "--help" -> {
-                    out.println(USAGE);
-                    return 0;
-                }
-                default -> {
-                    if (argument.startsWith("-") || target != null) {
-                        err.println("columba sql: unexpected argument '" + argument + "'");
-                        err.println(USAGE);
-                        return 2;
-                    }
-                    target = argument;
-                }
-            }
-        }
+    /**
+     * Runs the shell on {@code target} (a directory or {@code mem:<name>}; null for a temporary
+     * in-memory database): the {@code commands}, then {@code file}, or else statements typed on
+     * {@code in}. {@link SqlCommand} parses the command line.
+     */
+    static int run(String target, List<String> commands, Path file, boolean stopOnError, InputStream in, PrintStream out,
+            PrintStream err) {
         if (target == null) {
             err.println("columba sql: no database given; using a temporary in-memory one (mem:shell)");
             target = "mem:shell";

@@ -3,6 +3,7 @@ package dev.columba.cli.diag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.cli.Main;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.datagen.CommentsGenerator;
 import dev.columba.storage.db.Database;
@@ -34,7 +35,7 @@ class DiagCommandTest {
         }
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int status = DiagCommand.run(new String[] {"dictionary", directory.toString(), "--what-if", "dictionary_cap=512KB",
+        int status = Main.run(new String[] {"diag", "dictionary", directory.toString(), "--what-if", "dictionary_cap=512KB",
             "--chart"}, new PrintStream(text, true, StandardCharsets.UTF_8), new PrintStream(errors, true, StandardCharsets.UTF_8));
         String output = text.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, errors.toString(StandardCharsets.UTF_8));
@@ -44,12 +45,12 @@ class DiagCommandTest {
         assertTrue(output.contains("rowgroup sizes"), output);
 
         ByteArrayOutputStream json = new ByteArrayOutputStream();
-        assertEquals(0, DiagCommand.run(new String[] {"dictionary", directory.toString(), "--json"},
+        assertEquals(0, Main.run(new String[] {"diag", "dictionary", directory.toString(), "--json"},
                 new PrintStream(json, true, StandardCharsets.UTF_8), new PrintStream(errors, true, StandardCharsets.UTF_8)));
         String document = json.toString(StandardCharsets.UTF_8);
         assertTrue(document.startsWith("[{\"table\":\"Comments\"") && document.contains("\"culprits\":[\"Text\"]"), document);
 
-        assertEquals(2, DiagCommand.run(new String[] {"dictionary", directory.resolve("nothing").toString()},
+        assertEquals(2, Main.run(new String[] {"diag", "dictionary", directory.resolve("nothing").toString()},
                 new PrintStream(json, true, StandardCharsets.UTF_8), new PrintStream(errors, true, StandardCharsets.UTF_8)));
     }
 }

@@ -285,7 +285,8 @@ class InspectColumnstoreTest {
                 + " is a database directory");
         assertUsage(inspect(directory, "--columnstore", "nosuch"), "no table or index named 'nosuch' in the catalog; it has "
                 + "sales, trimmed");
-        assertUsage(inspect(file, "--column", "x"), "--column needs a column number (0 or more), got 'x'");
+        assertUsage(inspect(file, "--column", "x"), "Invalid value for option '--column': 'x' is not an int");
+        assertUsage(inspect(file, "--column", "-2"), "--column needs a column number (0 or more), got -2");
     }
 
     private static void assertUsage(Run run, String message) {

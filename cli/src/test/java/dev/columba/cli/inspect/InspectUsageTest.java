@@ -30,13 +30,14 @@ class InspectUsageTest {
     @Test
     void missingPathAndUnknownOptionsPrintTheUsage() throws Exception {
         Run none = inspect();
-        assertUsage(none, "no path given");
-        assertTrue(none.err().contains("usage: columba inspect <path> [options]"), none::toString);
-        assertUsage(inspect(directory, "--frobnicate"), "unknown option --frobnicate");
-        assertUsage(inspect(directory, "--page"), "--page needs a value");
-        assertUsage(inspect(directory, "--page", "x"), "--page needs a page number (0 or more), got 'x'");
+        assertUsage(none, "Missing required parameter: '<path>'");
+        assertTrue(none.err().contains("Usage: columba inspect [-hV]"), none::toString);
+        assertUsage(inspect(directory, "--frobnicate"), "Unknown option: '--frobnicate'");
+        assertUsage(inspect(directory, "--page"), "Missing required parameter for option '--page' (N)");
+        assertUsage(inspect(directory, "--page", "x"), "Invalid value for option '--page': 'x' is not a long");
+        assertUsage(inspect(directory, "--page", "-3"), "--page needs a page number (0 or more), got -3");
         assertUsage(inspect(directory, "--hex"), "--hex goes with --page N");
-        assertUsage(inspect(directory, directory), "one path at a time: got " + directory + " and " + directory);
+        assertUsage(inspect(directory, directory), "Unmatched argument at index 2: '" + directory + "'");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.columba.cli.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.cli.Main;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -23,7 +24,7 @@ class SqlShellTest {
     private Run run(String input, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = SqlShell.run(args, new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+        int exit = Main.run(prepend("sql", args), new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -87,5 +88,12 @@ class SqlShellTest {
     void badArgumentsAreUsageErrors() {
         assertEquals(2, run("", "-x").exit());
         assertEquals(2, run("", "-c").exit());
+    }
+
+    private static String[] prepend(String first, String[] rest) {
+        String[] all = new String[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.cli.Main;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -39,7 +40,7 @@ class StartupTrainingTest {
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = SqlShell.run(new String[] {directory.resolve("db").toString(), "--stop-on-error", "-f", file.toString()},
+        int exit = Main.run(new String[] {"sql", directory.resolve("db").toString(), "--stop-on-error", "-f", file.toString()},
                 new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String printed = out.toString(StandardCharsets.UTF_8);
