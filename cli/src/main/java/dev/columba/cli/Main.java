@@ -5,12 +5,10 @@ import dev.columba.cli.diag.DiagCommand;
 import dev.columba.cli.inspect.InspectCommand;
 import dev.columba.cli.repair.RepairCommand;
 import dev.columba.cli.sql.SqlCommand;
-import java.io.IOException;
+import dev.columba.jdbc.ColumbaDriver;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -73,20 +71,11 @@ public final class Main implements Callable<Integer> {
         return CommandLine.ExitCode.USAGE;
     }
 
-    /** The project's version, written into {@code version.properties} by the build. */
+    /** The version of the engine, as its driver reports it. */
     public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            Properties properties = new Properties();
-            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
-                if (in == null) {
-                    throw new IllegalStateException("dev/columba/cli/version.properties is missing from the cli's jar");
-                }
-                properties.load(in);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the cli's version.properties", e);
-            }
-            return new String[] {"columba " + properties.getProperty("version") + " (Java " + Runtime.version() + ")"};
+            return new String[] {"columba " + ColumbaDriver.version() + " (Java " + Runtime.version() + ")"};
         }
     }
 }

@@ -88,6 +88,11 @@ public final class ColumbaDriver implements Driver {
         return properties;
     }
 
+    /** The version of the driver and the engine it embeds (they ship together), e.g. {@code 0.1.0-SNAPSHOT}. */
+    public static String version() {
+        return Version.CURRENT.text();
+    }
+
     @Override
     public int getMajorVersion() {
         return Version.CURRENT.major();

@@ -1,35 +1,70 @@
 package dev.columba.server;
 
+import dev.columba.jdbc.ColumbaDriver;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code columba server <dir> [--port N] [--host ADDR] [--password P] [--max-connections N]}. */
-public final class ServerMain {
-    private static final String USAGE = "usage: columba server <dir> [--port 5432] [--host 127.0.0.1]"
-            + " [--password PASSWORD] [--max-connections 100]";
+@Command(name = "columba server", mixinStandardHelpOptions = true, versionProvider = ServerMain.Version.class,
+        description = "Serves one database directory over the PostgreSQL wire protocol (v3) until the process is stopped.",
+        footer = {"", "Without --password every client is trusted, which is allowed on a loopback address only.",
+            "Exit codes: 0 stopped, 1 the database or the address could not be opened, 2 bad usage."})
+public final class ServerMain implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<dir>", description = "the database directory to serve (created if missing)")
+    private Path database;
 
-    private ServerMain() {
+    @Option(names = "--port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_PORT,
+            description = "TCP port (0 for any free one); default ${DEFAULT-VALUE}")
+    private int port;
+
+    @Option(names = {"--host", "--listen"}, paramLabel = "ADDR", defaultValue = ServerConfig.DEFAULT_HOST,
+            description = "address to listen on; default ${DEFAULT-VALUE}")
+    private String host;
+
+    @Option(names = "--password", paramLabel = "P", description = "the password every user must give")
+    private String password;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MAX_CONNECTIONS,
+            description = "clients served at once; default ${DEFAULT-VALUE}")
+    private int maxConnections;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private ServerMain(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Starts the server and serves until the process is stopped; returns an exit code on a usage error. */
-    static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
-        ServerConfig config;
-        try {
-            config = parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("columba server: " + e.getMessage());
-            err.println(USAGE);
-            return 2;
-        }
-        if (config == null) {
-            out.println(USAGE);
-            return 0;
-        }
+    /** Starts the server and serves until the process is stopped; returns the exit code. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine line = new CommandLine(new ServerMain(out, err));
+        line.setOut(new PrintWriter(out, true));
+        line.setErr(new PrintWriter(err, true));
+        line.setParameterExceptionHandler((problem, arguments) -> {
+            err.println("columba server: " + problem.getMessage());
+            problem.getCommandLine().usage(err);
+            return CommandLine.ExitCode.USAGE;
+        });
+        return line.execute(args);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServerConfig config = new ServerConfig(database, host, port, Optional.ofNullable(password), maxConnections,
+                ServerConfig.DEFAULT_MAX_MESSAGE_LENGTH);
         PgServer server;
         try {
             server = PgServer.start(config);
@@ -56,53 +91,11 @@ public final class ServerMain {
         return 0;
     }
 
-    /** The configuration the arguments give, or null for --help. */
-    static ServerConfig parse(String[] args) {
-        Path database = null;
-        String host = ServerConfig.DEFAULT_HOST;
-        int port = ServerConfig.DEFAULT_PORT;
-        String password = null;
-        int maxConnections = ServerConfig.DEFAULT_MAX_CONNECTIONS;
-        for (int index = 0; index < args.length; index++) {
-            String argument = args[index];
-            switch (argument) {
-                case "--help", "-h" -> {
-                    return null;
-                }
-                case "--port" -> port = integer(argument, value(args, ++index, argument));
-                case "--host", "--listen" -> host = value(args, ++index, argument);
-                case "--password" -> password = value(args, ++index, argument);
-                case "--max-connections" -> maxConnections = integer(argument, value(args, ++index, argument));
-                default -> {
-                    if (argument.startsWith("-")) {
-                        throw new IllegalArgumentException("unknown option '" + argument + "'");
-                    }
-                    if (database != null) {
-                        throw new IllegalArgumentException("one database directory only, got " + database + " and " + argument);
-                    }
-                    database = Path.of(argument);
-                }
-            }
-        }
-        if (database == null) {
-            throw new IllegalArgumentException("name the database directory to serve");
-        }
-        return new ServerConfig(database, host, port, java.util.Optional.ofNullable(password), maxConnections,
-                ServerConfig.DEFAULT_MAX_MESSAGE_LENGTH);
-    }
-
-    private static String value(String[] args, int index, String option) {
-        if (index >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[index];
-    }
-
-    private static int integer(String option, String text) {
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " needs a number, got '" + text + "'");
+    /** The version of the engine, as its driver reports it. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"columba server " + ColumbaDriver.version() + " (Java " + Runtime.version() + ")"};
         }
     }
 }
