@@ -1,12 +1,15 @@
 package dev.columba.cli.sql;
 
 import dev.columba.cli.Main;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,7 +44,13 @@ public final class SqlCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
-        return SqlShell.run(target, commands, file, stopOnError, in, out, err);
+    public Integer call() throws IOException {
+        boolean typing = commands.isEmpty() && file == null;
+        if (!typing || in != System.in || System.console() == null || !System.console().isTerminal()) {
+            return SqlShell.run(target, commands, file, stopOnError, in, null, out, err);
+        }
+        try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
+            return SqlShell.run(target, commands, file, stopOnError, in, terminal, out, err);
+        }
     }
 }

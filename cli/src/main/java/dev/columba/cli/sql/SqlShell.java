@@ -16,6 +16,11 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.List;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
 
 /**
  * {@code columba sql [<dir> | mem:<name>] [-c SQL]... [-f FILE] [--stop-on-error]}: runs SQL against
@@ -31,6 +36,8 @@ public final class SqlShell {
     private final ResultPrinter printer;
     private boolean timing;
     private boolean failed;
+    /** The statement executing now, for Ctrl-C to cancel; null between statements. */
+    private volatile Statement running;
 
     private SqlShell(PrintStream out, PrintStream err) {
         this.out = out;
@@ -41,10 +48,11 @@ public final class SqlShell {
     /**
      * Runs the shell on {@code target} (a directory or {@code mem:<name>}; null for a temporary
      * in-memory database): the {@code commands}, then {@code file}, or else statements typed on
+     * {@code terminal} when there is one (line editing, history, completion, Ctrl-C) or read from
      * {@code in}. {@link SqlCommand} parses the command line.
      */
-    static int run(String target, List<String> commands, Path file, boolean stopOnError, InputStream in, PrintStream out,
-            PrintStream err) {
+    static int run(String target, List<String> commands, Path file, boolean stopOnError, InputStream in, Terminal terminal,
+            PrintStream out, PrintStream err) {
         if (target == null) {
             err.println("columba sql: no database given; using a temporary in-memory one (mem:shell)");
             target = "mem:shell";
@@ -63,8 +71,15 @@ public final class SqlShell {
                         shell.runScript(connection, reader, stopOnError);
                     }
                 }
+            } else if (terminal != null) {
+                shell.interactive(connection, shell.typed(connection, terminal));
             } else {
-                shell.interactive(connection, new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+                shell.interactive(connection, prompt -> {
+                    shell.out.print(prompt);
+                    shell.out.flush();
+                    return reader.readLine();
+                });
             }
         } catch (SQLException e) {
             err.println("columba sql: cannot open " + url + ": " + describe(e));
@@ -95,13 +110,64 @@ public final class SqlShell {
         return true;
     }
 
-    private void interactive(Connection connection, BufferedReader reader) throws IOException {
+    /** Where typed lines come from: a terminal's line reader, or plain input. */
+    @FunctionalInterface
+    private interface LineSource {
+        /** The next line, after showing {@code prompt}; null at the end of input; {@link #INTERRUPTED} for Ctrl-C. */
+        String read(String prompt) throws IOException;
+    }
+
+    /** What a {@link LineSource} returns when the user pressed Ctrl-C at the prompt. */
+    private static final String INTERRUPTED = new String("^C");
+
+    /**
+     * The lines typed on {@code terminal}, through JLine: line editing, a history file
+     * ({@code ~/.columba_history}, or the {@code columba.history} system property; "none" for
+     * none), completion of keywords, tables and columns. Ctrl-C while a statement runs cancels it
+     * ({@link Statement#cancel}); at the prompt it drops the statement being typed; Ctrl-D ends.
+     */
+    private LineSource typed(Connection connection, Terminal terminal) {
+        LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).appName("columba")
+                .completer(new SqlCompleter(connection))
+                // SQL has '!' (<>, !=) and backslash commands: no history expansion of either.
+                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true);
+        String history = System.getProperty("columba.history", Path.of(System.getProperty("user.home"), ".columba_history").toString());
+        if (!history.equals("none")) {
+            builder.variable(LineReader.HISTORY_FILE, Path.of(history));
+        }
+        LineReader reader = builder.build();
+        terminal.handle(Terminal.Signal.INT, signal -> {
+            Statement statement = running;
+            if (statement != null) {
+                try {
+                    statement.cancel();
+                } catch (SQLException e) {
+                    err.println(describe(e));
+                }
+            }
+        });
+        return prompt -> {
+            try {
+                return reader.readLine(prompt);
+            } catch (UserInterruptException interrupted) {
+                return INTERRUPTED;
+            } catch (EndOfFileException end) {
+                return null;
+            } finally {
+                terminal.flush();
+            }
+        };
+    }
+
+    private void interactive(Connection connection, LineSource lines) throws IOException {
         out.println("Columba SQL shell. End statements with ; or a line GO. \\? for help, \\q to quit.");
         StatementSplitter splitter = new StatementSplitter();
         while (true) {
-            out.print(splitter.inStatement() ? "      -> " : "columba> ");
-            out.flush();
-            String line = reader.readLine();
+            String line = lines.read(splitter.inStatement() ? "      -> " : "columba> ");
+            if (line == INTERRUPTED) {
+                splitter = new StatementSplitter();
+                continue;
+            }
             if (line == null) {
                 for (String statement : splitter.finish()) {
                     execute(connection, statement);
@@ -132,6 +198,7 @@ public final class SqlShell {
                 case "\\q" -> {
                     return false;
                 }
+                case "\\x" -> out.println("Expanded display is " + (printer.toggleExpanded() ? "on." : "off."));
                 case "\\timing" -> {
                     timing = !timing;
                     out.println("Timing is " + (timing ? "on." : "off."));
@@ -156,6 +223,7 @@ public final class SqlShell {
                         \\dt            list tables and views
                         \\d <table>     describe a table's columns
                         \\timing        show each statement's elapsed time (client side)
+                        \\x             expanded display: one block per row, values whole
                         \\q             quit
                         SET STATISTICS IO ON / SET STATISTICS TIME ON print the engine's own counters after each statement.""");
                 default -> err.println("unknown command " + words[0] + " (\\? for help)");
@@ -170,6 +238,7 @@ public final class SqlShell {
     private boolean execute(Connection connection, String sql) {
         long started = System.nanoTime();
         try (Statement statement = connection.createStatement()) {
+            running = statement;
             boolean rows = statement.execute(sql);
             while (true) {
                 if (rows) {
@@ -198,6 +267,8 @@ public final class SqlShell {
             failed = true;
             err.println(describe(e));
             return false;
+        } finally {
+            running = null;
         }
     }
 
