@@ -9,6 +9,7 @@ import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
 import java.util.Properties;
 import java.util.logging.Logger;
 
@@ -68,7 +69,13 @@ public final class ColumbaDriver implements Driver {
      */
     static EmbeddedConnection connect(String url, Properties info, Engine.StatementPlanner planner) throws SQLException {
         DatabaseLocation location = DatabaseLocation.parse(url);
-        EngineRegistry.Lease lease = EngineRegistry.INSTANCE.acquire(location, info, planner);
+        Properties properties = DatabaseLocation.properties(url, info);
+        if (!DatabaseLocation.takeCreate(url, properties) && !location.exists()) {
+            throw new SQLNonTransientConnectionException("no database at '" + url + "' (" + (location instanceof
+                    DatabaseLocation.Memory ? "no connection has this temporary database open" : "no control file in "
+                    + ((DatabaseLocation.Directory) location).path()) + "), and create=false forbids creating one", "08001");
+        }
+        EngineRegistry.Lease lease = EngineRegistry.INSTANCE.acquire(location, properties, planner);
         return EmbeddedConnection.open(url, lease);
     }
 

@@ -185,4 +185,64 @@ class DriverTest {
             assertEquals("08001", error.getSQLState(), url);
         }
     }
+
+    @Test
+    void createFalseMakesAMissingDatabaseAnErrorAndCreatesNothing() throws SQLException {
+        for (String url : new String[] {url() + ";create=false", "jdbc:columba:mem:nobody;create=false"}) {
+            SQLException missing = assertThrows(SQLException.class, () -> DriverManager.getConnection(url, small()), url);
+            assertEquals("08001", missing.getSQLState(), url);
+            assertTrue(missing.getMessage().contains("create=false"), missing.getMessage());
+        }
+        Properties notCreating = small();
+        notCreating.setProperty("create", "false");
+        assertThrows(SQLException.class, () -> DriverManager.getConnection(url(), notCreating));
+        assertFalse(Files.exists(directory.resolve("db")), "create=false left no directory behind");
+
+        try (Connection created = DriverManager.getConnection(url(), small())) {
+            assertTrue(created.isValid(1));
+        }
+        try (Connection existing = DriverManager.getConnection(url() + ";create=false", small())) {
+            assertTrue(existing.isValid(1), "an existing database opens with create=false");
+        }
+        SQLException badValue = assertThrows(SQLException.class, () -> DriverManager.getConnection(url() + ";create=maybe"));
+        assertEquals("08001", badValue.getSQLState());
+    }
+
+    @Test
+    void urlPropertiesAreSettingsLikeConnectionProperties() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url() + ";buffer_pool_size=16MB;READ_AHEAD=off")) {
+            assertEquals(false, connection.unwrap(Session.class).settings().get(StandardSettings.READ_AHEAD));
+            assertEquals(16L << 20, connection.unwrap(Session.class).settings().get(StandardSettings.BUFFER_POOL_SIZE));
+        }
+        SQLException unknown = assertThrows(SQLException.class, () -> DriverManager.getConnection(url() + ";bogus=1"));
+        assertEquals("42704", unknown.getSQLState());
+        Properties other = new Properties();
+        other.setProperty("read_ahead", "on");
+        SQLException twice = assertThrows(SQLException.class, () -> DriverManager.getConnection(url() + ";read_ahead=off", other));
+        assertEquals("08001", twice.getSQLState());
+        assertTrue(twice.getMessage().contains("read_ahead is off in the URL and on in the properties"), twice.getMessage());
+        SQLException noValue = assertThrows(SQLException.class, () -> DriverManager.getConnection(url() + ";read_ahead"));
+        assertEquals("08001", noValue.getSQLState());
+    }
+
+    @Test
+    void aDataSourceOpensConnectionsLikeTheDriver() throws SQLException {
+        ColumbaDataSource source = new ColumbaDataSource();
+        assertEquals("08001", assertThrows(SQLException.class, source::getConnection).getSQLState());
+        source.setUrl(url());
+        source.setProperty("buffer_pool_size", "16MB");
+        source.setProperty("max_dop", "1");
+        try (Connection first = source.getConnection(); Connection second = source.getConnection("anyone", "anything");
+             Statement statement = first.createStatement()) {
+            statement.execute("CREATE TABLE t (id INT)");
+            statement.execute("INSERT INTO t VALUES (1), (2)");
+            try (ResultSet rows = second.createStatement().executeQuery("SELECT COUNT(*) FROM t")) {
+                assertTrue(rows.next());
+                assertEquals(2, rows.getInt(1));
+            }
+            assertSame(first.unwrap(Engine.class), second.unwrap(Engine.class), "one engine per database");
+            assertEquals(1, first.unwrap(Session.class).settings().get(StandardSettings.MAX_DOP));
+        }
+        assertTrue(source.isWrapperFor(javax.sql.DataSource.class));
+    }
 }
