@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -129,6 +130,18 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
             detachUnfinishedResults();
             try {
                 return session.execute(sql, parameters);
+            } catch (RuntimeException | Error e) {
+                throw Errors.translate(e);
+            }
+        }
+    }
+
+    /** What {@code sql} returns and takes, planned without running ({@link Session#describe}). */
+    Optional<Session.Description> describe(String sql) throws SQLException {
+        synchronized (lock) {
+            checkOpen();
+            try {
+                return session.describe(sql);
             } catch (RuntimeException | Error e) {
                 throw Errors.translate(e);
             }

@@ -1,6 +1,8 @@
 package dev.columba.jdbc;
 
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.type.SqlType;
+import dev.columba.planner.session.Session;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -31,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Calendar;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A statement with {@code ?} parameters. Values are bound in Columba's Java representation of the
@@ -154,17 +157,35 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
         Arrays.fill(bound, false);
     }
 
-    /** Unknown until the statement is planned, which happens when it runs: null, as JDBC allows. */
+    /**
+     * The result's columns, from the statement planned now as it will run (the plan is cached for
+     * that run); null for a statement that returns an update count or is not planned (DDL,
+     * commands), as JDBC allows.
+     */
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
-        return null;
+        Optional<Session.Description> description = description();
+        return description.isEmpty() || description.get().columns() == null ? null
+                : new EmbeddedResultSetMetaData(description.get().columns());
     }
 
+    /**
+     * The parameters' types as the planner inferred them from where each marker stands; for a
+     * statement that is not planned, only their count (types unknown).
+     */
     @Override
     public ParameterMetaData getParameterMetaData() throws SQLException {
         checkOpen();
-        return new MarkerParameterMetaData(values.length);
+        Optional<Session.Description> description = description();
+        return new MarkerParameterMetaData(values.length,
+                description.isPresent() && description.get().parameterTypes().size() == values.length
+                        ? description.get().parameterTypes() : null);
+    }
+
+    /** The statement planned now (or found in the plan cache), as its execution will be. */
+    private Optional<Session.Description> description() throws SQLException {
+        return connection.describe(sql);
     }
 
     private static SQLException withSql() {
@@ -510,15 +531,16 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
     }
 
     /**
-     * What is known of the parameters before the statement is planned: how many there are. Their
-     * types are the planner's to infer when the statement runs, so they read as unknown.
+     * The parameters: their count, and their types when the planner inferred them ({@code types}
+     * non-null); a statement that is not planned reports them as unknown ({@code OTHER}).
      */
-    private record MarkerParameterMetaData(int count) implements ParameterMetaData {
-        private void check(int parameterIndex) throws SQLException {
+    private record MarkerParameterMetaData(int count, List<SqlType> types) implements ParameterMetaData {
+        private SqlType type(int parameterIndex) throws SQLException {
             if (parameterIndex < 1 || parameterIndex > count) {
                 throw Errors.of(ErrorCode.INVALID_ARGUMENT, "parameter index " + parameterIndex + " is out of range: the"
                         + " statement has " + count + " parameters");
             }
+            return types == null ? null : types.get(parameterIndex - 1);
         }
 
         @Override
@@ -528,49 +550,49 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
 
         @Override
         public int isNullable(int param) throws SQLException {
-            check(param);
+            type(param);
             return parameterNullableUnknown;
         }
 
         @Override
         public boolean isSigned(int param) throws SQLException {
-            check(param);
-            return false;
+            SqlType type = type(param);
+            return type != null && JdbcTypes.isNumeric(type);
         }
 
         @Override
         public int getPrecision(int param) throws SQLException {
-            check(param);
-            return 0;
+            SqlType type = type(param);
+            return type == null ? 0 : JdbcTypes.precision(type);
         }
 
         @Override
         public int getScale(int param) throws SQLException {
-            check(param);
-            return 0;
+            SqlType type = type(param);
+            return type == null ? 0 : JdbcTypes.scale(type);
         }
 
         @Override
         public int getParameterType(int param) throws SQLException {
-            check(param);
-            return java.sql.Types.OTHER;
+            SqlType type = type(param);
+            return type == null ? java.sql.Types.OTHER : JdbcTypes.jdbcType(type);
         }
 
         @Override
         public String getParameterTypeName(int param) throws SQLException {
-            check(param);
-            return "UNKNOWN";
+            SqlType type = type(param);
+            return type == null ? "UNKNOWN" : JdbcTypes.typeName(type);
         }
 
         @Override
         public String getParameterClassName(int param) throws SQLException {
-            check(param);
-            return Object.class.getName();
+            SqlType type = type(param);
+            return type == null ? Object.class.getName() : JdbcTypes.javaClass(type).getName();
         }
 
         @Override
         public int getParameterMode(int param) throws SQLException {
-            check(param);
+            type(param);
             return parameterModeIn;
         }
 

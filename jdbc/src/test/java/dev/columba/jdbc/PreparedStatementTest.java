@@ -126,9 +126,14 @@ class PreparedStatementTest {
 
     @Test
     void parameterIndexesAndMissingValuesAreChecked() throws SQLException {
+        // Describing the statement plans it (the scripted plan), as running it would.
+        planner.willPlan(ScriptedPlanner.echo(SqlType.INT, SqlType.BIGINT));
         try (PreparedStatement prepared = connection.prepareStatement("SELECT * FROM t WHERE a = ? AND b = '?' AND c = ?")) {
             ParameterMetaData parameters = prepared.getParameterMetaData();
             assertEquals(2, parameters.getParameterCount());
+            assertEquals(java.sql.Types.INTEGER, parameters.getParameterType(1));
+            assertEquals(java.sql.Types.BIGINT, parameters.getParameterType(2));
+            assertEquals(Long.class.getName(), parameters.getParameterClassName(2));
             assertEquals(ParameterMetaData.parameterModeIn, parameters.getParameterMode(2));
             assertEquals("22023", assertThrows(SQLException.class, () -> prepared.setInt(0, 1)).getSQLState());
             assertEquals("22023", assertThrows(SQLException.class, () -> prepared.setInt(3, 1)).getSQLState());
@@ -143,7 +148,8 @@ class PreparedStatementTest {
             assertThrows(SQLFeatureNotSupportedException.class, () -> prepared.setBytes(1, new byte[] {1}));
             assertThrows(SQLFeatureNotSupportedException.class, () -> prepared.setTime(1, java.sql.Time.valueOf("10:00:00")));
             assertEquals("42804", assertThrows(SQLException.class, () -> prepared.setObject(1, new Object())).getSQLState());
-            assertNull(prepared.getMetaData(), "unknown before the statement is planned");
+            assertEquals(2, prepared.getMetaData().getColumnCount(), "the planned result's columns, before it runs");
+            assertEquals("p2", prepared.getMetaData().getColumnLabel(2));
         }
     }
 

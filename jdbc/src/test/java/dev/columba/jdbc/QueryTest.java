@@ -59,6 +59,42 @@ class QueryTest {
         connection.close();
     }
 
+    @Test
+    void aPreparedStatementDescribesItsResultAndParametersBeforeItRuns() throws SQLException {
+        statement.execute("CREATE TABLE d (id INT NOT NULL, price DECIMAL(12, 2), name VARCHAR(20))");
+        try (java.sql.PreparedStatement query = connection.prepareStatement(
+                "SELECT name, price * 2 AS doubled FROM d WHERE id = ? AND price > ?")) {
+            java.sql.ResultSetMetaData columns = query.getMetaData();
+            assertEquals(2, columns.getColumnCount());
+            assertEquals("name", columns.getColumnLabel(1));
+            assertEquals(java.sql.Types.VARCHAR, columns.getColumnType(1));
+            assertEquals("doubled", columns.getColumnLabel(2));
+            assertEquals(java.sql.Types.DECIMAL, columns.getColumnType(2));
+            java.sql.ParameterMetaData parameters = query.getParameterMetaData();
+            assertEquals(2, parameters.getParameterCount());
+            assertEquals(java.sql.Types.INTEGER, parameters.getParameterType(1));
+            assertEquals(java.sql.Types.DECIMAL, parameters.getParameterType(2));
+            assertEquals(2, parameters.getScale(2));
+            query.setInt(1, 1);
+            query.setBigDecimal(2, java.math.BigDecimal.ONE);
+            try (ResultSet rows = query.executeQuery()) {
+                assertEquals(2, rows.getMetaData().getColumnCount(), "the run answers with the described columns");
+            }
+        }
+        try (java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO d VALUES (?, ?, ?)")) {
+            assertNull(insert.getMetaData(), "an INSERT returns a count, not rows");
+            assertEquals(java.sql.Types.VARCHAR, insert.getParameterMetaData().getParameterType(3));
+        }
+        try (java.sql.PreparedStatement ddl = connection.prepareStatement("CREATE TABLE e (id INT)")) {
+            assertNull(ddl.getMetaData(), "DDL is not planned");
+            assertEquals(0, ddl.getParameterMetaData().getParameterCount());
+        }
+        try (java.sql.PreparedStatement wrong = connection.prepareStatement("SELECT nothing FROM d WHERE id = ?")) {
+            SQLException error = assertThrows(SQLException.class, wrong::getMetaData);
+            assertEquals("42703", error.getSQLState(), "describing reports what running would");
+        }
+    }
+
     private static List<String> messages(SQLWarning chain) {
         List<String> messages = new ArrayList<>();
         for (SQLWarning warning = chain; warning != null; warning = warning.getNextWarning()) {

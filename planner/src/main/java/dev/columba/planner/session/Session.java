@@ -7,12 +7,14 @@ import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.ReusableBatches;
 import dev.columba.core.expr.EvaluationContext;
+import dev.columba.core.schema.TableSchema;
 import dev.columba.core.settings.CommitDurability;
 import dev.columba.core.settings.Setting;
 import dev.columba.core.settings.SettingValues;
 import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.settings.TraceFlags;
 import dev.columba.core.stats.IoStats;
+import dev.columba.core.type.SqlType;
 import dev.columba.planner.parser.ColumbaSqlParser;
 import dev.columba.planner.parser.SqlCheckpoint;
 import dev.columba.planner.parser.SqlCreateTable;
@@ -325,6 +327,42 @@ public final class Session implements AutoCloseable {
         Compilation compilation = new Compilation(key, cpuStart, start);
         SqlNode statement = ColumbaSqlParser.parse(sql);
         return execute(statement, parameters, compilation);
+    }
+
+    /**
+     * What a statement returns and what its parameters are, as a JDBC {@code PreparedStatement}'s
+     * metadata reports them before it runs.
+     *
+     * @param columns        the result's columns; null for a statement that returns an update count
+     * @param parameterTypes the types of its {@code ?} markers, in order, as the planner inferred them
+     */
+    public record Description(TableSchema columns, List<SqlType> parameterTypes) {
+    }
+
+    /**
+     * Plans {@code sql} as {@link #execute(String, List)} would, without running it, and says what it
+     * returns and takes. The plan is kept in the plan cache like an executed one, so that the
+     * execution which usually follows finds it. Empty for statements that are not planned (DDL,
+     * COPY, session commands): what they take and return is known only when they run.
+     *
+     * @throws ColumbaException for SQL that does not parse or plan, as executing it would
+     */
+    public Optional<Description> describe(String sql) {
+        checkOpen();
+        PlanCache.Key key = planKey(normalized(sql), false);
+        PlanCache.Entry cached = planCacheUsable() ? engine.planCache().find(key) : null;
+        PreparedStatementPlan plan;
+        if (cached != null) {
+            plan = cached.plan();
+        } else {
+            long cpuStart = THREADS.getCurrentThreadCpuTime();
+            SqlNode statement = ColumbaSqlParser.parse(sql);
+            if (!QueryPlanner.plans(statement)) {
+                return Optional.empty();
+            }
+            plan = plan(statement, new Compilation(key, cpuStart, System.nanoTime())).plan();
+        }
+        return Optional.of(new Description(plan.modifies() ? null : plan.schema(), plan.parameterTypes()));
     }
 
     /**
