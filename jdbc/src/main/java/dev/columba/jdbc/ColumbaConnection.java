@@ -1,5 +1,6 @@
 package dev.columba.jdbc;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.SQLException;
 
 /**
@@ -18,4 +19,17 @@ public interface ColumbaConnection {
      * @throws SQLException 42P01 if there is no such table, 08003 if the connection is closed
      */
     ColumbaAppender appender(String table) throws SQLException;
+
+    /**
+     * Registers the database's meters with the application's Micrometer {@code registry}: pages
+     * read by kind, read-ahead used and wasted, the sizes of the read requests sent to the
+     * operating system, the time statements waited for page reads, the buffer pool's hit ratio and
+     * pages (see {@code StorageMetrics}). They are tagged {@code database=<name>}; the counters are
+     * functions over the engine's cumulative statistics, so they agree with STATISTICS IO. The
+     * meters belong to the database, not to this connection: registering from a second connection
+     * to the same registry adds nothing.
+     *
+     * @param name the {@code database} tag, to tell several databases apart in one registry
+     */
+    void bindMetrics(MeterRegistry registry, String name) throws SQLException;
 }

@@ -6,6 +6,8 @@ import dev.columba.planner.session.Engine;
 import dev.columba.planner.session.BatchResult;
 import dev.columba.planner.session.Session;
 import dev.columba.planner.session.StatementResult;
+import dev.columba.storage.metrics.StorageMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Array;
 import java.sql.Blob;
 import java.sql.CallableStatement;
@@ -159,6 +161,15 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
                 throw Errors.translate(e);
             }
         }
+    }
+
+    @Override
+    public void bindMetrics(MeterRegistry registry, String name) throws SQLException {
+        if (registry == null || name == null) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "bindMetrics needs a registry and a database name");
+        }
+        checkOpen();
+        StorageMetrics.bind(session.engine().database().bufferPool(), name, registry);
     }
 
     @Override

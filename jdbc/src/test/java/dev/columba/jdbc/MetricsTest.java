@@ -1,0 +1,59 @@
+package dev.columba.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The application's Micrometer registry gets the database's meters, agreeing with STATISTICS IO. */
+class MetricsTest {
+    @TempDir
+    Path directory;
+
+    private static double logicalReads(SimpleMeterRegistry registry) {
+        return registry.get("columba.pages.read").tag("database", "sales").tag("kind", "logical").functionCounter().count();
+    }
+
+    @Test
+    void anApplicationsRegistryCountsWhatStatementsRead() throws SQLException {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (Connection connection = DriverManager.getConnection("jdbc:columba:" + directory.resolve("db"), DriverTest.small());
+             Statement statement = connection.createStatement()) {
+            connection.unwrap(ColumbaConnection.class).bindMetrics(registry, "sales");
+            statement.execute("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(20))");
+            statement.execute("INSERT INTO t SELECT generate_series, 'row' FROM generate_series(1, 5000)");
+            statement.execute("SET STATISTICS IO ON");
+            // Planned once first: planning reads the catalog's pages, which the pool's meter counts and
+            // STATISTICS IO (tables only) does not; the second run takes its plan from the cache.
+            try (ResultSet rows = statement.executeQuery("SELECT COUNT(name) FROM t")) {
+                assertTrue(rows.next());
+            }
+            statement.clearWarnings();
+            double before = logicalReads(registry);
+            try (ResultSet rows = statement.executeQuery("SELECT COUNT(name) FROM t")) {
+                assertTrue(rows.next());
+                assertEquals(5000, rows.getLong(1));
+                assertTrue(!rows.next());
+            }
+            String io = statement.getWarnings().getMessage();
+            long logical = Long.parseLong(io.replaceAll("^.*?Scan count \\d+, logical reads (\\d+),.*$", "$1"));
+            assertTrue(logical > 0, io);
+            assertEquals(logical, logicalReads(registry) - before, 0.0, "the meter counts the reads STATISTICS IO reported: " + io);
+            assertTrue(registry.get("columba.buffer_pool.hit_ratio").tag("database", "sales").gauge().value() > 0);
+        }
+        assertThrows(SQLException.class, () -> {
+            try (Connection connection = DriverManager.getConnection("jdbc:columba:mem:m")) {
+                connection.unwrap(ColumbaConnection.class).bindMetrics(null, "x");
+            }
+        });
+    }
+}
