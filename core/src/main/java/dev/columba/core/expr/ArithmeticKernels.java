@@ -228,6 +228,8 @@ final class ArithmeticKernels {
                     multiplyByFactor(other, column, out, rows);
                     return finish(out, input.rowCount());
                 }
+                // With NULLs the factor is computed into its vector as before; its column is
+                // evaluated a second time, which for a column reference returns the batch's vector.
                 FieldVector factorValues = factor.evaluate(input, rows);
                 return evaluate(factorOnRight ? other : factorValues, factorOnRight ? factorValues : other, input, rows);
             }
