@@ -3,6 +3,7 @@ package dev.columba.core.expr;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.type.SqlType;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -156,6 +157,15 @@ final class ArithmeticKernels {
          */
         private final Long leftConstant;
         private final Long rightConstant;
+        /**
+         * An operand of a product that is itself a narrow literal plus or minus a narrow operand
+         * ({@code 1 - l_discount}, {@code 1 + l_tax}; see {@link #inlineFactor}), or null. The
+         * product computes it per row from its column instead of having it write a vector that
+         * the product reads back.
+         */
+        private final DecimalKernel factor;
+        /** Whether {@link #factor} is the right operand (else the left). */
+        private final boolean factorOnRight;
 
         DecimalKernel(Expr.Arithmetic node, Kernel left, Kernel right, EvaluationContext context, BufferAllocator allocator) {
             super(node.type(), List.of(left, right), allocator);
@@ -169,6 +179,25 @@ final class ArithmeticKernels {
             this.rightNarrow = rightType.precision() <= Decimal128.LONG_PRECISION;
             this.leftConstant = unscaledConstant(left, leftType);
             this.rightConstant = unscaledConstant(right, rightType);
+            DecimalKernel rightFactor = operator == ArithmeticOperator.MULTIPLY ? inlineFactor(right) : null;
+            this.factor = rightFactor != null ? rightFactor : operator == ArithmeticOperator.MULTIPLY ? inlineFactor(left) : null;
+            this.factorOnRight = rightFactor != null;
+        }
+
+        /**
+         * The operand as a kernel a product may compute inline, or null: a sum or difference of a
+         * literal and a narrow operand whose aligned terms fit a long ({@link #addNarrowConstant}'s
+         * shape), so that its value is {@code constantTerm + value * columnFactor} with one bound
+         * check.
+         */
+        private static DecimalKernel inlineFactor(Kernel operand) {
+            if (operand instanceof DecimalKernel kernel
+                    && (kernel.operator == ArithmeticOperator.ADD || kernel.operator == ArithmeticOperator.SUBTRACT)
+                    && (kernel.leftConstant == null) != (kernel.rightConstant == null)
+                    && kernel.leftNarrow && kernel.rightNarrow && kernel.alignable() && kernel.alignedFitsLong()) {
+                return kernel;
+            }
+            return null;
         }
 
         /**
@@ -190,8 +219,24 @@ final class ArithmeticKernels {
 
         @Override
         FieldVector evaluate(Batch input, Rows rows) {
-            FieldVector left = children.get(0).evaluate(input, rows);
-            FieldVector right = children.get(1).evaluate(input, rows);
+            if (factor != null && leftType.scale() + rightType.scale() == resultType.scale()) {
+                FieldVector other = children.get(factorOnRight ? 0 : 1).evaluate(input, rows);
+                FieldVector column = factor.children.get(factor.leftConstant != null ? 1 : 0).evaluate(input, rows);
+                if (other.getNullCount() == 0 && column.getNullCount() == 0) {
+                    FieldVector out = output(input.rowCount());
+                    Bits.setAll(out.getValidityBuffer(), input.rowCount());
+                    multiplyByFactor(other, column, out, rows);
+                    return finish(out, input.rowCount());
+                }
+                // With NULLs the factor is computed into its vector as before; its column is
+                // evaluated a second time, which for a column reference returns the batch's vector.
+                FieldVector factorValues = factor.evaluate(input, rows);
+                return evaluate(factorOnRight ? other : factorValues, factorOnRight ? factorValues : other, input, rows);
+            }
+            return evaluate(children.get(0).evaluate(input, rows), children.get(1).evaluate(input, rows), input, rows);
+        }
+
+        private FieldVector evaluate(FieldVector left, FieldVector right, Batch input, Rows rows) {
             FieldVector out = output(input.rowCount());
             boolean noNulls = left.getNullCount() == 0 && right.getNullCount() == 0;
             if (noNulls && operator == ArithmeticOperator.MULTIPLY && leftType.scale() + rightType.scale() == resultType.scale()) {
@@ -253,6 +298,75 @@ final class ArithmeticKernels {
             int scale = resultType.scale();
             return leftType.precision() + scale - leftType.scale() <= Decimal128.LONG_PRECISION
                     && rightType.precision() + scale - rightType.scale() <= Decimal128.LONG_PRECISION;
+        }
+
+        /**
+         * A product one of whose operands is {@link #factor}, computed per row from the factor's
+         * column ({@code column}) and the other operand ({@code other}): the factor's value and
+         * its bound check as {@link #addNarrowConstant} computes them, then the product as {@link
+         * #multiplyNarrow} (or, when the other operand's type is wider than a long, {@link
+         * #multiplyExactly}) does. Both inputs are without NULLs; the caller has set the output's
+         * validity. A value that is not a sign-extended long goes to the reference code, as in
+         * the loops this one replaces.
+         */
+        private void multiplyByFactor(FieldVector other, FieldVector column, FieldVector out, Rows rows) {
+            ArrowBuf otherData = other.getDataBuffer();
+            ArrowBuf columnData = column.getDataBuffer();
+            ArrowBuf outData = out.getDataBuffer();
+            DecimalKernel factor = this.factor;
+            boolean constantLeft = factor.leftConstant != null;
+            long factorScale = Decimal128.POWERS_OF_TEN[factor.resultType.scale() - factor.leftType.scale()];
+            long rightScale = Decimal128.POWERS_OF_TEN[factor.resultType.scale() - factor.rightType.scale()];
+            long sign = factor.operator == ArithmeticOperator.ADD ? 1 : -1;
+            long constant = constantLeft ? factor.leftConstant : factor.rightConstant;
+            long constantTerm = constantLeft ? constant * factorScale : sign * constant * rightScale;
+            long columnFactor = constantLeft ? sign * rightScale : factorScale;
+            int factorPrecision = factor.resultType.precision();
+            long bound = factorPrecision <= Decimal128.LONG_PRECISION ? Decimal128.POWERS_OF_TEN[factorPrecision] : Long.MAX_VALUE;
+            int precision = resultType.precision();
+            boolean otherNarrow = factorOnRight ? leftNarrow : rightNarrow;
+            // As multiplyNarrow: no check when the operands' precisions cannot pass the result's.
+            boolean check = !otherNarrow || leftType.precision() + rightType.precision() > precision;
+            int[] positions = rows.positions;
+            for (int index = 0; index < rows.count; index++) {
+                int row = positions[index];
+                long value = Decimal128.low(columnData, row);
+                long valueHigh = Decimal128.high(columnData, row);
+                long operand = Decimal128.low(otherData, row);
+                long operandHigh = Decimal128.high(otherData, row);
+                if (!Decimal128.fitsLong(valueHigh, value) || !Decimal128.fitsLong(operandHigh, operand)) {
+                    multiplyByFactorSlow(constant, valueHigh, value, operandHigh, operand, outData, row);
+                    continue;
+                }
+                long factorValue = constantTerm + value * columnFactor;
+                if (factorValue >= bound || factorValue <= -bound) {
+                    throw constantLeft ? factor.overflowError(constant, value) : factor.overflowError(value, constant);
+                }
+                long a = factorOnRight ? operand : factorValue;
+                long b = factorOnRight ? factorValue : operand;
+                long high = Math.multiplyHigh(a, b);
+                long low = a * b;
+                if (check && Decimal128.exceedsPrecision(high, low, precision)) {
+                    throw overflowError(a, b);
+                }
+                Decimal128.write(outData, row, high, low);
+            }
+        }
+
+        /** One row of {@link #multiplyByFactor} by the reference code: the factor, then the product. */
+        private void multiplyByFactorSlow(long constant, long valueHigh, long value, long operandHigh, long operand,
+                                          ArrowBuf outData, int row) {
+            BigDecimal factorValue = factor.leftConstant != null
+                    ? factor.reference(constant >> 63, constant, valueHigh, value)
+                    : factor.reference(valueHigh, value, constant >> 63, constant);
+            BigInteger unscaled = factorValue.setScale(factor.resultType.scale()).unscaledValue();
+            long factorHigh = unscaled.shiftRight(64).longValue();
+            long factorLow = unscaled.longValue();
+            if (factorOnRight) {
+                computeSlow(operandHigh, operand, factorHigh, factorLow, outData, row);
+            } else {
+                computeSlow(factorHigh, factorLow, operandHigh, operand, outData, row);
+            }
         }
 
         /**
@@ -512,12 +626,16 @@ final class ArithmeticKernels {
         }
 
         private void computeSlow(long leftHigh, long leftLow, long rightHigh, long rightLow, ArrowBuf outData, int row) {
+            Decimal128.write(outData, row, reference(leftHigh, leftLow, rightHigh, rightLow).unscaledValue());
+        }
+
+        /** This node's value by the reference code, for operands given as 128-bit unscaled values at their types' scales. */
+        private BigDecimal reference(long leftHigh, long leftLow, long rightHigh, long rightLow) {
             Object[] arguments = {
                 Decimal128.toBigDecimal(leftHigh, leftLow, leftType.scale()),
                 Decimal128.toBigDecimal(rightHigh, rightLow, rightType.scale())
             };
-            BigDecimal result = (BigDecimal) Evaluator.apply(node, arguments, context);
-            Decimal128.write(outData, row, result.unscaledValue());
+            return (BigDecimal) Evaluator.apply(node, arguments, context);
         }
     }
 }

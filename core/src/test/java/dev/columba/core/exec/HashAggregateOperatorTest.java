@@ -492,4 +492,94 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         }
         assertEquals(expected, result.stream().map(Arrays::asList).toList());
     }
+
+    /**
+     * Sums over few groups in batches of hundreds of rows (TPC-H Q1's shape): INT, BIGINT and
+     * DECIMAL sums that pass 2^63 and spill, DECIMAL values wider than a long, negative values,
+     * NULL keys, NULLs in some batches only, a DOUBLE sum (added in input order, so equal to the
+     * sequential sum exactly), COUNT(*) and COUNT(column); once in one aggregation and once split
+     * over two workers and merged (MAXDOP 2), against BigDecimal totals; a total past the result
+     * type is 22003.
+     */
+    @Test
+    void fewGroupsSumExactlyInOneAggregationAndSplitOverTwoWorkers() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("i", SqlType.INT),
+                Column.nullable("b", SqlType.BIGINT), Column.nullable("d", SqlType.decimal(18, 2)),
+                Column.nullable("w", SqlType.decimal(30, 0)), Column.nullable("x", SqlType.DOUBLE));
+        BigDecimal largest = new BigDecimal("9999999999999999.99");
+        BigDecimal wide = new BigDecimal("1" + "0".repeat(25));
+        java.util.Random random = new java.util.Random(11);
+        List<Object[]> rows = new ArrayList<>();
+        for (int row = 0; row < 3000; row++) {
+            Integer key = row % 97 == 0 ? null : random.nextInt(4);
+            boolean nulls = row >= 1024 && row < 1536 && row % 3 == 0;
+            rows.add(new Object[] {
+                key,
+                nulls ? null : (row % 2 == 0 ? Integer.MAX_VALUE - row : -row),
+                nulls ? null : (row % 5 == 0 ? -row : Long.MAX_VALUE - row),
+                nulls ? null : (row % 4 == 3 ? largest.negate() : row % 4 == 1 ? BigDecimal.valueOf(-row, 2) : largest),
+                row % 11 == 0 ? wide.negate().subtract(BigDecimal.valueOf(row)) : row % 7 == 0 ? wide : BigDecimal.valueOf(row),
+                nulls ? null : (row % 13) / 8.0 - 0.7
+            });
+        }
+        List<AggregateCall> calls = List.of(
+                AggregateCall.countStar("n"),
+                new AggregateCall(COUNT, 3, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "count_d"),
+                new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "sum_i"),
+                new AggregateCall(SUM, 2, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "sum_b"),
+                new AggregateCall(SUM, 3, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 2), "sum_d"),
+                new AggregateCall(AVG, 3, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 2), "avg_d"),
+                new AggregateCall(SUM, 4, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "sum_w"),
+                new AggregateCall(SUM, 5, false, AggregateCall.NO_FILTER, SqlType.DOUBLE, "sum_x"));
+        Map<Integer, List<Object[]>> groups = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            groups.computeIfAbsent((Integer) row[0], ignored -> new ArrayList<>()).add(row);
+        }
+        Map<Integer, List<Object>> expected = new java.util.HashMap<>();
+        for (Map.Entry<Integer, List<Object[]>> group : groups.entrySet()) {
+            long counted = 0;
+            BigDecimal[] totals = {BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO};
+            double doubleSum = 0;
+            for (Object[] row : group.getValue()) {
+                for (int column = 1; column <= 4; column++) {
+                    if (row[column] != null) {
+                        totals[column - 1] = totals[column - 1].add(row[column] instanceof BigDecimal decimal
+                                ? decimal : BigDecimal.valueOf(((Number) row[column]).longValue()));
+                    }
+                }
+                counted += row[3] == null ? 0 : 1;
+                doubleSum += row[5] == null ? 0 : (Double) row[5];
+            }
+            expected.put(group.getKey(), Arrays.asList((long) group.getValue().size(), counted, totals[0], totals[1],
+                    totals[2].setScale(2), totals[2].divide(BigDecimal.valueOf(counted), 2, RoundingMode.HALF_UP), totals[3], doubleSum));
+        }
+        for (int workers : new int[] {1, 2}) {
+            Operator aggregate;
+            if (workers == 1) {
+                aggregate = new HashAggregateOperator(ListSource.of(schema, rows, 256), List.of(0), calls);
+            } else {
+                List<Operator> partials = List.of(
+                        HashAggregateOperator.partial(ListSource.of(schema, rows.subList(0, 1400), 256), List.of(0), calls),
+                        HashAggregateOperator.partial(ListSource.of(schema, rows.subList(1400, rows.size()), 200), List.of(0), calls));
+                aggregate = HashAggregateOperator.merging(new GatherOperator(partials), 1, calls,
+                        HashAggregateOperator.argumentTypes(schema, calls));
+            }
+            List<Object[]> result = run(aggregate, context(256));
+            assertEquals(groups.size(), result.size(), workers + " workers");
+            for (Object[] row : result) {
+                List<Object> values = Arrays.asList(row).subList(1, row.length);
+                List<Object> wanted = new ArrayList<>(expected.get((Integer) row[0]));
+                if (workers == 2) {
+                    // Two workers' DOUBLE sums are added in another order: compared to the nearest thousandth.
+                    assertEquals((Double) wanted.getLast(), (Double) values.getLast(), 1e-3, "sum_x of group " + row[0]);
+                    wanted.set(wanted.size() - 1, values.getLast());
+                }
+                assertEquals(wanted, values, "group " + row[0] + ", " + workers + " workers");
+            }
+        }
+        ColumbaException overflow = assertThrows(ColumbaException.class, () -> run(new HashAggregateOperator(
+                ListSource.of(schema, rows, 256), List.of(0),
+                List.of(new AggregateCall(SUM, 3, false, AggregateCall.NO_FILTER, SqlType.decimal(18, 2), "total"))), context(256)));
+        assertEquals("22003", overflow.errorCode().sqlState(), overflow.getMessage());
+    }
 }

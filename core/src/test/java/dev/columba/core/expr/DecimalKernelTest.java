@@ -234,6 +234,92 @@ class DecimalKernelTest {
         assertTrue(error.getMessage().contains(max), error.getMessage());
     }
 
+    /**
+     * A product with an operand of the shape literal ± narrow column ({@code price * (1 - discount)},
+     * {@code (1 + tax) * charge}) computes that operand per row instead of reading it from a vector:
+     * every row matches {@link BigDecimal}, with the factor on either side, the literal on either
+     * side of it, negative values, NULLs in either column, an other operand wider than a long (the
+     * reference code's row), and on every other row only.
+     */
+    @Test
+    void productsWithALiteralPlusOrMinusAColumnMatchBigDecimal() {
+        SqlType price = SqlType.decimal(15, 2);
+        SqlType discount = SqlType.decimal(15, 2);
+        SqlType wide = SqlType.decimal(31, 4);
+        SqlType one = SqlType.decimal(1, 0);
+        Expr literalOne = new Expr.Literal(BigDecimal.ONE, one);
+        Expr literalHalf = new Expr.Literal(new BigDecimal("0.5"), SqlType.decimal(2, 1));
+        List<Object[]> narrowRows = List.<Object[]>of(row("12345.67", "0.05"), row("-0.01", "0.10"), row("9999999999999.99", "-0.07"),
+                row("-9999999999999.99", "9999999999999.99"), row("0", "-0.01"), row("104949.50", "0"));
+        List<Object[]> wideRows = List.<Object[]>of(row("1234567890123456789012.3456", "0.08"), row("-12345.6789", "-0.50"),
+                row("0.0001", "9999999999999.99"), row("-99999999999999999999999999.9999", "0.02"));
+        List<Object[]> nullRows = List.<Object[]>of(row(null, "0.05"), row("2.50", null), row("-2.50", "0.25"), row(null, null));
+        record Case(SqlType other, boolean factorOnRight, boolean literalLeft, ArithmeticOperator factorOperator,
+                    Expr literal, List<Object[]> rows) {
+        }
+        List<Case> cases = new ArrayList<>();
+        for (boolean factorOnRight : new boolean[] {true, false}) {
+            for (boolean literalLeft : new boolean[] {true, false}) {
+                for (ArithmeticOperator factorOperator : List.of(ArithmeticOperator.SUBTRACT, ArithmeticOperator.ADD)) {
+                    Expr literal = literalLeft ? literalOne : literalHalf;
+                    cases.add(new Case(price, factorOnRight, literalLeft, factorOperator, literal, narrowRows));
+                    cases.add(new Case(price, factorOnRight, literalLeft, factorOperator, literal, nullRows));
+                    cases.add(new Case(wide, factorOnRight, literalLeft, factorOperator, literal, wideRows));
+                }
+            }
+        }
+        for (Case testCase : cases) {
+            TableSchema schema = schema(testCase.other(), discount);
+            BigDecimal literalValue = (BigDecimal) ((Expr.Literal) testCase.literal()).value();
+            Expr factor = testCase.literalLeft()
+                    ? new Expr.Arithmetic(testCase.factorOperator(), testCase.literal(), column(1, discount), SqlType.decimal(17, 2))
+                    : new Expr.Arithmetic(testCase.factorOperator(), column(1, discount), testCase.literal(), SqlType.decimal(17, 2));
+            int otherScale = ((SqlType.DecimalType) testCase.other()).scale();
+            SqlType resultType = SqlType.decimal(38, otherScale + 2);
+            Expr product = testCase.factorOnRight()
+                    ? new Expr.Arithmetic(ArithmeticOperator.MULTIPLY, column(0, testCase.other()), factor, resultType)
+                    : new Expr.Arithmetic(ArithmeticOperator.MULTIPLY, factor, column(0, testCase.other()), resultType);
+            for (boolean odd : new boolean[] {false, true}) {
+                List<Object> actual = evaluate(product, schema, testCase.rows(), odd);
+                int index = 0;
+                for (int row = odd ? 1 : 0; row < testCase.rows().size(); row += odd ? 2 : 1) {
+                    BigDecimal other = (BigDecimal) testCase.rows().get(row)[0];
+                    BigDecimal value = (BigDecimal) testCase.rows().get(row)[1];
+                    Object expected = null;
+                    if (other != null && value != null) {
+                        BigDecimal factorValue = testCase.literalLeft()
+                                ? (testCase.factorOperator() == ArithmeticOperator.ADD ? literalValue.add(value) : literalValue.subtract(value))
+                                : (testCase.factorOperator() == ArithmeticOperator.ADD ? value.add(literalValue) : value.subtract(literalValue));
+                        expected = other.multiply(factorValue.setScale(2)).setScale(otherScale + 2);
+                    }
+                    assertEquals(expected, actual.get(index++), product + " at row " + row + (odd ? " (odd rows)" : ""));
+                }
+            }
+        }
+    }
+
+    /** Overflow in a product with an inline factor, of the product or of the factor itself, is 22003 naming the operands. */
+    @Test
+    void overflowInAProductWithALiteralPlusAColumnIs22003() {
+        SqlType cents = SqlType.decimal(9, 2);
+        Expr onePlusColumn = new Expr.Arithmetic(ArithmeticOperator.ADD, new Expr.Literal(BigDecimal.ONE, SqlType.decimal(1, 0)),
+                column(1, cents), SqlType.decimal(10, 2));
+        Expr product = new Expr.Arithmetic(ArithmeticOperator.MULTIPLY, column(0, cents), onePlusColumn, SqlType.decimal(10, 4));
+        ColumbaException productError = assertThrows(ColumbaException.class, () -> evaluate(product, schema(cents, cents),
+                List.<Object[]>of(row("1.00", "0.05"), row("-9999999.99", "1.00")), false));
+        assertEquals("22003", productError.errorCode().sqlState(), productError.getMessage());
+        assertTrue(productError.getMessage().contains("9999999.99"), productError.getMessage());
+        SqlType whole = SqlType.decimal(18, 0);
+        Expr plusOne = new Expr.Arithmetic(ArithmeticOperator.ADD, column(1, whole), new Expr.Literal(BigDecimal.ONE, SqlType.decimal(1, 0)),
+                whole);
+        Expr timesPlusOne = new Expr.Arithmetic(ArithmeticOperator.MULTIPLY, column(0, whole), plusOne, SqlType.decimal(36, 0));
+        String max = MAX_18.toPlainString();
+        ColumbaException factorError = assertThrows(ColumbaException.class, () -> evaluate(timesPlusOne, schema(whole, whole),
+                List.<Object[]>of(row("1", "1"), row("-1", max)), false));
+        assertEquals("22003", factorError.errorCode().sqlState(), factorError.getMessage());
+        assertTrue(factorError.getMessage().contains(max + " + 1"), factorError.getMessage());
+    }
+
     @Test
     void overflowIsAnErrorOnThe128BitPath() {
         SqlType wide = SqlType.decimal(38, 0);
