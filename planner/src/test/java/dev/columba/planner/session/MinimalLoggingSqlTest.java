@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which SQL statements are minimally logged (docs/design/storage.md, "Minimally logged bulk loads"):
- * INSERT ... SELECT into an empty clustered table and CREATE TABLE AS (a new heap) log only their allocations;
+ * INSERT ... SELECT into an empty clustered table, CREATE TABLE AS (a new heap) and CREATE INDEX log only their
+ * allocations;
  * into a table with rows, or with {@code minimal_logging} off, they log every page. The table reads
  * back the same either way, also after reopening. Measured by the log's end LSN ({@code sys.log_stats}).
  * COPY is covered by {@code CopyCrashTest} and storage's {@code MinimalLoggingTest}.
@@ -78,10 +79,14 @@ class MinimalLoggingSqlTest {
     }
 
     @Test
-    void createTableAsLogsOnlyItsAllocationsUnlessMinimalLoggingIsOff() {
+    void createTableAsAndCreateIndexLogOnlyTheirAllocationsUnlessMinimalLoggingIsOff() {
         session.execute("CREATE TABLE src (id BIGINT PRIMARY KEY, s VARCHAR(200) NOT NULL)");
         session.execute("INSERT INTO src " + SELECT);
         long minimal = logBytes("CREATE TABLE copy1 AS SELECT * FROM src");
+        long index = logBytes("CREATE INDEX src_s ON src (s)");
+        assertTrue(index < TABLE_BYTES / 10, "CREATE INDEX: " + index + " log bytes");
+        assertEquals(List.of(List.of(6L, 186)), SessionRows.query(session,
+                "SELECT id, length(s) FROM src WHERE s = repeat('p', 186) AND id < 10"));
         session.execute("ALTER SYSTEM SET minimal_logging = off");
         long full = logBytes("CREATE TABLE copy2 AS SELECT * FROM src");
         assertTrue(minimal < TABLE_BYTES / 10, "minimally logged: " + minimal + " log bytes");
