@@ -465,6 +465,9 @@ public final class TableStore {
         /** Gives back the sorts' memory and temporary file; the load is then unusable unless finished. */
         @Override
         public void close() {
+            if (builder != null) {
+                builder.close();
+            }
             if (rowSort != null) {
                 rowSort.close();
             }
