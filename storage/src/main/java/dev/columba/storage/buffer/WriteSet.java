@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the spill file, and installs it through a frame of its own. So a transaction of any size fits a
  * small pool, and the data file still never holds uncommitted data (docs/design/storage.md,
  * "Transactions larger than the pool"). Without a spill file the limit is a hard one
- * ({@link ErrorCode#TRANSACTION_TOO_LARGE}).
+ * ({@link ErrorCode#TRANSACTION_TOO_LARGE}). The one exception is a minimally logged transaction
+ * ({@link #enableMinimalLogging}): the pages it creates leave memory for their own place in the data
+ * file, which was free space, and are not logged ("Minimally logged bulk loads").
  *
  * <p>A private copy stays in memory while a {@link PageRef} to it is open: callers must not use a
  * page after closing its reference. Owned by the transaction's thread; its methods are
