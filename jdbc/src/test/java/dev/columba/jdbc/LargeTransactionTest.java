@@ -61,6 +61,8 @@ class LargeTransactionTest {
 
     @Test
     void insertSelectOfFourTimesThePoolInOneStatementCopiesEveryRow() throws SQLException {
+        // Fully logged, the path of any large transaction: its copies beyond its share of the pool spill.
+        statement.execute("ALTER SYSTEM SET minimal_logging = off");
         statement.execute("CREATE TABLE dst (id INT NOT NULL PRIMARY KEY, payload VARCHAR(400) NOT NULL)");
         long spilledBefore = count("SELECT spill_pages_written FROM sys.io_stats");
         assertEquals(ROWS, statement.executeUpdate("INSERT INTO dst SELECT id, payload FROM src"));
@@ -70,6 +72,14 @@ class LargeTransactionTest {
         statement.execute("CREATE TABLE heap_dst (id INT NOT NULL, payload VARCHAR(400) NOT NULL)");
         assertEquals(ROWS, statement.executeUpdate("INSERT INTO heap_dst SELECT id, payload FROM src"));
         assertSameRows("heap_dst");
+        // Minimally logged (the default): the new pages leave memory for the data file, not the spill file.
+        statement.execute("ALTER SYSTEM SET minimal_logging = on");
+        statement.execute("CREATE TABLE dst_minimal (id INT NOT NULL PRIMARY KEY, payload VARCHAR(400) NOT NULL)");
+        spilledBefore = count("SELECT spill_pages_written FROM sys.io_stats");
+        assertEquals(ROWS, statement.executeUpdate("INSERT INTO dst_minimal SELECT id, payload FROM src"));
+        assertTrue(count("SELECT spill_pages_written FROM sys.io_stats") - spilledBefore < 64,
+                "a minimally logged statement spills only pages that existed before it");
+        assertSameRows("dst_minimal");
     }
 
     @Test

@@ -101,6 +101,18 @@ public final class StandardSettings {
                     + "at once.",
             false, Scope.SESSION);
 
+    /**
+     * On by default, as SQL Server's BULK_LOGGED recovery model for bulk loads; off is its FULL
+     * model: every page of a load in the log, so a copy of the log alone (a log backup) could rebuild
+     * the loaded pages (docs/design/storage.md, "Minimally logged bulk loads").
+     */
+    public static final Setting<Boolean> MINIMAL_LOGGING = Setting.bool("minimal_logging",
+            "When on (the default), a bulk load into an empty rowstore table (COPY, INSERT ... SELECT, CREATE TABLE AS, "
+                    + "CREATE INDEX) writes the pages it allocates straight to the data file, synced before its commit, "
+                    + "and logs only the allocation and catalog changes: each page is written once instead of logged and "
+                    + "then checkpointed. Off: every page is logged in full.",
+            true, Scope.GLOBAL);
+
     public static final Setting<Integer> TRANSACTION_MAX_BUFFER_PERCENT = Setting.integer(
             "transaction_max_buffer_percent",
             "Share of the buffer pool one write transaction's private page copies may occupy.",
@@ -143,7 +155,8 @@ public final class StandardSettings {
             READ_AHEAD, READ_AHEAD_MAX_PAGES_PER_IO, READ_AHEAD_DEPTH_PAGES,
             PREFETCH, PREFETCH_THRESHOLD_ROWS, PREFETCH_DEPTH, TRIVIAL_PLANS, DIRECT_LOOKUPS,
             BUFFER_POOL_SIZE, DIRECT_IO, IO_THREADS,
-            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, DELAYED_DURABILITY, TRANSACTION_MAX_BUFFER_PERCENT,
+            WAL_SEGMENT_SIZE, CHECKPOINT_WAL_SIZE, WAL_RECOVERY_MODE, DELAYED_DURABILITY, MINIMAL_LOGGING,
+            TRANSACTION_MAX_BUFFER_PERCENT,
             COLUMNSTORE_READ_AHEAD_MAX_BYTES, COLUMNSTORE_READ_AHEAD_DEPTH, BATCH_SIZE, QUERY_MEMORY_LIMIT,
             MAX_DOP, PARALLELISM_THRESHOLD_ROWS, BITMAP_FILTERS);
 

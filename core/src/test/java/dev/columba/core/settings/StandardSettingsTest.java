@@ -31,6 +31,7 @@ class StandardSettingsTest {
         expected.put("checkpoint_wal_size", "256MB");
         expected.put("wal_recovery_mode", "fail");
         expected.put("delayed_durability", "off");
+        expected.put("minimal_logging", "on");
         expected.put("transaction_max_buffer_percent", "50");
         expected.put("columnstore_read_ahead_max_bytes", "8MB");
         expected.put("columnstore_read_ahead_depth", "128MB");

@@ -7,6 +7,7 @@ import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.expr.Evaluator;
@@ -405,6 +406,11 @@ public final class TableModifyOperator implements Operator {
         long count = 0;
         // One inserter per table or partition, so rows in key order skip the descent from the root.
         Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
+        // INSERT ... SELECT or CREATE TABLE AS into an empty table writes its new pages once, unlogged.
+        if (rowstore.partitions() == null && rows.hasNext()
+                && environment.query().settings().get(StandardSettings.MINIMAL_LOGGING)) {
+            table.logNewPagesMinimallyIfEmpty(transaction, counters);
+        }
         while (rows.hasNext()) {
             Object[] row = rows.next();
             TableStore store = rowstore.storeOf(row);

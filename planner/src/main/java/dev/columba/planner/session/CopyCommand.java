@@ -4,6 +4,7 @@ import dev.columba.columnstore.build.ColumnBatch;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.planner.copy.CopyOptions;
@@ -176,8 +177,15 @@ final class CopyCommand {
 
     /** A rowstore load's inserter: its sorts spill to the database's temporary directory. */
     private TableStore.BulkInserter bulkInserter(TableStore store, Transaction transaction, IoCounters counters) {
-        return store.bulkInserter(transaction, session.database().directory().resolve(DatabaseLayout.TEMP_DIRECTORY),
-                TableStore.defaultSortMemory(), counters);
+        TableStore.BulkInserter inserter = store.bulkInserter(transaction,
+                session.database().directory().resolve(DatabaseLayout.TEMP_DIRECTORY), TableStore.defaultSortMemory(),
+                counters);
+        // A load into an empty tree writes its new pages once, to the data file, instead of logging them.
+        if ((inserter.building() || inserter.sortedIndexes() > 0)
+                && session.settings().get(StandardSettings.MINIMAL_LOGGING)) {
+            transaction.logNewPagesMinimally();
+        }
+        return inserter;
     }
 
     /** Ends a rowstore load: an error found by its sorts (a duplicate key) names the file, not a line. */

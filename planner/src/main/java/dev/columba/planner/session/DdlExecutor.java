@@ -5,6 +5,7 @@ import dev.columba.columnstore.file.RowgroupMappings;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.settings.Setting;
@@ -433,6 +434,10 @@ final class DdlExecutor {
             }
             rebuildRowstore(transaction, table, key, create.unique());
             return;
+        }
+        if (session.settings().get(StandardSettings.MINIMAL_LOGGING)) {
+            // Every page of a new index is new: written once, to the data file, not logged.
+            transaction.logNewPagesMinimally();
         }
         new Tables(database()).createIndex(transaction, table.name(), indexName, key, create.unique());
     }

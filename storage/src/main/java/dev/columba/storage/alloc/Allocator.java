@@ -56,6 +56,7 @@ public final class Allocator {
     private final Map<Integer, Integer> roundRobin = new HashMap<>();
     /** Per heap (by first OAM page): the page new rows were last put on. */
     private final Map<Long, Long> insertPageHints = new HashMap<>();
+    private final FreedExtents freedExtents = new FreedExtents();
 
     private record Position(long oamPage, int entry) {
     }
@@ -67,6 +68,11 @@ public final class Allocator {
     public Allocator(DataFiles files) {
         this.files = files;
         java.util.Arrays.fill(freeExtentHints, 1);
+    }
+
+    /** The extents freed since the last checkpoint's redo point (for minimally logged pages). */
+    public FreedExtents freedExtents() {
+        return freedExtents;
     }
 
     /** Formats the first global allocation map of a new file (extent 0, the system extent, in use). */
@@ -188,6 +194,7 @@ public final class Allocator {
                     }
                     setBitmapAt(ref.page(), found, bitmap & ~(1 << pageInExtent));
                 }
+                freedExtents.freed(extent);
                 Position hint = hints.get(firstOamPage);
                 if (hint == null || hint.oamPage() != oamPage || hint.entry() > found) {
                     hints.put(firstOamPage, new Position(oamPage, found));
@@ -310,6 +317,7 @@ public final class Allocator {
     }
 
     private void freeExtent(WriteSet writes, long extent, IoCounters counters) {
+        freedExtents.freed(extent);
         long gamPage = DataFileFormat.gamPageFor(extent);
         try (PageRef ref = writes.modify(gamPage, counters)) {
             int bit = (int) (DataFileFormat.extentInFile(extent) % EXTENTS_PER_GAM);

@@ -395,10 +395,17 @@ public final class BTree {
      * Until {@link #finish} the tree is incomplete (only the leaves exist): nothing else may read
      * or change it in between. Not thread-safe.
      */
-    public final class Builder {
+    public final class Builder implements AutoCloseable {
         private final int leafLimit;
         /** The leaf being filled. */
         private long leaf = rootPage;
+        /**
+         * The writable copy of {@link #leaf}, held from its first entry until the next leaf starts,
+         * the build restarts or finishes, or {@link #close}: one write-set lookup per leaf instead of
+         * one per entry (a hash lookup, an access-order move and a reference each, 4–7% of a load's
+         * thread). While held the write set cannot spill the leaf.
+         */
+        private PageRef heldLeaf;
         private byte[] lastKey;
         /** The level above the leaves: the first leaf, then (separator, leaf) per later leaf. */
         private long firstLeaf = rootPage;
@@ -443,25 +450,43 @@ public final class BTree {
                 return false;
             }
             int size = Node.leafCellSize(key, valueLength);
-            try (PageRef ref = writes.modify(leaf, counters)) {
-                MemorySegment page = ref.page();
-                int used = Node.usedBytes(page);
-                if (lastKey == null || (used + size + SlottedPage.SLOT_SIZE <= leafLimit && SlottedPage.fits(page, size))) {
-                    int cell = SlottedPage.append(page, size, Node.LEAF_LENGTH);
-                    Node.writeLeafCell(page, cell, key, value, valueLength);
-                    lastKey = key;
-                    entries++;
-                    return true;
-                }
+            MemorySegment page = leafPage(writes, counters);
+            int used = Node.usedBytes(page);
+            if (lastKey == null || (used + size + SlottedPage.SLOT_SIZE <= leafLimit && SlottedPage.fits(page, size))) {
+                int cell = SlottedPage.append(page, size, Node.LEAF_LENGTH);
+                Node.writeLeafCell(page, cell, key, value, valueLength);
+                lastKey = key;
+                entries++;
+                return true;
             }
             startLeaf(writes, allocator, key, counters);
-            try (PageRef ref = writes.modify(leaf, counters)) {
-                int cell = SlottedPage.append(ref.page(), size, Node.LEAF_LENGTH);
-                Node.writeLeafCell(ref.page(), cell, key, value, valueLength);
-            }
+            page = leafPage(writes, counters);
+            int cell = SlottedPage.append(page, size, Node.LEAF_LENGTH);
+            Node.writeLeafCell(page, cell, key, value, valueLength);
             lastKey = key;
             entries++;
             return true;
+        }
+
+        /** The current leaf's writable copy, looked up once per leaf. */
+        private MemorySegment leafPage(WriteSet writes, IoCounters counters) {
+            if (heldLeaf == null) {
+                heldLeaf = writes.modify(leaf, counters);
+            }
+            return heldLeaf.page();
+        }
+
+        /**
+         * Lets go of the leaf being filled, so that the write set may spill it. The build may go on
+         * afterwards (the next entry looks the leaf up again); call it when a load ends or fails.
+         */
+        @Override
+        public void close() {
+            if (heldLeaf != null) {
+                PageRef held = heldLeaf;
+                heldLeaf = null;
+                held.close();
+            }
         }
 
         /** Receives the entries {@link #restart} reads back. */
@@ -477,6 +502,7 @@ public final class BTree {
          * out not to be in order: what was built goes back into the sort with the rest.
          */
         public void restart(WriteSet writes, IoCounters counters, EntrySink sink) {
+            close();
             List<Long> leaves = new ArrayList<>();
             leaves.add(firstLeaf);
             leaves.addAll(children);
@@ -513,6 +539,7 @@ public final class BTree {
 
         /** Allocates the next leaf, linked after the current one, with {@code firstKey}'s separator. */
         private void startLeaf(WriteSet writes, Allocator allocator, byte[] firstKey, IoCounters counters) {
+            close();
             if (leaf == rootPage) {
                 // The root was the first leaf: its entries move to a page of their own.
                 long moved = nextPage(writes, allocator, counters);
@@ -544,6 +571,7 @@ public final class BTree {
          * and may be used (inserted into, with {@link BTree#inserter()} or otherwise) afterwards.
          */
         public void finish(WriteSet writes, Allocator allocator, IoCounters counters) {
+            close();
             buildInternalLevels(writes, allocator, counters);
             while (!spare.isEmpty()) {
                 allocator.freePage(writes, firstOamPage, spare.poll(), counters);

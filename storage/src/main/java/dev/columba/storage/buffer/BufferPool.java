@@ -626,6 +626,69 @@ public final class BufferPool implements PageReader, AutoCloseable {
         }
     }
 
+    /**
+     * Publishes a private frame as the committed version of its page, clean: its bytes were
+     * already written to the data file by {@link #writeMinimallyLogged} and made durable. Its LSN is
+     * 0, below every redo point, so the page's next change logs a full image.
+     */
+    void installWritten(Frame frame) {
+        ReentrantLock stripe = stripe(frame.pageId);
+        stripe.lock();
+        try {
+            Page.setLsn(frame.memory, 0);
+            frame.lsn = 0;
+            frame.dirty = false;
+            frame.state = Frame.State.VALID;
+            Frame previous = pageTable.put(frame.pageId, frame);
+            privateFrames.decrementAndGet();
+            frame.pins.set(0);
+            policy.admit(frame, null);
+            if (previous != null) {
+                retire(previous);
+            }
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    /**
+     * Drops whatever version of {@code pageId} the pool holds: the data file has a newer one,
+     * written by {@link #writeMinimallyLogged}, that the next read loads. The page was free before
+     * its writer's commit, so no reader holds it; a frame still pinned is retired as an install would.
+     */
+    void forget(long pageId) {
+        ReentrantLock stripe = stripe(pageId);
+        stripe.lock();
+        try {
+            Frame frame = pageTable.get(pageId);
+            if (frame != null && frame.state == Frame.State.VALID && pageTable.remove(pageId, frame)) {
+                retire(frame);
+            }
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    /**
+     * Writes a page of a minimally logged transaction straight to the data file, before its
+     * commit: the page was free when the transaction began and has no log record (see {@link
+     * WriteSet#enableMinimalLogging}). Its LSN is written as 0 and its checksum stamped on a copy.
+     * Does not sync.
+     */
+    void writeMinimallyLogged(long pageId, MemorySegment page) {
+        MemorySegment copy = writeBuffer.get();
+        MemorySegment.copy(page, 0, copy, 0, PageFormat.PAGE_SIZE);
+        Page.setLsn(copy, 0);
+        Page.updateChecksum(copy);
+        store.writePage(pageId, copy);
+    }
+
+    /** Reads the data file's version of {@code pageId} into {@code target}, bypassing the pool; checks it. */
+    void readFromStoreInto(long pageId, MemorySegment target) {
+        store.readPage(pageId, target);
+        Page.verify(target, pageId, store.name(pageId));
+    }
+
     private void retire(Frame frame) {
         policy.remove(frame);
         frame.state = Frame.State.RETIRED;

@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the spill file, and installs it through a frame of its own. So a transaction of any size fits a
  * small pool, and the data file still never holds uncommitted data (docs/design/storage.md,
  * "Transactions larger than the pool"). Without a spill file the limit is a hard one
- * ({@link ErrorCode#TRANSACTION_TOO_LARGE}).
+ * ({@link ErrorCode#TRANSACTION_TOO_LARGE}). The one exception is a minimally logged transaction
+ * ({@link #enableMinimalLogging}): the pages it creates leave memory for their own place in the data
+ * file, which was free space, and are not logged ("Minimally logged bulk loads").
  *
  * <p>A private copy stays in memory while a {@link PageRef} to it is open: callers must not use a
  * page after closing its reference. Owned by the transaction's thread; its methods are
@@ -57,6 +59,13 @@ public final class WriteSet implements PageReader, AutoCloseable {
     /** Frames held: one per resident copy plus one per pinned base. */
     private int heldFrames;
     private int spilledEntries;
+    /**
+     * Which created pages may be minimally logged, by page id; null while the transaction logs
+     * every page (the default).
+     */
+    private java.util.function.LongPredicate minimalLogging;
+    /** Minimally logged pages written to the data file, rewrites included. */
+    private long minimallyLoggedWrites;
 
     /** A modified page: its private copy, where it was spilled, and the committed version it started from. */
     public static final class Entry {
@@ -71,6 +80,16 @@ public final class WriteSet implements PageReader, AutoCloseable {
         private boolean changedSinceSpill = true;
         /** The page's object id when it was last spilled (a spilled page is not read to find it). */
         private int spilledObjectId;
+        /**
+         * Whether the transaction created the page (it was free when the transaction first touched it):
+         * only such a page may be minimally logged.
+         */
+        private boolean created;
+        /**
+         * Whether the page is minimally logged: written to the data file at its own place when it
+         * leaves memory and at commit, never logged. Decided when it is first spilled or committed.
+         */
+        private boolean minimallyLogged;
         /** Open references to the copy; it is not spilled while any is open. Closed from any thread. */
         private final AtomicInteger pins = new AtomicInteger();
 
@@ -108,6 +127,11 @@ public final class WriteSet implements PageReader, AutoCloseable {
         /** The object the page belongs to. */
         public int objectId() {
             return copy != null ? Page.objectId(copy.memory) : spilledObjectId;
+        }
+
+        /** Whether the page goes to the data file instead of the log (see {@link WriteSet#enableMinimalLogging}). */
+        public boolean minimallyLogged() {
+            return minimallyLogged;
         }
 
         /** The spill slot, -1 if never spilled. */
@@ -191,6 +215,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
             reserve(1);
             Frame copy = pool.obtainPrivateFrame(pageId);
             entry = new Entry(pageId, copy, null);
+            entry.created = true;
             entries.put(pageId, entry);
             resident.put(pageId, entry);
             heldFrames += 1;
@@ -281,7 +306,12 @@ public final class WriteSet implements PageReader, AutoCloseable {
         List<Entry> fresh = new ArrayList<>();
         List<Entry> rewritten = new ArrayList<>();
         for (Entry victim : victims) {
-            if (victim.slot < 0) {
+            if (decideMinimalLogging(victim)) {
+                if (victim.changedSinceSpill) {
+                    pool.writeMinimallyLogged(victim.pageId, victim.copy.memory);
+                    minimallyLoggedWrites++;
+                }
+            } else if (victim.slot < 0) {
                 fresh.add(victim);
             } else if (victim.changedSinceSpill) {
                 rewritten.add(victim);
@@ -330,7 +360,11 @@ public final class WriteSet implements PageReader, AutoCloseable {
         reserve(1);
         Frame frame = pool.obtainPrivateFrame(entry.pageId);
         try {
-            spill.read(entry.slot, frame.memory, 1);
+            if (entry.minimallyLogged) {
+                pool.readFromStoreInto(entry.pageId, frame.memory);
+            } else {
+                spill.read(entry.slot, frame.memory, 1);
+            }
         } catch (RuntimeException e) {
             pool.releasePrivate(frame);
             throw e;
@@ -377,11 +411,14 @@ public final class WriteSet implements PageReader, AutoCloseable {
                 .toArray(ValueLayout.JAVA_BYTE);
     }
 
-    /** The entries whose copy is spilled, in ascending slot order (the order to read them in). */
+    /**
+     * The entries whose copy is in the spill file, in ascending slot order (the order to read them
+     * in); minimally logged pages out of memory are in the data file instead and not listed.
+     */
     public synchronized List<Entry> spilledInSlotOrder() {
         List<Entry> spilled = new ArrayList<>(spilledEntries);
         for (Entry entry : entries.values()) {
-            if (entry.copy == null) {
+            if (entry.copy == null && !entry.minimallyLogged) {
                 spilled.add(entry);
             }
         }
@@ -391,6 +428,67 @@ public final class WriteSet implements PageReader, AutoCloseable {
 
     /** The LSN to pass to {@link #install} for a copy that ended up identical to its base. */
     public static final long UNCHANGED = -1;
+    /** The LSN to pass to {@link #install} for a minimally logged page ({@link #writeMinimallyLoggedPages}). */
+    public static final long WRITTEN = -2;
+
+    /**
+     * Makes the pages this transaction creates from now on candidates for minimal logging: a
+     * created page whose id {@code mayWrite} accepts is written to the data file at its own place
+     * when it leaves memory and at commit ({@link #writeMinimallyLoggedPages}), and is never logged.
+     * The caller answers for what the data file may hold: the page was free when the transaction
+     * began and the log holds no record of it that recovery would replay (docs/design/storage.md,
+     * "Minimally logged bulk loads"). A page that was freed and created again within the
+     * transaction, or spilled to the spill file before this call, stays logged.
+     */
+    public synchronized void enableMinimalLogging(java.util.function.LongPredicate mayWrite) {
+        this.minimalLogging = java.util.Objects.requireNonNull(mayWrite, "mayWrite");
+    }
+
+    /** Whether {@link #enableMinimalLogging} was called. */
+    public synchronized boolean minimalLoggingEnabled() {
+        return minimalLogging != null;
+    }
+
+    /** Minimally logged pages written to the data file so far (a page spilled and written again counts twice). */
+    public synchronized long minimallyLoggedWrites() {
+        return minimallyLoggedWrites;
+    }
+
+    /** Decides once, when the page first leaves memory or commits, whether it is minimally logged. */
+    private boolean decideMinimalLogging(Entry entry) {
+        if (!entry.minimallyLogged && minimalLogging != null && entry.created && entry.base == null && entry.slot < 0
+                && minimalLogging.test(entry.pageId)) {
+            entry.minimallyLogged = true;
+        }
+        return entry.minimallyLogged;
+    }
+
+    /**
+     * The first half of a minimally logged commit: writes every minimally logged page still in
+     * memory (or changed since it was last written) to the data file. The caller then syncs the
+     * data file, before the commit record is appended, and passes {@link #WRITTEN} to {@link #install}
+     * for every entry that {@link Entry#minimallyLogged()} now says is.
+     *
+     * @return whether any entry is minimally logged (written now or earlier)
+     */
+    public synchronized boolean writeMinimallyLoggedPages() {
+        boolean any = false;
+        for (Entry entry : entries.values()) {
+            if (entry.copy != null) {
+                if (decideMinimalLogging(entry)) {
+                    if (entry.changedSinceSpill) {
+                        pool.writeMinimallyLogged(entry.pageId, entry.copy.memory);
+                        minimallyLoggedWrites++;
+                        entry.changedSinceSpill = false;
+                    }
+                    any = true;
+                }
+            } else if (entry.minimallyLogged) {
+                any = true;
+            }
+        }
+        return any;
+    }
 
     /**
      * Publishes every copy as the committed version of its page, stamped with its log position. A
@@ -406,7 +504,14 @@ public final class WriteSet implements PageReader, AutoCloseable {
         List<Long> spilledLsns = new ArrayList<>(spilledEntries);
         for (Entry entry : entries.values()) {
             long lsn = lsns[index++];
-            if (entry.copy == null) {
+            if (lsn == WRITTEN) {
+                // Durable in the data file already: the pool keeps the copy clean, or reads the page again.
+                if (entry.copy != null) {
+                    pool.installWritten(entry.copy);
+                } else {
+                    pool.forget(entry.pageId);
+                }
+            } else if (entry.copy == null) {
                 if (lsn != UNCHANGED) {
                     spilled.add(entry);
                     spilledLsns.add(lsn);
@@ -484,6 +589,7 @@ public final class WriteSet implements PageReader, AutoCloseable {
     }
 
     private void clear() {
+        minimalLogging = null;
         entries.clear();
         resident.clear();
         heldFrames = 0;

@@ -536,9 +536,11 @@ public final class Database implements AutoCloseable {
         checkOpen();
         checkWritable();
         synchronized (checkpointLock) {
+            long[] freedGeneration = new long[1];
             long redo = transactions.quiesced(() -> {
                 long end = log.endLsn();
                 transactions.setRedoPoint(end);
+                freedGeneration[0] = allocator.freedExtents().redoPointChosen();
                 return end;
             });
             pool.writeDirty(pool.dirtyPages());
@@ -547,6 +549,8 @@ public final class Database implements AutoCloseable {
             long checkpointEnd = log.append(List.of(new LogRecord.Checkpoint(redo)), lsns);
             log.flush(checkpointEnd);
             new ControlFile(dataFile.databaseId(), lsns[0], redo, transactions.nextTransactionId()).write(files, directory);
+            // Frees before the redo point have no record left that recovery would replay.
+            allocator.freedExtents().checkpointFinished(freedGeneration[0]);
             log.removeSegmentsBefore(redo);
             lastRedoLsn = redo;
         }

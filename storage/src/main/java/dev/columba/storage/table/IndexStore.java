@@ -120,7 +120,13 @@ public final class IndexStore {
      *         non-NULL key
      */
     void build(WriteSet writes, Allocator allocator, EntrySorter.Entries entries, IoCounters counters) {
-        BTree.Builder builder = tree.builder(writes, 100, counters);
+        try (BTree.Builder builder = tree.builder(writes, 100, counters)) {
+            build(builder, writes, allocator, entries, counters);
+        }
+    }
+
+    private void build(BTree.Builder builder, WriteSet writes, Allocator allocator, EntrySorter.Entries entries,
+                       IoCounters counters) {
         byte[] empty = new byte[0];
         byte[] previous = null;
         int previousKeyLength = 0;

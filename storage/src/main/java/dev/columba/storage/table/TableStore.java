@@ -156,6 +156,31 @@ public final class TableStore {
     }
 
     /**
+     * Makes {@code transaction} minimally logged ({@link Transaction#logNewPagesMinimally}) if this
+     * table and every index of it are empty in the transaction (a heap: its committed row count is
+     * 0): the pages the statement then creates are written once, to the data file. A table with
+     * entries keeps the transaction fully logged (docs/design/storage.md, "Minimally logged bulk loads").
+     * The caller checks the {@code minimal_logging} setting.
+     *
+     * @return whether the transaction is now minimally logged
+     */
+    public boolean logNewPagesMinimallyIfEmpty(Transaction transaction, IoCounters counters) {
+        WriteSet writes = transaction.writes();
+        // A heap is taken as empty by its committed row count (CREATE TABLE AS loads the heap it created).
+        boolean empty = tree == null ? definition.rowCount() == 0 : tree.rootIsEmptyLeaf(writes, counters);
+        if (!empty) {
+            return false;
+        }
+        for (IndexStore index : indexes) {
+            if (!index.tree().rootIsEmptyLeaf(writes, counters)) {
+                return false;
+            }
+        }
+        transaction.logNewPagesMinimally();
+        return true;
+    }
+
+    /**
      * How much memory a bulk load's sorts may hold before they write runs to temporary files, by
      * default: 64 MB, or an eighth of the JVM's heap if that is less.
      */
@@ -440,6 +465,9 @@ public final class TableStore {
         /** Gives back the sorts' memory and temporary file; the load is then unusable unless finished. */
         @Override
         public void close() {
+            if (builder != null) {
+                builder.close();
+            }
             if (rowSort != null) {
                 rowSort.close();
             }

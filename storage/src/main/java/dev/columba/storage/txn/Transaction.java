@@ -51,6 +51,18 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * Logs the pages this transaction creates from now on minimally: they are written to the data
+     * file and made durable before the commit record, and the log holds only the changes to pages
+     * that existed (allocation maps, the catalog, a tree's root). For bulk loads into new space
+     * (docs/design/storage.md, "Minimally logged bulk loads"). The caller checks the {@code minimal_logging}
+     * setting.
+     */
+    public void logNewPagesMinimally() {
+        checkActive();
+        manager.enableMinimalLogging(this);
+    }
+
+    /**
      * Records that the transaction changed the row count of table {@code objectId} by {@code delta};
      * the catalog's count is updated with the commit (and not at all on rollback).
      */

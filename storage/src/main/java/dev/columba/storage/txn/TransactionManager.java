@@ -51,6 +51,8 @@ public final class TransactionManager {
     private static final int DELTA_MERGE_GAP = 16;
     private static final int IMAGE_FRAME = WriteAheadLog.frameSize(
             new LogRecord.PageImage(0, new byte[PageFormat.PAGE_SIZE]));
+    /** In {@code logAndInstall}'s record index: the page is minimally logged, written and not logged. */
+    private static final int WRITTEN_RECORD = -2;
     private static final int COMMIT_FRAME = WriteAheadLog.frameSize(new LogRecord.Commit(0, 0));
 
     private final BufferPool pool;
@@ -68,6 +70,16 @@ public final class TransactionManager {
     private volatile long redoPoint;
     private volatile ColumbaException failure;
     private volatile RowCountRecorder rowCountRecorder = (writes, changes, counters) -> { };
+    private volatile java.util.function.Consumer<String> syncPoint = name -> { };
+    private final AtomicLong minimallyLoggedWrites = new AtomicLong();
+
+    /**
+     * Named points of a minimally logged commit that crash tests stop a child process at (through
+     * {@link #setSyncPoint}): its pages are written to the data file but not yet synced, and they
+     * are synced but the commit record is not yet appended.
+     */
+    public static final String PAGES_WRITTEN = "minimal-logging: pages written, data file not synced";
+    public static final String PAGES_SYNCED = "minimal-logging: data file synced, commit not logged";
 
     /** Writes a committing transaction's row count changes into the catalog, through its write set. */
     @FunctionalInterface
@@ -131,6 +143,27 @@ public final class TransactionManager {
     /** Stops the flusher of delayed commits; the caller then syncs the log (a checkpoint does). */
     public void stopFlusher() {
         flusher.close();
+    }
+
+    /** Sets what runs at each named point of a commit ({@link #PAGES_WRITTEN}, ...): for crash tests. */
+    public void setSyncPoint(java.util.function.Consumer<String> syncPoint) {
+        this.syncPoint = java.util.Objects.requireNonNull(syncPoint, "syncPoint");
+    }
+
+    /** Pages minimally logged transactions wrote to the data file instead of the log, since the database opened. */
+    public long minimallyLoggedWrites() {
+        return minimallyLoggedWrites.get();
+    }
+
+    /**
+     * Makes the transaction minimally logged from now on: the pages it creates are written to the
+     * data file (made durable before its commit record) instead of the log, except pages of extents
+     * freed since the redo point, whose older records recovery could replay over them
+     * (docs/design/storage.md, "Minimally logged bulk loads"). Everything else stays logged.
+     */
+    void enableMinimalLogging(Transaction transaction) {
+        var freed = allocator.freedExtents();
+        transaction.writeSet().enableMinimalLogging(pageId -> !freed.freedSinceRedoPoint(pageId));
     }
 
     /** Sets who records row counts at commit (the database, in its catalog). */
@@ -242,6 +275,23 @@ public final class TransactionManager {
      * @return the commit LSN, 0 if no page changed
      */
     private long logAndInstall(Transaction transaction, WriteSet writes, List<WriteSet.Entry> entries) {
+        boolean minimallyLogged = false;
+        if (writes.minimalLoggingEnabled()) {
+            try {
+                minimallyLogged = writes.writeMinimallyLoggedPages();
+                if (minimallyLogged) {
+                    syncPoint.accept(PAGES_WRITTEN);
+                    // The pages are on storage before the commit record that makes them reachable.
+                    pool.store().sync();
+                    syncPoint.accept(PAGES_SYNCED);
+                }
+            } catch (RuntimeException e) {
+                writes.close();
+                allocator.forgetHints();
+                throw e;
+            }
+            minimallyLoggedWrites.addAndGet(writes.minimallyLoggedWrites());
+        }
         List<LogRecord> inMemory = new ArrayList<>();
         int[] recordOf = new int[entries.size()];
         java.util.Map<WriteSet.Entry, Integer> entryIndex = new java.util.IdentityHashMap<>();
@@ -251,6 +301,11 @@ public final class TransactionManager {
         for (int index = 0; index < entries.size(); index++) {
             WriteSet.Entry entry = entries.get(index);
             entryIndex.put(entry, index);
+            if (entry.minimallyLogged()) {
+                recordOf[index] = WRITTEN_RECORD;
+                changedObjects.add(entry.objectId());
+                continue;
+            }
             if (!entry.resident()) {
                 continue;
             }
@@ -273,7 +328,7 @@ public final class TransactionManager {
         }
         long[] installLsns = new long[entries.size()];
         int recordCount = inMemory.size() + spilled.size();
-        if (recordCount == 0) {
+        if (recordCount == 0 && !minimallyLogged) {
             java.util.Arrays.fill(installLsns, WriteSet.UNCHANGED);
             writes.install(installLsns);
             return 0;
@@ -298,7 +353,8 @@ public final class TransactionManager {
             throw e;
         }
         for (int index = 0; index < entries.size(); index++) {
-            installLsns[index] = recordOf[index] < 0 ? WriteSet.UNCHANGED : lsns[recordOf[index]];
+            installLsns[index] = recordOf[index] == WRITTEN_RECORD ? WriteSet.WRITTEN
+                    : recordOf[index] < 0 ? WriteSet.UNCHANGED : lsns[recordOf[index]];
         }
         int[] objectIds = changedObjects.stream().mapToInt(Integer::intValue).toArray();
         try (ObjectLocks.Lease ignored = locks.exclusive(objectIds)) {
