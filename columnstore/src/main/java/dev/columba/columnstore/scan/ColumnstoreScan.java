@@ -407,21 +407,12 @@ public final class ColumnstoreScan implements AutoCloseable {
     private SharedRowgroup.Open openReadable(UpcomingRowgroups.Readable readable) {
         RowgroupFile opened = readable.file();
         try {
-            String origin = opened.path().toString();
             io.readAhead(opened, needed);
             Dictionary[] secondaries = new Dictionary[schema.size()];
             for (int column : needed) {
                 io.touch(opened, opened.segmentOffset(column), opened.segmentLength(column));
                 opened.verifySegment(column);
-                if (readable.metadata()[column].secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY) {
-                    int blob = opened.columnCount() + column;
-                    io.touchDictionary(opened.mapping(), opened.segmentOffset(blob), opened.segmentLength(blob));
-                    opened.verifySegment(blob);
-                    SqlType type = schema.column(column).type();
-                    String dictionaryOrigin = origin + " dictionary of column " + column;
-                    secondaries[column] = checked.read(opened, blob,
-                            known -> Dictionary.read(opened.segment(blob), type, dictionaryOrigin, known));
-                }
+                secondaries[column] = readSecondary(opened, readable.metadata()[column], column);
             }
             RowgroupEntry entry = readable.entry();
             BitSet deletedRows = entry.deletedRows() > 0 ? table.deletedRows(reader, entry.rowgroupId(), counters) : null;
@@ -445,11 +436,32 @@ public final class ColumnstoreScan implements AutoCloseable {
                     : primaries.get(column, io);
             readers[column] = openSegment(column, primary, open.secondaries()[column]);
         }
+        openFilters();
+    }
+
+    /** The filters of the scan over the current rowgroup's segment readers. */
+    private void openFilters() {
         filters = new SegmentFilter[options.filters().size()];
         for (int index = 0; index < filters.length; index++) {
             ColumnFilter filter = options.filters().get(index);
             filters[index] = readers[filter.column()].filter(filter.predicate());
         }
+    }
+
+    /**
+     * The secondary dictionary of {@code column} in {@code of}, touched (counted) and verified, its
+     * structure checked unless an earlier statement did; null when the segment refers to none.
+     */
+    private Dictionary readSecondary(RowgroupFile of, SegmentMetadata metadata, int column) {
+        if (metadata.secondaryDictionaryId() == SegmentMetadata.NO_DICTIONARY) {
+            return null;
+        }
+        int blob = of.columnCount() + column;
+        io.touchDictionary(of.mapping(), of.segmentOffset(blob), of.segmentLength(blob));
+        of.verifySegment(blob);
+        SqlType type = schema.column(column).type();
+        String origin = of.path() + " dictionary of column " + column;
+        return checked.read(of, blob, known -> Dictionary.read(of.segment(blob), type, origin, known));
     }
 
     private void openDelta(RowgroupEntry entry) {
@@ -466,29 +478,15 @@ public final class ColumnstoreScan implements AutoCloseable {
         endRow = (int) current.totalRows();
         RowgroupEntry entry = readable.entry();
         SegmentMetadata[] metadata = readable.metadata();
-        String origin = file.path().toString();
         io.readAhead(file, needed);
         readers = new SegmentReader[schema.size()];
         for (int column : needed) {
-            SqlType type = schema.column(column).type();
             touchSegment(column);
             Dictionary primary = metadata[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
                     : primaries.get(column, io);
-            Dictionary secondary = null;
-            if (metadata[column].secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY) {
-                int blob = file.columnCount() + column;
-                io.touchDictionary(file.mapping(), file.segmentOffset(blob), file.segmentLength(blob));
-                file.verifySegment(blob);
-                String dictionaryOrigin = origin + " dictionary of column " + column;
-                secondary = checked.read(file, blob, known -> Dictionary.read(file.segment(blob), type, dictionaryOrigin, known));
-            }
-            readers[column] = openSegment(column, primary, secondary);
+            readers[column] = openSegment(column, primary, readSecondary(file, metadata[column], column));
         }
-        filters = new SegmentFilter[options.filters().size()];
-        for (int index = 0; index < filters.length; index++) {
-            ColumnFilter filter = options.filters().get(index);
-            filters[index] = readers[filter.column()].filter(filter.predicate());
-        }
+        openFilters();
         deleted = entry.deletedRows() > 0 ? table.deletedRows(reader, entry.rowgroupId(), counters) : null;
     }
 
