@@ -356,7 +356,20 @@ public final class ColumnstoreScan implements AutoCloseable {
             return true;
         }
         if (shared == null) {
-            switch (claimed.rowgroup().open(this::openShared)) {
+            SharedRowgroup.Opening opening;
+            if (claimed.fromRow() == 0) {
+                // The first slice: this scan opens the rowgroup, then lets the other slices be claimed.
+                boolean skipped = false;
+                try {
+                    opening = claimed.rowgroup().open(this::openShared);
+                    skipped = opening instanceof SharedRowgroup.Skipped;
+                } finally {
+                    morsels.published(claimed.rowgroup(), skipped);
+                }
+            } else {
+                opening = claimed.rowgroup().open(this::openShared);
+            }
+            switch (opening) {
                 case SharedRowgroup.Skipped _ -> {
                     return true;
                 }

@@ -3,6 +3,9 @@ package dev.columba.columnstore.scan;
 import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,14 +22,22 @@ import java.util.function.Supplier;
  * table order, so a worker that finishes early takes more and the imbalance at the end is one slice,
  * not one rowgroup (TPC-H at SF 1: lineitem's six rowgroups of a million rows left a sixth of a scan
  * to one worker; orders' two rowgroups, 1,048,576 and 451,424 rows, divided 70/30 whatever the
- * claiming). The slices of one rowgroup share one opening of it ({@link SharedRowgroup}): the first
- * worker to need it maps the file, applies elimination, reads it ahead, touches and counts every
- * needed segment and verifies its checksum, reads its secondary dictionaries and its deleted rows —
- * once, through that worker's {@code SegmentIo}, so the statement's counters see each segment once
- * and nothing is decoded unverified; the workers then decode their slices through segment readers
- * of their own over the shared mapping. Workers do not prepare rowgroups ahead: a rowgroup's I/O is
- * counted by the scan that requested it, so it must be the scan that touches it; instead, a worker
- * that opens the next rowgroup reads it while the others still decode slices of the previous one.
+ * claiming). The slices of one rowgroup share one opening of it ({@link SharedRowgroup}): the worker
+ * that claims its first slice maps the file, applies elimination, reads it ahead, touches and counts
+ * every needed segment and verifies its checksum, reads its secondary dictionaries and its deleted
+ * rows — once, through that worker's {@code SegmentIo}, so the statement's counters see each segment
+ * once and nothing is decoded unverified — and then {@linkplain #published publishes} it: only then
+ * can its other slices be claimed, and the workers decode them through segment readers of their own
+ * over the shared mapping. Workers do not prepare rowgroups ahead: a rowgroup's I/O is counted by the
+ * scan that requested it, so it must be the scan that touches it.
+ *
+ * <p>Claiming never waits for an opening while there is other work: a worker takes the next slice of
+ * the rowgroup it reads, else a slice of the earliest published rowgroup with slices left, else the
+ * first slice of the next rowgroup, which it opens itself (two workers open two rowgroups at once,
+ * and read them ahead at once). Only when every slice left belongs to rowgroups being opened does a
+ * worker wait, for the next publication. (Claiming in table order made a worker that reached a
+ * rowgroup while another was opening it wait for the whole checksum pass: TPC-H Q18's workers waited
+ * on the opening 27 times over 100 ms and up, in 11 executions at load 15–22.)
  *
  * <p>The list of rowgroups is read once, by the first scan to open, so that all divide the same
  * snapshot.
@@ -48,10 +59,14 @@ public final class RowgroupMorsels {
     /** Rows per slice, or 0: whole rowgroups, claimed ahead as far as the scan wants (serial). */
     private final int sliceRows;
     private volatile List<RowgroupEntry> entries;
-    /** The slices in table order (parallel scans), made with {@link #entries}. */
-    private volatile List<Slice> slices;
-    /** The next slice to claim; guarded by this. */
-    private int nextSlice;
+    /** Per rowgroup in table order, its slices (parallel scans), made with {@link #entries}. */
+    private volatile List<List<Slice>> slices;
+    /** The next rowgroup of {@link #slices} nobody has claimed a slice of; guarded by this. */
+    private int nextRowgroup;
+    /** Rowgroups published with slices left to claim, earliest published first; guarded by this. */
+    private final ArrayDeque<SharedRowgroup> published = new ArrayDeque<>();
+    /** Rowgroups whose first slice was claimed and that are not published yet; guarded by this. */
+    private int opening;
     /**
      * The primary dictionaries of the table, loaded (read, counted) once for every scan that claims
      * from these morsels: each worker loading its own would count the dictionary once per worker.
@@ -114,22 +129,22 @@ public final class RowgroupMorsels {
         return primaries;
     }
 
-    private static List<Slice> slice(List<RowgroupEntry> entries, int sliceRows) {
-        List<Slice> slices = new ArrayList<>();
+    private static List<List<Slice>> slice(List<RowgroupEntry> entries, int sliceRows) {
+        List<List<Slice>> slices = new ArrayList<>();
         for (RowgroupEntry entry : entries) {
             long rows = entry.totalRows();
             if (entry.state() != RowgroupState.COMPRESSED) {
                 // A delta rowgroup is a B+tree read by key order: one morsel, read by one worker.
-                slices.add(new Slice(entry, 0, 0, null));
+                slices.add(List.of(new Slice(entry, 0, 0, null)));
                 continue;
             }
             SharedRowgroup rowgroup = new SharedRowgroup(entry);
-            if (rows == 0) {
-                slices.add(new Slice(entry, 0, 0, rowgroup));
+            List<Slice> own = new ArrayList<>();
+            for (long from = 0; from < rows || from == 0; from += sliceRows) {
+                own.add(new Slice(entry, (int) from, (int) Math.min(rows, from + sliceRows), rowgroup));
             }
-            for (long from = 0; from < rows; from += sliceRows) {
-                slices.add(new Slice(entry, (int) from, (int) Math.min(rows, from + sliceRows), rowgroup));
-            }
+            rowgroup.slices = List.copyOf(own);
+            slices.add(rowgroup.slices);
         }
         return List.copyOf(slices);
     }
@@ -157,22 +172,70 @@ public final class RowgroupMorsels {
     }
 
     /**
-     * The next unclaimed slice, or null when all are claimed. A slice of another compressed rowgroup
-     * than {@code previous}'s is {@linkplain SharedRowgroup#hold() held} for the caller before it is
-     * handed out, under the same lock as the claim: a rowgroup's holders can only drop to none once
-     * every slice of it is claimed (slices go out in table order), so it is opened once unless every
-     * worker let go of it early. The caller releases {@code previous}'s rowgroup after this call when
-     * the new slice belongs to another.
+     * The next slice for a scan that read {@code previous} last (null at first), or null when all are
+     * claimed. In this order: the next slice of {@code previous}'s rowgroup; a slice of the earliest
+     * published rowgroup with slices left; the first slice of the next rowgroup — its caller opens
+     * that rowgroup and then must call {@link #published}; else, while rowgroups are being opened, it
+     * waits for one to be published. A slice of another compressed rowgroup than {@code previous}'s is
+     * {@linkplain SharedRowgroup#hold() held} for the caller before it is handed out, under the same
+     * lock as the claim; since a holder takes its own rowgroup's slices first, a rowgroup's holders
+     * drop to none only once every slice of it is claimed, unless every worker let go of it early. The
+     * caller releases {@code previous}'s rowgroup after this call when the new slice belongs to another.
+     *
+     * @throws ColumbaException QUERY_CANCELLED when the thread is interrupted while it waits
      */
     synchronized Slice claimSlice(Slice previous) {
-        List<Slice> all = slices;
-        if (nextSlice >= all.size()) {
-            return null;
+        List<List<Slice>> all = slices;
+        while (true) {
+            SharedRowgroup own = previous == null ? null : previous.rowgroup();
+            if (own != null && own.published && own.nextSlice < own.slices.size()) {
+                return own.slices.get(own.nextSlice++);
+            }
+            while (!published.isEmpty()) {
+                SharedRowgroup next = published.peekFirst();
+                if (next.nextSlice >= next.slices.size()) {
+                    published.removeFirst();
+                    continue;
+                }
+                next.hold();
+                return next.slices.get(next.nextSlice++);
+            }
+            if (nextRowgroup < all.size()) {
+                Slice first = all.get(nextRowgroup++).getFirst();
+                if (first.rowgroup() != null) {
+                    first.rowgroup().hold();
+                    first.rowgroup().nextSlice = 1;
+                    opening++;
+                }
+                return first;
+            }
+            if (opening == 0) {
+                return null;
+            }
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for a rowgroup to be opened");
+            }
         }
-        Slice slice = all.get(nextSlice++);
-        if (slice.rowgroup() != null && (previous == null || previous.rowgroup() != slice.rowgroup())) {
-            slice.rowgroup().hold();
+    }
+
+    /**
+     * The opening of {@code rowgroup}, whose first slice the caller claimed, is done (opened,
+     * skipped whole, or failed): its other slices may be claimed, none of them if {@code skipped}.
+     */
+    synchronized void published(SharedRowgroup rowgroup, boolean skipped) {
+        if (rowgroup.published) {
+            return;
         }
-        return slice;
+        rowgroup.published = true;
+        opening--;
+        if (skipped) {
+            rowgroup.nextSlice = rowgroup.slices.size();
+        } else if (rowgroup.nextSlice < rowgroup.slices.size()) {
+            published.addLast(rowgroup);
+        }
+        notifyAll();
     }
 }

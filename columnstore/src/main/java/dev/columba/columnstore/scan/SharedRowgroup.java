@@ -5,6 +5,7 @@ import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.file.RowgroupFile;
 import dev.columba.columnstore.table.RowgroupEntry;
 import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -49,6 +50,12 @@ final class SharedRowgroup {
 
     private final RowgroupEntry entry;
     private final AtomicInteger holders = new AtomicInteger();
+    /** The rowgroup's slices in row order; set once, before any claim. */
+    List<RowgroupMorsels.Slice> slices = List.of();
+    /** The next slice of {@link #slices} to claim; guarded by the {@link RowgroupMorsels}' lock. */
+    int nextSlice;
+    /** Whether the first slice's claimer finished opening (its other slices may be claimed); guarded likewise. */
+    boolean published;
     /** Guarded by this. */
     private Opening opening;
     /** Guarded by this: the failure of the last opening, thrown to every worker that needs the rowgroup. */
