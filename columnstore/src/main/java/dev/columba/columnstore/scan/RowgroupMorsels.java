@@ -32,10 +32,14 @@ import java.util.function.Supplier;
  * scan that requested it, so it must be the scan that touches it.
  *
  * <p>Claiming never waits for an opening while there is other work: a worker takes the next slice of
- * the rowgroup it reads, else a slice of the earliest published rowgroup with slices left, else the
- * first slice of the next rowgroup, which it opens itself (two workers open two rowgroups at once,
- * and read them ahead at once). Only when every slice left belongs to rowgroups being opened does a
- * worker wait, for the next publication. (Claiming in table order made a worker that reached a
+ * the rowgroup it reads, else the first slice of the next rowgroup, which it opens itself (two
+ * workers open two rowgroups at once, and read them ahead at once), else — once every rowgroup is
+ * opened — a slice of the earliest published rowgroup with slices left. So each rowgroup is mostly
+ * read by the worker that opened it, as whole-rowgroup morsels were (a worker's segment readers and
+ * filters are made once per rowgroup it reads, and a filter copies its segment's packed words), and
+ * the workers share rowgroups only at the end of the scan, where the slices even out their shares.
+ * Only when every slice left belongs to rowgroups being opened does a worker wait, for the next
+ * publication. (Claiming in table order made a worker that reached a
  * rowgroup while another was opening it wait for the whole checksum pass: TPC-H Q18's workers waited
  * on the opening 27 times over 100 ms and up, in 11 executions at load 15–22.)
  *
@@ -173,10 +177,10 @@ public final class RowgroupMorsels {
 
     /**
      * The next slice for a scan that read {@code previous} last (null at first), or null when all are
-     * claimed. In this order: the next slice of {@code previous}'s rowgroup; a slice of the earliest
-     * published rowgroup with slices left; the first slice of the next rowgroup — its caller opens
-     * that rowgroup and then must call {@link #published}; else, while rowgroups are being opened, it
-     * waits for one to be published. A slice of another compressed rowgroup than {@code previous}'s is
+     * claimed. In this order: the next slice of {@code previous}'s rowgroup; the first slice of the
+     * next rowgroup — its caller opens that rowgroup and then must call {@link #published}; a slice of
+     * the earliest published rowgroup with slices left (the end of the scan, when every rowgroup is
+     * opened); else, while rowgroups are being opened, it waits for one to be published. A slice of another compressed rowgroup than {@code previous}'s is
      * {@linkplain SharedRowgroup#hold() held} for the caller before it is handed out, under the same
      * lock as the claim; since a holder takes its own rowgroup's slices first, a rowgroup's holders
      * drop to none only once every slice of it is claimed, unless every worker let go of it early. The
@@ -191,15 +195,6 @@ public final class RowgroupMorsels {
             if (own != null && own.published && own.nextSlice < own.slices.size()) {
                 return own.slices.get(own.nextSlice++);
             }
-            while (!published.isEmpty()) {
-                SharedRowgroup next = published.peekFirst();
-                if (next.nextSlice >= next.slices.size()) {
-                    published.removeFirst();
-                    continue;
-                }
-                next.hold();
-                return next.slices.get(next.nextSlice++);
-            }
             if (nextRowgroup < all.size()) {
                 Slice first = all.get(nextRowgroup++).getFirst();
                 if (first.rowgroup() != null) {
@@ -208,6 +203,15 @@ public final class RowgroupMorsels {
                     opening++;
                 }
                 return first;
+            }
+            while (!published.isEmpty()) {
+                SharedRowgroup next = published.peekFirst();
+                if (next.nextSlice >= next.slices.size()) {
+                    published.removeFirst();
+                    continue;
+                }
+                next.hold();
+                return next.slices.get(next.nextSlice++);
             }
             if (opening == 0) {
                 return null;

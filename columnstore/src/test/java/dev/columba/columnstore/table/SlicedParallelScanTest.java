@@ -202,9 +202,10 @@ class SlicedParallelScanTest {
     }
 
     /**
-     * Two scans on one thread taking turns: the second one's first slice is the first rowgroup's
-     * second, so both read slices of a rowgroup the first opened, and the segments are counted as one
-     * scan counts them.
+     * Two scans on one thread taking turns, the first reading three batches a turn: each opens a
+     * rowgroup of its own first (the second starts on the second rowgroup), and once every rowgroup is
+     * open the first, done with its own, reads slices of the rowgroup the second opened; the segments
+     * are counted as one scan counts them.
      */
     @Test
     void workersTakingTurnsShareOneOpeningOfEachRowgroup() {
@@ -218,14 +219,17 @@ class SlicedParallelScanTest {
              ColumnstoreScan other = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator, morsels)) {
             drain(one, first, 1);
             drain(other, second, 1);
-            assertTrue(second.getFirst() > SLICE && second.getFirst() <= 2 * SLICE,
-                    "the second worker starts on the first rowgroup's second slice: id " + second.getFirst());
-            assertEquals(2, counters.snapshot().segmentReads(), "the first rowgroup's two segments, touched once");
+            assertTrue(first.getFirst() <= SLICE, "the first worker opens the first rowgroup: id " + first.getFirst());
+            assertTrue(second.getFirst() > 100_000 && second.getFirst() <= 100_000 + SLICE,
+                    "the second worker opens the second rowgroup: id " + second.getFirst());
+            assertEquals(4, counters.snapshot().segmentReads(), "two rowgroups' two segments, touched once each");
             long more = 1;
             while (more > 0) {
                 more = drain(one, first, 3) + drain(other, second, 1);
             }
         }
+        assertTrue(first.stream().anyMatch(id -> id > 100_000 + SLICE && id <= 200_000),
+                "the first worker read slices of the rowgroup the second opened");
         List<Long> all = new ArrayList<>(first);
         all.addAll(second);
         Collections.sort(all);
@@ -236,8 +240,10 @@ class SlicedParallelScanTest {
 
     /**
      * A worker that stops after its first batch (a limit above it satisfied, a cancellation) loses
-     * the rest of its slice, as a worker of whole rowgroups lost the rest of its rowgroup; the others
-     * read every other slice, and the rowgroup it held stays open for the worker still holding it.
+     * the rest of its slice, as a worker of whole rowgroups lost the rest of its rowgroup; the other
+     * reads every other slice. The stopped worker held the first rowgroup alone, so letting go of it
+     * unmapped it, and the other worker opens it again for its remaining slices: read, counted and
+     * verified again, since it happens again.
      */
     @Test
     void aWorkerThatStopsEarlyLeavesTheOtherSlicesToTheOthersAndNothingMapped() throws IOException {
@@ -258,14 +264,15 @@ class SlicedParallelScanTest {
         List<Long> expected = serial.values().stream().filter(id -> id > SLICE).toList();
         assertEquals(expected, rest.stream().sorted().toList(), "every slice but the stopped worker's first");
         assertTrue(stopped.getLast() <= SLICE);
-        assertEquals(serial.stats().segmentReads(), counters.snapshot().segmentReads(), "the first rowgroup opened once");
+        assertEquals(serial.stats().segmentReads() + 1, counters.snapshot().segmentReads(),
+                "the first rowgroup's segment read by its opener, and again when reopened");
         assertEquals(List.of(), mappedAfterClose());
     }
 
     /**
      * Rowgroup 1's segment of the projected column is corrupt: the worker that opens it fails with the
-     * checksum error naming the file, and so does every other worker that claims a slice of it, never
-     * decoding its unverified bytes.
+     * checksum error naming the file, and so does the other worker when, the rest of the table read,
+     * it claims a slice of that rowgroup — neither decoding its unverified bytes.
      */
     @Test
     void aCorruptSegmentFailsEveryWorkerThatNeedsItsRowgroup() throws IOException {
@@ -294,8 +301,10 @@ class SlicedParallelScanTest {
             assertEquals(100_000 - 6, read.size(), "the first rowgroup, all of it, then the failure");
             ColumbaException again = assertThrows(ColumbaException.class, () -> drain(other, read, Integer.MAX_VALUE));
             assertEquals(ErrorCode.PAGE_CHECKSUM_MISMATCH, again.errorCode());
-            assertEquals(100_000 - 6, read.size(), "nothing of the corrupt rowgroup decoded");
-            assertEquals(2, counters.snapshot().segmentReads(), "each rowgroup's segment touched once");
+            assertEquals(100_000 - 6 + 50_000 + DELTA_ROWS, read.size(),
+                    "the other worker read the third rowgroup and the delta rows, then failed on the corrupt one's slices");
+            assertTrue(read.stream().noneMatch(id -> id > 100_000 && id <= 200_000), "nothing of the corrupt rowgroup decoded");
+            assertEquals(3, counters.snapshot().segmentReads(), "each compressed rowgroup's segment touched once");
         }
         assertEquals(List.of(), mappedAfterClose(), "nothing stays mapped after the failed workers close");
     }
