@@ -17,10 +17,12 @@ import java.util.function.Function;
  * <p>Opening reads and checks what every slice needs, through the opening worker's I/O: the file
  * mapped and its footer checked, elimination applied, the needed segments read ahead, touched
  * (counted) and their checksums verified, the secondary dictionaries read, the deleted rows read.
- * The other workers wait on this object's monitor meanwhile and then see all of it (the monitor
- * orders the opener's writes, the verified-segment flags of the {@link RowgroupFile} among them,
- * before their reads). A failure to open is kept and thrown to every worker that needs the
- * rowgroup, as a serial scan would throw it.
+ * The worker that claimed the first slice opens it and then publishes it ({@link
+ * RowgroupMorsels#published}); the other slices are claimed only after that, so the other workers
+ * find it open, and the morsels' lock orders the opener's writes, the verified-segment flags of the
+ * {@link RowgroupFile} among them, before their reads. (This object's monitor serializes openings
+ * still: a rowgroup reopened after every holder let go.) A failure to open is kept and thrown to
+ * every worker that claims a slice of the rowgroup, as a serial scan would throw it.
  *
  * <p>Lifetime: each worker that claims a slice of the rowgroup {@linkplain #hold() holds} it (at the
  * claim) and {@linkplain #release() releases} it when it moves to another rowgroup or closes; the
