@@ -336,50 +336,55 @@ public final class ColumnstoreScan implements AutoCloseable {
 
     /**
      * Claims the next slice and makes it current (a parallel scan's); false when none is left. A
-     * slice of a rowgroup this scan already opened reuses its segment readers; one of another
-     * rowgroup opens that rowgroup's shared opening (opening it, if no worker did yet) and releases
-     * the rowgroup before. A slice of a rowgroup that was eliminated or aggregated whole leaves
+     * slice of a rowgroup this scan already read reuses its segment readers; one of another rowgroup
+     * releases the rowgroup before and makes readers over the other's shared opening — opening it
+     * and publishing it to the other workers ({@link RowgroupMorsels#published}) when it is the
+     * rowgroup's first slice. A slice of a rowgroup that was eliminated or aggregated whole leaves
      * {@link #current} null: the caller claims again.
      */
     private boolean claimSlice() {
         RowgroupMorsels.Slice previous = slice;
         RowgroupMorsels.Slice claimed = morsels.claimSlice(previous);
-        if (claimed == null || previous == null || claimed.rowgroup() != previous.rowgroup()) {
-            leaveSlice();
-        }
-        slice = claimed;
-        if (claimed == null) {
-            return false;
-        }
-        if (claimed.rowgroup() == null) {
-            openDelta(claimed.entry());
+        // The claimer of a rowgroup's first slice opens it and must publish it whatever happens, or
+        // the workers waiting for its other slices would wait for ever.
+        boolean opens = claimed != null && claimed.rowgroup() != null && claimed.fromRow() == 0;
+        boolean published = !opens;
+        try {
+            if (claimed == null || previous == null || claimed.rowgroup() != previous.rowgroup()) {
+                leaveSlice();
+            }
+            slice = claimed;
+            if (claimed == null) {
+                return false;
+            }
+            if (claimed.rowgroup() == null) {
+                openDelta(claimed.entry());
+                return true;
+            }
+            if (shared == null) {
+                SharedRowgroup.Opening opening = claimed.rowgroup().open(this::openShared);
+                if (opens) {
+                    morsels.published(claimed.rowgroup(), opening instanceof SharedRowgroup.Skipped);
+                    published = true;
+                }
+                switch (opening) {
+                    case SharedRowgroup.Skipped _ -> {
+                        return true;
+                    }
+                    case SharedRowgroup.Open open -> readShared(open);
+                }
+            }
+            current = claimed.entry();
+            nextRow = claimed.fromRow();
+            endRow = claimed.toRow();
             return true;
-        }
-        if (shared == null) {
-            SharedRowgroup.Opening opening;
-            if (claimed.fromRow() == 0) {
-                // The first slice: this scan opens the rowgroup, then lets the other slices be claimed.
-                boolean skipped = false;
-                try {
-                    opening = claimed.rowgroup().open(this::openShared);
-                    skipped = opening instanceof SharedRowgroup.Skipped;
-                } finally {
-                    morsels.published(claimed.rowgroup(), skipped);
-                }
-            } else {
-                opening = claimed.rowgroup().open(this::openShared);
-            }
-            switch (opening) {
-                case SharedRowgroup.Skipped _ -> {
-                    return true;
-                }
-                case SharedRowgroup.Open open -> readShared(open);
+        } finally {
+            if (!published) {
+                // Failed before or while opening: the other slices become claimable, and a worker that
+                // claims one gets the opening's failure, or opens the rowgroup itself if none was tried.
+                morsels.published(claimed.rowgroup(), false);
             }
         }
-        current = claimed.entry();
-        nextRow = claimed.fromRow();
-        endRow = claimed.toRow();
-        return true;
     }
 
     /** Lets go of the rowgroup of the slice read last: its readers, and this scan's hold on it. */
