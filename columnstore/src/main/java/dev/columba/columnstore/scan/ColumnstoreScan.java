@@ -80,6 +80,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final SegmentIo io;
     private final PrimaryDictionaries primaries;
     private final UpcomingRowgroups rowgroups;
+    /** What this scan claims its rows from; shared with the other workers of a parallel plan. */
+    private final RowgroupMorsels morsels;
     private final Batch batch;
     private final int[] selection;
     private final int[] needed;
@@ -108,6 +110,16 @@ public final class ColumnstoreScan implements AutoCloseable {
     private BitSet deleted;
     private RowgroupEntry current;
     private int nextRow;
+    /** The end (exclusive) of the rows of {@link #current} this scan reads: all of them, or its slice's. */
+    private int endRow;
+    /** The slice being read or last read (parallel scans); its rowgroup is held while this scan reads it. */
+    private RowgroupMorsels.Slice slice;
+    /**
+     * The shared opening of {@link #slice}'s rowgroup that {@link #file}, {@link #readers},
+     * {@link #filters} and {@link #deleted} belong to, or null: kept from one slice to the next of the
+     * same rowgroup, and never closed by this scan (the rowgroup's last holder does).
+     */
+    private SharedRowgroup.Open shared;
     private Cursor delta;
     private RowCodec rows;
     private boolean finished;
@@ -130,7 +142,7 @@ public final class ColumnstoreScan implements AutoCloseable {
         this.schema = table.schema();
         this.io = new SegmentIo(counters, table.database().mappedReadCounters(), options.readAhead(),
                 options.readAheadMaxBytes(), options.readAheadDepthBytes());
-        this.primaries = table.primaryDictionaries();
+        this.primaries = morsels.primaries(table::primaryDictionaries);
         this.checked = CheckedObjects.of(table.database());
         this.scratch = new DecodeScratch[table.schema().size()];
         this.rows = table.rowCodec();
@@ -166,6 +178,7 @@ public final class ColumnstoreScan implements AutoCloseable {
             neededColumns.add(filter.column());
         }
         this.needed = neededColumns.stream().mapToInt(Integer::intValue).toArray();
+        this.morsels = morsels;
         morsels.entries(() -> table.rowgroups(reader, counters));
         this.rowgroups = new UpcomingRowgroups(table, morsels, options.filters(), needed, io);
     }
@@ -258,6 +271,13 @@ public final class ColumnstoreScan implements AutoCloseable {
     public Batch next() {
         while (!finished) {
             if (current == null) {
+                if (morsels.sliced()) {
+                    if (!claimSlice()) {
+                        finished = true;
+                        break;
+                    }
+                    continue;
+                }
                 UpcomingRowgroups.Prepared next = rowgroups.next();
                 if (next == null) {
                     finished = true;
@@ -314,6 +334,154 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
     }
 
+    /**
+     * Claims the next slice and makes it current (a parallel scan's); false when none is left. A
+     * slice of a rowgroup this scan already read reuses its segment readers; one of another rowgroup
+     * releases the rowgroup before and makes readers over the other's shared opening — opening it
+     * and publishing it to the other workers ({@link RowgroupMorsels#published}) when it is the
+     * rowgroup's first slice. A slice of a rowgroup that was eliminated or aggregated whole leaves
+     * {@link #current} null: the caller claims again.
+     */
+    private boolean claimSlice() {
+        RowgroupMorsels.Slice previous = slice;
+        RowgroupMorsels.Slice claimed = morsels.claimSlice(previous);
+        // The claimer of a rowgroup's first slice opens it and must publish it whatever happens, or
+        // the workers waiting for its other slices would wait for ever.
+        boolean opens = claimed != null && claimed.rowgroup() != null && claimed.fromRow() == 0;
+        boolean published = !opens;
+        try {
+            if (claimed == null || previous == null || claimed.rowgroup() != previous.rowgroup()) {
+                leaveSlice();
+            }
+            slice = claimed;
+            if (claimed == null) {
+                return false;
+            }
+            if (claimed.rowgroup() == null) {
+                openDelta(claimed.entry());
+                return true;
+            }
+            if (shared == null) {
+                SharedRowgroup.Opening opening = claimed.rowgroup().open(this::openShared);
+                if (opens) {
+                    morsels.published(claimed.rowgroup(), opening instanceof SharedRowgroup.Skipped);
+                    published = true;
+                }
+                switch (opening) {
+                    case SharedRowgroup.Skipped _ -> {
+                        return true;
+                    }
+                    case SharedRowgroup.Open open -> readShared(open);
+                }
+            }
+            current = claimed.entry();
+            nextRow = claimed.fromRow();
+            endRow = claimed.toRow();
+            return true;
+        } finally {
+            if (!published) {
+                // Failed before or while opening: the other slices become claimable, and a worker that
+                // claims one gets the opening's failure, or opens the rowgroup itself if none was tried.
+                morsels.published(claimed.rowgroup(), false);
+            }
+        }
+    }
+
+    /** Lets go of the rowgroup of the slice read last: its readers, and this scan's hold on it. */
+    private void leaveSlice() {
+        shared = null;
+        file = null;
+        readers = null;
+        filters = null;
+        deleted = null;
+        RowgroupMorsels.Slice left = slice;
+        slice = null;
+        if (left != null && left.rowgroup() != null) {
+            left.rowgroup().release();
+        }
+    }
+
+    /**
+     * Opens a compressed rowgroup for every worker that reads slices of it, on this scan's I/O:
+     * elimination, then read-ahead, every needed segment touched (counted once for the statement)
+     * and verified, the secondary dictionaries and deleted rows read. Its requests are all touched
+     * when this returns, so they are released here and nothing into the file stays in this scan's
+     * {@link SegmentIo}, whichever worker unmaps it later. A rowgroup this scan can aggregate whole
+     * ({@link #aggregate}) is aggregated here, by the opener alone, and skipped by every slice.
+     */
+    private SharedRowgroup.Opening openShared(RowgroupEntry entry) {
+        return switch (rowgroups.prepare(entry)) {
+            case UpcomingRowgroups.Eliminated _ -> {
+                io.skipped(needed.length);
+                yield SharedRowgroup.skipped();
+            }
+            case UpcomingRowgroups.Readable readable -> aggregateRowgroup(readable) ? SharedRowgroup.skipped()
+                    : openReadable(readable);
+            case UpcomingRowgroups.Delta _, UpcomingRowgroups.Failed _ ->
+                    throw new IllegalStateException("rowgroup " + entry.rowgroupId() + " is not a compressed rowgroup to open");
+        };
+    }
+
+    private SharedRowgroup.Open openReadable(UpcomingRowgroups.Readable readable) {
+        RowgroupFile opened = readable.file();
+        try {
+            io.readAhead(opened, needed);
+            Dictionary[] secondaries = new Dictionary[schema.size()];
+            for (int column : needed) {
+                io.touch(opened, opened.segmentOffset(column), opened.segmentLength(column));
+                opened.verifySegment(column);
+                secondaries[column] = readSecondary(opened, readable.metadata()[column], column);
+            }
+            RowgroupEntry entry = readable.entry();
+            BitSet deletedRows = entry.deletedRows() > 0 ? table.deletedRows(reader, entry.rowgroupId(), counters) : null;
+            io.release(opened);
+            return new SharedRowgroup.Open(opened, readable.metadata(), secondaries, deletedRows);
+        } catch (RuntimeException e) {
+            io.release(opened);
+            opened.close();
+            throw e;
+        }
+    }
+
+    /** Makes this scan's segment readers over a rowgroup another worker (or this one) opened for all. */
+    private void readShared(SharedRowgroup.Open open) {
+        shared = open;
+        file = open.file();
+        deleted = open.deleted();
+        readers = new SegmentReader[schema.size()];
+        for (int column : needed) {
+            Dictionary primary = open.metadata()[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
+                    : primaries.get(column, io);
+            readers[column] = openSegment(column, primary, open.secondaries()[column]);
+        }
+        openFilters();
+    }
+
+    /** The filters of the scan over the current rowgroup's segment readers. */
+    private void openFilters() {
+        filters = new SegmentFilter[options.filters().size()];
+        for (int index = 0; index < filters.length; index++) {
+            ColumnFilter filter = options.filters().get(index);
+            filters[index] = readers[filter.column()].filter(filter.predicate());
+        }
+    }
+
+    /**
+     * The secondary dictionary of {@code column} in {@code of}, touched (counted) and verified, its
+     * structure checked unless an earlier statement did; null when the segment refers to none.
+     */
+    private Dictionary readSecondary(RowgroupFile of, SegmentMetadata metadata, int column) {
+        if (metadata.secondaryDictionaryId() == SegmentMetadata.NO_DICTIONARY) {
+            return null;
+        }
+        int blob = of.columnCount() + column;
+        io.touchDictionary(of.mapping(), of.segmentOffset(blob), of.segmentLength(blob));
+        of.verifySegment(blob);
+        SqlType type = schema.column(column).type();
+        String origin = of.path() + " dictionary of column " + column;
+        return checked.read(of, blob, known -> Dictionary.read(of.segment(blob), type, origin, known));
+    }
+
     private void openDelta(RowgroupEntry entry) {
         current = entry;
         nextRow = 0;
@@ -325,31 +493,18 @@ public final class ColumnstoreScan implements AutoCloseable {
         file = readable.file();
         current = readable.entry();
         nextRow = 0;
+        endRow = (int) current.totalRows();
         RowgroupEntry entry = readable.entry();
         SegmentMetadata[] metadata = readable.metadata();
-        String origin = file.path().toString();
         io.readAhead(file, needed);
         readers = new SegmentReader[schema.size()];
         for (int column : needed) {
-            SqlType type = schema.column(column).type();
             touchSegment(column);
             Dictionary primary = metadata[column].primaryDictionaryId() == SegmentMetadata.NO_DICTIONARY ? null
                     : primaries.get(column, io);
-            Dictionary secondary = null;
-            if (metadata[column].secondaryDictionaryId() != SegmentMetadata.NO_DICTIONARY) {
-                int blob = file.columnCount() + column;
-                io.touchDictionary(file.mapping(), file.segmentOffset(blob), file.segmentLength(blob));
-                file.verifySegment(blob);
-                String dictionaryOrigin = origin + " dictionary of column " + column;
-                secondary = checked.read(file, blob, known -> Dictionary.read(file.segment(blob), type, dictionaryOrigin, known));
-            }
-            readers[column] = openSegment(column, primary, secondary);
+            readers[column] = openSegment(column, primary, readSecondary(file, metadata[column], column));
         }
-        filters = new SegmentFilter[options.filters().size()];
-        for (int index = 0; index < filters.length; index++) {
-            ColumnFilter filter = options.filters().get(index);
-            filters[index] = readers[filter.column()].filter(filter.predicate());
-        }
+        openFilters();
         deleted = entry.deletedRows() > 0 ? table.deletedRows(reader, entry.rowgroupId(), counters) : null;
     }
 
@@ -491,12 +646,11 @@ public final class ColumnstoreScan implements AutoCloseable {
 
     /** Fills the batch from the open compressed rowgroup; -1 when it is exhausted. */
     private int nextCompressed() {
-        int total = (int) current.totalRows();
-        if (nextRow >= total) {
+        if (nextRow >= endRow) {
             return -1;
         }
         int from = nextRow;
-        int count = Math.min(options.batchSize(), total - from);
+        int count = Math.min(options.batchSize(), endRow - from);
         nextRow += count;
         int selected;
         if (filters.length > 0) {
@@ -657,20 +811,27 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends the current rowgroup (or slice). A rowgroup shared with other workers stays open, with this
+     * scan's readers over it, until this scan moves to another rowgroup ({@link #leaveSlice}).
+     */
     private void closeRowgroup() {
+        if (delta != null) {
+            delta.close();
+            delta = null;
+        }
+        current = null;
+        if (shared != null) {
+            return;
+        }
         if (file != null) {
             io.release(file);
             file.close();
             file = null;
         }
-        if (delta != null) {
-            delta.close();
-            delta = null;
-        }
         readers = null;
         filters = null;
         deleted = null;
-        current = null;
     }
 
     /**
@@ -683,6 +844,7 @@ public final class ColumnstoreScan implements AutoCloseable {
             closeRowgroup();
         } finally {
             try {
+                leaveSlice();
                 rowgroups.close();
             } finally {
                 io.close();

@@ -166,7 +166,8 @@ final class UpcomingRowgroups implements AutoCloseable {
         return ahead.size();
     }
 
-    private Prepared prepare(RowgroupEntry entry) {
+    /** Prepares {@code entry} now: its file mapped (owned by the caller when Readable), elimination applied. */
+    Prepared prepare(RowgroupEntry entry) {
         if (entry.state() != RowgroupState.COMPRESSED) {
             return new Delta(entry);
         }

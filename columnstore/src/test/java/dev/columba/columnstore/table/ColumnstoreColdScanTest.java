@@ -27,6 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Cold columnstore scans checked against the operating system: the comments table with Text
@@ -115,31 +117,36 @@ class ColumnstoreColdScanTest {
     }
 
     /**
-     * Workers of a parallel plan dividing the rowgroups (morsels) read each rowgroup once: the rows
-     * add up, the segments read equal a serial scan's, and the counters they share agree with
-     * {@code /proc/self/io} read_bytes within 5%, as a serial scan's do.
+     * Workers of a parallel plan dividing the rowgroups into slices (morsels) read each rowgroup
+     * once: the rows add up, the segments read equal a serial scan's, and the counters they share
+     * agree with {@code /proc/self/io} read_bytes within 5%, as a serial scan's do — at two workers
+     * (MAXDOP 2) and three.
      */
-    @Test
-    void parallelWorkersReadEachRowgroupOnceAndCountersAgreeWithTheOperatingSystem() throws Exception {
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void parallelWorkersReadEachRowgroupOnceAndCountersAgreeWithTheOperatingSystem(int workers) throws Exception {
         Run serial = coldScan(ScanOptions.all(table.schema().size()));
         database.dropCleanBuffers();
         IoCounters counters = new IoCounters();
-        int workers = 3;
         RowgroupMorsels morsels = RowgroupMorsels.shared(workers);
         java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers);
+        List<Long> rowsByWorker = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         ProcSelfIo before = ProcSelfIo.read();
         try {
             List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
             for (int worker = 0; worker < workers; worker++) {
                 running.add(pool.submit(() -> {
+                    long own = 0;
                     try (ColumnstoreScan scan = new ColumnstoreScan(table, database.bufferPool(),
                             ScanOptions.all(table.schema().size()), counters, allocator, morsels)) {
                         Batch batch;
                         while ((batch = scan.next()) != null) {
-                            rows.addAndGet(batch.selectedCount());
+                            own += batch.selectedCount();
                         }
                     }
+                    rows.addAndGet(own);
+                    rowsByWorker.add(own);
                 }));
             }
             for (java.util.concurrent.Future<?> future : running) {
@@ -152,40 +159,57 @@ class ColumnstoreColdScanTest {
         IoStats stats = counters.snapshot();
         assertEquals(ROWS, rows.get());
         assertEquals(serial.stats().segmentReads(), stats.segmentReads(), "each segment read by one worker");
+        assertEquals(serial.stats().lobLogicalReads(), stats.lobLogicalReads(), "each segment counted once");
         long counted = stats.pagesFromStorage() * 8192;
         assertEquals(1.0, (double) counted / readBytes, 0.05, "counted " + counted + " bytes, /proc/self/io "
                 + readBytes + ": " + stats);
         assertEquals(1.0, (double) readBytes / serial.readBytes(), 0.05, "the workers read what one scan reads: "
                 + readBytes + " against " + serial.readBytes() + " bytes");
+        assertEquals(stats.lobReadAheadReads(), stats.readAheadUsed() + stats.readAheadWasted(),
+                "read-ahead used + wasted = read-ahead reads: " + stats);
+        System.out.printf("%d workers: rows by worker %s, %s%n", workers, rowsByWorker, stats);
     }
 
     /**
-     * A worker of a parallel scan that prepares the next rowgroup ahead does not take the other
-     * workers' only one: over this table's two rowgroups, the first worker, already reading the
-     * first rowgroup with its read-ahead window open, leaves the second to the other worker.
+     * Two workers over this table's two rowgroups divide them by slices: taking turns from the
+     * start, each opens one of the rowgroups, and the one whose rowgroup runs out first (the second,
+     * 751,424 rows) then reads the rest of the other's slices, from the opening the other made.
      */
     @Test
-    void aWorkerClaimsAheadOnlyWhatTheOtherWorkersCanSpare() {
+    void workersDivideEachRowgroupBySlices() {
         List<RowgroupEntry> rowgroups = table.rowgroups(database.bufferPool(), new IoCounters());
         assertEquals(2, rowgroups.size(), "the table's rowgroups: " + rowgroups);
         RowgroupMorsels morsels = RowgroupMorsels.shared(2);
         IoCounters counters = new IoCounters();
-        ScanOptions options = ScanOptions.all(table.schema().size());
+        ScanOptions options = ScanOptions.all(table.schema().size()).withRowLocator(true);
+        int locator = table.schema().size();
+        java.util.Set<Long> firstRowgroups = new java.util.TreeSet<>();
+        java.util.Set<Long> secondRowgroups = new java.util.TreeSet<>();
+        long rows = 0;
         try (ColumnstoreScan first = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator, morsels);
              ColumnstoreScan second = new ColumnstoreScan(table, database.bufferPool(), options, counters, allocator, morsels)) {
-            Batch batch = first.next();
-            long firstRows = batch.selectedCount();
-            assertEquals(0, first.rowgroupsPreparedAhead(), "the first worker left the second rowgroup unclaimed");
-            long secondRows = 0;
-            while ((batch = second.next()) != null) {
-                secondRows += batch.selectedCount();
+            Batch firstBatch = first.next();
+            Batch secondBatch = second.next();
+            long secondStart = ((org.apache.arrow.vector.BigIntVector) secondBatch.column(locator)).get(0);
+            assertEquals(rowgroups.get(1).rowgroupId(), (int) (secondStart >>> 32), "the second worker opens the second rowgroup");
+            assertEquals(0, (int) secondStart);
+            while (firstBatch != null || secondBatch != null) {
+                if (firstBatch != null) {
+                    rows += firstBatch.selectedCount();
+                    firstRowgroups.add(((org.apache.arrow.vector.BigIntVector) firstBatch.column(locator)).get(0) >>> 32);
+                    firstBatch = first.next();
+                }
+                if (secondBatch != null) {
+                    rows += secondBatch.selectedCount();
+                    secondRowgroups.add(((org.apache.arrow.vector.BigIntVector) secondBatch.column(locator)).get(0) >>> 32);
+                    secondBatch = second.next();
+                }
             }
-            while ((batch = first.next()) != null) {
-                firstRows += batch.selectedCount();
-            }
-            assertEquals(rowgroups.get(0).totalRows(), firstRows);
-            assertEquals(rowgroups.get(1).totalRows(), secondRows);
         }
+        assertEquals(ROWS, rows);
+        assertEquals(1, firstRowgroups.size(), "the first worker read its own rowgroup only");
+        assertEquals(2, secondRowgroups.size(), "the second worker read slices of both rowgroups");
+        assertEquals(table.schema().size() * 2L, counters.snapshot().segmentReads(), "each segment touched once");
     }
 
     @Test
