@@ -52,6 +52,7 @@ import dev.columba.planner.rules.ProjectIntoScanRule;
 import dev.columba.planner.rules.RowstoreKeyRangeRule;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.GeneratedColumns;
+import dev.columba.planner.schema.TableConstraints;
 import dev.columba.planner.schema.SqlTypes;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -360,6 +361,7 @@ public final class QueryPlanner {
         }
         if (best instanceof ColumbaTableModify modify) {
             best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
+            best = ((ColumbaTableModify) best).withChecks(checkConditions(modify, converter, rexBuilder));
         }
         best = dev.columba.planner.rel.PartitionElimination.apply(best, rexBuilder);
         best = Parallelizer.apply(best, degree, settings.get(StandardSettings.PARALLELISM_THRESHOLD_ROWS));
@@ -407,6 +409,33 @@ public final class QueryPlanner {
             computed.add(value.getType().equals(type) ? value : rexBuilder.makeCast(type, value, true, false));
         }
         return computed;
+    }
+
+    /**
+     * The CHECK conditions of a modified table as expressions over its row, in the order of
+     * {@code TableConstraints.checks()}, validated and converted as {@link #computedColumns} are.
+     */
+    private static List<RexNode> checkConditions(ColumbaTableModify modify, SqlToRelConverter converter,
+                                                 RexBuilder rexBuilder) {
+        ColumbaTable table = modify.getTable().unwrap(ColumbaTable.class);
+        Map<String, String> checks = table.constraints().checks();
+        if (checks.isEmpty() || modify.getOperation() == org.apache.calcite.rel.core.TableModify.Operation.DELETE) {
+            return List.of();
+        }
+        RelDataType rowType = modify.getTable().getRowType();
+        Map<String, RexNode> columns = new HashMap<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
+        }
+        List<RexNode> conditions = new ArrayList<>();
+        for (Map.Entry<String, String> check : checks.entrySet()) {
+            SqlNode expression = TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
+                    table.name());
+            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, rexBuilder.getTypeFactory(),
+                    rowType, expression).left;
+            conditions.add(converter.convertExpression(validated, columns));
+        }
+        return conditions;
     }
 
     /** The result's columns named as the query names them (operators may have renamed duplicates). */

@@ -31,6 +31,8 @@ import dev.columba.planner.parser.SqlPartitionScheme;
 import dev.columba.planner.schema.PartitionOptions;
 import dev.columba.planner.schema.TablePartitions;
 import dev.columba.planner.parser.SqlPrimaryKey;
+import dev.columba.planner.parser.SqlTableConstraint;
+import dev.columba.planner.schema.TableConstraints;
 import dev.columba.planner.exec.TableModifyOperator;
 import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.catalog.CatalogEntry;
@@ -218,6 +220,14 @@ final class DdlExecutor {
             }
             definition.identity().ifPresent(identity -> options.put(IDENTITY_OPTION + column,
                     identity.seed() + "," + identity.increment()));
+            if (definition.defaultValue().isPresent()) {
+                if (definition.identity().isPresent()) {
+                    throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "column " + column
+                            + " is an IDENTITY column and cannot also have a DEFAULT");
+                }
+                options.put(TableConstraints.DEFAULT_OPTION + column,
+                        ColumbaSqlParser.toSql(definition.defaultValue().get()));
+            }
             boolean nullable = definition.nullability() != Nullability.NOT_NULL && definition.identity().isEmpty()
                     && !isPrimaryKeyColumn(create, column);
             columns.add(new Column(column, type, nullable));
@@ -226,7 +236,91 @@ final class DdlExecutor {
         for (SqlOption option : create.options()) {
             options.put(option.name(), option.valueText().orElse("on"));
         }
+        Map<String, List<Integer>> uniques = constraintOptions(create, name, schema, options);
+        if (!uniques.isEmpty()) {
+            boolean columnstore = "columnstore".equalsIgnoreCase(options.getOrDefault("storage", "rowstore"));
+            if (columnstore || options.containsKey(PartitionDdl.SCHEME_OPTION) || options.containsKey(PartitionDdl.HASH_OPTION)) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "UNIQUE constraint "
+                        + uniques.keySet().iterator().next() + ": a " + (columnstore ? "columnstore" : "partitioned")
+                        + " table cannot have UNIQUE constraints yet (they are unique secondary B+tree indexes,"
+                        + " which only unpartitioned rowstore tables have); use a rowstore table");
+            }
+        }
         createStorage(transaction, name, schema, options, create.primaryKey());
+        Tables tables = new Tables(database());
+        for (Map.Entry<String, List<Integer>> unique : uniques.entrySet()) {
+            tables.createIndex(transaction, name, unique.getKey(), unique.getValue(), true);
+        }
+    }
+
+    /**
+     * Records the CHECK and UNIQUE constraints of {@code create} in {@code options}
+     * ({@link TableConstraints}), naming those without a name as PostgreSQL does
+     * ({@code <table>_<column>_check}, {@code <table>_<columns>_key}, a number added on a clash).
+     *
+     * @return the UNIQUE constraints' names and key columns, for their indexes
+     */
+    private Map<String, List<Integer>> constraintOptions(SqlCreateTable create, String table, TableSchema schema,
+                                                         Map<String, String> options) {
+        Map<String, List<Integer>> uniques = new LinkedHashMap<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        create.primaryKey().flatMap(SqlPrimaryKey::constraintName)
+                .ifPresent(pk -> names.add(pk.getSimple().toLowerCase(Locale.ROOT)));
+        for (SqlTableConstraint constraint : create.constraints()) {
+            String name;
+            if (constraint.constraintName().isPresent()) {
+                name = constraint.constraintName().get().getSimple();
+                if (!names.add(name.toLowerCase(Locale.ROOT))) {
+                    throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table
+                            + " declares constraint " + name + " twice");
+                }
+            } else {
+                String stem = constraint.kind() == SqlTableConstraint.Kind.UNIQUE
+                        ? table + "_" + String.join("_", constraint.columns().stream().map(SqlIdentifier::getSimple).toList())
+                                + "_key"
+                        : table + checkedColumn(constraint, schema).map(column -> "_" + column).orElse("") + "_check";
+                name = stem;
+                for (int number = 1; !names.add(name.toLowerCase(Locale.ROOT)); number++) {
+                    name = stem + number;
+                }
+            }
+            switch (constraint.kind()) {
+                case CHECK -> options.put(TableConstraints.CHECK_OPTION + name,
+                        ColumbaSqlParser.toSql(constraint.condition().orElseThrow()));
+                case UNIQUE -> {
+                    List<Integer> key = new ArrayList<>();
+                    for (SqlIdentifier column : constraint.columns()) {
+                        int index = columnIndex(schema, column);
+                        if (key.contains(index)) {
+                            throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "UNIQUE constraint " + name
+                                    + " names column " + column.getSimple() + " twice");
+                        }
+                        key.add(index);
+                    }
+                    uniques.put(name, key);
+                    Map.Entry<String, String> option = TableConstraints.uniqueOption(name,
+                            key.stream().map(index -> schema.column(index).name()).toList());
+                    options.put(option.getKey(), option.getValue());
+                }
+            }
+        }
+        return uniques;
+    }
+
+    /** The one column a CHECK condition names, if it names exactly one (for its generated name). */
+    private static Optional<String> checkedColumn(SqlTableConstraint check, TableSchema schema) {
+        java.util.Set<String> named = new java.util.LinkedHashSet<>();
+        check.condition().orElseThrow().accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier identifier) {
+                int index = schema.indexOf(identifier.names.getLast());
+                if (index >= 0) {
+                    named.add(schema.column(index).name());
+                }
+                return null;
+            }
+        });
+        return named.size() == 1 ? Optional.of(named.iterator().next()) : Optional.empty();
     }
 
     /**
@@ -476,6 +570,11 @@ final class DdlExecutor {
         if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
             throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table.name() + " is already a columnstore table");
         }
+        if (!TableConstraints.of(table.schema(), table.options()).uniques().isEmpty()) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "table " + table.name() + " has UNIQUE constraints "
+                    + TableConstraints.of(table.schema(), table.options()).uniques().keySet()
+                    + ", which a columnstore table cannot enforce yet");
+        }
         IoCounters counters = transaction.systemCounters();
         Map<String, String> options = new LinkedHashMap<>();
         for (SqlOption option : create.options()) {
@@ -529,6 +628,16 @@ final class DdlExecutor {
             throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "index " + name + " does not exist"
                     + (entry.isPresent() ? " (" + name + " is a table; a clustered index goes with its table)" : ""));
         }
+        CatalogEntry.Index index = (CatalogEntry.Index) entry.get();
+        database().catalog().byId(transaction.writes(), index.tableId(), transaction.systemCounters())
+                .filter(owner -> owner instanceof CatalogEntry.Table).map(owner -> (CatalogEntry.Table) owner)
+                .filter(owner -> owner.options().containsKey(TableConstraints.UNIQUE_OPTION + index.name()))
+                .ifPresent(owner -> {
+                    // SQL Server's Msg 3723.
+                    throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "An explicit DROP INDEX is not allowed on"
+                            + " index '" + owner.name() + "." + index.name() + "'. It is being used for UNIQUE KEY"
+                            + " constraint enforcement.");
+                });
         new Tables(database()).dropIndex(transaction, name);
     }
 
