@@ -82,11 +82,10 @@ public abstract sealed class ColumbaTable extends AbstractTable permits Rowstore
         return TableConstraints.NONE;
     }
 
-    /** Gives Calcite the generated and defaulted columns' initializer; otherwise as {@code AbstractTable}. */
+    /** Gives Calcite the initializer of generated and defaulted columns (and of {@code DEFAULT} in VALUES); otherwise as {@code AbstractTable}. */
     @Override
     public <C> C unwrap(Class<C> type) {
-        if (type == org.apache.calcite.sql2rel.InitializerExpressionFactory.class
-                && (generated().any() || !constraints().defaults().isEmpty())) {
+        if (type == org.apache.calcite.sql2rel.InitializerExpressionFactory.class && !(this instanceof SystemView)) {
             return type.cast(new GeneratedColumnInitializer(generated(), constraints(), name));
         }
         return super.unwrap(type);

@@ -37,7 +37,10 @@ final class GeneratedColumnInitializer extends NullInitializerExpressionFactory 
         if (column == generated.identity() || constraints.defaults().containsKey(column)) {
             return ColumnStrategy.DEFAULT;
         }
-        return super.generationStrategy(relTable, column);
+        // A nullable column without a DEFAULT defaults to NULL; saying so lets Calcite's converter
+        // replace a DEFAULT written in VALUES for it (it leaves DEFAULT() in place for NULLABLE).
+        ColumnStrategy strategy = super.generationStrategy(relTable, column);
+        return strategy == ColumnStrategy.NULLABLE ? ColumnStrategy.DEFAULT : strategy;
     }
 
     @Override
