@@ -703,6 +703,8 @@ SqlTruncate ColumbaTruncateTable(Span s) :
  * ALTER TABLE name SET ( option, ... )
  * ALTER TABLE name ALTER COLUMN column type [ NULL | NOT NULL ]
  * ALTER TABLE name REBUILD [ WITH ( option, ... ) ]   (ALTER INDEX ALL ON name REBUILD)
+ * ALTER TABLE name ADD [ CONSTRAINT c ] { UNIQUE ( column, ... ) | CHECK ( condition ) }
+ * ALTER TABLE name DROP CONSTRAINT [ IF EXISTS ] c
  */
 SqlNode ColumbaAlterTable() :
 {
@@ -713,10 +715,27 @@ SqlNode ColumbaAlterTable() :
     final SqlIdentifier column;
     final SqlDataTypeSpec type;
     Nullability nullability = Nullability.UNSPECIFIED;
+    final List<SqlPrimaryKey> keys = new ArrayList<SqlPrimaryKey>();
+    final List<SqlTableConstraint> constraints = new ArrayList<SqlTableConstraint>();
+    final boolean ifExists;
+    final SqlIdentifier constraintName;
 }
 {
     <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
     (
+        <ADD> ColumbaTableConstraint(keys, constraints) {
+            if (!keys.isEmpty()) {
+                throw columbaError(keys.get(0).getParserPosition(), "ALTER TABLE " + table
+                    + " ADD PRIMARY KEY is not supported: a table's primary key is its clustered key, given when"
+                    + " it is created (or CREATE UNIQUE CLUSTERED INDEX on a heap)");
+            }
+            return new SqlAlterTableConstraint(s.end(this), table, constraints.get(0), null, false);
+        }
+    |
+        <DROP> <CONSTRAINT> ifExists = ColumbaIfExists() constraintName = SimpleIdentifier() {
+            return new SqlAlterTableConstraint(s.end(this), table, null, constraintName, ifExists);
+        }
+    |
         <SET> optionList = ColumbaOptionList() {
             return new SqlAlterTableSetOptions(s.end(this), table, optionList);
         }

@@ -227,7 +227,13 @@ public final class QueryPlanner {
     public CompiledConstraints compileConstraints(String name) {
         ColumbaTable table = catalog.table(name).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
                 "table " + name + " does not exist"));
-        TableConstraints constraints = table.constraints();
+        return compileConstraints(name, table.constraints());
+    }
+
+    /** Compiles {@code constraints} (not yet the table's: ALTER TABLE ... ADD CHECK) over table {@code name}'s row. */
+    public CompiledConstraints compileConstraints(String name, TableConstraints constraints) {
+        ColumbaTable table = catalog.table(name).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
+                "table " + name + " does not exist"));
         if (!constraints.any()) {
             return new CompiledConstraints(List.of(), Map.of());
         }

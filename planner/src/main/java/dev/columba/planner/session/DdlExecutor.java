@@ -17,6 +17,7 @@ import dev.columba.planner.parser.Nullability;
 import dev.columba.planner.parser.SqlAlterIndex;
 import dev.columba.planner.parser.SqlAlterTable;
 import dev.columba.planner.parser.SqlAlterTableAlterColumn;
+import dev.columba.planner.parser.SqlAlterTableConstraint;
 import dev.columba.planner.parser.SqlAlterTableSetOptions;
 import dev.columba.planner.parser.SqlColumnDefinition;
 import dev.columba.planner.parser.SqlCreateColumnstoreIndex;
@@ -88,7 +89,8 @@ final class DdlExecutor {
                 || statement instanceof SqlCreateIndex || statement instanceof SqlCreateColumnstoreIndex
                 || statement instanceof SqlDropTable || statement instanceof SqlDropIndex
                 || statement instanceof SqlAlterIndex || statement instanceof SqlAlterTableSetOptions
-                || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlTruncateTable
+                || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlAlterTableConstraint
+                || statement instanceof SqlTruncateTable
                 || statement instanceof SqlCreateView || statement instanceof SqlDropView
                 || statement instanceof SqlPartitionFunction || statement instanceof SqlPartitionScheme
                 || statement instanceof SqlDropPartitionObject;
@@ -117,6 +119,7 @@ final class DdlExecutor {
                 case SqlAlterIndex alter -> messages.add(alterIndex(transaction, alter));
                 case SqlAlterTableSetOptions alter -> setOptions(transaction, alter);
                 case SqlAlterTableAlterColumn alter -> alterColumn(transaction, alter);
+                case SqlAlterTableConstraint alter -> alterConstraint(transaction, alter);
                 case SqlTruncateTable truncate -> deleteAfterCommit.addAll(truncate(transaction, truncate));
                 case SqlCreateView create -> createView(transaction, create);
                 case SqlDropView drop -> dropView(transaction, drop);
@@ -267,36 +270,12 @@ final class DdlExecutor {
         create.primaryKey().flatMap(SqlPrimaryKey::constraintName)
                 .ifPresent(pk -> names.add(pk.getSimple().toLowerCase(Locale.ROOT)));
         for (SqlTableConstraint constraint : create.constraints()) {
-            String name;
-            if (constraint.constraintName().isPresent()) {
-                name = constraint.constraintName().get().getSimple();
-                if (!names.add(name.toLowerCase(Locale.ROOT))) {
-                    throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table
-                            + " declares constraint " + name + " twice");
-                }
-            } else {
-                String stem = constraint.kind() == SqlTableConstraint.Kind.UNIQUE
-                        ? table + "_" + String.join("_", constraint.columns().stream().map(SqlIdentifier::getSimple).toList())
-                                + "_key"
-                        : table + checkedColumn(constraint, schema).map(column -> "_" + column).orElse("") + "_check";
-                name = stem;
-                for (int number = 1; !names.add(name.toLowerCase(Locale.ROOT)); number++) {
-                    name = stem + number;
-                }
-            }
+            String name = constraintName(constraint, table, schema, names);
             switch (constraint.kind()) {
                 case CHECK -> options.put(TableConstraints.CHECK_OPTION + name,
                         ColumbaSqlParser.toSql(constraint.condition().orElseThrow()));
                 case UNIQUE -> {
-                    List<Integer> key = new ArrayList<>();
-                    for (SqlIdentifier column : constraint.columns()) {
-                        int index = columnIndex(schema, column);
-                        if (key.contains(index)) {
-                            throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "UNIQUE constraint " + name
-                                    + " names column " + column.getSimple() + " twice");
-                        }
-                        key.add(index);
-                    }
+                    List<Integer> key = uniqueKey(constraint, name, schema);
                     uniques.put(name, key);
                     Map.Entry<String, String> option = TableConstraints.uniqueOption(name,
                             key.stream().map(index -> schema.column(index).name()).toList());
@@ -305,6 +284,150 @@ final class DdlExecutor {
             }
         }
         return uniques;
+    }
+
+    /**
+     * The name of {@code constraint}: the one written, else PostgreSQL's ({@code <table>_<columns>_key},
+     * {@code <table>_<column>_check}, a number added to avoid {@code taken}). Adds it to
+     * {@code taken} (lower case).
+     *
+     * @throws ColumbaException OBJECT_ALREADY_EXISTS for a written name already taken
+     */
+    private static String constraintName(SqlTableConstraint constraint, String table, TableSchema schema,
+                                         java.util.Set<String> taken) {
+        if (constraint.constraintName().isPresent()) {
+            String name = constraint.constraintName().get().getSimple();
+            if (!taken.add(name.toLowerCase(Locale.ROOT))) {
+                throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table + " already has a constraint"
+                        + " named " + name);
+            }
+            return name;
+        }
+        String stem = constraint.kind() == SqlTableConstraint.Kind.UNIQUE
+                ? table + "_" + String.join("_", constraint.columns().stream().map(SqlIdentifier::getSimple).toList())
+                        + "_key"
+                : table + checkedColumn(constraint, schema).map(column -> "_" + column).orElse("") + "_check";
+        String name = stem;
+        for (int number = 1; !taken.add(name.toLowerCase(Locale.ROOT)); number++) {
+            name = stem + number;
+        }
+        return name;
+    }
+
+    /** The UNIQUE constraint's key columns, each named once. */
+    private static List<Integer> uniqueKey(SqlTableConstraint constraint, String name, TableSchema schema) {
+        List<Integer> key = new ArrayList<>();
+        for (SqlIdentifier column : constraint.columns()) {
+            int index = columnIndex(schema, column);
+            if (key.contains(index)) {
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "UNIQUE constraint " + name
+                        + " names column " + column.getSimple() + " twice");
+            }
+            key.add(index);
+        }
+        return key;
+    }
+
+    /**
+     * {@code ALTER TABLE t ADD [CONSTRAINT c] UNIQUE (...) | CHECK (...)} and {@code DROP CONSTRAINT c}.
+     * A new UNIQUE constraint builds its index from the table's rows (a duplicate fails it with
+     * 23505); a new CHECK constraint is checked against every row first (23514 naming the first
+     * that fails), as SQL Server's default WITH CHECK does.
+     */
+    private void alterConstraint(Transaction transaction, SqlAlterTableConstraint alter) {
+        CatalogEntry.Table table = table(transaction, alter.table());
+        Map<String, String> options = new LinkedHashMap<>(table.options());
+        TableConstraints existing = TableConstraints.of(table.schema(), options);
+        Tables tables = new Tables(database());
+        if (alter.dropped().isPresent()) {
+            String wanted = alter.dropped().get().getSimple();
+            Optional<String> check = existing.checks().keySet().stream().filter(wanted::equalsIgnoreCase).findFirst();
+            Optional<String> unique = existing.uniques().keySet().stream().filter(wanted::equalsIgnoreCase).findFirst();
+            if (check.isPresent()) {
+                options.remove(TableConstraints.CHECK_OPTION + check.get());
+            } else if (unique.isPresent()) {
+                options.remove(TableConstraints.UNIQUE_OPTION + unique.get());
+                tables.dropIndex(transaction, unique.get());
+            } else if (alter.ifExists()) {
+                return;
+            } else {
+                throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "table " + table.name() + " has no constraint named "
+                        + wanted);
+            }
+            tables.setOptions(transaction, table, options);
+            return;
+        }
+        SqlTableConstraint constraint = alter.added().orElseThrow();
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        existing.checks().keySet().forEach(name -> taken.add(name.toLowerCase(Locale.ROOT)));
+        existing.uniques().keySet().forEach(name -> taken.add(name.toLowerCase(Locale.ROOT)));
+        String name = constraintName(constraint, table.name(), table.schema(), taken);
+        switch (constraint.kind()) {
+            case UNIQUE -> {
+                if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                    throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "UNIQUE constraint " + name + ": table "
+                            + table.name() + " is a columnstore table, which cannot have UNIQUE constraints yet");
+                }
+                List<Integer> key = uniqueKey(constraint, name, table.schema());
+                tables.createIndex(transaction, table.name(), name, key, true);
+                Map.Entry<String, String> option = TableConstraints.uniqueOption(name,
+                        key.stream().map(index -> table.schema().column(index).name()).toList());
+                options.put(option.getKey(), option.getValue());
+            }
+            case CHECK -> {
+                String condition = ColumbaSqlParser.toSql(constraint.condition().orElseThrow());
+                TableModifyOperator.Check check = new dev.columba.planner.plan.QueryPlanner(new SessionCatalog(session),
+                        session.settings()).compileConstraints(table.name(),
+                                new TableConstraints(Map.of(), Map.of(name, condition), Map.of())).checks().getFirst();
+                checkExistingRows(transaction, table, check);
+                options.put(TableConstraints.CHECK_OPTION + name, condition);
+            }
+        }
+        tables.setOptions(transaction, table, options);
+    }
+
+    /** Fails with 23514 at the first row of {@code table} (as the transaction sees it) that {@code check} rejects. */
+    private void checkExistingRows(Transaction transaction, CatalogEntry.Table table, TableModifyOperator.Check check) {
+        dev.columba.core.expr.EvaluationContext evaluation =
+                dev.columba.core.expr.EvaluationContext.startingNow(java.time.Clock.systemUTC());
+        IoCounters counters = transaction.systemCounters();
+        if (table.organization() != CatalogEntry.Organization.COLUMNSTORE) {
+            TableStore store = new TableStore(table, database().catalog().indexesOf(transaction.writes(), table.objectId(),
+                    counters));
+            try (TableCursor rows = store.scan(transaction.writes(), TableScan.allocationOrder(ReadAheadOptions.OFF),
+                    counters)) {
+                while (rows.next()) {
+                    failIfRejected(check, rows.row(), table.name(), evaluation);
+                }
+            }
+            return;
+        }
+        ColumnstoreTable columnstore = ColumnstoreTable.open(database(), table);
+        int columns = table.schema().size();
+        try (org.apache.arrow.memory.BufferAllocator allocator = session.engine().memory()
+                     .child("ADD CONSTRAINT " + table.name(), Long.MAX_VALUE);
+             dev.columba.columnstore.scan.ColumnstoreScan scan = new dev.columba.columnstore.scan.ColumnstoreScan(
+                     columnstore, transaction.writes(), dev.columba.columnstore.scan.ScanOptions.all(columns), counters,
+                     allocator)) {
+            Object[] row = new Object[columns];
+            for (dev.columba.core.batch.Batch batch = scan.next(); batch != null; batch = scan.next()) {
+                for (int index = 0; index < batch.selectedCount(); index++) {
+                    int position = batch.selectedRow(index);
+                    for (int column = 0; column < columns; column++) {
+                        row[column] = dev.columba.core.batch.VectorValues.get(batch.column(column), position,
+                                table.schema().column(column).type());
+                    }
+                    failIfRejected(check, row, table.name(), evaluation);
+                }
+            }
+        }
+    }
+
+    private static void failIfRejected(TableModifyOperator.Check check, Object[] row, String table,
+                                       dev.columba.core.expr.EvaluationContext evaluation) {
+        if (Boolean.FALSE.equals(dev.columba.core.expr.Evaluator.evaluate(check.expression(), row, evaluation))) {
+            throw TableModifyOperator.checkViolation("ALTER TABLE", table, check.name(), check.condition(), row);
+        }
     }
 
     /** The one column a CHECK condition names, if it names exactly one (for its generated name). */

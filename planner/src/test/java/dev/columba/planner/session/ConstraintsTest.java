@@ -162,6 +162,41 @@ class ConstraintsTest {
         }
     }
 
+    // ---- ALTER TABLE ... ADD / DROP CONSTRAINT ------------------------------------------------
+
+    @ParameterizedTest
+    @ValueSource(strings = {HEAP, CLUSTERED, COLUMNSTORE})
+    void addedConstraintsAreCheckedAgainstExistingRowsAndDroppedOnesStopApplying(String kind) {
+        try (Engine engine = SessionRows.open(directory); Session session = engine.openSession()) {
+            session.execute(table(kind, "t", "z INT"));
+            update(session, "INSERT INTO t VALUES (1, 5), (2, -1), (3, NULL)");
+            ColumbaException existing = fails(session, "ALTER TABLE t ADD CONSTRAINT z_positive CHECK (z > 0)",
+                    ErrorCode.CHECK_VIOLATION);
+            assertTrue(existing.getMessage().contains("z_positive"), existing.getMessage());
+            update(session, "DELETE FROM t WHERE id = 2");
+            session.execute("ALTER TABLE t ADD CONSTRAINT z_positive CHECK (z > 0)");
+            fails(session, "INSERT INTO t VALUES (4, 0)", ErrorCode.CHECK_VIOLATION);
+            fails(session, "ALTER TABLE t ADD CONSTRAINT Z_POSITIVE CHECK (z < 9)", ErrorCode.OBJECT_ALREADY_EXISTS);
+            if (kind.equals(COLUMNSTORE)) {
+                fails(session, "ALTER TABLE t ADD UNIQUE (z)", ErrorCode.FEATURE_NOT_SUPPORTED);
+            } else {
+                update(session, "INSERT INTO t VALUES (4, 5)");
+                fails(session, "ALTER TABLE t ADD UNIQUE (z)", ErrorCode.DUPLICATE_KEY);
+                update(session, "DELETE FROM t WHERE id = 4");
+                session.execute("ALTER TABLE t ADD UNIQUE (z)");
+                fails(session, "INSERT INTO t VALUES (4, 5)", ErrorCode.DUPLICATE_KEY);
+                assertEquals(List.of(List.of("t_z_key")), query(session, "SELECT constraint_name FROM sys.key_constraints"));
+                session.execute("ALTER TABLE t DROP CONSTRAINT t_z_key");
+                update(session, "INSERT INTO t VALUES (4, 5)");
+            }
+            session.execute("ALTER TABLE t DROP CONSTRAINT z_positive");
+            update(session, "INSERT INTO t VALUES (5, 0)");
+            fails(session, "ALTER TABLE t DROP CONSTRAINT z_positive", ErrorCode.OBJECT_NOT_FOUND);
+            session.execute("ALTER TABLE t DROP CONSTRAINT IF EXISTS z_positive");
+            assertEquals(List.of(), query(session, "SELECT constraint_name FROM sys.check_constraints"));
+        }
+    }
+
     // ---- DEFAULT ------------------------------------------------------------------------------
 
     @ParameterizedTest
