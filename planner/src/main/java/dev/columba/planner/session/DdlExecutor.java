@@ -228,6 +228,17 @@ final class DdlExecutor {
                     throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "column " + column
                             + " is an IDENTITY column and cannot also have a DEFAULT");
                 }
+                definition.defaultValue().get().accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+                    @Override
+                    public Void visit(SqlIdentifier identifier) {
+                        if (niladicFunction(identifier)) {
+                            return null;
+                        }
+                        // SQL Server's Msg 128: a default is evaluated without a row.
+                        throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "the DEFAULT of column " + column
+                                + " names " + identifier + "; a DEFAULT is a constant expression and cannot name columns");
+                    }
+                });
                 options.put(TableConstraints.DEFAULT_OPTION + column,
                         ColumbaSqlParser.toSql(definition.defaultValue().get()));
             }
@@ -272,8 +283,11 @@ final class DdlExecutor {
         for (SqlTableConstraint constraint : create.constraints()) {
             String name = constraintName(constraint, table, schema, names);
             switch (constraint.kind()) {
-                case CHECK -> options.put(TableConstraints.CHECK_OPTION + name,
-                        ColumbaSqlParser.toSql(constraint.condition().orElseThrow()));
+                case CHECK -> {
+                    checkNamesColumns(constraint.condition().orElseThrow(), name, table, schema);
+                    options.put(TableConstraints.CHECK_OPTION + name,
+                            ColumbaSqlParser.toSql(constraint.condition().orElseThrow()));
+                }
                 case UNIQUE -> {
                     List<Integer> key = uniqueKey(constraint, name, schema);
                     uniques.put(name, key);
@@ -428,6 +442,32 @@ final class DdlExecutor {
         if (Boolean.FALSE.equals(dev.columba.core.expr.Evaluator.evaluate(check.expression(), row, evaluation))) {
             throw TableModifyOperator.checkViolation("ALTER TABLE", table, check.name(), check.condition(), row);
         }
+    }
+
+    /**
+     * Fails CREATE TABLE when CHECK constraint {@code name} names a column the table lacks. (The
+     * condition is compiled where rows are written; this catches the usual mistake when it is made.)
+     */
+    private static void checkNamesColumns(SqlNode condition, String name, String table, TableSchema schema) {
+        condition.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier identifier) {
+                if (schema.indexOf(identifier.names.getLast()) < 0 && !niladicFunction(identifier)) {
+                    throw new ColumbaException(ErrorCode.UNDEFINED_COLUMN, "CHECK constraint " + name + " names column "
+                            + identifier + ", which table " + table + " does not have");
+                }
+                return null;
+            }
+        });
+    }
+
+    /** Names of functions called without parentheses (CURRENT_DATE, LOCALTIMESTAMP, ...), which parse as identifiers. */
+    private static final java.util.Set<String> NILADIC_FUNCTIONS = org.apache.calcite.sql.fun.SqlStdOperatorTable.instance()
+            .getOperatorList().stream().filter(operator -> operator.getSyntax() == org.apache.calcite.sql.SqlSyntax.FUNCTION_ID)
+            .map(operator -> operator.getName().toUpperCase(Locale.ROOT)).collect(java.util.stream.Collectors.toSet());
+
+    private static boolean niladicFunction(SqlIdentifier identifier) {
+        return identifier.isSimple() && NILADIC_FUNCTIONS.contains(identifier.getSimple().toUpperCase(Locale.ROOT));
     }
 
     /** The one column a CHECK condition names, if it names exactly one (for its generated name). */

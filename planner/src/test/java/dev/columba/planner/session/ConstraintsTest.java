@@ -232,6 +232,14 @@ class ConstraintsTest {
             fails(session, "CREATE TABLE t (id INT, UNIQUE (id, id))", ErrorCode.INVALID_STATEMENT);
             fails(session, "CREATE TABLE t (id INT, UNIQUE (nope))", ErrorCode.OBJECT_NOT_FOUND);
             fails(session, "CREATE TABLE t (id INT CONSTRAINT dangling NULL)", ErrorCode.SYNTAX_ERROR);
+            fails(session, "CREATE TABLE t (id INT, CHECK (idd > 0))", ErrorCode.UNDEFINED_COLUMN);
+            fails(session, "CREATE TABLE t (id INT, z INT DEFAULT id)", ErrorCode.INVALID_STATEMENT);
+            fails(session, "CREATE TABLE t (id INT, z INT, CONSTRAINT z_key UNIQUE (z)) WITH (storage = columnstore)",
+                    ErrorCode.FEATURE_NOT_SUPPORTED);
+            // None of the failed statements left a table behind.
+            session.execute("CREATE TABLE t (id INT, d DATE DEFAULT CURRENT_DATE, CHECK (id <> 0))");
+            assertEquals(1, update(session, "INSERT INTO t (id) VALUES (1)"));
+            assertEquals(List.of(List.of(1)), query(session, "SELECT id FROM t WHERE d IS NOT NULL"));
         }
     }
 }
