@@ -139,7 +139,8 @@ public final class TableModifyOperator implements Operator {
     private final boolean bulk;
     private final boolean materialize;
     private final Map<Integer, Expr> computed;
-    private final List<Check> checks;
+    /** An array, not a list: the per-row loop below allocates no iterator. */
+    private final Check[] checks;
 
     private ExecutionContext context;
     private BufferAllocator allocator;
@@ -166,7 +167,7 @@ public final class TableModifyOperator implements Operator {
                                int[] updatedColumns, boolean bulk, boolean materialize, Map<Integer, Expr> computed,
                                List<Check> checks) {
         this.computed = Map.copyOf(computed);
-        this.checks = List.copyOf(checks);
+        this.checks = checks.toArray(new Check[0]);
         this.environment = environment;
         this.source = source;
         this.target = target;
@@ -390,7 +391,8 @@ public final class TableModifyOperator implements Operator {
 
     /** Fails the statement if {@code row} makes a CHECK constraint's condition false (23514). */
     private void checkConstraints(Object[] row, String statement) {
-        for (Check check : checks) {
+        for (int index = 0; index < checks.length; index++) {
+            Check check = checks[index];
             if (Boolean.FALSE.equals(Evaluator.evaluate(check.expression(), row, context.evaluation()))) {
                 throw checkViolation(statement, target.name(), check.name(), check.condition(), row);
             }
