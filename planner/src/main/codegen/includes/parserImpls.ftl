@@ -389,6 +389,7 @@ SqlCreate ColumbaCreateTable(Span s, boolean replace) :
     final Span elementSpan;
     final List<SqlNode> columns = new ArrayList<SqlNode>();
     final List<SqlPrimaryKey> keys = new ArrayList<SqlPrimaryKey>();
+    final List<SqlTableConstraint> constraints = new ArrayList<SqlTableConstraint>();
     SqlNodeList columnList = SqlNodeList.EMPTY;
     SqlNodeList optionList = SqlNodeList.EMPTY;
     SqlNode query = null;
@@ -398,8 +399,8 @@ SqlCreate ColumbaCreateTable(Span s, boolean replace) :
     <TABLE> ifNotExists = ColumbaIfNotExists() name = CompoundIdentifier()
     (
         <LPAREN> { elementSpan = span(); }
-        ColumbaTableElement(columns, keys)
-        ( <COMMA> ColumbaTableElement(columns, keys) )*
+        ColumbaTableElement(columns, keys, constraints)
+        ( <COMMA> ColumbaTableElement(columns, keys, constraints) )*
         <RPAREN> { columnList = new SqlNodeList(columns, elementSpan.end(this)); }
         [ ColumbaTablePlacement(placement) ]
         [ <WITH> optionList = ColumbaOptionList() ]
@@ -421,51 +422,78 @@ SqlCreate ColumbaCreateTable(Span s, boolean replace) :
                 "Table " + name + " has more than one PRIMARY KEY");
         }
         return new SqlCreateTable(s.end(this), replace, ifNotExists, name, columnList,
-            keys.isEmpty() ? null : keys.get(0), optionList, query);
+            keys.isEmpty() ? null : keys.get(0), constraints, optionList, query);
     }
 }
 
-void ColumbaTableElement(List<SqlNode> columns, List<SqlPrimaryKey> keys) :
+void ColumbaTableElement(List<SqlNode> columns, List<SqlPrimaryKey> keys,
+    List<SqlTableConstraint> constraints) :
 {
     final SqlNode column;
-    final SqlPrimaryKey key;
 }
 {
-    key = ColumbaPrimaryKeyConstraint() { keys.add(key); }
+    ColumbaTableConstraint(keys, constraints)
 |
-    column = ColumbaColumnDefinition(keys) { columns.add(column); }
+    column = ColumbaColumnDefinition(keys, constraints) { columns.add(column); }
 }
 
 /**
  * [ CONSTRAINT name ] PRIMARY KEY [ CLUSTERED | NONCLUSTERED ] ( column [ASC], ... )
  *     [ CLUSTERED | NONCLUSTERED ]
+ * [ CONSTRAINT name ] UNIQUE [ NONCLUSTERED ] ( column [ASC], ... )
+ * [ CONSTRAINT name ] CHECK ( condition )
  *
- * SQL Server puts CLUSTERED before the columns; after them is accepted too, once.
+ * SQL Server puts CLUSTERED before the columns; after them is accepted too, once. A UNIQUE
+ * constraint is a unique secondary index, so it cannot be CLUSTERED.
  */
-SqlPrimaryKey ColumbaPrimaryKeyConstraint() :
+void ColumbaTableConstraint(List<SqlPrimaryKey> keys, List<SqlTableConstraint> constraints) :
 {
     final Span s;
     SqlIdentifier constraintName = null;
     Clustering clustering;
     final SqlNodeList columns;
     final Clustering trailing;
+    final SqlNode condition;
 }
 {
     { s = Span.of(); }
     [ <CONSTRAINT> { s.add(this); } constraintName = SimpleIdentifier() ]
-    <PRIMARY> { s.add(this); } <KEY>
-    clustering = ColumbaClustering()
-    columns = ColumbaKeyColumnList()
-    trailing = ColumbaClustering() {
-        if (trailing != Clustering.UNSPECIFIED) {
-            if (clustering != Clustering.UNSPECIFIED) {
-                throw columbaError(getPos(), "PRIMARY KEY says " + clustering + " and " + trailing);
+    (
+        <PRIMARY> { s.add(this); } <KEY>
+        clustering = ColumbaClustering()
+        columns = ColumbaKeyColumnList()
+        trailing = ColumbaClustering() {
+            if (trailing != Clustering.UNSPECIFIED) {
+                if (clustering != Clustering.UNSPECIFIED) {
+                    throw columbaError(getPos(), "PRIMARY KEY says " + clustering + " and " + trailing);
+                }
+                clustering = trailing;
             }
-            clustering = trailing;
+            keys.add(new SqlPrimaryKey(s.end(this), constraintName, clustering, columns));
         }
-    }
-    {
-        return new SqlPrimaryKey(s.end(this), constraintName, clustering, columns);
+    |
+        <UNIQUE> { s.add(this); }
+        clustering = ColumbaClustering()
+        columns = ColumbaKeyColumnList() {
+            columbaCheckUniqueClustering(clustering, s.end(this));
+            constraints.add(new SqlTableConstraint(s.end(this), SqlTableConstraint.Kind.UNIQUE, constraintName,
+                columns, null));
+        }
+    |
+        <CHECK> { s.add(this); }
+        <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN> {
+            constraints.add(new SqlTableConstraint(s.end(this), SqlTableConstraint.Kind.CHECK, constraintName,
+                null, condition));
+        }
+    )
+}
+
+/** A UNIQUE constraint is a nonclustered index: the table's clustered key is its primary key. */
+JAVACODE void columbaCheckUniqueClustering(Clustering clustering, SqlParserPos pos)
+{
+    if (clustering == Clustering.CLUSTERED) {
+        throw columbaError(pos, "A UNIQUE constraint cannot be CLUSTERED in Columba: it is a unique"
+            + " nonclustered index (cluster the table on a PRIMARY KEY instead)");
     }
 }
 
@@ -502,13 +530,16 @@ void ColumbaKeyColumn(List<SqlNode> list) :
 }
 
 /**
- * name type [ NULL | NOT NULL | IDENTITY [ ( seed, increment ) ] | DEFAULT expr
- *           | PRIMARY KEY [ CLUSTERED | NONCLUSTERED ] ]...
+ * name type [ NULL | NOT NULL | IDENTITY [ ( seed, increment ) ] | [ CONSTRAINT name ] DEFAULT expr
+ *           | [ CONSTRAINT name ] PRIMARY KEY [ CLUSTERED | NONCLUSTERED ]
+ *           | [ CONSTRAINT name ] UNIQUE [ NONCLUSTERED ] | [ CONSTRAINT name ] CHECK ( condition ) ]...
  * name AS expr [ PERSISTED ] [ NULL | NOT NULL ]...
  *
- * A column's PRIMARY KEY becomes a table constraint, added to {@code keys}.
+ * A column's PRIMARY KEY becomes a table constraint, added to {@code keys}; its UNIQUE and CHECK
+ * constraints are added to {@code constraints} (UNIQUE on the column alone).
  */
-SqlColumnDefinition ColumbaColumnDefinition(List<SqlPrimaryKey> keys) :
+SqlColumnDefinition ColumbaColumnDefinition(List<SqlPrimaryKey> keys,
+    List<SqlTableConstraint> constraints) :
 {
     final SqlIdentifier name;
     SqlDataTypeSpec type = null;
@@ -521,6 +552,8 @@ SqlColumnDefinition ColumbaColumnDefinition(List<SqlPrimaryKey> keys) :
     long increment;
     Span keySpan;
     Clustering clustering;
+    SqlIdentifier constraintName = null;
+    SqlNode condition;
 }
 {
     name = SimpleIdentifier()
@@ -546,14 +579,36 @@ SqlColumnDefinition ColumbaColumnDefinition(List<SqlPrimaryKey> keys) :
         ]
         { identity = new SqlColumnDefinition.Identity(seed, increment); }
     |
-        <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY)
+        <DEFAULT_> defaultValue = Expression3(ExprContext.ACCEPT_NON_QUERY) { constraintName = null; }
+    |
+        // Names the constraint that follows (a DEFAULT's name is not kept).
+        <CONSTRAINT> constraintName = SimpleIdentifier()
     |
         <PRIMARY> { keySpan = span(); } <KEY> clustering = ColumbaClustering() {
-            keys.add(new SqlPrimaryKey(keySpan.end(this), null, clustering,
+            keys.add(new SqlPrimaryKey(keySpan.end(this), constraintName, clustering,
                 new SqlNodeList(Collections.singletonList((SqlNode) name), name.getParserPosition())));
+            constraintName = null;
+        }
+    |
+        <UNIQUE> { keySpan = span(); } clustering = ColumbaClustering() {
+            columbaCheckUniqueClustering(clustering, keySpan.end(this));
+            constraints.add(new SqlTableConstraint(keySpan.end(this), SqlTableConstraint.Kind.UNIQUE, constraintName,
+                new SqlNodeList(Collections.singletonList((SqlNode) name), name.getParserPosition()), null));
+            constraintName = null;
+        }
+    |
+        <CHECK> { keySpan = span(); }
+        <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN> {
+            constraints.add(new SqlTableConstraint(keySpan.end(this), SqlTableConstraint.Kind.CHECK, constraintName,
+                null, condition));
+            constraintName = null;
         }
     )*
     {
+        if (constraintName != null) {
+            throw columbaError(constraintName.getParserPosition(), "CONSTRAINT " + constraintName
+                + " of column " + name + " names no PRIMARY KEY, UNIQUE, CHECK or DEFAULT");
+        }
         return new SqlColumnDefinition(Span.of(name).end(this), name, type, nullability,
             identity, computed, persisted, defaultValue);
     }
@@ -648,6 +703,8 @@ SqlTruncate ColumbaTruncateTable(Span s) :
  * ALTER TABLE name SET ( option, ... )
  * ALTER TABLE name ALTER COLUMN column type [ NULL | NOT NULL ]
  * ALTER TABLE name REBUILD [ WITH ( option, ... ) ]   (ALTER INDEX ALL ON name REBUILD)
+ * ALTER TABLE name ADD [ CONSTRAINT c ] { UNIQUE ( column, ... ) | CHECK ( condition ) }
+ * ALTER TABLE name DROP CONSTRAINT [ IF EXISTS ] c
  */
 SqlNode ColumbaAlterTable() :
 {
@@ -658,10 +715,27 @@ SqlNode ColumbaAlterTable() :
     final SqlIdentifier column;
     final SqlDataTypeSpec type;
     Nullability nullability = Nullability.UNSPECIFIED;
+    final List<SqlPrimaryKey> keys = new ArrayList<SqlPrimaryKey>();
+    final List<SqlTableConstraint> constraints = new ArrayList<SqlTableConstraint>();
+    final boolean ifExists;
+    final SqlIdentifier constraintName;
 }
 {
     <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
     (
+        <ADD> ColumbaTableConstraint(keys, constraints) {
+            if (!keys.isEmpty()) {
+                throw columbaError(keys.get(0).getParserPosition(), "ALTER TABLE " + table
+                    + " ADD PRIMARY KEY is not supported: a table's primary key is its clustered key, given when"
+                    + " it is created (or CREATE UNIQUE CLUSTERED INDEX on a heap)");
+            }
+            return new SqlAlterTableConstraint(s.end(this), table, constraints.get(0), null, false);
+        }
+    |
+        <DROP> <CONSTRAINT> ifExists = ColumbaIfExists() constraintName = SimpleIdentifier() {
+            return new SqlAlterTableConstraint(s.end(this), table, null, constraintName, ifExists);
+        }
+    |
         <SET> optionList = ColumbaOptionList() {
             return new SqlAlterTableSetOptions(s.end(this), table, optionList);
         }

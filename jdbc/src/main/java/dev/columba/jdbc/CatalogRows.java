@@ -144,7 +144,9 @@ final class CatalogRows {
                 rows.add(new Object[] {null, null, table.name(), column.name(), JdbcTypes.jdbcType(type),
                         JdbcTypes.typeName(type), JdbcTypes.precision(type), null, decimalDigits(type), radix(type),
                         column.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
-                        computed == null ? null : "computed: " + computed, null, null, null, octetLength(type),
+                        computed == null ? null : "computed: " + computed,
+                        options.get(dev.columba.planner.schema.TableConstraints.DEFAULT_OPTION + column.name()), null,
+                        null, octetLength(type),
                         columnIndex + 1, column.nullable() ? "YES" : "NO", null, null, null, null,
                         options.containsKey(IDENTITY_OPTION + column.name()) ? "YES" : "NO", computed != null ? "YES" : "NO"});
             }

@@ -136,6 +136,35 @@ class DatabaseMetaDataTest {
     }
 
     @Test
+    void uniqueConstraintsAreUniqueIndexesAndDefaultsAreColumnDefaults() throws SQLException {
+        try (Connection own = DriverManager.getConnection("jdbc:columba:mem:constraints-" + System.nanoTime(),
+                DriverTest.small()); Statement statement = own.createStatement()) {
+            statement.execute("CREATE TABLE members (id INT NOT NULL PRIMARY KEY, email VARCHAR(80) CONSTRAINT uq_email UNIQUE,"
+                    + " first VARCHAR(20), last VARCHAR(20), level INT DEFAULT 5 CHECK (level BETWEEN 1 AND 9),"
+                    + " UNIQUE (last, first))");
+            DatabaseMetaData ownMetaData = own.getMetaData();
+            assertEquals(List.of("members|FALSE|1|id", "members_last_first_key|FALSE|1|last",
+                            "members_last_first_key|FALSE|2|first", "uq_email|FALSE|1|email"),
+                    rows(ownMetaData.getIndexInfo(null, null, "members", true, true), "INDEX_NAME", "NON_UNIQUE",
+                            "ORDINAL_POSITION", "COLUMN_NAME"));
+            assertEquals(List.of("id|null", "email|null", "first|null", "last|null", "level|5"),
+                    rows(ownMetaData.getColumns(null, null, "members", null), "COLUMN_NAME", "COLUMN_DEF"));
+            try (ResultSet checks = statement.executeQuery("SELECT constraint_name, definition FROM sys.check_constraints")) {
+                assertTrue(checks.next());
+                assertEquals("members_level_check", checks.getString(1));
+                assertTrue(checks.getString(2).contains("BETWEEN"), checks.getString(2));
+                assertFalse(checks.next());
+            }
+            assertEquals(List.of("members_last_first_key|UQ|last, first", "uq_email|UQ|email"),
+                    rows(statement.executeQuery("SELECT constraint_name, type, key_columns FROM sys.key_constraints"
+                            + " ORDER BY constraint_name"), "constraint_name", "type", "key_columns"));
+            statement.execute("DROP TABLE members");
+            assertEquals(List.of(), rows(statement.executeQuery("SELECT constraint_name FROM sys.key_constraints"),
+                    "constraint_name"));
+        }
+    }
+
+    @Test
     void typeInfoListsEveryTypeByJdbcCode() throws SQLException {
         assertEquals(List.of("BIGINT|-5|19", "CHAR|1|8000", "DECIMAL|3|38", "INT|4|10", "DOUBLE|8|17",
                         "VARCHAR|12|1073741824", "BOOLEAN|16|1", "DATE|91|10", "TIMESTAMP|93|26"),

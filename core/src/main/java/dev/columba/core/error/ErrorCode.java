@@ -26,6 +26,8 @@ public enum ErrorCode {
     STRING_TOO_LONG(1011, Category.USER, "22001"),
     NULL_NOT_ALLOWED(1012, Category.USER, "23502"),
     DUPLICATE_KEY(1013, Category.USER, "23505"),
+    /** A row for which a CHECK constraint's condition is false. */
+    CHECK_VIOLATION(1016, Category.USER, "23514"),
     WRONG_TYPE(1014, Category.USER, "42804"),
     /** A file COPY reads is not a file of its format, or is damaged or cut short (PostgreSQL's bad_copy_file_format). */
     BAD_COPY_FILE(1015, Category.USER, "22P04"),

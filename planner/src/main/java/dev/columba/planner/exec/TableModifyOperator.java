@@ -117,6 +117,19 @@ public final class TableModifyOperator implements Operator {
         }
     }
 
+    /**
+     * A CHECK constraint of the target: its name, its condition as written (for messages) and as an
+     * expression over the table's row. A row fails it when the condition is false, not when it is
+     * unknown (NULL), as the SQL standard says.
+     */
+    public record Check(String name, String condition, Expr expression) {
+        public Check {
+            java.util.Objects.requireNonNull(name, "name");
+            java.util.Objects.requireNonNull(condition, "condition");
+            java.util.Objects.requireNonNull(expression, "expression");
+        }
+    }
+
     private static final TableSchema SCHEMA = TableSchema.of(Column.notNull("rows", SqlType.BIGINT));
 
     private final StatementEnvironment environment;
@@ -127,6 +140,8 @@ public final class TableModifyOperator implements Operator {
     private final boolean bulk;
     private final boolean materialize;
     private final Map<Integer, Expr> computed;
+    /** An array, not a list: the per-row loop below allocates no iterator. */
+    private final Check[] checks;
 
     private ExecutionContext context;
     private BufferAllocator allocator;
@@ -145,7 +160,15 @@ public final class TableModifyOperator implements Operator {
      */
     public TableModifyOperator(StatementEnvironment environment, Operator source, Target target, Kind kind,
                                int[] updatedColumns, boolean bulk, boolean materialize, Map<Integer, Expr> computed) {
+        this(environment, source, target, kind, updatedColumns, bulk, materialize, computed, List.of());
+    }
+
+    /** As above, every written row checked against the target's CHECK constraints {@code checks}. */
+    public TableModifyOperator(StatementEnvironment environment, Operator source, Target target, Kind kind,
+                               int[] updatedColumns, boolean bulk, boolean materialize, Map<Integer, Expr> computed,
+                               List<Check> checks) {
         this.computed = Map.copyOf(computed);
+        this.checks = checks.toArray(new Check[0]);
         this.environment = environment;
         this.source = source;
         this.target = target;
@@ -349,7 +372,7 @@ public final class TableModifyOperator implements Operator {
         return row;
     }
 
-    /** {@code rows}, each checked for NULLs in NOT NULL columns as it passes. */
+    /** {@code rows}, each checked for NULLs in NOT NULL columns and against the CHECK constraints as it passes. */
     private Iterator<Object[]> checkNotNull(Iterator<Object[]> rows, String statement) {
         return new Iterator<>() {
             @Override
@@ -361,9 +384,28 @@ public final class TableModifyOperator implements Operator {
             public Object[] next() {
                 Object[] row = rows.next();
                 StoreAssignment.checkNotNull(row, target.schema(), target.name(), statement);
+                checkConstraints(row, statement);
                 return row;
             }
         };
+    }
+
+    /** Fails the statement if {@code row} makes a CHECK constraint's condition false (23514). */
+    private void checkConstraints(Object[] row, String statement) {
+        for (int index = 0; index < checks.length; index++) {
+            Check check = checks[index];
+            if (Boolean.FALSE.equals(Evaluator.evaluate(check.expression(), row, context.evaluation()))) {
+                throw checkViolation(statement, target.name(), check.name(), check.condition(), row);
+            }
+        }
+    }
+
+    /** The error of a row that fails a CHECK constraint, worded alike for INSERT, UPDATE and COPY. */
+    public static ColumbaException checkViolation(String statement, String table, String constraint, String condition,
+                                                  Object[] row) {
+        return new ColumbaException(ErrorCode.CHECK_VIOLATION, "The " + statement + " statement conflicted with the"
+                + " CHECK constraint \"" + constraint + "\" (" + condition + ") of table " + table + ": row "
+                + Arrays.toString(row));
     }
 
     // ---- INSERT ---------------------------------------------------------------------------------
@@ -442,6 +484,7 @@ public final class TableModifyOperator implements Operator {
                     updated[updatedColumns[index]] = row[columns + index];
                 }
                 StoreAssignment.checkNotNull(computeColumns(updated), target.schema(), target.name(), "UPDATE");
+                checkConstraints(updated, "UPDATE");
                 newRows.add(updated);
             }
         }

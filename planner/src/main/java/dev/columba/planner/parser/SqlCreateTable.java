@@ -16,7 +16,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 
 /**
- * {@code CREATE TABLE name (column | PRIMARY KEY constraint, ...) [WITH (option, ...)]}, or
+ * {@code CREATE TABLE name (column | PRIMARY KEY, UNIQUE or CHECK constraint, ...) [WITH (option, ...)]}, or
  * {@code CREATE TABLE name [WITH (option, ...)] AS query}. Options choose the storage
  * ({@code storage = columnstore}) and its behaviour ({@code dictionary_overflow = trim},
  * {@code compression = archive}, {@code rowgroup_max_rows = 1048576}).
@@ -35,14 +35,24 @@ public final class SqlCreateTable extends SqlCreate {
     private final SqlNodeList optionList;
     private final List<SqlOption> options;
     private final SqlNode query;
+    private final List<SqlTableConstraint> constraints;
 
-    /**
-     * Either {@code columns} is non-empty and {@code query} null, or {@code columns} is empty and
-     * {@code query} is the AS query; {@code primaryKey} is null when the table has none.
-     */
+    /** A table without UNIQUE or CHECK constraints (see the full constructor). */
     public SqlCreateTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
             SqlIdentifier name, SqlNodeList columns, SqlPrimaryKey primaryKey,
             SqlNodeList options, SqlNode query) {
+        this(pos, replace, ifNotExists, name, columns, primaryKey, List.of(), options, query);
+    }
+
+    /**
+     * Either {@code columns} is non-empty and {@code query} null, or {@code columns} is empty and
+     * {@code query} is the AS query; {@code primaryKey} is null when the table has none;
+     * {@code constraints} are its UNIQUE and CHECK constraints, table-level and column-level, in the
+     * order written.
+     */
+    public SqlCreateTable(SqlParserPos pos, boolean replace, boolean ifNotExists,
+            SqlIdentifier name, SqlNodeList columns, SqlPrimaryKey primaryKey,
+            List<SqlTableConstraint> constraints, SqlNodeList options, SqlNode query) {
         super(OPERATOR, pos, replace, ifNotExists);
         if (columns.isEmpty() == (query == null)) {
             throw new IllegalArgumentException("table " + name
@@ -58,6 +68,15 @@ public final class SqlCreateTable extends SqlCreate {
         this.optionList = options;
         this.options = SqlOption.listOf(options);
         this.query = query;
+        this.constraints = List.copyOf(constraints);
+        if (query != null && !this.constraints.isEmpty()) {
+            throw new IllegalArgumentException("table " + name + " AS query cannot declare constraints");
+        }
+    }
+
+    /** The UNIQUE and CHECK constraints, column-level ones included, in the order written. */
+    public List<SqlTableConstraint> constraints() {
+        return constraints;
     }
 
     public SqlIdentifier name() {
@@ -119,6 +138,7 @@ public final class SqlCreateTable extends SqlCreate {
             if (primaryKey != null) {
                 elements.add(primaryKey);
             }
+            elements.addAll(constraints);
             ParenthesizedList.unparse(writer, elements);
         }
         SqlOption.unparseList(writer, "WITH", options);

@@ -23,6 +23,9 @@ import dev.columba.planner.rel.ColumbaSelectivity;
 import dev.columba.planner.rel.ColumbaTableFunctionScan;
 import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.Execution;
+import dev.columba.planner.rel.ExpressionTranslator;
+import dev.columba.planner.exec.TableModifyOperator;
+import dev.columba.core.expr.Expr;
 import dev.columba.planner.rel.PlanTables;
 import dev.columba.planner.rel.ColumbaRowCount;
 import dev.columba.planner.rules.AntiJoinRule;
@@ -52,10 +55,12 @@ import dev.columba.planner.rules.ProjectIntoScanRule;
 import dev.columba.planner.rules.RowstoreKeyRangeRule;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.GeneratedColumns;
+import dev.columba.planner.schema.TableConstraints;
 import dev.columba.planner.schema.SqlTypes;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -204,6 +209,72 @@ public final class QueryPlanner {
     public QueryPlanner(PlannerCatalog catalog, SettingValues settings) {
         this.catalog = catalog;
         this.settings = settings;
+    }
+
+    /**
+     * A table's CHECK constraints and defaults compiled to expressions over its row, for a writer
+     * that does not go through a plan (COPY): the checks in the order of
+     * {@code TableConstraints.checks()}, the defaults by column, each cast to its column's type.
+     */
+    public record CompiledConstraints(List<TableModifyOperator.Check> checks, Map<Integer, Expr> defaults) {
+        public CompiledConstraints {
+            checks = List.copyOf(checks);
+            defaults = Map.copyOf(defaults);
+        }
+    }
+
+    /** Compiles table {@code name}'s CHECK constraints and defaults (see {@link CompiledConstraints}). */
+    public CompiledConstraints compileConstraints(String name) {
+        ColumbaTable table = catalog.table(name).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
+                "table " + name + " does not exist"));
+        return compileConstraints(name, table.constraints());
+    }
+
+    /** Compiles {@code constraints} (not yet the table's: ALTER TABLE ... ADD CHECK) over table {@code name}'s row. */
+    public CompiledConstraints compileConstraints(String name, TableConstraints constraints) {
+        ColumbaTable table = catalog.table(name).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
+                "table " + name + " does not exist"));
+        if (!constraints.any()) {
+            return new CompiledConstraints(List.of(), Map.of());
+        }
+        JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
+        Properties properties = new Properties();
+        properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
+                new CalciteConnectionConfigImpl(properties));
+        SqlValidator validator = newValidator(catalogReader, typeFactory);
+        VolcanoPlanner planner = new VolcanoPlanner(ColumbaCost.FACTORY, Contexts.empty());
+        RexBuilder rexBuilder = new RexBuilder(typeFactory);
+        RelOptCluster cluster = RelOptCluster.create(planner, rexBuilder);
+        SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
+                StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
+        RelDataType rowType = table.getRowType(typeFactory);
+        Map<String, RexNode> columns = new HashMap<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
+        }
+        ExpressionTranslator translator = Execution.planning(rexBuilder).translator(table.schema());
+        List<TableModifyOperator.Check> checks = new ArrayList<>();
+        for (Map.Entry<String, String> check : constraints.checks().entrySet()) {
+            SqlNode expression = TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
+                    table.name());
+            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, typeFactory, rowType,
+                    expression).left;
+            checks.add(new TableModifyOperator.Check(check.getKey(), check.getValue(),
+                    translator.translate(converter.convertExpression(validated, columns))));
+        }
+        Map<Integer, Expr> defaults = new LinkedHashMap<>();
+        for (Map.Entry<Integer, String> value : constraints.defaults().entrySet()) {
+            SqlNode expression = TableConstraints.expression(value.getValue(), "DEFAULT of column "
+                    + table.schema().column(value.getKey()).name(), table.name());
+            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, typeFactory, rowType,
+                    expression).left;
+            RexNode converted = converter.convertExpression(validated, columns);
+            RelDataType type = rowType.getFieldList().get(value.getKey()).getType();
+            defaults.put(value.getKey(), translator.translate(converted.getType().equals(type) ? converted
+                    : rexBuilder.makeCast(type, converted, true, false)));
+        }
+        return new CompiledConstraints(checks, defaults);
     }
 
     /**
@@ -360,6 +431,7 @@ public final class QueryPlanner {
         }
         if (best instanceof ColumbaTableModify modify) {
             best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
+            best = ((ColumbaTableModify) best).withChecks(checkConditions(modify, converter, rexBuilder));
         }
         best = dev.columba.planner.rel.PartitionElimination.apply(best, rexBuilder);
         best = Parallelizer.apply(best, degree, settings.get(StandardSettings.PARALLELISM_THRESHOLD_ROWS));
@@ -407,6 +479,33 @@ public final class QueryPlanner {
             computed.add(value.getType().equals(type) ? value : rexBuilder.makeCast(type, value, true, false));
         }
         return computed;
+    }
+
+    /**
+     * The CHECK conditions of a modified table as expressions over its row, in the order of
+     * {@code TableConstraints.checks()}, validated and converted as {@link #computedColumns} are.
+     */
+    private static List<RexNode> checkConditions(ColumbaTableModify modify, SqlToRelConverter converter,
+                                                 RexBuilder rexBuilder) {
+        ColumbaTable table = modify.getTable().unwrap(ColumbaTable.class);
+        Map<String, String> checks = table.constraints().checks();
+        if (checks.isEmpty() || modify.getOperation() == org.apache.calcite.rel.core.TableModify.Operation.DELETE) {
+            return List.of();
+        }
+        RelDataType rowType = modify.getTable().getRowType();
+        Map<String, RexNode> columns = new HashMap<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
+        }
+        List<RexNode> conditions = new ArrayList<>();
+        for (Map.Entry<String, String> check : checks.entrySet()) {
+            SqlNode expression = TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
+                    table.name());
+            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, rexBuilder.getTypeFactory(),
+                    rowType, expression).left;
+            conditions.add(converter.convertExpression(validated, columns));
+        }
+        return conditions;
     }
 
     /** The result's columns named as the query names them (operators may have renamed duplicates). */

@@ -32,26 +32,29 @@ import java.util.Map;
 public final class ColumbaTableModify extends TableModify implements ColumbaRel {
     /** The table's computed columns, in column order, as expressions over its row (set after planning). */
     private final List<RexNode> computed;
+    /** The table's CHECK conditions, in constraint-name order, as expressions over its row (set after planning). */
+    private final List<RexNode> checks;
 
     public ColumbaTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
                               RelNode input, Operation operation, List<String> updateColumnList,
                               List<RexNode> sourceExpressionList, boolean flattened) {
         this(cluster, traits, table, catalogReader, input, operation, updateColumnList, sourceExpressionList, flattened,
-                List.of());
+                List.of(), List.of());
     }
 
     private ColumbaTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
                                Prepare.CatalogReader catalogReader, RelNode input, Operation operation,
                                List<String> updateColumnList, List<RexNode> sourceExpressionList, boolean flattened,
-                               List<RexNode> computed) {
+                               List<RexNode> computed, List<RexNode> checks) {
         super(cluster, traits, table, catalogReader, input, operation, updateColumnList, sourceExpressionList, flattened);
         this.computed = List.copyOf(computed);
+        this.checks = List.copyOf(checks);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new ColumbaTableModify(getCluster(), traitSet, getTable(), getCatalogReader(), inputs.getFirst(),
-                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed);
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed, checks);
     }
 
     /**
@@ -60,7 +63,17 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
      */
     public ColumbaTableModify withComputed(List<RexNode> computedColumns) {
         return new ColumbaTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(), getInput(),
-                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computedColumns);
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computedColumns, checks);
+    }
+
+    /**
+     * This modification with the target's CHECK constraints (one condition over the table's row per
+     * constraint, in the order of {@code TableConstraints.checks()}), which the operator evaluates on
+     * every row it writes.
+     */
+    public ColumbaTableModify withChecks(List<RexNode> checkConditions) {
+        return new ColumbaTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(), getInput(),
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed, checkConditions);
     }
 
     @Override
@@ -137,7 +150,8 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
         Operator source = ParameterSetRows.operator(execution, getInput(), parameterTypes, parameterSets);
         TableModifyOperator.Target target = targetOf(target());
         return new TableModifyOperator(execution.environment(), source, target, TableModifyOperator.Kind.INSERT,
-                new int[0], target instanceof TableModifyOperator.ColumnstoreTarget, false, computedColumns(execution))
+                new int[0], target instanceof TableModifyOperator.ColumnstoreTarget, false, computedColumns(execution),
+                checks(execution))
                 .numberingFailuresByParameterSet(parameterSets.size());
     }
 
@@ -163,6 +177,20 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
         return computedColumns;
     }
 
+    private List<TableModifyOperator.Check> checks(Execution execution) {
+        if (checks.isEmpty()) {
+            return List.of();
+        }
+        List<TableModifyOperator.Check> compiled = new java.util.ArrayList<>();
+        ExpressionTranslator translator = execution.translator(target().schema());
+        Iterator<RexNode> conditions = checks.iterator();
+        for (Map.Entry<String, String> check : target().constraints().checks().entrySet()) {
+            compiled.add(new TableModifyOperator.Check(check.getKey(), check.getValue(),
+                    translator.translate(conditions.next())));
+        }
+        return compiled;
+    }
+
     @Override
     public Operator instantiate(Execution execution) {
         Operator source = execution.instantiate(getInput());
@@ -179,6 +207,7 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
         }
         return new TableModifyOperator(execution.environment(), source, target, kind, updated,
                 kind == TableModifyOperator.Kind.INSERT && !literalSource(),
-                kind == TableModifyOperator.Kind.INSERT && sourceReadsTarget(), computedColumns(execution));
+                kind == TableModifyOperator.Kind.INSERT && sourceReadsTarget(), computedColumns(execution),
+                kind == TableModifyOperator.Kind.DELETE ? List.of() : checks(execution));
     }
 }

@@ -77,11 +77,16 @@ public abstract sealed class ColumbaTable extends AbstractTable permits Rowstore
         return GeneratedColumns.NONE;
     }
 
-    /** Gives Calcite the generated columns' initializer; otherwise as {@code AbstractTable}. */
+    /** The table's defaults and UNIQUE and CHECK constraints (none unless its DDL declared them). */
+    public TableConstraints constraints() {
+        return TableConstraints.NONE;
+    }
+
+    /** Gives Calcite the initializer of generated and defaulted columns (and of {@code DEFAULT} in VALUES); otherwise as {@code AbstractTable}. */
     @Override
     public <C> C unwrap(Class<C> type) {
-        if (type == org.apache.calcite.sql2rel.InitializerExpressionFactory.class && generated().any()) {
-            return type.cast(new GeneratedColumnInitializer(generated()));
+        if (type == org.apache.calcite.sql2rel.InitializerExpressionFactory.class && !(this instanceof SystemView)) {
+            return type.cast(new GeneratedColumnInitializer(generated(), constraints(), name));
         }
         return super.unwrap(type);
     }

@@ -48,4 +48,9 @@ public final class ColumnstoreTableAdapter extends ColumbaTable {
     public GeneratedColumns generated() {
         return GeneratedColumns.of(schema(), table.definition().options());
     }
+
+    @Override
+    public TableConstraints constraints() {
+        return TableConstraints.of(schema(), table.definition().options());
+    }
 }

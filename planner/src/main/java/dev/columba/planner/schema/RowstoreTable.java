@@ -118,4 +118,9 @@ public final class RowstoreTable extends ColumbaTable {
     public GeneratedColumns generated() {
         return GeneratedColumns.of(schema(), store.definition().options());
     }
+
+    @Override
+    public TableConstraints constraints() {
+        return TableConstraints.of(schema(), store.definition().options());
+    }
 }

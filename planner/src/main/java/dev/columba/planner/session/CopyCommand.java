@@ -14,6 +14,14 @@ import dev.columba.planner.copy.CsvReader;
 import dev.columba.planner.copy.ImportReader;
 import dev.columba.planner.copy.ImportTarget;
 import dev.columba.planner.parser.SqlCopy;
+import dev.columba.planner.exec.StoreAssignment;
+import dev.columba.planner.exec.TableModifyOperator;
+import dev.columba.planner.plan.QueryPlanner;
+import dev.columba.planner.schema.TableConstraints;
+import dev.columba.core.expr.EvaluationContext;
+import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.schema.Column;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.db.DatabaseLayout;
@@ -93,7 +101,19 @@ final class CopyCommand {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "COPY " + name + " FROM: '" + copy.file().replace("\0", "\\0")
                         + "' is not a file name: " + e.getReason());
             }
-            if (options.fileFormat() != CopyOptions.FileFormat.CSV) {
+            RowConstraints constraints = RowConstraints.of(session, table, targets);
+            if (constraints != null && options.fileFormat() != CopyOptions.FileFormat.CSV) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "COPY " + name + " FROM a "
+                        + options.fileFormat() + " file: table " + name + " has CHECK constraints or defaults for"
+                        + " columns the file does not fill, which COPY enforces for CSV files only; load a CSV file"
+                        + " or INSERT ... SELECT from a staging table");
+            }
+            if (constraints != null) {
+                try (CsvReader csv = new CsvReader(file, file.toString(), options, constraints.parseSchema(), name,
+                        targets, progress)) {
+                    rows = copyCheckedRows(csv, constraints, table, partitions, transaction, counters);
+                }
+            } else if (options.fileFormat() != CopyOptions.FileFormat.CSV) {
                 rows = importFile(CopyFileFormats.of(options.fileFormat()), file, copy, table, schema, options, transaction,
                         counters);
             } else try (CsvReader csv = new CsvReader(file, file.toString(), options, schema, name, targets, progress)) {
@@ -139,6 +159,106 @@ final class CopyCommand {
         session.engine().gatherColumnstoreStatistics(session.reader(), copy.table().names.getLast());
         return new StatementResult.Update(rows, List.of(String.format(Locale.ROOT, "COPY %d", rows)),
                 StatementStatistics.NONE);
+    }
+
+    /**
+     * The CHECK constraints and the defaults of a COPY's target: a table that has CHECK constraints,
+     * or defaults for columns the COPY leaves out, takes the row path ({@link #copyCheckedRows}).
+     *
+     * @param parseSchema the table's schema with each defaulted column the COPY leaves out nullable, so
+     *                    that the CSV parser lets it through to get its default; NOT NULL is
+     *                    checked again once the defaults are in
+     */
+    private record RowConstraints(QueryPlanner.CompiledConstraints compiled, int[] defaulted, Expr[] defaults,
+                                  TableSchema schema, TableSchema parseSchema, EvaluationContext evaluation) {
+        /** The constraints a COPY of {@code targets} must apply, or null if it need not look at its rows. */
+        static RowConstraints of(Session session, CatalogEntry.Table table, int[] targets) {
+            TableConstraints declared = TableConstraints.of(table.schema(), table.options());
+            boolean[] targeted = new boolean[table.schema().size()];
+            for (int target : targets) {
+                targeted[target] = true;
+            }
+            boolean defaultsNeeded = declared.defaults().keySet().stream().anyMatch(column -> !targeted[column]);
+            if (declared.checks().isEmpty() && !defaultsNeeded) {
+                return null;
+            }
+            QueryPlanner.CompiledConstraints compiled = new QueryPlanner(new SessionCatalog(session), session.settings())
+                    .compileConstraints(table.name());
+            int[] defaulted = compiled.defaults().keySet().stream().mapToInt(Integer::intValue)
+                    .filter(column -> !targeted[column]).toArray();
+            Expr[] defaults = new Expr[defaulted.length];
+            List<Column> parseColumns = new java.util.ArrayList<>(table.schema().columns());
+            for (int index = 0; index < defaulted.length; index++) {
+                defaults[index] = compiled.defaults().get(defaulted[index]);
+                Column column = parseColumns.get(defaulted[index]);
+                parseColumns.set(defaulted[index], new Column(column.name(), column.type(), true));
+            }
+            return new RowConstraints(compiled, defaulted, defaults, table.schema(), new TableSchema(parseColumns),
+                    EvaluationContext.startingNow(java.time.Clock.systemUTC()));
+        }
+
+        /** {@code row} with its defaults filled, checked for NOT NULL and against the CHECK constraints. */
+        Object[] apply(Object[] row, String table) {
+            for (int index = 0; index < defaulted.length; index++) {
+                Object value = Evaluator.evaluate(defaults[index], row, evaluation);
+                Column column = schema.column(defaulted[index]);
+                row[defaulted[index]] = value == null || defaults[index].type().equals(column.type()) ? value
+                        : StoreAssignment.convert(value, defaults[index].type(), column, table);
+            }
+            StoreAssignment.checkNotNull(row, schema, table, "COPY");
+            for (TableModifyOperator.Check check : compiled.checks()) {
+                if (Boolean.FALSE.equals(Evaluator.evaluate(check.expression(), row, evaluation))) {
+                    throw TableModifyOperator.checkViolation("COPY", table, check.name(), check.condition(), row);
+                }
+            }
+            return row;
+        }
+    }
+
+    /**
+     * A CSV file into a table with CHECK constraints or defaults to fill: row by row, each row
+     * completed and checked before it is written (a columnstore table's rows still go through its
+     * bulk path). The first failing row fails the COPY, naming its line; the transaction then leaves
+     * the table as it was.
+     */
+    private long copyCheckedRows(CsvReader csv, RowConstraints constraints, CatalogEntry.Table table,
+                                 dev.columba.planner.schema.TablePartitions partitions, Transaction transaction,
+                                 IoCounters counters) {
+        Iterator<Object[]> rows = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return csv.hasNext();
+            }
+
+            @Override
+            public Object[] next() {
+                Object[] row = csv.next();
+                try {
+                    return constraints.apply(row, table.name());
+                } catch (ColumbaException e) {
+                    throw csv.atLastRow(e);
+                }
+            }
+        };
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            return ColumnstoreTable.open(session.database(), table).bulkInsert(transaction, rows);
+        }
+        TableStore store = new TableStore(table, session.database().catalog().indexesOf(transaction.writes(),
+                table.objectId(), counters));
+        Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
+        long count = 0;
+        while (rows.hasNext()) {
+            Object[] row = rows.next();
+            TableStore target = partitions == null ? store : partitions.store(partitions.partitionOf(row[partitions.column()]));
+            try {
+                inserters.computeIfAbsent(target.definition().objectId(), ignored -> target.inserter())
+                        .insert(transaction, row, counters);
+            } catch (ColumbaException e) {
+                throw csv.atLastRow(e);
+            }
+            count++;
+        }
+        return count;
     }
 
     /** A self-describing file (Arrow, Parquet) into the table, its columns mapped by name. */

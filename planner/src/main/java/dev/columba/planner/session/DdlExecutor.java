@@ -18,6 +18,7 @@ import dev.columba.planner.parser.Nullability;
 import dev.columba.planner.parser.SqlAlterIndex;
 import dev.columba.planner.parser.SqlAlterTable;
 import dev.columba.planner.parser.SqlAlterTableAlterColumn;
+import dev.columba.planner.parser.SqlAlterTableConstraint;
 import dev.columba.planner.parser.SqlAlterTableSetOptions;
 import dev.columba.planner.parser.SqlColumnDefinition;
 import dev.columba.planner.parser.SqlCreateColumnstoreIndex;
@@ -32,6 +33,8 @@ import dev.columba.planner.parser.SqlPartitionScheme;
 import dev.columba.planner.schema.PartitionOptions;
 import dev.columba.planner.schema.TablePartitions;
 import dev.columba.planner.parser.SqlPrimaryKey;
+import dev.columba.planner.parser.SqlTableConstraint;
+import dev.columba.planner.schema.TableConstraints;
 import dev.columba.planner.exec.TableModifyOperator;
 import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.catalog.CatalogEntry;
@@ -87,7 +90,8 @@ final class DdlExecutor {
                 || statement instanceof SqlCreateIndex || statement instanceof SqlCreateColumnstoreIndex
                 || statement instanceof SqlDropTable || statement instanceof SqlDropIndex
                 || statement instanceof SqlAlterIndex || statement instanceof SqlAlterTableSetOptions
-                || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlTruncateTable
+                || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlAlterTableConstraint
+                || statement instanceof SqlTruncateTable
                 || statement instanceof SqlCreateView || statement instanceof SqlDropView
                 || statement instanceof SqlPartitionFunction || statement instanceof SqlPartitionScheme
                 || statement instanceof SqlDropPartitionObject;
@@ -116,6 +120,7 @@ final class DdlExecutor {
                 case SqlAlterIndex alter -> messages.add(alterIndex(transaction, alter));
                 case SqlAlterTableSetOptions alter -> setOptions(transaction, alter);
                 case SqlAlterTableAlterColumn alter -> alterColumn(transaction, alter);
+                case SqlAlterTableConstraint alter -> alterConstraint(transaction, alter);
                 case SqlTruncateTable truncate -> deleteAfterCommit.addAll(truncate(transaction, truncate));
                 case SqlCreateView create -> createView(transaction, create);
                 case SqlDropView drop -> dropView(transaction, drop);
@@ -219,6 +224,25 @@ final class DdlExecutor {
             }
             definition.identity().ifPresent(identity -> options.put(IDENTITY_OPTION + column,
                     identity.seed() + "," + identity.increment()));
+            if (definition.defaultValue().isPresent()) {
+                if (definition.identity().isPresent()) {
+                    throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "column " + column
+                            + " is an IDENTITY column and cannot also have a DEFAULT");
+                }
+                definition.defaultValue().get().accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+                    @Override
+                    public Void visit(SqlIdentifier identifier) {
+                        if (niladicFunction(identifier)) {
+                            return null;
+                        }
+                        // SQL Server's Msg 128: a default is evaluated without a row.
+                        throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "the DEFAULT of column " + column
+                                + " names " + identifier + "; a DEFAULT is a constant expression and cannot name columns");
+                    }
+                });
+                options.put(TableConstraints.DEFAULT_OPTION + column,
+                        ColumbaSqlParser.toSql(definition.defaultValue().get()));
+            }
             boolean nullable = definition.nullability() != Nullability.NOT_NULL && definition.identity().isEmpty()
                     && !isPrimaryKeyColumn(create, column);
             columns.add(new Column(column, type, nullable));
@@ -227,7 +251,240 @@ final class DdlExecutor {
         for (SqlOption option : create.options()) {
             options.put(option.name(), option.valueText().orElse("on"));
         }
+        Map<String, List<Integer>> uniques = constraintOptions(create, name, schema, options);
+        if (!uniques.isEmpty()) {
+            boolean columnstore = "columnstore".equalsIgnoreCase(options.getOrDefault("storage", "rowstore"));
+            if (columnstore || options.containsKey(PartitionDdl.SCHEME_OPTION) || options.containsKey(PartitionDdl.HASH_OPTION)) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "UNIQUE constraint "
+                        + uniques.keySet().iterator().next() + ": a " + (columnstore ? "columnstore" : "partitioned")
+                        + " table cannot have UNIQUE constraints yet (they are unique secondary B+tree indexes,"
+                        + " which only unpartitioned rowstore tables have); use a rowstore table");
+            }
+        }
         createStorage(transaction, name, schema, options, create.primaryKey());
+        Tables tables = new Tables(database());
+        for (Map.Entry<String, List<Integer>> unique : uniques.entrySet()) {
+            tables.createIndex(transaction, name, unique.getKey(), unique.getValue(), true);
+        }
+    }
+
+    /**
+     * Records the CHECK and UNIQUE constraints of {@code create} in {@code options}
+     * ({@link TableConstraints}), naming those without a name as PostgreSQL does
+     * ({@code <table>_<column>_check}, {@code <table>_<columns>_key}, a number added on a clash).
+     *
+     * @return the UNIQUE constraints' names and key columns, for their indexes
+     */
+    private Map<String, List<Integer>> constraintOptions(SqlCreateTable create, String table, TableSchema schema,
+                                                         Map<String, String> options) {
+        Map<String, List<Integer>> uniques = new LinkedHashMap<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        create.primaryKey().flatMap(SqlPrimaryKey::constraintName)
+                .ifPresent(pk -> names.add(pk.getSimple().toLowerCase(Locale.ROOT)));
+        for (SqlTableConstraint constraint : create.constraints()) {
+            String name = constraintName(constraint, table, schema, names);
+            switch (constraint.kind()) {
+                case CHECK -> {
+                    checkNamesColumns(constraint.condition().orElseThrow(), name, table, schema);
+                    options.put(TableConstraints.CHECK_OPTION + name,
+                            ColumbaSqlParser.toSql(constraint.condition().orElseThrow()));
+                }
+                case UNIQUE -> {
+                    List<Integer> key = uniqueKey(constraint, name, schema);
+                    uniques.put(name, key);
+                    Map.Entry<String, String> option = TableConstraints.uniqueOption(name,
+                            key.stream().map(index -> schema.column(index).name()).toList());
+                    options.put(option.getKey(), option.getValue());
+                }
+            }
+        }
+        return uniques;
+    }
+
+    /**
+     * The name of {@code constraint}: the one written, else PostgreSQL's ({@code <table>_<columns>_key},
+     * {@code <table>_<column>_check}, a number added to avoid {@code taken}). Adds it to
+     * {@code taken} (lower case).
+     *
+     * @throws ColumbaException OBJECT_ALREADY_EXISTS for a written name already taken
+     */
+    private static String constraintName(SqlTableConstraint constraint, String table, TableSchema schema,
+                                         java.util.Set<String> taken) {
+        if (constraint.constraintName().isPresent()) {
+            String name = constraint.constraintName().get().getSimple();
+            if (!taken.add(name.toLowerCase(Locale.ROOT))) {
+                throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table + " already has a constraint"
+                        + " named " + name);
+            }
+            return name;
+        }
+        String stem = constraint.kind() == SqlTableConstraint.Kind.UNIQUE
+                ? table + "_" + String.join("_", constraint.columns().stream().map(SqlIdentifier::getSimple).toList())
+                        + "_key"
+                : table + checkedColumn(constraint, schema).map(column -> "_" + column).orElse("") + "_check";
+        String name = stem;
+        for (int number = 1; !taken.add(name.toLowerCase(Locale.ROOT)); number++) {
+            name = stem + number;
+        }
+        return name;
+    }
+
+    /** The UNIQUE constraint's key columns, each named once. */
+    private static List<Integer> uniqueKey(SqlTableConstraint constraint, String name, TableSchema schema) {
+        List<Integer> key = new ArrayList<>();
+        for (SqlIdentifier column : constraint.columns()) {
+            int index = columnIndex(schema, column);
+            if (key.contains(index)) {
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "UNIQUE constraint " + name
+                        + " names column " + column.getSimple() + " twice");
+            }
+            key.add(index);
+        }
+        return key;
+    }
+
+    /**
+     * {@code ALTER TABLE t ADD [CONSTRAINT c] UNIQUE (...) | CHECK (...)} and {@code DROP CONSTRAINT c}.
+     * A new UNIQUE constraint builds its index from the table's rows (a duplicate fails it with
+     * 23505); a new CHECK constraint is checked against every row first (23514 naming the first
+     * that fails), as SQL Server's default WITH CHECK does.
+     */
+    private void alterConstraint(Transaction transaction, SqlAlterTableConstraint alter) {
+        CatalogEntry.Table table = table(transaction, alter.table());
+        Map<String, String> options = new LinkedHashMap<>(table.options());
+        TableConstraints existing = TableConstraints.of(table.schema(), options);
+        Tables tables = new Tables(database());
+        if (alter.dropped().isPresent()) {
+            String wanted = alter.dropped().get().getSimple();
+            Optional<String> check = existing.checks().keySet().stream().filter(wanted::equalsIgnoreCase).findFirst();
+            Optional<String> unique = existing.uniques().keySet().stream().filter(wanted::equalsIgnoreCase).findFirst();
+            if (check.isPresent()) {
+                options.remove(TableConstraints.CHECK_OPTION + check.get());
+            } else if (unique.isPresent()) {
+                options.remove(TableConstraints.UNIQUE_OPTION + unique.get());
+                tables.dropIndex(transaction, unique.get());
+            } else if (alter.ifExists()) {
+                return;
+            } else {
+                throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "table " + table.name() + " has no constraint named "
+                        + wanted);
+            }
+            tables.setOptions(transaction, table, options);
+            return;
+        }
+        SqlTableConstraint constraint = alter.added().orElseThrow();
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        existing.checks().keySet().forEach(name -> taken.add(name.toLowerCase(Locale.ROOT)));
+        existing.uniques().keySet().forEach(name -> taken.add(name.toLowerCase(Locale.ROOT)));
+        String name = constraintName(constraint, table.name(), table.schema(), taken);
+        switch (constraint.kind()) {
+            case UNIQUE -> {
+                if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                    throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "UNIQUE constraint " + name + ": table "
+                            + table.name() + " is a columnstore table, which cannot have UNIQUE constraints yet");
+                }
+                List<Integer> key = uniqueKey(constraint, name, table.schema());
+                tables.createIndex(transaction, table.name(), name, key, true);
+                Map.Entry<String, String> option = TableConstraints.uniqueOption(name,
+                        key.stream().map(index -> table.schema().column(index).name()).toList());
+                options.put(option.getKey(), option.getValue());
+            }
+            case CHECK -> {
+                String condition = ColumbaSqlParser.toSql(constraint.condition().orElseThrow());
+                TableModifyOperator.Check check = new dev.columba.planner.plan.QueryPlanner(new SessionCatalog(session),
+                        session.settings()).compileConstraints(table.name(),
+                                new TableConstraints(Map.of(), Map.of(name, condition), Map.of())).checks().getFirst();
+                checkExistingRows(transaction, table, check);
+                options.put(TableConstraints.CHECK_OPTION + name, condition);
+            }
+        }
+        tables.setOptions(transaction, table, options);
+    }
+
+    /** Fails with 23514 at the first row of {@code table} (as the transaction sees it) that {@code check} rejects. */
+    private void checkExistingRows(Transaction transaction, CatalogEntry.Table table, TableModifyOperator.Check check) {
+        dev.columba.core.expr.EvaluationContext evaluation =
+                dev.columba.core.expr.EvaluationContext.startingNow(java.time.Clock.systemUTC());
+        IoCounters counters = transaction.systemCounters();
+        if (table.organization() != CatalogEntry.Organization.COLUMNSTORE) {
+            TableStore store = new TableStore(table, database().catalog().indexesOf(transaction.writes(), table.objectId(),
+                    counters));
+            try (TableCursor rows = store.scan(transaction.writes(), TableScan.allocationOrder(ReadAheadOptions.OFF),
+                    counters)) {
+                while (rows.next()) {
+                    failIfRejected(check, rows.row(), table.name(), evaluation);
+                }
+            }
+            return;
+        }
+        ColumnstoreTable columnstore = ColumnstoreTable.open(database(), table);
+        int columns = table.schema().size();
+        try (org.apache.arrow.memory.BufferAllocator allocator = session.engine().memory()
+                     .child("ADD CONSTRAINT " + table.name(), Long.MAX_VALUE);
+             dev.columba.columnstore.scan.ColumnstoreScan scan = new dev.columba.columnstore.scan.ColumnstoreScan(
+                     columnstore, transaction.writes(), dev.columba.columnstore.scan.ScanOptions.all(columns), counters,
+                     allocator)) {
+            Object[] row = new Object[columns];
+            for (dev.columba.core.batch.Batch batch = scan.next(); batch != null; batch = scan.next()) {
+                for (int index = 0; index < batch.selectedCount(); index++) {
+                    int position = batch.selectedRow(index);
+                    for (int column = 0; column < columns; column++) {
+                        row[column] = dev.columba.core.batch.VectorValues.get(batch.column(column), position,
+                                table.schema().column(column).type());
+                    }
+                    failIfRejected(check, row, table.name(), evaluation);
+                }
+            }
+        }
+    }
+
+    private static void failIfRejected(TableModifyOperator.Check check, Object[] row, String table,
+                                       dev.columba.core.expr.EvaluationContext evaluation) {
+        if (Boolean.FALSE.equals(dev.columba.core.expr.Evaluator.evaluate(check.expression(), row, evaluation))) {
+            throw TableModifyOperator.checkViolation("ALTER TABLE", table, check.name(), check.condition(), row);
+        }
+    }
+
+    /**
+     * Fails CREATE TABLE when CHECK constraint {@code name} names a column the table lacks. (The
+     * condition is compiled where rows are written; this catches the usual mistake when it is made.)
+     */
+    private static void checkNamesColumns(SqlNode condition, String name, String table, TableSchema schema) {
+        condition.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier identifier) {
+                if (schema.indexOf(identifier.names.getLast()) < 0 && !niladicFunction(identifier)) {
+                    throw new ColumbaException(ErrorCode.UNDEFINED_COLUMN, "CHECK constraint " + name + " names column "
+                            + identifier + ", which table " + table + " does not have");
+                }
+                return null;
+            }
+        });
+    }
+
+    /** Names of functions called without parentheses (CURRENT_DATE, LOCALTIMESTAMP, ...), which parse as identifiers. */
+    private static final java.util.Set<String> NILADIC_FUNCTIONS = org.apache.calcite.sql.fun.SqlStdOperatorTable.instance()
+            .getOperatorList().stream().filter(operator -> operator.getSyntax() == org.apache.calcite.sql.SqlSyntax.FUNCTION_ID)
+            .map(operator -> operator.getName().toUpperCase(Locale.ROOT)).collect(java.util.stream.Collectors.toSet());
+
+    private static boolean niladicFunction(SqlIdentifier identifier) {
+        return identifier.isSimple() && NILADIC_FUNCTIONS.contains(identifier.getSimple().toUpperCase(Locale.ROOT));
+    }
+
+    /** The one column a CHECK condition names, if it names exactly one (for its generated name). */
+    private static Optional<String> checkedColumn(SqlTableConstraint check, TableSchema schema) {
+        java.util.Set<String> named = new java.util.LinkedHashSet<>();
+        check.condition().orElseThrow().accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier identifier) {
+                int index = schema.indexOf(identifier.names.getLast());
+                if (index >= 0) {
+                    named.add(schema.column(index).name());
+                }
+                return null;
+            }
+        });
+        return named.size() == 1 ? Optional.of(named.iterator().next()) : Optional.empty();
     }
 
     /**
@@ -481,6 +738,11 @@ final class DdlExecutor {
         if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
             throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table.name() + " is already a columnstore table");
         }
+        if (!TableConstraints.of(table.schema(), table.options()).uniques().isEmpty()) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "table " + table.name() + " has UNIQUE constraints "
+                    + TableConstraints.of(table.schema(), table.options()).uniques().keySet()
+                    + ", which a columnstore table cannot enforce yet");
+        }
         IoCounters counters = transaction.systemCounters();
         Map<String, String> options = new LinkedHashMap<>();
         for (SqlOption option : create.options()) {
@@ -534,6 +796,16 @@ final class DdlExecutor {
             throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, "index " + name + " does not exist"
                     + (entry.isPresent() ? " (" + name + " is a table; a clustered index goes with its table)" : ""));
         }
+        CatalogEntry.Index index = (CatalogEntry.Index) entry.get();
+        database().catalog().byId(transaction.writes(), index.tableId(), transaction.systemCounters())
+                .filter(owner -> owner instanceof CatalogEntry.Table).map(owner -> (CatalogEntry.Table) owner)
+                .filter(owner -> owner.options().containsKey(TableConstraints.UNIQUE_OPTION + index.name()))
+                .ifPresent(owner -> {
+                    // SQL Server's Msg 3723.
+                    throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "An explicit DROP INDEX is not allowed on"
+                            + " index '" + owner.name() + "." + index.name() + "'. It is being used for UNIQUE KEY"
+                            + " constraint enforcement.");
+                });
         new Tables(database()).dropIndex(transaction, name);
     }
 

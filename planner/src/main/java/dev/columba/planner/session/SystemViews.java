@@ -13,6 +13,7 @@ import dev.columba.core.type.SqlType;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.PartitionOptions;
 import dev.columba.planner.schema.SystemView;
+import dev.columba.planner.schema.TableConstraints;
 import dev.columba.storage.btree.BTree;
 import dev.columba.storage.btree.IndexPhysicalStats;
 import dev.columba.storage.catalog.CatalogEntry;
@@ -28,7 +29,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The {@code sys} schema: catalog views ({@code tables}, {@code columns}, {@code indexes}), the
+ * The {@code sys} schema: catalog views ({@code tables}, {@code columns}, {@code indexes},
+ * {@code key_constraints}, {@code check_constraints}, {@code default_constraints}), the
  * columnstore views ({@code column_store_row_groups}, {@code column_store_segments},
  * {@code column_store_dictionaries}, and the dictionary-pressure diagnosis as
  * {@code column_store_dictionary_pressure} and {@code column_store_recommendations}, the SQL form of
@@ -51,6 +53,12 @@ final class SystemViews {
                 "is_nullable", SqlType.BOOLEAN), () -> columns(entries));
         add(views, "indexes", schema("table_name", NAME, "index_name", NAME, "object_id", SqlType.INT, "type", NAME,
                 "is_unique", SqlType.BOOLEAN, "key_columns", TEXT), () -> indexes(entries));
+        add(views, "key_constraints", schema("table_name", NAME, "constraint_name", NAME, "type", NAME, "type_desc", NAME,
+                "index_name", NAME, "key_columns", TEXT), () -> keyConstraints(entries));
+        add(views, "check_constraints", schema("table_name", NAME, "constraint_name", NAME, "definition", TEXT),
+                () -> checkConstraints(entries));
+        add(views, "default_constraints", schema("table_name", NAME, "column_name", NAME, "definition", TEXT),
+                () -> defaultConstraints(entries));
         add(views, "column_store_row_groups", schema("table_name", NAME, "row_group_id", SqlType.INT, "state", NAME,
                 "total_rows", SqlType.BIGINT, "deleted_rows", SqlType.BIGINT, "size_in_bytes", SqlType.BIGINT,
                 "trim_reason", NAME, "created", SqlType.TIMESTAMP), () -> rowGroups(database, entries));
@@ -230,6 +238,48 @@ final class SystemViews {
             }
         }
         return null;
+    }
+
+    /** The tables SQL names (not the partitions of a partitioned table), with their constraints. */
+    private static Map<CatalogEntry.Table, TableConstraints> constrainedTables(List<CatalogEntry> entries) {
+        Map<CatalogEntry.Table, TableConstraints> tables = new LinkedHashMap<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table table && !PartitionOptions.partition(table)) {
+                TableConstraints constraints = TableConstraints.of(table.schema(), table.options());
+                if (constraints != TableConstraints.NONE) {
+                    tables.put(table, constraints);
+                }
+            }
+        }
+        return tables;
+    }
+
+    /**
+     * UNIQUE constraints, each enforced by the unique index of its name (SQL Server's
+     * sys.key_constraints; a primary key is not listed: the catalog does not tell it from a unique
+     * clustered index).
+     */
+    private static List<Object[]> keyConstraints(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        constrainedTables(entries).forEach((table, constraints) -> constraints.uniques().forEach((name, columns) ->
+                rows.add(new Object[] {table.name(), name, "UQ", "UNIQUE_CONSTRAINT", name, keyNames(table, columns)})));
+        return rows;
+    }
+
+    /** CHECK constraints with their conditions as stored (SQL Server's sys.check_constraints). */
+    private static List<Object[]> checkConstraints(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        constrainedTables(entries).forEach((table, constraints) -> constraints.checks().forEach((name, condition) ->
+                rows.add(new Object[] {table.name(), name, condition})));
+        return rows;
+    }
+
+    /** Column defaults with their expressions as stored (SQL Server's sys.default_constraints, unnamed). */
+    private static List<Object[]> defaultConstraints(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        constrainedTables(entries).forEach((table, constraints) -> constraints.defaults().forEach((column, value) ->
+                rows.add(new Object[] {table.name(), table.schema().column(column).name(), value})));
+        return rows;
     }
 
     private static List<Object[]> indexes(List<CatalogEntry> entries) {

@@ -22,6 +22,43 @@ import org.junit.jupiter.api.Test;
 class DdlParserTest {
 
     @Test
+    void uniqueAndCheckConstraintsAtColumnAndTableLevel() {
+        SqlCreateTable create = RoundTrip.parse("""
+                CREATE TABLE t (
+                    id INT NOT NULL PRIMARY KEY,
+                    z INTEGER UNIQUE,
+                    c INT CONSTRAINT c_positive CHECK (c > 0) DEFAULT 1,
+                    d VARCHAR(10) CONSTRAINT d_default DEFAULT 'x' NOT NULL,
+                    CONSTRAINT t_pair UNIQUE NONCLUSTERED (c, d),
+                    CHECK (z < c OR z IS NULL)
+                )""", SqlCreateTable.class);
+        List<SqlTableConstraint> constraints = create.constraints();
+        assertEquals(4, constraints.size());
+        assertEquals(SqlTableConstraint.Kind.UNIQUE, constraints.get(0).kind());
+        assertTrue(constraints.get(0).constraintName().isEmpty());
+        assertEquals(List.of("z"), constraints.get(0).columns().stream().map(SqlIdentifier::getSimple).toList());
+        assertEquals(SqlTableConstraint.Kind.CHECK, constraints.get(1).kind());
+        assertEquals("c_positive", constraints.get(1).constraintName().orElseThrow().getSimple());
+        assertEquals("t_pair", constraints.get(2).constraintName().orElseThrow().getSimple());
+        assertEquals(List.of("c", "d"), constraints.get(2).columns().stream().map(SqlIdentifier::getSimple).toList());
+        assertTrue(constraints.get(3).condition().isPresent());
+        assertEquals("1", ((SqlLiteral) create.columns().get(2).defaultValue().orElseThrow()).toValue());
+        assertEquals(Nullability.NOT_NULL, create.columns().get(3).nullability());
+        assertTrue(create.primaryKey().isPresent());
+
+        assertThrows(ColumbaParseException.class, () -> ColumbaSqlParser.parse("CREATE TABLE t (z INT UNIQUE CLUSTERED)"));
+        assertThrows(ColumbaParseException.class, () -> ColumbaSqlParser.parse("CREATE TABLE t (z INT CONSTRAINT k)"));
+        SqlAlterTableConstraint add = RoundTrip.parse("ALTER TABLE t ADD CONSTRAINT k CHECK (z > 1)",
+                SqlAlterTableConstraint.class);
+        assertEquals(SqlTableConstraint.Kind.CHECK, add.added().orElseThrow().kind());
+        SqlAlterTableConstraint drop = RoundTrip.parse("ALTER TABLE t DROP CONSTRAINT IF EXISTS k",
+                SqlAlterTableConstraint.class);
+        assertTrue(drop.ifExists());
+        assertEquals("k", drop.dropped().orElseThrow().getSimple());
+        assertThrows(ColumbaParseException.class, () -> ColumbaSqlParser.parse("ALTER TABLE t ADD PRIMARY KEY (z)"));
+    }
+
+    @Test
     void createTableWithEveryColumnFeature() {
         SqlCreateTable create = RoundTrip.parse("""
                 CREATE TABLE sales.orders (
