@@ -34,13 +34,18 @@ class CommandLineTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** {@code command}'s words followed by {@code option}. */
+    private static Run runWith(String command, String option) {
+        String[] words = command.isEmpty() ? new String[0] : command.split(" ");
+        String[] args = java.util.Arrays.copyOf(words, words.length + 1);
+        args[words.length] = option;
+        return run(args);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "sql", "demo", "inspect", "diag", "diag dictionary", "repair"})
     void everyCommandAnswersHelpOnItsStandardOutput(String command) {
-        String[] words = command.isEmpty() ? new String[0] : command.split(" ");
-        String[] args = java.util.Arrays.copyOf(words, words.length + 1);
-        args[words.length] = "--help";
-        Run run = run(args);
+        Run run = runWith(command, "--help");
         assertEquals(0, run.exit(), run::toString);
         assertTrue(run.out().startsWith("Usage: columba" + (command.isEmpty() ? "" : " " + command) + " "), run::toString);
         assertEquals("", run.err());
@@ -49,10 +54,7 @@ class CommandLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "sql", "demo", "inspect", "diag", "diag dictionary", "repair"})
     void everyCommandAnswersVersion(String command) {
-        String[] words = command.isEmpty() ? new String[0] : command.split(" ");
-        String[] args = java.util.Arrays.copyOf(words, words.length + 1);
-        args[words.length] = "--version";
-        Run run = run(args);
+        Run run = runWith(command, "--version");
         assertEquals(0, run.exit(), run::toString);
         assertTrue(run.out().matches("columba \\d+\\.\\d+\\S* \\(Java .+\\)\\R"), run::toString);
     }

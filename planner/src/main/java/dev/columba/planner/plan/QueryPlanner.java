@@ -248,31 +248,19 @@ public final class QueryPlanner {
         RelOptCluster cluster = RelOptCluster.create(planner, rexBuilder);
         SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
                 StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
-        RelDataType rowType = table.getRowType(typeFactory);
-        Map<String, RexNode> columns = new HashMap<>();
-        for (RelDataTypeField field : rowType.getFieldList()) {
-            columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
-        }
+        RowExpressions row = RowExpressions.of(table.getRowType(typeFactory), converter, rexBuilder);
         ExpressionTranslator translator = Execution.planning(rexBuilder).translator(table.schema());
         List<TableModifyOperator.Check> checks = new ArrayList<>();
         for (Map.Entry<String, String> check : constraints.checks().entrySet()) {
             SqlNode expression = TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
                     table.name());
-            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, typeFactory, rowType,
-                    expression).left;
-            checks.add(new TableModifyOperator.Check(check.getKey(), check.getValue(),
-                    translator.translate(converter.convertExpression(validated, columns))));
+            checks.add(new TableModifyOperator.Check(check.getKey(), check.getValue(), translator.translate(row.convert(expression))));
         }
         Map<Integer, Expr> defaults = new LinkedHashMap<>();
         for (Map.Entry<Integer, String> value : constraints.defaults().entrySet()) {
             SqlNode expression = TableConstraints.expression(value.getValue(), "DEFAULT of column "
                     + table.schema().column(value.getKey()).name(), table.name());
-            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, typeFactory, rowType,
-                    expression).left;
-            RexNode converted = converter.convertExpression(validated, columns);
-            RelDataType type = rowType.getFieldList().get(value.getKey()).getType();
-            defaults.put(value.getKey(), translator.translate(converted.getType().equals(type) ? converted
-                    : rexBuilder.makeCast(type, converted, true, false)));
+            defaults.put(value.getKey(), translator.translate(row.convertAs(expression, value.getKey())));
         }
         return new CompiledConstraints(checks, defaults);
     }
@@ -464,19 +452,10 @@ public final class QueryPlanner {
         if (generated.computed().isEmpty()) {
             return List.of();
         }
-        RelDataType rowType = modify.getTable().getRowType();
-        Map<String, RexNode> columns = new HashMap<>();
-        for (RelDataTypeField field : rowType.getFieldList()) {
-            columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
-        }
+        RowExpressions row = RowExpressions.of(modify.getTable().getRowType(), converter, rexBuilder);
         List<RexNode> computed = new ArrayList<>();
         for (int column : generated.computed().keySet()) {
-            SqlNode expression = generated.expression(column, table.name());
-            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, rexBuilder.getTypeFactory(),
-                    rowType, expression).left;
-            RexNode value = converter.convertExpression(validated, columns);
-            RelDataType type = rowType.getFieldList().get(column).getType();
-            computed.add(value.getType().equals(type) ? value : rexBuilder.makeCast(type, value, true, false));
+            computed.add(row.convertAs(generated.expression(column, table.name()), column));
         }
         return computed;
     }
@@ -492,20 +471,42 @@ public final class QueryPlanner {
         if (checks.isEmpty() || modify.getOperation() == org.apache.calcite.rel.core.TableModify.Operation.DELETE) {
             return List.of();
         }
-        RelDataType rowType = modify.getTable().getRowType();
-        Map<String, RexNode> columns = new HashMap<>();
-        for (RelDataTypeField field : rowType.getFieldList()) {
-            columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
-        }
+        RowExpressions row = RowExpressions.of(modify.getTable().getRowType(), converter, rexBuilder);
         List<RexNode> conditions = new ArrayList<>();
         for (Map.Entry<String, String> check : checks.entrySet()) {
-            SqlNode expression = TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
-                    table.name());
-            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, rexBuilder.getTypeFactory(),
-                    rowType, expression).left;
-            conditions.add(converter.convertExpression(validated, columns));
+            conditions.add(row.convert(TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
+                    table.name())));
         }
         return conditions;
+    }
+
+    /**
+     * Expressions over a table's row ({@code $0} its first column), as computed columns, CHECK
+     * constraints and defaults are written: validated against the row type and converted with a
+     * statement's converter.
+     */
+    private record RowExpressions(RelDataType rowType, Map<String, RexNode> columns, SqlToRelConverter converter,
+                                  RexBuilder rexBuilder) {
+        static RowExpressions of(RelDataType rowType, SqlToRelConverter converter, RexBuilder rexBuilder) {
+            Map<String, RexNode> columns = new HashMap<>();
+            for (RelDataTypeField field : rowType.getFieldList()) {
+                columns.put(field.getName(), rexBuilder.makeInputRef(field.getType(), field.getIndex()));
+            }
+            return new RowExpressions(rowType, columns, converter, rexBuilder);
+        }
+
+        RexNode convert(SqlNode expression) {
+            SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, rexBuilder.getTypeFactory(),
+                    rowType, expression).left;
+            return converter.convertExpression(validated, columns);
+        }
+
+        /** {@link #convert}, cast to the type of the row's {@code column} where it differs. */
+        RexNode convertAs(SqlNode expression, int column) {
+            RexNode value = convert(expression);
+            RelDataType type = rowType.getFieldList().get(column).getType();
+            return value.getType().equals(type) ? value : rexBuilder.makeCast(type, value, true, false);
+        }
     }
 
     /** The result's columns named as the query names them (operators may have renamed duplicates). */

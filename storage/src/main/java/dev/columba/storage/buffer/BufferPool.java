@@ -607,23 +607,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
      * previous version. Readers holding the old version keep reading it until they unpin.
      */
     void install(Frame frame, long lsn) {
-        ReentrantLock stripe = stripe(frame.pageId);
-        stripe.lock();
-        try {
-            Page.setLsn(frame.memory, lsn);
-            frame.lsn = lsn;
-            frame.dirty = true;
-            frame.state = Frame.State.VALID;
-            Frame previous = pageTable.put(frame.pageId, frame);
-            privateFrames.decrementAndGet();
-            frame.pins.set(0);
-            policy.admit(frame, null);
-            if (previous != null) {
-                retire(previous);
-            }
-        } finally {
-            stripe.unlock();
-        }
+        publish(frame, lsn, true);
     }
 
     /**
@@ -632,12 +616,16 @@ public final class BufferPool implements PageReader, AutoCloseable {
      * 0, below every redo point, so the page's next change logs a full image.
      */
     void installWritten(Frame frame) {
+        publish(frame, 0, false);
+    }
+
+    private void publish(Frame frame, long lsn, boolean dirty) {
         ReentrantLock stripe = stripe(frame.pageId);
         stripe.lock();
         try {
-            Page.setLsn(frame.memory, 0);
-            frame.lsn = 0;
-            frame.dirty = false;
+            Page.setLsn(frame.memory, lsn);
+            frame.lsn = lsn;
+            frame.dirty = dirty;
             frame.state = Frame.State.VALID;
             Frame previous = pageTable.put(frame.pageId, frame);
             privateFrames.decrementAndGet();
