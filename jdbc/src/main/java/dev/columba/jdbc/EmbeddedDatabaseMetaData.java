@@ -967,7 +967,7 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsGetGeneratedKeys() {
-        return false;
+        return true;
     }
 
     @Override

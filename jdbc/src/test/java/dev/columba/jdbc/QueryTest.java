@@ -95,6 +95,45 @@ class QueryTest {
         }
     }
 
+    @Test
+    void anInsertReturnsTheIdentityValuesItHandedOut() throws SQLException {
+        statement.execute("CREATE TABLE g (id BIGINT IDENTITY(10, 5) PRIMARY KEY, name VARCHAR(10))");
+        assertTrue(connection.getMetaData().supportsGetGeneratedKeys());
+        assertEquals(2, statement.executeUpdate("INSERT INTO g (name) VALUES ('a'), ('b')", Statement.RETURN_GENERATED_KEYS));
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+            assertEquals("id", keys.getMetaData().getColumnLabel(1));
+            assertEquals(java.sql.Types.BIGINT, keys.getMetaData().getColumnType(1));
+            assertTrue(keys.next());
+            assertEquals(10L, keys.getLong(1));
+            assertTrue(keys.next());
+            assertEquals(15L, keys.getLong("id"));
+            assertFalse(keys.next());
+        }
+        try (java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO g (name) VALUES (?)",
+                new String[] {"id"})) {
+            insert.setString(1, "c");
+            assertEquals(1, insert.executeUpdate());
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                assertTrue(keys.next());
+                assertEquals(20L, keys.getLong(1), "the next value after 15, as the table stored it");
+                assertFalse(keys.next());
+            }
+        }
+        try (ResultSet stored = statement.executeQuery("SELECT id FROM g WHERE name = 'c'")) {
+            assertTrue(stored.next());
+            assertEquals(20L, stored.getLong(1), "the key returned is the key stored");
+        }
+        statement.executeUpdate("UPDATE g SET name = 'd' WHERE id = 10");
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+            assertFalse(keys.next(), "an UPDATE hands out no identity values");
+        }
+        statement.execute("CREATE TABLE plain (id INT, name VARCHAR(10))");
+        statement.executeUpdate("INSERT INTO plain VALUES (1, 'x')", Statement.RETURN_GENERATED_KEYS);
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+            assertFalse(keys.next(), "a table without an identity column has no generated keys");
+        }
+    }
+
     private static List<String> messages(SQLWarning chain) {
         List<String> messages = new ArrayList<>();
         for (SQLWarning warning = chain; warning != null; warning = warning.getNextWarning()) {

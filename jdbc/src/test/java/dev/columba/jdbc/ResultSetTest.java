@@ -498,11 +498,10 @@ class ResultSetTest {
     }
 
     @Test
-    void generatedKeysAreAnEmptyResult() throws SQLException {
+    void generatedKeysAreEmptyBeforeAnyInsertAndTheArgumentIsChecked() throws SQLException {
         try (ResultSet keys = statement.getGeneratedKeys()) {
             assertFalse(keys.next());
         }
-        assertThrows(SQLFeatureNotSupportedException.class,
-                () -> statement.executeUpdate("DELETE FROM t", Statement.RETURN_GENERATED_KEYS));
+        assertEquals("22023", assertThrows(SQLException.class, () -> statement.executeUpdate("DELETE FROM t", 7)).getSQLState());
     }
 }

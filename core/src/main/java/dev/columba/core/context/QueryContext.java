@@ -4,6 +4,8 @@ import dev.columba.core.settings.SettingValues;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.stats.QueryStatistics;
 import dev.columba.core.stats.WaitCounters;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -13,6 +15,8 @@ import java.util.Objects;
 public final class QueryContext {
     private final SettingValues settings;
     private final QueryStatistics statistics;
+    /** Identity values the statement's inserts handed out, in order. */
+    private final List<GeneratedKeys> generatedKeys = new ArrayList<>();
 
     /** A statement outside a database (tools, tests): its waits count only in its own statistics. */
     public QueryContext(SettingValues settings) {
@@ -36,6 +40,16 @@ public final class QueryContext {
 
     public QueryStatistics statistics() {
         return statistics;
+    }
+
+    /** Records identity values an insert of this statement handed out. */
+    public synchronized void addGeneratedKeys(GeneratedKeys keys) {
+        generatedKeys.add(keys);
+    }
+
+    /** The identity values the statement's inserts handed out, in order; empty if none. */
+    public synchronized List<GeneratedKeys> generatedKeys() {
+        return List.copyOf(generatedKeys);
     }
 
     /** The counters this statement charges for reads of {@code tableName}. */

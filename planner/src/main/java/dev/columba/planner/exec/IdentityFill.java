@@ -1,5 +1,6 @@
 package dev.columba.planner.exec;
 
+import dev.columba.core.context.GeneratedKeys;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
@@ -26,6 +27,9 @@ final class IdentityFill {
     private final SqlType type;
     private final String columnName;
     private Long last;
+    /** The first value this fill handed out, and how many it handed out. */
+    private long first;
+    private long handedOut;
 
     private IdentityFill(Database database, int objectId, GeneratedColumns generated, TableSchema schema) {
         this.database = database;
@@ -70,10 +74,18 @@ final class IdentityFill {
                             + " overflows INT at " + value);
                 }
                 last = value;
+                if (handedOut++ == 0) {
+                    first = value;
+                }
                 row[column] = type == SqlType.INT ? (Object) (int) value : (Object) value;
                 return row;
             }
         };
+    }
+
+    /** The values this fill handed out, or null if none. */
+    GeneratedKeys keys() {
+        return handedOut == 0 ? null : new GeneratedKeys(columnName, type == SqlType.BIGINT, first, generated.increment(), handedOut);
     }
 
     /**

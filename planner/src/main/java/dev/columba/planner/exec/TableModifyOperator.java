@@ -5,6 +5,7 @@ import dev.columba.columnstore.scan.ScanOptions;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.VectorValues;
+import dev.columba.core.context.GeneratedKeys;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.StandardSettings;
@@ -434,6 +435,10 @@ public final class TableModifyOperator implements Operator {
         };
         if (identity != null) {
             identity.record(transaction);
+            GeneratedKeys keys = identity.keys();
+            if (keys != null) {
+                environment.query().addGeneratedKeys(keys);
+            }
         }
         return inserted;
     }

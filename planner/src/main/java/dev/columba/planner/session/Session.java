@@ -839,7 +839,7 @@ public final class Session implements AutoCloseable {
             }
             modifiedTable.ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
             Finished finished = finished(query, compile, cpuStart, start);
-            return new StatementResult.Update(count, finished.messages(), finished.statistics());
+            return new StatementResult.Update(count, finished.messages(), finished.statistics(), query.generatedKeys());
         }
         Optional<PointLookup> point = plan.pointLookup();
         if (point.isPresent() && directLookups) {

@@ -1,6 +1,7 @@
 package dev.columba.planner.session;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.context.GeneratedKeys;
 import dev.columba.core.schema.TableSchema;
 import java.util.List;
 
@@ -44,9 +45,16 @@ public sealed interface StatementResult extends AutoCloseable
     }
 
     /** An INSERT, UPDATE or DELETE: how many rows it changed. */
-    record Update(long count, List<String> messages, StatementStatistics statistics) implements StatementResult {
+    record Update(long count, List<String> messages, StatementStatistics statistics, List<GeneratedKeys> generatedKeys)
+            implements StatementResult {
         public Update {
             messages = List.copyOf(messages);
+            generatedKeys = List.copyOf(generatedKeys);
+        }
+
+        /** A change that handed out no identity values. */
+        public Update(long count, List<String> messages, StatementStatistics statistics) {
+            this(count, messages, statistics, List.of());
         }
     }
 
