@@ -165,7 +165,7 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
-        Optional<Session.Description> description = description();
+        Optional<Session.Description> description = connection.describe(sql);
         return description.isEmpty() || description.get().columns() == null ? null
                 : new EmbeddedResultSetMetaData(description.get().columns());
     }
@@ -177,15 +177,10 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
     @Override
     public ParameterMetaData getParameterMetaData() throws SQLException {
         checkOpen();
-        Optional<Session.Description> description = description();
+        Optional<Session.Description> description = connection.describe(sql);
         return new MarkerParameterMetaData(values.length,
                 description.isPresent() && description.get().parameterTypes().size() == values.length
                         ? description.get().parameterTypes() : null);
-    }
-
-    /** The statement planned now (or found in the plan cache), as its execution will be. */
-    private Optional<Session.Description> description() throws SQLException {
-        return connection.describe(sql);
     }
 
     private static SQLException withSql() {

@@ -113,12 +113,13 @@ public final class SqlShell {
     /** Where typed lines come from: a terminal's line reader, or plain input. */
     @FunctionalInterface
     private interface LineSource {
-        /** The next line, after showing {@code prompt}; null at the end of input; {@link #INTERRUPTED} for Ctrl-C. */
+        /**
+         * The next line, after showing {@code prompt}; null at the end of input.
+         *
+         * @throws UserInterruptException when the user pressed Ctrl-C at the prompt (terminals only)
+         */
         String read(String prompt) throws IOException;
     }
-
-    /** What a {@link LineSource} returns when the user pressed Ctrl-C at the prompt. */
-    private static final String INTERRUPTED = new String("^C");
 
     /**
      * The lines typed on {@code terminal}, through JLine: line editing, a history file
@@ -149,8 +150,6 @@ public final class SqlShell {
         return prompt -> {
             try {
                 return reader.readLine(prompt);
-            } catch (UserInterruptException interrupted) {
-                return INTERRUPTED;
             } catch (EndOfFileException end) {
                 return null;
             } finally {
@@ -163,8 +162,10 @@ public final class SqlShell {
         out.println("Columba SQL shell. End statements with ; or a line GO. \\? for help, \\q to quit.");
         StatementSplitter splitter = new StatementSplitter();
         while (true) {
-            String line = lines.read(splitter.inStatement() ? "      -> " : "columba> ");
-            if (line == INTERRUPTED) {
+            String line;
+            try {
+                line = lines.read(splitter.inStatement() ? "      -> " : "columba> ");
+            } catch (UserInterruptException interrupted) {
                 splitter = new StatementSplitter();
                 continue;
             }

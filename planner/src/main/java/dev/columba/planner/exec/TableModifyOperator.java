@@ -11,6 +11,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.expr.EvaluationContext;
 import dev.columba.core.expr.Evaluator;
 import dev.columba.core.expr.Expr;
 import dev.columba.core.expr.ExecutionMode;
@@ -128,6 +129,18 @@ public final class TableModifyOperator implements Operator {
             java.util.Objects.requireNonNull(name, "name");
             java.util.Objects.requireNonNull(condition, "condition");
             java.util.Objects.requireNonNull(expression, "expression");
+        }
+
+        /**
+         * Fails {@code statement} (23514, worded alike for INSERT, UPDATE, COPY and ALTER TABLE) if
+         * {@code row} makes the condition false.
+         */
+        public void enforce(Object[] row, EvaluationContext evaluation, String statement, String table) {
+            if (Boolean.FALSE.equals(Evaluator.evaluate(expression, row, evaluation))) {
+                throw new ColumbaException(ErrorCode.CHECK_VIOLATION, "The " + statement + " statement conflicted with"
+                        + " the CHECK constraint \"" + name + "\" (" + condition + ") of table " + table + ": row "
+                        + Arrays.toString(row));
+            }
         }
     }
 
@@ -394,19 +407,8 @@ public final class TableModifyOperator implements Operator {
     /** Fails the statement if {@code row} makes a CHECK constraint's condition false (23514). */
     private void checkConstraints(Object[] row, String statement) {
         for (int index = 0; index < checks.length; index++) {
-            Check check = checks[index];
-            if (Boolean.FALSE.equals(Evaluator.evaluate(check.expression(), row, context.evaluation()))) {
-                throw checkViolation(statement, target.name(), check.name(), check.condition(), row);
-            }
+            checks[index].enforce(row, context.evaluation(), statement, target.name());
         }
-    }
-
-    /** The error of a row that fails a CHECK constraint, worded alike for INSERT, UPDATE and COPY. */
-    public static ColumbaException checkViolation(String statement, String table, String constraint, String condition,
-                                                  Object[] row) {
-        return new ColumbaException(ErrorCode.CHECK_VIOLATION, "The " + statement + " statement conflicted with the"
-                + " CHECK constraint \"" + constraint + "\" (" + condition + ") of table " + table + ": row "
-                + Arrays.toString(row));
     }
 
     // ---- INSERT ---------------------------------------------------------------------------------

@@ -206,10 +206,9 @@ final class CopyCommand {
                         : StoreAssignment.convert(value, defaults[index].type(), column, table);
             }
             StoreAssignment.checkNotNull(row, schema, table, "COPY");
-            for (TableModifyOperator.Check check : compiled.checks()) {
-                if (Boolean.FALSE.equals(Evaluator.evaluate(check.expression(), row, evaluation))) {
-                    throw TableModifyOperator.checkViolation("COPY", table, check.name(), check.condition(), row);
-                }
+            List<TableModifyOperator.Check> checks = compiled.checks();
+            for (int index = 0; index < checks.size(); index++) {
+                checks.get(index).enforce(row, evaluation, "COPY", table);
             }
             return row;
         }

@@ -412,7 +412,7 @@ final class DdlExecutor {
             try (TableCursor rows = store.scan(transaction.writes(), TableScan.allocationOrder(ReadAheadOptions.OFF),
                     counters)) {
                 while (rows.next()) {
-                    failIfRejected(check, rows.row(), table.name(), evaluation);
+                    check.enforce(rows.row(), evaluation, "ALTER TABLE", table.name());
                 }
             }
             return;
@@ -432,16 +432,9 @@ final class DdlExecutor {
                         row[column] = dev.columba.core.batch.VectorValues.get(batch.column(column), position,
                                 table.schema().column(column).type());
                     }
-                    failIfRejected(check, row, table.name(), evaluation);
+                    check.enforce(row, evaluation, "ALTER TABLE", table.name());
                 }
             }
-        }
-    }
-
-    private static void failIfRejected(TableModifyOperator.Check check, Object[] row, String table,
-                                       dev.columba.core.expr.EvaluationContext evaluation) {
-        if (Boolean.FALSE.equals(dev.columba.core.expr.Evaluator.evaluate(check.expression(), row, evaluation))) {
-            throw TableModifyOperator.checkViolation("ALTER TABLE", table, check.name(), check.condition(), row);
         }
     }
 
