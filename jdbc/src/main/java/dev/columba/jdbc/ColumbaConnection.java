@@ -24,7 +24,10 @@ public interface ColumbaConnection {
      * Registers the database's meters with the application's Micrometer {@code registry}: pages
      * read by kind, read-ahead used and wasted, the sizes of the read requests sent to the
      * operating system, the time statements waited for page reads, the buffer pool's hit ratio and
-     * pages (see {@code StorageMetrics}). They are tagged {@code database=<name>}; the counters are
+     * pages (see {@code StorageMetrics}); statements executed and failed, plans made (and the time
+     * planning took) and cached plans run, commits, log syncs and bytes, open sessions, and warnings
+     * and errors of the engine's own work as {@code sys.event_log} keeps them (see
+     * {@code EngineMetrics}). They are tagged {@code database=<name>}; the counters are
      * functions over the engine's cumulative statistics, so they agree with STATISTICS IO. The
      * meters belong to the database, not to this connection: registering from a second connection
      * to the same registry adds nothing.

@@ -3,10 +3,10 @@ package dev.columba.jdbc;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.Setting;
 import dev.columba.planner.session.Engine;
+import dev.columba.planner.session.EngineMetrics;
 import dev.columba.planner.session.BatchResult;
 import dev.columba.planner.session.Session;
 import dev.columba.planner.session.StatementResult;
-import dev.columba.storage.metrics.StorageMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Array;
 import java.sql.Blob;
@@ -169,7 +169,7 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
             throw Errors.of(ErrorCode.INVALID_ARGUMENT, "bindMetrics needs a registry and a database name");
         }
         checkOpen();
-        StorageMetrics.bind(session.engine().database().bufferPool(), name, registry);
+        EngineMetrics.bind(session.engine(), name, registry);
     }
 
     @Override

@@ -56,4 +56,45 @@ class MetricsTest {
             }
         });
     }
+
+    @Test
+    void statementsPlansAndCommitsAreCountedAsTheyHappen() throws SQLException {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (Connection connection = DriverManager.getConnection("jdbc:columba:" + directory.resolve("db"), DriverTest.small());
+             Statement statement = connection.createStatement()) {
+            connection.unwrap(ColumbaConnection.class).bindMetrics(registry, "sales");
+            statement.execute("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(20))");
+            double statements = counter(registry, "columba.statements");
+            double failed = counter(registry, "columba.statements.failed");
+            double hits = counter(registry, "columba.plan_cache.hits");
+            double plans = registry.get("columba.planning").tag("database", "sales").functionTimer().count();
+            double commits = registry.get("columba.commits").tag("database", "sales").tag("durability", "full")
+                    .functionCounter().count();
+            try (java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
+                for (int id = 1; id <= 3; id++) {
+                    insert.setInt(1, id);
+                    insert.setString(2, "n" + id);
+                    insert.executeUpdate();
+                }
+            }
+            assertThrows(SQLException.class, () -> statement.execute("INSERT INTO t VALUES (1, 'duplicate')"));
+            assertEquals(statements + 4, counter(registry, "columba.statements"));
+            assertEquals(failed + 1, counter(registry, "columba.statements.failed"));
+            // Every run either made its plan or found it cached: four runs. The prepared INSERT is found at
+            // least once (its first run into the empty table may move the statistics and so plan it twice).
+            double planned = registry.get("columba.planning").tag("database", "sales").functionTimer().count() - plans;
+            double found = counter(registry, "columba.plan_cache.hits") - hits;
+            assertEquals(4, planned + found, planned + " planned, " + found + " found");
+            assertTrue(found >= 1 && planned >= 2, planned + " planned, " + found + " found");
+            assertTrue(registry.get("columba.planning").tag("database", "sales").functionTimer()
+                    .totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) > 0);
+            assertEquals(commits + 3, registry.get("columba.commits").tag("database", "sales").tag("durability", "full")
+                    .functionCounter().count(), "three autocommitted inserts; the failed one commits nothing");
+            assertEquals(1.0, registry.get("columba.sessions").tag("database", "sales").gauge().value());
+        }
+    }
+
+    private static double counter(SimpleMeterRegistry registry, String name) {
+        return registry.get(name).tag("database", "sales").functionCounter().count();
+    }
 }

@@ -13,6 +13,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -40,6 +42,7 @@ public final class PgServer implements AutoCloseable {
     private final EventLoopGroup network;
     private final AtomicInteger connections = new AtomicInteger();
     private final Channel listener;
+    private final MetricsEndpoint metrics;
 
     private PgServer(ServerConfig config) throws SQLException, InterruptedException {
         this.config = config;
@@ -67,6 +70,24 @@ public final class PgServer implements AutoCloseable {
             keeper.close();
             throw e;
         }
+        try {
+            this.metrics = config.metricsPort() == ServerConfig.NO_METRICS ? null
+                    : MetricsEndpoint.start(config.host(), config.metricsPort(), keeper,
+                            config.database().getFileName().toString(), connections::get);
+        } catch (IOException e) {
+            closeAfterFailedStart();
+            throw new UncheckedIOException("cannot serve metrics on " + config.host() + ":" + config.metricsPort() + ": "
+                    + e.getMessage(), e);
+        } catch (SQLException | RuntimeException e) {
+            closeAfterFailedStart();
+            throw e;
+        }
+    }
+
+    private void closeAfterFailedStart() throws SQLException {
+        listener.close().syncUninterruptibly();
+        shutDownThreads();
+        keeper.close();
     }
 
     /**
@@ -88,6 +109,11 @@ public final class PgServer implements AutoCloseable {
         return config;
     }
 
+    /** The HTTP port serving Prometheus metrics at {@code /metrics}, if the configuration asked for them. */
+    public java.util.OptionalInt metricsPort() {
+        return metrics == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(metrics.port());
+    }
+
     /** Client sessions open now. */
     public int sessionCount() {
         return cancelKeys.size();
@@ -102,6 +128,9 @@ public final class PgServer implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         listener.close().syncUninterruptibly();
+        if (metrics != null) {
+            metrics.close();
+        }
         shutDownThreads();
         keeper.close();
     }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code columba server <dir> [--port N] [--host ADDR] [--password P] [--max-connections N]}. */
+/** {@code columba server <dir> [--port N] [--host ADDR] [--password P] [--max-connections N] [--metrics-port N]}. */
 @Command(name = "columba server", mixinStandardHelpOptions = true, versionProvider = ServerMain.Version.class,
         description = "Serves one database directory over the PostgreSQL wire protocol (v3) until the process is stopped.",
         footer = {"", "Without --password every client is trusted, which is allowed on a loopback address only.",
@@ -35,6 +35,10 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MAX_CONNECTIONS,
             description = "clients served at once; default ${DEFAULT-VALUE}")
     private int maxConnections;
+
+    @Option(names = "--metrics-port", paramLabel = "N", description = "serve Prometheus metrics at http://<host>:N/metrics"
+            + " (0 for any free port); off unless given")
+    private Integer metricsPort;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -64,12 +68,15 @@ public final class ServerMain implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         ServerConfig config = new ServerConfig(database, host, port, Optional.ofNullable(password), maxConnections,
-                ServerConfig.DEFAULT_MAX_MESSAGE_LENGTH);
+                ServerConfig.DEFAULT_MAX_MESSAGE_LENGTH, metricsPort == null ? ServerConfig.NO_METRICS : metricsPort);
         PgServer server;
         try {
             server = PgServer.start(config);
         } catch (SQLException e) {
             err.println("columba server: cannot open " + config.database() + ": " + e.getMessage());
+            return 1;
+        } catch (java.io.UncheckedIOException e) {
+            err.println("columba server: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
             err.println("columba server: cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage());
@@ -84,6 +91,8 @@ public final class ServerMain implements Callable<Integer> {
         }, "columba-server-shutdown"));
         out.println("Columba server on " + config.host() + ":" + server.port() + " serving " + config.database()
                 + (config.password().isPresent() ? " (password required)" : " (trust: no password)"));
+        server.metricsPort().ifPresent(metrics ->
+                out.println("metrics: http://" + config.host() + ":" + metrics + MetricsEndpoint.PATH));
         out.println("connect: psql -h " + config.host() + " -p " + server.port() + " -U columba"
                 + "   or   jdbc:postgresql://" + config.host() + ":" + server.port() + "/columba");
         out.flush();

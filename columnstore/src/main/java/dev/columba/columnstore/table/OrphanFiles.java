@@ -84,6 +84,15 @@ public final class OrphanFiles {
                         + " (a drop whose file deletion did not finish, or files put here by hand)");
             }
         }
+        if (work.moved > 0) {
+            database.events().record(System.Logger.Level.WARNING, "orphan-sweep", "moved " + work.moved
+                    + " columnstore files no committed state refers to into "
+                    + DatabaseLayout.damagedDirectory(database.directory()) + " (see report.txt there); deleted "
+                    + work.deleted + " left by unfinished writes");
+        } else if (work.deleted > 0) {
+            database.events().record(System.Logger.Level.INFO, "orphan-sweep", "deleted " + work.deleted
+                    + " columnstore files left by unfinished writes (a killed load or tuple mover)");
+        }
         return new Sweep(work.deleted, work.moved);
     }
 

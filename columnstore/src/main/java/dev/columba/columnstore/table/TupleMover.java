@@ -76,8 +76,10 @@ public final class TupleMover implements AutoCloseable {
                 runOnce();
                 lastFailure = null;
             } catch (RuntimeException e) {
-                // Reported through lastFailure (and sys views); the next round tries again.
+                // Nobody waits on this thread: the failure is logged and shown in sys.event_log; the next round tries again.
                 lastFailure = e;
+                database.events().record(System.Logger.Level.ERROR, "tuple-mover",
+                        "compressing closed delta rowgroups failed; the next round tries again", e);
             }
         }
     }

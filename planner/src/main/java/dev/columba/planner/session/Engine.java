@@ -53,6 +53,7 @@ public final class Engine implements AutoCloseable {
     private final AtomicInteger sessions = new AtomicInteger();
     private final StatisticsStore statistics = new StatisticsStore();
     private final PlanCache planCache = new PlanCache();
+    private final StatementCounters statementCounters = new StatementCounters();
     /** The kept batches of the open sessions, freed at close before the memory is checked for leaks. */
     private final java.util.Set<ReusableBatches> reusableBatches = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The statement allocators the open sessions keep between statements, closed at close. */
@@ -218,6 +219,11 @@ public final class Engine implements AutoCloseable {
         ReusableBatches batches = new ReusableBatches(() -> memory.child("session batches", Long.MAX_VALUE));
         reusableBatches.add(batches);
         return batches;
+    }
+
+    /** Statements executed, failed, planned and run from cached plans since the engine opened. */
+    public StatementCounters statementCounters() {
+        return statementCounters;
     }
 
     /** Sessions open now. */

@@ -303,6 +303,25 @@ public final class Session implements AutoCloseable {
      * @throws ColumbaException with the error's code (SQLSTATE) and a message naming the problem
      */
     public StatementResult execute(String sql, List<Object> parameters) {
+        return counted(() -> executeText(sql, parameters));
+    }
+
+    /**
+     * Runs one statement's work, counting it in the engine's {@link StatementCounters}: executed,
+     * and failed if it throws (an error while a query's rows are read later is not counted).
+     */
+    private <T> T counted(java.util.function.Supplier<T> statement) {
+        StatementCounters counters = engine.statementCounters();
+        counters.countExecuted();
+        try {
+            return statement.get();
+        } catch (RuntimeException | Error e) {
+            counters.countFailed();
+            throw e;
+        }
+    }
+
+    private StatementResult executeText(String sql, List<Object> parameters) {
         checkOpen();
         long start = System.nanoTime();
         // The thread's CPU clock is read only once a lookup missed (a system call, worth avoiding
@@ -485,6 +504,10 @@ public final class Session implements AutoCloseable {
      * @throws ColumbaException with the failing set's error code; INVALID_STATEMENT for a query
      */
     public BatchResult executeBatch(String sql, List<List<Object>> parameterSets) {
+        return counted(() -> executeBatchOnce(sql, parameterSets));
+    }
+
+    private BatchResult executeBatchOnce(String sql, List<List<Object>> parameterSets) {
         checkOpen();
         if (parameterSets.isEmpty()) {
             return new BatchResult(new long[0], List.of(), StatementStatistics.NONE);
@@ -503,6 +526,7 @@ public final class Session implements AutoCloseable {
             }
             planned = plan(statement, new Compilation(key, cpuStart, start));
         }
+        countCompile(planned.compile());
         PreparedStatementPlan plan = planned.plan();
         if (!plan.modifies()) {
             throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "a batch runs INSERT, UPDATE, DELETE and MERGE"
@@ -613,7 +637,7 @@ public final class Session implements AutoCloseable {
         checkOpen();
         List<StatementResult> results = new ArrayList<>();
         for (SqlNode statement : ColumbaSqlParser.parseStatements(sql)) {
-            StatementResult result = execute(statement, List.of(), null);
+            StatementResult result = counted(() -> execute(statement, List.of(), null));
             if (result instanceof StatementResult.Rows rows) {
                 while (rows.next() != null) {
                     // A script's queries run to completion so their statistics are complete.
@@ -813,9 +837,19 @@ public final class Session implements AutoCloseable {
         return new Planned(plan, modified, compile);
     }
 
+    /** Counts a run of a cached plan, or a plan made for this run and what making it took. */
+    private void countCompile(CompileTime compile) {
+        if (compile == CompileTime.CACHED) {
+            engine.statementCounters().countCachedPlanRun();
+        } else {
+            engine.statementCounters().countPlanned(compile.elapsedNanos());
+        }
+    }
+
     /** Executes a plan, new or cached, with {@code parameters} bound. */
     private StatementResult run(PreparedStatementPlan plan, Optional<String> modifiedTable, List<Object> parameters,
                                 CompileTime compile) {
+        countCompile(compile);
         SettingValues settings = settings();
         if (plan.parameterTypes().size() != parameters.size()) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "the statement has " + plan.parameterTypes().size()

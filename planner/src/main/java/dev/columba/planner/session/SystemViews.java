@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  * {@code column_store_dictionaries}, and the dictionary-pressure diagnosis as
  * {@code column_store_dictionary_pressure} and {@code column_store_recommendations}, the SQL form of
  * {@code columba diag dictionary}), {@code index_physical_stats} (fragmentation, which reads every
- * page of every B+tree — run it deliberately), the engine's {@code plan_cache} and the cumulative {@code io_stats} and
+ * page of every B+tree — run it deliberately), the engine's {@code plan_cache} and {@code event_log}, the cumulative {@code io_stats} and
  * {@code wait_stats}. Columns are snake_case; rows are computed when the view is read.
  */
 final class SystemViews {
@@ -101,9 +101,22 @@ final class SystemViews {
                 "rows", SqlType.BIGINT, "filegroup", NAME, "partition_object_id", SqlType.INT, "data_compression", SqlType.INT,
                 "data_compression_desc", NAME), () -> partitions(entries));
         add(views, "views", schema("view_name", NAME, "object_id", SqlType.INT, "definition", TEXT), () -> userViews(entries));
+        add(views, "event_log", schema("event_time", SqlType.TIMESTAMP, "level", NAME, "source", NAME, "message", TEXT),
+                () -> eventLog(database));
         add(views, "plan_cache", schema("sql_text", TEXT, "use_count", SqlType.BIGINT, "planning_time_ms", SqlType.DOUBLE,
                 "created", SqlType.TIMESTAMP, "last_used", SqlType.TIMESTAMP), () -> planCache(planCache));
         return views;
+    }
+
+    /** What the engine did on its own (recovery, checkpoints, sweeps, background failures), oldest first. */
+    private static List<Object[]> eventLog(Database database) {
+        List<Object[]> rows = new ArrayList<>();
+        for (dev.columba.storage.db.EventLog.Event event : database.events().events()) {
+            String message = event.message();
+            rows.add(new Object[] {LocalDateTime.ofInstant(event.time(), ZoneOffset.UTC), event.level().getName(),
+                    event.source(), message.length() > 4000 ? message.substring(0, 4000) : message});
+        }
+        return rows;
     }
 
     /** The plans the engine keeps, most recently used first (SQL Server's sys.dm_exec_cached_plans, in small). */

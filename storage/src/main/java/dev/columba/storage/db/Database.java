@@ -93,6 +93,7 @@ public final class Database implements AutoCloseable {
     private volatile boolean closed;
     /** State upper layers keep per database ({@link #extension}), by kind. */
     private final ConcurrentHashMap<Class<?>, Object> extensions = new ConcurrentHashMap<>();
+    private final EventLog events = new EventLog();
 
     /**
      * What opening the database found and did. {@code logTail} says where the log ended and what
@@ -175,12 +176,36 @@ public final class Database implements AutoCloseable {
             this.readOnly = log.readOnly();
             this.recovery = new RecoveryReport(created, redoLsn, log.endLsn(), replay.transactions(), replay.applied(),
                     replay.skipped(), replay.discarded(), log.tailAtOpen(), log.repairAtOpen().orElse(null));
+            recordOpening(recovery);
             if (!readOnly) {
                 checkpoint();
             }
         } catch (RuntimeException failure) {
             closeAfterFailedOpen(failure, openedLog, openedPool);
             throw failure;
+        }
+    }
+
+    /**
+     * Says what opening found: a repair of a damaged log is a warning, a replay after a crash news,
+     * a clean opening or a new database a detail (an embedded application creates temporary ones
+     * often, and must not find a line on its standard error for each).
+     */
+    private void recordOpening(RecoveryReport report) {
+        if (report.created()) {
+            events.record(System.Logger.Level.DEBUG, "recovery", "created database " + directory);
+            return;
+        }
+        String replayed = "opened " + directory + ": redo from LSN " + report.redoLsn() + " to " + report.endLsn() + ", "
+                + report.transactionsReplayed() + " transactions replayed (" + report.recordsApplied() + " records applied, "
+                + report.recordsSkipped() + " skipped, " + report.incompleteRecordsDiscarded()
+                + " of unfinished transactions discarded)";
+        if (report.logRepair() != null) {
+            events.record(System.Logger.Level.WARNING, "recovery", replayed + "; " + report.logRepair().describe());
+        } else if (report.transactionsReplayed() > 0 || report.incompleteRecordsDiscarded() > 0) {
+            events.record(System.Logger.Level.INFO, "recovery", replayed);
+        } else {
+            events.record(System.Logger.Level.DEBUG, "recovery", replayed);
         }
     }
 
@@ -484,6 +509,11 @@ public final class Database implements AutoCloseable {
         return systemCounters;
     }
 
+    /** Recovery, checkpoints, sweeps and background failures, as {@code sys.event_log} shows them. */
+    public EventLog events() {
+        return events;
+    }
+
     public RecoveryReport recoveryReport() {
         return recovery;
     }
@@ -536,6 +566,7 @@ public final class Database implements AutoCloseable {
         checkOpen();
         checkWritable();
         synchronized (checkpointLock) {
+            long started = System.nanoTime();
             long[] freedGeneration = new long[1];
             long redo = transactions.quiesced(() -> {
                 long end = log.endLsn();
@@ -543,7 +574,8 @@ public final class Database implements AutoCloseable {
                 freedGeneration[0] = allocator.freedExtents().redoPointChosen();
                 return end;
             });
-            pool.writeDirty(pool.dirtyPages());
+            long[] dirty = pool.dirtyPages();
+            pool.writeDirty(dirty);
             dataFiles.sync();
             long[] lsns = new long[1];
             long checkpointEnd = log.append(List.of(new LogRecord.Checkpoint(redo)), lsns);
@@ -553,6 +585,8 @@ public final class Database implements AutoCloseable {
             allocator.freedExtents().checkpointFinished(freedGeneration[0]);
             log.removeSegmentsBefore(redo);
             lastRedoLsn = redo;
+            events.record(System.Logger.Level.DEBUG, "checkpoint", "checkpoint at redo LSN " + redo + ": " + dirty.length
+                    + " dirty pages written in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         }
     }
 
