@@ -18,9 +18,10 @@ import java.util.Map;
  * Gives inserted rows their identity values. The last value handed out lives in the table's
  * options ({@code identity_last:<column>}) and is read and written inside the statement's write
  * transaction: there is one writer at a time, so no two statements hand out the same value, and a
- * rolled-back insert gives its values back (SQL Server leaves a gap; Columba need not).
+ * rolled-back insert gives its values back (SQL Server leaves a gap; Columba need not). INSERT's
+ * operator and COPY's row path use it.
  */
-final class IdentityFill {
+public final class IdentityFill {
     private final Database database;
     private final int objectId;
     private final GeneratedColumns generated;
@@ -45,7 +46,7 @@ final class IdentityFill {
     }
 
     /** The fill for table {@code objectId} as {@code transaction} sees it, or null if it has no identity column. */
-    static IdentityFill of(Database database, Transaction transaction, int objectId) {
+    public static IdentityFill of(Database database, Transaction transaction, int objectId) {
         CatalogEntry.Table entry = entry(database, transaction, objectId);
         GeneratedColumns generated = GeneratedColumns.of(entry.schema(), entry.options());
         return generated.identity() < 0 ? null : new IdentityFill(database, objectId, generated, entry.schema());
@@ -57,7 +58,7 @@ final class IdentityFill {
     }
 
     /** {@code rows} with the identity column set to the next values, in order. */
-    Iterator<Object[]> fill(Iterator<Object[]> rows) {
+    public Iterator<Object[]> fill(Iterator<Object[]> rows) {
         int column = generated.identity();
         return new Iterator<>() {
             @Override
@@ -92,7 +93,7 @@ final class IdentityFill {
      * Records the last value handed out in the table's options. Reads the entry again: the inserts
      * may have changed it (a root split moves the root page).
      */
-    void record(Transaction transaction) {
+    public void record(Transaction transaction) {
         if (last == null || last.equals(generated.lastIdentity())) {
             return;
         }

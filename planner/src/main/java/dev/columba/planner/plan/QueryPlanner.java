@@ -212,18 +212,21 @@ public final class QueryPlanner {
     }
 
     /**
-     * A table's CHECK constraints and defaults compiled to expressions over its row, for a writer
-     * that does not go through a plan (COPY): the checks in the order of
-     * {@code TableConstraints.checks()}, the defaults by column, each cast to its column's type.
+     * A table's CHECK constraints, defaults and computed columns compiled to expressions over its
+     * row, for a writer that does not go through a plan (COPY): the checks in the order of
+     * {@code TableConstraints.checks()}, the defaults and the computed columns by column (in column
+     * order), each cast to its column's type.
      */
-    public record CompiledConstraints(List<TableModifyOperator.Check> checks, Map<Integer, Expr> defaults) {
+    public record CompiledConstraints(List<TableModifyOperator.Check> checks, Map<Integer, Expr> defaults,
+                                      Map<Integer, Expr> computed) {
         public CompiledConstraints {
             checks = List.copyOf(checks);
             defaults = Map.copyOf(defaults);
+            computed = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(computed));
         }
     }
 
-    /** Compiles table {@code name}'s CHECK constraints and defaults (see {@link CompiledConstraints}). */
+    /** Compiles table {@code name}'s CHECK constraints, defaults and computed columns (see {@link CompiledConstraints}). */
     public CompiledConstraints compileConstraints(String name) {
         ColumbaTable table = catalog.table(name).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
                 "table " + name + " does not exist"));
@@ -234,8 +237,9 @@ public final class QueryPlanner {
     public CompiledConstraints compileConstraints(String name, TableConstraints constraints) {
         ColumbaTable table = catalog.table(name).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
                 "table " + name + " does not exist"));
-        if (!constraints.any()) {
-            return new CompiledConstraints(List.of(), Map.of());
+        GeneratedColumns generated = table.generated();
+        if (!constraints.any() && generated.computed().isEmpty()) {
+            return new CompiledConstraints(List.of(), Map.of(), Map.of());
         }
         JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
         Properties properties = new Properties();
@@ -262,7 +266,11 @@ public final class QueryPlanner {
                     + table.schema().column(value.getKey()).name(), table.name());
             defaults.put(value.getKey(), translator.translate(row.convertAs(expression, value.getKey())));
         }
-        return new CompiledConstraints(checks, defaults);
+        Map<Integer, Expr> computed = new LinkedHashMap<>();
+        for (int column : generated.computed().keySet()) {
+            computed.put(column, translator.translate(row.convertAs(generated.expression(column, table.name()), column)));
+        }
+        return new CompiledConstraints(checks, defaults, computed);
     }
 
     /**

@@ -14,9 +14,11 @@ import dev.columba.planner.copy.CsvReader;
 import dev.columba.planner.copy.ImportReader;
 import dev.columba.planner.copy.ImportTarget;
 import dev.columba.planner.parser.SqlCopy;
+import dev.columba.planner.exec.IdentityFill;
 import dev.columba.planner.exec.StoreAssignment;
 import dev.columba.planner.exec.TableModifyOperator;
 import dev.columba.planner.plan.QueryPlanner;
+import dev.columba.planner.schema.GeneratedColumns;
 import dev.columba.planner.schema.TableConstraints;
 import dev.columba.core.expr.EvaluationContext;
 import dev.columba.core.expr.Evaluator;
@@ -79,12 +81,22 @@ final class CopyCommand {
                     ? dev.columba.planner.schema.PartitionOptions.read(table,
                             new dev.columba.storage.table.Tables(database).list(transaction.writes(), counters))
                     : null;
-            int[] targets = new int[copy.columns().isEmpty() ? schema.size() : copy.columns().size()];
-            for (int field = 0; field < targets.length; field++) {
-                targets[field] = copy.columns().isEmpty() ? field : schema.indexOf(copy.columns().get(field).getSimple());
+            // As INSERT: without a column list the file holds the columns that are not generated (IDENTITY,
+            // computed), in order; naming a generated column is an error; COPY fills them itself.
+            GeneratedColumns generated = GeneratedColumns.of(schema, table.options());
+            int[] targets = copy.columns().isEmpty()
+                    ? java.util.stream.IntStream.range(0, schema.size()).filter(column -> !generated.isGenerated(column)).toArray()
+                    : new int[copy.columns().size()];
+            for (int field = 0; field < targets.length && !copy.columns().isEmpty(); field++) {
+                targets[field] = schema.indexOf(copy.columns().get(field).getSimple());
                 if (targets[field] < 0) {
                     throw new ColumbaException(ErrorCode.UNDEFINED_COLUMN, "column " + copy.columns().get(field).getSimple()
                             + " does not exist in " + name);
+                }
+                if (generated.isGenerated(targets[field])) {
+                    throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "cannot COPY into "
+                            + (targets[field] == generated.identity() ? "identity" : "computed") + " column '"
+                            + schema.column(targets[field]).name() + "' of table '" + name + "': its values are generated");
                 }
                 for (int earlier = 0; earlier < field; earlier++) {
                     if (targets[earlier] == targets[field]) {
@@ -104,9 +116,9 @@ final class CopyCommand {
             RowConstraints constraints = RowConstraints.of(session, table, targets);
             if (constraints != null && options.fileFormat() != CopyOptions.FileFormat.CSV) {
                 throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "COPY " + name + " FROM a "
-                        + options.fileFormat() + " file: table " + name + " has CHECK constraints or defaults for"
-                        + " columns the file does not fill, which COPY enforces for CSV files only; load a CSV file"
-                        + " or INSERT ... SELECT from a staging table");
+                        + options.fileFormat() + " file: table " + name + " has CHECK constraints, IDENTITY or computed"
+                        + " columns, or defaults for columns the file does not fill, which COPY applies for CSV files"
+                        + " only; load a CSV file or INSERT ... SELECT from a staging table");
             }
             if (constraints != null) {
                 try (CsvReader csv = new CsvReader(file, file.toString(), options, constraints.parseSchema(), name,
@@ -162,8 +174,9 @@ final class CopyCommand {
     }
 
     /**
-     * The CHECK constraints and the defaults of a COPY's target: a table that has CHECK constraints,
-     * or defaults for columns the COPY leaves out, takes the row path ({@link #copyCheckedRows}).
+     * The CHECK constraints, defaults and generated columns of a COPY's target: a table that has CHECK
+     * constraints, IDENTITY or computed columns, or defaults for columns the COPY leaves out, takes the
+     * row path ({@link #copyCheckedRows}).
      *
      * @param parseSchema the table's schema with each defaulted column the COPY leaves out nullable, so
      *                    that the CSV parser lets it through to get its default; NOT NULL is
@@ -174,12 +187,13 @@ final class CopyCommand {
         /** The constraints a COPY of {@code targets} must apply, or null if it need not look at its rows. */
         static RowConstraints of(Session session, CatalogEntry.Table table, int[] targets) {
             TableConstraints declared = TableConstraints.of(table.schema(), table.options());
+            GeneratedColumns generated = GeneratedColumns.of(table.schema(), table.options());
             boolean[] targeted = new boolean[table.schema().size()];
             for (int target : targets) {
                 targeted[target] = true;
             }
             boolean defaultsNeeded = declared.defaults().keySet().stream().anyMatch(column -> !targeted[column]);
-            if (declared.checks().isEmpty() && !defaultsNeeded) {
+            if (declared.checks().isEmpty() && !defaultsNeeded && !generated.any()) {
                 return null;
             }
             QueryPlanner.CompiledConstraints compiled = new QueryPlanner(new SessionCatalog(session), session.settings())
@@ -193,17 +207,26 @@ final class CopyCommand {
                 Column column = parseColumns.get(defaulted[index]);
                 parseColumns.set(defaulted[index], new Column(column.name(), column.type(), true));
             }
+            for (int index = 0; index < parseColumns.size(); index++) {
+                if (generated.isGenerated(index)) {
+                    Column column = parseColumns.get(index);
+                    parseColumns.set(index, new Column(column.name(), column.type(), true));
+                }
+            }
             return new RowConstraints(compiled, defaulted, defaults, table.schema(), new TableSchema(parseColumns),
                     EvaluationContext.startingNow(java.time.Clock.systemUTC()));
         }
 
-        /** {@code row} with its defaults filled, checked for NOT NULL and against the CHECK constraints. */
+        /**
+         * {@code row} (its identity value already given) with its defaults and then its computed
+         * columns filled, checked for NOT NULL and against the CHECK constraints.
+         */
         Object[] apply(Object[] row, String table) {
             for (int index = 0; index < defaulted.length; index++) {
-                Object value = Evaluator.evaluate(defaults[index], row, evaluation);
-                Column column = schema.column(defaulted[index]);
-                row[defaulted[index]] = value == null || defaults[index].type().equals(column.type()) ? value
-                        : StoreAssignment.convert(value, defaults[index].type(), column, table);
+                row[defaulted[index]] = evaluate(defaults[index], defaulted[index], row, table);
+            }
+            for (Map.Entry<Integer, Expr> computed : compiled.computed().entrySet()) {
+                row[computed.getKey()] = evaluate(computed.getValue(), computed.getKey(), row, table);
             }
             StoreAssignment.checkNotNull(row, schema, table, "COPY");
             List<TableModifyOperator.Check> checks = compiled.checks();
@@ -212,18 +235,25 @@ final class CopyCommand {
             }
             return row;
         }
+
+        private Object evaluate(Expr expression, int target, Object[] row, String table) {
+            Object value = Evaluator.evaluate(expression, row, evaluation);
+            Column column = schema.column(target);
+            return value == null || expression.type().equals(column.type()) ? value
+                    : StoreAssignment.convert(value, expression.type(), column, table);
+        }
     }
 
     /**
-     * A CSV file into a table with CHECK constraints or defaults to fill: row by row, each row
-     * completed and checked before it is written (a columnstore table's rows still go through its
+     * A CSV file into a table with CHECK constraints, defaults to fill, or IDENTITY or computed
+     * columns: row by row, each row numbered, completed and checked before it is written (a columnstore table's rows still go through its
      * bulk path). The first failing row fails the COPY, naming its line; the transaction then leaves
      * the table as it was.
      */
     private long copyCheckedRows(CsvReader csv, RowConstraints constraints, CatalogEntry.Table table,
                                  dev.columba.planner.schema.TablePartitions partitions, Transaction transaction,
                                  IoCounters counters) {
-        Iterator<Object[]> rows = new Iterator<>() {
+        Iterator<Object[]> parsed = new Iterator<>() {
             @Override
             public boolean hasNext() {
                 return csv.hasNext();
@@ -231,7 +261,20 @@ final class CopyCommand {
 
             @Override
             public Object[] next() {
-                Object[] row = csv.next();
+                return csv.next();
+            }
+        };
+        IdentityFill identity = IdentityFill.of(session.database(), transaction, table.objectId());
+        Iterator<Object[]> numbered = identity == null ? parsed : identity.fill(parsed);
+        Iterator<Object[]> rows = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return numbered.hasNext();
+            }
+
+            @Override
+            public Object[] next() {
+                Object[] row = numbered.next();
                 try {
                     return constraints.apply(row, table.name());
                 } catch (ColumbaException e) {
@@ -239,6 +282,16 @@ final class CopyCommand {
                 }
             }
         };
+        long count = copyRows(rows, csv, table, partitions, transaction, counters);
+        if (identity != null) {
+            identity.record(transaction);
+        }
+        return count;
+    }
+
+    private long copyRows(Iterator<Object[]> rows, CsvReader csv, CatalogEntry.Table table,
+                          dev.columba.planner.schema.TablePartitions partitions, Transaction transaction,
+                          IoCounters counters) {
         if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
             return ColumnstoreTable.open(session.database(), table).bulkInsert(transaction, rows);
         }

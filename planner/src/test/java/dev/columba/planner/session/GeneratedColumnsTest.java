@@ -113,6 +113,35 @@ class GeneratedColumnsTest {
         }
     }
 
+    @Test
+    void copyFillsIdentityAndComputedColumnsAsInsertDoesOnBothStorageKinds() throws java.io.IOException {
+        java.nio.file.Path file = directory.resolve("people.csv");
+        java.nio.file.Files.writeString(file, "intcolumn,NAME,Age,Randomvalue\n5,a,25,100\n6,b,26,\n");
+        java.nio.file.Path listed = directory.resolve("listed.csv");
+        java.nio.file.Files.writeString(listed, "NAME,Age\nc,27\n");
+        try (Engine engine = SessionRows.open(directory.resolve("db")); Session session = engine.openSession()) {
+            for (String storage : List.of("", " WITH (storage = columnstore, bulk_min_rows = 1)")) {
+                session.execute("DROP TABLE IF EXISTS TestTable");
+                session.execute(TEST_TABLE + storage);
+                assertEquals(1, update(session, "INSERT INTO TestTable (NAME, Age) VALUES ('first', 1)"));
+                // Without a column list the file holds the columns that are not generated, as INSERT's VALUES do.
+                assertEquals(2, update(session, "COPY TestTable FROM '" + file + "' WITH (HEADER)"));
+                assertEquals(1, update(session, "COPY TestTable (NAME, Age) FROM '" + listed + "' WITH (HEADER)"));
+                assertEquals(1, update(session, "INSERT INTO TestTable (NAME, Age) VALUES ('last', 1)"));
+                assertEquals(List.of(List.of(1, "1", "first"), List.of(2, "2", "a"), List.of(3, "3", "b"),
+                                List.of(4, "4", "c"), List.of(5, "5", "last")),
+                        query(session, "SELECT ID, IDvarchar, NAME FROM TestTable ORDER BY ID"), storage);
+                ColumbaException named = assertThrows(ColumbaException.class, () -> session.execute(
+                        "COPY TestTable (ID, NAME, Age) FROM '" + listed + "' WITH (HEADER)"));
+                assertEquals(ErrorCode.INVALID_STATEMENT, named.errorCode());
+                assertTrue(named.getMessage().contains("identity column 'ID'"), named.getMessage());
+                ColumbaException computed = assertThrows(ColumbaException.class, () -> session.execute(
+                        "COPY TestTable (IDvarchar, NAME, Age) FROM '" + listed + "' WITH (HEADER)"));
+                assertTrue(computed.getMessage().contains("computed column 'IDvarchar'"), computed.getMessage());
+            }
+        }
+    }
+
     private static int objectId(Engine engine, String name) {
         return engine.database().catalog().byName(engine.database().bufferPool(), name, engine.database().systemCounters())
                 .map(CatalogEntry::objectId).orElseThrow();
