@@ -2,6 +2,7 @@ package dev.columba.jdbc;
 
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
+import dev.columba.planner.schema.PrimaryKey;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.session.Engine;
 import dev.columba.storage.catalog.Catalog;
@@ -12,6 +13,7 @@ import java.sql.DatabaseMetaData;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Map;
 
@@ -28,7 +30,6 @@ final class CatalogRows {
     /** Table options that mark IDENTITY and computed columns (see the planner's DDL). */
     private static final String IDENTITY_OPTION = "identity:";
     private static final String COMPUTED_OPTION = "computed:";
-    private static final String PRIMARY_KEY_INDEX_PREFIX = "PK_";
 
     private final List<CatalogEntry.Table> tables = new ArrayList<>();
     private final List<CatalogEntry.Index> indexes = new ArrayList<>();
@@ -176,22 +177,11 @@ final class CatalogRows {
     List<Object[]> primaryKeys(String catalog, String schema, String tableName) {
         List<Object[]> rows = new ArrayList<>();
         for (CatalogEntry.Table table : named(catalog, schema, tableName)) {
-            List<Integer> key = List.of();
-            String keyName = null;
-            if (table.organization() == CatalogEntry.Organization.CLUSTERED && table.uniqueKey()) {
-                key = table.keyColumns();
-                keyName = table.name();
-            } else {
-                for (CatalogEntry.Index index : indexesOf(table)) {
-                    if (index.unique() && index.name().equalsIgnoreCase(PRIMARY_KEY_INDEX_PREFIX + table.name())) {
-                        key = index.keyColumns();
-                        keyName = index.name();
-                    }
-                }
-            }
+            Optional<PrimaryKey> primaryKey = PrimaryKey.of(table, indexesOf(table));
+            List<Integer> key = primaryKey.map(PrimaryKey::columns).orElse(List.of());
             for (int position = 0; position < key.size(); position++) {
                 rows.add(new Object[] {null, null, table.name(), table.schema().column(key.get(position)).name(),
-                        position + 1, keyName});
+                        position + 1, primaryKey.get().indexName()});
             }
         }
         rows.sort(Comparator.comparing(row -> ((String) row[3]).toLowerCase(Locale.ROOT)));

@@ -533,7 +533,7 @@ final class DdlExecutor {
         boolean clustered = primaryKey.isPresent() && primaryKey.get().clustering() != Clustering.NONCLUSTERED;
         TableStore created = tables.createTable(transaction, name, schema, clustered ? key : List.of(), true, options);
         if (primaryKey.isPresent() && !clustered) {
-            tables.createIndex(transaction, name, "PK_" + name, key, true);
+            tables.createIndex(transaction, name, dev.columba.planner.schema.PrimaryKey.nonclusteredIndexName(name), key, true);
             created = tables.table(transaction.writes(), name, transaction.systemCounters());
         }
         return new TableModifyOperator.RowstoreTarget(created, session.engine().statistics(), null);

@@ -12,6 +12,7 @@ import dev.columba.core.stats.WaitType;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.PartitionOptions;
+import dev.columba.planner.schema.PrimaryKey;
 import dev.columba.planner.schema.SystemView;
 import dev.columba.planner.schema.TableConstraints;
 import dev.columba.storage.btree.BTree;
@@ -268,12 +269,21 @@ final class SystemViews {
     }
 
     /**
-     * UNIQUE constraints, each enforced by the unique index of its name (SQL Server's
-     * sys.key_constraints; a primary key is not listed: the catalog does not tell it from a unique
-     * clustered index).
+     * Primary keys and UNIQUE constraints, each with the unique index that enforces it (SQL Server's
+     * sys.key_constraints). The primary key is read as JDBC's getPrimaryKeys reads it
+     * ({@link PrimaryKey}): the catalog keeps no mark of its own for it, so a table clustered by
+     * {@code CREATE UNIQUE CLUSTERED INDEX} is listed with a primary key too.
      */
     private static List<Object[]> keyConstraints(List<CatalogEntry> entries) {
         List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Table table && !PartitionOptions.partition(table)) {
+                List<CatalogEntry.Index> indexes = entries.stream().filter(CatalogEntry.Index.class::isInstance)
+                        .map(CatalogEntry.Index.class::cast).filter(index -> index.tableId() == table.objectId()).toList();
+                PrimaryKey.of(table, indexes).ifPresent(key -> rows.add(new Object[] {table.name(), key.indexName(), "PK",
+                        "PRIMARY_KEY_CONSTRAINT", key.indexName(), keyNames(table, key.columns())}));
+            }
+        }
         constrainedTables(entries).forEach((table, constraints) -> constraints.uniques().forEach((name, columns) ->
                 rows.add(new Object[] {table.name(), name, "UQ", "UNIQUE_CONSTRAINT", name, keyNames(table, columns)})));
         return rows;
