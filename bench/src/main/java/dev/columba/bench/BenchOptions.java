@@ -59,7 +59,8 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                                       seed004: -p bufferPoolMb=N (default 256, at most a quarter of the table);
                                       seed000: -p rows=N, -p backgroundThreads=0,4 (random O_DIRECT readers
                                       beside each run, the article's diskspd; default 0);
-                                      seed003: -p rows=N, -p bufferPoolMb=N, -p operations=N (per iteration);
+                                      seed003: -p rows=N, -p bufferPoolMb=N, -p operations=N (per iteration),
+                                      -p delayedDurability=true (updates do not wait for the log's flush);
                                       peers: -p scaleFactor=N (TPC-H; default 1, 0.01 with --short);
                                       oltp: -p rows=N (default 300000, 2000 with --short), -p millis=N
                                       (per client and iteration; 2000, 100 with --short),
