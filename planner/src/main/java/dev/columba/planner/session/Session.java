@@ -74,7 +74,7 @@ public final class Session implements AutoCloseable {
     private boolean autoCommit = true;
     private Transaction transaction;
     private volatile ExecutionContext running;
-    private java.util.function.LongConsumer copyProgress = rows -> { };
+    private java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> copyProgress = progress -> { };
     private boolean closed;
     /** Whether the open transaction ran DDL: until it ends, this session's schema is not the committed one. */
     private boolean transactionHasDdl;
@@ -150,9 +150,13 @@ public final class Session implements AutoCloseable {
         settings = null;
     }
 
-    /** Receives the row count of a running COPY every million rows (a shell prints it). */
-    public void setCopyProgress(java.util.function.LongConsumer listener) {
-        this.copyProgress = listener;
+    /**
+     * Receives a running {@code COPY ... FROM} a CSV file's progress every million rows (rows, bytes
+     * read, the file's size), on the thread running the COPY; a shell prints it. Replaces the
+     * previous listener.
+     */
+    public void setCopyProgress(java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> listener) {
+        this.copyProgress = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     public boolean statisticsIo() {
@@ -710,7 +714,7 @@ public final class Session implements AutoCloseable {
                 }
             }
             case dev.columba.planner.parser.SqlCopy copy -> {
-                return new CopyCommand(this).execute(copy, rows -> copyProgress.accept(rows));
+                return new CopyCommand(this).execute(copy, progress -> copyProgress.accept(progress));
             }
             default -> {
                 if (DdlExecutor.handles(statement)) {
