@@ -61,10 +61,7 @@ class OrphanFilesTest {
             ColumnstoreTable loaded = create(database, "loaded", 25_000);
             ColumnstoreTable delta = create(database, "delta", 100);
             ColumnstoreTable dropped = create(database, "dropped", 25_000);
-            try (Transaction transaction = database.begin()) {
-                dropped.drop(transaction);
-                transaction.commit();
-            }
+            drop(database, dropped);
             loadedId = loaded.objectId();
             deltaId = delta.objectId();
             droppedId = dropped.objectId();
@@ -203,10 +200,7 @@ class OrphanFilesTest {
         try (Database database = open()) {
             ColumnstoreTable loaded = create(database, "loaded", 25_000);
             ColumnstoreTable dropped = create(database, "dropped", 25_000);
-            try (Transaction transaction = database.begin()) {
-                dropped.drop(transaction);
-                transaction.commit();
-            }
+            drop(database, dropped);
             loadedId = loaded.objectId();
             droppedId = dropped.objectId();
             liveFiles = names(loaded.fileDirectory());
@@ -298,6 +292,14 @@ class OrphanFilesTest {
                     Files.copy(path, target);
                 }
             }
+        }
+    }
+
+    /** Drops {@code table} in a committed transaction; its files stay (the drop's deletion is cut short). */
+    private static void drop(Database database, ColumnstoreTable table) {
+        try (Transaction transaction = database.begin()) {
+            table.drop(transaction);
+            transaction.commit();
         }
     }
 
