@@ -1,5 +1,6 @@
 package dev.columba.jdbc;
 
+import dev.columba.planner.copy.CopyProgress;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.SQLException;
 
@@ -19,6 +20,17 @@ public interface ColumbaConnection {
      * @throws SQLException 42P01 if there is no such table, 08003 if the connection is closed
      */
     ColumbaAppender appender(String table) throws SQLException;
+
+    /**
+     * Receives the progress of every {@code COPY ... FROM} a CSV file this connection runs from now
+     * on: every million rows, the rows so far, the bytes read and the file's size ({@link
+     * CopyProgress}), on the thread executing the COPY, while the statement runs (the shell prints
+     * it). The listener must return quickly and must not use the connection. Replaces the previous
+     * one; {@code progress -> { }} stops the reports.
+     *
+     * @throws SQLException 08003 if the connection is closed
+     */
+    void setCopyProgress(java.util.function.Consumer<CopyProgress> listener) throws SQLException;
 
     /**
      * Registers the database's meters with the application's Micrometer {@code registry}: pages

@@ -118,8 +118,16 @@ final class Conversions {
      * The Columba representation of a parameter value given as any Java object {@code setObject}
      * accepts; null stays null.
      *
-     * @throws SQLException 42804 for a class that has no Columba type (Columba has no TIME, no
-     *         binary and no time-zoned types)
+     * <p>Beyond the classes of Columba's own types: an {@code Instant}, {@code OffsetDateTime} or
+     * {@code ZonedDateTime} binds as the TIMESTAMP it is in the JVM's default time zone, the zone
+     * {@code setTimestamp(Timestamp)} and {@code getTimestamp} use, so {@code getObject(i,
+     * Instant.class)} gives the same instant back (pgJDBC, which sets the server's TimeZone to the
+     * JVM's, stores a {@code timestamp without time zone} the same way). A {@code UUID} binds as its
+     * 36-character text: Columba has no UUID type, and the canonical lowercase text compares as the
+     * UUID's bytes do, so a CHAR(36) or VARCHAR column keys, sorts and joins UUIDs correctly.
+     *
+     * @throws SQLException 42804 for a class that has no Columba type (a time of day: Columba has no
+     *         TIME type); 0A000 for {@code byte[]} (Columba has no binary type)
      */
     static Object parameter(Object value) throws SQLException {
         return switch (value) {
@@ -144,6 +152,17 @@ final class Conversions {
             case java.sql.Time ignored -> throw Errors.of(ErrorCode.WRONG_TYPE,
                     "Columba has no TIME type; bind a java.sql.Timestamp or LocalDateTime");
             case java.util.Date date -> new java.sql.Timestamp(date.getTime()).toLocalDateTime();
+            case java.time.Instant instant -> LocalDateTime.ofInstant(instant, java.time.ZoneId.systemDefault());
+            case java.time.OffsetDateTime timestamp ->
+                    timestamp.atZoneSameInstant(java.time.ZoneId.systemDefault()).toLocalDateTime();
+            case java.time.ZonedDateTime timestamp ->
+                    timestamp.withZoneSameInstant(java.time.ZoneId.systemDefault()).toLocalDateTime();
+            case java.util.UUID uuid -> uuid.toString();
+            case java.time.LocalTime ignored -> throw Errors.of(ErrorCode.WRONG_TYPE,
+                    "Columba has no TIME type; bind a LocalDateTime (a date with the time)");
+            case java.time.OffsetTime ignored -> throw Errors.of(ErrorCode.WRONG_TYPE,
+                    "Columba has no TIME type; bind an OffsetDateTime (a date with the time)");
+            case byte[] ignored -> throw Errors.notSupported("binary parameters (Columba has no binary types)");
             default -> throw Errors.of(ErrorCode.WRONG_TYPE, "Columba has no type for parameter values of "
                     + value.getClass().getName());
         };

@@ -173,6 +173,18 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
     }
 
     @Override
+    public void setCopyProgress(java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> listener)
+            throws SQLException {
+        if (listener == null) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the COPY progress listener is null");
+        }
+        synchronized (lock) {
+            checkOpen();
+            session.setCopyProgress(listener);
+        }
+    }
+
+    @Override
     public ColumbaAppender appender(String table) throws SQLException {
         if (table == null) {
             throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the table to append to is null");

@@ -61,6 +61,8 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
     private final Object lock;
     private final StatementRun run;
     private final TableSchema schema;
+    /** The columns that are a table's IDENTITY column as stored ({@link EmbeddedResultSetMetaData#isAutoIncrement}). */
+    private final java.util.BitSet identityColumns;
     private final long maxRows;
     private final int maxFieldSize;
     private RowSource source;
@@ -89,6 +91,8 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
         this.source = source;
         this.run = run;
         this.schema = source.schema();
+        this.identityColumns = source instanceof RowSource.Batches batches ? batches.rows().identityColumns()
+                : new java.util.BitSet();
         this.maxRows = maxRows;
         this.maxFieldSize = maxFieldSize;
         this.queryRunning = source instanceof RowSource.Batches;
@@ -374,7 +378,7 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
-        return new EmbeddedResultSetMetaData(schema);
+        return new EmbeddedResultSetMetaData(schema, identityColumns);
     }
 
     // ---- getters by index -----------------------------------------------------------------------
@@ -582,6 +586,21 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
         }
     }
 
+    /** Text read as a UUID (Columba stores UUIDs as their text, see {@code Conversions.parameter}). */
+    private static java.util.UUID uuid(int columnIndex, String text) throws SQLException {
+        try {
+            // fromString accepts shortened groups ("1-1-1-1-1"); only the canonical 36 characters are a UUID's text.
+            java.util.UUID uuid = java.util.UUID.fromString(text);
+            if (text.length() == 36) {
+                return uuid;
+            }
+        } catch (IllegalArgumentException e) {
+            // Reported below, as any text that does not convert.
+        }
+        throw Errors.of(ErrorCode.INVALID_CAST, "column " + columnIndex + " holds '" + text
+                + "', which is not a UUID");
+    }
+
     @Override
     public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
         if (type == null) {
@@ -625,6 +644,13 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
                 converted = localDateTime(columnIndex);
             } else if (type == LocalTime.class) {
                 converted = localDateTime(columnIndex).toLocalTime();
+            } else if (type == java.time.Instant.class) {
+                // In the JVM's default zone, as getTimestamp and the setters of Instant read a TIMESTAMP.
+                converted = localDateTime(columnIndex).atZone(java.time.ZoneId.systemDefault()).toInstant();
+            } else if (type == java.time.OffsetDateTime.class) {
+                converted = localDateTime(columnIndex).atZone(java.time.ZoneId.systemDefault()).toOffsetDateTime();
+            } else if (type == java.util.UUID.class) {
+                converted = uuid(columnIndex, getString(columnIndex));
             } else if (type == Date.class) {
                 converted = getDate(columnIndex);
             } else if (type == Timestamp.class || type == java.util.Date.class) {

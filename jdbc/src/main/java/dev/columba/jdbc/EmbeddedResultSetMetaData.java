@@ -8,15 +8,19 @@ import java.sql.SQLException;
 
 /**
  * The columns of a result: names, types as {@link java.sql.Types}, precision and scale,
- * nullability and the classes {@code getObject} returns (see {@link JdbcTypes}). A result's
- * columns are computed values as far as JDBC knows: Columba does not say which table column a
- * result column came from, so table, schema and catalog names are empty.
+ * nullability and the classes {@code getObject} returns (see {@link JdbcTypes}), and whether a
+ * column is a table's IDENTITY column as stored. The planner traces that last fact from the plan's
+ * column origins; it does not pass the origin table's name to the result, so table, schema and
+ * catalog names are empty.
  */
 final class EmbeddedResultSetMetaData implements ResultSetMetaData {
     private final TableSchema schema;
+    private final java.util.BitSet identityColumns;
 
-    EmbeddedResultSetMetaData(TableSchema schema) {
+    /** @param identityColumns the columns that are an IDENTITY column as stored (not copied: the caller's own) */
+    EmbeddedResultSetMetaData(TableSchema schema, java.util.BitSet identityColumns) {
         this.schema = schema;
+        this.identityColumns = identityColumns;
     }
 
     private Column column(int columnIndex) throws SQLException {
@@ -35,7 +39,7 @@ final class EmbeddedResultSetMetaData implements ResultSetMetaData {
     @Override
     public boolean isAutoIncrement(int column) throws SQLException {
         column(column);
-        return false;
+        return identityColumns.get(column - 1);
     }
 
     /** Strings compare by their characters (no case-folding collation); other types have no case. */

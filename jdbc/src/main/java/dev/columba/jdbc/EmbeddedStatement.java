@@ -145,6 +145,9 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
             started.finish();
         }
         finished(result.messages(), result::statistics);
+        synchronized (connection.lock) {
+            generatedKeys = result.generatedKeys();
+        }
         return result.counts();
     }
 
@@ -305,8 +308,10 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
 
     /**
      * The identity values the last INSERT of this statement handed out, one row each, in one column
-     * named as the table's identity column (INT or BIGINT); empty for any other statement, a table
-     * without an identity column, or a batch (whose keys are not kept).
+     * named as the table's identity column (INT or BIGINT); after {@code executeBatch}, those of
+     * every INSERT of the batch in the order they ran. Empty for any other statement or a table
+     * without an identity column. A batch whose inserts went to identity columns of different
+     * names or types gives them in one column named as the first, BIGINT if any of them is.
      */
     @Override
     public ResultSet getGeneratedKeys() throws SQLException {
@@ -319,15 +324,16 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
             return EmbeddedResultSet.ofRows(null, new TableSchema(List.of(Column.nullable("GENERATED_KEY", SqlType.BIGINT))),
                     List.of());
         }
-        GeneratedKeys head = keys.getFirst();
+        boolean bigint = keys.stream().anyMatch(GeneratedKeys::bigint);
         List<Object[]> rows = new ArrayList<>();
         for (GeneratedKeys run : keys) {
             for (long index = 0; index < run.count(); index++) {
-                rows.add(new Object[] {run.value(index)});
+                Object value = run.value(index);
+                rows.add(new Object[] {bigint ? (Object) ((Number) value).longValue() : value});
             }
         }
-        return EmbeddedResultSet.ofRows(null, new TableSchema(List.of(Column.notNull(head.column(),
-                head.bigint() ? SqlType.BIGINT : SqlType.INT))), rows);
+        return EmbeddedResultSet.ofRows(null, new TableSchema(List.of(Column.notNull(keys.getFirst().column(),
+                bigint ? SqlType.BIGINT : SqlType.INT))), rows);
     }
 
     // ---- batches --------------------------------------------------------------------------------
@@ -363,11 +369,23 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
         List<String> statements = List.copyOf(batch);
         batch.clear();
         long[] counts = new long[statements.size()];
-        for (int index = 0; index < statements.size(); index++) {
-            try {
-                counts[index] = batchUpdate(executeStatement(statements.get(index), List.of()));
-            } catch (SQLException e) {
-                throw batchFailure(Arrays.copyOf(counts, index), e);
+        // Each statement's run clears the last one's keys: the batch's are gathered here.
+        List<GeneratedKeys> keys = new ArrayList<>();
+        try {
+            for (int index = 0; index < statements.size(); index++) {
+                try {
+                    counts[index] = batchUpdate(executeStatement(statements.get(index), List.of()));
+                } catch (SQLException e) {
+                    throw batchFailure(Arrays.copyOf(counts, index), e);
+                }
+                synchronized (connection.lock) {
+                    keys.addAll(generatedKeys);
+                }
+            }
+        } finally {
+            // Also after a failure: the statements before it ran (and committed, in autocommit).
+            synchronized (connection.lock) {
+                generatedKeys = List.copyOf(keys);
             }
         }
         return counts;

@@ -134,6 +134,172 @@ class QueryTest {
         }
     }
 
+    /**
+     * {@code executeBatch} keeps the identity values of every insert of the batch, in the order they
+     * were handed out, for a PreparedStatement (a batch of one-row inserts runs as one insert; one
+     * of several rows per set runs once per set) and a plain Statement (each statement its own run;
+     * an UPDATE in between hands out none). Each is checked against the row stored with it.
+     */
+    @Test
+    void aBatchReturnsTheIdentityValuesOfEveryInsertInOrder() throws SQLException {
+        statement.execute("CREATE TABLE g (id BIGINT IDENTITY(10, 5) PRIMARY KEY, name VARCHAR(10))");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO g (name) VALUES (?)",
+                Statement.RETURN_GENERATED_KEYS)) {
+            for (String name : List.of("a", "b", "c")) {
+                insert.setString(1, name);
+                insert.addBatch();
+            }
+            assertArrayEquals(new int[] {1, 1, 1}, insert.executeBatch());
+            assertEquals(List.of(10L, 15L, 20L), keys(insert));
+        }
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO g (name) VALUES (?), (?)",
+                Statement.RETURN_GENERATED_KEYS)) {
+            for (String name : List.of("d", "e")) {
+                insert.setString(1, name);
+                insert.setString(2, name + "2");
+                insert.addBatch();
+            }
+            assertArrayEquals(new int[] {2, 2}, insert.executeBatch());
+            assertEquals(List.of(25L, 30L, 35L, 40L), keys(insert));
+        }
+        statement.addBatch("INSERT INTO g (name) VALUES ('f')");
+        statement.addBatch("UPDATE g SET name = 'a1' WHERE name = 'a'");
+        statement.addBatch("INSERT INTO g (name) VALUES ('g'), ('h')");
+        assertArrayEquals(new int[] {1, 1, 2}, statement.executeBatch());
+        assertEquals(List.of(45L, 50L, 55L), keys(statement));
+        List<Object> stored = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery("SELECT id FROM g ORDER BY name")) {
+            while (rows.next()) {
+                stored.add(rows.getLong(1));
+            }
+        }
+        // Names a1, b, c, d, d2, e, e2, f, g, h: each key returned is the key stored with its row.
+        assertEquals(List.of(10L, 15L, 20L, 25L, 30L, 35L, 40L, 45L, 50L, 55L), stored);
+
+        statement.addBatch("INSERT INTO g (name) VALUES ('i')");
+        statement.addBatch("INSERT INTO nope VALUES (1)");
+        assertThrows(java.sql.BatchUpdateException.class, statement::executeBatch);
+        assertEquals(List.of(60L), keys(statement), "the statement that ran before the failure handed out 60");
+        try (PreparedStatement update = connection.prepareStatement("UPDATE g SET name = ? WHERE id = 60")) {
+            update.setString(1, "j");
+            update.addBatch();
+            update.executeBatch();
+            assertEquals(List.of(), keys(update), "an UPDATE batch hands out no identity values");
+        }
+    }
+
+    private static List<Long> keys(Statement statement) throws SQLException {
+        List<Long> keys = new ArrayList<>();
+        try (ResultSet generated = statement.getGeneratedKeys()) {
+            while (generated.next()) {
+                keys.add(generated.getLong(1));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * {@code setObject} of the java.time classes without a Columba type of their own, and a UUID,
+     * stored and read back through the engine: an Instant or OffsetDateTime is the TIMESTAMP it is
+     * in the JVM's default zone (read back as the same instant), a UUID its text (looked up by a
+     * UUID parameter and read back as a UUID); a time of day and bytes are errors that say why.
+     */
+    @Test
+    void setObjectStoresInstantsOffsetTimesAndUuidsAndRefusesTimesOfDayAndBytes() throws SQLException {
+        statement.execute("CREATE TABLE e (id VARCHAR(36) PRIMARY KEY, at_time TIMESTAMP)");
+        java.util.UUID first = java.util.UUID.fromString("0b9e3f0a-6c1d-4a57-9a5e-2f1c3d4e5f60");
+        java.util.UUID second = java.util.UUID.fromString("f0000000-0000-4000-8000-000000000001");
+        java.time.Instant instant = java.time.Instant.parse("2024-03-01T20:30:00.123456Z");
+        java.time.OffsetDateTime offset = java.time.OffsetDateTime.parse("2024-03-02T05:30:00+09:00");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO e VALUES (?, ?)")) {
+            insert.setObject(1, first);
+            insert.setObject(2, instant);
+            insert.executeUpdate();
+            insert.setObject(1, second);
+            insert.setObject(2, offset);
+            insert.executeUpdate();
+        }
+        LocalDateTime local = LocalDateTime.ofInstant(instant, java.time.ZoneId.systemDefault());
+        try (PreparedStatement select = connection.prepareStatement("SELECT id, at_time FROM e WHERE id = ?")) {
+            select.setObject(1, first);
+            try (ResultSet row = select.executeQuery()) {
+                assertTrue(row.next());
+                assertEquals(first.toString(), row.getString(1), "a UUID is stored as its canonical text");
+                assertEquals(first, row.getObject(1, java.util.UUID.class));
+                assertEquals(local, row.getObject(2, LocalDateTime.class), "the instant in the JVM's zone");
+                assertEquals(instant, row.getObject(2, java.time.Instant.class));
+                assertEquals(instant, row.getTimestamp(2).toInstant(), "as setTimestamp(Timestamp.from(instant)) stores it");
+                assertFalse(row.next());
+            }
+            select.setObject(1, second);
+            try (ResultSet row = select.executeQuery()) {
+                assertTrue(row.next());
+                assertEquals(offset.toInstant(), row.getObject(2, java.time.Instant.class), "the offset's instant");
+                assertEquals(offset.toInstant(), row.getObject(2, java.time.OffsetDateTime.class).toInstant());
+            }
+        }
+        try (ResultSet ordered = statement.executeQuery("SELECT id FROM e ORDER BY id")) {
+            assertTrue(ordered.next());
+            assertEquals(first, ordered.getObject(1, java.util.UUID.class), "text order is the UUIDs' byte order");
+        }
+        try (ResultSet bad = statement.executeQuery("SELECT 'not-a-uuid' FROM e")) {
+            assertTrue(bad.next());
+            assertEquals("22018", assertThrows(SQLException.class, () -> bad.getObject(1, java.util.UUID.class))
+                    .getSQLState());
+        }
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO e VALUES ('x', ?)")) {
+            SQLException time = assertThrows(SQLException.class, () -> insert.setObject(1, java.time.LocalTime.NOON));
+            assertEquals("42804", time.getSQLState());
+            assertTrue(time.getMessage().contains("no TIME type"), time.getMessage());
+            SQLException bytes = assertThrows(java.sql.SQLFeatureNotSupportedException.class,
+                    () -> insert.setObject(1, new byte[] {1, 2}));
+            assertEquals("0A000", bytes.getSQLState());
+            assertTrue(bytes.getMessage().contains("binary"), bytes.getMessage());
+        }
+    }
+
+    /**
+     * {@code isAutoIncrement} is true for a table's IDENTITY column selected as stored (through a
+     * scan, a filter, a hash join, a point lookup and a prepared statement's metadata) and false for
+     * anything computed from it and for other columns.
+     */
+    @Test
+    void isAutoIncrementIsTrueForAnIdentityColumnSelectedAsStored() throws SQLException {
+        statement.execute("CREATE TABLE g (id BIGINT IDENTITY PRIMARY KEY, name VARCHAR(10))");
+        statement.execute("CREATE TABLE h (id INT IDENTITY(1, 1) NOT NULL, g_name VARCHAR(10)) WITH (storage = columnstore)");
+        statement.execute("CREATE TABLE plain (id INT PRIMARY KEY, name VARCHAR(10))");
+        statement.execute("INSERT INTO g (name) VALUES ('a'), ('b')");
+        statement.execute("INSERT INTO h (g_name) VALUES ('a'), ('b')");
+        statement.execute("INSERT INTO plain VALUES (1, 'x')");
+        assertEquals(List.of(true, false, false, false), autoIncrement(
+                "SELECT id, name, id + 1 AS next_id, CAST(id AS VARCHAR(20)) AS text_id FROM g WHERE name <> 'z'"));
+        assertEquals(List.of(true, false), autoIncrement("SELECT id, name FROM g WHERE id = 1"), "a point lookup");
+        // A hash join (on a column no index has); an index nested loop join's inner columns are not
+        // traced (the planner's column origins do not look into it), so they would read false.
+        assertEquals(List.of(false, true, true, false), autoIncrement(
+                "SELECT g.name, g.id, h.id AS h_id, h.g_name FROM g JOIN h ON h.g_name = g.name"));
+        assertEquals(List.of(false, false), autoIncrement("SELECT id, name FROM plain"));
+        try (PreparedStatement prepared = connection.prepareStatement("SELECT name, id FROM g WHERE id > ?")) {
+            ResultSetMetaData described = prepared.getMetaData();
+            assertFalse(described.isAutoIncrement(1));
+            assertTrue(described.isAutoIncrement(2), "described before running");
+        }
+    }
+
+    private List<Boolean> autoIncrement(String sql) throws SQLException {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            ResultSetMetaData metadata = rows.getMetaData();
+            List<Boolean> flags = new ArrayList<>();
+            for (int column = 1; column <= metadata.getColumnCount(); column++) {
+                flags.add(metadata.isAutoIncrement(column));
+            }
+            while (rows.next()) {
+                // Read to the end: the flags hold for the rows too.
+            }
+            return flags;
+        }
+    }
+
     private static List<String> messages(SQLWarning chain) {
         List<String> messages = new ArrayList<>();
         for (SQLWarning warning = chain; warning != null; warning = warning.getNextWarning()) {

@@ -38,6 +38,8 @@ public final class SqlShell {
     private boolean failed;
     /** The statement executing now, for Ctrl-C to cancel; null between statements. */
     private volatile Statement running;
+    /** When the running statement started ({@link #printCopyProgress}'s rate). */
+    private volatile long statementStarted;
 
     private SqlShell(PrintStream out, PrintStream err) {
         this.out = out;
@@ -60,6 +62,7 @@ public final class SqlShell {
         String url = "jdbc:columba:" + (target.startsWith("mem:") ? target : Path.of(target).toAbsolutePath().toString());
         SqlShell shell = new SqlShell(out, err);
         try (Connection connection = DriverManager.getConnection(url)) {
+            connection.unwrap(dev.columba.jdbc.ColumbaConnection.class).setCopyProgress(shell::printCopyProgress);
             if (!commands.isEmpty() || file != null) {
                 for (String command : commands) {
                     if (!shell.runScript(connection, new BufferedReader(new java.io.StringReader(command)), stopOnError)) {
@@ -235,9 +238,24 @@ public final class SqlShell {
         return true;
     }
 
+    /**
+     * A running COPY's progress, on the error stream (so that output sent to a file holds only
+     * results): rows, MB read of the file's MB and its percentage, and the rate since the
+     * statement started. Called on the thread running the statement.
+     */
+    private void printCopyProgress(dev.columba.planner.copy.CopyProgress progress) {
+        double seconds = (System.nanoTime() - statementStarted) / 1e9;
+        double megabytes = progress.bytesRead() / 1e6;
+        err.printf(java.util.Locale.ROOT, "COPY progress: %,d rows, %.1f of %.1f MB (%.0f%%), %.1f MB/s%n",
+                progress.rows(), megabytes, progress.fileBytes() / 1e6, progress.percentOfFile(),
+                seconds > 0 ? megabytes / seconds : 0.0);
+        err.flush();
+    }
+
     /** Executes one statement and prints what it returns; false if it failed. */
     private boolean execute(Connection connection, String sql) {
         long started = System.nanoTime();
+        statementStarted = started;
         try (Statement statement = connection.createStatement()) {
             running = statement;
             boolean rows = statement.execute(sql);

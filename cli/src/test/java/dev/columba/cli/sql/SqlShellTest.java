@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,6 +63,41 @@ class SqlShellTest {
                 "-c", "COPY t FROM '" + csv + "' (FORMAT csv)");
         assertEquals(0, run.exit(), run.err());
         assertEquals("(2 rows affected)\nCOPY 2\nCOPY 2\n", run.out());
+    }
+
+    /**
+     * A COPY of more than a million rows reports its progress on the error stream as it runs, every
+     * million rows: the rows, the MB read of the file's and the percentage. The results on the
+     * output stream are as without it.
+     */
+    @Test
+    void aLongCopyReportsItsProgressEveryMillionRows() throws Exception {
+        Path csv = directory.resolve("many.csv");
+        int rows = 2_100_000;
+        try (java.io.BufferedWriter writer = Files.newBufferedWriter(csv)) {
+            for (int row = 0; row < rows; row++) {
+                writer.write(Integer.toString(row));
+                writer.write('\n');
+            }
+        }
+        long fileBytes = Files.size(csv);
+        Run run = run("", directory.resolve("db").toString(), "-c",
+                "CREATE TABLE t (id INT NOT NULL) WITH (storage = columnstore)", "-c", "COPY t FROM '" + csv + "'");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("COPY " + rows + "\n", run.out());
+        List<String> progress = run.err().lines().filter(line -> line.startsWith("COPY progress: ")).toList();
+        assertEquals(2, progress.size(), run.err());
+        String total = String.format(java.util.Locale.ROOT, "of %.1f MB", fileBytes / 1e6);
+        for (int report = 0; report < progress.size(); report++) {
+            String line = progress.get(report);
+            assertTrue(line.contains(total) && line.endsWith(" MB/s"), line);
+            // A columnstore load takes parsed blocks whole: reported after the block that passes each million.
+            long reported = Long.parseLong(line.substring("COPY progress: ".length(), line.indexOf(" rows")).replace(",", ""));
+            assertTrue(reported >= (report + 1) * 1_000_000L && reported < Math.min(rows + 1, (report + 2) * 1_000_000L), line);
+            // Read at least the rows reported (about 7 bytes a row here, at least 6), at most the whole file.
+            double percent = Double.parseDouble(line.substring(line.indexOf('(') + 1, line.indexOf("%)")));
+            assertTrue(percent >= Math.floor(100.0 * reported * 6 / fileBytes) && percent <= 100, line);
+        }
     }
 
     @Test

@@ -1,8 +1,6 @@
 package dev.columba.columnstore.table;
 
 import dev.columba.columnstore.file.ColumnstoreFiles;
-import dev.columba.core.error.ColumbaException;
-import dev.columba.core.error.ErrorCode;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.buffer.PageReader;
 import dev.columba.storage.catalog.CatalogEntry;
@@ -10,7 +8,9 @@ import dev.columba.storage.db.Database;
 import dev.columba.storage.db.DatabaseLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,13 +39,33 @@ import java.util.stream.Stream;
  * unreferenced file when recovery discarded committed transactions ({@code wal_recovery_mode =
  * point_in_time}: their files may be all that is left of them). Files of other names are left
  * alone. A read-only opening changes nothing.
+ *
+ * <p>A file the sweep cannot delete or move stays where it is and is named in {@link Sweep#failures()}
+ * and as a warning in the database's event log ({@code sys.event_log}); the sweep goes on with the
+ * others and the database opens. Everything it touches is garbage or
+ * evidence that no committed state refers to, so leaving it costs only space, while refusing to open
+ * over it would lock the user out of every committed table. The next opening tries again, and a
+ * rowgroup file left behind is also what {@link ColumnstoreTable#removeOrphanFiles} removes at the
+ * table's next write.
  */
 public final class OrphanFiles {
     private OrphanFiles() {
     }
 
-    /** What one sweep did: files deleted, and files moved into {@code damaged/} (a directory's files each). */
-    public record Sweep(int deleted, int moved) {
+    /**
+     * What one sweep did: files deleted, files moved into {@code damaged/} (a directory's files
+     * each), and what it could not do, a message per file or folder naming it and the operating
+     * system's reason (those files are where they were).
+     */
+    public record Sweep(int deleted, int moved, List<String> failures) {
+        public Sweep {
+            failures = List.copyOf(failures);
+        }
+
+        /** A sweep that found nothing, or did everything it set out to do. */
+        public Sweep(int deleted, int moved) {
+            this(deleted, moved, List.of());
+        }
     }
 
     /** Sweeps {@code database}'s columnstore directory; call once at open, before any transaction. */
@@ -66,7 +86,7 @@ public final class OrphanFiles {
         // Committed transactions were discarded: their files may be the only trace of them.
         boolean keepEvidence = database.recoveryReport().logRepair() != null;
         Work work = new Work(database, keepEvidence);
-        for (Path directory : list(root)) {
+        for (Path directory : work.list(root)) {
             int tableId = ColumnstoreFiles.tableIdOfDirectoryName(directory.getFileName().toString());
             if (tableId < 0 || !Files.isDirectory(directory)) {
                 continue;
@@ -93,14 +113,18 @@ public final class OrphanFiles {
             database.events().record(System.Logger.Level.INFO, "orphan-sweep", "deleted " + work.deleted
                     + " columnstore files left by unfinished writes (a killed load or tuple mover)");
         }
-        return new Sweep(work.deleted, work.moved);
+        for (String failure : work.failures) {
+            database.events().record(System.Logger.Level.WARNING, "orphan-sweep", failure
+                    + " (left in place; the next opening tries again)");
+        }
+        return new Sweep(work.deleted, work.moved, work.failures);
     }
 
     private static void sweepTable(ColumnstoreTable table, Path directory, PageReader reader, IoCounters counters,
                                    Work work) {
         Set<String> live = table.liveFileNames(reader, counters);
         List<Path> orphans = new ArrayList<>();
-        for (Path file : list(directory)) {
+        for (Path file : work.list(directory)) {
             String name = file.getFileName().toString();
             if (name.endsWith(ColumnstoreFiles.TEMPORARY_SUFFIX)) {
                 work.delete(file); // an interrupted write: never referenced, whatever recovery did
@@ -123,14 +147,6 @@ public final class OrphanFiles {
         }
     }
 
-    private static List<Path> list(Path directory) {
-        try (Stream<Path> paths = Files.list(directory)) {
-            return paths.sorted().toList();
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot list " + directory + ": " + e.getMessage(), e);
-        }
-    }
-
     /** One sweep's deletions and moves. */
     private static final class Work {
         private final Database database;
@@ -138,10 +154,21 @@ public final class OrphanFiles {
         private boolean logSynced;
         private int deleted;
         private int moved;
+        private final List<String> failures = new ArrayList<>();
 
         Work(Database database, boolean keepEvidence) {
             this.database = database;
             this.keepEvidence = keepEvidence;
+        }
+
+        /** The entries of {@code directory}, sorted; none (and a failure) if it cannot be listed. */
+        List<Path> list(Path directory) {
+            try (Stream<Path> paths = Files.list(directory)) {
+                return paths.sorted().toList();
+            } catch (IOException e) {
+                fail("cannot list " + directory, e);
+                return List.of();
+            }
         }
 
         void delete(Path file) {
@@ -151,39 +178,60 @@ public final class OrphanFiles {
                     deleted++;
                 }
             } catch (IOException e) {
-                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete " + file + ": " + e.getMessage(), e);
+                fail("cannot delete " + file, e);
             }
         }
 
         void deleteTree(Path directory) {
-            try (Stream<Path> paths = Files.walk(directory)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    if (Files.isDirectory(path)) {
-                        Files.deleteIfExists(path);
-                    } else {
-                        delete(path);
-                    }
-                }
+            List<Path> paths;
+            try (Stream<Path> walk = Files.walk(directory)) {
+                paths = walk.sorted(Comparator.reverseOrder()).toList();
             } catch (IOException e) {
-                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot delete " + directory + ": " + e.getMessage(), e);
+                fail("cannot list " + directory, e);
+                return;
+            }
+            for (Path path : paths) {
+                if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+                    try {
+                        Files.deleteIfExists(path);
+                    } catch (IOException e) {
+                        // Not empty because a file in it could not be deleted: that file is the failure.
+                        if (!(e instanceof DirectoryNotEmptyException)) {
+                            fail("cannot delete " + path, e);
+                        }
+                    }
+                } else {
+                    delete(path);
+                }
             }
         }
 
         void moveTree(Path directory, int tableId, String why) {
+            List<Path> files;
             try (Stream<Path> paths = Files.walk(directory)) {
-                List<Path> files = paths.filter(Files::isRegularFile).sorted().toList();
-                moveFiles(files, tableId, why);
+                files = paths.filter(Files::isRegularFile).sorted().toList();
+            } catch (IOException e) {
+                fail("cannot list " + directory, e);
+                return;
+            }
+            moveFiles(files, tableId, why);
+            try {
                 deleteEmptyDirectories(directory);
             } catch (IOException e) {
-                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot move " + directory + ": " + e.getMessage(), e);
+                fail("cannot delete the emptied " + directory, e);
             }
+        }
+
+        private void fail(String what, IOException e) {
+            failures.add(what + ": " + e);
         }
 
         /**
          * Moves {@code files} (all under one table's directory) into a new folder of {@code damaged/},
-         * keeping their paths relative to the table's directory, with a report saying why.
+         * keeping their paths relative to the table's directory, with a report saying why. A file
+         * that cannot be moved stays; the report lists only what was moved.
          */
-        Path moveFiles(List<Path> files, int tableId, String why) {
+        void moveFiles(List<Path> files, int tableId, String why) {
             Path damaged = DatabaseLayout.damagedDirectory(database.directory());
             Path tableDirectory = ColumnstoreFiles.tableDirectory(database.directory(), tableId);
             Instant now = Instant.now();
@@ -193,23 +241,31 @@ public final class OrphanFiles {
                     incident = damaged.resolve("columnstore-" + tableId + "-" + now.toEpochMilli() + "-" + attempt);
                 }
                 Files.createDirectories(incident);
-                StringBuilder report = new StringBuilder()
-                        .append("Moved here when the database opened, ").append(now).append(":\n")
-                        .append(why).append(".\nFrom ").append(tableDirectory).append(":\n");
-                for (Path file : files) {
-                    Path relative = tableDirectory.relativize(file);
-                    Path target = incident.resolve(relative);
+            } catch (IOException e) {
+                fail("cannot create " + incident + " for " + files.size() + " files of " + tableDirectory
+                        + ", left in place", e);
+                return;
+            }
+            StringBuilder report = new StringBuilder()
+                    .append("Moved here when the database opened, ").append(now).append(":\n")
+                    .append(why).append(".\nFrom ").append(tableDirectory).append(":\n");
+            for (Path file : files) {
+                Path relative = tableDirectory.relativize(file);
+                Path target = incident.resolve(relative);
+                try {
                     Files.createDirectories(target.getParent());
                     Files.move(file, target);
                     report.append("  ").append(relative).append('\n');
                     moved++;
+                } catch (IOException e) {
+                    fail("cannot move " + file + " to " + target, e);
                 }
+            }
+            try {
                 Files.writeString(incident.resolve("report.txt"), report, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot move orphaned columnstore files into " + incident
-                        + ": " + e.getMessage(), e);
+                fail("cannot write " + incident.resolve("report.txt"), e);
             }
-            return incident;
         }
 
         private static void deleteEmptyDirectories(Path directory) throws IOException {

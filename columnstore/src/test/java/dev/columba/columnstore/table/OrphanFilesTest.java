@@ -2,6 +2,7 @@ package dev.columba.columnstore.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.columnstore.file.ColumnstoreFiles;
@@ -11,10 +12,14 @@ import dev.columba.storage.db.Database;
 import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.txn.Transaction;
+import dev.columba.storage.wal.LogFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -36,9 +41,13 @@ class OrphanFilesTest {
     private final IoCounters counters = new IoCounters();
 
     private Database open() {
+        return Database.open(directory, settings(), NativeFilesFacade.INSTANCE);
+    }
+
+    private static Properties settings() {
         Properties settings = new Properties();
         settings.setProperty("buffer_pool_size", "32MB");
-        return Database.open(directory, settings, NativeFilesFacade.INSTANCE);
+        return settings;
     }
 
     @Test
@@ -52,10 +61,7 @@ class OrphanFilesTest {
             ColumnstoreTable loaded = create(database, "loaded", 25_000);
             ColumnstoreTable delta = create(database, "delta", 100);
             ColumnstoreTable dropped = create(database, "dropped", 25_000);
-            try (Transaction transaction = database.begin()) {
-                dropped.drop(transaction);
-                transaction.commit();
-            }
+            drop(database, dropped);
             loadedId = loaded.objectId();
             deltaId = delta.objectId();
             droppedId = dropped.objectId();
@@ -103,6 +109,197 @@ class OrphanFilesTest {
                     .orElseThrow();
             assertEquals(3, loaded.rowgroups(database.bufferPool(), counters).size());
             assertEquals(new OrphanFiles.Sweep(0, 0), OrphanFiles.sweep(database), "a second sweep finds nothing");
+        }
+    }
+
+    /**
+     * After a point-in-time recovery (a damaged log, {@code wal_recovery_mode = point_in_time}) the
+     * committed transactions after the damage are gone, and their files are all that is left of
+     * them: the sweep moves them into {@code damaged/}, deleting nothing but an interrupted write.
+     * The crash is a copy of the database's files taken while it was open, after the commits
+     * (every commit synced its log), before any checkpoint could write their pages.
+     */
+    @Test
+    void afterAPointInTimeRecoveryUnreferencedFilesAreMovedAsideNotDeleted() throws IOException {
+        Path source = directory.resolve("db");
+        Path crashed = directory.resolve("crashed");
+        int keptId;
+        int laterId;
+        long damageLsn;
+        List<String> keptFiles;
+        List<String> laterFiles;
+        try (Database database = Database.open(source, settings(), NativeFilesFacade.INSTANCE)) {
+            ColumnstoreTable kept = create(database, "kept", 25_000);
+            keptId = kept.objectId();
+            database.checkpoint();
+            keptFiles = names(kept.fileDirectory());
+            // Committed after the checkpoint: only the log holds them.
+            damageLsn = database.log().endLsn();
+            ColumnstoreTable later = create(database, "later", 25_000);
+            laterId = later.objectId();
+            try (Transaction transaction = database.begin()) {
+                kept.bulkInsert(transaction, new TestTableGenerator(25_000, 12).rows());
+                transaction.commit();
+            }
+            laterFiles = names(later.fileDirectory());
+            copyTree(source, crashed);
+        }
+        List<String> keptFilesAtCrash = names(ColumnstoreFiles.tableDirectory(crashed, keptId));
+        assertTrue(keptFilesAtCrash.containsAll(List.of("3.crg", "4.crg", "5.crg")),
+                "the second load's rowgroups: " + keptFilesAtCrash);
+        assertFalse(laterFiles.isEmpty());
+        plant(ColumnstoreFiles.tableDirectory(crashed, keptId).resolve("6.crg.tmp"));
+        // Damage inside the first record after the checkpoint, with committed groups after it.
+        Path segment = segmentHolding(crashed, damageLsn);
+        flip(segment, damageLsn - LogFormat.startLsnOfName(segment.getFileName().toString()) + 40);
+
+        Properties pointInTime = settings();
+        pointInTime.setProperty("wal_recovery_mode", "point_in_time");
+        try (Database database = Database.open(crashed, pointInTime, NativeFilesFacade.INSTANCE)) {
+            assertTrue(database.recoveryReport().logRepair() != null, "recovery discarded the transactions after the damage");
+            OrphanFiles.Sweep sweep = OrphanFiles.sweep(database);
+
+            assertEquals(keptFiles, names(ColumnstoreFiles.tableDirectory(crashed, keptId)),
+                    "the table as of the checkpoint, its files only");
+            assertFalse(Files.exists(ColumnstoreFiles.tableDirectory(crashed, laterId)), "the discarded table's directory");
+            int movedFromKept = keptFilesAtCrash.size() - keptFiles.size();
+            assertEquals(new OrphanFiles.Sweep(1, movedFromKept + laterFiles.size()), sweep,
+                    "only the interrupted write deleted; everything else moved");
+            Path keptIncident = onlyIncident(crashed, "columnstore-" + keptId + "-");
+            List<String> movedKept = names(keptIncident);
+            assertTrue(movedKept.remove("report.txt"));
+            List<String> expectedMoved = new java.util.ArrayList<>(keptFilesAtCrash);
+            expectedMoved.removeAll(keptFiles);
+            expectedMoved.remove("6.crg.tmp");
+            assertEquals(expectedMoved, movedKept, "the discarded load's rowgroups, moved with their bytes");
+            assertTrue(Files.readString(keptIncident.resolve("report.txt")).contains("recovery discarded committed"));
+            Path laterIncident = onlyIncident(crashed, "columnstore-" + laterId + "-");
+            List<String> movedLater = names(laterIncident);
+            assertTrue(movedLater.remove("report.txt"));
+            assertEquals(laterFiles, movedLater, "every file of the table whose creation was discarded");
+
+            ColumnstoreTable kept = ColumnstoreTable.find(database, database.bufferPool(), "kept", counters).orElseThrow();
+            assertEquals(25_000, totalRows(database, kept), "the committed rows before the damage");
+            assertTrue(ColumnstoreTable.find(database, database.bufferPool(), "later", counters).isEmpty());
+        }
+    }
+
+    /**
+     * A sweep that cannot do everything: an interrupted write it cannot delete (a non-empty directory
+     * where a {@code .tmp} file was expected) and a folder it cannot move files into ({@code damaged}
+     * is a regular file). Real file-system failures, which hold for root too (the tests run as root
+     * here, for whom a read-only directory is no obstacle). The sweep deletes what it can, leaves the
+     * rest in place, names each failure, and the committed table reads back whole; once the obstacles
+     * are gone the next opening's sweep finishes the work.
+     */
+    @Test
+    void aSweepThatCannotDeleteOrMoveLeavesTheFilesNamesThemAndLosesNothing() throws IOException {
+        int loadedId;
+        int droppedId;
+        List<String> liveFiles;
+        try (Database database = open()) {
+            ColumnstoreTable loaded = create(database, "loaded", 25_000);
+            ColumnstoreTable dropped = create(database, "dropped", 25_000);
+            drop(database, dropped);
+            loadedId = loaded.objectId();
+            droppedId = dropped.objectId();
+            liveFiles = names(loaded.fileDirectory());
+        }
+        List<String> droppedFiles = names(tableDirectory(droppedId));
+        assertFalse(droppedFiles.isEmpty());
+        plant(tableDirectory(loadedId).resolve("3.crg"));
+        Path stuck = tableDirectory(loadedId).resolve("4.crg.tmp");
+        plant(stuck.resolve("inside"));
+        Path damaged = DatabaseLayout.damagedDirectory(directory);
+        plant(damaged);
+
+        try (Database database = open()) {
+            OrphanFiles.Sweep sweep = OrphanFiles.sweep(database);
+            assertEquals(1, sweep.deleted(), "the orphaned rowgroup: " + sweep);
+            assertEquals(0, sweep.moved(), sweep.toString());
+            assertEquals(2, sweep.failures().size(), sweep.toString());
+            // Directories are swept in id order: the loaded table's, then the dropped one's.
+            assertTrue(sweep.failures().get(0).startsWith("cannot delete " + stuck), sweep.failures().get(0));
+            assertTrue(sweep.failures().get(1).contains(tableDirectory(droppedId).toString())
+                    && sweep.failures().get(1).contains("left in place"), sweep.failures().get(1));
+            assertFalse(Files.exists(tableDirectory(loadedId).resolve("3.crg")));
+            assertTrue(Files.exists(stuck.resolve("inside")), "left where it was");
+            assertEquals(droppedFiles, names(tableDirectory(droppedId)), "the dropped table's files, left in place");
+            ColumnstoreTable loaded = ColumnstoreTable.find(database, database.bufferPool(), "loaded", counters)
+                    .orElseThrow();
+            assertEquals(25_000, totalRows(database, loaded));
+            List<String> expectedLive = new java.util.ArrayList<>(liveFiles);
+            expectedLive.add("4.crg.tmp/inside");
+            expectedLive.sort(null);
+            assertEquals(expectedLive, names(tableDirectory(loadedId)), "every committed file kept");
+        }
+
+        Files.delete(damaged);
+        Files.delete(stuck.resolve("inside"));
+        try (Database database = open()) {
+            OrphanFiles.Sweep sweep = OrphanFiles.sweep(database);
+            assertEquals(new OrphanFiles.Sweep(1, droppedFiles.size()), sweep, "the rest, once nothing is in the way");
+            assertEquals(liveFiles, names(tableDirectory(loadedId)));
+            assertFalse(Files.exists(tableDirectory(droppedId)));
+        }
+    }
+
+    private long totalRows(Database database, ColumnstoreTable table) {
+        long rows = 0;
+        for (RowgroupEntry rowgroup : table.rowgroups(database.bufferPool(), counters)) {
+            rows += rowgroup.totalRows() - rowgroup.deletedRows();
+        }
+        return rows;
+    }
+
+    private static Path onlyIncident(Path database, String prefix) {
+        List<Path> matching = java.util.Arrays.stream(list(DatabaseLayout.damagedDirectory(database)))
+                .filter(path -> path.getFileName().toString().startsWith(prefix)).toList();
+        assertEquals(1, matching.size(), "one folder named " + prefix + "*: " + matching);
+        return matching.getFirst();
+    }
+
+    private static Path segmentHolding(Path database, long lsn) {
+        Path holder = null;
+        for (Path segment : list(DatabaseLayout.logDirectory(database))) {
+            long start = LogFormat.startLsnOfName(segment.getFileName().toString());
+            if (start >= 0 && start <= lsn) {
+                holder = segment;
+            }
+        }
+        assertNotNull(holder, "a log segment holding LSN " + lsn);
+        return holder;
+    }
+
+    private static void flip(Path file, long offset) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.allocate(1);
+            assertEquals(1, channel.read(buffer, offset), "a byte at offset " + offset + " of " + file);
+            buffer.put(0, (byte) ~buffer.get(0));
+            buffer.rewind();
+            channel.write(buffer, offset);
+        }
+    }
+
+    /** Copies the files of a database that is open: what a crash at this moment would leave on disk. */
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    /** Drops {@code table} in a committed transaction; its files stay (the drop's deletion is cut short). */
+    private static void drop(Database database, ColumnstoreTable table) {
+        try (Transaction transaction = database.begin()) {
+            table.drop(transaction);
+            transaction.commit();
         }
     }
 

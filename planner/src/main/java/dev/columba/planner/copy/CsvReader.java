@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongConsumer;
+import java.util.function.Consumer;
 
 /**
  * The rows of a CSV file in file order, parsed by {@code maxDop} threads.
@@ -55,7 +55,10 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
     private final TableSchema schema;
     private final String table;
     private final int[] targets;
-    private final LongConsumer progress;
+    private final Consumer<CopyProgress> progress;
+    /** The file's size at opening, and the bytes read from it so far (for {@link #progress}). */
+    private final long fileBytes;
+    private long bytesRead;
     private final CsvBlockParser serialParser;
     private final ExecutorService workers;
     private final ThreadLocal<CsvBlockParser> parsers;
@@ -106,13 +109,13 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
      *         does not name the target columns in order
      */
     public CsvReader(Path file, String fileName, CopyOptions options, TableSchema schema, String table, int[] targets,
-                     LongConsumer progress) {
+                     Consumer<CopyProgress> progress) {
         this(file, fileName, options, schema, table, targets, progress, BLOCK_BYTES);
     }
 
     /** As above, with blocks of {@code blockBytes} (tests cut small files into many blocks). */
     CsvReader(Path file, String fileName, CopyOptions options, TableSchema schema, String table, int[] targets,
-              LongConsumer progress, int blockBytes) {
+              Consumer<CopyProgress> progress, int blockBytes) {
         this.blockBytes = blockBytes;
         this.fileName = fileName;
         this.format = options.format();
@@ -122,6 +125,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
         this.progress = progress;
         try {
             this.channel = FileChannel.open(file, StandardOpenOption.READ);
+            this.fileBytes = channel.size();
         } catch (IOException e) {
             throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + fileName + ": " + e.getMessage(), e);
         }
@@ -189,7 +193,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
         rowInBlock++;
         records++;
         if (records % PROGRESS_EVERY == 0) {
-            progress.accept(records);
+            progress.accept(new CopyProgress(records, bytesRead, fileBytes));
         }
         return current.batch();
     }
@@ -227,7 +231,7 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
                 long before = records;
                 records += batch.rows();
                 if (before / PROGRESS_EVERY != records / PROGRESS_EVERY) {
-                    progress.accept(records);
+                    progress.accept(new CopyProgress(records, bytesRead, fileBytes));
                 }
                 return batch;
             }
@@ -441,8 +445,11 @@ public final class CsvReader implements Iterator<Object[]>, AutoCloseable {
         ByteBuffer buffer = ByteBuffer.wrap(bytes, length, capacity - length);
         try {
             while (!atEof && buffer.hasRemaining()) {
-                if (channel.read(buffer) < 0) {
+                int read = channel.read(buffer);
+                if (read < 0) {
                     atEof = true;
+                } else {
+                    bytesRead += read;
                 }
             }
         } catch (IOException e) {

@@ -9,9 +9,13 @@ import dev.columba.planner.rel.ColumbaTableModify;
 import dev.columba.planner.rel.Execution;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
+import dev.columba.planner.schema.ColumbaTable;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.RelColumnOrigin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 
@@ -32,6 +36,8 @@ final class PlannedStatement implements PreparedStatementPlan {
     private final boolean reusable;
     /** The plan as a point lookup, when it is one: found once here, used by every execution. */
     private final Optional<PointLookup> pointLookup;
+    /** See {@link #identityColumns()}: found once here from the plan's column origins. */
+    private final BitSet identityColumns;
 
     PlannedStatement(RelNode root, RexBuilder rexBuilder, TableSchema schema, boolean modifies, int[] objectIds,
                      List<SqlType> parameterTypes, String explain, boolean reusable) {
@@ -44,6 +50,36 @@ final class PlannedStatement implements PreparedStatementPlan {
         this.explain = explain;
         this.reusable = reusable;
         this.pointLookup = pointLookupOf(root, schema, modifies);
+        this.identityColumns = modifies ? new BitSet() : identityColumnsOf(root, schema.size());
+    }
+
+    /**
+     * The output columns whose one origin, underived, is a table's IDENTITY column: through
+     * projections that pick columns, filters, sorts, hash joins and group keys, as Calcite's column
+     * origins (with {@code ColumbaColumnOrigins} for Columba's scans) trace them. A CAST or any
+     * expression makes a column derived; a union of two tables' columns has two origins: neither is
+     * reported. An index nested loop join has no origins handler, so its columns count as derived
+     * (docs/design/jdbc.md).
+     */
+    private static BitSet identityColumnsOf(RelNode root, int columns) {
+        BitSet identity = new BitSet();
+        RelMetadataQuery metadata = root.getCluster().getMetadataQuery();
+        for (int column = 0; column < columns; column++) {
+            RelColumnOrigin origin = metadata.getColumnOrigin(root, column);
+            if (origin == null || origin.isDerived()) {
+                continue;
+            }
+            ColumbaTable table = origin.getOriginTable().unwrap(ColumbaTable.class);
+            if (table != null && table.generated().identity() == origin.getOriginColumnOrdinal()) {
+                identity.set(column);
+            }
+        }
+        return identity;
+    }
+
+    @Override
+    public BitSet identityColumns() {
+        return (BitSet) identityColumns.clone();
     }
 
     /**

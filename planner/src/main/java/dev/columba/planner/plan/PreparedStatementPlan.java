@@ -2,6 +2,7 @@ package dev.columba.planner.plan;
 
 import dev.columba.core.exec.Operator;
 import dev.columba.core.schema.TableSchema;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,6 +14,15 @@ public interface PreparedStatementPlan {
 
     /** The rows the statement produces: the query's columns, or one BIGINT "rows" for a modification. */
     TableSchema schema();
+
+    /**
+     * The result columns that are a table's IDENTITY column as stored, passed up unchanged from its
+     * scan (a copy; JDBC's {@code isAutoIncrement}). Empty when the plan does not know where its
+     * columns come from, and for a column computed from the identity column.
+     */
+    default BitSet identityColumns() {
+        return new BitSet();
+    }
 
     /** Whether executing it changes data (and so needs a write transaction). */
     boolean modifies();

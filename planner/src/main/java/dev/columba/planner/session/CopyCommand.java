@@ -36,7 +36,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.LongConsumer;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.sql.SqlIdentifier;
 
@@ -59,7 +59,7 @@ final class CopyCommand {
         this.session = session;
     }
 
-    StatementResult execute(SqlCopy copy, LongConsumer progress) {
+    StatementResult execute(SqlCopy copy, Consumer<dev.columba.planner.copy.CopyProgress> progress) {
         if (!copy.isFrom()) {
             return new CopyToCommand(session).execute(copy);
         }

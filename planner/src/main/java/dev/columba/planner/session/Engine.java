@@ -61,6 +61,7 @@ public final class Engine implements AutoCloseable {
     /** Moves on after every committed change of the schema (DDL), so that no cached plan of before is found. */
     private final AtomicLong schemaVersion = new AtomicLong();
     private volatile SettingValues globals;
+    private final OrphanFiles.Sweep openingSweep;
 
     private Engine(Database database, StatementPlanner planner, Path temporaryDirectory) {
         this.database = database;
@@ -69,10 +70,29 @@ public final class Engine implements AutoCloseable {
         this.globals = database.settings();
         this.memory = new Memory(MEMORY_LIMIT);
         this.tupleMover = new TupleMover(database, 5, TimeUnit.MINUTES);
-        // Before any transaction: files a killed load or tuple mover left, against the recovered state.
-        OrphanFiles.sweep(database);
-        gatherAllStatistics();
+        try {
+            // Before any transaction: files a killed load or tuple mover left, against the recovered
+            // state. What it cannot remove stays, named in the result: it opens all the same.
+            this.openingSweep = OrphanFiles.sweep(database);
+            gatherAllStatistics();
+        } catch (RuntimeException e) {
+            // The engine does not exist for the caller to close: release the database (its lock) here.
+            try {
+                database.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
         tupleMover.start();
+    }
+
+    /**
+     * What the sweep of orphaned columnstore files did when this engine opened the database,
+     * including the files it could not delete or move ({@link OrphanFiles.Sweep#failures()}).
+     */
+    public OrphanFiles.Sweep openingSweep() {
+        return openingSweep;
     }
 
     /**

@@ -17,6 +17,7 @@ import org.apache.arrow.memory.BufferAllocator;
 final class LookupResult implements StatementResult.RowsRead {
     private final Session session;
     private final TableSchema schema;
+    private final java.util.BitSet identityColumns;
     private final List<Object[]> rows;
     private final QueryFinish finish;
     /** Whether {@link #next()} handed out the rows' batch. */
@@ -24,9 +25,11 @@ final class LookupResult implements StatementResult.RowsRead {
     private BufferAllocator allocator;
     private Batch batch;
 
-    LookupResult(Session session, TableSchema schema, List<Object[]> rows, QueryFinish finish) {
+    LookupResult(Session session, TableSchema schema, java.util.BitSet identityColumns, List<Object[]> rows,
+                 QueryFinish finish) {
         this.session = session;
         this.schema = schema;
+        this.identityColumns = identityColumns;
         this.rows = rows;
         this.finish = finish;
     }
@@ -34,6 +37,11 @@ final class LookupResult implements StatementResult.RowsRead {
     @Override
     public TableSchema schema() {
         return schema;
+    }
+
+    @Override
+    public java.util.BitSet identityColumns() {
+        return (java.util.BitSet) identityColumns.clone();
     }
 
     @Override

@@ -27,6 +27,11 @@ final class RowsResult implements StatementResult.Rows {
     }
 
     @Override
+    public java.util.BitSet identityColumns() {
+        return execution.plan.identityColumns();
+    }
+
+    @Override
     public Batch next() {
         if (finish.finished()) {
             return null;

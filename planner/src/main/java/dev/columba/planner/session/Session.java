@@ -74,7 +74,7 @@ public final class Session implements AutoCloseable {
     private boolean autoCommit = true;
     private Transaction transaction;
     private volatile ExecutionContext running;
-    private java.util.function.LongConsumer copyProgress = rows -> { };
+    private java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> copyProgress = progress -> { };
     private boolean closed;
     /** Whether the open transaction ran DDL: until it ends, this session's schema is not the committed one. */
     private boolean transactionHasDdl;
@@ -150,9 +150,13 @@ public final class Session implements AutoCloseable {
         settings = null;
     }
 
-    /** Receives the row count of a running COPY every million rows (a shell prints it). */
-    public void setCopyProgress(java.util.function.LongConsumer listener) {
-        this.copyProgress = listener;
+    /**
+     * Receives a running {@code COPY ... FROM} a CSV file's progress every million rows (rows, bytes
+     * read, the file's size), on the thread running the COPY; a shell prints it. Replaces the
+     * previous listener.
+     */
+    public void setCopyProgress(java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> listener) {
+        this.copyProgress = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     public boolean statisticsIo() {
@@ -354,8 +358,17 @@ public final class Session implements AutoCloseable {
      *
      * @param columns        the result's columns; null for a statement that returns an update count
      * @param parameterTypes the types of its {@code ?} markers, in order, as the planner inferred them
+     * @param identityColumns the result columns that are a table's IDENTITY column as stored
      */
-    public record Description(TableSchema columns, List<SqlType> parameterTypes) {
+    public record Description(TableSchema columns, List<SqlType> parameterTypes, java.util.BitSet identityColumns) {
+        public Description {
+            identityColumns = (java.util.BitSet) identityColumns.clone();
+        }
+
+        @Override
+        public java.util.BitSet identityColumns() {
+            return (java.util.BitSet) identityColumns.clone();
+        }
     }
 
     /**
@@ -381,7 +394,8 @@ public final class Session implements AutoCloseable {
             }
             plan = plan(statement, new Compilation(key, cpuStart, System.nanoTime())).plan();
         }
-        return Optional.of(new Description(plan.modifies() ? null : plan.schema(), plan.parameterTypes()));
+        return Optional.of(new Description(plan.modifies() ? null : plan.schema(), plan.parameterTypes(),
+                plan.identityColumns()));
     }
 
     /**
@@ -510,7 +524,7 @@ public final class Session implements AutoCloseable {
     private BatchResult executeBatchOnce(String sql, List<List<Object>> parameterSets) {
         checkOpen();
         if (parameterSets.isEmpty()) {
-            return new BatchResult(new long[0], List.of(), StatementStatistics.NONE);
+            return new BatchResult(new long[0], List.of(), StatementStatistics.NONE, List.of());
         }
         long start = System.nanoTime();
         PlanCache.Key key = planKey(PlanCache.normalize(sql), false);
@@ -567,7 +581,7 @@ public final class Session implements AutoCloseable {
         }
         planned.modifiedTable().ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
         Finished finished = finished(query, planned.compile(), cpuStart, runStart);
-        return new BatchResult(counts, finished.messages(), finished.statistics());
+        return new BatchResult(counts, finished.messages(), finished.statistics(), query.generatedKeys());
     }
 
     /**
@@ -603,11 +617,15 @@ public final class Session implements AutoCloseable {
     private BatchResult executeEach(SqlNode statement, List<List<Object>> parameterSets) {
         long[] counts = new long[parameterSets.size()];
         List<String> messages = new ArrayList<>();
+        List<dev.columba.core.context.GeneratedKeys> keys = new ArrayList<>();
         StatementStatistics statistics = StatementStatistics.NONE;
         for (int setIndex = 0; setIndex < parameterSets.size(); setIndex++) {
             StatementResult result = execute(statement, parameterSets.get(setIndex), null);
             switch (result) {
-                case StatementResult.Update update -> counts[setIndex] = update.count();
+                case StatementResult.Update update -> {
+                    counts[setIndex] = update.count();
+                    keys.addAll(update.generatedKeys());
+                }
                 case StatementResult.Command ignored -> counts[setIndex] = 0;
                 case StatementResult.Rows rows -> {
                     rows.close();
@@ -618,7 +636,7 @@ public final class Session implements AutoCloseable {
             messages.addAll(result.messages());
             statistics = result.statistics();
         }
-        return new BatchResult(counts, messages, statistics);
+        return new BatchResult(counts, messages, statistics, keys);
     }
 
     /** Whether {@link #execute(SqlNode, List, Compilation)} plans the statement, rather than running it itself. */
@@ -696,7 +714,7 @@ public final class Session implements AutoCloseable {
                 }
             }
             case dev.columba.planner.parser.SqlCopy copy -> {
-                return new CopyCommand(this).execute(copy, rows -> copyProgress.accept(rows));
+                return new CopyCommand(this).execute(copy, progress -> copyProgress.accept(progress));
             }
             default -> {
                 if (DdlExecutor.handles(statement)) {
@@ -913,7 +931,7 @@ public final class Session implements AutoCloseable {
                 rows = point.read(database().bufferPool(), query, parameters);
             }
         }
-        return new LookupResult(this, plan.schema(), rows, new QueryFinish(this, query, compile, cpuStart, start));
+        return new LookupResult(this, plan.schema(), plan.identityColumns(), rows, new QueryFinish(this, query, compile, cpuStart, start));
     }
 
     /** The lock group of the plan this session ran last, kept together so that one read sees a matching pair. */

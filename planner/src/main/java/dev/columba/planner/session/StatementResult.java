@@ -27,6 +27,11 @@ public sealed interface StatementResult extends AutoCloseable
     non-sealed interface Rows extends StatementResult {
         TableSchema schema();
 
+        /** The columns that are a table's IDENTITY column as stored (see {@code PreparedStatementPlan.identityColumns}). */
+        default java.util.BitSet identityColumns() {
+            return new java.util.BitSet();
+        }
+
         /** The next batch with at least one live row, or null at the end. Valid until the next call. */
         Batch next();
 

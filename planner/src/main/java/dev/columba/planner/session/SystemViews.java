@@ -37,7 +37,9 @@ import java.util.function.Supplier;
  * {@code column_store_dictionary_pressure} and {@code column_store_recommendations}, the SQL form of
  * {@code columba diag dictionary}), {@code index_physical_stats} (fragmentation, which reads every
  * page of every B+tree — run it deliberately), the engine's {@code plan_cache} and {@code event_log}, the cumulative {@code io_stats} and
- * {@code wait_stats}. Columns are snake_case; rows are computed when the view is read.
+ * {@code wait_stats}. Columns are snake_case; rows are computed when the view is read. {@code io_stats}'s
+ * columns are described in docs/design/storage.md ("Transactions larger than the pool", "Minimally
+ * logged bulk loads") and docs/design/architecture.md ("What a read is").
  */
 final class SystemViews {
     private SystemViews() {
@@ -90,7 +92,8 @@ final class SystemViews {
                 "read_ahead_reads", SqlType.BIGINT, "lob_logical_reads", SqlType.BIGINT, "lob_physical_reads", SqlType.BIGINT,
                 "lob_read_ahead_reads", SqlType.BIGINT, "read_ahead_used", SqlType.BIGINT, "read_ahead_wasted", SqlType.BIGINT,
                 "read_ios", SqlType.BIGINT, "read_bytes", SqlType.BIGINT, "page_io_wait_ms", SqlType.DOUBLE,
-                "spill_pages_written", SqlType.BIGINT, "spill_pages_read", SqlType.BIGINT),
+                "spill_pages_written", SqlType.BIGINT, "spill_pages_read", SqlType.BIGINT,
+                "pages_written", SqlType.BIGINT, "minimally_logged_pages_written", SqlType.BIGINT),
                 () -> ioStats(database));
         add(views, "wait_stats", schema("wait_type", NAME, "waits", SqlType.BIGINT, "wait_time_ms", SqlType.DOUBLE),
                 () -> waitStats(database));
@@ -479,10 +482,13 @@ final class SystemViews {
         IoStats stats = database.cumulativeIoStatistics();
         // Spill I/O is the write transactions' temporary I/O, apart from the data file's reads above.
         var spill = database.spillStatistics();
+        // Data-file writes: checkpoints and evictions of committed pages, and the pages a minimally
+        // logged load writes before its commit record (counted even if it then rolls back).
+        var written = database.dataWriteStatistics();
         return List.<Object[]>of(new Object[] {stats.logicalReads(), stats.physicalReads(), stats.readAheadReads(),
                 stats.lobLogicalReads(), stats.lobPhysicalReads(), stats.lobReadAheadReads(), stats.readAheadUsed(),
                 stats.readAheadWasted(), stats.readIos(), stats.readBytes(), stats.pageIoWaitNanos() / 1e6,
-                spill.pagesWritten(), spill.pagesRead()});
+                spill.pagesWritten(), spill.pagesRead(), written.pagesWritten(), written.minimallyLoggedPagesWritten()});
     }
 
     /**

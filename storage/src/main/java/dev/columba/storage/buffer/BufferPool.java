@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 
@@ -73,6 +74,10 @@ public final class BufferPool implements PageReader, AutoCloseable {
     private final EvictionPolicy policy;
     private final ReentrantLock[] writeStripes = new ReentrantLock[WRITE_STRIPES];
     private final PoolCounters cumulative = new PoolCounters();
+    /** Pages written to the data files: a dirty frame's write and a minimally logged page's alike. */
+    private final LongAdder pagesWritten = new LongAdder();
+    /** Of {@link #pagesWritten}, those of minimally logged transactions, committed or not. */
+    private final LongAdder minimallyLoggedPagesWritten = new LongAdder();
     private final WaitCounters waits = new WaitCounters();
     private final AtomicInteger privateFrames = new AtomicInteger();
     private final ExecutorService ioThreads;
@@ -165,6 +170,30 @@ public final class BufferPool implements PageReader, AutoCloseable {
     /** Cumulative counters of every read this pool served since it was created. */
     public IoStats cumulativeStatistics() {
         return cumulative.snapshot();
+    }
+
+    /**
+     * The pages this pool wrote to its store since it was created, each a write of {@code
+     * PageFormat.PAGE_SIZE} bytes: {@code pagesWritten x 8 KB} is what it asked the operating
+     * system to write.
+     *
+     * @param pagesWritten                every page write: dirty frames written at eviction or by a
+     *                                    checkpoint, and minimally logged pages
+     * @param minimallyLoggedPagesWritten of those, the pages minimally logged transactions wrote before
+     *                                    their commit record, including those of transactions that then
+     *                                    rolled back (the I/O happened all the same)
+     */
+    public record WriteStatistics(long pagesWritten, long minimallyLoggedPagesWritten) {
+        public long bytesWritten() {
+            return pagesWritten * PageFormat.PAGE_SIZE;
+        }
+    }
+
+    /** The pages written since the pool was created. */
+    public WriteStatistics writeStatistics() {
+        // The total is counted before the minimal count and read after it, so it never falls below its part.
+        long minimal = minimallyLoggedPagesWritten.sum();
+        return new WriteStatistics(pagesWritten.sum(), minimal);
     }
 
     /**
@@ -669,6 +698,8 @@ public final class BufferPool implements PageReader, AutoCloseable {
         Page.setLsn(copy, 0);
         Page.updateChecksum(copy);
         store.writePage(pageId, copy);
+        pagesWritten.increment();
+        minimallyLoggedPagesWritten.increment();
     }
 
     /** Reads the data file's version of {@code pageId} into {@code target}, bypassing the pool; checks it. */
@@ -710,6 +741,7 @@ public final class BufferPool implements PageReader, AutoCloseable {
                 MemorySegment.copy(frame.memory, 0, copy, 0, PageFormat.PAGE_SIZE);
                 Page.updateChecksum(copy);
                 store.writePage(pageId, copy);
+                pagesWritten.increment();
                 frame.dirty = false;
             } finally {
                 stripe.unlock();

@@ -655,6 +655,14 @@ public final class Database implements AutoCloseable {
         return mappedReads;
     }
 
+    /**
+     * Pages written to the data files since the database opened: checkpoints, evictions and minimally
+     * logged loads. The log's writes are {@code log().counters()}, the spill file's {@link #spillStatistics()}.
+     */
+    public BufferPool.WriteStatistics dataWriteStatistics() {
+        return pool.writeStatistics();
+    }
+
     /** Pages write transactions spilled to the spill file and read back, since the database opened. */
     public SpillFile.Statistics spillStatistics() {
         return spill.statistics();
