@@ -494,7 +494,7 @@ final class GroupHashTable implements AutoCloseable {
     }
 
     /** Has every key's strings decoded whose producer deferred them (see {@link CodedStrings#defer}). */
-    private static void materialize(CodedStrings[] codes) {
+    static void materialize(CodedStrings[] codes) {
         if (codes != null) {
             for (CodedStrings coded : codes) {
                 if (coded != null) {
