@@ -574,6 +574,10 @@ public final class HashAggregateOperator extends BaseOperator {
         groups = adopted.groups;
         accumulators.addAll(adopted.accumulators);
         groups.expectGroups(total);
+        // Room for every group of the partition at once: growing by doubling copies the states again at each step.
+        for (Accumulators.Accumulator accumulator : accumulators) {
+            accumulator.ensureGroups((int) Math.min(total, RESERVED_GROUPS));
+        }
         for (SharedAggregation.PartitionTable table : partition) {
             if (table != adopted) {
                 mergeGroups(table);
