@@ -88,6 +88,15 @@ final class GroupHashTable implements AutoCloseable {
      */
     private int[] dense;
     private long denseBase;
+    /**
+     * For one partition of a grouping by a whole-number key ({@link #holdResidue}): its keys are all
+     * {@code residue + k × stride}, so the dense array is indexed by {@code floorDiv(key, stride)}
+     * and covers its keys without the gaps of the other partitions' keys. 1 and 0 otherwise.
+     */
+    private int denseStride = 1;
+    /** log2 of {@link #denseStride} when it is a power of two (the division is then a shift), else -1. */
+    private int denseShift;
+    private long denseResidue;
     /** The lowest and the highest key in the dense array. */
     private long denseLow;
     private long denseHigh;
@@ -167,6 +176,24 @@ final class GroupHashTable implements AutoCloseable {
      */
     void expectGroups(long groups) {
         expectedGroups = Math.max(expectedGroups, groups);
+    }
+
+    /**
+     * Tells a grouping table over one whole-number key that it holds partition {@code residue} of
+     * keys divided into {@code stride} partitions by their value modulo {@code stride} (see
+     * {@code HashAggregateOperator.mergeAcrossWorkers}): its dense array then covers
+     * {@code 1 / stride} of their span, as a table over all keys would cover all of it. Before the first group.
+     */
+    void holdResidue(int residue, int stride) {
+        if (groupCount > 0 || !wholeNumberKey || pairKey) {
+            throw new IllegalStateException("a residue is held by an empty grouping table over one whole-number key");
+        }
+        if (stride < 1 || residue < 0 || residue >= stride) {
+            throw new IllegalArgumentException("residue " + residue + " of stride " + stride);
+        }
+        denseStride = stride;
+        denseShift = Integer.bitCount(stride) == 1 ? Integer.numberOfTrailingZeros(stride) : -1;
+        denseResidue = residue;
     }
 
     /**
@@ -848,13 +875,17 @@ final class GroupHashTable implements AutoCloseable {
      */
     private int lookUpDense(long[] values, ArrowBuf validity, int[] positions, int count, int[] groupIds, boolean insert,
                             int storedGroups) {
+        int shift = denseShift;
+        int stride = denseStride;
         for (int index = 0; index < count; index++) {
             int row = positions[index];
             if (validity != null && BitVectorHelper.get(validity, row) == 0) {
                 groupIds[index] = nullKeyGroup(row, insert, storedGroups);
                 continue;
             }
-            long offset = values[index] - denseBase;
+            // The value's place among its partition's values (itself outside a partitioned aggregation).
+            long compact = shift >= 0 ? values[index] >> shift : Math.floorDiv(values[index], stride);
+            long offset = compact - denseBase;
             int[] table = dense;
             if (offset >= 0 && offset < table.length) {
                 int group = table[(int) offset];
@@ -864,12 +895,12 @@ final class GroupHashTable implements AutoCloseable {
                     int added = addWholeNumberGroup(row, 0, -1, storedGroups);
                     table[(int) offset] = added + 1;
                     groupIds[index] = added;
-                    denseLow = Math.min(denseLow, values[index]);
-                    denseHigh = Math.max(denseHigh, values[index]);
+                    denseLow = Math.min(denseLow, compact);
+                    denseHigh = Math.max(denseHigh, compact);
                 }
             } else if (!insert) {
                 groupIds[index] = -1;
-            } else if (widenDense(values[index])) {
+            } else if (widenDense(compact)) {
                 index--; // the same row again, now within the array
             } else {
                 leaveDenseMode();
@@ -946,7 +977,7 @@ final class GroupHashTable implements AutoCloseable {
             if (group == 0) {
                 continue;
             }
-            placeWholeNumber(entries, group, denseBase + offset);
+            placeWholeNumber(entries, group, (denseBase + offset) * denseStride + denseResidue);
             wholeNumberEntries++;
         }
     }

@@ -386,6 +386,9 @@ public final class HashAggregateOperator extends BaseOperator {
             try {
                 table = GroupHashTable.forGrouping(keyTypes, memory, charges.apply("group hash table"));
                 table.expectGroups(expectedGroups);
+                if (wholeNumberKey()) {
+                    table.holdResidue(partition, partitions);
+                }
                 createAccumulators(made, charges);
             } catch (RuntimeException e) {
                 new SharedAggregation.PartitionTable(table, made, tableCharges).close();
@@ -593,17 +596,21 @@ public final class HashAggregateOperator extends BaseOperator {
             keyVectors[key] = batch.column(groupKeys[key]);
             keyCodes[key] = batch.codes(groupKeys[key]);
         }
-        // The partition is decided by the keys' values, so strings a scan deferred are decoded here.
-        GroupHashTable.materialize(keyCodes);
-        hashes = GroupHashTable.hashRows(keyVectors, keyLayouts(), positions, count, hashes);
         int partitions = partitionTables.length;
         for (int partition = 0; partition < partitions; partition++) {
             partitionPositions[partition] = grow(partitionPositions[partition], count);
             partitionCounts[partition] = 0;
         }
-        for (int index = 0; index < count; index++) {
-            int partition = SharedAggregation.partitionOf(hashes[index], partitions);
-            partitionPositions[partition][partitionCounts[partition]++] = positions[index];
+        if (wholeNumberKey()) {
+            sortWholeNumbers(keyVectors[0], count, partitions);
+        } else {
+            // The partition is decided by the keys' values, so strings a scan deferred are decoded here.
+            GroupHashTable.materialize(keyCodes);
+            hashes = GroupHashTable.hashRows(keyVectors, keyLayouts(), positions, count, hashes);
+            for (int index = 0; index < count; index++) {
+                int partition = SharedAggregation.partitionOf(hashes[index], partitions);
+                partitionPositions[partition][partitionCounts[partition]++] = positions[index];
+            }
         }
         for (int partition = 0; partition < partitions; partition++) {
             if (partitionCounts[partition] > 0) {
@@ -614,6 +621,28 @@ public final class HashAggregateOperator extends BaseOperator {
     }
 
     private Layout[] keyLayouts;
+
+    /** Whether the only key is a whole number (INT, BIGINT, DATE, TIMESTAMP): partitioned by its value modulo the partitions. */
+    private boolean wholeNumberKey() {
+        return groupKeys.length == 1 && (keyLayouts()[0] == Layout.INT32 || keyLayouts()[0] == Layout.INT64);
+    }
+
+    /** Sorts the live rows ({@link #positions}) by the partition of their whole-number key; NULL keys to partition 0. */
+    private void sortWholeNumbers(FieldVector key, int count, int partitions) {
+        ArrowBuf data = key.getDataBuffer();
+        ArrowBuf validity = key.getValidityBuffer();
+        boolean nulls = key.getNullCount() > 0;
+        boolean wide = keyLayouts()[0] == Layout.INT64;
+        // A power of two of partitions (the usual worker counts) takes the low bits instead of a division.
+        long mask = Integer.bitCount(partitions) == 1 ? partitions - 1 : -1;
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            long value = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
+            int partition = nulls && BitVectorHelper.get(validity, row) == 0 ? 0
+                    : mask >= 0 ? (int) (value & mask) : SharedAggregation.wholeNumberPartitionOf(value, partitions);
+            partitionPositions[partition][partitionCounts[partition]++] = row;
+        }
+    }
 
     private Layout[] keyLayouts() {
         if (keyLayouts == null) {

@@ -77,6 +77,19 @@ public final class SharedAggregation {
         return (int) (((hash >>> 32) * partitions) >>> 32);
     }
 
+    /**
+     * The partition of a single whole-number key {@code value}: its value modulo {@code
+     * partitions}, so that each partition's table can index its dense array by {@code value /
+     * partitions} ({@code GroupHashTable.holdResidue}) and cover its keys without the others' gaps:
+     * the dense arrays of all partitions together are as long as one table's over all keys (with
+     * the hash's partitions each would span all keys). Keys in order spread evenly; keys that are
+     * mostly multiples of the partition count would gather in few partitions (their groups are
+     * then finished by few workers, still correctly).
+     */
+    static int wholeNumberPartitionOf(long value, int partitions) {
+        return (int) Math.floorMod(value, (long) partitions);
+    }
+
     /** Counts a worker and returns its number: the partition it finishes, and the index of the tables it makes. */
     synchronized int register() {
         if (handedIn > 0) {

@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -139,6 +137,24 @@ class PartitionedAggregationTest extends OperatorTestBase {
     }
 
     @Test
+    void keysThatSpreadFarLeaveTheDenseArraysWithTheirValues() {
+        for (int workers : new int[] {2, 3, 4}) {
+            List<List<Object[]>> inputs = new ArrayList<>();
+            for (int worker = 0; worker < workers; worker++) {
+                List<Object[]> rows = new ArrayList<>();
+                // Close keys first (each partition's table starts dense), then keys far apart and negative ones.
+                for (int row = 0; row < 1500; row++) {
+                    long key = row < 1000 ? row % 300 : (row - 1000) * -1_000_003L * (row % 2 == 0 ? 1 : -7);
+                    rows.add(new Object[] {(int) (key % 100_000_000), null, BigDecimal.valueOf(row, 2), null, null, null, key * 1_000_000L});
+                }
+                inputs.add(rows);
+            }
+            checkAcrossWorkers(inputs, List.of(0), 64, workers + " workers, int keys leaving the dense array");
+            checkAcrossWorkers(inputs, List.of(6), 64, workers + " workers, bigint keys leaving the dense array");
+        }
+    }
+
+    @Test
     void randomInputsOverManyWorkers() {
         for (int workers : new int[] {2, 4, 7}) {
             List<List<Object[]>> inputs = new ArrayList<>();
@@ -198,14 +214,7 @@ class PartitionedAggregationTest extends OperatorTestBase {
         for (int worker = 0; worker < 3; worker++) {
             rows += byWorker.get(worker).size();
             for (int key : byWorker.get(worker)) {
-                try (IntVector vector = new IntVector("k", queryAllocator)) {
-                    vector.allocateNew(1);
-                    vector.set(0, key);
-                    vector.setValueCount(1);
-                    long hash = GroupHashTable.hashRows(new FieldVector[] {vector}, new Layout[] {Layout.INT32}, new int[] {0}, 1,
-                            new long[1])[0];
-                    assertEquals(worker, SharedAggregation.partitionOf(hash, 3), "key " + key + " is finished by the worker of its partition");
-                }
+                assertEquals(worker, SharedAggregation.wholeNumberPartitionOf(key, 3), "key " + key + " is finished by the worker of its partition");
             }
         }
         assertEquals(500, rows, "every key once");
