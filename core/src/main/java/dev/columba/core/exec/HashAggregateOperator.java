@@ -157,7 +157,8 @@ public final class HashAggregateOperator extends BaseOperator {
      * Makes this aggregation (complete, with GROUP BY keys, no DISTINCT) one worker's part of an
      * aggregation across the workers of a parallel fragment, which all share {@code shared}: the
      * worker aggregates its rows into one group table per partition (the high bits of the keys'
-     * hash, the bits a repartition would use), hands them in, and then returns the results of the
+     * hash, the bits a repartition would use; a single whole-number key's value modulo the
+     * partitions, see {@link SharedAggregation#wholeNumberPartitionOf}), hands them in, and then returns the results of the
      * groups of its own partition from every worker's tables. It adopts the largest of those tables
      * as it is and merges the others' groups into it: groups only one worker met are not inserted
      * twice, and nothing is copied between workers. Every worker's operator must be made (and call

@@ -8,7 +8,8 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The groups the workers of one parallel fragment aggregate together, partitioned by the hash of
- * their keys (DuckDB's radix-partitioned hash aggregation, Velox's partitioned partial aggregate):
+ * their keys ({@link #partitionOf}; a single whole-number key by its value, {@link
+ * #wholeNumberPartitionOf}) (DuckDB's radix-partitioned hash aggregation, Velox's partitioned partial aggregate):
  * every worker's {@link HashAggregateOperator} {@linkplain HashAggregateOperator#mergeAcrossWorkers
  * merging across workers} aggregates its rows into one group table per partition, hands its tables
  * in, and once every registered worker has, finishes partition {@code p = its number} alone: it
