@@ -88,6 +88,15 @@ final class GroupHashTable implements AutoCloseable {
      */
     private int[] dense;
     private long denseBase;
+    /**
+     * For one partition of a grouping by a whole-number key ({@link #holdResidue}): its keys are all
+     * {@code residue + k × stride}, so the dense array is indexed by {@code floorDiv(key, stride)}
+     * and covers its keys without the gaps of the other partitions' keys. 1 and 0 otherwise.
+     */
+    private int denseStride = 1;
+    /** log2 of {@link #denseStride} when it is a power of two (the division is then a shift), else -1. */
+    private int denseShift;
+    private long denseResidue;
     /** The lowest and the highest key in the dense array. */
     private long denseLow;
     private long denseHigh;
@@ -167,6 +176,24 @@ final class GroupHashTable implements AutoCloseable {
      */
     void expectGroups(long groups) {
         expectedGroups = Math.max(expectedGroups, groups);
+    }
+
+    /**
+     * Tells a grouping table over one whole-number key that it holds partition {@code residue} of
+     * keys divided into {@code stride} partitions by their value modulo {@code stride} (see
+     * {@code HashAggregateOperator.mergeAcrossWorkers}): its dense array then covers
+     * {@code 1 / stride} of their span, as a table over all keys would cover all of it. Before the first group.
+     */
+    void holdResidue(int residue, int stride) {
+        if (groupCount > 0 || !wholeNumberKey || pairKey) {
+            throw new IllegalStateException("a residue is held by an empty grouping table over one whole-number key");
+        }
+        if (stride < 1 || residue < 0 || residue >= stride) {
+            throw new IllegalArgumentException("residue " + residue + " of stride " + stride);
+        }
+        denseStride = stride;
+        denseShift = Integer.bitCount(stride) == 1 ? Integer.numberOfTrailingZeros(stride) : -1;
+        denseResidue = residue;
     }
 
     /**
@@ -494,7 +521,7 @@ final class GroupHashTable implements AutoCloseable {
     }
 
     /** Has every key's strings decoded whose producer deferred them (see {@link CodedStrings#defer}). */
-    private static void materialize(CodedStrings[] codes) {
+    static void materialize(CodedStrings[] codes) {
         if (codes != null) {
             for (CodedStrings coded : codes) {
                 if (coded != null) {
@@ -679,7 +706,9 @@ final class GroupHashTable implements AutoCloseable {
             values[index] = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
         }
         int storedGroups = groupCount;
-        int first = dense == null ? 0 : lookUpDense(values, validity, positions, count, groupIds, insert, storedGroups);
+        // A key vector without NULLs (a NOT NULL column, most keys) skips the per-row validity test.
+        int first = dense == null ? 0 : lookUpDense(values, input.getNullCount() == 0 ? null : validity, positions, count, groupIds,
+                insert, storedGroups);
         if (!insert) {
             if (first < count) {
                 findEntries(values, first, count, groupIds);
@@ -842,16 +871,21 @@ final class GroupHashTable implements AutoCloseable {
      * and keys that arrive in order (a clustered key, a date) touch memory in order. Returns
      * {@code count}, or the index of the first row not looked up because the keys spread too far
      * for the dense array (the table has then left dense mode, and the caller goes on hashing).
+     * {@code validity} is null when no key is NULL.
      */
     private int lookUpDense(long[] values, ArrowBuf validity, int[] positions, int count, int[] groupIds, boolean insert,
                             int storedGroups) {
+        int shift = denseShift;
+        int stride = denseStride;
         for (int index = 0; index < count; index++) {
             int row = positions[index];
-            if (BitVectorHelper.get(validity, row) == 0) {
+            if (validity != null && BitVectorHelper.get(validity, row) == 0) {
                 groupIds[index] = nullKeyGroup(row, insert, storedGroups);
                 continue;
             }
-            long offset = values[index] - denseBase;
+            // The value's place among its partition's values (itself outside a partitioned aggregation).
+            long compact = shift >= 0 ? values[index] >> shift : Math.floorDiv(values[index], stride);
+            long offset = compact - denseBase;
             int[] table = dense;
             if (offset >= 0 && offset < table.length) {
                 int group = table[(int) offset];
@@ -861,12 +895,12 @@ final class GroupHashTable implements AutoCloseable {
                     int added = addWholeNumberGroup(row, 0, -1, storedGroups);
                     table[(int) offset] = added + 1;
                     groupIds[index] = added;
-                    denseLow = Math.min(denseLow, values[index]);
-                    denseHigh = Math.max(denseHigh, values[index]);
+                    denseLow = Math.min(denseLow, compact);
+                    denseHigh = Math.max(denseHigh, compact);
                 }
             } else if (!insert) {
                 groupIds[index] = -1;
-            } else if (widenDense(values[index])) {
+            } else if (widenDense(compact)) {
                 index--; // the same row again, now within the array
             } else {
                 leaveDenseMode();
@@ -943,7 +977,7 @@ final class GroupHashTable implements AutoCloseable {
             if (group == 0) {
                 continue;
             }
-            placeWholeNumber(entries, group, denseBase + offset);
+            placeWholeNumber(entries, group, (denseBase + offset) * denseStride + denseResidue);
             wholeNumberEntries++;
         }
     }
@@ -1242,6 +1276,20 @@ final class GroupHashTable implements AutoCloseable {
             ArrowBuf data = vector.getDataBuffer();
             Layout layout = layouts[key];
             ArrowBuf offsets = layout == Layout.UTF8 ? vector.getOffsetBuffer() : null;
+            // Without NULLs the whole-number keys (most keys) take loops without the validity test and the layout switch.
+            boolean noNulls = vector.getNullCount() == 0;
+            if (noNulls && layout == Layout.INT32) {
+                for (int index = 0; index < count; index++) {
+                    hashes[index] = (hashes[index] + data.getInt((long) positions[index] * 4)) * 0x9E3779B97F4A7C15L;
+                }
+                continue;
+            }
+            if (noNulls && layout == Layout.INT64) {
+                for (int index = 0; index < count; index++) {
+                    hashes[index] = (hashes[index] + data.getLong((long) positions[index] * 8)) * 0x9E3779B97F4A7C15L;
+                }
+                continue;
+            }
             for (int index = 0; index < count; index++) {
                 int row = positions[index];
                 long value = BitVectorHelper.get(validity, row) == 0 ? NULL_HASH : valueHash(layout, data, offsets, row);

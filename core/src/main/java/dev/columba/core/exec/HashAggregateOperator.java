@@ -13,8 +13,10 @@ import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
@@ -33,6 +35,11 @@ import org.apache.arrow.vector.IntVector;
  * and the count of values; MIN and MAX: the value), and one {@linkplain #merging final}
  * aggregation merges those states by key into the results a single aggregation would give.
  * DISTINCT aggregates are not split.
+ *
+ * <p>An aggregation with many groups may instead run whole in every worker and {@linkplain
+ * #mergeAcrossWorkers merge across workers} ({@link SharedAggregation}): each worker aggregates
+ * its rows into one group table per partition of the keys' hash, and then finishes one partition
+ * of every worker's groups, returning the results of its partition.
  *
  * <p>Memory: the distinct keys in Arrow vectors, the hash table and per-group state on the heap,
  * charged to the query's limit; the input is not kept. Each returned batch is the operator's own,
@@ -74,6 +81,22 @@ public final class HashAggregateOperator extends BaseOperator {
     /** The input's own aggregates over rows it did not return ({@link #foldFrom}), or null. */
     private Supplier<List<FoldedAggregate>> folded;
     private Batch output;
+    /** The workers' partitioned groups ({@link #mergeAcrossWorkers}), null when this operator aggregates alone. */
+    private SharedAggregation acrossWorkers;
+    /** Across workers: this worker's number, the partition it finishes. */
+    private int worker;
+    /** Across workers: this worker's table per partition until it hands them in (the shared aggregation owns them). */
+    private SharedAggregation.PartitionTable[] partitionTables;
+    private int[][] partitionPositions;
+    private int[] partitionCounts;
+    private long[] hashes = new long[0];
+    /** Across workers: the partial states of a batch of another worker's groups, merged into the adopted table. */
+    private Batch mergedStates;
+    /** Per call, its state columns of {@link #mergedStates}. */
+    private FieldVector[][] mergeStates;
+    private int[] stateRows = new int[0];
+    private boolean handedIn;
+    private boolean releasedAcrossWorkers;
     private boolean aggregated;
     /** {@link #groupsDense} of the table {@link #freeGroups} freed. */
     private boolean denseWhenFreed;
@@ -128,6 +151,26 @@ public final class HashAggregateOperator extends BaseOperator {
                     + " takes aggregates its input computed");
         }
         this.folded = folded;
+    }
+
+    /**
+     * Makes this aggregation (complete, with GROUP BY keys, no DISTINCT) one worker's part of an
+     * aggregation across the workers of a parallel fragment, which all share {@code shared}: the
+     * worker aggregates its rows into one group table per partition (the high bits of the keys'
+     * hash, the bits a repartition would use; a single whole-number key's value modulo the
+     * partitions, see {@link SharedAggregation#wholeNumberPartitionOf}), hands them in, and then returns the results of the
+     * groups of its own partition from every worker's tables. It adopts the largest of those tables
+     * as it is and merges the others' groups into it: groups only one worker met are not inserted
+     * twice, and nothing is copied between workers. Every worker's operator must be made (and call
+     * this) before any of them runs. Before {@link #open}.
+     */
+    public void mergeAcrossWorkers(SharedAggregation shared) {
+        if (phase != Phase.COMPLETE || groupKeys.length == 0 || folded != null
+                || aggregates.stream().anyMatch(AggregateCall::distinct)) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "only a complete aggregation with keys and no DISTINCT merges across workers");
+        }
+        acrossWorkers = shared;
+        worker = shared.register();
     }
 
     /** Whether the group table still looks its whole-number key up in the dense array, or did when it was freed (for tests). */
@@ -287,34 +330,83 @@ public final class HashAggregateOperator extends BaseOperator {
 
     @Override
     void opened() {
+        List<SqlType> keyTypes = new ArrayList<>();
+        for (int key : groupKeys) {
+            keyTypes.add(input.schema().column(key).type());
+        }
         if (groupKeys.length > 0) {
-            MemoryCharge charge = charge("group hash table");
-            List<SqlType> keyTypes = new ArrayList<>();
-            for (int key : groupKeys) {
-                keyTypes.add(input.schema().column(key).type());
-            }
-            groups = GroupHashTable.forGrouping(keyTypes, allocator, charge);
-            groups.expectGroups(expectedGroups);
             keyVectors = new FieldVector[groupKeys.length];
             keyCodes = new CodedStrings[groupKeys.length];
         }
         for (int index = 0; index < aggregates.size(); index++) {
             AggregateCall call = aggregates.get(index);
-            Accumulators.ExactSumAccumulator owner = phase == Phase.FINAL ? null : sumOverSameArgument(index);
-            accumulators.add(owner != null
-                    ? owner.alias(call.function() == AggregateFunction.AVG, charge(call.name()))
-                    : Accumulators.create(call, argumentTypes.get(index), charge(call.name())));
             distinctSets.add(call.distinct() ? new DistinctSet(argumentTypes.get(index), charge(call.name() + " DISTINCT")) : null);
+        }
+        if (acrossWorkers != null) {
+            openPartitions(keyTypes);
+            return;
+        }
+        if (groupKeys.length > 0) {
+            groups = GroupHashTable.forGrouping(keyTypes, allocator, charge("group hash table"));
+            groups.expectGroups(expectedGroups);
+        }
+        createAccumulators(accumulators, this::charge);
+    }
+
+    /** Adds one accumulator per call to {@code made}, each charging {@code charges.apply(what)}. */
+    private void createAccumulators(List<Accumulators.Accumulator> made, Function<String, MemoryCharge> charges) {
+        for (int index = 0; index < aggregates.size(); index++) {
+            AggregateCall call = aggregates.get(index);
+            Accumulators.ExactSumAccumulator owner = phase == Phase.FINAL ? null : sumOverSameArgument(made, index);
+            made.add(owner != null
+                    ? owner.alias(call.function() == AggregateFunction.AVG, charges.apply(call.name()))
+                    : Accumulators.create(call, argumentTypes.get(index), charges.apply(call.name())));
         }
     }
 
     /**
-     * The exact SUM/AVG accumulator of an earlier call that keeps what call {@code index} needs
-     * (both SUM or AVG of the same argument column, neither DISTINCT nor FILTERed, an exact
-     * argument type), or null: call {@code index} then reads that accumulator's state instead of
-     * passing over the argument again.
+     * Across workers: one table per partition, in the shared aggregation's allocator (another
+     * worker may finish the partition and free it), each recorded there as soon as it is made.
      */
-    private Accumulators.ExactSumAccumulator sumOverSameArgument(int index) {
+    private void openPartitions(List<SqlType> keyTypes) {
+        BufferAllocator memory = acrossWorkers.memory(context);
+        int partitions = acrossWorkers.partitions();
+        partitionTables = new SharedAggregation.PartitionTable[partitions];
+        partitionPositions = new int[partitions][0];
+        partitionCounts = new int[partitions];
+        for (int partition = 0; partition < partitions; partition++) {
+            List<MemoryCharge> tableCharges = new ArrayList<>();
+            List<Accumulators.Accumulator> made = new ArrayList<>();
+            GroupHashTable table = null;
+            String prefix = name() + " partition " + partition + " ";
+            Function<String, MemoryCharge> charges = what -> {
+                MemoryCharge charge = new MemoryCharge(memory, prefix + what);
+                tableCharges.add(charge);
+                return charge;
+            };
+            try {
+                table = GroupHashTable.forGrouping(keyTypes, memory, charges.apply("group hash table"));
+                table.expectGroups(expectedGroups);
+                if (wholeNumberKey()) {
+                    table.holdResidue(partition, partitions);
+                }
+                createAccumulators(made, charges);
+            } catch (RuntimeException e) {
+                new SharedAggregation.PartitionTable(table, made, tableCharges).close();
+                throw e;
+            }
+            partitionTables[partition] = new SharedAggregation.PartitionTable(table, made, tableCharges);
+            acrossWorkers.record(worker, partition, partitionTables[partition]);
+        }
+    }
+
+    /**
+     * The exact SUM/AVG accumulator among {@code made} of an earlier call that keeps what call
+     * {@code index} needs (both SUM or AVG of the same argument column, neither DISTINCT nor
+     * FILTERed, an exact argument type), or null: call {@code index} then reads that
+     * accumulator's state instead of passing over the argument again.
+     */
+    private Accumulators.ExactSumAccumulator sumOverSameArgument(List<Accumulators.Accumulator> made, int index) {
         AggregateCall call = aggregates.get(index);
         if (!sharesSum(call, argumentTypes.get(index))) {
             return null;
@@ -322,7 +414,7 @@ public final class HashAggregateOperator extends BaseOperator {
         for (int earlier = 0; earlier < index; earlier++) {
             AggregateCall other = aggregates.get(earlier);
             if (other.argument() == call.argument() && sharesSum(other, argumentTypes.get(earlier))
-                    && accumulators.get(earlier) instanceof Accumulators.ExactSumAccumulator owner) {
+                    && made.get(earlier) instanceof Accumulators.ExactSumAccumulator owner) {
                 return owner;
             }
         }
@@ -344,15 +436,19 @@ public final class HashAggregateOperator extends BaseOperator {
     @Override
     Batch produce() {
         if (!aggregated) {
-            Batch first = input.next();
-            if (phase == Phase.FINAL && groups != null && input instanceof RepartitionOperator exchange) {
-                // Each worker's partial returns a group once at most: the partition has rows / workers to rows groups.
-                long rows = exchange.partitionRows();
-                groups.expectGroups(rows);
-                reserveGroups(rows);
-            }
-            for (Batch batch = first; batch != null; batch = input.next()) {
-                add(batch);
+            if (acrossWorkers != null) {
+                aggregateAcrossWorkers();
+            } else {
+                Batch first = input.next();
+                if (phase == Phase.FINAL && groups != null && input instanceof RepartitionOperator exchange) {
+                    // Each worker's partial returns a group once at most: the partition has rows / workers to rows groups.
+                    long rows = exchange.partitionRows();
+                    groups.expectGroups(rows);
+                    reserveGroups(rows);
+                }
+                for (Batch batch = first; batch != null; batch = input.next()) {
+                    add(batch);
+                }
             }
             aggregated = true;
             groupCount = groups == null ? 1 : groups.groupCount();
@@ -424,6 +520,14 @@ public final class HashAggregateOperator extends BaseOperator {
      */
     private void freeGroups() {
         denseWhenFreed = groupsDense();
+        if (acrossWorkers != null) {
+            // The groups are the adopted table's: the shared aggregation frees the partition's tables.
+            groups = null;
+            accumulators.clear();
+            acrossWorkers.closePartition(worker);
+            closeOutput();
+            return;
+        }
         release();
         output = null;
         groups = null;
@@ -434,36 +538,206 @@ public final class HashAggregateOperator extends BaseOperator {
     private void add(Batch batch) {
         int count = batch.selectedCount();
         positions = Vectors.livePositions(batch, positions);
-        groupIds = grow(groupIds, count);
-        if (groups != null) {
-            for (int key = 0; key < groupKeys.length; key++) {
-                keyVectors[key] = batch.column(groupKeys[key]);
-                keyCodes[key] = batch.codes(groupKeys[key]);
+        for (int key = 0; key < groupKeys.length; key++) {
+            keyVectors[key] = batch.column(groupKeys[key]);
+            keyCodes[key] = batch.codes(groupKeys[key]);
+        }
+        add(batch, positions, count, groups, accumulators);
+    }
+
+    /**
+     * Across workers: reads all input into this worker's partition tables, hands them in, and
+     * once every worker has, adopts the largest table of its own partition as its groups and
+     * merges the other workers' tables of that partition into it.
+     */
+    private void aggregateAcrossWorkers() {
+        try {
+            for (Batch batch = input.next(); batch != null; batch = input.next()) {
+                addPartitioned(batch);
             }
-            groups.groupIds(keyVectors, keyCodes, positions, count, groupIds);
+            for (SharedAggregation.PartitionTable table : partitionTables) {
+                for (Accumulators.Accumulator accumulator : table.accumulators) {
+                    accumulator.ensureGroups(table.groups.groupCount());
+                }
+            }
+        } catch (RuntimeException e) {
+            acrossWorkers.fail(e);
+            throw e;
+        }
+        handedIn = true;
+        partitionTables = null;
+        List<SharedAggregation.PartitionTable> partition = acrossWorkers.handIn(context, worker);
+        SharedAggregation.PartitionTable adopted = partition.getFirst();
+        long total = 0;
+        for (SharedAggregation.PartitionTable table : partition) {
+            total += table.groups.groupCount();
+            if (table.groups.groupCount() > adopted.groups.groupCount()) {
+                adopted = table;
+            }
+        }
+        groups = adopted.groups;
+        accumulators.addAll(adopted.accumulators);
+        groups.expectGroups(total);
+        // Room for every group of the partition at once: growing by doubling copies the states again at each step.
+        for (Accumulators.Accumulator accumulator : accumulators) {
+            accumulator.ensureGroups((int) Math.min(total, RESERVED_GROUPS));
+        }
+        for (SharedAggregation.PartitionTable table : partition) {
+            if (table != adopted) {
+                mergeGroups(table);
+            }
+        }
+    }
+
+    /** Sorts the batch's live rows by the partition of their keys' hash and adds each partition's rows to its table. */
+    private void addPartitioned(Batch batch) {
+        int count = batch.selectedCount();
+        positions = Vectors.livePositions(batch, positions);
+        for (int key = 0; key < groupKeys.length; key++) {
+            keyVectors[key] = batch.column(groupKeys[key]);
+            keyCodes[key] = batch.codes(groupKeys[key]);
+        }
+        int partitions = partitionTables.length;
+        for (int partition = 0; partition < partitions; partition++) {
+            partitionPositions[partition] = grow(partitionPositions[partition], count);
+            partitionCounts[partition] = 0;
+        }
+        if (wholeNumberKey()) {
+            sortWholeNumbers(keyVectors[0], count, partitions);
+        } else {
+            // The partition is decided by the keys' values, so strings a scan deferred are decoded here.
+            GroupHashTable.materialize(keyCodes);
+            hashes = GroupHashTable.hashRows(keyVectors, keyLayouts(), positions, count, hashes);
+            for (int index = 0; index < count; index++) {
+                int partition = SharedAggregation.partitionOf(hashes[index], partitions);
+                partitionPositions[partition][partitionCounts[partition]++] = positions[index];
+            }
+        }
+        for (int partition = 0; partition < partitions; partition++) {
+            if (partitionCounts[partition] > 0) {
+                SharedAggregation.PartitionTable table = partitionTables[partition];
+                add(batch, partitionPositions[partition], partitionCounts[partition], table.groups, table.accumulators);
+            }
+        }
+    }
+
+    private Layout[] keyLayouts;
+
+    /** Whether the only key is a whole number (INT, BIGINT, DATE, TIMESTAMP): partitioned by its value modulo the partitions. */
+    private boolean wholeNumberKey() {
+        return groupKeys.length == 1 && (keyLayouts()[0] == Layout.INT32 || keyLayouts()[0] == Layout.INT64);
+    }
+
+    /** Sorts the live rows ({@link #positions}) by the partition of their whole-number key; NULL keys to partition 0. */
+    private void sortWholeNumbers(FieldVector key, int count, int partitions) {
+        ArrowBuf data = key.getDataBuffer();
+        ArrowBuf validity = key.getValidityBuffer();
+        boolean nulls = key.getNullCount() > 0;
+        boolean wide = keyLayouts()[0] == Layout.INT64;
+        // A power of two of partitions (the usual worker counts) takes the low bits instead of a division.
+        long mask = Integer.bitCount(partitions) == 1 ? partitions - 1 : -1;
+        for (int index = 0; index < count; index++) {
+            int row = positions[index];
+            long value = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
+            int partition = nulls && BitVectorHelper.get(validity, row) == 0 ? 0
+                    : mask >= 0 ? (int) (value & mask) : SharedAggregation.wholeNumberPartitionOf(value, partitions);
+            partitionPositions[partition][partitionCounts[partition]++] = row;
+        }
+    }
+
+    private Layout[] keyLayouts() {
+        if (keyLayouts == null) {
+            keyLayouts = new Layout[groupKeys.length];
+            for (int key = 0; key < groupKeys.length; key++) {
+                keyLayouts[key] = Layout.of(input.schema().column(groupKeys[key]).type());
+            }
+        }
+        return keyLayouts;
+    }
+
+    /**
+     * Merges another worker's table of this worker's partition into the adopted one, a batch of
+     * its groups at a time: their keys are looked up (and added) from the table's own key
+     * vectors, and their states written out and merged as a final merge merges a worker's.
+     */
+    private void mergeGroups(SharedAggregation.PartitionTable source) {
+        int sourceGroups = source.groups.groupCount();
+        FieldVector[] sourceKeys = new FieldVector[groupKeys.length];
+        for (int key = 0; key < groupKeys.length; key++) {
+            sourceKeys[key] = source.groups.key(key);
+        }
+        if (mergedStates == null) {
+            mergedStates = Batch.create(schemaOf(Phase.PARTIAL, input.schema(), Arrays.stream(groupKeys).boxed().toList(),
+                    aggregates, argumentTypes), allocator);
+            mergeStates = new FieldVector[aggregates.size()][];
+            int column = groupKeys.length;
+            for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+                mergeStates[aggregate] = new FieldVector[stateWidths[aggregate]];
+                for (int state = 0; state < stateWidths[aggregate]; state++) {
+                    mergeStates[aggregate][state] = mergedStates.column(column++);
+                }
+            }
+        }
+        int batchSize = context.batchSize();
+        stateRows = grow(stateRows, batchSize);
+        positions = grow(positions, batchSize);
+        groupIds = grow(groupIds, batchSize);
+        for (int row = 0; row < batchSize; row++) {
+            stateRows[row] = row;
+        }
+        for (int from = 0; from < sourceGroups; from += batchSize) {
+            int count = Math.min(batchSize, sourceGroups - from);
+            for (int row = 0; row < count; row++) {
+                positions[row] = from + row;
+            }
+            groups.groupIds(sourceKeys, positions, count, groupIds);
+            int groupTotal = groups.groupCount();
+            Vectors.rewind(mergedStates);
+            for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+                if (!(accumulators.get(aggregate) instanceof Accumulators.SumAlias)) {
+                    source.accumulators.get(aggregate).writeState(mergeStates[aggregate], from, count);
+                }
+            }
+            // The value counts tell the merges' kernels which states are NULL.
+            mergedStates.setRowCount(count);
+            for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+                Accumulators.Accumulator target = accumulators.get(aggregate);
+                target.ensureGroups(groupTotal);
+                if (!(target instanceof Accumulators.SumAlias)) { // an alias's owner, an earlier call, merges the sums it reads
+                    target.merge(mergeStates[aggregate], stateRows, groupIds, count);
+                }
+            }
+        }
+    }
+
+    /** Adds the rows {@code live[0, count)} of {@code batch} (keys in {@link #keyVectors}) to {@code table}'s groups and {@code perCall}'s accumulators. */
+    private void add(Batch batch, int[] live, int count, GroupHashTable table, List<Accumulators.Accumulator> perCall) {
+        groupIds = grow(groupIds, count);
+        if (table != null) {
+            table.groupIds(keyVectors, keyCodes, live, count, groupIds);
         } else {
             Arrays.fill(groupIds, 0, count, 0);
         }
-        int groupTotal = groups == null ? 1 : groups.groupCount();
+        int groupTotal = table == null ? 1 : table.groupCount();
         if (phase == Phase.FINAL) {
             int column = groupKeys.length;
             for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
-                Accumulators.Accumulator accumulator = accumulators.get(aggregate);
+                Accumulators.Accumulator accumulator = perCall.get(aggregate);
                 accumulator.ensureGroups(groupTotal);
                 FieldVector[] states = new FieldVector[stateWidths[aggregate]];
                 for (int state = 0; state < states.length; state++) {
                     states[state] = batch.column(column++);
                 }
-                accumulator.merge(states, positions, groupIds, count);
+                accumulator.merge(states, live, groupIds, count);
             }
             return;
         }
         for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
             AggregateCall call = aggregates.get(aggregate);
-            Accumulators.Accumulator accumulator = accumulators.get(aggregate);
+            Accumulators.Accumulator accumulator = perCall.get(aggregate);
             accumulator.ensureGroups(groupTotal);
             FieldVector values = call.argument() == AggregateCall.NO_ARGUMENT ? null : batch.column(call.argument());
-            int[] rows = positions;
+            int[] rows = live;
             int[] ids = groupIds;
             int rowCount = count;
             if (call.filter() != AggregateCall.NO_FILTER) {
@@ -560,11 +834,27 @@ public final class HashAggregateOperator extends BaseOperator {
         }
     }
 
-    @Override
-    void release() {
+    private void closeOutput() {
         if (output != null) {
             output.close();
+            output = null;
         }
+    }
+
+    @Override
+    void release() {
+        if (mergedStates != null) {
+            mergedStates.close();
+            mergedStates = null;
+        }
+        if (acrossWorkers != null && !releasedAcrossWorkers) {
+            // The partition tables are the shared aggregation's, freed by it (this.groups may be one of them).
+            releasedAcrossWorkers = true;
+            groups = null;
+            accumulators.clear();
+            acrossWorkers.release(handedIn);
+        }
+        closeOutput();
         if (groups != null) {
             groups.close();
         }

@@ -5,6 +5,7 @@ import dev.columba.core.exec.AggregateFunction;
 import dev.columba.core.exec.HashAggregateOperator;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.ProjectOperator;
+import dev.columba.core.exec.SharedAggregation;
 import dev.columba.core.expr.Expr;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
@@ -273,6 +274,16 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
      * is then the schema of the partial aggregations' input (the rows).
      */
     Operator instantiate(Execution execution, Operator input, HashAggregateOperator.Phase phase, TableSchema partialInput) {
+        return instantiate(execution, input, phase, partialInput, null);
+    }
+
+    /**
+     * As {@link #instantiate(Execution, Operator, HashAggregateOperator.Phase, TableSchema)}; a
+     * complete aggregation with {@code acrossWorkers} is one worker's part of an aggregation the
+     * workers of a fragment finish together ({@link HashAggregateOperator#mergeAcrossWorkers}).
+     */
+    Operator instantiate(Execution execution, Operator input, HashAggregateOperator.Phase phase, TableSchema partialInput,
+                         SharedAggregation acrossWorkers) {
         TableSchema inputSchema = phase == HashAggregateOperator.Phase.FINAL ? partialInput : input.schema();
         List<Integer> keys = getGroupSet().asList();
         List<String> wanted = new ArrayList<>();
@@ -315,6 +326,9 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
                 aggregate.foldFrom(scanAggregation.scan()::folded);
                 execution.computedInScan(this);
             }
+        }
+        if (acrossWorkers != null) {
+            aggregate.mergeAcrossWorkers(acrossWorkers);
         }
         if (!needsProjection || phase == HashAggregateOperator.Phase.PARTIAL) {
             return aggregate;

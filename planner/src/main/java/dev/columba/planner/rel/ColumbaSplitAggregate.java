@@ -4,6 +4,7 @@ import dev.columba.core.exec.GatherOperator;
 import dev.columba.core.exec.HashAggregateOperator;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.RepartitionOperator;
+import dev.columba.core.exec.SharedAggregation;
 import dev.columba.core.schema.TableSchema;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCost;
@@ -72,6 +73,15 @@ public final class ColumbaSplitAggregate extends SingleRel implements ColumbaRel
     public Operator instantiate(Execution execution) {
         if (phase == HashAggregateOperator.Phase.PARTIAL) {
             return aggregate.instantiate(execution, aggregate.instantiateInput(execution, getInput()), phase, null);
+        }
+        if (getInput() instanceof ColumbaRepartition repartition && execution.inFragment()
+                && repartition.getInput() instanceof ColumbaSplitAggregate partial) {
+            // The workers aggregate their rows into partition tables and each finishes one partition
+            // in place (SharedAggregation): the repartition of the partial groups and their second
+            // insertion into a merge's table are not done.
+            Operator rows = aggregate.instantiateInput(execution, partial.getInput());
+            return aggregate.instantiate(execution, rows, HashAggregateOperator.Phase.COMPLETE, null,
+                    execution.shared(repartition, SharedAggregation::new));
         }
         Operator input = execution.instantiate(getInput());
         // The partial aggregations' input: the rows, whose types the final merge needs (MIN, MAX).
