@@ -218,23 +218,16 @@ public final class DecimalProducts {
                 return false;
             }
         }
-        ArrowBuf baseData = input.column(base).getDataBuffer();
         if (checked) {
-            for (int index = 0; index < count; index++) {
-                out[index] = Decimal128.low(baseData, positions[index]);
-            }
             return multiplyAll(input, positions, count, out, prefixOut);
         }
+        ArrowBuf baseData = input.column(base).getDataBuffer();
         ArrowBuf first = input.column(factorColumns[0]).getDataBuffer();
         long constant = constantTerms[0];
         long multiplier = columnMultipliers[0];
         long outside = 0;
+        // A product of one factor extends none (every product has a factor), so it has no prefix to write.
         if (factorColumns.length == 1) {
-            if (prefixOut != null) {
-                for (int index = 0; index < count; index++) {
-                    prefixOut[index] = Decimal128.low(baseData, positions[index]);
-                }
-            }
             for (int index = 0; index < count; index++) {
                 int row = positions[index];
                 long operand = Decimal128.low(baseData, row);
