@@ -252,6 +252,31 @@ final class Accumulators {
             }
         }
 
+        /**
+         * Adds {@code values[0, count)}, unscaled at the argument's scale and none of them NULL, to
+         * groups {@code groupIds[0, count)}: a product the aggregation computed at native width
+         * ({@code DecimalProducts}) instead of reading it from a vector.
+         */
+        void addLongs(long[] values, int[] groupIds, int count) {
+            long[] sums = this.sums;
+            long[] oddSums = this.oddSums;
+            long[] counts = this.counts;
+            long[] oddCounts = this.oddCounts;
+            int pairs = count & ~1;
+            for (int index = 0; index < pairs; index += 2) {
+                int group = groupIds[index];
+                int oddGroup = groupIds[index + 1];
+                addLong(sums, group, values[index]);
+                counts[group]++;
+                addLong(oddSums, oddGroup, values[index + 1]);
+                oddCounts[oddGroup]++;
+            }
+            if (pairs < count) {
+                addLong(sums, groupIds[pairs], values[pairs]);
+                counts[groupIds[pairs]]++;
+            }
+        }
+
         private void addInt(long[] sums, long[] counts, ArrowBuf data, ArrowBuf validity, boolean noNulls, int row, int group) {
             if (noNulls || BitVectorHelper.get(validity, row) != 0) {
                 addLong(sums, group, data.getInt((long) row * 4));

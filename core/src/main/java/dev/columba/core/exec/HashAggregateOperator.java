@@ -6,7 +6,11 @@ import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.CompiledExpression;
+import dev.columba.core.expr.DecimalProducts;
 import dev.columba.core.expr.ExecutionMode;
+import dev.columba.core.expr.Expr;
+import dev.columba.core.expr.ExpressionCompiler;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
@@ -80,6 +84,24 @@ public final class HashAggregateOperator extends BaseOperator {
     private int[] distinctGroups = new int[0];
     /** The input's own aggregates over rows it did not return ({@link #foldFrom}), or null. */
     private Supplier<List<FoldedAggregate>> folded;
+    /**
+     * The input when it is a projection that handed this aggregation some of its products to sum
+     * ({@link #takeProducts}), else null; then per aggregate the product it computes itself
+     * ({@code null} for the others), the product's expression over the projection's input, and
+     * (from {@link #opened}) the expression compiled, for batches {@link DecimalProducts} declines.
+     */
+    private final ProjectOperator productSource;
+    private final DecimalProducts[] products;
+    private final Expr[] productExpressions;
+    private final CompiledExpression[] productKernels;
+    /**
+     * Per product aggregate: the aggregate whose product is this one without its last factor
+     * ({@link DecimalProducts#extendsBy}; -1 for none), computed in the same pass; whether the
+     * current batch's values fit ({@link #evaluateProducts}); and the values.
+     */
+    private final int[] productPrefix;
+    private final boolean[] productFits;
+    private final long[][] productValues;
     private Batch output;
     /** The workers' partitioned groups ({@link #mergeAcrossWorkers}), null when this operator aggregates alone. */
     private SharedAggregation acrossWorkers;
@@ -124,6 +146,84 @@ public final class HashAggregateOperator extends BaseOperator {
         for (int index = 0; index < aggregates.size(); index++) {
             stateWidths[index] = stateTypes(aggregates.get(index), argumentTypes.get(index)).size();
         }
+        this.products = new DecimalProducts[aggregates.size()];
+        this.productExpressions = new Expr[aggregates.size()];
+        this.productKernels = new CompiledExpression[aggregates.size()];
+        this.productPrefix = new int[aggregates.size()];
+        this.productFits = new boolean[aggregates.size()];
+        this.productValues = new long[aggregates.size()][];
+        Arrays.fill(productPrefix, -1);
+        this.productSource = phase != Phase.FINAL && input instanceof ProjectOperator project && takeProducts(project) ? project : null;
+    }
+
+    /**
+     * Takes over from {@code project} the products this aggregation sums and nothing else reads
+     * (a SUM or AVG argument that is no group key, FILTER column or other call's argument, except
+     * a SUM or AVG over the same column, which shares the sum): they are computed at native width
+     * from the projection's input ({@link DecimalProducts}), straight into the sums, instead of
+     * into 16-byte vectors the sums read back (TPC-H Q1's discounted price and charge). Returns
+     * whether it took any.
+     */
+    private boolean takeProducts(ProjectOperator project) {
+        boolean took = false;
+        for (int index = 0; index < aggregates.size(); index++) {
+            AggregateCall call = aggregates.get(index);
+            if (!sharesSum(call, argumentTypes.get(index)) || !(argumentTypes.get(index) instanceof SqlType.DecimalType)
+                    || !onlySummed(call.argument(), index)) {
+                continue;
+            }
+            Expr expression = project.expression(call.argument());
+            DecimalProducts product = DecimalProducts.of(expression);
+            if (product != null) {
+                project.handOver(call.argument());
+                products[index] = product;
+                productExpressions[index] = expression;
+                took = true;
+            }
+        }
+        for (int index = 0; index < aggregates.size(); index++) {
+            for (int shorter = 0; products[index] != null && shorter < aggregates.size(); shorter++) {
+                if (products[shorter] != null && productPrefix[index] < 0 && !isPrefix(shorter)
+                        && products[index].extendsBy(products[shorter])) {
+                    productPrefix[index] = shorter;
+                }
+            }
+        }
+        return took;
+    }
+
+    /** How many products this aggregation took over from its projection (for tests). */
+    int productsSummed() {
+        return (int) Arrays.stream(products).filter(java.util.Objects::nonNull).count();
+    }
+
+    /** Whether the product of aggregate {@code index} is computed as another's prefix already. */
+    private boolean isPrefix(int index) {
+        for (int prefix : productPrefix) {
+            if (prefix == index) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether input column {@code column} is read only by call {@code index} and later SUM/AVG calls that share its sum. */
+    private boolean onlySummed(int column, int index) {
+        for (int key : groupKeys) {
+            if (key == column) {
+                return false;
+            }
+        }
+        for (int other = 0; other < aggregates.size(); other++) {
+            AggregateCall call = aggregates.get(other);
+            if (call.filter() == column) {
+                return false;
+            }
+            if (other != index && call.argument() == column && (other < index || !sharesSum(call, argumentTypes.get(other)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -341,6 +441,10 @@ public final class HashAggregateOperator extends BaseOperator {
         for (int index = 0; index < aggregates.size(); index++) {
             AggregateCall call = aggregates.get(index);
             distinctSets.add(call.distinct() ? new DistinctSet(argumentTypes.get(index), charge(call.name() + " DISTINCT")) : null);
+            if (products[index] != null) {
+                productKernels[index] = ExpressionCompiler.compile(productExpressions[index], productSource.inputSchema(),
+                        context.evaluation(), allocator);
+            }
         }
         if (acrossWorkers != null) {
             openPartitions(keyTypes);
@@ -732,6 +836,9 @@ public final class HashAggregateOperator extends BaseOperator {
             }
             return;
         }
+        if (productSource != null) {
+            evaluateProducts(positions, count);
+        }
         for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
             AggregateCall call = aggregates.get(aggregate);
             Accumulators.Accumulator accumulator = perCall.get(aggregate);
@@ -753,7 +860,55 @@ public final class HashAggregateOperator extends BaseOperator {
                 rows = distinctPositions;
                 ids = distinctGroups;
             }
+            if (products[aggregate] != null) {
+                addProducts(aggregate, rows, ids, rowCount);
+                continue;
+            }
             accumulator.add(values, rows, ids, rowCount);
+        }
+    }
+
+    /**
+     * Computes the products this aggregation took over ({@link #takeProducts}) at rows
+     * {@code rows[0, count)} of the projection's input, a product and the one it extends by a
+     * factor in one pass; records per product whether they all fit ({@link DecimalProducts#evaluate}).
+     */
+    private void evaluateProducts(int[] rows, int count) {
+        Batch source = productSource.currentInput();
+        for (int aggregate = 0; aggregate < products.length; aggregate++) {
+            if (products[aggregate] == null || isPrefix(aggregate)) {
+                continue;
+            }
+            long[] values = productValues(aggregate, count);
+            int prefix = productPrefix[aggregate];
+            boolean fits = products[aggregate].evaluate(source, rows, count, values, prefix < 0 ? null : productValues(prefix, count));
+            productFits[aggregate] = fits;
+            if (prefix >= 0) {
+                productFits[prefix] = fits;
+            }
+        }
+    }
+
+    private long[] productValues(int aggregate, int count) {
+        long[] values = productValues[aggregate];
+        if (values == null || values.length < count) {
+            values = new long[Math.max(count, values == null ? 0 : 2 * values.length)];
+            productValues[aggregate] = values;
+        }
+        return values;
+    }
+
+    /**
+     * Adds the product of call {@code aggregate} at rows {@code rows[0, count)}: the values
+     * {@link #evaluateProducts} computed when they all fit, else (NULLs, a value beyond a long)
+     * through its kernels as the projection would have computed it.
+     */
+    private void addProducts(int aggregate, int[] rows, int[] ids, int count) {
+        Accumulators.ExactSumAccumulator sums = (Accumulators.ExactSumAccumulator) accumulators.get(aggregate);
+        if (productFits[aggregate]) {
+            sums.addLongs(productValues[aggregate], ids, count);
+        } else {
+            sums.add(productKernels[aggregate].evaluate(productSource.currentInput()), rows, ids, count);
         }
     }
 
@@ -859,6 +1014,11 @@ public final class HashAggregateOperator extends BaseOperator {
             groups.close();
         }
         closeDistinctSets();
+        for (CompiledExpression kernel : productKernels) {
+            if (kernel != null) {
+                kernel.close();
+            }
+        }
         for (Accumulators.Accumulator accumulator : accumulators) {
             accumulator.close();
         }

@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.CompiledExpression;
@@ -38,6 +39,11 @@ public final class ProjectOperator extends BaseOperator {
     private final List<CompiledExpression> sharedCompiled = new ArrayList<>();
     private final List<FieldVector> vectors = new ArrayList<>();
     private final List<FieldVector> extended = new ArrayList<>();
+    private final List<FieldVector> placeholders = new ArrayList<>();
+    /** Output columns the consumer computes itself ({@link #handOver}): not evaluated, their vectors left undefined. */
+    private final boolean[] handedOver;
+    /** The input batch of the last {@link #produce}, or null. */
+    private Batch current;
 
     /**
      * @param expressions one per output column, over the input's columns
@@ -47,6 +53,37 @@ public final class ProjectOperator extends BaseOperator {
         super(schemaOf(input.schema(), expressions, names), List.of(input));
         this.input = input;
         this.expressions = List.copyOf(expressions);
+        this.handedOver = new boolean[expressions.size()];
+    }
+
+    /**
+     * Hands output column {@code column}'s computation to this operator's consumer, before
+     * {@link #open}, and returns its expression over {@link #inputSchema}: the column is then not
+     * evaluated, its vector in every returned batch holds no defined values, and the consumer
+     * computes what it needs from {@link #currentInput}. For a consumer that is the only reader
+     * of the column (an aggregation summing a product, {@code HashAggregateOperator}).
+     */
+    Expr handOver(int column) {
+        if (context != null) {
+            throw new IllegalStateException(name() + " is already open");
+        }
+        handedOver[column] = true;
+        return expressions.get(column);
+    }
+
+    /** Output column {@code column}'s expression over {@link #inputSchema}. */
+    Expr expression(int column) {
+        return expressions.get(column);
+    }
+
+    /** The columns this operator reads. */
+    TableSchema inputSchema() {
+        return input.schema();
+    }
+
+    /** The input batch the last returned batch was computed from (the same rows and selection), valid as long as that batch. */
+    Batch currentInput() {
+        return current;
     }
 
     private static TableSchema schemaOf(TableSchema input, List<Expr> expressions, List<String> names) {
@@ -73,7 +110,13 @@ public final class ProjectOperator extends BaseOperator {
     @Override
     void opened() {
         TableSchema inputSchema = input.schema();
-        List<Expr> shared = sharedSubexpressions(expressions);
+        List<Expr> computed = new ArrayList<>();
+        for (int index = 0; index < expressions.size(); index++) {
+            if (!handedOver[index]) {
+                computed.add(expressions.get(index));
+            }
+        }
+        List<Expr> shared = sharedSubexpressions(computed);
         List<Column> columns = new ArrayList<>(inputSchema.columns());
         for (int index = 0; index < shared.size(); index++) {
             Expr expression = shared.get(index);
@@ -85,7 +128,13 @@ public final class ProjectOperator extends BaseOperator {
             columns.add(new Column(name, expression.type(), Nullability.nullable(expression, inputSchema)));
         }
         TableSchema extendedSchema = shared.isEmpty() ? inputSchema : new TableSchema(columns);
-        for (Expr expression : expressions) {
+        for (int index = 0; index < expressions.size(); index++) {
+            Expr expression = expressions.get(index);
+            if (handedOver[index]) {
+                compiled.add(null);
+                placeholders.add(VectorValues.newVector("$handedOver" + index, expression.type(), allocator));
+                continue;
+            }
             Expr reading = shared.isEmpty() ? expression : readShared(expression, shared, inputSchema.size());
             compiled.add(ExpressionCompiler.compile(reading, extendedSchema, context.evaluation(), allocator));
         }
@@ -97,6 +146,7 @@ public final class ProjectOperator extends BaseOperator {
         if (batch == null) {
             return null;
         }
+        current = batch;
         Batch source = batch;
         if (!sharedCompiled.isEmpty()) {
             extended.clear();
@@ -110,7 +160,15 @@ public final class ProjectOperator extends BaseOperator {
             source.copySelection(batch);
         }
         vectors.clear();
+        int placeholder = 0;
         for (CompiledExpression expression : compiled) {
+            if (expression == null) {
+                FieldVector undefined = placeholders.get(placeholder++);
+                // Sized for the view's check, never written: its consumer computes the column itself.
+                undefined.setValueCount(batch.rowCount());
+                vectors.add(undefined);
+                continue;
+            }
             vectors.add(expression.evaluate(source));
         }
         Batch output = Batch.view(vectors, batch.rowCount());
@@ -122,8 +180,14 @@ public final class ProjectOperator extends BaseOperator {
     @Override
     void release() {
         for (CompiledExpression expression : compiled) {
-            expression.close();
+            if (expression != null) {
+                expression.close();
+            }
         }
+        for (FieldVector placeholder : placeholders) {
+            placeholder.close();
+        }
+        current = null;
         for (CompiledExpression expression : sharedCompiled) {
             expression.close();
         }

@@ -10,8 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.ArithmeticOperator;
 import dev.columba.core.expr.Comparisons;
 import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.Expr;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.testing.TestBatches;
@@ -581,5 +583,150 @@ class HashAggregateOperatorTest extends OperatorTestBase {
                 ListSource.of(schema, rows, 256), List.of(0),
                 List.of(new AggregateCall(SUM, 3, false, AggregateCall.NO_FILTER, SqlType.decimal(18, 2), "total"))), context(256)));
         assertEquals("22003", overflow.errorCode().sqlState(), overflow.getMessage());
+    }
+
+    /**
+     * SUM and AVG over products of DECIMAL columns and literal ± column factors, which the
+     * aggregation takes over from the projection and computes at native width
+     * ({@code DecimalProducts}), against BigDecimal: negative values, batches with NULLs, batches
+     * with a product beyond a long (computed by the kernels instead), one aggregation and two
+     * workers' partial aggregations; overflow of a product's or a factor's precision is 22003.
+     */
+    @Test
+    void productsSummedByTheAggregationMatchBigDecimal() {
+        long seed = Long.getLong("columba.test.seed", 20261127L);
+        System.out.println("productsSummedByTheAggregationMatchBigDecimal seed " + seed);
+        java.util.Random random = new java.util.Random(seed);
+        SqlType money = SqlType.decimal(15, 2);
+        SqlType whole = SqlType.decimal(18, 0);
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("p", money),
+                Column.nullable("d", money), Column.nullable("t", money), Column.nullable("b", whole));
+        List<Object[]> rows = new ArrayList<>();
+        for (int row = 0; row < 3000; row++) {
+            int batch = row / 256;
+            BigDecimal price = BigDecimal.valueOf(random.nextLong(-10_000_000L, 10_000_000L), 2);
+            BigDecimal discount = BigDecimal.valueOf(random.nextInt(-150, 150), 2);
+            BigDecimal tax = BigDecimal.valueOf(random.nextInt(-9, 9), 2);
+            BigDecimal large = BigDecimal.valueOf(random.nextLong(-1000, 1000));
+            if (batch == 3 && row % 50 == 7) {
+                // Products past 2^63 in this batch: the kernels compute it.
+                price = new BigDecimal("9999999999999.99");
+                discount = new BigDecimal("-9999999999999.99");
+                // 1 + tax is 0.01, unscaled 1: a discounted price past 2^63 keeps the charge's product in range.
+                tax = new BigDecimal("-0.99");
+            }
+            if (batch == 6 && row % 40 == 3) {
+                large = new BigDecimal("-999999999999999999");
+            }
+            boolean nulls = batch == 5 && row % 3 == 0;
+            rows.add(new Object[] {random.nextInt(4), price, nulls ? null : discount, tax, row % 17 == 0 && batch == 8 ? null : large});
+        }
+        Expr p = new Expr.ColumnReference(1, money);
+        Expr d = new Expr.ColumnReference(2, money);
+        Expr t = new Expr.ColumnReference(3, money);
+        Expr b = new Expr.ColumnReference(4, whole);
+        Expr one = new Expr.Literal(1, SqlType.INT);
+        Expr discounted = Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, p, Expr.Arithmetic.of(ArithmeticOperator.SUBTRACT, one, d));
+        List<Expr> expressions = List.of(new Expr.ColumnReference(0, SqlType.INT),
+                discounted,
+                Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, discounted, Expr.Arithmetic.of(ArithmeticOperator.ADD, one, t)),
+                Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, b, d),
+                Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, Expr.Arithmetic.of(ArithmeticOperator.ADD, t,
+                        new Expr.Literal(new BigDecimal("0.5"), SqlType.decimal(2, 1))), p));
+        List<AggregateCall> calls = new ArrayList<>();
+        for (int column = 1; column < expressions.size(); column++) {
+            int scale = ((SqlType.DecimalType) expressions.get(column).type()).scale();
+            calls.add(new AggregateCall(SUM, column, false, AggregateCall.NO_FILTER, SqlType.decimal(38, scale), "sum" + column));
+            calls.add(new AggregateCall(AVG, column, false, AggregateCall.NO_FILTER, SqlType.decimal(38, scale), "avg" + column));
+        }
+        calls.add(AggregateCall.countStar("n"));
+        Map<Integer, List<Object>> expected = new java.util.HashMap<>();
+        for (int key = 0; key < 4; key++) {
+            List<Object> wanted = new ArrayList<>();
+            for (int column = 1; column < expressions.size(); column++) {
+                int scale = ((SqlType.DecimalType) expressions.get(column).type()).scale();
+                BigDecimal total = BigDecimal.ZERO;
+                long counted = 0;
+                for (Object[] row : rows) {
+                    BigDecimal product = (int) row[0] == key ? product(column, row) : null;
+                    if (product != null) {
+                        total = total.add(product);
+                        counted++;
+                    }
+                }
+                wanted.add(counted == 0 ? null : total.setScale(scale));
+                wanted.add(counted == 0 ? null : total.divide(BigDecimal.valueOf(counted), scale, RoundingMode.HALF_UP));
+            }
+            final int group = key;
+            wanted.add(rows.stream().filter(row -> (int) row[0] == group).count());
+            expected.put(key, wanted);
+        }
+        for (int workers : new int[] {1, 2}) {
+            List<HashAggregateOperator> aggregations = new ArrayList<>();
+            Operator aggregate;
+            if (workers == 1) {
+                HashAggregateOperator complete = new HashAggregateOperator(project(schema, rows, expressions), List.of(0), calls);
+                aggregations.add(complete);
+                aggregate = complete;
+            } else {
+                aggregations.add(HashAggregateOperator.partial(project(schema, rows.subList(0, 1300), expressions), List.of(0), calls));
+                aggregations.add(HashAggregateOperator.partial(project(schema, rows.subList(1300, rows.size()), expressions),
+                        List.of(0), calls));
+                List<Operator> partials = new ArrayList<>(aggregations);
+                TableSchema projected = aggregations.getFirst().inputSchema();
+                aggregate = HashAggregateOperator.merging(new GatherOperator(partials), 1, calls,
+                        HashAggregateOperator.argumentTypes(projected, calls));
+            }
+            for (HashAggregateOperator aggregation : aggregations) {
+                // Each of the four products is computed by the aggregation (its AVG shares the SUM).
+                assertEquals(4, aggregation.productsSummed(), workers + " workers");
+            }
+            List<Object[]> result = run(aggregate, context(256));
+            assertEquals(4, result.size(), workers + " workers");
+            for (Object[] row : result) {
+                assertEquals(expected.get((Integer) row[0]), Arrays.asList(row).subList(1, row.length),
+                        "group " + row[0] + ", " + workers + " workers");
+            }
+        }
+        // A product's and a factor's precision passed: the kernels raise 22003 for the batch.
+        Expr narrowProduct = new Expr.Arithmetic(ArithmeticOperator.MULTIPLY, p, p, SqlType.decimal(12, 4));
+        Expr narrowFactor = new Expr.Arithmetic(ArithmeticOperator.MULTIPLY, p,
+                new Expr.Arithmetic(ArithmeticOperator.SUBTRACT, one, d, SqlType.decimal(3, 2)), SqlType.decimal(38, 4));
+        List<Object[]> overflowing = List.of(new Object[] {1, new BigDecimal("0.50"), new BigDecimal("0.10"), BigDecimal.ZERO, BigDecimal.ONE},
+                new Object[] {1, new BigDecimal("100000.00"), new BigDecimal("-9.00"), BigDecimal.ZERO, BigDecimal.ONE});
+        for (Expr product : List.of(narrowProduct, narrowFactor)) {
+            List<AggregateCall> sum = List.of(new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 4), "total"));
+            assertEquals(List.<Object>of(new BigDecimal(product == narrowProduct ? "0.2500" : "0.4500")),
+                    Arrays.asList(run(new HashAggregateOperator(project(schema, overflowing.subList(0, 1),
+                            List.of(new Expr.ColumnReference(0, SqlType.INT), product)), List.of(), sum), context(256)).getFirst()));
+            HashAggregateOperator failing = new HashAggregateOperator(project(schema, overflowing,
+                    List.of(new Expr.ColumnReference(0, SqlType.INT), product)), List.of(), sum);
+            assertEquals(1, failing.productsSummed());
+            ColumbaException overflow = assertThrows(ColumbaException.class, () -> run(failing, context(256)));
+            assertEquals("22003", overflow.errorCode().sqlState(), overflow.getMessage());
+        }
+    }
+
+    private static ProjectOperator project(TableSchema schema, List<Object[]> rows, List<Expr> expressions) {
+        List<String> names = new ArrayList<>();
+        for (int column = 0; column < expressions.size(); column++) {
+            names.add("c" + column);
+        }
+        return new ProjectOperator(ListSource.of(schema, rows, 256), expressions, names);
+    }
+
+    /** The product of column {@code column} of {@link #productsSummedByTheAggregationMatchBigDecimal}'s projection, or null. */
+    private static BigDecimal product(int column, Object[] row) {
+        BigDecimal p = (BigDecimal) row[1];
+        BigDecimal d = (BigDecimal) row[2];
+        BigDecimal t = (BigDecimal) row[3];
+        BigDecimal b = (BigDecimal) row[4];
+        return switch (column) {
+            case 1 -> d == null ? null : p.multiply(BigDecimal.ONE.subtract(d));
+            case 2 -> d == null ? null : p.multiply(BigDecimal.ONE.subtract(d)).multiply(BigDecimal.ONE.add(t));
+            case 3 -> d == null || b == null ? null : b.multiply(d);
+            case 4 -> t.add(new BigDecimal("0.5")).multiply(p);
+            default -> throw new IllegalArgumentException("column " + column);
+        };
     }
 }
