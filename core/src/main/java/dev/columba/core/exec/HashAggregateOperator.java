@@ -837,7 +837,7 @@ public final class HashAggregateOperator extends BaseOperator {
             return;
         }
         if (productSource != null) {
-            evaluateProducts(positions, count);
+            evaluateProducts(live, count);
         }
         for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
             AggregateCall call = aggregates.get(aggregate);
@@ -861,7 +861,7 @@ public final class HashAggregateOperator extends BaseOperator {
                 ids = distinctGroups;
             }
             if (products[aggregate] != null) {
-                addProducts(aggregate, rows, ids, rowCount);
+                addProducts((Accumulators.ExactSumAccumulator) accumulator, aggregate, rows, ids, rowCount);
                 continue;
             }
             accumulator.add(values, rows, ids, rowCount);
@@ -899,12 +899,12 @@ public final class HashAggregateOperator extends BaseOperator {
     }
 
     /**
-     * Adds the product of call {@code aggregate} at rows {@code rows[0, count)}: the values
+     * Adds the product of call {@code aggregate} at rows {@code rows[0, count)} to {@code sums} (the
+     * call's accumulator: this operator's, or across workers a partition table's): the values
      * {@link #evaluateProducts} computed when they all fit, else (NULLs, a value beyond a long)
      * through its kernels as the projection would have computed it.
      */
-    private void addProducts(int aggregate, int[] rows, int[] ids, int count) {
-        Accumulators.ExactSumAccumulator sums = (Accumulators.ExactSumAccumulator) accumulators.get(aggregate);
+    private void addProducts(Accumulators.ExactSumAccumulator sums, int aggregate, int[] rows, int[] ids, int count) {
         if (productFits[aggregate]) {
             sums.addLongs(productValues[aggregate], ids, count);
         } else {
