@@ -1,9 +1,7 @@
 package dev.columba.trino;
 
 import dev.columba.columnstore.table.ColumnstoreTable;
-import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.core.schema.Column;
-import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
@@ -21,7 +19,6 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SchemaTablePrefix;
 import io.trino.spi.connector.TableColumnsMetadata;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -128,18 +125,11 @@ final class ColumbaMetadata implements ConnectorMetadata {
         return columns.iterator();
     }
 
-    /** The row count: live rows of every rowgroup, from the rowgroup directory (no file is read). */
+    /** Row count, NULL fractions and min/max ranges from the rowgroup directory and footers ({@link FooterStatistics}). */
     @Override
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle table) {
-        ColumbaTableHandle handle = (ColumbaTableHandle) table;
-        ColumnstoreTable columnstore = ColumnstoreTable.open(database, definition(handle));
-        long rows = 0;
-        try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {
-            for (RowgroupEntry entry : columnstore.rowgroups(database.bufferPool(), new IoCounters())) {
-                rows += entry.totalRows() - entry.deletedRows();
-            }
-        }
-        return TableStatistics.builder().setRowCount(Estimate.of(rows)).build();
+        CatalogEntry.Table definition = definition((ColumbaTableHandle) table);
+        return FooterStatistics.of(ColumnstoreTable.open(database, definition), columns(definition));
     }
 
     /**

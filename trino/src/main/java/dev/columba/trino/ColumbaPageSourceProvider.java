@@ -60,13 +60,13 @@ final class ColumbaPageSourceProvider implements ConnectorPageSourceProvider {
         if (dynamicFilter.isComplete()) {
             constraint = constraint.intersect(dynamicFilter.getCurrentPredicate());
         }
-        List<ColumnFilter> filters = constraint.isNone() ? null : ColumnFilters.of(constraint, columnstore.schema());
+        if (constraint.isNone()) {
+            return new EmptyPageSource();
+        }
+        List<ColumnFilter> filters = ColumnFilters.of(constraint, columnstore.schema());
         List<ColumbaColumnHandle> projected = new ArrayList<>(columns.size());
         for (ColumnHandle column : columns) {
             projected.add((ColumbaColumnHandle) column);
-        }
-        if (filters == null) {
-            return new EmptyPageSource();
         }
         return new ColumbaPageSource(columnstore, entry, projected, filters, allocator, memoryContext);
     }

@@ -106,6 +106,8 @@ class TpchOnTrinoTest {
     private static final String RANGE_QUERY =
             "SELECT count(*), sum(l_extendedprice) FROM lineitem WHERE l_orderkey BETWEEN 1000 AND 5000";
 
+    private static final String KEY_RANGE_QUERY = "SELECT min(l_orderkey), max(l_orderkey) FROM lineitem";
+
     private Path database;
     private final Map<String, List<List<Object>>> columbaAnswers = new HashMap<>();
     /** Rowgroups (any state) of each table, by name, as Columba's rowgroup view lists them. */
@@ -220,8 +222,21 @@ class TpchOnTrinoTest {
         assertTrue(plan.contains("l_orderkey") && plan.contains("constraint"), plan);
     }
 
+    /** Trino's estimates come from the rowgroups: the row count, and a column's range and NULL fraction from the footers. */
+    @Test
+    void statisticsComeFromTheRowgroups() {
+        List<List<Object>> statistics = trino("SHOW STATS FOR lineitem");
+        List<Object> summary = statistics.stream().filter(row -> row.get(0) == null).findFirst().orElseThrow();
+        assertEquals(60_175.0, summary.get(4), "row count in " + summary);
+        List<Object> orderKey = statistics.stream().filter(row -> "l_orderkey".equals(row.get(0))).findFirst().orElseThrow();
+        List<Object> keyRange = columbaAnswers.get(KEY_RANGE_QUERY).getFirst();
+        assertEquals(0.0, orderKey.get(3), "NULL fraction in " + orderKey);
+        assertEquals(String.valueOf(keyRange.get(0)), orderKey.get(5), "low value in " + orderKey);
+        assertEquals(String.valueOf(keyRange.get(1)), orderKey.get(6), "high value in " + orderKey);
+    }
+
     private static List<String> extraQueries() {
-        return List.of(TYPES_QUERY, RANGE_QUERY);
+        return List.of(TYPES_QUERY, RANGE_QUERY, KEY_RANGE_QUERY);
     }
 
     private static OperatorStats tableScan(QueryInfo info) {
