@@ -87,6 +87,17 @@ public final class RowgroupMorsels {
         this.sliceRows = sliceRows;
     }
 
+    /**
+     * Morsels of a serial scan of {@code entries} only, in their order, instead of the whole table:
+     * the rowgroups of one split of an engine that divides the table itself (the Trino connector
+     * hands each worker one rowgroup). The entries must be the table's, read from its directory.
+     */
+    public static RowgroupMorsels of(List<RowgroupEntry> entries) {
+        RowgroupMorsels morsels = new RowgroupMorsels();
+        morsels.entries(() -> entries);
+        return morsels;
+    }
+
     /** Morsels that the {@code workers} workers of a parallel scan share: slices of {@link #SLICE_ROWS} rows. */
     public static RowgroupMorsels shared(int workers) {
         return shared(workers, SLICE_ROWS);

@@ -1,0 +1,188 @@
+package dev.columba.trino;
+
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.core.schema.Column;
+import dev.columba.storage.catalog.Catalog;
+import dev.columba.storage.catalog.CatalogEntry;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.txn.ObjectLocks;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTableVersion;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.ConstraintApplicationResult;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SchemaTablePrefix;
+import io.trino.spi.connector.TableColumnsMetadata;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.statistics.TableStatistics;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The catalog's one schema and its tables: the columnstore tables of the database, read from its
+ * catalog under the catalog's shared lock at each call (a table created or dropped by the engine
+ * shows at the next query). Rowstore tables, views and partitions of partitioned tables are not
+ * shown yet (docs/design/trino.md).
+ */
+final class ColumbaMetadata implements ConnectorMetadata {
+    private final Database database;
+    private final String schemaName;
+
+    ColumbaMetadata(Database database, String schemaName) {
+        this.database = database;
+        this.schemaName = schemaName;
+    }
+
+    @Override
+    public List<String> listSchemaNames(ConnectorSession session) {
+        return List.of(schemaName);
+    }
+
+    @Override
+    public boolean schemaExists(ConnectorSession session, String schema) {
+        return schemaName.equals(schema);
+    }
+
+    @Override
+    public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName tableName,
+                                               Optional<ConnectorTableVersion> startVersion,
+                                               Optional<ConnectorTableVersion> endVersion) {
+        if (startVersion.isPresent() || endVersion.isPresent()) {
+            throw new IllegalArgumentException("Columba tables have no versions to travel to");
+        }
+        if (!schemaName.equals(tableName.getSchemaName())) {
+            return null;
+        }
+        return table(tableName.getTableName())
+                .map(table -> new ColumbaTableHandle(tableName, table.objectId(), TupleDomain.all()))
+                .orElse(null);
+    }
+
+    @Override
+    public SchemaTableName getTableName(ConnectorSession session, ConnectorTableHandle table) {
+        return ((ColumbaTableHandle) table).name();
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle table) {
+        ColumbaTableHandle handle = (ColumbaTableHandle) table;
+        List<ColumnMetadata> columns = new ArrayList<>();
+        for (ColumbaColumnHandle column : columns(definition(handle))) {
+            columns.add(column.metadata());
+        }
+        return new ConnectorTableMetadata(handle.name(), columns);
+    }
+
+    @Override
+    public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schema) {
+        if (schema.isPresent() && !schemaName.equals(schema.get())) {
+            return List.of();
+        }
+        List<SchemaTableName> names = new ArrayList<>();
+        for (CatalogEntry.Table table : columnstoreTables()) {
+            names.add(new SchemaTableName(schemaName, table.name().toLowerCase(Locale.ROOT)));
+        }
+        return names;
+    }
+
+    @Override
+    public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle table) {
+        Map<String, ColumnHandle> handles = new LinkedHashMap<>();
+        for (ColumbaColumnHandle column : columns(definition((ColumbaTableHandle) table))) {
+            handles.put(column.name(), column);
+        }
+        return handles;
+    }
+
+    @Override
+    public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle table, ColumnHandle column) {
+        return ((ColumbaColumnHandle) column).metadata();
+    }
+
+    @Override
+    public Iterator<TableColumnsMetadata> streamTableColumns(ConnectorSession session, SchemaTablePrefix prefix) {
+        List<TableColumnsMetadata> columns = new ArrayList<>();
+        if (prefix.getSchema().isPresent() && !schemaName.equals(prefix.getSchema().get())) {
+            return columns.iterator();
+        }
+        for (CatalogEntry.Table table : columnstoreTables()) {
+            SchemaTableName name = new SchemaTableName(schemaName, table.name().toLowerCase(Locale.ROOT));
+            if (prefix.getTable().isEmpty() || prefix.getTable().get().equals(name.getTableName())) {
+                columns.add(TableColumnsMetadata.forTable(name,
+                        columns(table).stream().map(ColumbaColumnHandle::metadata).toList()));
+            }
+        }
+        return columns.iterator();
+    }
+
+    /** Row count, NULL fractions and min/max ranges from the rowgroup directory and footers ({@link FooterStatistics}). */
+    @Override
+    public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle table) {
+        CatalogEntry.Table definition = definition((ColumbaTableHandle) table);
+        return FooterStatistics.of(ColumnstoreTable.open(database, definition), columns(definition));
+    }
+
+    /**
+     * Keeps the constraint in the table handle, where the split manager eliminates rowgroups by it
+     * and the page source filters with it; Trino keeps the whole constraint to enforce itself, since
+     * neither is exact for every domain.
+     */
+    @Override
+    public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session,
+                                                                                   ConnectorTableHandle table,
+                                                                                   Constraint constraint) {
+        ColumbaTableHandle handle = (ColumbaTableHandle) table;
+        TupleDomain<ColumnHandle> combined = handle.constraint().intersect(constraint.getSummary());
+        if (combined.equals(handle.constraint())) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined), constraint.getSummary(),
+                constraint.getExpression(), false));
+    }
+
+    /** The catalog entry of {@code handle}'s table; fails when it was dropped, or dropped and created again. */
+    CatalogEntry.Table definition(ColumbaTableHandle handle) {
+        return table(handle.name().getTableName())
+                .filter(table -> table.objectId() == handle.objectId())
+                .orElseThrow(() -> new IllegalStateException("table " + handle.name() + " (object " + handle.objectId()
+                        + ") is no longer in " + database.directory()));
+    }
+
+    private Optional<CatalogEntry.Table> table(String name) {
+        return columnstoreTables().stream().filter(table -> table.name().equalsIgnoreCase(name)).findFirst();
+    }
+
+    private List<CatalogEntry.Table> columnstoreTables() {
+        List<CatalogEntry.Table> tables = new ArrayList<>();
+        try (ObjectLocks.Lease ignored = database.locks().shared(Catalog.CATALOG_OBJECT_ID)) {
+            for (CatalogEntry entry : database.catalog().entries(database.bufferPool(), database.systemCounters())) {
+                if (entry instanceof CatalogEntry.Table table
+                        && table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                    tables.add(table);
+                }
+            }
+        }
+        return tables;
+    }
+
+    static List<ColumbaColumnHandle> columns(CatalogEntry.Table table) {
+        List<ColumbaColumnHandle> columns = new ArrayList<>();
+        List<Column> schema = table.schema().columns();
+        for (int ordinal = 0; ordinal < schema.size(); ordinal++) {
+            Column column = schema.get(ordinal);
+            columns.add(new ColumbaColumnHandle(column.name().toLowerCase(Locale.ROOT), ordinal,
+                    TypeMapping.trinoType(column.type())));
+        }
+        return columns;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.columba.trino;
+
+import dev.columba.columnstore.encoding.ColumnPredicate;
+import dev.columba.columnstore.file.FooterMetadata;
+import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.scan.ColumnFilter;
+import dev.columba.columnstore.table.ColumnstoreTable;
+import dev.columba.columnstore.table.RowgroupEntry;
+import dev.columba.columnstore.table.RowgroupState;
+import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoCounters;
+import dev.columba.storage.db.Database;
+import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.txn.ObjectLocks;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.FixedSplitSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One split per rowgroup of the table that may hold rows the pushed-down constraint accepts: a
+ * compressed rowgroup whose footer's min/max (or NULL count) rule a filter out is left out here, on
+ * the coordinator, so no worker is sent to it; delta rowgroups carry no statistics and are always
+ * split. The rowgroups are those committed when the query is planned.
+ */
+final class ColumbaSplitManager implements ConnectorSplitManager {
+    private final Database database;
+    private final ColumbaMetadata metadata;
+
+    ColumbaSplitManager(Database database, ColumbaMetadata metadata) {
+        this.database = database;
+        this.metadata = metadata;
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session,
+                                          ConnectorTableHandle table, Set<ColumnHandle> columns, Constraint constraint) {
+        ColumbaTableHandle handle = (ColumbaTableHandle) table;
+        if (handle.constraint().isNone()) {
+            return new FixedSplitSource(List.of());
+        }
+        ColumnstoreTable columnstore = ColumnstoreTable.open(database, metadata.definition(handle));
+        List<ColumnFilter> filters = ColumnFilters.of(handle.constraint(), columnstore.schema());
+        List<ConnectorSplit> splits = new ArrayList<>();
+        try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {
+            for (RowgroupEntry entry : columnstore.rowgroups(database.bufferPool(), new IoCounters())) {
+                if (entry.totalRows() == entry.deletedRows()) {
+                    continue;
+                }
+                if (entry.state() == RowgroupState.COMPRESSED && !filters.isEmpty()
+                        && !mayMatch(columnstore, entry, filters)) {
+                    continue;
+                }
+                splits.add(new ColumbaSplit(handle.objectId(), entry.rowgroupId(), entry.totalRows()));
+            }
+        }
+        return new FixedSplitSource(splits);
+    }
+
+    /** Whether every filter may match some row of compressed rowgroup {@code entry}, by its footer's statistics. */
+    static boolean mayMatch(ColumnstoreTable table, RowgroupEntry entry, List<ColumnFilter> filters) {
+        TableSchema schema = table.schema();
+        try (RowgroupFile file = RowgroupFile.open(NativeFilesFacade.INSTANCE, table.rowgroupFile(entry.rowgroupId()))) {
+            for (ColumnFilter filter : filters) {
+                int column = filter.column();
+                if (!ColumnPredicate.mayMatch(schema.column(column).type(), FooterMetadata.decode(file.metadata(column),
+                        schema.column(column).type(), file.path().toString()), filter.predicate())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.columba.trino;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The catalog properties' names and defaults, and the values refused with a message. */
+class ColumbaConfigTest {
+    @Test
+    void namesAndDefaults() {
+        assertEquals("columba.database-dir", ColumbaConfig.DATABASE_DIRECTORY);
+        assertEquals("columba.schema-name", ColumbaConfig.SCHEMA_NAME);
+        ColumbaConfig config = ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data/Sales"));
+        assertEquals(Path.of("/data/Sales"), config.databaseDirectory());
+        assertEquals("sales", config.schemaName(), "the directory's name in lower case");
+        assertEquals("tpch", ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data/Sales",
+                ColumbaConfig.SCHEMA_NAME, "tpch")).schemaName());
+    }
+
+    @Test
+    void refusesWhatItCannotUse() {
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(Map.of()));
+        assertTrue(missing.getMessage().contains("columba.database-dir is required"), missing.getMessage());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
+                Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", "columba.databse-dir", "/typo")));
+        assertTrue(unknown.getMessage().contains("[columba.databse-dir]"), unknown.getMessage());
+        IllegalArgumentException upper = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
+                Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.SCHEMA_NAME, "Sales")));
+        assertTrue(upper.getMessage().contains("'Sales'"), upper.getMessage());
+    }
+}
