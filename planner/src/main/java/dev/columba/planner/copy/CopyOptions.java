@@ -3,6 +3,7 @@ package dev.columba.planner.copy;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.planner.parser.SqlOption;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -17,14 +18,15 @@ import java.util.Locale;
  *       quotes) — one ASCII character each ({@code '\t'} is a tab);</li>
  *   <li>{@code NULL ''} — the text of an unquoted field that is NULL (a quoted field never is);</li>
  *   <li>{@code HEADER [true | false]} — the first line names the columns and is checked against them;</li>
- *   <li>{@code ENCODING 'UTF8'} — the only encoding read (others: 0A000);</li>
+ *   <li>{@code ENCODING 'name'} — the file's encoding, PostgreSQL's or Java's name (default UTF8; another is
+ *       transcoded through a UTF-8 copy, {@link Transcoding});</li>
  *   <li>{@code MAXDOP n} — threads that parse the file; 0 (the default) is every available processor.</li>
  * </ul>
  * An option not in this list is an error (42601), never ignored; a bad value is 22023, and so is
  * a CSV option (DELIMITER, QUOTE, ESCAPE, NULL, HEADER, ENCODING) given with FORMAT parquet or
  * arrow, whose files carry their own column names and types.
  */
-public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop) {
+public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop, Charset encoding) {
     /** The kinds of file COPY reads and writes. */
     public enum FileFormat {
         CSV, PARQUET, ARROW;
@@ -47,7 +49,7 @@ public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop) {
 
     /** CSV options, MAXDOP 1: what tests and callers without SQL options use. */
     public CopyOptions(CsvFormat format, int maxDop) {
-        this(FileFormat.CSV, format, maxDop);
+        this(FileFormat.CSV, format, maxDop, StandardCharsets.UTF_8);
     }
 
     /** MAXDOP's upper bound. */
@@ -65,7 +67,7 @@ public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop) {
      * The options as given; {@code processors} replaces MAXDOP 0.
      *
      * @throws ColumbaException SYNTAX_ERROR for an unknown option, INVALID_ARGUMENT for a bad value,
-     *         FEATURE_NOT_SUPPORTED for a format or encoding not read
+     *         or an unknown encoding
      */
     public static CopyOptions of(List<SqlOption> options, int processors) {
         return of(options, processors, "");
@@ -82,6 +84,7 @@ public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop) {
         String nullText = "";
         boolean header = false;
         int maxDop = 0;
+        Charset encoding = StandardCharsets.UTF_8;
         for (SqlOption option : options) {
             switch (option.name()) {
                 case "format" -> {
@@ -99,14 +102,7 @@ public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop) {
                 case "escape" -> escape = character(option);
                 case "null" -> nullText = text(option);
                 case "header" -> header = bool(option);
-                case "encoding" -> {
-                    String encoding = text(option);
-                    String canonical = encoding.toUpperCase(Locale.ROOT).replace("-", "").replace("_", "");
-                    if (!canonical.equals("UTF8")) {
-                        throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "COPY ENCODING '" + encoding
-                                + "' is not supported; files are read as UTF8");
-                    }
-                }
+                case "encoding" -> encoding = Transcoding.charset(text(option));
                 case "maxdop" -> maxDop = wholeNumber(option, 0, MAX_DOP);
                 default -> throw new ColumbaException(ErrorCode.SYNTAX_ERROR, "unknown COPY option "
                         + option.nameIdentifier() + "; COPY takes " + String.join(", ",
@@ -142,7 +138,7 @@ public record CopyOptions(FileFormat fileFormat, CsvFormat format, int maxDop) {
             }
         }
         return new CopyOptions(fileFormat, new CsvFormat(delimiter, quote, escapeCharacter, nullBytes, header),
-                maxDop == 0 ? Math.max(1, Math.min(processors, MAX_DOP)) : maxDop);
+                maxDop == 0 ? Math.max(1, Math.min(processors, MAX_DOP)) : maxDop, encoding);
     }
 
     private static String text(SqlOption option) {

@@ -13,6 +13,7 @@ import dev.columba.planner.copy.CopyFileFormats;
 import dev.columba.planner.copy.CsvReader;
 import dev.columba.planner.copy.ImportReader;
 import dev.columba.planner.copy.ImportTarget;
+import dev.columba.planner.copy.Transcoding;
 import dev.columba.planner.parser.SqlCopy;
 import dev.columba.planner.exec.IdentityFill;
 import dev.columba.planner.exec.StoreAssignment;
@@ -85,7 +86,8 @@ final class CopyCommand {
             // computed), in order; naming a generated column is an error; COPY fills them itself.
             GeneratedColumns generated = GeneratedColumns.of(schema, table.options());
             int[] targets = copy.columns().isEmpty()
-                    ? java.util.stream.IntStream.range(0, schema.size()).filter(column -> !generated.isGenerated(column)).toArray()
+                    ? java.util.stream.IntStream.range(0, schema.size()).filter(column -> !generated.isGenerated(column))
+                            .toArray()
                     : new int[copy.columns().size()];
             for (int field = 0; field < targets.length && !copy.columns().isEmpty(); field++) {
                 targets[field] = schema.indexOf(copy.columns().get(field).getSimple());
@@ -120,48 +122,59 @@ final class CopyCommand {
                         + " columns, or defaults for columns the file does not fill, which COPY applies for CSV files"
                         + " only; load a CSV file or INSERT ... SELECT from a staging table");
             }
-            if (constraints != null) {
-                try (CsvReader csv = new CsvReader(file, file.toString(), options, constraints.parseSchema(), name,
-                        targets, progress)) {
-                    rows = copyCheckedRows(csv, constraints, table, partitions, transaction, counters);
-                }
-            } else if (options.fileFormat() != CopyOptions.FileFormat.CSV) {
-                rows = importFile(CopyFileFormats.of(options.fileFormat()), file, copy, table, schema, options, transaction,
-                        counters);
-            } else try (CsvReader csv = new CsvReader(file, file.toString(), options, schema, name, targets, progress)) {
-                if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
-                    rows = ColumnstoreTable.open(database, table).bulkInsertBatches(transaction, csv.batches(),
-                            options.maxDop());
-                } else {
-                    TableStore store = new TableStore(table, database.catalog().indexesOf(transaction.writes(),
-                            table.objectId(), counters));
-                    rows = 0;
-                    // An unpartitioned table may be built bottom up (TableStore.bulkInserter); each partition
-                    // gets an inserter of its own, so rows in key order skip the descent from the root.
-                    try (TableStore.BulkInserter bulk = partitions == null ? bulkInserter(store, transaction, counters)
-                            : null) {
-                        Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
-                        while (csv.hasNext()) {
-                            // An unpartitioned load encodes each row from the parsed columns, no Java value per field.
-                            ColumnBatch batch = bulk != null ? csv.nextInBatch() : null;
-                            Object[] row = bulk != null ? null : csv.next();
-                            try {
-                                if (bulk != null) {
-                                    bulk.insert(transaction, batch, csv.lastRowInBatch(), counters);
-                                } else {
-                                    TableStore target = partitions.store(partitions.partitionOf(row[partitions.column()]));
-                                    inserters.computeIfAbsent(target.definition().objectId(), ignored -> target.inserter())
-                                            .insert(transaction, row, counters);
+            // Another encoding than UTF-8 is read through a UTF-8 copy (Transcoding).
+            Path readable = options.fileFormat() != CopyOptions.FileFormat.CSV
+                    || options.encoding().equals(java.nio.charset.StandardCharsets.UTF_8) ? file
+                    : Transcoding.toUtf8(file, file.toString(), options.encoding(),
+                            database.directory().resolve(DatabaseLayout.TEMP_DIRECTORY));
+            try {
+                if (constraints != null) {
+                    try (CsvReader csv = new CsvReader(readable, file.toString(), options, constraints.parseSchema(), name,
+                            targets, progress)) {
+                        rows = copyCheckedRows(csv, constraints, table, partitions, transaction, counters);
+                    }
+                } else if (options.fileFormat() != CopyOptions.FileFormat.CSV) {
+                    rows = importFile(CopyFileFormats.of(options.fileFormat()), file, copy, table, schema, options, transaction,
+                            counters);
+                } else try (CsvReader csv = new CsvReader(readable, file.toString(), options, schema, name, targets, progress)) {
+                    if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                        rows = ColumnstoreTable.open(database, table).bulkInsertBatches(transaction, csv.batches(),
+                                options.maxDop());
+                    } else {
+                        TableStore store = new TableStore(table, database.catalog().indexesOf(transaction.writes(),
+                                table.objectId(), counters));
+                        rows = 0;
+                        // An unpartitioned table may be built bottom up (TableStore.bulkInserter); each partition
+                        // gets an inserter of its own, so rows in key order skip the descent from the root.
+                        try (TableStore.BulkInserter bulk = partitions == null ? bulkInserter(store, transaction, counters)
+                                : null) {
+                            Map<Integer, TableStore.RowInserter> inserters = new HashMap<>();
+                            while (csv.hasNext()) {
+                                // An unpartitioned load encodes each row from the parsed columns, no Java value per field.
+                                ColumnBatch batch = bulk != null ? csv.nextInBatch() : null;
+                                Object[] row = bulk != null ? null : csv.next();
+                                try {
+                                    if (bulk != null) {
+                                        bulk.insert(transaction, batch, csv.lastRowInBatch(), counters);
+                                    } else {
+                                        TableStore target = partitions.store(partitions.partitionOf(row[partitions.column()]));
+                                        inserters.computeIfAbsent(target.definition().objectId(), ignored -> target.inserter())
+                                                .insert(transaction, row, counters);
+                                    }
+                                } catch (ColumbaException e) {
+                                    throw csv.atLastRow(e);
                                 }
-                            } catch (ColumbaException e) {
-                                throw csv.atLastRow(e);
+                                rows++;
                             }
-                            rows++;
-                        }
-                        if (bulk != null) {
-                            finish(bulk, transaction, counters, name, file);
+                            if (bulk != null) {
+                                finish(bulk, transaction, counters, name, file);
+                            }
                         }
                     }
+                }
+            } finally {
+                if (readable != file) {
+                    Transcoding.deleteQuietly(readable);
                 }
             }
             succeeded = true;
@@ -246,9 +259,9 @@ final class CopyCommand {
 
     /**
      * A CSV file into a table with CHECK constraints, defaults to fill, or IDENTITY or computed
-     * columns: row by row, each row numbered, completed and checked before it is written (a columnstore table's rows still go through its
-     * bulk path). The first failing row fails the COPY, naming its line; the transaction then leaves
-     * the table as it was.
+     * columns: row by row, each row numbered, completed and checked before it is written (a
+     * columnstore table's rows still go through its bulk path). The first failing row fails the
+     * COPY, naming its line; the transaction then leaves the table as it was.
      */
     private long copyCheckedRows(CsvReader csv, RowConstraints constraints, CatalogEntry.Table table,
                                  dev.columba.planner.schema.TablePartitions partitions, Transaction transaction,

@@ -10,6 +10,7 @@ import dev.columba.planner.copy.CopyFileFormats;
 import dev.columba.planner.copy.CopyOptions;
 import dev.columba.planner.copy.ExportWriter;
 import dev.columba.planner.copy.CsvWriter;
+import dev.columba.planner.copy.Transcoding;
 import dev.columba.planner.parser.SqlCopy;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -55,7 +56,11 @@ final class CopyToCommand {
             return exportFile(CopyFileFormats.of(options.fileFormat()), file, rows);
         }
         long written = 0;
-        try (rows; CsvWriter writer = new CsvWriter(file, file.toString(), options.format(), rows.schema())) {
+        // Another encoding than UTF-8 is written through a UTF-8 copy (Transcoding).
+        boolean transcoded = !options.encoding().equals(java.nio.charset.StandardCharsets.UTF_8);
+        Path utf8 = transcoded ? Transcoding.temporary(session.database().directory()
+                .resolve(dev.columba.storage.db.DatabaseLayout.TEMP_DIRECTORY), file.toString()) : file;
+        try (rows; CsvWriter writer = new CsvWriter(utf8, file.toString(), options.format(), rows.schema())) {
             TableSchema schema = rows.schema();
             Object[] row = new Object[schema.size()];
             Batch batch;
@@ -70,6 +75,13 @@ final class CopyToCommand {
                 }
             }
             writer.commit();
+            if (transcoded) {
+                Transcoding.fromUtf8(utf8, file, file.toString(), options.encoding());
+            }
+        } finally {
+            if (transcoded) {
+                Transcoding.deleteQuietly(utf8);
+            }
         }
         return new StatementResult.Update(written, List.of(String.format(Locale.ROOT, "COPY %d", written)),
                 StatementStatistics.NONE);
