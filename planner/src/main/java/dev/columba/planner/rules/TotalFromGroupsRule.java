@@ -50,8 +50,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *           LogicalAggregate(group=[{0}], value=[SUM($1)])           (one node, read twice)
  *             ...
  *           LogicalProject(EXPR$0=[*($0, 0.0001)])
- *             LogicalAggregate(group=[{}], $f0=[SUM($1)])
- *               LogicalAggregate(group=[{0}], value=[SUM($1)])       (the same node)
+ *             LogicalProject($f0=[CAST($0):DECIMAL(35, 2)])          (the sum of sums is typed wider)
+ *               LogicalAggregate(group=[{}], agg#0=[SUM($1)])
+ *                 LogicalAggregate(group=[{0}], value=[SUM($1)])     (the same node)
  * </pre>
  *
  * Fires when the join's right input is projections over an aggregate without GROUP BY whose every
