@@ -15,6 +15,7 @@ import dev.columba.planner.rel.ColumbaTableModify;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,6 +57,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 final class BitmapFilters {
     private int next = 1;
     private final Set<String> placed = new HashSet<>();
+    /** Per node (by identity) visited without filters from above, what it became. */
+    private final Map<RelNode, RelNode> withoutOutsideFilters = new IdentityHashMap<>();
 
     private BitmapFilters() {
     }
@@ -70,6 +73,23 @@ final class BitmapFilters {
     /** {@code rel} with the filters of {@code pending} (output column → filter names) placed below it. */
     private RelNode visit(RelNode node, Map<Integer, List<String>> pending) {
         RelNode rel = node instanceof RelSubset subset ? subset.getBest() : node;
+        if (!pending.isEmpty()) {
+            return place(rel, pending);
+        }
+        // A node the plan reads in two places (one object, as Volcano gives equal subplans) takes no
+        // filter from outside here and gets its own filters once, so that both places still read
+        // one object, which execution computes once behind a spool (TPC-H Q11's grouped aggregate,
+        // read by the query and by the total computed from its groups). Two copies with filters of
+        // their own names would be computed twice.
+        RelNode done = withoutOutsideFilters.get(rel);
+        if (done == null) {
+            done = place(rel, pending);
+            withoutOutsideFilters.put(rel, done);
+        }
+        return done;
+    }
+
+    private RelNode place(RelNode rel, Map<Integer, List<String>> pending) {
         return switch (rel) {
             case ColumbaColumnstoreScan scan -> filtered(scan, pending);
             case ColumbaHashJoin join -> join(join, pending);

@@ -45,6 +45,7 @@ import dev.columba.planner.rules.ColumbaValuesRule;
 import dev.columba.planner.rules.ColumbaWindowRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.CorrelatedExistsRule;
+import dev.columba.planner.rules.TotalFromGroupsRule;
 import dev.columba.planner.rules.GroupingSetsRule;
 import dev.columba.planner.rules.IndexSeekRule;
 import dev.columba.planner.rules.JoinOrdering;
@@ -580,6 +581,9 @@ public final class QueryPlanner {
             .addRuleInstance(GroupingSetsRule.create())
             .build();
 
+    private static final HepProgram TOTALS_FROM_GROUPS = new HepProgramBuilder()
+            .addRuleInstance(TotalFromGroupsRule.create())
+            .build();
     private static final HepProgram CORRELATED_EXISTS = new HepProgramBuilder()
             .addRuleInstance(CorrelatedExistsRule.create())
             .build();
@@ -628,6 +632,8 @@ public final class QueryPlanner {
         RelNode result = hep(subQueries, hep(CORRELATED_EXISTS, rel));
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
         result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+        // Before the first trimming, while the two copies of a sub-query's rows are still alike.
+        result = hep(TOTALS_FROM_GROUPS, result);
         result = hep(WINDOWS, result);
         result = hep(GROUPING_SETS, result);
         result = converter.trimUnusedFields(true, result);
