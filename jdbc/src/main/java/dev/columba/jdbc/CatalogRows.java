@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * The rows of the catalog's metadata result sets (tables, columns, primary keys, indexes), read
  * from the database's catalog as last committed: a connection does not see its own uncommitted
- * DDL here. User tables have no catalog and no schema (null); system views are not listed.
+ * DDL here. User tables have no catalog and no schema (null); the system views are the schema
+ * {@code sys}, of type {@code SYSTEM VIEW}, listed by getTables and getColumns like the others.
  *
  * <p>Key and index naming follows {@code sys.indexes}: a clustered B+tree or clustered columnstore
  * is an index named like its table. The primary key is a unique clustered key, or the unique
@@ -34,8 +35,11 @@ final class CatalogRows {
     private final List<CatalogEntry.Table> tables = new ArrayList<>();
     private final List<CatalogEntry.Index> indexes = new ArrayList<>();
     private final List<CatalogEntry.View> views = new ArrayList<>();
+    private final Map<String, TableSchema> systemViews;
 
-    private CatalogRows(List<CatalogEntry> entries) {
+    private CatalogRows(List<CatalogEntry> entries, Map<String, TableSchema> systemViews) {
+        this.systemViews = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        this.systemViews.putAll(systemViews);
         for (CatalogEntry entry : entries) {
             switch (entry) {
                 case CatalogEntry.Table table -> {
@@ -60,10 +64,20 @@ final class CatalogRows {
         Database database = engine.database();
         ObjectLocks.Lease lease = database.locks().shared(Catalog.CATALOG_OBJECT_ID);
         try {
-            return new CatalogRows(database.catalog().entries(database.bufferPool(), database.systemCounters()));
+            return new CatalogRows(database.catalog().entries(database.bufferPool(), database.systemCounters()),
+                    engine.systemViews());
         } finally {
             lease.close();
         }
+    }
+
+    /** The schema of the system views. */
+    static final String SYSTEM_SCHEMA = "sys";
+
+    /** Whether the system views' schema is in the scope of {@code catalog} and {@code schemaPattern}. */
+    private static boolean systemInScope(String catalog, String schemaPattern) {
+        return (catalog == null || catalog.isEmpty()) && (schemaPattern == null || NamePattern.of(schemaPattern)
+                .matches(SYSTEM_SCHEMA));
     }
 
     /** User tables have no schema: they match a schema pattern that matches the empty string. */
@@ -99,13 +113,22 @@ final class CatalogRows {
     static final TableSchema TABLES = MetadataSchemas.schema("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE",
             "REMARKS", MetadataSchemas.TEXT, "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
 
+    static final String SYSTEM_VIEW_TYPE = "SYSTEM VIEW";
     static final String TABLE_TYPE = "TABLE";
     static final String VIEW_TYPE = "VIEW";
 
-    /** Tables, then views (JDBC orders by TABLE_TYPE first), each by name. */
+    /** System views, tables, then views (JDBC orders by TABLE_TYPE first), each by name. */
     List<Object[]> tables(String catalog, String schemaPattern, String tableNamePattern, String[] types) {
         List<Object[]> rows = new ArrayList<>();
         NamePattern names = NamePattern.of(tableNamePattern);
+        if (systemInScope(catalog, schemaPattern)
+                && (types == null || List.of(types).stream().anyMatch(SYSTEM_VIEW_TYPE::equalsIgnoreCase))) {
+            for (String view : systemViews.keySet()) {
+                if (names.matches(view)) {
+                    rows.add(new Object[] {null, SYSTEM_SCHEMA, view, SYSTEM_VIEW_TYPE, null, null, null, null, null, null});
+                }
+            }
+        }
         if (types == null || List.of(types).stream().anyMatch(TABLE_TYPE::equalsIgnoreCase)) {
             for (CatalogEntry.Table table : tables(catalog, schemaPattern, names)) {
                 rows.add(new Object[] {null, null, table.name(), TABLE_TYPE, storage(table), null, null, null, null, null});
@@ -133,26 +156,44 @@ final class CatalogRows {
     List<Object[]> columns(String catalog, String schemaPattern, String tableNamePattern, String columnNamePattern) {
         NamePattern columnNames = NamePattern.of(columnNamePattern);
         List<Object[]> rows = new ArrayList<>();
+        if (systemInScope(catalog, schemaPattern)) {
+            NamePattern names = NamePattern.of(tableNamePattern);
+            systemViews.forEach((view, schema) -> {
+                if (names.matches(view)) {
+                    for (int columnIndex = 0; columnIndex < schema.size(); columnIndex++) {
+                        Column column = schema.column(columnIndex);
+                        if (columnNames.matches(column.name())) {
+                            rows.add(columnRow(SYSTEM_SCHEMA, view, column, columnIndex, Map.of()));
+                        }
+                    }
+                }
+            });
+        }
         for (CatalogEntry.Table table : tables(catalog, schemaPattern, NamePattern.of(tableNamePattern))) {
             for (int columnIndex = 0; columnIndex < table.schema().size(); columnIndex++) {
                 Column column = table.schema().column(columnIndex);
                 if (!columnNames.matches(column.name())) {
                     continue;
                 }
-                SqlType type = column.type();
-                Map<String, String> options = table.options();
-                String computed = options.get(COMPUTED_OPTION + column.name());
-                rows.add(new Object[] {null, null, table.name(), column.name(), JdbcTypes.jdbcType(type),
-                        JdbcTypes.typeName(type), JdbcTypes.precision(type), null, decimalDigits(type), radix(type),
-                        column.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
-                        computed == null ? null : "computed: " + computed,
-                        options.get(dev.columba.planner.schema.TableConstraints.DEFAULT_OPTION + column.name()), null,
-                        null, octetLength(type),
-                        columnIndex + 1, column.nullable() ? "YES" : "NO", null, null, null, null,
-                        options.containsKey(IDENTITY_OPTION + column.name()) ? "YES" : "NO", computed != null ? "YES" : "NO"});
+                rows.add(columnRow(null, table.name(), column, columnIndex, table.options()));
             }
         }
         return rows;
+    }
+
+    /** One getColumns row: a column of a table in {@code schema} (null for user tables) with its table's options. */
+    private static Object[] columnRow(String schema, String table, Column column, int columnIndex,
+                                      Map<String, String> options) {
+        SqlType type = column.type();
+        String computed = options.get(COMPUTED_OPTION + column.name());
+        return new Object[] {null, schema, table, column.name(), JdbcTypes.jdbcType(type),
+                JdbcTypes.typeName(type), JdbcTypes.precision(type), null, decimalDigits(type), radix(type),
+                column.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
+                computed == null ? null : "computed: " + computed,
+                options.get(dev.columba.planner.schema.TableConstraints.DEFAULT_OPTION + column.name()), null,
+                null, octetLength(type),
+                columnIndex + 1, column.nullable() ? "YES" : "NO", null, null, null, null,
+                options.containsKey(IDENTITY_OPTION + column.name()) ? "YES" : "NO", computed != null ? "YES" : "NO"};
     }
 
     /** Fractional digits: the scale of exact numbers and timestamps, null where digits do not apply. */

@@ -83,12 +83,16 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public ResultSet getSchemas() throws SQLException {
-        return none(MetadataSchemas.SCHEMAS);
+        return getSchemas(null, null);
     }
 
     @Override
     public ResultSet getSchemas(String catalog, String schemaPattern) throws SQLException {
-        return none(MetadataSchemas.SCHEMAS);
+        // User tables have no schema (null), which JDBC does not list; the system views are the schema sys.
+        boolean listed = (catalog == null || catalog.isEmpty())
+                && (schemaPattern == null || NamePattern.of(schemaPattern).matches(CatalogRows.SYSTEM_SCHEMA));
+        return rows(MetadataSchemas.SCHEMAS, listed ? List.<Object[]>of(new Object[] {CatalogRows.SYSTEM_SCHEMA, null})
+                : List.of());
     }
 
     @Override
@@ -98,8 +102,8 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public ResultSet getTableTypes() throws SQLException {
-        return rows(MetadataSchemas.TABLE_TYPES, List.<Object[]>of(new Object[] {CatalogRows.TABLE_TYPE},
-                new Object[] {CatalogRows.VIEW_TYPE}));
+        return rows(MetadataSchemas.TABLE_TYPES, List.<Object[]>of(new Object[] {CatalogRows.SYSTEM_VIEW_TYPE},
+                new Object[] {CatalogRows.TABLE_TYPE}, new Object[] {CatalogRows.VIEW_TYPE}));
     }
 
     @Override

@@ -68,7 +68,17 @@ class DatabaseMetaDataTest {
     void tablesMatchPatternsIgnoringCase() throws SQLException {
         assertEquals(List.of("events|TABLE|rowstore heap", "facts|TABLE|columnstore", "log_2024|TABLE|rowstore heap",
                         "Orders|TABLE|rowstore, clustered B+tree", "pairs|TABLE|rowstore heap", "big_orders|VIEW|null"),
-                rows(metaData.getTables(null, null, "%", null), "TABLE_NAME", "TABLE_TYPE", "REMARKS"));
+                rows(metaData.getTables(null, "", "%", null), "TABLE_NAME", "TABLE_TYPE", "REMARKS"));
+        // The system views are the schema sys, listed first (JDBC orders by TABLE_TYPE) when no schema is asked for.
+        List<String> all = rows(metaData.getTables(null, null, "%", null), "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE");
+        assertTrue(all.containsAll(List.of("sys|tables|SYSTEM VIEW", "sys|event_log|SYSTEM VIEW", "null|Orders|TABLE",
+                "null|big_orders|VIEW")), all.toString());
+        assertEquals("sys|check_constraints|SYSTEM VIEW", all.getFirst(), "by name: " + all);
+        assertEquals(all.size() - 6, rows(metaData.getTables(null, "sys", "%", new String[] {"SYSTEM VIEW"}),
+                "TABLE_NAME").size());
+        assertEquals(List.of("event_time|TIMESTAMP|1", "level|VARCHAR|2", "source|VARCHAR|3", "message|VARCHAR|4"),
+                rows(metaData.getColumns(null, "SYS", "EVENT_LOG", "%"), "COLUMN_NAME", "TYPE_NAME", "ORDINAL_POSITION"));
+        assertEquals(List.of(), rows(metaData.getColumns(null, "", "event_log", "%"), "COLUMN_NAME"));
         assertEquals(List.of("Orders"), rows(metaData.getTables(null, null, "ORD%", new String[] {"TABLE"}), "TABLE_NAME"));
         assertEquals(List.of("log_2024"), rows(metaData.getTables(null, null, "log\\_2024", null), "TABLE_NAME"));
         assertEquals(List.of("log_2024"), rows(metaData.getTables(null, null, "log_20_4", null), "TABLE_NAME"));
@@ -78,8 +88,9 @@ class DatabaseMetaDataTest {
         assertEquals(List.of(), rows(metaData.getTables("somewhere", null, "%", null), "TABLE_NAME"));
         assertEquals(List.of(), rows(metaData.getTables(null, "dbo", "%", null), "TABLE_NAME"));
         assertEquals(6, rows(metaData.getTables(null, "", "%", null), "TABLE_NAME").size());
-        assertEquals(List.of("TABLE", "VIEW"), rows(metaData.getTableTypes(), "TABLE_TYPE"));
-        assertEquals(List.of(), rows(metaData.getSchemas(), "TABLE_SCHEM"));
+        assertEquals(List.of("SYSTEM VIEW", "TABLE", "VIEW"), rows(metaData.getTableTypes(), "TABLE_TYPE"));
+        assertEquals(List.of("sys"), rows(metaData.getSchemas(), "TABLE_SCHEM"));
+        assertEquals(List.of(), rows(metaData.getSchemas(null, "dbo"), "TABLE_SCHEM"));
         assertEquals(List.of(), rows(metaData.getCatalogs(), "TABLE_CAT"));
     }
 

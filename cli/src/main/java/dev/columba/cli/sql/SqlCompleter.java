@@ -54,12 +54,13 @@ final class SqlCompleter implements Completer {
         Set<String> names = new TreeSet<>();
         try {
             DatabaseMetaData metadata = connection.getMetaData();
-            try (ResultSet tables = metadata.getTables(null, null, "%", null)) {
+            // User tables and views; the system views (schema sys) are not offered.
+            try (ResultSet tables = metadata.getTables(null, null, "%", new String[] {"TABLE", "VIEW"})) {
                 while (tables.next()) {
                     names.add(tables.getString("TABLE_NAME"));
                 }
             }
-            try (ResultSet columns = metadata.getColumns(null, null, "%", "%")) {
+            try (ResultSet columns = metadata.getColumns(null, "", "%", "%")) {
                 while (columns.next()) {
                     names.add(columns.getString("COLUMN_NAME"));
                 }

@@ -209,7 +209,7 @@ public final class SqlShell {
                 }
                 case "\\dt" -> {
                     DatabaseMetaData metadata = connection.getMetaData();
-                    try (ResultSet tables = metadata.getTables(null, null, "%", null)) {
+                    try (ResultSet tables = metadata.getTables(null, null, "%", new String[] {"TABLE", "VIEW"})) {
                         printer.print(tables, List.of("TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE"));
                     }
                 }
@@ -219,13 +219,17 @@ public final class SqlShell {
                         break;
                     }
                     DatabaseMetaData metadata = connection.getMetaData();
-                    try (ResultSet columns = metadata.getColumns(null, null, words[1], "%")) {
+                    // A user table has no schema (""); sys.<view> names a system view.
+                    int dot = words[1].indexOf('.');
+                    String schema = dot < 0 ? "" : words[1].substring(0, dot);
+                    String table = dot < 0 ? words[1] : words[1].substring(dot + 1);
+                    try (ResultSet columns = metadata.getColumns(null, schema, table, "%")) {
                         printer.print(columns, List.of("COLUMN_NAME", "TYPE_NAME", "COLUMN_SIZE", "IS_NULLABLE"));
                     }
                 }
                 case "\\?" -> out.println("""
                         \\dt            list tables and views
-                        \\d <table>     describe a table's columns
+                        \\d <table>     describe a table's columns (sys.<view> for a system view)
                         \\timing        show each statement's elapsed time (client side)
                         \\x             expanded display: one block per row, values whole
                         \\q             quit

@@ -241,6 +241,16 @@ public final class Engine implements AutoCloseable {
         return batches;
     }
 
+    /**
+     * The {@code sys} schema's views and their columns, in the order {@code SystemViews} defines them
+     * (for JDBC's metadata: nothing is read; a view's rows are computed only when it is queried).
+     */
+    public java.util.Map<String, dev.columba.core.schema.TableSchema> systemViews() {
+        java.util.Map<String, dev.columba.core.schema.TableSchema> schemas = new java.util.LinkedHashMap<>();
+        SystemViews.create(database, java.util.List.of(), planCache).forEach((name, view) -> schemas.put(name, view.schema()));
+        return schemas;
+    }
+
     /** Statements executed, failed, planned and run from cached plans since the engine opened. */
     public StatementCounters statementCounters() {
         return statementCounters;
