@@ -1,7 +1,5 @@
 package dev.columba.core.exec;
 
-import dev.columba.core.error.ColumbaException;
-import dev.columba.core.error.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -34,12 +32,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * every write before every read. After the hand-ins each table is read and written by the one
  * worker whose partition it belongs to.
  */
-public final class SharedAggregation {
-    private int registered;
-    private int users;
-    private int handedIn;
-    private RuntimeException failure;
-    private BufferAllocator memory;
+public final class SharedAggregation extends WorkerHandIns {
     /** Per worker, its tables by partition (null until made, and again once closed). */
     private final List<PartitionTable[]> tables = new ArrayList<>();
 
@@ -91,36 +84,21 @@ public final class SharedAggregation {
         return (int) Math.floorMod(value, (long) partitions);
     }
 
-    /** Counts a worker and returns its number: the partition it finishes, and the index of the tables it makes. */
-    synchronized int register() {
-        if (handedIn > 0) {
-            throw new IllegalStateException("a worker registered after the first hand-in");
-        }
-        users++;
+    /** A worker's number is the partition it finishes, and the index of the tables it makes. */
+    @Override
+    void workerRegistered() {
         tables.add(null);
-        return registered++;
-    }
-
-    /** The number of partitions: one per registered worker. */
-    synchronized int partitions() {
-        return registered;
     }
 
     /** The allocator of every worker's tables (their keys' vectors and memory charges), made on first use. */
     synchronized BufferAllocator memory(ExecutionContext context) {
-        if (failure != null) {
-            throw failure;
-        }
-        if (memory == null) {
-            memory = context.allocator().newChildAllocator("partitioned aggregation", 0, Long.MAX_VALUE);
-        }
-        return memory;
+        return memory(context, "partitioned aggregation");
     }
 
     /** Records {@code worker}'s table of {@code partition} for release, as soon as it is made. */
     synchronized void record(int worker, int partition, PartitionTable table) {
         if (tables.get(worker) == null) {
-            tables.set(worker, new PartitionTable[registered]);
+            tables.set(worker, new PartitionTable[partitions()]);
         }
         tables.get(worker)[partition] = table;
     }
@@ -132,37 +110,13 @@ public final class SharedAggregation {
      */
     List<PartitionTable> handIn(ExecutionContext context, int worker) {
         synchronized (this) {
-            if (failure != null) {
-                throw failure;
-            }
-            handedIn++;
-            notifyAll();
-            while (handedIn < registered && failure == null) {
-                context.checkCancelled();
-                try {
-                    wait(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for a partitioned aggregation", e);
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            handInAndAwaitAll(context, "a partitioned aggregation");
             List<PartitionTable> partition = new ArrayList<>();
             for (PartitionTable[] byPartition : tables) {
                 partition.add(byPartition[worker]);
             }
             return partition;
         }
-    }
-
-    /** Keeps the first failure for every worker and wakes the waiting ones. */
-    synchronized void fail(RuntimeException e) {
-        if (failure == null) {
-            failure = e;
-        }
-        notifyAll();
     }
 
     /** Frees the tables of {@code partition}: the worker that finished it has returned its groups. */
@@ -186,36 +140,23 @@ public final class SharedAggregation {
      * fails the others still waiting; the last one to release frees every table left and the allocator.
      */
     void release(boolean handedInRows) {
+        release(handedInRows, "a partitioned aggregation");
+    }
+
+    @Override
+    Runnable takeEverything() {
         List<PartitionTable> toClose = new ArrayList<>();
-        BufferAllocator memoryToClose;
-        synchronized (this) {
-            users--;
-            if (!handedInRows && handedIn < registered && failure == null) {
-                failure = new ColumbaException(ErrorCode.QUERY_CANCELLED, "a worker stopped before handing in its groups to a partitioned aggregation");
-                notifyAll();
+        for (PartitionTable[] byPartition : tables) {
+            if (byPartition == null) {
+                continue;
             }
-            if (users > 0) {
-                return;
-            }
-            for (PartitionTable[] byPartition : tables) {
-                if (byPartition == null) {
-                    continue;
-                }
-                for (int partition = 0; partition < byPartition.length; partition++) {
-                    if (byPartition[partition] != null) {
-                        toClose.add(byPartition[partition]);
-                        byPartition[partition] = null;
-                    }
+            for (int partition = 0; partition < byPartition.length; partition++) {
+                if (byPartition[partition] != null) {
+                    toClose.add(byPartition[partition]);
+                    byPartition[partition] = null;
                 }
             }
-            memoryToClose = memory;
-            memory = null;
         }
-        for (PartitionTable table : toClose) {
-            table.close();
-        }
-        if (memoryToClose != null) {
-            memoryToClose.close();
-        }
+        return () -> toClose.forEach(PartitionTable::close);
     }
 }

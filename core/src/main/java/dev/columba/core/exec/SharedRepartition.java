@@ -1,8 +1,6 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
-import dev.columba.core.error.ColumbaException;
-import dev.columba.core.error.ErrorCode;
 import dev.columba.core.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,28 +26,13 @@ import org.apache.arrow.memory.BufferAllocator;
  * orders every write before every read. After the hand-ins the batches are only read, each by the
  * one worker whose partition it belongs to.
  */
-public final class SharedRepartition {
-    private int registered;
-    private int users;
-    private int handedIn;
-    private RuntimeException failure;
-    private BufferAllocator memory;
+public final class SharedRepartition extends WorkerHandIns {
     /** Per worker, then per partition, the batches it made (filled in order; only the last one may be partly full). */
     private final List<List<List<Batch>>> batches = new ArrayList<>();
 
-    /** Counts a worker and returns its number: its partition, and the index of the batches it makes. */
-    synchronized int register() {
-        if (handedIn > 0) {
-            throw new IllegalStateException("a worker registered after the first hand-in");
-        }
-        users++;
+    @Override
+    void workerRegistered() {
         batches.add(new ArrayList<>());
-        return registered++;
-    }
-
-    /** The number of partitions: one per registered worker. */
-    synchronized int partitions() {
-        return registered;
     }
 
     /**
@@ -57,12 +40,7 @@ public final class SharedRepartition {
      * if needed), for rows of {@code partition} from {@code worker}, recorded for release.
      */
     synchronized Batch newBatch(ExecutionContext context, int worker, int partition, TableSchema schema, int rows) {
-        if (failure != null) {
-            throw failure;
-        }
-        if (memory == null) {
-            memory = context.allocator().newChildAllocator("repartition", 0, Long.MAX_VALUE);
-        }
+        BufferAllocator memory = memory(context, "repartition");
         List<List<Batch>> byPartition = batches.get(worker);
         while (byPartition.size() <= partition) {
             byPartition.add(new ArrayList<>());
@@ -82,23 +60,7 @@ public final class SharedRepartition {
      */
     List<Batch> handIn(ExecutionContext context, int worker) {
         synchronized (this) {
-            if (failure != null) {
-                throw failure;
-            }
-            handedIn++;
-            notifyAll();
-            while (handedIn < registered && failure == null) {
-                context.checkCancelled();
-                try {
-                    wait(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for a repartition", e);
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            handInAndAwaitAll(context, "a repartition");
             List<Batch> partition = new ArrayList<>();
             for (List<List<Batch>> byPartition : batches) {
                 if (worker < byPartition.size()) {
@@ -109,44 +71,23 @@ public final class SharedRepartition {
         }
     }
 
-    /** Keeps the first failure for every worker and wakes the waiting ones. */
-    synchronized void fail(RuntimeException e) {
-        if (failure == null) {
-            failure = e;
-        }
-        notifyAll();
-    }
-
     /**
      * A registered worker is done; {@code handedInRows} says whether it handed in. One that did not
      * fails the others still waiting; the last one to release frees every batch and the allocator.
      */
     void release(boolean handedInRows) {
+        release(handedInRows, "a repartition");
+    }
+
+    @Override
+    Runnable takeEverything() {
         List<Batch> toClose = new ArrayList<>();
-        BufferAllocator memoryToClose;
-        synchronized (this) {
-            users--;
-            if (!handedInRows && handedIn < registered && failure == null) {
-                failure = new ColumbaException(ErrorCode.QUERY_CANCELLED, "a worker stopped before handing in its rows to a repartition");
-                notifyAll();
+        for (List<List<Batch>> byPartition : batches) {
+            for (List<Batch> partition : byPartition) {
+                toClose.addAll(partition);
+                partition.clear();
             }
-            if (users > 0) {
-                return;
-            }
-            for (List<List<Batch>> byPartition : batches) {
-                for (List<Batch> partition : byPartition) {
-                    toClose.addAll(partition);
-                    partition.clear();
-                }
-            }
-            memoryToClose = memory;
-            memory = null;
         }
-        for (Batch batch : toClose) {
-            batch.close();
-        }
-        if (memoryToClose != null) {
-            memoryToClose.close();
-        }
+        return () -> toClose.forEach(Batch::close);
     }
 }
