@@ -1,22 +1,34 @@
 package dev.columba.trino;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A catalog's properties.
  *
- * @param databaseDirectory {@code columba.database-dir}: the Columba database the catalog reads (required; it
- *                          must exist: the connector never creates a database)
- * @param schemaName        {@code columba.schema-name}: the one schema the catalog shows; by default the
- *                          directory's name in lower case
+ * @param databaseDirectory        {@code columba.database-dir}: the Columba database the catalog reads
+ *                                 (required; it must exist: the connector never creates a database)
+ * @param schemaName               {@code columba.schema-name}: the one schema the catalog shows; by
+ *                                 default the directory's name in lower case
+ * @param dynamicFilterWaitTimeout {@code columba.dynamic-filtering.wait-timeout}: how long Trino holds a
+ *                                 scan's splits back waiting for the dynamic filters of the joins above
+ *                                 it, which then eliminate rowgroups (default 1s, as Iceberg's; 0s
+ *                                 splits at once)
  */
-record ColumbaConfig(Path databaseDirectory, String schemaName) {
+record ColumbaConfig(Path databaseDirectory, String schemaName, Duration dynamicFilterWaitTimeout) {
     static final String DATABASE_DIRECTORY = "columba.database-dir";
     static final String SCHEMA_NAME = "columba.schema-name";
+    static final String DYNAMIC_FILTER_WAIT_TIMEOUT = "columba.dynamic-filtering.wait-timeout";
+    static final Duration DEFAULT_DYNAMIC_FILTER_WAIT_TIMEOUT = Duration.ofSeconds(1);
+
+    /** Trino's duration spelling (Airlift's {@code Duration}): a number and a unit, "500ms", "1s", "2m". */
+    private static final Pattern DURATION = Pattern.compile("\\s*(\\d+)\\s*(ms|s|m)\\s*");
 
     ColumbaConfig {
         if (!schemaName.equals(schemaName.toLowerCase(Locale.ROOT)) || schemaName.isBlank()) {
@@ -24,14 +36,13 @@ record ColumbaConfig(Path databaseDirectory, String schemaName) {
         }
     }
 
-    /** Reads the properties; an unknown property or a missing directory is an error, never ignored. */
+    /** Reads the properties; an unknown property, a missing directory or a bad value is an error, never ignored. */
     static ColumbaConfig parse(Map<String, String> properties) {
         Set<String> unknown = new TreeSet<>(properties.keySet());
-        unknown.remove(DATABASE_DIRECTORY);
-        unknown.remove(SCHEMA_NAME);
+        unknown.removeAll(Set.of(DATABASE_DIRECTORY, SCHEMA_NAME, DYNAMIC_FILTER_WAIT_TIMEOUT));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown Columba catalog properties " + unknown + " (known: "
-                    + DATABASE_DIRECTORY + ", " + SCHEMA_NAME + ")");
+                    + DATABASE_DIRECTORY + ", " + SCHEMA_NAME + ", " + DYNAMIC_FILTER_WAIT_TIMEOUT + ")");
         }
         String directory = properties.get(DATABASE_DIRECTORY);
         if (directory == null || directory.isBlank()) {
@@ -42,6 +53,21 @@ record ColumbaConfig(Path databaseDirectory, String schemaName) {
         if (schema == null) {
             schema = path.getFileName() == null ? "columba" : path.getFileName().toString().toLowerCase(Locale.ROOT);
         }
-        return new ColumbaConfig(path, schema);
+        String wait = properties.get(DYNAMIC_FILTER_WAIT_TIMEOUT);
+        return new ColumbaConfig(path, schema, wait == null ? DEFAULT_DYNAMIC_FILTER_WAIT_TIMEOUT : duration(wait));
+    }
+
+    private static Duration duration(String text) {
+        Matcher matcher = DURATION.matcher(text);
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException(DYNAMIC_FILTER_WAIT_TIMEOUT + " must be a duration such as 500ms, 1s or 2m, not '"
+                    + text + "'");
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        return switch (matcher.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            default -> Duration.ofMinutes(amount);
+        };
     }
 }

@@ -27,7 +27,7 @@ final class ColumbaConnector implements Connector {
         this.database = database;
         this.allocator = new RootAllocator();
         this.metadata = new ColumbaMetadata(database.database(), config.schemaName());
-        this.splits = new ColumbaSplitManager(database.database(), metadata);
+        this.splits = new ColumbaSplitManager(database.database(), metadata, config.dynamicFilterWaitTimeout());
         this.pageSources = new ColumbaPageSourceProvider(database.database(), metadata, allocator);
     }
 

@@ -14,13 +14,13 @@ import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.txn.ObjectLocks;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.FixedSplitSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -29,15 +29,18 @@ import java.util.Set;
  * One split per rowgroup of the table that may hold rows the pushed-down constraint accepts: a
  * compressed rowgroup whose footer's min/max (or NULL count) rule a filter out is left out here, on
  * the coordinator, so no worker is sent to it; delta rowgroups carry no statistics and are always
- * split. The rowgroups are those committed when the query is planned.
+ * split. The rowgroups are those committed when the query is planned. The dynamic filters of joins
+ * above the scan eliminate more as the splits are handed out ({@link ColumbaSplitSource}).
  */
 final class ColumbaSplitManager implements ConnectorSplitManager {
     private final Database database;
     private final ColumbaMetadata metadata;
+    private final Duration dynamicFilterWait;
 
-    ColumbaSplitManager(Database database, ColumbaMetadata metadata) {
+    ColumbaSplitManager(Database database, ColumbaMetadata metadata, Duration dynamicFilterWait) {
         this.database = database;
         this.metadata = metadata;
+        this.dynamicFilterWait = dynamicFilterWait;
     }
 
     @Override
@@ -49,7 +52,7 @@ final class ColumbaSplitManager implements ConnectorSplitManager {
         }
         ColumnstoreTable columnstore = ColumnstoreTable.open(database, metadata.definition(handle));
         List<ColumnFilter> filters = ColumnFilters.of(handle.constraint(), columnstore.schema());
-        List<ConnectorSplit> splits = new ArrayList<>();
+        List<RowgroupEntry> candidates = new ArrayList<>();
         try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {
             for (RowgroupEntry entry : columnstore.rowgroups(database.bufferPool(), new IoCounters())) {
                 if (entry.totalRows() == entry.deletedRows()) {
@@ -59,10 +62,10 @@ final class ColumbaSplitManager implements ConnectorSplitManager {
                         && !mayMatch(columnstore, entry, filters)) {
                     continue;
                 }
-                splits.add(new ColumbaSplit(handle.objectId(), entry.rowgroupId(), entry.totalRows()));
+                candidates.add(entry);
             }
         }
-        return new FixedSplitSource(splits);
+        return new ColumbaSplitSource(columnstore, handle.objectId(), candidates, dynamicFilterWait.toMillis());
     }
 
     /** Whether every filter may match some row of compressed rowgroup {@code entry}, by its footer's statistics. */

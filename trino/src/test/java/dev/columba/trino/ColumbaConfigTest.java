@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,11 @@ class ColumbaConfigTest {
         assertEquals("sales", config.schemaName(), "the directory's name in lower case");
         assertEquals("tpch", ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data/Sales",
                 ColumbaConfig.SCHEMA_NAME, "tpch")).schemaName());
+        assertEquals(Duration.ofSeconds(1), config.dynamicFilterWaitTimeout());
+        assertEquals(Duration.ofMillis(250), ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data",
+                ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "250ms")).dynamicFilterWaitTimeout());
+        assertEquals(Duration.ZERO, ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data",
+                ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "0s")).dynamicFilterWaitTimeout());
     }
 
     @Test
@@ -31,5 +37,8 @@ class ColumbaConfigTest {
         IllegalArgumentException upper = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
                 Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.SCHEMA_NAME, "Sales")));
         assertTrue(upper.getMessage().contains("'Sales'"), upper.getMessage());
+        IllegalArgumentException wait = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
+                Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "soon")));
+        assertTrue(wait.getMessage().contains("'soon'"), wait.getMessage());
     }
 }

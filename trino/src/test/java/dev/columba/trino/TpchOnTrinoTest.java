@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
+import dev.columba.core.stats.IoStats;
 import dev.columba.datagen.RowCursor;
 import dev.columba.datagen.TpchGenerator;
+import dev.columba.jdbc.ColumbaStatement;
 import io.trino.Session;
 import io.trino.execution.QueryInfo;
 import io.trino.execution.StageInfo;
@@ -34,6 +36,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -108,7 +111,20 @@ class TpchOnTrinoTest {
 
     private static final String KEY_RANGE_QUERY = "SELECT min(l_orderkey), max(l_orderkey) FROM lineitem";
 
+    /** Q6 over the copy of lineitem in ship-date order. */
+    private static final String Q6_BY_SHIPDATE = queryText(6).replace("lineitem", "lineitem_by_shipdate");
+    /** A scan of two columns of every row, which Columba and the connector read the same segments for. */
+    private static final String TWO_COLUMN_SCAN = "SELECT l_quantity, l_extendedprice FROM lineitem";
+    /**
+     * A join whose build side holds a narrow range of lineitem's keys and nothing Trino could carry
+     * over the join as a constraint: only the dynamic filter can narrow lineitem's scan.
+     */
+    private static final String DYNAMIC_FILTER_JOIN = "SELECT count(*), sum(l_quantity) FROM lineitem JOIN wanted_orders"
+            + " ON l_orderkey = wanted_key";
+
     private Path database;
+    /** Segment pages (8 KB) Columba's STATISTICS IO counts for {@link #TWO_COLUMN_SCAN} (its lob logical reads). */
+    private long columbaScanPages;
     private final Map<String, List<List<Object>>> columbaAnswers = new HashMap<>();
     /** Rowgroups (any state) of each table, by name, as Columba's rowgroup view lists them. */
     private final Map<String, Long> rowgroups = new HashMap<>();
@@ -129,6 +145,25 @@ class TpchOnTrinoTest {
                 assertEquals(generator.rowCount(), statement.executeUpdate("COPY " + generator.tableName() + " FROM '" + csv + "'"),
                         generator.tableName());
             }
+            // lineitem again, in ship-date order: its rowgroups' date ranges then separate, as a table
+            // loaded by date does, and Q6's one-year range can eliminate rowgroups.
+            TpchGenerator lineitem = TpchGenerator.all(SCALE_FACTOR).stream()
+                    .filter(generator -> generator.tableName().equals("lineitem")).findFirst().orElseThrow();
+            Path byShipDate = directory.resolve("lineitem_by_shipdate.csv");
+            writeCsv(sortedRows(lineitem, "l_shipdate"), byShipDate);
+            statement.execute("CREATE TABLE lineitem_by_shipdate (" + columns(lineitem.schema())
+                    + ") WITH (storage = columnstore, rowgroup_max_rows = " + ROWGROUP_ROWS + ", bulk_min_rows = 1024)");
+            assertEquals(lineitem.rowCount(), statement.executeUpdate("COPY lineitem_by_shipdate FROM '" + byShipDate + "'"));
+            columbaAnswers.put(Q6_BY_SHIPDATE, rows(statement, Q6_BY_SHIPDATE));
+            statement.execute("CREATE TABLE wanted_orders (wanted_key BIGINT NOT NULL) WITH (storage = columnstore)");
+            statement.executeUpdate("INSERT INTO wanted_orders SELECT o_orderkey FROM orders WHERE o_orderkey BETWEEN 10000 AND 15000");
+            statement.execute("SET STATISTICS IO ON");
+            rows(statement, TWO_COLUMN_SCAN);
+            IoStats scan = statement.unwrap(ColumbaStatement.class).statistics().tables().get("lineitem");
+            // Segment pages: a split reads those and nothing else (the rowgroup directory, which the
+            // statement also reads, is read on the coordinator when the splits are made).
+            columbaScanPages = scan.lobLogicalReads();
+            statement.execute("SET STATISTICS IO OFF");
             statement.execute(TYPES_TABLE);
             statement.executeUpdate(TYPES_ROWS);
             for (String insert : TYPES_DELTA_ROWS) {
@@ -153,7 +188,9 @@ class TpchOnTrinoTest {
                 .addCoordinatorProperty("node-scheduler.include-coordinator", "false")
                 .build();
         trino.installPlugin(new ColumbaPlugin());
-        trino.createCatalog("columba", "columba", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString()));
+        // A generous wait for dynamic filters: the test's point is that they eliminate, on a busy machine too.
+        trino.createCatalog("columba", "columba", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
+                ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "30s"));
     }
 
     @AfterAll
@@ -235,8 +272,73 @@ class TpchOnTrinoTest {
         assertEquals(String.valueOf(keyRange.get(1)), orderKey.get(6), "high value in " + orderKey);
     }
 
+    /**
+     * Q6's one-year ship-date range over lineitem loaded in ship-date order: the rowgroups outside the
+     * year get no split, the rows read are well below a full scan, and the answer is Columba's Q6.
+     */
+    @Test
+    void q6ShipDateRangeReadsOnlyOverlappingRowgroups() {
+        QueryRunner.MaterializedResultWithPlan result = trino.executeWithPlan(trino.getDefaultSession(), Q6_BY_SHIPDATE);
+        QueryInfo info = trino.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId());
+        OperatorStats scan = tableScan(info);
+        long rowgroupsOfTable = rowgroups.get("lineitem_by_shipdate");
+        assertTrue(scan.getTotalDrivers() >= 1 && scan.getTotalDrivers() <= rowgroupsOfTable / 2,
+                scan.getTotalDrivers() + " splits of " + rowgroupsOfTable + " rowgroups");
+        assertTrue(scan.getPhysicalInputPositions() < 60_175L / 3, scan.getPhysicalInputPositions() + " rows read");
+        assertNull(ResultComparison.difference(columbaAnswers.get(Q6_BY_SHIPDATE), rows(result.result().getMaterializedRows()),
+                new int[0]), Q6_BY_SHIPDATE);
+        assertNull(ResultComparison.difference(columbaAnswers.get(queryName(6)), rows(result.result().getMaterializedRows()),
+                new int[0]), "the same answer as Q6 over lineitem");
+        String plan = (String) trino.execute("EXPLAIN " + Q6_BY_SHIPDATE).getOnlyValue();
+        assertTrue(plan.contains("l_shipdate") && plan.contains("constraint"), plan);
+    }
+
+    /**
+     * The same join with Trino's dynamic filtering on and off: with it, lineitem's rowgroups outside the
+     * build side's key range get no split and fewer rows are read; the answers are the same.
+     */
+    @Test
+    void dynamicFiltersEliminateRowgroupsAndRows() {
+        Session withoutFilters = Session.builder(trino.getDefaultSession())
+                .setSystemProperty("enable_dynamic_filtering", "false").build();
+        QueryRunner.MaterializedResultWithPlan filtered = trino.executeWithPlan(trino.getDefaultSession(), DYNAMIC_FILTER_JOIN);
+        QueryRunner.MaterializedResultWithPlan unfiltered = trino.executeWithPlan(withoutFilters, DYNAMIC_FILTER_JOIN);
+        QueryInfo with = trino.getCoordinator().getQueryManager().getFullQueryInfo(filtered.queryId());
+        QueryInfo without = trino.getCoordinator().getQueryManager().getFullQueryInfo(unfiltered.queryId());
+
+        assertNull(ResultComparison.difference(columbaAnswers.get(DYNAMIC_FILTER_JOIN), rows(filtered.result().getMaterializedRows()),
+                new int[0]), "with dynamic filters");
+        assertNull(ResultComparison.difference(columbaAnswers.get(DYNAMIC_FILTER_JOIN), rows(unfiltered.result().getMaterializedRows()),
+                new int[0]), "without dynamic filters");
+        // orders is scanned whole both times; the difference is lineitem's.
+        assertTrue(scanSplits(with) < scanSplits(without), scanSplits(with) + " splits with dynamic filters, "
+                + scanSplits(without) + " without");
+        assertTrue(with.getQueryStats().getPhysicalInputPositions() < without.getQueryStats().getPhysicalInputPositions() / 2,
+                with.getQueryStats().getPhysicalInputPositions() + " rows read with dynamic filters, "
+                        + without.getQueryStats().getPhysicalInputPositions() + " without");
+    }
+
+    /** The bytes the splits report add up to the pages Columba's own STATISTICS IO counts for the same scan. */
+    @Test
+    void splitBytesAddUpToColumbasCounters() {
+        QueryRunner.MaterializedResultWithPlan result = trino.executeWithPlan(trino.getDefaultSession(),
+                "SELECT sum(l_quantity), sum(l_extendedprice) FROM lineitem");
+        OperatorStats scan = tableScan(trino.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()));
+        assertTrue(columbaScanPages > 0, "Columba counted " + columbaScanPages + " pages");
+        assertEquals(columbaScanPages * 8192, scan.getPhysicalInputDataSize().toBytes(),
+                "the splits' bytes against Columba's " + columbaScanPages + " pages of 8 KB");
+    }
+
+    /** Splits of every table scan of the query. */
+    private static long scanSplits(QueryInfo info) {
+        return info.getQueryStats().getOperatorSummaries().stream()
+                .filter(operator -> operator.getOperatorType().equals("TableScanOperator")
+                        || operator.getOperatorType().equals("ScanFilterAndProjectOperator"))
+                .mapToLong(OperatorStats::getTotalDrivers).sum();
+    }
+
     private static List<String> extraQueries() {
-        return List.of(TYPES_QUERY, RANGE_QUERY, KEY_RANGE_QUERY);
+        return List.of(TYPES_QUERY, RANGE_QUERY, KEY_RANGE_QUERY, DYNAMIC_FILTER_JOIN);
     }
 
     private static OperatorStats tableScan(QueryInfo info) {
@@ -313,12 +415,33 @@ class TpchOnTrinoTest {
 
     /** RFC 4180: every text field quoted (comments hold commas), quotes doubled; no NULLs in TPC-H. */
     private static void writeCsv(TpchGenerator generator, Path file) throws IOException {
+        List<Object[]> rows = new ArrayList<>();
+        RowCursor cursor = generator.cursor();
+        while (cursor.next()) {
+            rows.add(cursor.row().clone());
+        }
+        writeCsv(rows, file);
+    }
+
+    /** The generator's rows ordered by one column. */
+    private static List<Object[]> sortedRows(TpchGenerator generator, String column) {
+        int index = generator.schema().columns().stream().map(Column::name).toList().indexOf(column);
+        List<Object[]> rows = new ArrayList<>();
+        RowCursor cursor = generator.cursor();
+        while (cursor.next()) {
+            rows.add(cursor.row().clone());
+        }
+        @SuppressWarnings("unchecked")
+        Comparator<Object[]> byColumn = Comparator.comparing(row -> (Comparable<Object>) row[index]);
+        rows.sort(byColumn);
+        return rows;
+    }
+
+    private static void writeCsv(List<Object[]> rows, Path file) throws IOException {
         try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            RowCursor cursor = generator.cursor();
             StringBuilder line = new StringBuilder();
-            while (cursor.next()) {
+            for (Object[] row : rows) {
                 line.setLength(0);
-                Object[] row = cursor.row();
                 for (int columnIndex = 0; columnIndex < row.length; columnIndex++) {
                     if (columnIndex > 0) {
                         line.append(',');

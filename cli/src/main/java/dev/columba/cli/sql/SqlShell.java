@@ -244,16 +244,31 @@ public final class SqlShell {
 
     /**
      * A running COPY's progress, on the error stream (so that output sent to a file holds only
-     * results): rows, MB read of the file's MB and its percentage, and the rate since the
-     * statement started. Called on the thread running the statement.
+     * results): rows, MB read of the file's MB and its percentage, the rate since the statement
+     * started, and the time the rest of the file takes at that rate. Called on the thread running
+     * the statement.
      */
     private void printCopyProgress(dev.columba.planner.copy.CopyProgress progress) {
         double seconds = (System.nanoTime() - statementStarted) / 1e9;
         double megabytes = progress.bytesRead() / 1e6;
-        err.printf(java.util.Locale.ROOT, "COPY progress: %,d rows, %.1f of %.1f MB (%.0f%%), %.1f MB/s%n",
-                progress.rows(), megabytes, progress.fileBytes() / 1e6, progress.percentOfFile(),
-                seconds > 0 ? megabytes / seconds : 0.0);
+        double rate = seconds > 0 ? megabytes / seconds : 0.0;
+        double remaining = Math.max(0, progress.fileBytes() - progress.bytesRead()) / 1e6;
+        String left = rate > 0 ? String.format(java.util.Locale.ROOT, ", about %s left", duration(remaining / rate)) : "";
+        err.printf(java.util.Locale.ROOT, "COPY progress: %,d rows, %.1f of %.1f MB (%.0f%%), %.1f MB/s%s%n",
+                progress.rows(), megabytes, progress.fileBytes() / 1e6, progress.percentOfFile(), rate, left);
         err.flush();
+    }
+
+    /** A time to go as people say it: "40 s", "3 min 5 s", "1 h 20 min". */
+    static String duration(double seconds) {
+        long whole = Math.round(seconds);
+        if (whole < 60) {
+            return whole + " s";
+        }
+        if (whole < 3600) {
+            return whole / 60 + " min " + whole % 60 + " s";
+        }
+        return whole / 3600 + " h " + whole % 3600 / 60 + " min";
     }
 
     /** Executes one statement and prints what it returns; false if it failed. */

@@ -67,7 +67,8 @@ class SqlShellTest {
 
     /**
      * A COPY of more than a million rows reports its progress on the error stream as it runs, every
-     * million rows: the rows, the MB read of the file's and the percentage. The results on the
+     * million rows: the rows, the MB read of the file's and the percentage, the rate and the time
+     * left at that rate. The results on the
      * output stream are as without it.
      */
     @Test
@@ -90,7 +91,7 @@ class SqlShellTest {
         String total = String.format(java.util.Locale.ROOT, "of %.1f MB", fileBytes / 1e6);
         for (int report = 0; report < progress.size(); report++) {
             String line = progress.get(report);
-            assertTrue(line.contains(total) && line.endsWith(" MB/s"), line);
+            assertTrue(line.contains(total) && line.matches(".* MB/s, about (\\d+ (h|min) )?\\d+ (s|min) left"), line);
             // A columnstore load takes parsed blocks whole: reported after the block that passes each million.
             long reported = Long.parseLong(line.substring("COPY progress: ".length(), line.indexOf(" rows")).replace(",", ""));
             assertTrue(reported >= (report + 1) * 1_000_000L && reported < Math.min(rows + 1, (report + 2) * 1_000_000L), line);
@@ -98,6 +99,14 @@ class SqlShellTest {
             double percent = Double.parseDouble(line.substring(line.indexOf('(') + 1, line.indexOf("%)")));
             assertTrue(percent >= Math.floor(100.0 * reported * 6 / fileBytes) && percent <= 100, line);
         }
+    }
+
+    @Test
+    void timeLeftReadsAsPeopleSayIt() {
+        assertEquals("0 s", SqlShell.duration(0.2));
+        assertEquals("59 s", SqlShell.duration(59.4));
+        assertEquals("3 min 5 s", SqlShell.duration(185));
+        assertEquals("1 h 20 min", SqlShell.duration(4810));
     }
 
     @Test
