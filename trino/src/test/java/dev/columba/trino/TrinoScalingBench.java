@@ -8,6 +8,7 @@ import io.trino.testing.MaterializedResult;
 import io.trino.testing.TestingSession;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -38,6 +39,8 @@ public final class TrinoScalingBench {
         Path directory = Path.of(args[0]);
         String schema = args[1];
         int runs = Integer.parseInt(args[2]);
+        // Airlift's logging takes System.out over (into its log, quieted here): keep the real one for the table.
+        PrintStream out = System.out;
         Logging.initialize().setRootLevel(Level.WARN);
         Map<String, String> queries = new LinkedHashMap<>();
         queries.put("Q1", query(1));
@@ -50,14 +53,14 @@ public final class TrinoScalingBench {
         }
         medians.put("Columba MAXDOP 1 (after)", columba(directory, queries, runs, "OPTION (MAXDOP 1)"));
         medians.put("Columba MAXDOP 2 (after)", columba(directory, queries, runs, "OPTION (MAXDOP 2)"));
-        System.out.println("| engine | " + String.join(" ms | ", queries.keySet()) + " ms |");
-        System.out.println("|---|" + "---|".repeat(queries.size()));
+        out.println("| engine | " + String.join(" ms | ", queries.keySet()) + " ms |");
+        out.println("|---|" + "---|".repeat(queries.size()));
         for (Map.Entry<String, Map<String, Double>> row : medians.entrySet()) {
             StringBuilder line = new StringBuilder("| " + row.getKey() + " |");
             for (String name : queries.keySet()) {
                 line.append(String.format(" %.0f |", row.getValue().get(name)));
             }
-            System.out.println(line);
+            out.println(line);
         }
     }
 

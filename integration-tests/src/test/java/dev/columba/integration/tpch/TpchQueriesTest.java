@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.datagen.ResultComparison;
 import dev.columba.integration.tpch.TpchFixture.Storage;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.columba.trino;
+package dev.columba.datagen;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Compares a Trino result with Columba's, value by value (a copy of integration-tests' own: that module
- * publishes no test classes).
+ * Compares a result with a reference answer, value by value: Columba's against the reference engine's
+ * (integration-tests), Trino's through the connector against Columba's (trino). It lives beside the
+ * generators whose data those answers are over, the one module both test suites depend on.
  *
  * <p>Rows: the same count; then, in the order of the reference, consecutive rows with equal
  * ORDER BY keys form a group, and the same positions of the actual result must hold the same
@@ -23,8 +24,8 @@ import java.util.Objects;
  * scales). Where either side is floating point, the difference may also reach a relative
  * {@value #RELATIVE_TOLERANCE} of the value.
  */
-final class ResultComparison {
-    static final double RELATIVE_TOLERANCE = 1e-9;
+public final class ResultComparison {
+    public static final double RELATIVE_TOLERANCE = 1e-9;
 
     private ResultComparison() {
     }
@@ -34,7 +35,7 @@ final class ResultComparison {
      *
      * @param sortColumns the output columns of the query's ORDER BY, outermost first (empty without ORDER BY)
      */
-    static String difference(List<List<Object>> expected, List<List<Object>> actual, int[] sortColumns) {
+    public static String difference(List<List<Object>> expected, List<List<Object>> actual, int[] sortColumns) {
         if (expected.size() != actual.size()) {
             return "expected " + expected.size() + " rows, got " + actual.size();
         }
@@ -89,7 +90,7 @@ final class ResultComparison {
     }
 
     /** Null when the rows agree, otherwise which column differs. */
-    static String rowDifference(List<Object> expected, List<Object> actual) {
+    public static String rowDifference(List<Object> expected, List<Object> actual) {
         if (expected.size() != actual.size()) {
             return "expected " + expected.size() + " columns, got " + actual.size();
         }
@@ -106,7 +107,7 @@ final class ResultComparison {
         return value == null ? "NULL" : value + " (" + value.getClass().getSimpleName() + ")";
     }
 
-    static boolean sameValue(Object expected, Object actual) {
+    public static boolean sameValue(Object expected, Object actual) {
         if (expected == null || actual == null) {
             return expected == actual;
         }
