@@ -97,6 +97,9 @@ public final class CatalogQueries {
         if (lower.contains("from pg_catalog.pg_class c, pg_catalog.pg_class c2, pg_catalog.pg_index i")) {
             return indexes(text, catalog.get());
         }
+        if (lower.contains("from pg_catalog.pg_index i, pg_catalog.pg_class c, pg_catalog.pg_class c2, pg_catalog.pg_am a")) {
+            return indexOwnFlags(text, catalog.get());
+        }
         if (lower.contains("from pg_catalog.pg_attribute a ") && lower.contains("a.attrelid =")) {
             return attributes(text, catalog.get());
         }
@@ -224,6 +227,9 @@ public final class CatalogQueries {
                         : attribute.typeOid() == PgTypes.NUMERIC ? "m" : "x");
                 case "a.attcompression" -> Value.of(PgTypes.CHAR, "");
                 default -> {
+                    if (item.name().equals("is_key")) {
+                        yield Value.of(PgTypes.TEXT, "yes"); // Columba's indexes have no INCLUDE columns
+                    }
                     if (expression.startsWith("(select pg_catalog.pg_get_expr(d.adbin")) {
                         yield Value.of(PgTypes.TEXT, attribute.defaultExpression());
                     }
@@ -260,6 +266,23 @@ public final class CatalogQueries {
                         ? (shape.primary() ? "PRIMARY KEY " : "UNIQUE ") + keyList(index) : null);
                 default -> Value.literal(item);
             };
+        });
+    }
+
+    /** {@code \\d index}'s flags of the index itself and the table it is on. */
+    private static CatalogResult indexOwnFlags(String sql, PgCatalog catalog) {
+        Relation index = filteredRelation(sql, catalog);
+        List<Relation> selected = index == null || index.kind() != 'i' ? List.of() : List.of(index);
+        return evaluate(SelectList.of(sql), selected, relation -> item -> switch (item.expression()) {
+            case "i.indisunique" -> Value.of(PgTypes.BOOL, relation.index().unique());
+            case "i.indisprimary" -> Value.of(PgTypes.BOOL, relation.index().primary());
+            case "i.indisclustered" -> Value.of(PgTypes.BOOL, relation.index().clustered());
+            case "i.indisvalid" -> Value.of(PgTypes.BOOL, true);
+            case "i.indisreplident", "i.indnullsnotdistinct" -> Value.of(PgTypes.BOOL, false);
+            case "a.amname" -> Value.of(PgTypes.NAME, relation.accessMethod());
+            case "c2.relname" -> Value.of(PgTypes.NAME, catalog.relation(relation.tableOid()).map(Relation::name).orElse(null));
+            default -> item.name().equals("condeferrable") || item.name().equals("condeferred")
+                    ? Value.of(PgTypes.BOOL, false) : Value.literal(item);
         });
     }
 
