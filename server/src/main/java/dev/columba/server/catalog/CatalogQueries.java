@@ -52,9 +52,16 @@ public final class CatalogQueries {
     private CatalogQueries() {
     }
 
-    /** Whether {@code sql} reads PostgreSQL's catalog or asks a session function, so the server answers it. */
+    /**
+     * Whether {@code sql} is a query that reads PostgreSQL's catalog (outside its string literals) or asks a session
+     * function, so the server answers it.
+     */
     public static boolean isCatalogQuery(String sql) {
-        return SESSION_FUNCTION.matcher(sql).matches() || CATALOG_REFERENCE.matcher(sql).find();
+        if (SESSION_FUNCTION.matcher(sql).matches()) {
+            return true;
+        }
+        String code = Literals.withoutStrings(sql).stripLeading();
+        return code.regionMatches(true, 0, "select", 0, "select".length()) && CATALOG_REFERENCE.matcher(code).find();
     }
 
     /**
@@ -69,24 +76,24 @@ public final class CatalogQueries {
         }
         String lower = SelectList.normalize(text).toLowerCase(Locale.ROOT);
         if (lower.contains("as \"table_type\"") && lower.contains("from pg_catalog.pg_namespace n, pg_catalog.pg_class c")) {
-            return JdbcMetadata.tables(text, catalog.get());
+            return JdbcMetadata.tables(text, catalog.read());
         }
         if (lower.startsWith("select * from (select current_database() as current_database, n.nspname,c.relname,a.attname")
                 || lower.startsWith("select * from (select n.nspname,c.relname,a.attname")) {
-            return JdbcMetadata.columns(text, catalog.get());
+            return JdbcMetadata.columns(text, catalog.read());
         }
         if (lower.contains("information_schema._pg_expandarray(") && lower.contains("as \"pk_name\"")) {
-            return JdbcMetadata.primaryKeys(text, catalog.get());
+            return JdbcMetadata.primaryKeys(text, catalog.read());
         }
         if (lower.contains("as \"non_unique\"") && lower.contains("as \"index_qualifier\"")) {
-            return JdbcMetadata.indexInfo(text, catalog.get());
+            return JdbcMetadata.indexInfo(text, catalog.read());
         }
         if (lower.startsWith("select nspname as \"table_schem\"")) {
-            return JdbcMetadata.schemas(text, catalog.get());
+            return JdbcMetadata.schemas(text, catalog.read());
         }
         Matcher viewDefinition = VIEW_DEFINITION.matcher(text);
         if (viewDefinition.find()) {
-            String definition = catalog.get().relation(Long.parseLong(viewDefinition.group(1)))
+            String definition = catalog.read().relation(Long.parseLong(viewDefinition.group(1)))
                     .map(Relation::viewDefinition).orElse(null);
             return new CatalogResult(List.of(field("pg_get_viewdef", PgTypes.TEXT)),
                     List.<Object[]>of(new Object[] {definition}));
@@ -95,35 +102,41 @@ public final class CatalogQueries {
             return empty(text);
         }
         if (lower.contains("from pg_catalog.pg_class c, pg_catalog.pg_class c2, pg_catalog.pg_index i")) {
-            return indexes(text, catalog.get());
+            return indexes(text, catalog.read());
         }
         if (lower.contains("from pg_catalog.pg_index i, pg_catalog.pg_class c, pg_catalog.pg_class c2, pg_catalog.pg_am a")) {
-            return indexOwnFlags(text, catalog.get());
+            return indexOwnFlags(text, catalog.read());
         }
         if (lower.contains("from pg_catalog.pg_attribute a ") && lower.contains("a.attrelid =")) {
-            return attributes(text, catalog.get());
+            return attributes(text, catalog.read());
         }
         if (lower.contains("from pg_catalog.pg_constraint r ") && lower.contains("r.contype = 'c'")) {
-            return checks(text, catalog.get());
+            return checks(text, catalog.read());
         }
         if (lower.contains("from pg_catalog.pg_class c ")) {
-            return relations(text, catalog.get());
+            return relations(text, catalog.read());
         }
         if (lower.contains("from pg_catalog.pg_namespace n ")) {
-            return namespaces(text, catalog.get());
+            return namespaces(text, catalog.read());
         }
         if (lower.contains("from pg_catalog.pg_database d ")) {
-            return databases(text, catalog.get());
+            return databases(text, catalog.read());
         }
         throw new CatalogQueryException("0A000", "Columba's server does not answer this PostgreSQL catalog query"
                 + " (it answers psql's \\d, \\dt, \\dv, \\di, \\dn, \\l, \\df and pgJDBC's DatabaseMetaData): "
                 + abbreviate(text));
     }
 
-    /** The catalog, read when first asked for. */
-    @FunctionalInterface
+    /** Where answers come from: the session's names, known without reading anything, and the catalog, read on demand. */
     public interface CatalogSource {
-        PgCatalog get();
+        /** The database name the client connected with. */
+        String database();
+
+        /** The connected user. */
+        String user();
+
+        /** The catalog now; each call reads it afresh. */
+        PgCatalog read();
     }
 
     // ---- session functions --------------------------------------------------------------------------
@@ -133,9 +146,9 @@ public final class CatalogQueries {
                 .replace("pg_catalog.", "").replace("()", "");
         String name = session.group("alias") != null ? unquoteAlias(session.group("alias")) : function;
         Object value = switch (function) {
-            case "current_catalog", "current_database" -> catalog.get().database();
+            case "current_catalog", "current_database" -> catalog.database();
             case "current_schema" -> "public";
-            case "current_user", "session_user" -> catalog.get().user();
+            case "current_user", "session_user" -> catalog.user();
             default -> "PostgreSQL 15.0 (Columba)";
         };
         return new CatalogResult(List.of(field(name, function.equals("version") ? PgTypes.TEXT : PgTypes.NAME)),
@@ -393,13 +406,13 @@ public final class CatalogQueries {
         List<Object[]> rows = new ArrayList<>(sources.size());
         for (T source : sources) {
             Function<SelectList.Item, Value> row = values.apply(source);
-            Object[] values1 = new Object[items.size()];
+            Object[] rowValues = new Object[items.size()];
             for (int column = 0; column < items.size(); column++) {
                 Value value = row.apply(items.get(column));
                 types[column] = value.typeOid();
-                values1[column] = value.value();
+                rowValues[column] = value.value();
             }
-            rows.add(values1);
+            rows.add(rowValues);
         }
         List<Field> fields = new ArrayList<>(items.size());
         for (int column = 0; column < items.size(); column++) {

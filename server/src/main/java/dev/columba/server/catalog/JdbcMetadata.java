@@ -111,22 +111,32 @@ final class JdbcMetadata {
     private record KeyColumn(Relation table, Relation index, int position) {
     }
 
-    /** {@code getPrimaryKeys(catalog, schema, table)}: one row per key column, in key order. */
-    static CatalogResult primaryKeys(String sql, PgCatalog catalog) {
+    /** The key columns of {@code index} on {@code table}, in key order. */
+    private static void addKeyColumns(List<KeyColumn> keys, Relation table, Relation index) {
+        for (int position = 1; position <= index.attributes().size(); position++) {
+            keys.add(new KeyColumn(table, index, position));
+        }
+    }
+
+    /** The tables {@code n.nspname = 'schema'} and {@code ct.relname = 'table'} name (either may be absent), by name. */
+    private static List<Relation> namedTables(String sql, PgCatalog catalog) {
         Optional<String> schema = equalTo(sql, "n\\.nspname");
         Optional<String> table = equalTo(sql, "ct\\.relname");
-        List<KeyColumn> keys = new ArrayList<>();
-        catalog.relations().stream()
+        return catalog.relations().stream()
                 .filter(relation -> relation.kind() == 'r')
                 .filter(relation -> schema.map(name -> name.equalsIgnoreCase(catalog.namespaceName(relation.namespaceOid())))
                         .orElse(true))
                 .filter(relation -> table.map(name -> name.equalsIgnoreCase(relation.name())).orElse(true))
                 .sorted(Comparator.comparing(Relation::name))
-                .forEach(relation -> catalog.primaryKey(relation).ifPresent(index -> {
-                    for (int position = 1; position <= index.attributes().size(); position++) {
-                        keys.add(new KeyColumn(relation, index, position));
-                    }
-                }));
+                .toList();
+    }
+
+    /** {@code getPrimaryKeys(catalog, schema, table)}: one row per key column, in key order. */
+    static CatalogResult primaryKeys(String sql, PgCatalog catalog) {
+        List<KeyColumn> keys = new ArrayList<>();
+        for (Relation table : namedTables(sql, catalog)) {
+            catalog.primaryKey(table).ifPresent(index -> addKeyColumns(keys, table, index));
+        }
         return CatalogQueries.evaluate(SelectList.of(sql), keys, key -> item -> switch (item.name()) {
             case "TABLE_CAT" -> Value.of(PgTypes.NAME, catalog.database());
             case "TABLE_SCHEM" -> Value.of(PgTypes.NAME, catalog.namespaceName(key.table().namespaceOid()));
@@ -141,22 +151,15 @@ final class JdbcMetadata {
 
     /** {@code getIndexInfo(catalog, schema, table, unique, approximate)}: one row per index key column. */
     static CatalogResult indexInfo(String sql, PgCatalog catalog) {
-        Optional<String> schema = equalTo(sql, "n\\.nspname");
-        Optional<String> table = equalTo(sql, "ct\\.relname");
         boolean uniqueOnly = Pattern.compile("(?i)AND\\s+i\\.indisunique\\b").matcher(sql).find();
         List<KeyColumn> keys = new ArrayList<>();
-        catalog.relations().stream()
-                .filter(relation -> relation.kind() == 'r')
-                .filter(relation -> schema.map(name -> name.equalsIgnoreCase(catalog.namespaceName(relation.namespaceOid())))
-                        .orElse(true))
-                .filter(relation -> table.map(name -> name.equalsIgnoreCase(relation.name())).orElse(true))
-                .forEach(relation -> catalog.indexesOf(relation).stream()
-                        .filter(index -> !uniqueOnly || index.index().unique())
-                        .forEach(index -> {
-                            for (int position = 1; position <= index.attributes().size(); position++) {
-                                keys.add(new KeyColumn(relation, index, position));
-                            }
-                        }));
+        for (Relation table : namedTables(sql, catalog)) {
+            for (Relation index : catalog.indexesOf(table)) {
+                if (!uniqueOnly || index.index().unique()) {
+                    addKeyColumns(keys, table, index);
+                }
+            }
+        }
         keys.sort(Comparator.comparing((KeyColumn key) -> !key.index().index().unique())
                 .thenComparing(key -> key.index().index().clustered() ? 1 : 3)
                 .thenComparing(key -> key.index().name())

@@ -40,4 +40,19 @@ final class Literals {
     static String quote(String value) {
         return "'" + value.replace("'", "''") + "'";
     }
+
+    /** {@code sql} with the text of its string literals removed ({@code 'pg_catalog.x'} becomes {@code ''}). */
+    static String withoutStrings(String sql) {
+        StringBuilder out = new StringBuilder(sql.length());
+        for (int position = 0; position < sql.length(); position++) {
+            char character = sql.charAt(position);
+            if (character == '\'') {
+                position = SelectList.quotedEnd(sql, position) - 1;
+                out.append("''");
+            } else {
+                out.append(character);
+            }
+        }
+        return out.toString();
+    }
 }

@@ -65,6 +65,27 @@ public final class ClientSession {
     private Connection connection;
     /** The JDBC statement running now, for CancelRequest. */
     private volatile Statement running;
+    /** Columba's catalog in PostgreSQL's terms, read through this session's connection when a catalog query needs it. */
+    private final CatalogQueries.CatalogSource catalogSource = new CatalogQueries.CatalogSource() {
+        @Override
+        public String database() {
+            return startupParameters.getOrDefault("database", startupParameters.get("user"));
+        }
+
+        @Override
+        public String user() {
+            return startupParameters.get("user");
+        }
+
+        @Override
+        public PgCatalog read() {
+            try {
+                return PgCatalog.read(connection, database(), user());
+            } catch (SQLException e) {
+                throw new CatalogQueryException(sqlState(e), "cannot read the catalog: " + e.getMessage());
+            }
+        }
+    };
 
     public ClientSession(SessionConfig config, Outbound out) {
         this.config = config;
@@ -256,7 +277,7 @@ public final class ClientSession {
     private void runSimple(Command command) throws SQLException {
         if (command instanceof Command.Catalog catalogQuery) {
             refuseInFailedBlock();
-            CatalogResult result = CatalogQueries.answer(SqlText.toJdbc(catalogQuery.text()).sql(), this::catalog);
+            CatalogResult result = CatalogQueries.answer(SqlText.toJdbc(catalogQuery.text()).sql(), catalogSource);
             out.send(new BackendMessage.RowDescription(result.fields()));
             for (Object[] row : result.rows()) {
                 out.send(catalogRow(row, result.fields()));
@@ -365,7 +386,7 @@ public final class ClientSession {
                 out.send(new BackendMessage.ParameterDescription(types));
                 List<Field> fields = statement.command() instanceof Command.Catalog
                         ? CatalogQueries.answer(SqlText.withLiterals(statement.jdbc(),
-                                new Object[statement.parameterTypes().size()]), this::catalog).fields()
+                                new Object[statement.parameterTypes().size()]), catalogSource).fields()
                         : statement.describe(connection);
                 out.send(fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(fields));
             }
@@ -459,7 +480,7 @@ public final class ClientSession {
             started = true;
             if (statement.command() instanceof Command.Catalog) {
                 refuseInFailedBlock();
-                catalogResult = CatalogQueries.answer(SqlText.withLiterals(statement.jdbc(), values), ClientSession.this::catalog);
+                catalogResult = CatalogQueries.answer(SqlText.withLiterals(statement.jdbc(), values), catalogSource);
                 fields = Columns.withFormats(catalogResult.fields(), resultFormats);
                 return;
             }
@@ -675,16 +696,6 @@ public final class ClientSession {
             values.add(row[column] == null ? null : Values.encode(row[column], field.typeOid(), field.format()));
         }
         return new BackendMessage.DataRow(values);
-    }
-
-    /** Columba's catalog in PostgreSQL's terms, read now through this session's connection. */
-    private PgCatalog catalog() {
-        try {
-            return PgCatalog.read(connection, startupParameters.getOrDefault("database", startupParameters.get("user")),
-                    startupParameters.get("user"));
-        } catch (SQLException e) {
-            throw new CatalogQueryException(sqlState(e), "cannot read the catalog: " + e.getMessage());
-        }
     }
 
     /** The statement's messages (statistics, PRINT, DBCC) as notices. */

@@ -34,6 +34,24 @@ class CatalogQueriesTest {
                     new PgCatalog.Namespace(PgCatalog.SYS_NAMESPACE, "sys")),
             List.of(ORDERS, ORDERS_KEY, ORDER_NOTES, SYS_TABLES));
 
+    /** The hand-built catalog as a session would give it. */
+    private static final CatalogQueries.CatalogSource SOURCE = new CatalogQueries.CatalogSource() {
+        @Override
+        public String database() {
+            return CATALOG.database();
+        }
+
+        @Override
+        public String user() {
+            return CATALOG.user();
+        }
+
+        @Override
+        public PgCatalog read() {
+            return CATALOG;
+        }
+    };
+
     private static List<String> rows(CatalogResult result) {
         return result.rows().stream().map(Arrays::toString).toList();
     }
@@ -45,6 +63,9 @@ class CatalogQueriesTest {
         assertTrue(CatalogQueries.isCatalogQuery("SELECT current_catalog AS db;"));
         assertFalse(CatalogQueries.isCatalogQuery("SELECT * FROM sys.tables"));
         assertFalse(CatalogQueries.isCatalogQuery("SELECT current_database_name FROM t"));
+        // Only queries, and only names outside string literals, count.
+        assertFalse(CatalogQueries.isCatalogQuery("INSERT INTO notes VALUES ('see pg_catalog.pg_class')"));
+        assertFalse(CatalogQueries.isCatalogQuery("SELECT * FROM notes WHERE text = 'pg_catalog.pg_class'"));
     }
 
     @Test
@@ -58,12 +79,12 @@ class CatalogQueriesTest {
                 WHERE c.relname OPERATOR(pg_catalog.~) '^(ORDERS)$' COLLATE pg_catalog.default
                   AND pg_catalog.pg_table_is_visible(c.oid)
                 ORDER BY 2, 3;""";
-        CatalogResult result = CatalogQueries.answer(lookup, () -> CATALOG);
+        CatalogResult result = CatalogQueries.answer(lookup, SOURCE);
         assertEquals(List.of("oid", "nspname", "relname"), result.fields().stream().map(Field::name).toList());
         assertEquals(List.of(PgTypes.OID, PgTypes.NAME, PgTypes.NAME), result.fields().stream().map(Field::typeOid).toList());
         assertEquals(List.of("[16584, public, orders]"), rows(result));
         // A system view is off the search path: found only when the pattern names its schema.
-        assertEquals(List.of(), rows(CatalogQueries.answer(lookup.replace("ORDERS", "tables"), () -> CATALOG)));
+        assertEquals(List.of(), rows(CatalogQueries.answer(lookup.replace("ORDERS", "tables"), SOURCE)));
     }
 
     @Test
@@ -81,7 +102,7 @@ class CatalogQueriesTest {
                       AND n.nspname OPERATOR(pg_catalog.~) '^(sys|public)$' COLLATE pg_catalog.default
                 ORDER BY 1,2;""";
         assertEquals(List.of("[public, order_notes, view, tester]", "[sys, tables, view, tester]"),
-                rows(CatalogQueries.answer(list, () -> CATALOG)));
+                rows(CatalogQueries.answer(list, SOURCE)));
     }
 
     @Test
@@ -98,20 +119,20 @@ class CatalogQueriesTest {
                 WHERE a.attrelid = '16584' AND a.attnum > 0 AND NOT a.attisdropped
                 ORDER BY a.attnum;""";
         assertEquals(List.of("[id, integer, null, true, a]", "[note, character varying(20), 'none', false, ]"),
-                rows(CatalogQueries.answer(columns, () -> CATALOG)));
+                rows(CatalogQueries.answer(columns, SOURCE)));
         String indexes = "SELECT c2.relname, i.indisprimary, pg_catalog.pg_get_indexdef(i.indexrelid, 0, true),"
                 + " pg_catalog.pg_get_constraintdef(con.oid, true), contype"
                 + " FROM pg_catalog.pg_class c, pg_catalog.pg_class c2, pg_catalog.pg_index i"
                 + " LEFT JOIN pg_catalog.pg_constraint con ON (conrelid = i.indrelid AND conindid = i.indexrelid)"
                 + " WHERE c.oid = '16584' AND c.oid = i.indrelid AND i.indexrelid = c2.oid";
         assertEquals(List.of("[orders_pkey, true, CREATE UNIQUE INDEX orders_pkey ON public.orders USING btree (id),"
-                + " PRIMARY KEY (id), p]"), rows(CatalogQueries.answer(indexes, () -> CATALOG)));
+                + " PRIMARY KEY (id), p]"), rows(CatalogQueries.answer(indexes, SOURCE)));
     }
 
     @Test
     void catalogsColumbaHasNothingInAnswerNoRowsWithTheirColumns() {
         CatalogResult triggers = CatalogQueries.answer("SELECT t.tgname, pg_catalog.pg_get_triggerdef(t.oid, true)"
-                + " FROM pg_catalog.pg_trigger t WHERE t.tgrelid = '16584'", () -> CATALOG);
+                + " FROM pg_catalog.pg_trigger t WHERE t.tgrelid = '16584'", SOURCE);
         assertEquals(List.of("tgname", "pg_get_triggerdef"), triggers.fields().stream().map(Field::name).toList());
         assertEquals(0, triggers.rows().size());
     }
@@ -119,7 +140,7 @@ class CatalogQueriesTest {
     @Test
     void anUnknownCatalogQueryIsRefusedWithFeatureNotSupported() {
         CatalogQueryException refused = assertThrows(CatalogQueryException.class,
-                () -> CatalogQueries.answer("SELECT oprname FROM pg_catalog.pg_operator", () -> CATALOG));
+                () -> CatalogQueries.answer("SELECT oprname FROM pg_catalog.pg_operator", SOURCE));
         assertEquals("0A000", refused.sqlState());
         assertTrue(refused.getMessage().contains("pg_operator"), refused.getMessage());
     }
