@@ -161,8 +161,9 @@ class PsqlCatalogTest {
     }
 
     @Test
-    void listsSchemasTheDatabaseAndNoFunctions() throws Exception {
+    void listsSchemasTheDatabaseTheRoleAndNoFunctions() throws Exception {
         assertEquals("public|tester\nsys|tester\n", psql.run(List.of("-A", "-t"), "\\dn").out());
+        assertEquals("tester|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
         assertEquals("db|tester|UTF8|C|C||libc|\n", psql.run(List.of("-A", "-t"), "\\l").out());
         Run functions = psql.run(List.of("-A"), "\\df");
         assertEquals(0, functions.exitCode(), functions.err());

@@ -119,11 +119,14 @@ public final class CatalogQueries {
         if (lower.contains("from pg_catalog.pg_namespace n ")) {
             return namespaces(text, catalog.read());
         }
+        if (lower.contains("from pg_catalog.pg_roles r ")) {
+            return roles(text, catalog);
+        }
         if (lower.contains("from pg_catalog.pg_database d ")) {
             return databases(text, catalog.read());
         }
         throw new CatalogQueryException("0A000", "Columba's server does not answer this PostgreSQL catalog query"
-                + " (it answers psql's \\d, \\dt, \\dv, \\di, \\dn, \\l, \\df and pgJDBC's DatabaseMetaData): "
+                + " (it answers psql's \\d, \\dt, \\dv, \\di, \\dn, \\du, \\l, \\df and pgJDBC's DatabaseMetaData): "
                 + abbreviate(text));
     }
 
@@ -360,6 +363,24 @@ public final class CatalogQueries {
             case "Locale Provider" -> Value.of(PgTypes.TEXT, "libc");
             case "ICU Locale", "Access privileges", "Size", "Tablespace", "Description" -> Value.of(PgTypes.TEXT, null);
             default -> Value.literal(item);
+        });
+    }
+
+    /**
+     * {@code \du}: the connected user, the one role there is. Columba has no accounts, and a client the server
+     * let in may do everything, so the role has every attribute.
+     */
+    private static CatalogResult roles(String sql, CatalogSource catalog) {
+        Optional<Pattern> names = regexFilter(sql, "r\\.rolname");
+        List<String> users = names.map(pattern -> pattern.matcher(catalog.user()).find()).orElse(true)
+                ? List.of(catalog.user()) : List.of();
+        return evaluate(SelectList.of(sql), users, user -> item -> switch (item.expression()) {
+            case "r.rolname" -> Value.of(PgTypes.NAME, user);
+            case "r.rolsuper", "r.rolinherit", "r.rolcreaterole", "r.rolcreatedb", "r.rolcanlogin" ->
+                    Value.of(PgTypes.BOOL, true);
+            case "r.rolreplication", "r.rolbypassrls" -> Value.of(PgTypes.BOOL, false);
+            case "r.rolconnlimit" -> Value.of(PgTypes.INT4, -1);
+            default -> item.name().equals("memberof") ? Value.of(PgTypes.TEXT, "{}") : Value.literal(item);
         });
     }
 
