@@ -297,6 +297,7 @@ public final class CatalogQueries {
             case "i.indisreplident", "i.indnullsnotdistinct" -> Value.of(PgTypes.BOOL, false);
             case "a.amname" -> Value.of(PgTypes.NAME, relation.accessMethod());
             case "c2.relname" -> Value.of(PgTypes.NAME, catalog.relation(relation.tableOid()).map(Relation::name).orElse(null));
+            case "pg_catalog.pg_get_expr(i.indpred, i.indrelid, true)" -> Value.of(PgTypes.TEXT, null); // no partial indexes
             default -> item.name().equals("condeferrable") || item.name().equals("condeferred")
                     ? Value.of(PgTypes.BOOL, false) : Value.literal(item);
         });
@@ -380,7 +381,12 @@ public final class CatalogQueries {
                     Value.of(PgTypes.BOOL, true);
             case "r.rolreplication", "r.rolbypassrls" -> Value.of(PgTypes.BOOL, false);
             case "r.rolconnlimit" -> Value.of(PgTypes.INT4, -1);
-            default -> item.name().equals("memberof") ? Value.of(PgTypes.TEXT, "{}") : Value.literal(item);
+            case "r.rolvaliduntil" -> Value.of(PgTypes.TIMESTAMPTZ, null);
+            default -> switch (item.name()) {
+                case "memberof" -> Value.of(PgTypes.TEXT, "{}");
+                case "description" -> Value.of(PgTypes.TEXT, null);
+                default -> Value.literal(item);
+            };
         });
     }
 
@@ -401,16 +407,26 @@ public final class CatalogQueries {
             return new Value(typeOid, value);
         }
 
-        /** An item the query computes without the catalog: a literal, else NULL. */
+        /**
+         * An item the query computes without the catalog: a literal. Anything else is refused rather than guessed
+         * (a wrong value would pass for a right one).
+         */
         static Value literal(SelectList.Item item) {
             String expression = item.expression();
             return switch (expression) {
                 case "true" -> of(PgTypes.BOOL, true);
                 case "false" -> of(PgTypes.BOOL, false);
                 case "null" -> of(PgTypes.TEXT, null);
-                default -> expression.startsWith("'") && expression.endsWith("'")
-                        ? of(PgTypes.TEXT, expression.substring(1, expression.length() - 1).replace("''", "'"))
-                        : of(PgTypes.TEXT, null);
+                default -> {
+                    if (expression.length() >= 2 && expression.startsWith("'") && expression.endsWith("'")) {
+                        yield of(PgTypes.TEXT, expression.substring(1, expression.length() - 1).replace("''", "'"));
+                    }
+                    if (expression.matches("-?\\d{1,9}")) {
+                        yield of(PgTypes.INT4, Integer.parseInt(expression));
+                    }
+                    throw new CatalogQueryException("0A000", "Columba's server does not compute " + expression
+                            + " (column " + item.name() + ") in a catalog query");
+                }
             };
         }
     }

@@ -138,6 +138,15 @@ class CatalogQueriesTest {
     }
 
     @Test
+    void anItemOfARecognisedQueryThatIsNotKnownIsRefusedNotGuessed() {
+        CatalogQueryException refused = assertThrows(CatalogQueryException.class, () -> CatalogQueries.answer(
+                "SELECT pg_catalog.quote_ident(c.relname) FROM pg_catalog.pg_class c WHERE c.relkind IN ('r')",
+                SOURCE));
+        assertEquals("0A000", refused.sqlState());
+        assertTrue(refused.getMessage().contains("quote_ident"), refused.getMessage());
+    }
+
+    @Test
     void anUnknownCatalogQueryIsRefusedWithFeatureNotSupported() {
         CatalogQueryException refused = assertThrows(CatalogQueryException.class,
                 () -> CatalogQueries.answer("SELECT oprname FROM pg_catalog.pg_operator", SOURCE));
