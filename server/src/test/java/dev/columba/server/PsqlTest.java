@@ -3,13 +3,11 @@ package dev.columba.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.server.PsqlClient.Run;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -24,13 +22,13 @@ class PsqlTest {
     @TempDir
     static Path directory;
     private static PgServer server;
-    private static Path psql;
+    private static PsqlClient psql;
 
     @BeforeAll
     static void startServer() throws Exception {
-        psql = findPsql();
-        Assumptions.assumeTrue(psql != null, "psql is not installed on this machine (not on PATH): skipped");
+        Assumptions.assumeTrue(PsqlClient.installed(), "psql is not installed on this machine (not on PATH): skipped");
         server = PgServer.start(ServerConfig.of(directory.resolve("db")).withPort(0));
+        psql = PsqlClient.find(server.port(), directory);
     }
 
     @AfterAll
@@ -40,33 +38,8 @@ class PsqlTest {
         }
     }
 
-    private static Path findPsql() {
-        for (String folder : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(folder, "psql");
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
-    }
-
-    /** psql's exit code, standard output and standard error for {@code psql -c sql}. */
-    private record Run(int exitCode, String out, String err) {
-    }
-
     private static Run psql(String sql) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(psql.toString(), "-X", "-A", "-t", "-v", "VERBOSITY=verbose",
-                "-h", "127.0.0.1", "-p", Integer.toString(server.port()), "-U", "tester", "-d", "db", "-c", sql));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        Map<String, String> environment = builder.environment();
-        environment.keySet().removeIf(name -> name.startsWith("PG"));
-        environment.put("PGCONNECT_TIMEOUT", "20");
-        Path out = Files.createTempFile(directory, "psql", ".out");
-        Path err = Files.createTempFile(directory, "psql", ".err");
-        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(process.waitFor(2, TimeUnit.MINUTES), "psql did not finish");
-        return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+        return psql.run(List.of("-A", "-t", "-v", "VERBOSITY=verbose"), sql);
     }
 
     @Test

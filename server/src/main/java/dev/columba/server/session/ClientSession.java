@@ -1,5 +1,9 @@
 package dev.columba.server.session;
 
+import dev.columba.server.catalog.CatalogQueries;
+import dev.columba.server.catalog.CatalogQueryException;
+import dev.columba.server.catalog.CatalogResult;
+import dev.columba.server.catalog.PgCatalog;
 import dev.columba.server.protocol.BackendMessage;
 import dev.columba.server.protocol.BackendMessage.Field;
 import dev.columba.server.protocol.BackendMessage.Severity;
@@ -61,6 +65,27 @@ public final class ClientSession {
     private Connection connection;
     /** The JDBC statement running now, for CancelRequest. */
     private volatile Statement running;
+    /** Columba's catalog in PostgreSQL's terms, read through this session's connection when a catalog query needs it. */
+    private final CatalogQueries.CatalogSource catalogSource = new CatalogQueries.CatalogSource() {
+        @Override
+        public String database() {
+            return startupParameters.getOrDefault("database", startupParameters.get("user"));
+        }
+
+        @Override
+        public String user() {
+            return startupParameters.get("user");
+        }
+
+        @Override
+        public PgCatalog read() {
+            try {
+                return PgCatalog.read(connection, database(), user());
+            } catch (SQLException e) {
+                throw new CatalogQueryException(sqlState(e), "cannot read the catalog: " + e.getMessage());
+            }
+        }
+    };
 
     public ClientSession(SessionConfig config, Outbound out) {
         this.config = config;
@@ -250,6 +275,16 @@ public final class ClientSession {
     }
 
     private void runSimple(Command command) throws SQLException {
+        if (command instanceof Command.Catalog catalogQuery) {
+            refuseInFailedBlock();
+            CatalogResult result = CatalogQueries.answer(SqlText.toJdbc(catalogQuery.text()).sql(), catalogSource);
+            out.send(new BackendMessage.RowDescription(result.fields()));
+            for (Object[] row : result.rows()) {
+                out.send(catalogRow(row, result.fields()));
+            }
+            out.send(new BackendMessage.CommandComplete(CommandTags.rows(result.rows().size())));
+            return;
+        }
         if (!(command instanceof Command.Sql sql)) {
             out.send(new BackendMessage.CommandComplete(runControl(command)));
             return;
@@ -349,13 +384,16 @@ public final class ClientSession {
                 List<Integer> types = statement.parameterTypes().stream()
                         .map(oid -> oid == PgTypes.UNSPECIFIED ? PgTypes.TEXT : oid).toList();
                 out.send(new BackendMessage.ParameterDescription(types));
-                List<Field> fields = statement.describe(connection);
+                List<Field> fields = statement.command() instanceof Command.Catalog
+                        ? CatalogQueries.answer(SqlText.withLiterals(statement.jdbc(),
+                                new Object[statement.parameterTypes().size()]), catalogSource).fields()
+                        : statement.describe(connection);
                 out.send(fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(fields));
             }
             case PORTAL -> {
                 Portal portal = portal(describe.name());
                 portal.start();
-                out.send(portal.rows == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(portal.fields));
+                out.send(portal.fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(portal.fields));
             }
         }
     }
@@ -420,6 +458,8 @@ public final class ClientSession {
         private boolean started;
         private boolean completed;
         private PreparedStatement prepared;
+        /** The answer of a catalog query, which the server computes whole; rows go out from {@link #rowsSent}. */
+        private CatalogResult catalogResult;
         private ResultSet rows;
         private List<Field> fields;
         private String tag;
@@ -438,6 +478,12 @@ public final class ClientSession {
                 return;
             }
             started = true;
+            if (statement.command() instanceof Command.Catalog) {
+                refuseInFailedBlock();
+                catalogResult = CatalogQueries.answer(SqlText.withLiterals(statement.jdbc(), values), catalogSource);
+                fields = Columns.withFormats(catalogResult.fields(), resultFormats);
+                return;
+            }
             if (!(statement.command() instanceof Command.Sql)) {
                 tag = statement.command() instanceof Command.Empty ? null : runControl(statement.command());
                 return;
@@ -466,6 +512,10 @@ public final class ClientSession {
         void sendResult(int maxRows) throws SQLException {
             if (statement.command() instanceof Command.Empty) {
                 out.send(new BackendMessage.EmptyQueryResponse());
+                return;
+            }
+            if (catalogResult != null) {
+                sendCatalogRows(maxRows);
                 return;
             }
             if (rows == null) {
@@ -505,6 +555,18 @@ public final class ClientSession {
             } finally {
                 running = null;
             }
+        }
+
+        private void sendCatalogRows(int maxRows) {
+            List<Object[]> all = catalogResult.rows();
+            int sent = 0;
+            while (rowsSent < all.size() && (maxRows <= 0 || sent < maxRows)) {
+                out.send(catalogRow(all.get((int) rowsSent), fields));
+                rowsSent++;
+                sent++;
+            }
+            out.send(rowsSent < all.size() ? new BackendMessage.PortalSuspended()
+                    : new BackendMessage.CommandComplete(CommandTags.rows(rowsSent)));
         }
 
         void close() {
@@ -557,6 +619,7 @@ public final class ClientSession {
             }
             case Command.Empty ignored -> throw new IllegalArgumentException("an empty query has no tag");
             case Command.Sql ignored -> throw new IllegalArgumentException("SQL is not a control command");
+            case Command.Catalog ignored -> throw new IllegalArgumentException("a catalog query is not a control command");
         };
     }
 
@@ -625,6 +688,16 @@ public final class ClientSession {
         return new BackendMessage.DataRow(values);
     }
 
+    /** A row of a catalog answer: the server's own values, in the formats of {@code fields}. */
+    private static BackendMessage.DataRow catalogRow(Object[] row, List<Field> fields) {
+        List<byte[]> values = new ArrayList<>(fields.size());
+        for (int column = 0; column < fields.size(); column++) {
+            Field field = fields.get(column);
+            values.add(row[column] == null ? null : Values.encode(row[column], field.typeOid(), field.format()));
+        }
+        return new BackendMessage.DataRow(values);
+    }
+
     /** The statement's messages (statistics, PRINT, DBCC) as notices. */
     private void sendNotices(Statement statement) throws SQLException {
         for (SQLWarning warning = statement.getWarnings(); warning != null; warning = warning.getNextWarning()) {
@@ -650,6 +723,10 @@ public final class ClientSession {
             case WireSqlException wire -> {
                 state = wire.sqlState();
                 message = wire.getMessage();
+            }
+            case CatalogQueryException catalogFailure -> {
+                state = catalogFailure.sqlState();
+                message = catalogFailure.getMessage();
             }
             default -> {
                 state = "XX000";

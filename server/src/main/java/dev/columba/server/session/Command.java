@@ -1,5 +1,6 @@
 package dev.columba.server.session;
 
+import dev.columba.server.catalog.CatalogQueries;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -38,6 +39,13 @@ sealed interface Command {
     record Empty() implements Command {
     }
 
+    /**
+     * A query of PostgreSQL's catalog ({@code pg_catalog.*}) or a session function ({@code current_database()}),
+     * which the server answers itself ({@link dev.columba.server.catalog.CatalogQueries}).
+     */
+    record Catalog(String text) implements Command {
+    }
+
     /** Anything else, for Columba. */
     record Sql(String text) implements Command {
     }
@@ -46,6 +54,9 @@ sealed interface Command {
         List<String> words = SqlText.words(sql, 4);
         if (words.isEmpty()) {
             return SqlText.isBlank(sql) ? new Empty() : new Sql(sql);
+        }
+        if (CatalogQueries.isCatalogQuery(sql)) {
+            return new Catalog(sql);
         }
         String first = words.getFirst();
         String second = words.size() > 1 ? words.get(1) : "";

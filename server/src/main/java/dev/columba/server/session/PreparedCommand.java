@@ -33,7 +33,7 @@ final class PreparedCommand {
 
     static PreparedCommand of(String query, List<Integer> declaredTypes) {
         Command command = Command.of(query);
-        SqlText.JdbcSql jdbc = command instanceof Command.Sql ? SqlText.toJdbc(query) : new SqlText.JdbcSql(query, new int[0]);
+        SqlText.JdbcSql jdbc = command instanceof Command.Sql || command instanceof Command.Catalog ? SqlText.toJdbc(query) : new SqlText.JdbcSql(query, new int[0]);
         int count = Math.max(jdbc.parameterCount(), declaredTypes.size());
         List<Integer> types = new ArrayList<>(count);
         for (int index = 0; index < count; index++) {

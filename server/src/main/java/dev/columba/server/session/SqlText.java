@@ -101,6 +101,32 @@ final class SqlText {
         return new JdbcSql(text, numbers.stream().mapToInt(Integer::intValue).toArray());
     }
 
+    /**
+     * The statement with its parameters written in as literals (strings quoted, NULL for null), for the catalog
+     * queries the server answers itself from their text.
+     */
+    static String withLiterals(JdbcSql jdbc, Object[] values) {
+        String sql = jdbc.sql();
+        StringBuilder out = new StringBuilder(sql.length() + 16 * values.length);
+        int marker = 0;
+        int position = 0;
+        while (position < sql.length()) {
+            int skipped = skipQuotedOrComment(sql, position);
+            if (skipped != position) {
+                out.append(sql, position, skipped);
+                position = skipped;
+            } else if (sql.charAt(position) == '?' && marker < jdbc.parameterNumbers().length) {
+                Object value = values[jdbc.parameterNumbers()[marker++] - 1];
+                out.append(value == null ? "NULL" : value instanceof Number || value instanceof Boolean
+                        ? value.toString() : "'" + value.toString().replace("'", "''") + "'");
+                position++;
+            } else {
+                out.append(sql.charAt(position++));
+            }
+        }
+        return out.toString();
+    }
+
     /** Up to {@code limit} leading words (letters, digits, underscores), upper-cased, comments skipped. */
     static List<String> words(String sql, int limit) {
         List<String> words = new ArrayList<>();

@@ -1,0 +1,58 @@
+package dev.columba.server.catalog;
+
+/** PostgreSQL string literals in catalog queries: {@code 'it''s'} and the escape form {@code E'a\\nb'}. */
+final class Literals {
+    /** A literal: group 1 is {@code E} for the escape form (else empty), group 2 the text between the quotes. */
+    static final String LITERAL = "([eE]?)'((?:[^'\\\\]|''|\\\\.)*)'";
+
+    private Literals() {
+    }
+
+    /** The value of a literal matched by {@link #LITERAL}. */
+    static String value(String escapePrefix, String body) {
+        if (escapePrefix.isEmpty()) {
+            return body.replace("''", "'");
+        }
+        StringBuilder out = new StringBuilder(body.length());
+        for (int position = 0; position < body.length(); position++) {
+            char character = body.charAt(position);
+            if (character == '\'' && position + 1 < body.length() && body.charAt(position + 1) == '\'') {
+                out.append('\'');
+                position++;
+            } else if (character == '\\' && position + 1 < body.length()) {
+                char escaped = body.charAt(++position);
+                out.append(switch (escaped) {
+                    case 'n' -> '\n';
+                    case 't' -> '\t';
+                    case 'r' -> '\r';
+                    case 'b' -> '\b';
+                    case 'f' -> '\f';
+                    default -> escaped;
+                });
+            } else {
+                out.append(character);
+            }
+        }
+        return out.toString();
+    }
+
+    /** {@code value} as a standard literal, quotes doubled. */
+    static String quote(String value) {
+        return "'" + value.replace("'", "''") + "'";
+    }
+
+    /** {@code sql} with the text of its string literals removed ({@code 'pg_catalog.x'} becomes {@code ''}). */
+    static String withoutStrings(String sql) {
+        StringBuilder out = new StringBuilder(sql.length());
+        for (int position = 0; position < sql.length(); position++) {
+            char character = sql.charAt(position);
+            if (character == '\'') {
+                position = SelectList.quotedEnd(sql, position) - 1;
+                out.append("''");
+            } else {
+                out.append(character);
+            }
+        }
+        return out.toString();
+    }
+}
