@@ -206,6 +206,10 @@ public final class StatisticsStore {
                 .forEach(rowgroup -> known.put(rowgroup.rowgroupId(), rowgroup)));
         List<ColumnstoreStatistics.RowgroupStatistics> rowgroups = new ArrayList<>();
         long[] primaryEntries = null;
+        int columnCount = table.schema().size();
+        double[] valueBytes = previousValueBytes(table);
+        long[] deltaStringBytes = new long[columnCount];
+        long[] deltaStrings = new long[columnCount];
         List<RowgroupEntry> entries = table.rowgroups(reader, counters);
         long deltaRows = 0;
         for (RowgroupEntry entry : entries) {
@@ -214,7 +218,7 @@ public final class StatisticsStore {
         for (RowgroupEntry entry : entries) {
             if (entry.isDelta()) {
                 if (deltaRows <= SMALL_DELTA_ROWS) {
-                    rowgroups.add(readDeltaRows(table, entry, reader, counters));
+                    rowgroups.add(readDeltaRows(table, entry, reader, counters, deltaStringBytes, deltaStrings));
                 }
                 continue;
             }
@@ -227,11 +231,16 @@ public final class StatisticsStore {
                 continue;
             }
             if (primaryEntries == null) {
-                primaryEntries = primaryEntries(table);
+                primaryEntries = primaryEntries(table, valueBytes);
             }
             rowgroups.add(readFooters(table, entry, primaryEntries));
         }
-        ColumnstoreStatistics gathered = new ColumnstoreStatistics(rowgroups);
+        List<Double> averages = new ArrayList<>(columnCount);
+        for (int column = 0; column < columnCount; column++) {
+            boolean fromDeltas = valueBytes[column] < 0 && deltaStrings[column] > 0;
+            averages.add(fromDeltas ? deltaStringBytes[column] / (double) deltaStrings[column] : valueBytes[column]);
+        }
+        ColumnstoreStatistics gathered = new ColumnstoreStatistics(rowgroups, averages);
         if (!gathered.equals(columnstores.put(table.objectId(), gathered))) {
             version.incrementAndGet();
         }
@@ -256,7 +265,8 @@ public final class StatisticsStore {
      * rowgroup changes with every insert. Out-of-row values count as distinct, without bounds.
      */
     private static ColumnstoreStatistics.RowgroupStatistics readDeltaRows(ColumnstoreTable table, RowgroupEntry entry,
-                                                                          PageReader reader, IoCounters counters) {
+                                                                          PageReader reader, IoCounters counters,
+                                                                          long[] stringBytes, long[] strings) {
         int columnCount = table.schema().size();
         long[] nulls = new long[columnCount];
         Object[] min = new Object[columnCount];
@@ -275,6 +285,10 @@ public final class StatisticsStore {
                     continue;
                 }
                 values.get(column).add(value);
+                if (value instanceof String text) {
+                    stringBytes[column] += utf8Length(text);
+                    strings[column]++;
+                }
                 if (hasFooterBounds(table.schema().column(column).type())) {
                     min[column] = min[column] == null || compare(value, min[column]) < 0 ? value : min[column];
                     max[column] = max[column] == null || compare(value, max[column]) > 0 ? value : max[column];
@@ -301,17 +315,59 @@ public final class StatisticsStore {
         return ((Comparable) left).compareTo(right);
     }
 
-    /** Entries of each column's primary dictionary (0 for none): the dictionary files are read whole. */
-    private static long[] primaryEntries(ColumnstoreTable table) {
+    /**
+     * Entries of each column's primary dictionary (0 for none): the dictionary files are read whole.
+     * Sets {@code valueBytes[column]} to the average bytes of a primary dictionary's entries: the
+     * width the cost model gives the column's strings (an average over distinct values, not rows:
+     * a few long values repeated often are undercounted, which for the comments, names and
+     * addresses that make rows wide, mostly distinct, matters little).
+     */
+    private static long[] primaryEntries(ColumnstoreTable table, double[] valueBytes) {
         long[] entries = new long[table.schema().size()];
         var primaries = table.primaryDictionaries();
         for (int column = 0; column < entries.length; column++) {
             if (usesDictionary(table.schema().column(column).type())) {
                 Dictionary primary = primaries.get(column);
                 entries[column] = primary == null ? 0 : primary.entryCount();
+                if (entries[column] > 0) {
+                    int last = primary.entryCount() - 1;
+                    valueBytes[column] = (primary.entryEnd(last) - primary.entryOffset(0)) / (double) primary.entryCount();
+                }
             }
         }
         return entries;
+    }
+
+    /** The string widths of the previous gather, or -1 (unknown) for every column if none or the columns changed. */
+    private double[] previousValueBytes(ColumnstoreTable table) {
+        double[] valueBytes = new double[table.schema().size()];
+        java.util.Arrays.fill(valueBytes, -1);
+        columnstore(table.objectId()).ifPresent(previous -> {
+            if (previous.valueBytes().size() == valueBytes.length) {
+                for (int column = 0; column < valueBytes.length; column++) {
+                    valueBytes[column] = previous.valueBytes().get(column);
+                }
+            }
+        });
+        return valueBytes;
+    }
+
+    private static long utf8Length(String text) {
+        long bytes = 0;
+        for (int index = 0; index < text.length(); index++) {
+            char character = text.charAt(index);
+            if (character < 0x80) {
+                bytes += 1;
+            } else if (character < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(character)) {
+                bytes += 4;
+                index++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     private static boolean usesDictionary(SqlType type) {

@@ -209,4 +209,34 @@ class ColumnstoreEstimatesTest {
         engine.statistics().forget(objectId);
         assertTrue(explain(join).contains("HashJoin"), explain(join));
     }
+    /**
+     * Two inputs of alike row counts, one with a long string in every row: the narrow one is built
+     * although it has more rows (a build copies its rows' values), and the string's width comes from
+     * its dictionary.
+     */
+    @Test
+    void theNarrowInputIsBuiltWhenTheOtherCarriesLongStrings() {
+        String filler = "x".repeat(140);
+        session.execute("CREATE TABLE wide (id INT NOT NULL, note VARCHAR(200))"
+                + " WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 1000)").close();
+        update(session, "INSERT INTO wide SELECT generate_series, CAST(generate_series AS VARCHAR(10)) || '" + filler + "'"
+                + " FROM generate_series(1, 8000)");
+        session.execute("CREATE TABLE narrow (id INT NOT NULL, w INT)"
+                + " WITH (storage = columnstore, rowgroup_max_rows = 10000, bulk_min_rows = 1000)").close();
+        update(session, "INSERT INTO narrow SELECT generate_series, generate_series * 2 FROM generate_series(1, 10000)");
+        int objectId = engine.database().catalog().byName(engine.database().bufferPool(), "wide", new IoCounters())
+                .orElseThrow().objectId();
+        // 1 to 4 digits and 140 x's: 143.9 bytes on average
+        assertEquals(143.9, engine.statistics().columnstore(objectId).orElseThrow().averageValueBytes(1), 0.1);
+
+        String join = "SELECT x.id, x.note, n.w FROM wide x JOIN narrow n ON x.id = n.id";
+        String plan = explain(join);
+        List<String> lines = plan.lines().toList();
+        String hashJoin = lines.stream().filter(line -> line.contains("HashJoin")).findFirst().orElseThrow();
+        List<String> scans = lines.stream().filter(line -> line.contains("ColumnstoreScan [")).toList();
+        assertEquals(2, scans.size(), plan);
+        String built = hashJoin.contains("build right") ? scans.get(1) : scans.get(0);
+        assertTrue(built.contains("ColumnstoreScan [narrow"), plan);
+        assertEquals(8000, query(session, join).size());
+    }
 }
