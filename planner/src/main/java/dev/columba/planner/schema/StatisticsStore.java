@@ -235,8 +235,14 @@ public final class StatisticsStore {
             }
             rowgroups.add(readFooters(table, entry, primaryEntries));
         }
+        // A primary dictionary exists once a rowgroup is compressed and never changes; without
+        // one, the widths are the delta rows' of this gather, never a previous gather's.
+        boolean anyCompressed = entries.stream().anyMatch(entry -> entry.state() == RowgroupState.COMPRESSED);
         List<Double> averages = new ArrayList<>(columnCount);
         for (int column = 0; column < columnCount; column++) {
+            if (!anyCompressed) {
+                valueBytes[column] = -1;
+            }
             boolean fromDeltas = valueBytes[column] < 0 && deltaStrings[column] > 0;
             averages.add(fromDeltas ? deltaStringBytes[column] / (double) deltaStrings[column] : valueBytes[column]);
         }
