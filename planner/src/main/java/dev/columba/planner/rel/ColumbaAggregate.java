@@ -93,7 +93,7 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         double groups = mq.getRowCount(this);
         double distinctCalls = getAggCallList().stream().filter(AggregateCall::isDistinct).count();
         return Costs.cost(planner, groups, rows * Costs.HASH_PROBE_ROW * (1 + getAggCallList().size() * 0.2 + distinctCalls)
-                + groups * Costs.HASH_BUILD_ROW, 0);
+                + groups * Costs.HASH_BUILD_ROW * RowBytes.weight(this, mq), 0);
     }
 
     @Override

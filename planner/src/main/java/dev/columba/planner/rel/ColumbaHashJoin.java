@@ -141,7 +141,9 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
         double probe = mq.getRowCount(probe());
         double build = mq.getRowCount(build());
         double out = mq.getRowCount(this);
-        return Costs.cost(planner, out, build * Costs.HASH_BUILD_ROW + probe * Costs.HASH_PROBE_ROW + out * Costs.BATCH_ROW, 0);
+        // The build's rows are copied into the table and held: wide ones cost more (RowBytes).
+        return Costs.cost(planner, out, build * Costs.HASH_BUILD_ROW * RowBytes.weight(build(), mq)
+                + probe * Costs.HASH_PROBE_ROW + out * Costs.BATCH_ROW, 0);
     }
 
     @Override

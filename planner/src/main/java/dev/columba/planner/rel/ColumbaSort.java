@@ -45,7 +45,9 @@ public final class ColumbaSort extends Sort implements ColumbaRel {
         }
         double kept = fetch == null ? rows : Math.min(rows, mq.getRowCount(this));
         double comparisons = rows * Math.max(1, Math.log(Math.max(2, kept)) / Math.log(2));
-        return Costs.cost(planner, mq.getRowCount(this), comparisons * Costs.SORT_COMPARISON + rows * Costs.BATCH_ROW, 0);
+        // The kept rows are copied and held until the end (RowBytes): wide ones cost more.
+        return Costs.cost(planner, mq.getRowCount(this), comparisons * Costs.SORT_COMPARISON + rows * Costs.BATCH_ROW
+                + kept * Costs.BATCH_ROW * (RowBytes.weight(getInput(), mq) - 1), 0);
     }
 
     @Override

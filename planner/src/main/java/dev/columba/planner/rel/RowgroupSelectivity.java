@@ -36,9 +36,9 @@ import org.apache.calcite.util.Sarg;
  * over VARCHAR keeps all rows of a segment it encloses, none of one it misses, half otherwise.
  * Columns multiply within a rowgroup (so columns that are correlated through the load order — a
  * date and an id loaded in order — are estimated together), and rowgroups add up weighted by
- * their live rows. Rows the figures do not cover (delta rowgroups, rowgroups compressed since the
- * last gather) take Calcite's default guesses, as do conjuncts on other expressions, on CHAR and
- * BOOLEAN columns, and comparisons with parameters.
+ * their live rows. Rows the figures do not cover (large delta rowgroups, rowgroups compressed since
+ * the last gather) take Calcite's default guesses, as do conjuncts on other expressions, on
+ * BOOLEAN columns, and comparisons with parameters. CHAR values compare without trailing spaces.
  */
 final class RowgroupSelectivity {
     /** Calcite's guess for an equality, used for a value inside a segment whose distinct count is unknown. */
@@ -96,7 +96,7 @@ final class RowgroupSelectivity {
     }
 
     /** How values of a column type are compared for estimates. */
-    private enum Domain { WHOLE_NUMBERS, LINE, TEXT, NONE }
+    private enum Domain { WHOLE_NUMBERS, LINE, TEXT, PADDED_TEXT, NONE }
 
     private static Domain domain(SqlType type) {
         return switch (type) {
@@ -107,8 +107,11 @@ final class RowgroupSelectivity {
             case SqlType.DecimalType ignored -> Domain.LINE;
             case SqlType.TimestampType ignored -> Domain.LINE;
             case SqlType.VarcharType ignored -> Domain.TEXT;
-            // CHAR compares padded; BOOLEAN has two values: neither is worth a model here.
-            case SqlType.CharType ignored -> Domain.NONE;
+            // CHAR compares as if padded with spaces: values and literals are compared without
+            // their trailing spaces (exact for equalities, the TPC-H flags' case; close enough for
+            // ranges, which only a value ending in a character below the space would misplace).
+            case SqlType.CharType ignored -> Domain.PADDED_TEXT;
+            // BOOLEAN has two values: not worth a model here.
             case SqlType.BooleanType ignored -> Domain.NONE;
         };
     }
@@ -242,7 +245,7 @@ final class RowgroupSelectivity {
                 double max = (Double) segmentValue(segment.max(), domain);
                 yield max <= min ? 1.0 : ((Double) high - (Double) low) / (max - min);
             }
-            case TEXT -> {
+            case TEXT, PADDED_TEXT -> {
                 Range<Comparable<?>> span = range(segmentValue(segment.min(), domain), BoundType.CLOSED,
                         segmentValue(segment.max(), domain), BoundType.CLOSED);
                 yield part.encloses(span) ? 1.0 : 0.5;
@@ -283,8 +286,8 @@ final class RowgroupSelectivity {
     }
 
     private static Comparable<?> sargValue(Object value, Domain domain) {
-        if (domain == Domain.TEXT) {
-            return value instanceof NlsString text ? text.getValue() : null;
+        if (domain == Domain.TEXT || domain == Domain.PADDED_TEXT) {
+            return value instanceof NlsString text ? text(text.getValue(), domain) : null;
         }
         return Selectivities.toPosition(value);
     }
@@ -293,17 +296,23 @@ final class RowgroupSelectivity {
         if (literal.isNull()) {
             return null;
         }
-        if (domain == Domain.TEXT) {
-            return literal.getValueAs(String.class);
+        if (domain == Domain.TEXT || domain == Domain.PADDED_TEXT) {
+            String text = literal.getValueAs(String.class);
+            return text == null ? null : text(text, domain);
         }
         return Selectivities.literalPosition(literal);
     }
 
     /** A segment's min or max in the domain's values: positions for numbers and dates, text as is. */
     private static Comparable<?> segmentValue(Object value, Domain domain) {
-        if (domain == Domain.TEXT) {
-            return value instanceof String text ? text : null;
+        if (domain == Domain.TEXT || domain == Domain.PADDED_TEXT) {
+            return value instanceof String text ? text(text, domain) : null;
         }
         return Selectivities.toPosition(value);
+    }
+
+    /** Text as the domain compares it: a CHAR value without its trailing spaces. */
+    private static String text(String value, Domain domain) {
+        return domain == Domain.PADDED_TEXT ? value.stripTrailing() : value;
     }
 }

@@ -5,15 +5,24 @@ import java.util.List;
 /**
  * What the cost model knows about a columnstore table's compressed rowgroups, gathered from their
  * footers (never from segment data) when the table was last written or opened; see
- * {@link StatisticsStore}. Delta rowgroups have no metadata: their rows, and rows of rowgroups
+ * {@link StatisticsStore}. Delta rowgroups have no footers: small ones are read row by row when
+ * gathered ({@code StatisticsStore.SMALL_DELTA_ROWS}); the rows of larger ones, and of rowgroups
  * compressed since (by the tuple mover), are the difference between the table's row count and
  * {@link #liveRows()}, estimated with default selectivities.
  *
- * @param rowgroups the compressed rowgroups, by id
+ * @param rowgroups the compressed rowgroups, by id, and the small delta rowgroups
+ * @param valueBytes per column, the average bytes of a string value (from the primary dictionary's
+ *     entries, or from the rows of small delta rowgroups), or -1 when unknown or not a string
  */
-public record ColumnstoreStatistics(List<RowgroupStatistics> rowgroups) {
+public record ColumnstoreStatistics(List<RowgroupStatistics> rowgroups, List<Double> valueBytes) {
     public ColumnstoreStatistics {
         rowgroups = List.copyOf(rowgroups);
+        valueBytes = List.copyOf(valueBytes);
+    }
+
+    /** The average bytes of a string value of {@code column}, or -1 when unknown. */
+    public double averageValueBytes(int column) {
+        return column >= 0 && column < valueBytes.size() ? valueBytes.get(column) : -1;
     }
 
     /** Rows of the compressed rowgroups that were not deleted when gathered. */
