@@ -187,8 +187,24 @@ public final class ColumbaSqlParser {
                         + ". Rewrite the statement or break it up into smaller statements.";
             }
         }
+        if (e.getCause() != null && builtByOperatorParser(e.getCause())) {
+            // Calcite builds an expression's tree from its operators and operands in a second
+            // pass, which fails without a message on some malformed sequences (BETWEEN 1 AND NOT 9).
+            return "Incorrect syntax" + where + ": an expression's operators and operands do not fit together"
+                    + " (an operator without an operand, or BETWEEN ... AND with a bound that is not an operand)";
+        }
         String kind = e.getCause() == null ? "no detail" : e.getCause().getClass().getSimpleName();
         return "Incorrect syntax" + where + " (the parser reported " + kind + ")";
+    }
+
+    private static boolean builtByOperatorParser(Throwable failure) {
+        for (StackTraceElement frame : failure.getStackTrace()) {
+            if (frame.getClassName().equals("org.apache.calcite.util.PrecedenceClimbingParser")
+                    || frame.getClassName().equals("org.apache.calcite.sql.parser.SqlParserUtil")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String firstLine(String message) {

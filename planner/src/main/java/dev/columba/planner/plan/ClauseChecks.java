@@ -3,15 +3,25 @@ package dev.columba.planner.plan;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlWindow;
+import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
@@ -24,8 +34,19 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  *       to 9223372036854775807 ({@code LIMIT 1e308}, {@code LIMIT 1e-39});</li>
  *   <li>an ORDER BY item is not a parameter ({@code ORDER BY ?}: SQL Server's Msg 1008, a sort
  *       key must name a column or an expression);</li>
- *   <li>EXISTS takes a sub-query ({@code EXISTS EXISTS (SELECT ...)}).</li>
+ *   <li>EXISTS takes a sub-query ({@code EXISTS EXISTS (SELECT ...)});</li>
+ *   <li>COALESCE takes at least one argument;</li>
+ *   <li>a WHEN of a searched CASE is one condition ({@code CASE WHEN i, 5 THEN ...}: only a simple
+ *       CASE compares its value with a list);</li>
+ *   <li>a PRECEDING or FOLLOWING offset of a ROWS frame is a number ({@code ROWS BETWEEN 'a'
+ *       PRECEDING ...});</li>
+ *   <li>a window function and its window hold no sub-query (Calcite converts none there: 0A000);</li>
+ *   <li>the ESCAPE of LIKE or SIMILAR TO written as a string is one character (22025);</li>
+ *   <li>VALUES holds no window function, and no column of it has both a date/time literal and a
+ *       number or boolean literal (Calcite's coercion typed such a column DATE and left the number
+ *       as it was).</li>
  * </ul>
+ * These were found by the SQL fuzzing campaign ({@code ./columba bench reliability}).
  */
 final class ClauseChecks extends SqlBasicVisitor<Void> {
     private static final BigDecimal MAX_ROW_COUNT = BigDecimal.valueOf(Long.MAX_VALUE);
@@ -51,7 +72,36 @@ final class ClauseChecks extends SqlBasicVisitor<Void> {
                 rowCount(select.getFetch(), "LIMIT (FETCH)");
                 sortKeys(select.getOrderList());
             }
+            case SqlCase searched when searched.getValueOperand() == null -> {
+                for (SqlNode condition : searched.getWhenOperands()) {
+                    if (condition instanceof SqlNodeList list && list.size() != 1) {
+                        throw error(ErrorCode.INVALID_STATEMENT, "a WHEN of a searched CASE takes one condition, found "
+                                + list.size(), condition.getParserPosition());
+                    }
+                }
+            }
+            case SqlWindow window when window.isRows() -> {
+                rowsOffset(window.getLowerBound());
+                rowsOffset(window.getUpperBound());
+            }
             default -> {
+                if (call.getKind() == SqlKind.VALUES) {
+                    values(call);
+                }
+                if ((call.getKind() == SqlKind.LIKE || call.getKind() == SqlKind.SIMILAR) && call.operandCount() == 3
+                        && call.operand(2) instanceof SqlCharStringLiteral escape
+                        && escape.getValueAs(String.class).length() != 1) {
+                    throw error(ErrorCode.INVALID_ESCAPE_SEQUENCE, "the ESCAPE of " + call.getOperator().getName()
+                            + " must be one character, not " + escape, escape.getParserPosition());
+                }
+                if (call.getKind() == SqlKind.OVER && containsQuery(call)) {
+                    throw error(ErrorCode.FEATURE_NOT_SUPPORTED, "a sub-query in a window function or its OVER clause"
+                            + " is not supported", call.getParserPosition());
+                }
+                if (call.operandCount() == 0 && call.getOperator().getName().equalsIgnoreCase("COALESCE")) {
+                    throw error(ErrorCode.INVALID_STATEMENT, "COALESCE needs at least one argument",
+                            call.getParserPosition());
+                }
                 if (call.getKind() == SqlKind.EXISTS) {
                     SqlNode operand = call.operand(0);
                     if (!operand.isA(SqlKind.QUERY)) {
@@ -76,6 +126,75 @@ final class ClauseChecks extends SqlBasicVisitor<Void> {
         if (value.compareTo(MAX_ROW_COUNT) > 0) {
             throw error(ErrorCode.VALUE_OUT_OF_RANGE, "the row count of " + clause + " is " + literal.toValue()
                     + ", above the largest one allowed (" + Long.MAX_VALUE + ")", literal.getParserPosition());
+        }
+    }
+
+    private static void values(SqlCall values) {
+        if (contains(values, Set.of(SqlKind.OVER))) {
+            throw error(ErrorCode.INVALID_STATEMENT, "a window function (OVER) cannot be used in VALUES",
+                    values.getParserPosition());
+        }
+        Map<Integer, SqlLiteral> dateTimes = new HashMap<>();
+        Map<Integer, SqlLiteral> others = new HashMap<>();
+        for (SqlNode row : values.getOperandList()) {
+            if (!(row instanceof SqlCall rowCall) || row.getKind() != SqlKind.ROW) {
+                continue;
+            }
+            for (int column = 0; column < rowCall.operandCount(); column++) {
+                if (rowCall.operand(column) instanceof SqlLiteral literal) {
+                    // DATE '...' and its kin stay unknown literals until validation: their tag names the type.
+                    SqlTypeName type = literal instanceof SqlUnknownLiteral unknown
+                            ? SqlTypeName.get(unknown.tag.toUpperCase(java.util.Locale.ROOT)) : literal.getTypeName();
+                    SqlTypeFamily family = type == null ? null : type.getFamily();
+                    if (family == SqlTypeFamily.DATE || family == SqlTypeFamily.TIME || family == SqlTypeFamily.TIMESTAMP) {
+                        dateTimes.putIfAbsent(column, literal);
+                    } else if (family == SqlTypeFamily.NUMERIC || family == SqlTypeFamily.BOOLEAN) {
+                        others.putIfAbsent(column, literal);
+                    }
+                }
+            }
+        }
+        for (Map.Entry<Integer, SqlLiteral> dateTime : dateTimes.entrySet()) {
+            SqlLiteral other = others.get(dateTime.getKey());
+            if (other != null) {
+                throw error(ErrorCode.WRONG_TYPE, "column " + (dateTime.getKey() + 1) + " of VALUES has both "
+                        + dateTime.getValue() + " and " + other + ", which have no common type", other.getParserPosition());
+            }
+        }
+    }
+
+    private static boolean containsQuery(SqlNode node) {
+        return contains(node, SqlKind.QUERY);
+    }
+
+    private static boolean contains(SqlNode node, Set<SqlKind> kinds) {
+        if (node instanceof SqlCall call) {
+            if (call.isA(kinds)) {
+                return true;
+            }
+            for (SqlNode operand : call.getOperandList()) {
+                if (operand != null && contains(operand, kinds)) {
+                    return true;
+                }
+            }
+        } else if (node instanceof SqlNodeList list) {
+            for (SqlNode item : list) {
+                if (item != null && contains(item, kinds)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void rowsOffset(SqlNode bound) {
+        if (bound instanceof SqlCall call && (bound.getKind() == SqlKind.PRECEDING || bound.getKind() == SqlKind.FOLLOWING)) {
+            SqlNode offset = call.operand(0);
+            if (offset instanceof SqlLiteral literal && !(literal instanceof SqlNumericLiteral)
+                    && literal.getTypeName() != SqlTypeName.NULL) {
+                throw error(ErrorCode.INVALID_STATEMENT, "ROWS value must be a non-negative integral constant, not "
+                        + literal, literal.getParserPosition());
+            }
         }
     }
 

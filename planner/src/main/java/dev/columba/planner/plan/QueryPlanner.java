@@ -427,12 +427,19 @@ public final class QueryPlanner {
     /**
      * The validated statement. Calcite's validator fails with an IndexOutOfBoundsException while
      * it builds the message for an UPDATE whose SET value cannot be assigned to its column (it
-     * looks the value up by the column's position in the table): that is the type error it meant.
+     * looks the value up by the column's position in the table): that is the type error it meant;
+     * and for an INSERT without a column list whose source is wider than the table.
      */
     private static SqlNode validate(SqlValidator validator, SqlNode node) {
         try {
             return validator.validate(node);
         } catch (IndexOutOfBoundsException e) {
+            if (node instanceof org.apache.calcite.sql.SqlInsert insert && insert.getTargetColumnList() == null) {
+                // Calcite cuts the table's row type to the source's width before it compares them.
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "the INSERT supplies more values than table "
+                        + insert.getTargetTable() + " has columns (Column name or number of supplied values does not"
+                        + " match table definition)", e);
+            }
             if (!(node instanceof SqlUpdate update)) {
                 throw e;
             }
