@@ -148,6 +148,23 @@ class MalformedStatementTest {
     }
 
     @Test
+    void aCaseWithAParameterAmongStringResultsPlans() throws SQLException {
+        statement.execute("INSERT INTO t VALUES (3, NULL, 'c', 3, 3)");
+        try (PreparedStatement prepared = connection.prepareStatement(
+                "SELECT CASE WHEN i > 5 THEN 'big' WHEN i IS NULL THEN ? ELSE 'small' END FROM t ORDER BY id")) {
+            prepared.setString(1, "none");
+            try (ResultSet rows = prepared.executeQuery()) {
+                assertTrue(rows.next());
+                assertEquals("small", rows.getString(1).strip());
+                assertTrue(rows.next());
+                assertEquals("big", rows.getString(1).strip());
+                assertTrue(rows.next());
+                assertEquals("none", rows.getString(1).strip());
+            }
+        }
+    }
+
+    @Test
     void anUpdateSetValueOfTheWrongTypeIs42804() throws SQLException {
         SQLException named = failure("UPDATE t SET d = TRUE");
         assertEquals(ErrorCode.WRONG_TYPE.sqlState(), named.getSQLState(), named::getMessage);
@@ -191,6 +208,19 @@ class MalformedStatementTest {
             SQLException failure = assertThrows(SQLException.class, () -> prepared.executeQuery().close());
             assertEquals(ErrorCode.WRONG_TYPE.sqlState(), failure.getSQLState(), failure::getMessage);
             assertTrue(failure.getMessage().contains("parameter 1"), failure.getMessage());
+        }
+        assertSessionGoesOn();
+    }
+
+    @Test
+    void aStringLiteralLongerThanACharIs22023EvenInACorrelatedSubQuery() throws SQLException {
+        String longText = "w".repeat(9000);
+        for (String sql : new String[] {"SELECT id FROM t WHERE id < CAST('" + longText + "' AS DECIMAL(38, 0))",
+                "SELECT id FROM t WHERE i IN (SELECT l_orderkey FROM lineitem WHERE t.id < CAST('" + longText
+                        + "' AS DECIMAL(38, 0))) OR s IS NULL"}) {
+            SQLException failure = failure(sql);
+            assertEquals(ErrorCode.INVALID_ARGUMENT.sqlState(), failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("9000 characters is longer than the 8000"), failure.getMessage());
         }
         assertSessionGoesOn();
     }

@@ -2,6 +2,7 @@ package dev.columba.planner.plan;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.type.SqlType;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,6 +43,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  *       PRECEDING ...});</li>
  *   <li>a window function and its window hold no sub-query (Calcite converts none there: 0A000);</li>
  *   <li>the ESCAPE of LIKE or SIMILAR TO written as a string is one character (22025);</li>
+ *   <li>a string literal is at most {@link SqlType.CharType#MAX_LENGTH} characters, the longest
+ *       CHAR (22023; the decorrelator failed with a NullPointerException on a longer one in a
+ *       correlated sub-query, where elsewhere its type is refused);</li>
  *   <li>VALUES holds no window function, and no column of it has both a date/time literal and a
  *       number or boolean literal (Calcite's coercion typed such a column DATE and left the number
  *       as it was).</li>
@@ -112,6 +116,19 @@ final class ClauseChecks extends SqlBasicVisitor<Void> {
             }
         }
         return super.visit(call);
+    }
+
+    @Override
+    public Void visit(SqlLiteral literal) {
+        if (literal instanceof SqlCharStringLiteral text
+                && text.getValueAs(String.class).codePointCount(0, text.getValueAs(String.class).length())
+                        > SqlType.CharType.MAX_LENGTH) {
+            throw error(ErrorCode.INVALID_ARGUMENT, "a string literal of "
+                    + text.getValueAs(String.class).length() + " characters is longer than the "
+                    + SqlType.CharType.MAX_LENGTH + " a CHAR holds; pass long text as a parameter",
+                    literal.getParserPosition());
+        }
+        return null;
     }
 
     private static void rowCount(SqlNode count, String clause) {

@@ -2,6 +2,8 @@ package dev.columba.planner.plan;
 
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -18,6 +20,11 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  * NullPointerException), and an untyped NULL in arithmetic is converted with another type than the
  * validator derived, so that an aggregate over it ({@code SUM(l_quantity * NULL)}) has two types
  * and a later rule fails an assertion ("mismatched type").
+ *
+ * <p>A CASE whose converted type differs from the validated one is cast to the validated type:
+ * with a parameter among string results ({@code CASE WHEN i > 5 THEN 'big' WHEN ... THEN ? ELSE
+ * 'small' END}) the validator typed it CHAR(5) and the conversion VARCHAR(5), and the converter's
+ * own check failed an assertion (issue 15; found again by the SQL fuzzing campaign).
  */
 final class ColumbaConvertlets implements SqlRexConvertletTable {
     static final ColumbaConvertlets INSTANCE = new ColumbaConvertlets();
@@ -31,8 +38,18 @@ final class ColumbaConvertlets implements SqlRexConvertletTable {
     private ColumbaConvertlets() {
     }
 
+    private static final SqlRexConvertlet CASE_OF_ITS_VALIDATED_TYPE = (context, call) -> {
+        RexNode converted = StandardConvertletTable.INSTANCE.get(call).convertCall(context, call);
+        RelDataType validated = context.getValidator().getValidatedNodeType(call);
+        return converted.getType().equals(validated) ? converted
+                : context.getRexBuilder().makeAbstractCast(validated, converted, false);
+    };
+
     @Override
     public SqlRexConvertlet get(SqlCall call) {
+        if (call.getKind() == SqlKind.CASE) {
+            return CASE_OF_ITS_VALIDATED_TYPE;
+        }
         if (STRICT.contains(call.getKind())) {
             for (int operand = 0; operand < call.operandCount(); operand++) {
                 SqlNode node = call.operand(operand);
