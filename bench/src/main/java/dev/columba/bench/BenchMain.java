@@ -3,6 +3,7 @@ package dev.columba.bench;
 import dev.columba.bench.harness.IterationMetricsProfiler;
 import dev.columba.bench.harness.JmhResultFile;
 import dev.columba.bench.harness.ReportCharts;
+import dev.columba.bench.reliability.ReliabilityCommand;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import java.io.IOException;
@@ -56,6 +57,9 @@ public final class BenchMain {
         }
         if (arguments[0].equals(REPORT_COMMAND)) {
             return report(arguments, out, err);
+        }
+        if (arguments[0].equals(ReliabilityCommand.NAME)) {
+            return ReliabilityCommand.run(arguments, out, err);
         }
         BenchOptions options;
         try {

@@ -43,6 +43,9 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                        columba bench report <results-dir>
                                       write a finished run's report.md and charts again from its
                                       jmh-result.json (its title and run section are kept)
+                       columba bench reliability [--seed N] [--statements N] [--first N] [--timeout S]
+                                      the SQL fuzzing campaign: mutated statements, outcomes by
+                                      SQLSTATE, every internal error or hang listed with its seed
                   --short             quick run: small tables, 1 warm-up and 2 measured iterations
                                       (rowstore-scan, seed004: %d MB; seed001: %s rows, TINY rowgroups;
                                       peers, tpch: TPC-H scale factor 0.01)

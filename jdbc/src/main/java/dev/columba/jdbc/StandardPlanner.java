@@ -9,6 +9,6 @@ final class StandardPlanner {
     }
 
     static Engine.StatementPlanner get() {
-        return (catalog, settings, statement) -> new QueryPlanner(catalog, settings).plan(statement);
+        return (catalog, settings, statement, cancel) -> new QueryPlanner(catalog, settings, cancel).plan(statement);
     }
 }

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.util.CancelFlag;
 
 /**
  * A hand-written planner for driver tests that must not wait for the query planner: whatever query
@@ -42,7 +43,8 @@ final class ScriptedPlanner implements Engine.StatementPlanner {
     }
 
     @Override
-    public PreparedStatementPlan plan(PlannerCatalog catalog, SettingValues settings, SqlNode statement) {
+    public PreparedStatementPlan plan(PlannerCatalog catalog, SettingValues settings, SqlNode statement,
+                                      CancelFlag cancel) {
         whilePlanning.run();
         PreparedStatementPlan plan = next;
         if (plan == null) {

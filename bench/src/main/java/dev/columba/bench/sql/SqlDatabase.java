@@ -26,7 +26,7 @@ import org.apache.arrow.vector.BaseIntVector;
  */
 public final class SqlDatabase implements AutoCloseable {
     private static final Engine.StatementPlanner PLANNER =
-            (catalog, settings, statement) -> new QueryPlanner(catalog, settings).plan(statement);
+            (catalog, settings, statement, cancel) -> new QueryPlanner(catalog, settings).plan(statement);
 
     private final Engine engine;
     private final Session session;

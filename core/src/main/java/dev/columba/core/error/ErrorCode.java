@@ -38,6 +38,8 @@ public enum ErrorCode {
     OBJECT_IN_USE(1023, Category.USER, "2BP01"),
     ROW_TOO_LARGE(1030, Category.USER, "54000"),
     KEY_TOO_LARGE(1031, Category.USER, "54000"),
+    /** Statement text longer than the parser takes (PostgreSQL's program_limit_exceeded). */
+    STATEMENT_TOO_LARGE(1032, Category.USER, "54000"),
     TRANSACTION_STATE(1040, Category.USER, "25000"),
     DATABASE_CLOSED(1050, Category.USER, "08003"),
     DATABASE_IN_USE(1051, Category.USER, "55006"),

@@ -86,7 +86,7 @@ final class TpchFixture implements AutoCloseable {
                 Properties properties = new Properties();
                 properties.setProperty("buffer_pool_size", "256MB");
                 Engine engine = Engine.open(directory.resolve(storage.name().toLowerCase()), properties,
-                        (catalog, settings, statement) -> new QueryPlanner(catalog, settings).plan(statement));
+                        (catalog, settings, statement, cancel) -> new QueryPlanner(catalog, settings).plan(statement));
                 fixture.engines.put(storage, engine);
                 Session session = engine.openSession();
                 fixture.sessions.put(storage, session);

@@ -3,7 +3,10 @@ package dev.columba.planner.parser;
 import java.util.Collection;
 import java.util.List;
 
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
 import dev.columba.planner.parser.impl.ColumbaTokens;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlDialect;
@@ -13,6 +16,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlConformance;
+import org.apache.calcite.util.CancelFlag;
 
 /**
  * Parses Columba SQL: Calcite's grammar plus SQL Server's DDL, session commands and query hints
@@ -34,11 +38,23 @@ import org.apache.calcite.sql.validate.SqlConformance;
  * </ul>
  *
  * <p>Errors are {@link ColumbaParseException}s carrying the line and column of the offending token.
+ * Parsing takes time linear in the text's length, which is bounded ({@link #MAX_STATEMENT_LENGTH}),
+ * and a parse can be cancelled: the parser reads the text through a {@link CancellableReader}.
  * The class is stateless and thread-safe; each call builds its own Calcite parser.
  */
 public final class ColumbaSqlParser {
     /** SQL Server's limit on identifier length (sysname = nvarchar(128)). */
     public static final int IDENTIFIER_MAX_LENGTH = 128;
+
+    /**
+     * The longest statement (or script) text parsed, in characters: 16 Mi, as a bound on the
+     * memory a statement's tree takes; larger text is refused before parsing with a clear error
+     * (bulk data belongs in COPY). SQL Server's limit is 256 MB a batch, PostgreSQL's 1 GB.
+     */
+    public static final int MAX_STATEMENT_LENGTH = 16 << 20;
+
+    /** The flag of a parse nobody can cancel: no one else holds it, so it is never set. */
+    private static final CancelFlag NOT_CANCELLED = new CancelFlag(new AtomicBoolean());
 
     /** More expected tokens than this make the error message say only what was found. */
     private static final int MAX_EXPECTED_TOKENS_LISTED = 12;
@@ -82,7 +98,15 @@ public final class ColumbaSqlParser {
      * @throws ColumbaParseException if {@code sql} does not parse, or is not exactly one statement
      */
     public static SqlNode parse(String sql) {
-        List<SqlNode> statements = parseStatements(sql);
+        return parse(sql, NOT_CANCELLED);
+    }
+
+    /**
+     * {@link #parse(String)}, stopping with QUERY_CANCELLED once {@code cancel} is set (a
+     * statement's timeout or {@code cancel()} while it is parsed).
+     */
+    public static SqlNode parse(String sql, CancelFlag cancel) {
+        List<SqlNode> statements = parseStatements(sql, cancel);
         if (statements.size() == 1) {
             return statements.getFirst();
         }
@@ -104,9 +128,28 @@ public final class ColumbaSqlParser {
      *         the whole script
      */
     public static List<SqlNode> parseStatements(String sql) {
+        return parseStatements(sql, NOT_CANCELLED);
+    }
+
+    /**
+     * {@link #parseStatements(String)}, stopping with QUERY_CANCELLED once {@code cancel} is set.
+     *
+     * @throws ColumbaException STATEMENT_TOO_LARGE for text longer than {@link #MAX_STATEMENT_LENGTH}
+     */
+    public static List<SqlNode> parseStatements(String sql, CancelFlag cancel) {
+        if (sql.length() > MAX_STATEMENT_LENGTH) {
+            throw new ColumbaException(ErrorCode.STATEMENT_TOO_LARGE, "the statement is " + sql.length()
+                    + " characters long, more than the " + MAX_STATEMENT_LENGTH + " Columba parses;"
+                    + " load data with COPY or split the statement");
+        }
         try {
-            return List.copyOf(SqlParser.create(sql, CONFIG).parseStmtList().getList());
+            return List.copyOf(SqlParser.create(new CancellableReader(sql, cancel), CONFIG).parseStmtList().getList());
         } catch (SqlParseException e) {
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (cause instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED) {
+                    throw columba;
+                }
+            }
             throw toColumbaException(e);
         }
     }
@@ -144,8 +187,24 @@ public final class ColumbaSqlParser {
                         + ". Rewrite the statement or break it up into smaller statements.";
             }
         }
+        if (e.getCause() != null && builtByOperatorParser(e.getCause())) {
+            // Calcite builds an expression's tree from its operators and operands in a second
+            // pass, which fails without a message on some malformed sequences (BETWEEN 1 AND NOT 9).
+            return "Incorrect syntax" + where + ": an expression's operators and operands do not fit together"
+                    + " (an operator without an operand, or BETWEEN ... AND with a bound that is not an operand)";
+        }
         String kind = e.getCause() == null ? "no detail" : e.getCause().getClass().getSimpleName();
         return "Incorrect syntax" + where + " (the parser reported " + kind + ")";
+    }
+
+    private static boolean builtByOperatorParser(Throwable failure) {
+        for (StackTraceElement frame : failure.getStackTrace()) {
+            if (frame.getClassName().equals("org.apache.calcite.util.PrecedenceClimbingParser")
+                    || frame.getClassName().equals("org.apache.calcite.sql.parser.SqlParserUtil")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String firstLine(String message) {

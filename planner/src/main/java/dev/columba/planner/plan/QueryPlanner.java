@@ -69,6 +69,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.config.NullCollation;
@@ -119,6 +121,11 @@ import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
@@ -128,7 +135,6 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
@@ -206,10 +212,21 @@ public final class QueryPlanner {
 
     private final PlannerCatalog catalog;
     private final SettingValues settings;
+    private final CancelFlag cancel;
 
+    /** A planner nobody cancels. */
     public QueryPlanner(PlannerCatalog catalog, SettingValues settings) {
+        this(catalog, settings, new CancelFlag(new AtomicBoolean()));
+    }
+
+    /**
+     * A planner that stops with QUERY_CANCELLED once {@code cancel} is set: between its phases, and
+     * within cost-based optimization, whose search Calcite stops when the flag is set.
+     */
+    public QueryPlanner(PlannerCatalog catalog, SettingValues settings, CancelFlag cancel) {
         this.catalog = catalog;
         this.settings = settings;
+        this.cancel = cancel;
     }
 
     /**
@@ -252,7 +269,7 @@ public final class QueryPlanner {
         RexBuilder rexBuilder = new RexBuilder(typeFactory);
         RelOptCluster cluster = RelOptCluster.create(planner, rexBuilder);
         SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
-                StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
+                ColumbaConvertlets.INSTANCE, CONVERTER_CONFIG);
         RowExpressions row = RowExpressions.of(table.getRowType(typeFactory), converter, rexBuilder);
         ExpressionTranslator translator = Execution.planning(rexBuilder).translator(table.schema());
         List<TableModifyOperator.Check> checks = new ArrayList<>();
@@ -316,10 +333,12 @@ public final class QueryPlanner {
         if (node instanceof SqlQueryOption option) {
             node = option.query();
         }
+        ClauseChecks.check(node);
         GeneratedColumnRewrite.apply(node, catalog);
         PlannedStatement planned;
         try {
-            planned = planStatement(node, hints, degree);
+            SqlNode query = node;
+            planned = cancellable(() -> planStatement(query, hints, degree));
         } catch (CalciteContextException e) {
             throw validationError(e, node);
         } catch (RelOptPlanner.CannotPlanException e) {
@@ -341,6 +360,30 @@ public final class QueryPlanner {
             throw new ColumbaException(ErrorCode.INTERNAL, "planning failed: " + e, e);
         }
         return explain ? explainPlan(planned) : planned;
+    }
+
+    /**
+     * Runs a phase of planning; a failure after a cancel was asked for is the cancellation (Calcite
+     * stops its search with its own "preparation aborted" exception).
+     */
+    private <T> T cancellable(Supplier<T> phase) {
+        try {
+            return phase.get();
+        } catch (RuntimeException e) {
+            if (cancel.isCancelRequested()) {
+                throw e instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED
+                        ? columba : new ColumbaException(ErrorCode.QUERY_CANCELLED,
+                                "the statement was cancelled while it was planned", e);
+            }
+            throw e;
+        }
+    }
+
+    /** Between planning phases: stops here if the statement was cancelled. */
+    private void checkCancelled() {
+        if (cancel.isCancelRequested()) {
+            throw new ColumbaException(ErrorCode.QUERY_CANCELLED, "the statement was cancelled while it was planned");
+        }
     }
 
     private PlanHints hints(SqlNode node) {
@@ -381,6 +424,48 @@ public final class QueryPlanner {
                         .withDefaultNullCollation(NullCollation.HIGH));
     }
 
+    /**
+     * The validated statement. Calcite's validator fails with an IndexOutOfBoundsException while
+     * it builds the message for an UPDATE whose SET value cannot be assigned to its column (it
+     * looks the value up by the column's position in the table): that is the type error it meant;
+     * and for an INSERT without a column list whose source is wider than the table.
+     */
+    private static SqlNode validate(SqlValidator validator, SqlNode node) {
+        try {
+            return validator.validate(node);
+        } catch (IndexOutOfBoundsException e) {
+            if (node instanceof org.apache.calcite.sql.SqlInsert insert && insert.getTargetColumnList() == null) {
+                // Calcite cuts the table's row type to the source's width before it compares them.
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "the INSERT supplies more values than table "
+                        + insert.getTargetTable() + " has columns (Column name or number of supplied values does not"
+                        + " match table definition)", e);
+            }
+            if (!(node instanceof SqlUpdate update)) {
+                throw e;
+            }
+            throw new ColumbaException(ErrorCode.WRONG_TYPE, unassignable(validator, update), e);
+        }
+    }
+
+    private static String unassignable(SqlValidator validator, SqlUpdate update) {
+        SqlValidatorTable table = validator.getNamespace(update.getTargetTable()) == null ? null
+                : validator.getNamespace(update.getTargetTable()).getTable();
+        for (int assignment = 0; assignment < update.getTargetColumnList().size(); assignment++) {
+            SqlNode column = update.getTargetColumnList().get(assignment);
+            SqlNode value = update.getSourceExpressionList().get(assignment);
+            RelDataType valueType = validator.getValidatedNodeTypeIfKnown(value);
+            RelDataTypeField field = table == null || !(column instanceof SqlIdentifier name) ? null
+                    : table.getRowType().getField(name.names.getLast(), false, false);
+            if (valueType != null && field != null && !SqlTypeUtil.canAssignFrom(field.getType(), valueType)) {
+                SqlParserPos position = value.getParserPosition();
+                return "Cannot assign to column '" + field.getName() + "' of type " + field.getType()
+                        + " a value of type " + valueType + " at line " + position.getLineNum() + ", column "
+                        + position.getColumnNum();
+            }
+        }
+        return "a SET value of this UPDATE cannot be assigned to its column's type";
+    }
+
     private PlannedStatement planStatement(SqlNode node, PlanHints hints, int degree) {
         JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
         Properties properties = new Properties();
@@ -388,13 +473,14 @@ public final class QueryPlanner {
         CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
                 new CalciteConnectionConfigImpl(properties));
         SqlValidator validator = newValidator(catalogReader, typeFactory);
-        SqlNode validated = validator.validate(node);
+        SqlNode validated = validate(validator, node);
+        checkCancelled();
         List<SqlType> parameterTypes = new ArrayList<>();
         for (RelDataTypeField field : validator.getParameterRowType(validated).getFieldList()) {
             parameterTypes.add(SqlTypes.fromRelType(field.getType()));
         }
 
-        VolcanoPlanner planner = new VolcanoPlanner(ColumbaCost.FACTORY, Contexts.empty());
+        VolcanoPlanner planner = new VolcanoPlanner(ColumbaCost.FACTORY, Contexts.of(cancel));
         planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
         planner.setExecutor(new ColumbaRexExecutor());
         RexBuilder rexBuilder = new RexBuilder(typeFactory);
@@ -403,11 +489,14 @@ public final class QueryPlanner {
         cluster.setMetadataQuerySupplier(UNCACHED_METADATA);
 
         SqlToRelConverter converter = new StoreAssignmentConverter(new ViewExpansion(catalogReader, typeFactory, cluster),
-                validator, catalogReader, cluster, StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
+                validator, catalogReader, cluster, ColumbaConvertlets.INSTANCE, CONVERTER_CONFIG);
         RelRoot root = converter.convertQuery(validated, false, true);
+        checkCancelled();
         RelNode logical = rewrite(root.rel, cluster, catalogReader, converter);
+        checkCancelled();
         if (!hints.forceOrder()) {
             logical = orderJoins(logical, converter);
+            checkCancelled();
         }
         logical = root.withRel(logical).project();
         checkSupported(logical);
@@ -873,7 +962,7 @@ public final class QueryPlanner {
                 SqlValidator validator = newValidator(catalogReader, typeFactory);
                 SqlNode validated = validator.validate(parsed);
                 SqlToRelConverter converter = new SqlToRelConverter(this, validator, catalogReader, cluster,
-                        StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
+                        ColumbaConvertlets.INSTANCE, CONVERTER_CONFIG);
                 return converter.convertQuery(validated, false, false);
             } catch (CalciteContextException e) {
                 ColumbaException error = validationError(e, parsed);

@@ -113,7 +113,8 @@ public final class ExpressionTranslator {
             return new Expr.Literal(converted, ParameterValues.fitting(type, converted));
         } catch (ColumbaException e) {
             throw new ColumbaException(e.errorCode(), "parameter " + (index + 1) + ": " + e.getMessage(), e);
-        } catch (IllegalArgumentException | ArithmeticException e) {
+        } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
+            // DateTimeException: text that is not a date ('1' for a DATE parameter was XX000, found by SQL fuzzing).
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "parameter " + (index + 1) + " (" + value + ", a "
                     + value.getClass().getSimpleName() + ") is not a value of type " + type.sqlName() + ": " + e.getMessage(), e);
         }

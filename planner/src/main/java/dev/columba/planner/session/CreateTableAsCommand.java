@@ -72,7 +72,8 @@ final class CreateTableAsCommand {
             }
             long planCpuStart = THREADS.getCurrentThreadCpuTime();
             long planStart = System.nanoTime();
-            PreparedStatementPlan source = session.engine().planner().plan(new SessionCatalog(session), settings, create);
+            PreparedStatementPlan source = session.engine().planner().plan(new SessionCatalog(session), settings, create,
+                    session.compiling());
             compile = new Session.CompileTime(THREADS.getCurrentThreadCpuTime() - planCpuStart,
                     System.nanoTime() - planStart);
             if (source.parameterTypes().size() != parameters.size()) {

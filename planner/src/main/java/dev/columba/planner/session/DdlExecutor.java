@@ -176,7 +176,8 @@ final class DdlExecutor {
         // The text as written, before planning: validation rewrites the tree in place (expanded *,
         // qualified names, implicit casts that do not read back).
         String definition = create.query.toSqlString(ColumbaSqlParser.dialect()).getSql();
-        TableSchema columns = session.engine().planner().plan(new SessionCatalog(session), session.settings(), create)
+        TableSchema columns = session.engine().planner().plan(new SessionCatalog(session), session.settings(), create,
+                session.compiling())
                 .schema();
         int objectId = existing.isPresent() ? existing.get().objectId()
                 : database().catalog().allocateObjectId(transaction.writes(), counters);

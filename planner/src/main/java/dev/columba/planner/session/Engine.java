@@ -30,16 +30,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.util.CancelFlag;
 
 /**
  * One open database and what runs around it: the tuple mover, the memory of statements, and the
  * planner sessions use. Sessions are the way in; several may run at once on their own threads.
  */
 public final class Engine implements AutoCloseable {
-    /** Plans a query or modification: the planner module's {@code QueryPlanner}. */
+    /**
+     * Plans a query or modification: the planner module's {@code QueryPlanner}. Planning stops with
+     * QUERY_CANCELLED once {@code cancel} is set (a statement's timeout or {@code cancel()}).
+     */
     @FunctionalInterface
     public interface StatementPlanner {
-        PreparedStatementPlan plan(PlannerCatalog catalog, SettingValues settings, SqlNode statement);
+        PreparedStatementPlan plan(PlannerCatalog catalog, SettingValues settings, SqlNode statement, CancelFlag cancel);
     }
 
     /** Memory all statements together may hold; each statement gets a child with its own limit. */

@@ -49,6 +49,8 @@ import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.util.NlsString;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.util.CancelFlag;
 
 /**
  * A connection's state and the statement loop: settings (session values over the engine's global
@@ -74,6 +76,12 @@ public final class Session implements AutoCloseable {
     private boolean autoCommit = true;
     private Transaction transaction;
     private volatile ExecutionContext running;
+    /**
+     * Cancels the statement being parsed or planned now: {@link #cancel()} sets it, the parser and
+     * the planner check it. A new one for each statement, so that a cancel meant for one never
+     * reaches the next.
+     */
+    private volatile CancelFlag compiling = new CancelFlag(new AtomicBoolean());
     private java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> copyProgress = progress -> { };
     private boolean closed;
     /** Whether the open transaction ran DDL: until it ends, this session's schema is not the committed one. */
@@ -327,6 +335,7 @@ public final class Session implements AutoCloseable {
 
     private StatementResult executeText(String sql, List<Object> parameters) {
         checkOpen();
+        startCompiling();
         long start = System.nanoTime();
         // The thread's CPU clock is read only once a lookup missed (a system call, worth avoiding
         // on the hit path): the compile CPU time leaves out the microseconds of the lookup.
@@ -348,7 +357,7 @@ public final class Session implements AutoCloseable {
         }
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         Compilation compilation = new Compilation(key, cpuStart, start);
-        SqlNode statement = ColumbaSqlParser.parse(sql);
+        SqlNode statement = ColumbaSqlParser.parse(sql, compiling);
         return execute(statement, parameters, compilation);
     }
 
@@ -381,6 +390,7 @@ public final class Session implements AutoCloseable {
      */
     public Optional<Description> describe(String sql) {
         checkOpen();
+        startCompiling();
         PlanCache.Key key = planKey(normalized(sql), false);
         PlanCache.Entry cached = planCacheUsable() ? engine.planCache().find(key) : null;
         PreparedStatementPlan plan;
@@ -388,7 +398,7 @@ public final class Session implements AutoCloseable {
             plan = cached.plan();
         } else {
             long cpuStart = THREADS.getCurrentThreadCpuTime();
-            SqlNode statement = ColumbaSqlParser.parse(sql);
+            SqlNode statement = ColumbaSqlParser.parse(sql, compiling);
             if (!QueryPlanner.plans(statement)) {
                 return Optional.empty();
             }
@@ -469,10 +479,14 @@ public final class Session implements AutoCloseable {
         Optional<List<SimpleParameterization.Binding>> bindings;
         PreparedStatementPlan plan;
         try {
-            statement = ColumbaSqlParser.parse(parameterized.text());
+            statement = ColumbaSqlParser.parse(parameterized.text(), compiling);
             bindings = SimpleParameterization.bindings(statement, parameterized.literals().size());
-            plan = bindings.isEmpty() ? null : engine.planner().plan(new SessionCatalog(this), settings(), statement);
+            plan = bindings.isEmpty() ? null
+                    : engine.planner().plan(new SessionCatalog(this), settings(), statement, compiling);
         } catch (ColumbaException e) {
+            if (e.errorCode() == ErrorCode.QUERY_CANCELLED) {
+                throw e;
+            }
             // The text with markers does not parse or plan (a marker where SQL wants a literal, a
             // marker whose type nothing gives); the text with its literals says what is wrong, if anything.
             plan = null;
@@ -523,6 +537,7 @@ public final class Session implements AutoCloseable {
 
     private BatchResult executeBatchOnce(String sql, List<List<Object>> parameterSets) {
         checkOpen();
+        startCompiling();
         if (parameterSets.isEmpty()) {
             return new BatchResult(new long[0], List.of(), StatementStatistics.NONE, List.of());
         }
@@ -534,7 +549,7 @@ public final class Session implements AutoCloseable {
             planned = new Planned(cached.plan(), cached.modifiedTable(), CompileTime.CACHED);
         } else {
             long cpuStart = THREADS.getCurrentThreadCpuTime();
-            SqlNode statement = ColumbaSqlParser.parse(sql);
+            SqlNode statement = ColumbaSqlParser.parse(sql, compiling);
             if (!planned(statement)) {
                 return executeEach(statement, parameterSets);
             }
@@ -654,7 +669,8 @@ public final class Session implements AutoCloseable {
     public List<StatementResult> executeScript(String sql) {
         checkOpen();
         List<StatementResult> results = new ArrayList<>();
-        for (SqlNode statement : ColumbaSqlParser.parseStatements(sql)) {
+        startCompiling();
+        for (SqlNode statement : ColumbaSqlParser.parseStatements(sql, compiling)) {
             StatementResult result = counted(() -> execute(statement, List.of(), null));
             if (result instanceof StatementResult.Rows rows) {
                 while (rows.next() != null) {
@@ -845,7 +861,7 @@ public final class Session implements AutoCloseable {
     private Planned plan(SqlNode statement, Compilation compilation) {
         long cpuStart = compilation != null ? compilation.cpuStart() : THREADS.getCurrentThreadCpuTime();
         long start = compilation != null ? compilation.start() : System.nanoTime();
-        PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings(), statement);
+        PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings(), statement, compiling);
         long planningNanos = System.nanoTime() - start;
         CompileTime compile = new CompileTime(THREADS.getCurrentThreadCpuTime() - cpuStart, planningNanos);
         Optional<String> modified = modifiedTable(statement);
@@ -1105,13 +1121,24 @@ public final class Session implements AutoCloseable {
         }
     }
 
+    /** A statement starts: a cancel from now on is for it. */
+    private void startCompiling() {
+        compiling = new CancelFlag(new AtomicBoolean());
+    }
+
+    /** What cancels the statement being compiled now, for commands that plan a query (CREATE TABLE AS). */
+    CancelFlag compiling() {
+        return compiling;
+    }
+
     /** A statement's context, its waits adding to the database's ({@code sys.wait_stats}). */
     QueryContext newQuery(SettingValues settings) {
         return new QueryContext(settings, database().waits());
     }
 
-    /** Asks the running statement, if any, to stop; it fails with QUERY_CANCELLED. */
+    /** Asks the running statement, if any, to stop, also while it is parsed or planned; it fails with QUERY_CANCELLED. */
     public void cancel() {
+        compiling.requestCancel();
         ExecutionContext current = running;
         if (current != null) {
             current.cancel();

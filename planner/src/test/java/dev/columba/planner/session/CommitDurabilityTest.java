@@ -44,7 +44,7 @@ class CommitDurabilityTest {
     private static Engine open(Path directory) {
         Properties properties = new Properties();
         properties.setProperty("buffer_pool_size", "16MB");
-        return Engine.open(directory, properties, (catalog, settings, statement) ->
+        return Engine.open(directory, properties, (catalog, settings, statement, cancel) ->
                 new QueryPlanner(catalog, settings).plan(statement));
     }
 

@@ -29,7 +29,7 @@ public final class CopyCrashWorkload {
         Properties properties = new Properties();
         // A small pool: the load's pages go to the spill file long before it commits.
         properties.setProperty("buffer_pool_size", "4MB");
-        return Engine.open(directory, properties, (catalog, settings, statement) ->
+        return Engine.open(directory, properties, (catalog, settings, statement, cancel) ->
                 new QueryPlanner(catalog, settings).plan(statement));
     }
 

@@ -23,7 +23,7 @@ public final class PartitionedCrashWorkload {
         properties.setProperty("buffer_pool_size", "2MB");
         properties.setProperty("wal_segment_size", "1MB");
         properties.setProperty("checkpoint_wal_size", "1MB");
-        return Engine.open(directory, properties, (catalog, settings, statement) ->
+        return Engine.open(directory, properties, (catalog, settings, statement, cancel) ->
                 new QueryPlanner(catalog, settings).plan(statement));
     }
 

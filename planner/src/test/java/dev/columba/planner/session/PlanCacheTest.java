@@ -42,7 +42,7 @@ class PlanCacheTest {
     void open() {
         Properties properties = new Properties();
         properties.setProperty("buffer_pool_size", "16MB");
-        engine = Engine.open(directory, properties, (catalog, settings, statement) -> {
+        engine = Engine.open(directory, properties, (catalog, settings, statement, cancel) -> {
             planned.add(statement.toString());
             return new QueryPlanner(catalog, settings).plan(statement);
         });

@@ -32,7 +32,7 @@ class ReusedBatchesTest {
     void open() {
         Properties properties = new Properties();
         properties.setProperty("buffer_pool_size", "16MB");
-        engine = Engine.open(directory, properties, (catalog, settings, statement) ->
+        engine = Engine.open(directory, properties, (catalog, settings, statement, cancel) ->
                 new QueryPlanner(catalog, settings).plan(statement));
         session = engine.openSession();
         // The point selects here are about the scan operator's batches, which a direct lookup has none of.

@@ -35,7 +35,7 @@ class SessionDdlTest {
     void open() {
         Properties properties = new Properties();
         properties.setProperty("buffer_pool_size", "16MB");
-        engine = Engine.open(directory, properties, (catalog, settings, statement) -> {
+        engine = Engine.open(directory, properties, (catalog, settings, statement, cancel) -> {
             throw new AssertionError("this test plans no query: " + statement);
         });
         session = engine.openSession();

@@ -34,7 +34,7 @@ class TrivialPlanTest {
     void open() {
         Properties properties = new Properties();
         properties.setProperty("buffer_pool_size", "16MB");
-        engine = Engine.open(directory, properties, (catalog, settings, statement) -> new QueryPlanner(catalog, settings).plan(statement));
+        engine = Engine.open(directory, properties, (catalog, settings, statement, cancel) -> new QueryPlanner(catalog, settings).plan(statement));
         trivial = engine.openSession();
         full = engine.openSession();
         full.execute("DBCC TRACEON (8757)");

@@ -1,0 +1,169 @@
+package dev.columba.bench.reliability;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * {@code ./columba bench reliability [options]}: the SQL fuzzing campaign ({@link SqlFuzzCampaign}).
+ * It prints the seed first, counts outcomes by SQLSTATE, lists every failure with the seed and index
+ * that replay it, writes {@code reliability-<timestamp>.md} to the results directory, and exits 1
+ * if anything failed. Not a JMH suite: it measures how often the engine breaks, not how fast it runs.
+ */
+public final class ReliabilityCommand {
+    public static final String NAME = "reliability";
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private ReliabilityCommand() {
+    }
+
+    public static String usage() {
+        return """
+                usage: columba bench reliability [options]
+                  --seed N            the run's seed (default: a random one, printed first)
+                  --statements N      mutated statements to run (default 100000)
+                  --first N           index of the first statement (default 0); with --statements 1,
+                                      replays one statement a report listed
+                  --timeout S         each statement's query timeout in seconds (default 10)
+                  --flips N           byte flips in the files of a cleanly closed database (default 1000;
+                                      0: none), each in a fresh copy, answers compared with those before
+                  --work-dir DIR      where the flip campaign's databases go (default bench/target/reliability)
+                  --results-dir DIR   where the report goes (default bench/results)
+                """;
+    }
+
+    /** Runs the command; the process's exit status: 0 no failure, 1 failures, 2 bad arguments. */
+    public static int run(String[] arguments, PrintStream out, PrintStream err) {
+        long seed = ThreadLocalRandom.current().nextLong();
+        long statements = 100_000;
+        long first = 0;
+        int timeout = 10;
+        Path results = Path.of("bench", "results");
+        long flips = 1000;
+        Path work = Path.of("bench", "target", "reliability");
+        try {
+            for (int index = 1; index < arguments.length; index++) {
+                String value = index + 1 < arguments.length ? arguments[index + 1] : null;
+                switch (arguments[index]) {
+                    case "--seed" -> seed = Long.parseLong(required(value, "--seed"));
+                    case "--statements" -> statements = positive(Long.parseLong(required(value, "--statements")), "--statements");
+                    case "--first" -> first = Long.parseLong(required(value, "--first"));
+                    case "--timeout" -> timeout = (int) positive(Integer.parseInt(required(value, "--timeout")), "--timeout");
+                    case "--results-dir" -> results = Path.of(required(value, "--results-dir"));
+                    case "--flips" -> flips = Long.parseLong(required(value, "--flips"));
+                    case "--work-dir" -> work = Path.of(required(value, "--work-dir"));
+                    default -> throw new IllegalArgumentException("unknown option " + arguments[index]);
+                }
+                index++;
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("columba bench reliability: " + e.getMessage());
+            err.print(usage());
+            return 2;
+        }
+        out.println("columba bench reliability: seed " + seed + ", statements " + first + " to " + (first + statements - 1)
+                + ", timeout " + timeout + " s");
+        SqlFuzzCampaign.Result result;
+        FileDamageCampaign.Result damage = null;
+        try {
+            result = new SqlFuzzCampaign(seed, timeout, out).run(first, statements);
+            out.print(report(result, first, timeout));
+            if (flips > 0) {
+                out.println("columba bench reliability: " + flips + " byte flips, seed " + seed);
+                damage = new FileDamageCampaign(seed, work, out).run(flips);
+            }
+        } catch (SQLException | IOException e) {
+            err.println("columba bench reliability: the campaign could not run: " + e.getMessage());
+            return 1;
+        }
+        String report = report(result, first, timeout) + (damage == null ? "" : report(damage));
+        if (damage != null) {
+            out.print(report(damage));
+        }
+        try {
+            Files.createDirectories(results);
+            Path file = results.resolve("reliability-" + LocalDateTime.now().format(TIMESTAMP) + ".md");
+            Files.writeString(file, report);
+            out.println("columba bench reliability: report in " + file);
+        } catch (IOException e) {
+            err.println("columba bench reliability: cannot write the report: " + e.getMessage());
+            return 1;
+        }
+        return result.failures().isEmpty() && (damage == null || damage.failures().isEmpty()) ? 0 : 1;
+    }
+
+    /** The run's counts and failures as Markdown. */
+    static String report(SqlFuzzCampaign.Result result, long first, int timeout) {
+        StringBuilder text = new StringBuilder("## SQL fuzzing\n\n");
+        long parsed = result.statements() - result.count("42601");
+        text.append("Seed ").append(result.seed()).append(", statements ").append(first).append(" to ")
+                .append(first + result.statements() - 1).append(" (").append(result.statements()).append("), timeout ")
+                .append(timeout).append(" s, ").append(String.format("%.1f s", result.elapsedNanos() / 1e9)).append(".\n")
+                .append("Parsed (not 42601): ").append(parsed).append(" (")
+                .append(String.format("%.1f", 100.0 * parsed / Math.max(1, result.statements()))).append("%); ")
+                .append("failures: ").append(result.failures().size()).append(".\n\n")
+                .append("| outcome | statements |\n|---|---:|\n");
+        for (Map.Entry<String, Long> outcome : result.bySqlState().entrySet()) {
+            text.append("| ").append(outcome.getKey()).append(" | ").append(outcome.getValue()).append(" |\n");
+        }
+        text.append("\n");
+        if (!result.failures().isEmpty()) {
+            text.append("Failures (replay one with `--seed ").append(result.seed())
+                    .append(" --first <index> --statements 1`):\n\n");
+            for (SqlFuzzCampaign.Failure failure : result.failures()) {
+                text.append("- ").append(failure.line()).append("\n");
+            }
+            text.append("\n");
+        }
+        return text.toString();
+    }
+
+    /** The flip campaign's counts by file kind and its failures as Markdown. */
+    static String report(FileDamageCampaign.Result result) {
+        StringBuilder text = new StringBuilder("## Byte flips after a clean close\n\n");
+        text.append("Seed ").append(result.seed()).append(", ").append(result.flips())
+                .append(" flips (one bit each, in a fresh copy of the database); failures: ")
+                .append(result.failures().size()).append(".\n\n| file kind |");
+        FileDamageCampaign.Outcome[] outcomes = FileDamageCampaign.Outcome.values();
+        for (FileDamageCampaign.Outcome outcome : outcomes) {
+            text.append(' ').append(outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).append(" |");
+        }
+        text.append("\n|---|").append("---:|".repeat(outcomes.length)).append('\n');
+        for (Map.Entry<String, Map<FileDamageCampaign.Outcome, Long>> kind : result.byFileKind().entrySet()) {
+            text.append("| ").append(kind.getKey()).append(" |");
+            for (FileDamageCampaign.Outcome outcome : outcomes) {
+                text.append(' ').append(kind.getValue().getOrDefault(outcome, 0L)).append(" |");
+            }
+            text.append('\n');
+        }
+        text.append('\n');
+        if (!result.failures().isEmpty()) {
+            text.append("Failures:\n\n");
+            for (FileDamageCampaign.Flip flip : result.failures()) {
+                text.append("- ").append(flip.line()).append('\n');
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
+    private static String required(String value, String option) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
+    private static long positive(long value, String option) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(option + " must be 1 or more, got " + value);
+        }
+        return value;
+    }
+}

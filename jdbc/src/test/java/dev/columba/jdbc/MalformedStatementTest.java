@@ -1,0 +1,280 @@
+package dev.columba.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ErrorCode;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The minimal reproductions of issue 15's SQL fuzzing: statements a user can type that ended as
+ * {@code XX000} internal errors (or a parser exception with the wrong cause) end with the SQLSTATE
+ * of their real fault and the position where one exists, and the session goes on.
+ */
+class MalformedStatementTest {
+    private Connection connection;
+    private Statement statement;
+
+    @BeforeEach
+    void open() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:columba:mem:malformed-" + System.nanoTime(), DriverTest.small());
+        statement = connection.createStatement();
+        statement.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, i INT, s VARCHAR(20), d INT, dc DECIMAL(10, 2))");
+        statement.execute("INSERT INTO t VALUES (1, 1, 'a', 1, 1.5), (2, 6, 'b', 2, NULL)");
+        statement.execute("CREATE TABLE a (id INT, s VARCHAR(10))");
+        statement.execute("CREATE TABLE b (id INT, s VARCHAR(10))");
+        statement.execute("INSERT INTO a VALUES (1, 'x')");
+        statement.execute("INSERT INTO b VALUES (2, 'y')");
+        statement.execute("CREATE TABLE lineitem (l_orderkey INT, l_quantity DECIMAL(15, 2))");
+        statement.execute("INSERT INTO lineitem VALUES (1, 5), (1, 6), (2, 7)");
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        connection.close();
+    }
+
+    private SQLException failure(String sql) {
+        SQLException failure = assertThrows(SQLException.class, () -> statement.execute(sql), sql);
+        assertNotEquals(ErrorCode.INTERNAL.sqlState(), failure.getSQLState(), failure::getMessage);
+        return failure;
+    }
+
+    private void assertSessionGoesOn() throws SQLException {
+        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM t")) {
+            assertTrue(rows.next());
+            assertEquals(2, rows.getLong(1));
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SELECT id FROM t LIMIT 99999999999999999999999999999999999999999 | VALUE_OUT_OF_RANGE | LIMIT",
+        "SELECT id FROM t LIMIT 1e308                                       | VALUE_OUT_OF_RANGE | LIMIT",
+        "SELECT id, s FROM a UNION SELECT id, s FROM b ORDER BY 1 LIMIT 1e308 | VALUE_OUT_OF_RANGE | LIMIT",
+        "SELECT id FROM t OFFSET 99999999999999999999999 ROWS              | VALUE_OUT_OF_RANGE | OFFSET",
+        "SELECT id FROM t LIMIT 1e-39                                       | INVALID_ARGUMENT   | LIMIT",
+        "SELECT id FROM t ORDER BY id LIMIT 5 OFFSET 1.5                    | INVALID_ARGUMENT   | OFFSET",
+    })
+    void rowCountsOutsideALongAreDataErrorsNamingTheClause(String sql, ErrorCode code, String clause) {
+        SQLException failure = failure(sql);
+        assertInstanceOf(SQLDataException.class, failure);
+        assertEquals(code.sqlState(), failure.getSQLState(), failure::getMessage);
+        assertTrue(failure.getMessage().contains("row count of " + clause), failure.getMessage());
+        assertTrue(failure.getMessage().contains("at line 1, column "), failure.getMessage());
+    }
+
+    @Test
+    void aParameterAsASortKeyIsAStatementError() {
+        for (String sql : new String[] {"SELECT s FROM t ORDER BY ?", "SELECT s FROM t ORDER BY ? DESC"}) {
+            SQLException failure = assertThrows(SQLException.class, () -> {
+                try (PreparedStatement prepared = connection.prepareStatement(sql)) {
+                    prepared.setInt(1, 1);
+                    prepared.executeQuery().close();
+                }
+            }, sql);
+            assertInstanceOf(SQLSyntaxErrorException.class, failure);
+            assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("cannot be a parameter"), failure.getMessage());
+            assertTrue(failure.getMessage().contains("at line 1, column 26"), failure.getMessage());
+        }
+    }
+
+    @Test
+    void existsOfSomethingOtherThanASubQueryIsAStatementError() throws SQLException {
+        SQLException failure = failure("SELECT COUNT(*) FROM t x WHERE EXISTS EXISTS (SELECT 1 FROM t)");
+        assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), failure.getSQLState(), failure::getMessage);
+        assertTrue(failure.getMessage().contains("EXISTS needs a sub-query"), failure.getMessage());
+        assertSessionGoesOn();
+    }
+
+    @Test
+    void likeWithANullPatternIsNullOnEveryRow() throws SQLException {
+        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM t WHERE (i/2) LIKE NULL")) {
+            assertTrue(rows.next());
+            assertEquals(0, rows.getLong(1));
+        }
+        try (ResultSet rows = statement.executeQuery("SELECT (i/2) LIKE NULL, (i/2) NOT LIKE CAST(NULL AS VARCHAR(3)),"
+                + " s LIKE 'a' ESCAPE NULL FROM t ORDER BY id")) {
+            assertTrue(rows.next());
+            assertEquals(null, rows.getObject(1));
+            assertEquals(null, rows.getObject(2));
+            assertEquals(null, rows.getObject(3));
+        }
+    }
+
+    @Test
+    void arithmeticWithAnUntypedNullIsNullAndAggregatesOverItPlan() throws SQLException {
+        try (ResultSet rows = statement.executeQuery("SELECT l_orderkey FROM lineitem GROUP BY l_orderkey"
+                + " HAVING SUM(l_quantity * NULL) > (SELECT AVG(l_quantity) FROM lineitem)")) {
+            assertTrue(!rows.next(), "SUM of NULLs is NULL, and NULL > x is not true");
+        }
+        try (ResultSet rows = statement.executeQuery("SELECT i * NULL, NULL + i, NULL / 0, dc % NULL FROM t ORDER BY id")) {
+            assertTrue(rows.next());
+            for (int column = 1; column <= 4; column++) {
+                assertEquals(null, rows.getObject(column), "column " + column);
+            }
+        }
+    }
+
+    @Test
+    void aCaseWithAParameterResultPlans() throws SQLException {
+        try (PreparedStatement prepared = connection.prepareStatement(
+                "SELECT CASE WHEN i > 5 THEN ? WHEN dc IS NULL THEN 2 ELSE 3 END FROM t ORDER BY id")) {
+            prepared.setInt(1, 9);
+            try (ResultSet rows = prepared.executeQuery()) {
+                assertTrue(rows.next());
+                assertEquals(3, rows.getInt(1));
+                assertTrue(rows.next());
+                assertEquals(9, rows.getInt(1));
+            }
+        }
+    }
+
+    @Test
+    void aCaseWithAParameterAmongStringResultsPlans() throws SQLException {
+        statement.execute("INSERT INTO t VALUES (3, NULL, 'c', 3, 3)");
+        try (PreparedStatement prepared = connection.prepareStatement(
+                "SELECT CASE WHEN i > 5 THEN 'big' WHEN i IS NULL THEN ? ELSE 'small' END FROM t ORDER BY id")) {
+            prepared.setString(1, "none");
+            try (ResultSet rows = prepared.executeQuery()) {
+                assertTrue(rows.next());
+                assertEquals("small", rows.getString(1).strip());
+                assertTrue(rows.next());
+                assertEquals("big", rows.getString(1).strip());
+                assertTrue(rows.next());
+                assertEquals("none", rows.getString(1).strip());
+            }
+        }
+    }
+
+    @Test
+    void anUpdateSetValueOfTheWrongTypeIs42804() throws SQLException {
+        SQLException named = failure("UPDATE t SET d = TRUE");
+        assertEquals(ErrorCode.WRONG_TYPE.sqlState(), named.getSQLState(), named::getMessage);
+        assertTrue(named.getMessage().contains("column 'd'"), named.getMessage());
+        SQLException comparison = failure("UPDATE t SET s = 'upd', d = d < 2147483648");
+        assertEquals(ErrorCode.WRONG_TYPE.sqlState(), comparison.getSQLState(), comparison::getMessage);
+        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM t WHERE s = 'upd'")) {
+            assertTrue(rows.next());
+            assertEquals(0, rows.getLong(1), "the failed UPDATE changed nothing");
+        }
+    }
+
+    @Test
+    void aLiteralTooLargeForADecimalInHavingIsAStatementError() throws SQLException {
+        SQLException failure = failure("SELECT l_orderkey FROM lineitem WHERE l_orderkey IN (SELECT l_orderkey FROM lineitem"
+                + " GROUP BY l_orderkey HAVING SUM(l_quantity) > 999999999999999999999999999999999999999)");
+        assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), failure.getSQLState(), failure::getMessage);
+        assertTrue(failure.getMessage().contains("out of range"), failure.getMessage());
+        assertSessionGoesOn();
+    }
+
+    @Test
+    void valuesThatNoTypeHoldsOrThatHoldAWindowFunctionAreStatementErrors() throws SQLException {
+        SQLException mixed = failure("VALUES (DATE '0001-01-01', 'a'), (2147483647, 'b')");
+        assertEquals(ErrorCode.WRONG_TYPE.sqlState(), mixed.getSQLState(), mixed::getMessage);
+        assertTrue(mixed.getMessage().contains("column 1 of VALUES"), mixed.getMessage());
+        SQLException window = failure("VALUES (1, 'a'), (ROW_NUMBER() OVER (ORDER BY 2), 'b')");
+        assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), window.getSQLState(), window::getMessage);
+        SQLException wide = failure("INSERT INTO a VALUES (1, 'x', 3)");
+        assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), wide.getSQLState(), wide::getMessage);
+        assertTrue(wide.getMessage().contains("more values than table"), wide.getMessage());
+        SQLException wideSelect = failure("INSERT INTO a SELECT id, i, s FROM t");
+        assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), wideSelect.getSQLState(), wideSelect::getMessage);
+        assertSessionGoesOn();
+    }
+
+    @Test
+    void textThatIsNotADateForADateParameterIs42804() throws SQLException {
+        try (PreparedStatement prepared = connection.prepareStatement("SELECT CAST(? AS DATE) FROM t")) {
+            prepared.setString(1, "1");
+            SQLException failure = assertThrows(SQLException.class, () -> prepared.executeQuery().close());
+            assertEquals(ErrorCode.WRONG_TYPE.sqlState(), failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("parameter 1"), failure.getMessage());
+        }
+        assertSessionGoesOn();
+    }
+
+    @Test
+    void aStringLiteralLongerThanACharIs22023EvenInACorrelatedSubQuery() throws SQLException {
+        String longText = "w".repeat(9000);
+        for (String sql : new String[] {"SELECT id FROM t WHERE id < CAST('" + longText + "' AS DECIMAL(38, 0))",
+                "SELECT id FROM t WHERE i IN (SELECT l_orderkey FROM lineitem WHERE t.id < CAST('" + longText
+                        + "' AS DECIMAL(38, 0))) OR s IS NULL"}) {
+            SQLException failure = failure(sql);
+            assertEquals(ErrorCode.INVALID_ARGUMENT.sqlState(), failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("9000 characters is longer than the 8000"), failure.getMessage());
+        }
+        assertSessionGoesOn();
+    }
+
+    @Test
+    void anEscapeThatIsNotOneCharacterIs22025() throws SQLException {
+        for (String sql : new String[] {"SELECT id FROM t WHERE s LIKE '%e' ESCAPE ''", "SELECT id FROM t WHERE s LIKE 'a' ESCAPE 'ab'"}) {
+            SQLException failure = failure(sql);
+            assertEquals(ErrorCode.INVALID_ESCAPE_SEQUENCE.sqlState(), failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("must be one character"), failure.getMessage());
+        }
+        assertSessionGoesOn();
+    }
+
+    @Test
+    void aSubQueryInAWindowFunctionIsNotSupported() throws SQLException {
+        for (String sql : new String[] {"SELECT id, ROW_NUMBER() OVER (PARTITION BY i ORDER BY EXISTS (SELECT id)) FROM t",
+                "SELECT id, SUM((SELECT 1 FROM a)) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t"}) {
+            SQLException failure = failure(sql);
+            assertEquals("0A000", failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("sub-query in a window function"), failure.getMessage());
+        }
+        assertSessionGoesOn();
+    }
+
+    /** Found by the SQL fuzzing campaign (./columba bench reliability): each was XX000. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SELECT CASE WHEN i, 5 THEN 'big' ELSE 'small' END FROM t                    | a WHEN of a searched CASE",
+        "SELECT ROW_NUMBER(COALESCE(), NULL) OVER (ORDER BY id) FROM t              | COALESCE needs at least one",
+        "SELECT COALESCE() FROM t                                                   | COALESCE needs at least one",
+        "SELECT SUM(i) OVER (ORDER BY id ROWS BETWEEN DATE '0001-01-01' PRECEDING AND CURRENT ROW) FROM t | ROWS value",
+        "SELECT SUM(i) OVER (ORDER BY id ROWS BETWEEN 'a' PRECEDING AND CURRENT ROW) FROM t | ROWS value",
+    })
+    void fuzzerFindingsAreStatementErrors(String sql, String message) throws SQLException {
+        SQLException failure = failure(sql);
+        assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), failure.getSQLState(), failure::getMessage);
+        assertTrue(failure.getMessage().contains(message), failure.getMessage());
+        try (ResultSet rows = statement.executeQuery("SELECT CASE i WHEN 1, 6 THEN 'listed' END FROM t ORDER BY id")) {
+            assertTrue(rows.next());
+            assertEquals("listed", rows.getString(1), "a simple CASE still takes a list");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT 'abc", "SELECT \"abc", "SELECT [abc", "SELECT /* abc", "SELECT 'a' || 'b", "SELECT U&'\\", "SELECT X'1",
+        "SELECT TOP 99999999999999999999 id FROM t", "SELECT (((((", "SELECT id FROM t WHERE NOT (i BETWEEN 1 AND NOT 9)", "SELECT ')", "\0", "SELECT \uD800",
+    })
+    void unterminatedAndMalformedTokensAreSyntaxErrors(String sql) throws SQLException {
+        SQLException failure = failure(sql);
+        assertEquals(ErrorCode.SYNTAX_ERROR.sqlState(), failure.getSQLState(), failure::getMessage);
+        assertTrue(!failure.getMessage().contains("out of bounds") && !failure.getMessage().contains("Exception"),
+                failure.getMessage());
+        assertSessionGoesOn();
+    }
+}

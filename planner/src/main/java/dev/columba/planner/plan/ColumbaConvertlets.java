@@ -1,0 +1,63 @@
+package dev.columba.planner.plan;
+
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql2rel.SqlRexConvertlet;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+
+/**
+ * Calcite's convertlets, except that a strict operator (arithmetic, LIKE, SIMILAR TO) with the NULL
+ * literal as an operand becomes a NULL of the type the validator gave the call: that is its value
+ * on every row, and the standard conversion goes wrong on it (issue 15). Calcite's simplifier
+ * dereferences a LIKE pattern's value without a null check ({@code (i/2) LIKE NULL} was a
+ * NullPointerException), and an untyped NULL in arithmetic is converted with another type than the
+ * validator derived, so that an aggregate over it ({@code SUM(l_quantity * NULL)}) has two types
+ * and a later rule fails an assertion ("mismatched type").
+ *
+ * <p>A CASE whose converted type differs from the validated one is cast to the validated type:
+ * with a parameter among string results ({@code CASE WHEN i > 5 THEN 'big' WHEN ... THEN ? ELSE
+ * 'small' END}) the validator typed it CHAR(5) and the conversion VARCHAR(5), and the converter's
+ * own check failed an assertion (issue 15; found again by the SQL fuzzing campaign).
+ */
+final class ColumbaConvertlets implements SqlRexConvertletTable {
+    static final ColumbaConvertlets INSTANCE = new ColumbaConvertlets();
+
+    private static final SqlRexConvertlet NULL_OF_ITS_TYPE = (context, call) ->
+            context.getRexBuilder().makeNullLiteral(context.getValidator().getValidatedNodeType(call));
+
+    private static final Set<SqlKind> STRICT = EnumSet.of(SqlKind.LIKE, SqlKind.SIMILAR, SqlKind.PLUS, SqlKind.MINUS,
+            SqlKind.TIMES, SqlKind.DIVIDE, SqlKind.MOD, SqlKind.MINUS_PREFIX);
+
+    private ColumbaConvertlets() {
+    }
+
+    private static final SqlRexConvertlet CASE_OF_ITS_VALIDATED_TYPE = (context, call) -> {
+        RexNode converted = StandardConvertletTable.INSTANCE.get(call).convertCall(context, call);
+        RelDataType validated = context.getValidator().getValidatedNodeType(call);
+        return converted.getType().equals(validated) ? converted
+                : context.getRexBuilder().makeAbstractCast(validated, converted, false);
+    };
+
+    @Override
+    public SqlRexConvertlet get(SqlCall call) {
+        if (call.getKind() == SqlKind.CASE) {
+            return CASE_OF_ITS_VALIDATED_TYPE;
+        }
+        if (STRICT.contains(call.getKind())) {
+            for (int operand = 0; operand < call.operandCount(); operand++) {
+                SqlNode node = call.operand(operand);
+                if (node != null && SqlUtil.isNullLiteral(node, true)) {
+                    return NULL_OF_ITS_TYPE;
+                }
+            }
+        }
+        return StandardConvertletTable.INSTANCE.get(call);
+    }
+}
