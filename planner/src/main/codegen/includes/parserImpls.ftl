@@ -497,6 +497,21 @@ JAVACODE void columbaCheckUniqueClustering(Clustering clustering, SqlParserPos p
     }
 }
 
+/**
+ * ALTER TABLE ... ADD COLUMN: a column definition without PRIMARY KEY, UNIQUE or CHECK (add those
+ * with ALTER TABLE ... ADD CONSTRAINT once the column exists).
+ */
+JAVACODE SqlAlterTableColumn columbaAddColumn(SqlParserPos pos, SqlIdentifier table, SqlColumnDefinition definition,
+    List<SqlPrimaryKey> keys, List<SqlTableConstraint> constraints)
+{
+    if (!keys.isEmpty() || !constraints.isEmpty()) {
+        throw columbaError(pos, "ALTER TABLE " + table + " ADD COLUMN " + definition.name()
+            + ": a new column takes no PRIMARY KEY, UNIQUE or CHECK; add a constraint with ALTER TABLE "
+            + table + " ADD CONSTRAINT after the column");
+    }
+    return new SqlAlterTableColumn(pos, table, definition, null, false);
+}
+
 /** ( column [ASC], ... ): key columns of a primary key or an index, all ascending. */
 SqlNodeList ColumbaKeyColumnList() :
 {
@@ -705,6 +720,8 @@ SqlTruncate ColumbaTruncateTable(Span s) :
  * ALTER TABLE name REBUILD [ WITH ( option, ... ) ]   (ALTER INDEX ALL ON name REBUILD)
  * ALTER TABLE name ADD [ CONSTRAINT c ] { UNIQUE ( column, ... ) | CHECK ( condition ) }
  * ALTER TABLE name DROP CONSTRAINT [ IF EXISTS ] c
+ * ALTER TABLE name ADD [ COLUMN ] column-definition
+ * ALTER TABLE name DROP [ COLUMN ] [ IF EXISTS ] column
  */
 SqlNode ColumbaAlterTable() :
 {
@@ -719,10 +736,19 @@ SqlNode ColumbaAlterTable() :
     final List<SqlTableConstraint> constraints = new ArrayList<SqlTableConstraint>();
     final boolean ifExists;
     final SqlIdentifier constraintName;
+    final SqlColumnDefinition definition;
 }
 {
     <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
     (
+        LOOKAHEAD(2) <ADD> <COLUMN> definition = ColumbaColumnDefinition(keys, constraints) {
+            return columbaAddColumn(s.end(this), table, definition, keys, constraints);
+        }
+    |
+        LOOKAHEAD(2) <ADD> definition = ColumbaColumnDefinition(keys, constraints) {
+            return columbaAddColumn(s.end(this), table, definition, keys, constraints);
+        }
+    |
         <ADD> ColumbaTableConstraint(keys, constraints) {
             if (!keys.isEmpty()) {
                 throw columbaError(keys.get(0).getParserPosition(), "ALTER TABLE " + table
@@ -732,8 +758,12 @@ SqlNode ColumbaAlterTable() :
             return new SqlAlterTableConstraint(s.end(this), table, constraints.get(0), null, false);
         }
     |
-        <DROP> <CONSTRAINT> ifExists = ColumbaIfExists() constraintName = SimpleIdentifier() {
+        LOOKAHEAD(2) <DROP> <CONSTRAINT> ifExists = ColumbaIfExists() constraintName = SimpleIdentifier() {
             return new SqlAlterTableConstraint(s.end(this), table, null, constraintName, ifExists);
+        }
+    |
+        <DROP> [ <COLUMN> ] ifExists = ColumbaIfExists() column = SimpleIdentifier() {
+            return new SqlAlterTableColumn(s.end(this), table, null, column, ifExists);
         }
     |
         <SET> optionList = ColumbaOptionList() {
