@@ -1297,3 +1297,59 @@ SqlDrop ColumbaDropView(Span s, boolean replace) :
         return SqlDdlNodes.dropView(s.end(this), ifExists, name);
     }
 }
+
+/**
+ * UPDATE table [ [AS] alias ] SET column = { expression | DEFAULT }, ... [ WHERE condition ]
+ *
+ * Calcite's UPDATE with DEFAULT as a value (its own production has "TODO: support DEFAULT also");
+ * the planner replaces DEFAULT by the column's default before validation (UpdateDefaultRewrite).
+ */
+SqlNode ColumbaUpdate() :
+{
+    final SqlIdentifier tableName;
+    SqlNode tableRef;
+    final SqlIdentifier alias;
+    final SqlNode where;
+    final SqlNodeList sourceExpressionList;
+    final SqlNodeList targetColumnList;
+    SqlIdentifier id;
+    final Span s;
+}
+{
+    <UPDATE> {
+        s = span();
+        targetColumnList = new SqlNodeList(s.pos());
+        sourceExpressionList = new SqlNodeList(s.pos());
+    }
+    tableName = CompoundTableIdentifier()
+    ( tableRef = TableHints(tableName) | { tableRef = tableName; } )
+    [ tableRef = ExtendTable(tableRef) ]
+    ( [ <AS> ] alias = SimpleIdentifier() | { alias = null; } )
+    <SET> id = CompoundIdentifier() { targetColumnList.add(id); }
+    <EQ> ColumbaUpdateValue(sourceExpressionList)
+    (
+        <COMMA>
+        id = CompoundIdentifier() { targetColumnList.add(id); }
+        <EQ> ColumbaUpdateValue(sourceExpressionList)
+    )*
+    ( where = Where() | { where = null; } )
+    {
+        final SqlParserPos pos = s.addAll(targetColumnList)
+            .addAll(sourceExpressionList).addIf(where).pos();
+        return new SqlUpdate(pos, tableRef, targetColumnList,
+            sourceExpressionList, where, null, alias);
+    }
+}
+
+void ColumbaUpdateValue(List<SqlNode> list) :
+{
+    final SqlNode e;
+}
+{
+    (
+        e = Default()
+    |
+        e = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    )
+    { list.add(e); }
+}

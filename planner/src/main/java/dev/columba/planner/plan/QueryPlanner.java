@@ -338,6 +338,7 @@ public final class QueryPlanner {
             node = option.query();
         }
         GeneratedColumnRewrite.apply(node, catalog);
+        UpdateDefaultRewrite.apply(node, catalog);
         PlannedStatement planned;
         try {
             planned = planStatement(node, hints, degree);
