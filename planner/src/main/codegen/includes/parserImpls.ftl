@@ -461,7 +461,7 @@ void ColumbaTableConstraint(List<SqlPrimaryKey> keys, List<SqlTableConstraint> c
     (
         <PRIMARY> { s.add(this); } <KEY>
         clustering = ColumbaClustering()
-        columns = ColumbaKeyColumnList()
+        columns = ColumbaKeyColumnList(false)
         trailing = ColumbaClustering() {
             if (trailing != Clustering.UNSPECIFIED) {
                 if (clustering != Clustering.UNSPECIFIED) {
@@ -474,7 +474,7 @@ void ColumbaTableConstraint(List<SqlPrimaryKey> keys, List<SqlTableConstraint> c
     |
         <UNIQUE> { s.add(this); }
         clustering = ColumbaClustering()
-        columns = ColumbaKeyColumnList() {
+        columns = ColumbaKeyColumnList(false) {
             columbaCheckUniqueClustering(clustering, s.end(this));
             constraints.add(new SqlTableConstraint(s.end(this), SqlTableConstraint.Kind.UNIQUE, constraintName,
                 columns, null));
@@ -512,36 +512,41 @@ JAVACODE SqlAlterTableColumn columbaAddColumn(SqlParserPos pos, SqlIdentifier ta
     return new SqlAlterTableColumn(pos, table, definition, null, false);
 }
 
-/** ( column [ASC], ... ): key columns of a primary key or an index, all ascending. */
-SqlNodeList ColumbaKeyColumnList() :
+/** ( column [ASC | DESC], ... ): key columns of a primary key, a UNIQUE constraint or an index. */
+SqlNodeList ColumbaKeyColumnList(boolean descendingAllowed) :
 {
     final Span s;
     final List<SqlNode> list = new ArrayList<SqlNode>();
 }
 {
     <LPAREN> { s = span(); }
-    ColumbaKeyColumn(list)
-    ( <COMMA> ColumbaKeyColumn(list) )*
+    ColumbaKeyColumn(list, descendingAllowed)
+    ( <COMMA> ColumbaKeyColumn(list, descendingAllowed) )*
     <RPAREN> {
         return new SqlNodeList(list, s.end(this));
     }
 }
 
-void ColumbaKeyColumn(List<SqlNode> list) :
+/** column [ASC | DESC]: a DESC column is a DESC call on the identifier (CREATE INDEX only). */
+void ColumbaKeyColumn(List<SqlNode> list, boolean descendingAllowed) :
 {
     final SqlIdentifier column;
 }
 {
     column = SimpleIdentifier()
-    [
-        <ASC>
+    (
+        <ASC> { list.add(column); }
     |
         <DESC> {
-            throw columbaError(getPos(), "Key column " + column
-                + " is DESC; Columba's B+tree keys are ascending only");
+            if (!descendingAllowed) {
+                throw columbaError(getPos(), "Key column " + column + " is DESC; a PRIMARY KEY's and a UNIQUE"
+                    + " constraint's keys are ascending in Columba (CREATE INDEX takes DESC key columns)");
+            }
+            list.add(SqlStdOperatorTable.DESC.createCall(getPos(), column));
         }
-    ]
-    { list.add(column); }
+    |
+        { list.add(column); }
+    )
 }
 
 /**
@@ -660,7 +665,7 @@ SqlCreate ColumbaCreateIndex(Span s, boolean replace) :
         }
     |
         <INDEX> name = SimpleIdentifier() <ON> table = CompoundIdentifier()
-        columns = ColumbaKeyColumnList()
+        columns = ColumbaKeyColumnList(true)
         [ <WITH> optionList = ColumbaOptionList() ]
         {
             return new SqlCreateIndex(s.end(this), replace, unique, clustering, name, table,

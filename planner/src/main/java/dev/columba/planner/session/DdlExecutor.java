@@ -651,7 +651,8 @@ final class DdlExecutor {
             tables.createTable(transaction, table.name(), table.schema(), table.keyColumns(), table.uniqueKey(),
                     options);
             for (CatalogEntry.Index index : indexes) {
-                tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+                tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.descending(),
+                    index.unique());
             }
         }
         return files;
@@ -668,6 +669,10 @@ final class DdlExecutor {
         List<Integer> key = create.columns().stream().map(column -> columnIndex(table.schema(), column)).toList();
         String indexName = simpleName(create.name());
         if (create.clustering() == Clustering.CLUSTERED) {
+            if (create.descending().contains(true)) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "clustered index " + indexName + " has a DESC"
+                        + " key column; a table's clustered key is ascending in Columba (a NONCLUSTERED index takes DESC)");
+            }
             if (table.organization() == CatalogEntry.Organization.CLUSTERED) {
                 throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table.name()
                         + " already has a clustered index; drop and recreate the table to cluster it differently");
@@ -679,7 +684,8 @@ final class DdlExecutor {
             // Every page of a new index is new: written once, to the data file, not logged.
             transaction.logNewPagesMinimally();
         }
-        new Tables(database()).createIndex(transaction, table.name(), indexName, key, create.unique());
+        new Tables(database()).createIndex(transaction, table.name(), indexName, key, create.descending(),
+                create.unique());
     }
 
     /**
@@ -708,7 +714,8 @@ final class DdlExecutor {
         CatalogEntry renamedFrom = database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow();
         tables.rename(transaction, renamedFrom, table.name());
         for (CatalogEntry.Index index : indexes) {
-            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.descending(),
+                    index.unique());
         }
     }
 
@@ -899,7 +906,8 @@ final class DdlExecutor {
         tables.rename(transaction, database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow(),
                 table.name());
         for (CatalogEntry.Index index : indexes) {
-            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.descending(),
+                    index.unique());
         }
     }
 
@@ -1095,7 +1103,7 @@ final class DdlExecutor {
                 table.name());
         for (CatalogEntry.Index index : indexes) {
             tables.createIndex(transaction, table.name(), index.name(),
-                    index.keyColumns().stream().map(moved::applyAsInt).toList(), index.unique());
+                    index.keyColumns().stream().map(moved::applyAsInt).toList(), index.descending(), index.unique());
         }
         return List.of();
     }
