@@ -877,37 +877,20 @@ final class DdlExecutor {
         }
         List<Column> columns = new ArrayList<>(table.schema().columns());
         columns.set(column, new Column(old.name(), type, nullable));
-        CatalogEntry.Table altered = new CatalogEntry.Table(table.objectId(), table.name(), new TableSchema(columns),
-                table.organization(), table.keyColumns(), table.uniqueKey(), table.rootPage(), table.firstOamPage(),
-                table.options(), table.rowCount());
-        IoCounters counters = transaction.systemCounters();
-        Tables tables = new Tables(database());
-        List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(), counters);
-        String temporary = table.name() + "$alter$" + transaction.id();
-        TableStore target = tables.createTable(transaction, temporary, altered.schema(), table.keyColumns(),
-                table.uniqueKey(), table.options());
-        try (TableCursor rows = new TableStore(table, indexes).scan(transaction.writes(),
-                TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
-            while (rows.next()) {
-                Object[] row = rows.row().clone();
-                Object value = row[column];
-                if (value instanceof Long number && type instanceof SqlType.IntegerType) {
-                    row[column] = Math.toIntExact(number);
-                } else if (value instanceof Integer number && type instanceof SqlType.BigintType) {
-                    row[column] = number.longValue();
-                }
-                target.insert(transaction, row, counters);
-            }
+        try {
+            rewrite(transaction, table, new TableSchema(columns), table.keyColumns(), table.options(), index -> index,
+                    row -> {
+                        Object value = row[column];
+                        if (value instanceof Long number && type instanceof SqlType.IntegerType) {
+                            row[column] = Math.toIntExact(number);
+                        } else if (value instanceof Integer number && type instanceof SqlType.BigintType) {
+                            row[column] = number.longValue();
+                        }
+                        return row;
+                    });
         } catch (ArithmeticException e) {
             throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, "a value of column " + old.name()
                     + " does not fit " + type.sqlName());
-        }
-        tables.dropTable(transaction, table.name());
-        tables.rename(transaction, database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow(),
-                table.name());
-        for (CatalogEntry.Index index : indexes) {
-            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.descending(),
-                    index.unique());
         }
     }
 

@@ -173,4 +173,22 @@ class AlterTableColumnTest {
             assertEquals(List.of(List.of(1, 1)), all(session));
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {HEAP, CLUSTERED})
+    void alterColumnChangesTypeAndNullabilityThroughTheSameRewrite(String kind) {
+        try (Engine engine = SessionRows.open(directory); Session session = engine.openSession()) {
+            session.execute(table(kind, "t", "a BIGINT, b INT"));
+            session.execute("CREATE INDEX ta ON t (a DESC)");
+            update(session, "INSERT INTO t VALUES (1, 10, NULL), (2, 3000000000, 2)");
+            fails(session, "ALTER TABLE t ALTER COLUMN a INT", ErrorCode.VALUE_OUT_OF_RANGE);
+            fails(session, "ALTER TABLE t ALTER COLUMN b INT NOT NULL", ErrorCode.NULL_NOT_ALLOWED);
+            update(session, "DELETE FROM t WHERE id = 2");
+            session.execute("ALTER TABLE t ALTER COLUMN a INT NOT NULL");
+            session.execute("ALTER TABLE t ALTER COLUMN b BIGINT");
+            assertEquals(List.of(Arrays.asList(1, 10, null)), all(session));
+            assertEquals(List.of(List.of(1)), query(session, "SELECT id FROM t WHERE a = 10"));
+            fails(session, "INSERT INTO t VALUES (3, NULL, 1)", ErrorCode.NULL_NOT_ALLOWED);
+        }
+    }
 }
