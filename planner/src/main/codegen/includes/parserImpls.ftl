@@ -461,7 +461,7 @@ void ColumbaTableConstraint(List<SqlPrimaryKey> keys, List<SqlTableConstraint> c
     (
         <PRIMARY> { s.add(this); } <KEY>
         clustering = ColumbaClustering()
-        columns = ColumbaKeyColumnList()
+        columns = ColumbaKeyColumnList(false)
         trailing = ColumbaClustering() {
             if (trailing != Clustering.UNSPECIFIED) {
                 if (clustering != Clustering.UNSPECIFIED) {
@@ -474,7 +474,7 @@ void ColumbaTableConstraint(List<SqlPrimaryKey> keys, List<SqlTableConstraint> c
     |
         <UNIQUE> { s.add(this); }
         clustering = ColumbaClustering()
-        columns = ColumbaKeyColumnList() {
+        columns = ColumbaKeyColumnList(false) {
             columbaCheckUniqueClustering(clustering, s.end(this));
             constraints.add(new SqlTableConstraint(s.end(this), SqlTableConstraint.Kind.UNIQUE, constraintName,
                 columns, null));
@@ -497,36 +497,56 @@ JAVACODE void columbaCheckUniqueClustering(Clustering clustering, SqlParserPos p
     }
 }
 
-/** ( column [ASC], ... ): key columns of a primary key or an index, all ascending. */
-SqlNodeList ColumbaKeyColumnList() :
+/**
+ * ALTER TABLE ... ADD COLUMN: a column definition without PRIMARY KEY, UNIQUE or CHECK (add those
+ * with ALTER TABLE ... ADD CONSTRAINT once the column exists).
+ */
+JAVACODE SqlAlterTableColumn columbaAddColumn(SqlParserPos pos, SqlIdentifier table, SqlColumnDefinition definition,
+    List<SqlPrimaryKey> keys, List<SqlTableConstraint> constraints)
+{
+    if (!keys.isEmpty() || !constraints.isEmpty()) {
+        throw columbaError(pos, "ALTER TABLE " + table + " ADD COLUMN " + definition.name()
+            + ": a new column takes no PRIMARY KEY, UNIQUE or CHECK; add a constraint with ALTER TABLE "
+            + table + " ADD CONSTRAINT after the column");
+    }
+    return new SqlAlterTableColumn(pos, table, definition, null, false);
+}
+
+/** ( column [ASC | DESC], ... ): key columns of a primary key, a UNIQUE constraint or an index. */
+SqlNodeList ColumbaKeyColumnList(boolean descendingAllowed) :
 {
     final Span s;
     final List<SqlNode> list = new ArrayList<SqlNode>();
 }
 {
     <LPAREN> { s = span(); }
-    ColumbaKeyColumn(list)
-    ( <COMMA> ColumbaKeyColumn(list) )*
+    ColumbaKeyColumn(list, descendingAllowed)
+    ( <COMMA> ColumbaKeyColumn(list, descendingAllowed) )*
     <RPAREN> {
         return new SqlNodeList(list, s.end(this));
     }
 }
 
-void ColumbaKeyColumn(List<SqlNode> list) :
+/** column [ASC | DESC]: a DESC column is a DESC call on the identifier (CREATE INDEX only). */
+void ColumbaKeyColumn(List<SqlNode> list, boolean descendingAllowed) :
 {
     final SqlIdentifier column;
 }
 {
     column = SimpleIdentifier()
-    [
-        <ASC>
+    (
+        <ASC> { list.add(column); }
     |
         <DESC> {
-            throw columbaError(getPos(), "Key column " + column
-                + " is DESC; Columba's B+tree keys are ascending only");
+            if (!descendingAllowed) {
+                throw columbaError(getPos(), "Key column " + column + " is DESC; a PRIMARY KEY's and a UNIQUE"
+                    + " constraint's keys are ascending in Columba (CREATE INDEX takes DESC key columns)");
+            }
+            list.add(SqlStdOperatorTable.DESC.createCall(getPos(), column));
         }
-    ]
-    { list.add(column); }
+    |
+        { list.add(column); }
+    )
 }
 
 /**
@@ -645,7 +665,7 @@ SqlCreate ColumbaCreateIndex(Span s, boolean replace) :
         }
     |
         <INDEX> name = SimpleIdentifier() <ON> table = CompoundIdentifier()
-        columns = ColumbaKeyColumnList()
+        columns = ColumbaKeyColumnList(true)
         [ <WITH> optionList = ColumbaOptionList() ]
         {
             return new SqlCreateIndex(s.end(this), replace, unique, clustering, name, table,
@@ -705,6 +725,8 @@ SqlTruncate ColumbaTruncateTable(Span s) :
  * ALTER TABLE name REBUILD [ WITH ( option, ... ) ]   (ALTER INDEX ALL ON name REBUILD)
  * ALTER TABLE name ADD [ CONSTRAINT c ] { UNIQUE ( column, ... ) | CHECK ( condition ) }
  * ALTER TABLE name DROP CONSTRAINT [ IF EXISTS ] c
+ * ALTER TABLE name ADD [ COLUMN ] column-definition
+ * ALTER TABLE name DROP [ COLUMN ] [ IF EXISTS ] column
  */
 SqlNode ColumbaAlterTable() :
 {
@@ -719,10 +741,19 @@ SqlNode ColumbaAlterTable() :
     final List<SqlTableConstraint> constraints = new ArrayList<SqlTableConstraint>();
     final boolean ifExists;
     final SqlIdentifier constraintName;
+    final SqlColumnDefinition definition;
 }
 {
     <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
     (
+        LOOKAHEAD(2) <ADD> <COLUMN> definition = ColumbaColumnDefinition(keys, constraints) {
+            return columbaAddColumn(s.end(this), table, definition, keys, constraints);
+        }
+    |
+        LOOKAHEAD(2) <ADD> definition = ColumbaColumnDefinition(keys, constraints) {
+            return columbaAddColumn(s.end(this), table, definition, keys, constraints);
+        }
+    |
         <ADD> ColumbaTableConstraint(keys, constraints) {
             if (!keys.isEmpty()) {
                 throw columbaError(keys.get(0).getParserPosition(), "ALTER TABLE " + table
@@ -732,8 +763,12 @@ SqlNode ColumbaAlterTable() :
             return new SqlAlterTableConstraint(s.end(this), table, constraints.get(0), null, false);
         }
     |
-        <DROP> <CONSTRAINT> ifExists = ColumbaIfExists() constraintName = SimpleIdentifier() {
+        LOOKAHEAD(2) <DROP> <CONSTRAINT> ifExists = ColumbaIfExists() constraintName = SimpleIdentifier() {
             return new SqlAlterTableConstraint(s.end(this), table, null, constraintName, ifExists);
+        }
+    |
+        <DROP> [ <COLUMN> ] ifExists = ColumbaIfExists() column = SimpleIdentifier() {
+            return new SqlAlterTableColumn(s.end(this), table, null, column, ifExists);
         }
     |
         <SET> optionList = ColumbaOptionList() {
@@ -1266,4 +1301,60 @@ SqlDrop ColumbaDropView(Span s, boolean replace) :
     <VIEW> ifExists = ColumbaIfExists() name = CompoundIdentifier() {
         return SqlDdlNodes.dropView(s.end(this), ifExists, name);
     }
+}
+
+/**
+ * UPDATE table [ [AS] alias ] SET column = { expression | DEFAULT }, ... [ WHERE condition ]
+ *
+ * Calcite's UPDATE with DEFAULT as a value (its own production has "TODO: support DEFAULT also");
+ * the planner replaces DEFAULT by the column's default before validation (UpdateDefaultRewrite).
+ */
+SqlNode ColumbaUpdate() :
+{
+    final SqlIdentifier tableName;
+    SqlNode tableRef;
+    final SqlIdentifier alias;
+    final SqlNode where;
+    final SqlNodeList sourceExpressionList;
+    final SqlNodeList targetColumnList;
+    SqlIdentifier id;
+    final Span s;
+}
+{
+    <UPDATE> {
+        s = span();
+        targetColumnList = new SqlNodeList(s.pos());
+        sourceExpressionList = new SqlNodeList(s.pos());
+    }
+    tableName = CompoundTableIdentifier()
+    ( tableRef = TableHints(tableName) | { tableRef = tableName; } )
+    [ tableRef = ExtendTable(tableRef) ]
+    ( [ <AS> ] alias = SimpleIdentifier() | { alias = null; } )
+    <SET> id = CompoundIdentifier() { targetColumnList.add(id); }
+    <EQ> ColumbaUpdateValue(sourceExpressionList)
+    (
+        <COMMA>
+        id = CompoundIdentifier() { targetColumnList.add(id); }
+        <EQ> ColumbaUpdateValue(sourceExpressionList)
+    )*
+    ( where = Where() | { where = null; } )
+    {
+        final SqlParserPos pos = s.addAll(targetColumnList)
+            .addAll(sourceExpressionList).addIf(where).pos();
+        return new SqlUpdate(pos, tableRef, targetColumnList,
+            sourceExpressionList, where, null, alias);
+    }
+}
+
+void ColumbaUpdateValue(List<SqlNode> list) :
+{
+    final SqlNode e;
+}
+{
+    (
+        e = Default()
+    |
+        e = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    )
+    { list.add(e); }
 }

@@ -245,7 +245,8 @@ final class CatalogRows {
         for (CatalogEntry.Table table : named(catalog, schema, tableName)) {
             switch (table.organization()) {
                 case CLUSTERED -> addIndexRows(rows, table, table.name(), table.uniqueKey(),
-                        DatabaseMetaData.tableIndexClustered, table.keyColumns(), "A", uniqueOnly);
+                        DatabaseMetaData.tableIndexClustered, table.keyColumns(),
+                        CatalogEntry.Index.ascending(table.keyColumns().size()), uniqueOnly);
                 case COLUMNSTORE -> {
                     List<Integer> all = new ArrayList<>();
                     for (int column = 0; column < table.schema().size(); column++) {
@@ -258,7 +259,7 @@ final class CatalogRows {
             }
             for (CatalogEntry.Index index : indexesOf(table)) {
                 addIndexRows(rows, table, index.name(), index.unique(), DatabaseMetaData.tableIndexOther, index.keyColumns(),
-                        "A", uniqueOnly);
+                        index.descending(), uniqueOnly);
             }
         }
         rows.sort(Comparator.<Object[], Boolean>comparing(row -> (Boolean) row[3])
@@ -269,7 +270,7 @@ final class CatalogRows {
     }
 
     private static void addIndexRows(List<Object[]> rows, CatalogEntry.Table table, String indexName, boolean unique,
-                                     int type, List<Integer> columns, String order, boolean uniqueOnly) {
+                                     int type, List<Integer> columns, List<Boolean> descending, boolean uniqueOnly) {
         if (uniqueOnly && !unique) {
             return;
         }
@@ -277,7 +278,8 @@ final class CatalogRows {
         Long cardinality = unique ? table.rowCount() : null;
         for (int position = 0; position < columns.size(); position++) {
             rows.add(new Object[] {null, null, table.name(), !unique, null, indexName, type, position + 1,
-                    table.schema().column(columns.get(position)).name(), order, cardinality, null, null});
+                    table.schema().column(columns.get(position)).name(),
+                    descending == null ? null : descending.get(position) ? "D" : "A", cardinality, null, null});
         }
     }
 }

@@ -30,7 +30,7 @@ class DatabaseMetaDataTest {
             statement.execute("CREATE TABLE Orders (id INT NOT NULL PRIMARY KEY, customer VARCHAR(40),"
                     + " amount DECIMAL(12,2) NOT NULL, placed DATE, updated TIMESTAMP, paid BOOLEAN, score DOUBLE,"
                     + " quantity BIGINT, code CHAR(3))");
-            statement.execute("CREATE INDEX ix_customer ON Orders (customer, placed)");
+            statement.execute("CREATE INDEX ix_customer ON Orders (customer, placed DESC)");
             statement.execute("CREATE TABLE events (id INT IDENTITY (1, 1) NOT NULL,"
                     + " label AS CAST(id AS VARCHAR(20)) PERSISTED, note VARCHAR(100))");
             statement.execute("CREATE TABLE facts (id INT, v DOUBLE, tag VARCHAR(10)) WITH (storage = columnstore)");
@@ -134,7 +134,7 @@ class DatabaseMetaDataTest {
 
     @Test
     void indexesListTheirColumnsInOrder() throws SQLException {
-        assertEquals(List.of("FALSE|1|Orders|1|id|A", "TRUE|3|ix_customer|1|customer|A", "TRUE|3|ix_customer|2|placed|A"),
+        assertEquals(List.of("FALSE|1|Orders|1|id|A", "TRUE|3|ix_customer|1|customer|A", "TRUE|3|ix_customer|2|placed|D"),
                 rows(metaData.getIndexInfo(null, null, "Orders", false, true), "NON_UNIQUE", "TYPE", "INDEX_NAME",
                         "ORDINAL_POSITION", "COLUMN_NAME", "ASC_OR_DESC"));
         assertEquals(List.of("Orders"), rows(metaData.getIndexInfo(null, null, "Orders", true, true), "INDEX_NAME"));

@@ -58,7 +58,7 @@ final class KeyDecoder {
                 if (!(catalog.entry(index.tableId()).orElse(null) instanceof CatalogEntry.Table table)) {
                     yield null;
                 }
-                KeyCodec codec = new KeyCodec(types(table.schema(), index.keyColumns()));
+                KeyCodec codec = new KeyCodec(types(table.schema(), index.keyColumns()), index.descending());
                 yield table.organization() == CatalogEntry.Organization.HEAP
                         ? new KeyDecoder(codec, false, true, null)
                         : new KeyDecoder(codec, false, false, clustered(table));

@@ -29,6 +29,7 @@ public final class SqlCreateIndex extends SqlCreate {
     private final SqlIdentifier table;
     private final SqlNodeList columnList;
     private final List<SqlIdentifier> columns;
+    private final List<Boolean> descending;
     private final SqlNodeList optionList;
     private final List<SqlOption> options;
 
@@ -43,7 +44,8 @@ public final class SqlCreateIndex extends SqlCreate {
         this.name = name;
         this.table = table;
         this.columnList = columns;
-        this.columns = columns.stream().map(SqlIdentifier.class::cast).toList();
+        this.columns = columns.stream().map(SqlCreateIndex::column).toList();
+        this.descending = columns.stream().map(column -> column.getKind() == SqlKind.DESCENDING).toList();
         this.optionList = options;
         this.options = SqlOption.listOf(options);
     }
@@ -64,9 +66,19 @@ public final class SqlCreateIndex extends SqlCreate {
         return table;
     }
 
-    /** The key columns, most significant first, all ascending. */
+    /** The key columns, most significant first. */
     public List<SqlIdentifier> columns() {
         return columns;
+    }
+
+    /** Per key column, whether it is DESC. */
+    public List<Boolean> descending() {
+        return descending;
+    }
+
+    private static SqlIdentifier column(SqlNode node) {
+        return node instanceof org.apache.calcite.sql.SqlCall call && call.getKind() == SqlKind.DESCENDING
+                ? (SqlIdentifier) call.operand(0) : (SqlIdentifier) node;
     }
 
     public List<SqlOption> options() {

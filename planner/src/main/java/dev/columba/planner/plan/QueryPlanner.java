@@ -259,19 +259,9 @@ public final class QueryPlanner {
         if (!constraints.any() && generated.computed().isEmpty()) {
             return new CompiledConstraints(List.of(), Map.of(), Map.of());
         }
-        JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
-        Properties properties = new Properties();
-        properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
-        CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
-                new CalciteConnectionConfigImpl(properties));
-        SqlValidator validator = newValidator(catalogReader, typeFactory);
-        VolcanoPlanner planner = new VolcanoPlanner(ColumbaCost.FACTORY, Contexts.empty());
-        RexBuilder rexBuilder = new RexBuilder(typeFactory);
-        RelOptCluster cluster = RelOptCluster.create(planner, rexBuilder);
-        SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
-                ColumbaConvertlets.INSTANCE, CONVERTER_CONFIG);
-        RowExpressions row = RowExpressions.of(table.getRowType(typeFactory), converter, rexBuilder);
-        ExpressionTranslator translator = Execution.planning(rexBuilder).translator(table.schema());
+        RowCompiler compiler = rowCompiler(table);
+        RowExpressions row = compiler.row();
+        ExpressionTranslator translator = compiler.translator();
         List<TableModifyOperator.Check> checks = new ArrayList<>();
         for (Map.Entry<String, String> check : constraints.checks().entrySet()) {
             SqlNode expression = TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
@@ -289,6 +279,37 @@ public final class QueryPlanner {
             computed.put(column, translator.translate(row.convertAs(generated.expression(column, table.name()), column)));
         }
         return new CompiledConstraints(checks, defaults, computed);
+    }
+
+    /**
+     * Compiles {@code sql}, one expression, over table {@code name}'s row: the DEFAULT of a column
+     * ALTER TABLE ... ADD COLUMN adds, evaluated once for the rows the table already has.
+     */
+    public Expr compileExpression(String name, String sql, String what) {
+        ColumbaTable table = catalog.table(name).orElseThrow(() -> new ColumbaException(ErrorCode.OBJECT_NOT_FOUND,
+                "table " + name + " does not exist"));
+        RowCompiler compiler = rowCompiler(table);
+        return compiler.translator().translate(compiler.row().convert(TableConstraints.expression(sql, what, name)));
+    }
+
+    /** Converts SQL expressions over one table's row to Calcite's and then to Columba's expressions. */
+    private record RowCompiler(RowExpressions row, ExpressionTranslator translator) {
+    }
+
+    private RowCompiler rowCompiler(ColumbaTable table) {
+        JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
+        Properties properties = new Properties();
+        properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
+                new CalciteConnectionConfigImpl(properties));
+        SqlValidator validator = newValidator(catalogReader, typeFactory);
+        VolcanoPlanner planner = new VolcanoPlanner(ColumbaCost.FACTORY, Contexts.empty());
+        RexBuilder rexBuilder = new RexBuilder(typeFactory);
+        RelOptCluster cluster = RelOptCluster.create(planner, rexBuilder);
+        SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
+                ColumbaConvertlets.INSTANCE, CONVERTER_CONFIG);
+        return new RowCompiler(RowExpressions.of(table.getRowType(typeFactory), converter, rexBuilder),
+                Execution.planning(rexBuilder).translator(table.schema()));
     }
 
     /**
@@ -335,6 +356,7 @@ public final class QueryPlanner {
         }
         ClauseChecks.check(node);
         GeneratedColumnRewrite.apply(node, catalog);
+        UpdateDefaultRewrite.apply(node, catalog);
         PlannedStatement planned;
         try {
             SqlNode query = node;

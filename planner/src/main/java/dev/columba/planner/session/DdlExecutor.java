@@ -18,6 +18,7 @@ import dev.columba.planner.parser.Nullability;
 import dev.columba.planner.parser.SqlAlterIndex;
 import dev.columba.planner.parser.SqlAlterTable;
 import dev.columba.planner.parser.SqlAlterTableAlterColumn;
+import dev.columba.planner.parser.SqlAlterTableColumn;
 import dev.columba.planner.parser.SqlAlterTableConstraint;
 import dev.columba.planner.parser.SqlAlterTableSetOptions;
 import dev.columba.planner.parser.SqlColumnDefinition;
@@ -91,6 +92,7 @@ final class DdlExecutor {
                 || statement instanceof SqlDropTable || statement instanceof SqlDropIndex
                 || statement instanceof SqlAlterIndex || statement instanceof SqlAlterTableSetOptions
                 || statement instanceof SqlAlterTableAlterColumn || statement instanceof SqlAlterTableConstraint
+                || statement instanceof SqlAlterTableColumn
                 || statement instanceof SqlTruncateTable
                 || statement instanceof SqlCreateView || statement instanceof SqlDropView
                 || statement instanceof SqlPartitionFunction || statement instanceof SqlPartitionScheme
@@ -121,6 +123,7 @@ final class DdlExecutor {
                 case SqlAlterTableSetOptions alter -> setOptions(transaction, alter);
                 case SqlAlterTableAlterColumn alter -> alterColumn(transaction, alter);
                 case SqlAlterTableConstraint alter -> alterConstraint(transaction, alter);
+                case SqlAlterTableColumn alter -> deleteAfterCommit.addAll(addOrDropColumn(transaction, alter));
                 case SqlTruncateTable truncate -> deleteAfterCommit.addAll(truncate(transaction, truncate));
                 case SqlCreateView create -> createView(transaction, create);
                 case SqlDropView drop -> dropView(transaction, drop);
@@ -230,17 +233,7 @@ final class DdlExecutor {
                     throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "column " + column
                             + " is an IDENTITY column and cannot also have a DEFAULT");
                 }
-                definition.defaultValue().get().accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
-                    @Override
-                    public Void visit(SqlIdentifier identifier) {
-                        if (niladicFunction(identifier)) {
-                            return null;
-                        }
-                        // SQL Server's Msg 128: a default is evaluated without a row.
-                        throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "the DEFAULT of column " + column
-                                + " names " + identifier + "; a DEFAULT is a constant expression and cannot name columns");
-                    }
-                });
+                checkDefaultNamesNoColumn(column, definition.defaultValue().get());
                 options.put(TableConstraints.DEFAULT_OPTION + column,
                         ColumbaSqlParser.toSql(definition.defaultValue().get()));
             }
@@ -267,6 +260,20 @@ final class DdlExecutor {
         for (Map.Entry<String, List<Integer>> unique : uniques.entrySet()) {
             tables.createIndex(transaction, name, unique.getKey(), unique.getValue(), true);
         }
+    }
+
+    /** Fails a DEFAULT that names a column (SQL Server's Msg 128: a default is evaluated without a row). */
+    private static void checkDefaultNamesNoColumn(String column, SqlNode defaultValue) {
+        defaultValue.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier identifier) {
+                if (niladicFunction(identifier)) {
+                    return null;
+                }
+                throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "the DEFAULT of column " + column
+                        + " names " + identifier + "; a DEFAULT is a constant expression and cannot name columns");
+            }
+        });
     }
 
     /**
@@ -418,25 +425,8 @@ final class DdlExecutor {
             }
             return;
         }
-        ColumnstoreTable columnstore = ColumnstoreTable.open(database(), table);
-        int columns = table.schema().size();
-        try (org.apache.arrow.memory.BufferAllocator allocator = session.engine().memory()
-                     .child("ADD CONSTRAINT " + table.name(), Long.MAX_VALUE);
-             dev.columba.columnstore.scan.ColumnstoreScan scan = new dev.columba.columnstore.scan.ColumnstoreScan(
-                     columnstore, transaction.writes(), dev.columba.columnstore.scan.ScanOptions.all(columns), counters,
-                     allocator)) {
-            Object[] row = new Object[columns];
-            for (dev.columba.core.batch.Batch batch = scan.next(); batch != null; batch = scan.next()) {
-                for (int index = 0; index < batch.selectedCount(); index++) {
-                    int position = batch.selectedRow(index);
-                    for (int column = 0; column < columns; column++) {
-                        row[column] = dev.columba.core.batch.VectorValues.get(batch.column(column), position,
-                                table.schema().column(column).type());
-                    }
-                    check.enforce(row, evaluation, "ALTER TABLE", table.name());
-                }
-            }
-        }
+        forEachColumnstoreRow(transaction, table, "ADD CONSTRAINT",
+                row -> check.enforce(row, evaluation, "ALTER TABLE", table.name()));
     }
 
     /**
@@ -662,7 +652,8 @@ final class DdlExecutor {
             tables.createTable(transaction, table.name(), table.schema(), table.keyColumns(), table.uniqueKey(),
                     options);
             for (CatalogEntry.Index index : indexes) {
-                tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+                tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.descending(),
+                    index.unique());
             }
         }
         return files;
@@ -679,6 +670,10 @@ final class DdlExecutor {
         List<Integer> key = create.columns().stream().map(column -> columnIndex(table.schema(), column)).toList();
         String indexName = simpleName(create.name());
         if (create.clustering() == Clustering.CLUSTERED) {
+            if (create.descending().contains(true)) {
+                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "clustered index " + indexName + " has a DESC"
+                        + " key column; a table's clustered key is ascending in Columba (a NONCLUSTERED index takes DESC)");
+            }
             if (table.organization() == CatalogEntry.Organization.CLUSTERED) {
                 throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table.name()
                         + " already has a clustered index; drop and recreate the table to cluster it differently");
@@ -690,7 +685,8 @@ final class DdlExecutor {
             // Every page of a new index is new: written once, to the data file, not logged.
             transaction.logNewPagesMinimally();
         }
-        new Tables(database()).createIndex(transaction, table.name(), indexName, key, create.unique());
+        new Tables(database()).createIndex(transaction, table.name(), indexName, key, create.descending(),
+                create.unique());
     }
 
     /**
@@ -719,7 +715,8 @@ final class DdlExecutor {
         CatalogEntry renamedFrom = database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow();
         tables.rename(transaction, renamedFrom, table.name());
         for (CatalogEntry.Index index : indexes) {
-            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.descending(),
+                    index.unique());
         }
     }
 
@@ -881,36 +878,288 @@ final class DdlExecutor {
         }
         List<Column> columns = new ArrayList<>(table.schema().columns());
         columns.set(column, new Column(old.name(), type, nullable));
-        CatalogEntry.Table altered = new CatalogEntry.Table(table.objectId(), table.name(), new TableSchema(columns),
-                table.organization(), table.keyColumns(), table.uniqueKey(), table.rootPage(), table.firstOamPage(),
-                table.options(), table.rowCount());
-        IoCounters counters = transaction.systemCounters();
-        Tables tables = new Tables(database());
-        List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(), counters);
-        String temporary = table.name() + "$alter$" + transaction.id();
-        TableStore target = tables.createTable(transaction, temporary, altered.schema(), table.keyColumns(),
-                table.uniqueKey(), table.options());
-        try (TableCursor rows = new TableStore(table, indexes).scan(transaction.writes(),
-                TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
-            while (rows.next()) {
-                Object[] row = rows.row().clone();
-                Object value = row[column];
-                if (value instanceof Long number && type instanceof SqlType.IntegerType) {
-                    row[column] = Math.toIntExact(number);
-                } else if (value instanceof Integer number && type instanceof SqlType.BigintType) {
-                    row[column] = number.longValue();
-                }
-                target.insert(transaction, row, counters);
-            }
+        try {
+            rewrite(transaction, table, new TableSchema(columns), table.keyColumns(), table.options(), index -> index,
+                    row -> {
+                        Object value = row[column];
+                        if (value instanceof Long number && type instanceof SqlType.IntegerType) {
+                            row[column] = Math.toIntExact(number);
+                        } else if (value instanceof Integer number && type instanceof SqlType.BigintType) {
+                            row[column] = number.longValue();
+                        }
+                        return row;
+                    });
         } catch (ArithmeticException e) {
             throw new ColumbaException(ErrorCode.VALUE_OUT_OF_RANGE, "a value of column " + old.name()
                     + " does not fit " + type.sqlName());
+        }
+    }
+
+    // ---- ADD COLUMN and DROP COLUMN ------------------------------------------------------------
+
+    /**
+     * {@code ALTER TABLE t ADD [COLUMN] c type [NULL | NOT NULL] [DEFAULT x]} and
+     * {@code ALTER TABLE t DROP [COLUMN] [IF EXISTS] c}, on both storage kinds, by rewriting the
+     * table: a new table of the new schema receives every row and takes the old one's name, its
+     * secondary indexes and its options (docs/design/planner.md, "ADD COLUMN and DROP COLUMN").
+     * The rows a table already has take the new column's DEFAULT, evaluated once, or NULL without
+     * one, as in PostgreSQL and DuckDB.
+     *
+     * @return the dropped columnstore table's file directory, to delete once the transaction commits
+     */
+    private List<Path> addOrDropColumn(Transaction transaction, SqlAlterTableColumn alter) {
+        CatalogEntry.Table table = table(transaction, alter.table());
+        if (alter.added().isPresent()) {
+            return addColumn(transaction, table, alter.added().get());
+        }
+        String wanted = alter.dropped().orElseThrow().getSimple();
+        int column = table.schema().indexOf(wanted);
+        if (column < 0) {
+            if (alter.ifExists()) {
+                return List.of();
+            }
+            throw new ColumbaException(ErrorCode.UNDEFINED_COLUMN, "table " + table.name() + " has no column " + wanted);
+        }
+        return dropColumn(transaction, table, column);
+    }
+
+    private List<Path> addColumn(Transaction transaction, CatalogEntry.Table table, SqlColumnDefinition definition) {
+        String column = definition.name().getSimple();
+        if (table.schema().indexOf(column) >= 0) {
+            throw new ColumbaException(ErrorCode.OBJECT_ALREADY_EXISTS, "table " + table.name() + " already has a column"
+                    + " named " + column);
+        }
+        if (definition.isComputed() || definition.identity().isPresent()) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "ALTER TABLE " + table.name() + " ADD COLUMN "
+                    + column + ": a computed or IDENTITY column can only be given when the table is created");
+        }
+        SqlType type = typeOf(definition.dataType().orElseThrow());
+        boolean nullable = definition.nullability() != Nullability.NOT_NULL;
+        Map<String, String> options = new LinkedHashMap<>(table.options());
+        Object filled = null;
+        if (definition.defaultValue().isPresent()) {
+            checkDefaultNamesNoColumn(column, definition.defaultValue().get());
+            String sql = ColumbaSqlParser.toSql(definition.defaultValue().get());
+            options.put(TableConstraints.DEFAULT_OPTION + column, sql);
+            dev.columba.core.expr.Expr expression = new dev.columba.planner.plan.QueryPlanner(new SessionCatalog(session),
+                    session.settings()).compileExpression(table.name(), sql, "DEFAULT of column " + column);
+            Object value = dev.columba.core.expr.Evaluator.evaluate(expression, new Object[table.schema().size()],
+                    dev.columba.core.expr.EvaluationContext.startingNow(java.time.Clock.systemUTC()));
+            Column target = new Column(column, type, nullable);
+            filled = value == null || expression.type().equals(type) ? value
+                    : dev.columba.planner.exec.StoreAssignment.convert(value, expression.type(), target, table.name());
+        }
+        if (filled == null && !nullable && hasRows(transaction, table)) {
+            // PostgreSQL's 23502 (SQL Server's Msg 4901): the rows already there would hold NULL.
+            throw new ColumbaException(ErrorCode.NULL_NOT_ALLOWED, "ALTER TABLE " + table.name() + " ADD COLUMN " + column
+                    + ": column " + column + " is NOT NULL without a DEFAULT, and the table has rows; give it a DEFAULT"
+                    + " or allow NULL");
+        }
+        List<Column> columns = new ArrayList<>(table.schema().columns());
+        columns.add(new Column(column, type, nullable));
+        Object value = filled;
+        int width = columns.size();
+        return rewrite(transaction, table, new TableSchema(columns), table.keyColumns(), options, index -> index,
+                row -> {
+                    Object[] widened = java.util.Arrays.copyOf(row, width);
+                    widened[width - 1] = value;
+                    return widened;
+                });
+    }
+
+    private List<Path> dropColumn(Transaction transaction, CatalogEntry.Table table, int column) {
+        String name = table.schema().column(column).name();
+        if (table.schema().size() == 1) {
+            throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "ALTER TABLE " + table.name() + " DROP COLUMN " + name
+                    + ": it is the table's only column (drop the table instead)");
+        }
+        IoCounters counters = transaction.systemCounters();
+        if (table.keyColumns().contains(column)) {
+            throw dependsOn(table, name, "the table's clustered key (its primary key)");
+        }
+        for (CatalogEntry.Index index : database().catalog().indexesOf(transaction.writes(), table.objectId(), counters)) {
+            if (index.keyColumns().contains(column)) {
+                throw dependsOn(table, name, "index " + index.name());
+            }
+        }
+        TableConstraints constraints = TableConstraints.of(table.schema(), table.options());
+        for (Map.Entry<String, String> check : constraints.checks().entrySet()) {
+            if (namesColumn(TableConstraints.expression(check.getValue(), "CHECK constraint " + check.getKey(),
+                    table.name()), name)) {
+                throw dependsOn(table, name, "CHECK constraint " + check.getKey());
+            }
+        }
+        GeneratedColumns generated = GeneratedColumns.of(table.schema(), table.options());
+        for (int computed : generated.computed().keySet()) {
+            if (namesColumn(generated.expression(computed, table.name()), name)) {
+                throw dependsOn(table, name, "computed column " + table.schema().column(computed).name());
+            }
+        }
+        Map<String, String> options = new LinkedHashMap<>(table.options());
+        // Options of one column are keyed "<kind>:<column>".
+        options.keySet().removeIf(key -> key.contains(":") && key.substring(key.indexOf(':') + 1).equalsIgnoreCase(name));
+        List<Column> columns = new ArrayList<>(table.schema().columns());
+        columns.remove(column);
+        java.util.function.IntUnaryOperator moved = index -> index < column ? index : index - 1;
+        List<Integer> key = table.keyColumns().stream().map(moved::applyAsInt).toList();
+        return rewrite(transaction, table, new TableSchema(columns), key, options, moved, row -> {
+            Object[] narrowed = new Object[row.length - 1];
+            System.arraycopy(row, 0, narrowed, 0, column);
+            System.arraycopy(row, column + 1, narrowed, column, row.length - column - 1);
+            return narrowed;
+        });
+    }
+
+    private static ColumbaException dependsOn(CatalogEntry.Table table, String column, String dependent) {
+        // SQL Server's Msg 5074; PostgreSQL would drop the dependent object with CASCADE only.
+        return new ColumbaException(ErrorCode.INVALID_STATEMENT, "ALTER TABLE " + table.name() + " DROP COLUMN " + column
+                + " failed: " + dependent + " depends on column " + column + "; drop it first");
+    }
+
+    private static boolean namesColumn(SqlNode expression, String column) {
+        boolean[] found = {false};
+        expression.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier identifier) {
+                found[0] |= identifier.names.getLast().equalsIgnoreCase(column);
+                return null;
+            }
+        });
+        return found[0];
+    }
+
+    private boolean hasRows(Transaction transaction, CatalogEntry.Table table) {
+        IoCounters counters = transaction.systemCounters();
+        if (table.organization() != CatalogEntry.Organization.COLUMNSTORE) {
+            TableStore store = new TableStore(table, database().catalog().indexesOf(transaction.writes(), table.objectId(),
+                    counters));
+            try (TableCursor rows = store.scan(transaction.writes(), TableScan.allocationOrder(ReadAheadOptions.OFF),
+                    counters)) {
+                return rows.next();
+            }
+        }
+        try (ColumnstoreRows rows = new ColumnstoreRows(transaction, table, "ADD COLUMN")) {
+            return rows.hasNext();
+        }
+    }
+
+    /**
+     * Replaces {@code table} by a table of {@code schema}, clustered on {@code key}, with
+     * {@code options}, holding each of its rows through {@code reshape}; its secondary indexes are
+     * built again on the columns {@code moved} gives.
+     */
+    private List<Path> rewrite(Transaction transaction, CatalogEntry.Table table, TableSchema schema, List<Integer> key,
+                               Map<String, String> options, java.util.function.IntUnaryOperator moved,
+                               java.util.function.UnaryOperator<Object[]> reshape) {
+        IoCounters counters = transaction.systemCounters();
+        Tables tables = new Tables(database());
+        String temporary = table.name() + "$alter$" + transaction.id();
+        if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+            ColumnstoreTable target = ColumnstoreTable.create(database(), transaction, temporary, schema, options);
+            try (ColumnstoreRows rows = new ColumnstoreRows(transaction, table, "ALTER TABLE")) {
+                target.bulkInsert(transaction, new java.util.Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return rows.hasNext();
+                    }
+
+                    @Override
+                    public Object[] next() {
+                        return reshape.apply(rows.next());
+                    }
+                });
+            }
+            List<Path> files = drop(transaction, table);
+            tables.rename(transaction, database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow(),
+                    table.name());
+            return files;
+        }
+        List<CatalogEntry.Index> indexes = database().catalog().indexesOf(transaction.writes(), table.objectId(), counters);
+        TableStore target = tables.createTable(transaction, temporary, schema, key, table.uniqueKey(), options);
+        try (TableCursor rows = new TableStore(table, indexes).scan(transaction.writes(),
+                TableScan.allocationOrder(ReadAheadOptions.OFF), counters)) {
+            while (rows.next()) {
+                target.insert(transaction, reshape.apply(rows.row().clone()), counters);
+            }
         }
         tables.dropTable(transaction, table.name());
         tables.rename(transaction, database().catalog().byName(transaction.writes(), temporary, counters).orElseThrow(),
                 table.name());
         for (CatalogEntry.Index index : indexes) {
-            tables.createIndex(transaction, table.name(), index.name(), index.keyColumns(), index.unique());
+            tables.createIndex(transaction, table.name(), index.name(),
+                    index.keyColumns().stream().map(moved::applyAsInt).toList(), index.descending(), index.unique());
+        }
+        return List.of();
+    }
+
+    /** Calls {@code visitor} with each row of columnstore table {@code table} as the transaction sees it. */
+    private void forEachColumnstoreRow(Transaction transaction, CatalogEntry.Table table, String statement,
+                                       java.util.function.Consumer<Object[]> visitor) {
+        try (ColumnstoreRows rows = new ColumnstoreRows(transaction, table, statement)) {
+            while (rows.hasNext()) {
+                visitor.accept(rows.next());
+            }
+        }
+    }
+
+    /**
+     * The rows of a columnstore table as the transaction sees them, one array each, for the
+     * statements that rewrite or check a table row by row.
+     */
+    private final class ColumnstoreRows implements java.util.Iterator<Object[]>, AutoCloseable {
+        private final TableSchema schema;
+        private final org.apache.arrow.memory.BufferAllocator allocator;
+        private final dev.columba.columnstore.scan.ColumnstoreScan scan;
+        private dev.columba.core.batch.Batch batch;
+        private int rowInBatch;
+
+        ColumnstoreRows(Transaction transaction, CatalogEntry.Table table, String statement) {
+            this.schema = table.schema();
+            this.allocator = session.engine().memory().child(statement + " " + table.name(), Long.MAX_VALUE);
+            try {
+                this.scan = new dev.columba.columnstore.scan.ColumnstoreScan(ColumnstoreTable.open(database(), table),
+                        transaction.writes(), dev.columba.columnstore.scan.ScanOptions.all(schema.size()),
+                        transaction.systemCounters(), allocator);
+            } catch (RuntimeException e) {
+                allocator.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (batch == null || rowInBatch == batch.selectedCount()) {
+                // The scan's batch is valid until its next call; every row is copied out before it.
+                batch = scan.next();
+                rowInBatch = 0;
+                if (batch == null) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public Object[] next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            int position = batch.selectedRow(rowInBatch++);
+            Object[] row = new Object[schema.size()];
+            for (int column = 0; column < row.length; column++) {
+                row[column] = dev.columba.core.batch.VectorValues.get(batch.column(column), position,
+                        schema.column(column).type());
+            }
+            return row;
+        }
+
+        @Override
+        public void close() {
+            try {
+                scan.close();
+            } finally {
+                allocator.close();
+            }
         }
     }
 

@@ -130,8 +130,9 @@ class ParseErrorTest {
         assertAt(1, 50, duplicate);
         assertTrue(duplicate.getMessage().contains("Option STORAGE is given twice"), duplicate.getMessage());
 
-        ColumbaParseException descending = parseError("CREATE INDEX ix ON t (a DESC)");
-        assertAt(1, 25, descending);
+        // CREATE INDEX takes DESC key columns; a PRIMARY KEY's stay ascending.
+        ColumbaParseException descending = parseError("CREATE TABLE t (a INT, PRIMARY KEY (a DESC))");
+        assertAt(1, 39, descending);
         assertTrue(descending.getMessage().contains("DESC"), descending.getMessage());
 
         assertAt(1, 36, parseError("CREATE TABLE t (a INT IDENTITY (1, 0))"));

@@ -242,4 +242,25 @@ class ConstraintsTest {
             assertEquals(List.of(List.of(1)), query(session, "SELECT id FROM t WHERE d IS NOT NULL"));
         }
     }
+
+    // ---- UPDATE ... SET c = DEFAULT -----------------------------------------------------------
+
+    @ParameterizedTest
+    @ValueSource(strings = {HEAP, CLUSTERED, COLUMNSTORE})
+    void updateSetDefaultWritesTheColumnsDefaultOrNull(String kind) {
+        try (Engine engine = SessionRows.open(directory); Session session = engine.openSession()) {
+            session.execute(table(kind, "t", "a VARCHAR(10) DEFAULT 'dflt', b INT DEFAULT (40 + 2), c INT,"
+                    + " d INT NOT NULL"));
+            update(session, "INSERT INTO t VALUES (1, 'one', 1, 1, 1), (2, 'two', 2, 2, 2)");
+            assertEquals(1, update(session, "UPDATE t SET a = DEFAULT, c = DEFAULT, b = b + 1 WHERE id = 1"));
+            assertEquals(1, update(session, "UPDATE t SET b = DEFAULT, d = 20 WHERE id = 2"));
+            assertEquals(List.of(Arrays.asList(1, "dflt", 2, null, 1), Arrays.asList(2, "two", 42, 2, 20)),
+                    all(session, "t"));
+            // NOT NULL without a default: DEFAULT is NULL, which the column refuses (PostgreSQL's 23502).
+            fails(session, "UPDATE t SET d = DEFAULT WHERE id = 1", ErrorCode.NULL_NOT_ALLOWED);
+            fails(session, "UPDATE t SET nope = DEFAULT", ErrorCode.INVALID_STATEMENT);
+            assertEquals(List.of(Arrays.asList(1, "dflt", 2, null, 1), Arrays.asList(2, "two", 42, 2, 20)),
+                    all(session, "t"));
+        }
+    }
 }

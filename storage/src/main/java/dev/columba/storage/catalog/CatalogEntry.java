@@ -65,24 +65,48 @@ public sealed interface CatalogEntry {
         }
     }
 
-    /**
-     * A secondary (nonclustered) index of a table: a B+tree whose key is the index key followed by
-     * the row's locator (the clustered key, or the row id of a heap).
-     */
     /** A table with a different row count. */
     static Table withRowCount(Table table, long rowCount) {
         return new Table(table.objectId(), table.name(), table.schema(), table.organization(), table.keyColumns(),
                 table.uniqueKey(), table.rootPage(), table.firstOamPage(), table.options(), rowCount);
     }
 
-    record Index(int objectId, String name, int tableId, List<Integer> keyColumns, boolean unique, long rootPage,
-                 long firstOamPage) implements CatalogEntry {
+    /**
+     * A secondary (nonclustered) index of a table: a B+tree whose key is the index key followed by
+     * the row's locator (the clustered key, or the row id of a heap).
+     *
+     * @param descending per key column, whether it is kept in descending order (CREATE INDEX ...
+     *                   (c DESC)); as many as the key columns
+     */
+    record Index(int objectId, String name, int tableId, List<Integer> keyColumns, List<Boolean> descending,
+                 boolean unique, long rootPage, long firstOamPage) implements CatalogEntry {
         public Index {
             Objects.requireNonNull(name, "name");
             keyColumns = List.copyOf(keyColumns);
+            descending = List.copyOf(descending);
             if (keyColumns.isEmpty()) {
                 throw new IllegalArgumentException("index " + name + " needs key columns");
             }
+            if (descending.size() != keyColumns.size()) {
+                throw new IllegalArgumentException("index " + name + " has " + keyColumns.size() + " key columns and "
+                        + descending.size() + " directions");
+            }
+        }
+
+        /** An index whose key columns are all ascending. */
+        public Index(int objectId, String name, int tableId, List<Integer> keyColumns, boolean unique, long rootPage,
+                     long firstOamPage) {
+            this(objectId, name, tableId, keyColumns, ascending(keyColumns.size()), unique, rootPage, firstOamPage);
+        }
+
+        /** {@code count} ascending key columns. */
+        public static List<Boolean> ascending(int count) {
+            return java.util.Collections.nCopies(count, false);
+        }
+
+        /** Whether some key column is descending. */
+        public boolean anyDescending() {
+            return descending.contains(true);
         }
     }
 

@@ -27,9 +27,9 @@ public final class CatalogFormat {
 
     /**
      * The newest entry version this build reads. Tables and indexes are written as version 1, views
-     * as 2, partition functions and schemes as 3.
+     * as 2, partition functions and schemes as 3, an index with a descending key column as 4.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     /** The version tables and indexes are written in, unchanged since version 1, so older builds read them. */
     static final int VERSION_TABLES_AND_INDEXES = 1;
     /** The first version with views. */
@@ -41,6 +41,10 @@ public final class CatalogFormat {
     static final int VERSION_PARTITIONS = 3;
     static final int KIND_PARTITION_FUNCTION = 4;
     static final int KIND_PARTITION_SCHEME = 5;
+    /** The first version with a direction per index key column (an index with a DESC column is written so). */
+    static final int VERSION_DESCENDING_KEYS = 4;
+    static final int DIRECTION_ASCENDING = 0;
+    static final int DIRECTION_DESCENDING = 1;
 
     /** The catalog B+tree key of an object: its id as four big-endian bytes. */
     public static byte[] key(int objectId) {
@@ -54,7 +58,8 @@ public final class CatalogFormat {
                 case CatalogEntry.View ignored -> VERSION_VIEWS;
                 case CatalogEntry.PartitionObject ignored -> VERSION_PARTITIONS;
                 case CatalogEntry.Table ignored -> VERSION_TABLES_AND_INDEXES;
-                case CatalogEntry.Index ignored -> VERSION_TABLES_AND_INDEXES;
+                case CatalogEntry.Index index -> index.anyDescending() ? VERSION_DESCENDING_KEYS
+                        : VERSION_TABLES_AND_INDEXES;
             });
             switch (entry) {
                 case CatalogEntry.Table table -> {
@@ -84,6 +89,11 @@ public final class CatalogFormat {
                     out.writeLong(index.rootPage());
                     out.writeLong(index.firstOamPage());
                     writeColumns(out, index.keyColumns());
+                    if (index.anyDescending()) {
+                        for (boolean descending : index.descending()) {
+                            out.writeByte(descending ? DIRECTION_DESCENDING : DIRECTION_ASCENDING);
+                        }
+                    }
                 }
                 case CatalogEntry.View view -> {
                     out.writeByte(KIND_VIEW);
@@ -157,7 +167,18 @@ public final class CatalogFormat {
                     boolean unique = in.readBoolean();
                     long rootPage = in.readLong();
                     long firstOamPage = in.readLong();
-                    yield new CatalogEntry.Index(objectId, name, tableId, readColumns(in), unique, rootPage, firstOamPage);
+                    List<Integer> keyColumns = readColumns(in);
+                    List<Boolean> descending = new ArrayList<>();
+                    for (int column = 0; column < keyColumns.size(); column++) {
+                        int direction = version >= VERSION_DESCENDING_KEYS ? in.readUnsignedByte() : DIRECTION_ASCENDING;
+                        if (direction != DIRECTION_ASCENDING && direction != DIRECTION_DESCENDING) {
+                            throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of index " + name
+                                    + " has direction " + direction + " for key column " + column + ", not 0 or 1");
+                        }
+                        descending.add(direction == DIRECTION_DESCENDING);
+                    }
+                    yield new CatalogEntry.Index(objectId, name, tableId, keyColumns, descending, unique, rootPage,
+                            firstOamPage);
                 }
                 case KIND_VIEW -> {
                     if (version < VERSION_VIEWS) {

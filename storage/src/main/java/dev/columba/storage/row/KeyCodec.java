@@ -35,6 +35,10 @@ import java.util.List;
  * columns is a byte prefix of the key's encoding, and {@link #prefixLowerBound} and
  * {@link #prefixUpperBound} bound exactly the keys that start with given values.
  *
+ * <p>A descending column (a secondary index's {@code c DESC}) is encoded ascending with every
+ * byte inverted, which reverses its order; {@link #prefixUpperBound} is then the prefix's
+ * successor (docs/format/row.md, "Descending key columns").
+ *
  * <p>The encoding is lossy where SQL equality is: -0.0 decodes as 0.0, every NaN as the canonical
  * NaN, and a decimal at the column's scale. Immutable and thread-safe.
  */
@@ -49,9 +53,33 @@ public final class KeyCodec {
     private final String[] labels;
     private final int[] scales;
     private final int[] characterLimits;
+    /** Per column, whether its bytes are inverted (a DESC key column); all false for most indexes. */
+    private final boolean[] descending;
+    private final boolean anyDescending;
 
     public KeyCodec(List<SqlType> types) {
+        this(types, null);
+    }
+
+    /**
+     * A codec whose key column {@code k} sorts in descending order when {@code descending.get(k)}
+     * (null: all ascending): its encoding is the ascending one with every byte inverted, which
+     * reverses the order of the column's self-delimiting encodings and keeps them self-delimiting
+     * (docs/format/row.md, "Descending key columns").
+     */
+    public KeyCodec(List<SqlType> types, List<Boolean> descending) {
         this.types = List.copyOf(types);
+        if (descending != null && descending.size() != this.types.size()) {
+            throw new IllegalArgumentException("key has " + this.types.size() + " columns and " + descending.size()
+                    + " directions");
+        }
+        this.descending = new boolean[this.types.size()];
+        boolean any = false;
+        for (int columnIndex = 0; descending != null && columnIndex < this.descending.length; columnIndex++) {
+            this.descending[columnIndex] = descending.get(columnIndex);
+            any |= this.descending[columnIndex];
+        }
+        this.anyDescending = any;
         if (this.types.isEmpty()) {
             throw new IllegalArgumentException("a key needs at least one column");
         }
@@ -204,6 +232,7 @@ public final class KeyCodec {
                 }
             }
         }
+        invertDescending(MemorySegment.ofArray(key), 0, key.length, keyColumns.length);
         return key;
     }
 
@@ -235,10 +264,27 @@ public final class KeyCodec {
      * An exclusive upper bound of the keys starting with the values {@code prefix}: every full key
      * {@code k} that starts with them has {@code prefixLowerBound(prefix) <= encode(k) <
      * prefixUpperBound(prefix)}, and every other key lies outside that range. It is the prefix's
-     * encoding followed by a byte above both column markers.
+     * encoding followed by a byte above both column markers; for a codec with a descending column,
+     * the prefix's successor, or null (no upper bound) when the prefix is all 0xff bytes.
      */
     public byte[] prefixUpperBound(Object[] prefix) {
         checkPrefix(prefix);
+        if (anyDescending) {
+            // An inverted column's markers are 0xff and 0xfe, above KEY_PREFIX_UPPER: the bound is
+            // the prefix's successor instead, its last byte below 0xff increased and what follows
+            // dropped. Null when the prefix is all 0xff (no key lies above it).
+            byte[] encoded = encodePrefix(prefix, 0);
+            int last = encoded.length - 1;
+            while (last >= 0 && encoded[last] == (byte) 0xff) {
+                last--;
+            }
+            if (last < 0) {
+                return null;
+            }
+            byte[] successor = Arrays.copyOf(encoded, last + 1);
+            successor[last]++;
+            return successor;
+        }
         byte[] bound = encodePrefix(prefix, 1);
         bound[bound.length - 1] = RowFormat.KEY_PREFIX_UPPER;
         return bound;
@@ -361,6 +407,32 @@ public final class KeyCodec {
 
     /** Writes the first {@code count} values, checked by {@link #measure}; returns the end offset. */
     private long write(Object[] values, int count, MemorySegment target, long offset) {
+        long end = writeAscending(values, count, target, offset);
+        invertDescending(target, offset, end, count);
+        return end;
+    }
+
+    /**
+     * Inverts the bytes of the descending columns among the first {@code count} of the key written
+     * ascending at {@code [offset, end)}, walking it column by column.
+     */
+    private void invertDescending(MemorySegment target, long offset, long end, int count) {
+        if (!anyDescending) {
+            return;
+        }
+        long position = offset;
+        for (int columnIndex = 0; columnIndex < count; columnIndex++) {
+            long columnEnd = parseColumn(target, position, end, offset, columnIndex, null, (byte) 0);
+            if (descending[columnIndex]) {
+                for (long index = position; index < columnEnd; index++) {
+                    target.set(ValueLayout.JAVA_BYTE, index, (byte) ~target.get(ValueLayout.JAVA_BYTE, index));
+                }
+            }
+            position = columnEnd;
+        }
+    }
+
+    private long writeAscending(Object[] values, int count, MemorySegment target, long offset) {
         long position = offset;
         for (int columnIndex = 0; columnIndex < count; columnIndex++) {
             Object value = values[columnIndex];
@@ -433,58 +505,73 @@ public final class KeyCodec {
     private long parse(MemorySegment source, long offset, long limit, Object[] values) {
         long position = offset;
         for (int columnIndex = 0; columnIndex < physicalTypes.length; columnIndex++) {
-            require(position, 1, limit, offset, columnIndex);
-            byte marker = source.get(ValueLayout.JAVA_BYTE, position++);
-            if (marker == KEY_NULL) {
-                continue;
-            }
-            if (marker != KEY_VALUE) {
-                throw corrupt(offset, labels[columnIndex] + " starts with byte 0x" + Integer.toHexString(marker & 0xFF)
-                        + " at " + (position - 1) + ", not a NULL or value marker");
-            }
-            PhysicalType physical = physicalTypes[columnIndex];
-            if (physical.variableLength()) {
-                position = parseString(source, position, limit, offset, columnIndex, values);
-                continue;
-            }
-            require(position, physical.width(), limit, offset, columnIndex);
-            if (values != null) {
-                values[columnIndex] = switch (physical) {
-                    case BOOLEAN -> {
-                        byte bool = source.get(ValueLayout.JAVA_BYTE, position);
-                        if (bool != 0 && bool != 1) {
-                            throw corrupt(offset, labels[columnIndex] + " holds byte " + bool + " at " + position + ", not 0 or 1");
-                        }
-                        yield bool == 1;
-                    }
-                    case INT -> source.get(KEY_INT, position) ^ Integer.MIN_VALUE;
-                    case DATE -> Values.daysToDate(source.get(KEY_INT, position) ^ Integer.MIN_VALUE);
-                    case BIGINT -> source.get(KEY_LONG, position) ^ Long.MIN_VALUE;
-                    case TIMESTAMP -> Values.microsToTimestamp(source.get(KEY_LONG, position) ^ Long.MIN_VALUE);
-                    case DOUBLE -> {
-                        long bits = source.get(KEY_LONG, position);
-                        yield Double.longBitsToDouble(bits ^ (~bits >> (Long.SIZE - 1) | Long.MIN_VALUE));
-                    }
-                    case DECIMAL64 -> BigDecimal.valueOf(source.get(KEY_LONG, position) ^ Long.MIN_VALUE, scales[columnIndex]);
-                    case DECIMAL128 -> ColumnValues.decimalOf(source.get(KEY_LONG, position) ^ Long.MIN_VALUE,
-                            source.get(KEY_LONG, position + Long.BYTES), scales[columnIndex]);
-                    case VARCHAR, CHAR -> throw new IllegalStateException(labels[columnIndex] + " is variable-length");
-                };
-            }
-            position += physical.width();
+            position = parseColumn(source, position, limit, offset, columnIndex, values,
+                    descending[columnIndex] ? (byte) 0xff : 0);
         }
         return position;
     }
 
+    /**
+     * Walks key column {@code columnIndex} from {@code position}, each byte read XOR {@code flip}
+     * (0xff for an inverted, descending column); returns where it ends and fills
+     * {@code values[columnIndex]} when {@code values} is not null.
+     */
+    private long parseColumn(MemorySegment source, long start, long limit, long offset, int columnIndex, Object[] values,
+                             byte flip) {
+        long position = start;
+        int flipInt = flip == 0 ? 0 : -1;
+        long flipLong = flipInt;
+        require(position, 1, limit, offset, columnIndex);
+        byte marker = (byte) (source.get(ValueLayout.JAVA_BYTE, position++) ^ flip);
+        if (marker == KEY_NULL) {
+            return position;
+        }
+        if (marker != KEY_VALUE) {
+            throw corrupt(offset, labels[columnIndex] + " starts with byte 0x" + Integer.toHexString(marker & 0xFF)
+                    + " at " + (position - 1) + ", not a NULL or value marker");
+        }
+        PhysicalType physical = physicalTypes[columnIndex];
+        if (physical.variableLength()) {
+            return parseString(source, position, limit, offset, columnIndex, values, flip);
+        }
+        require(position, physical.width(), limit, offset, columnIndex);
+        if (values != null) {
+            values[columnIndex] = switch (physical) {
+                case BOOLEAN -> {
+                    byte bool = (byte) (source.get(ValueLayout.JAVA_BYTE, position) ^ flip);
+                    if (bool != 0 && bool != 1) {
+                        throw corrupt(offset, labels[columnIndex] + " holds byte " + bool + " at " + position + ", not 0 or 1");
+                    }
+                    yield bool == 1;
+                }
+                case INT -> source.get(KEY_INT, position) ^ flipInt ^ Integer.MIN_VALUE;
+                case DATE -> Values.daysToDate(source.get(KEY_INT, position) ^ flipInt ^ Integer.MIN_VALUE);
+                case BIGINT -> source.get(KEY_LONG, position) ^ flipLong ^ Long.MIN_VALUE;
+                case TIMESTAMP -> Values.microsToTimestamp(source.get(KEY_LONG, position) ^ flipLong ^ Long.MIN_VALUE);
+                case DOUBLE -> {
+                    long bits = source.get(KEY_LONG, position) ^ flipLong;
+                    yield Double.longBitsToDouble(bits ^ (~bits >> (Long.SIZE - 1) | Long.MIN_VALUE));
+                }
+                case DECIMAL64 -> BigDecimal.valueOf(source.get(KEY_LONG, position) ^ flipLong ^ Long.MIN_VALUE,
+                        scales[columnIndex]);
+                case DECIMAL128 -> ColumnValues.decimalOf(source.get(KEY_LONG, position) ^ flipLong ^ Long.MIN_VALUE,
+                        source.get(KEY_LONG, position + Long.BYTES) ^ flipLong, scales[columnIndex]);
+                case VARCHAR, CHAR -> throw new IllegalStateException(labels[columnIndex] + " is variable-length");
+            };
+        }
+        return position + physical.width();
+    }
+
     /** Walks an escaped, terminated string from {@code start}; returns the position after it. */
-    private long parseString(MemorySegment source, long start, long limit, long keyOffset, int columnIndex, Object[] values) {
+    private long parseString(MemorySegment source, long start, long limit, long keyOffset, int columnIndex, Object[] values,
+                             byte flip) {
         long position = start;
         long unescapedLength = 0;
         while (true) {
             require(position, 1, limit, keyOffset, columnIndex);
-            if (source.get(ValueLayout.JAVA_BYTE, position++) == 0) {
+            if ((source.get(ValueLayout.JAVA_BYTE, position++) ^ flip) == 0) {
                 require(position, 1, limit, keyOffset, columnIndex);
-                byte escape = source.get(ValueLayout.JAVA_BYTE, position++);
+                byte escape = (byte) (source.get(ValueLayout.JAVA_BYTE, position++) ^ flip);
                 if (escape == KEY_STRING_END) {
                     break;
                 }
@@ -502,7 +589,7 @@ public final class KeyCodec {
             byte[] utf8 = new byte[(int) unescapedLength];
             long read = start;
             for (int index = 0; index < utf8.length; index++) {
-                byte next = source.get(ValueLayout.JAVA_BYTE, read++);
+                byte next = (byte) (source.get(ValueLayout.JAVA_BYTE, read++) ^ flip);
                 if (next == 0) {
                     read++;
                 }

@@ -31,7 +31,7 @@ public final class IndexStore {
 
     IndexStore(CatalogEntry.Index definition, TableSchema schema) {
         this.definition = definition;
-        this.keys = new KeyCodec(TableStore.types(schema, definition.keyColumns()));
+        this.keys = new KeyCodec(TableStore.types(schema, definition.keyColumns()), definition.descending());
         this.tree = new BTree(definition.objectId(), definition.rootPage(), definition.firstOamPage());
     }
 

@@ -99,6 +99,13 @@ public final class Tables {
      */
     public TableStore createIndex(Transaction transaction, String tableName, String indexName, List<Integer> keyColumns,
                                   boolean unique) {
+        return createIndex(transaction, tableName, indexName, keyColumns, CatalogEntry.Index.ascending(keyColumns.size()),
+                unique);
+    }
+
+    /** As above, key column {@code k} kept in descending order when {@code descending.get(k)}. */
+    public TableStore createIndex(Transaction transaction, String tableName, String indexName, List<Integer> keyColumns,
+                                  List<Boolean> descending, boolean unique) {
         IoCounters counters = transaction.systemCounters();
         Catalog catalog = database.catalog();
         TableStore table = table(transaction.writes(), tableName, counters);
@@ -108,7 +115,7 @@ public final class Tables {
         int objectId = catalog.allocateObjectId(transaction.writes(), counters);
         BTree tree = BTree.create(transaction.writes(), database.allocator(), objectId, counters);
         CatalogEntry.Index entry = new CatalogEntry.Index(objectId, indexName, table.definition().objectId(), keyColumns,
-                unique, tree.rootPage(), tree.firstOamPage());
+                descending, unique, tree.rootPage(), tree.firstOamPage());
         catalog.put(transaction.writes(), database.allocator(), entry, counters);
         List<CatalogEntry.Index> indexes = new ArrayList<>();
         for (IndexStore index : table.indexes()) {
@@ -164,7 +171,7 @@ public final class Tables {
                     table.organization(), table.keyColumns(), table.uniqueKey(), table.rootPage(), table.firstOamPage(),
                     table.options(), table.rowCount());
             case CatalogEntry.Index index -> new CatalogEntry.Index(index.objectId(), newName, index.tableId(),
-                    index.keyColumns(), index.unique(), index.rootPage(), index.firstOamPage());
+                    index.keyColumns(), index.descending(), index.unique(), index.rootPage(), index.firstOamPage());
             case CatalogEntry.View view -> new CatalogEntry.View(view.objectId(), newName, view.definition(), view.schema());
             case CatalogEntry.PartitionObject object -> new CatalogEntry.PartitionObject(object.objectId(), newName,
                     object.kind(), object.definition());

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The catalog entries' bytes, pinned (docs/format/catalog.md): version 1's table and index, which
- * versions 2 and 3 still write, version 2's view and version 3's partition function and scheme. A failure here means the format changed: bump the
+ * versions 2 to 4 still write, version 2's view, version 3's partition function and scheme, and
+ * version 4's index with a descending key column. A failure here means the format changed: bump the
  * version and add a History entry, or undo the change. The corrupt cases expect their exact error.
  */
 class CatalogFormatGoldenTest {
@@ -32,6 +33,11 @@ class CatalogFormatGoldenTest {
     private static final String INDEX_V1 = "01" + "02" + "00000065" + "0002" + "6978" + "00000064" + "00"
             + "0000000000000007" + "0000000000000008" + "0001" + "0001";
     private static final CatalogEntry.Index INDEX = new CatalogEntry.Index(101, "ix", 100, List.of(1), false, 7, 8);
+
+    private static final String INDEX_V4 = "04" + "02" + "00000069" + "0002" + "6978" + "00000064" + "01"
+            + "0000000000000007" + "0000000000000008" + "0002" + "0001" + "0000" + "01" + "00";
+    private static final CatalogEntry.Index DESCENDING_INDEX = new CatalogEntry.Index(105, "ix", 100, List.of(1, 0),
+            List.of(true, false), true, 7, 8);
 
     private static final String VIEW_V2 = "02" + "03" + "00000066" + "0001" + "76" + "00000008" + "53454c4543542031"
             + "0001" + "0001" + "78" + "00" + "02";
@@ -66,6 +72,18 @@ class CatalogFormatGoldenTest {
     }
 
     @Test
+    void anIndexWithADescendingKeyColumnIsAVersionFourEntry() {
+        assertEquals(INDEX_V4, HEX.formatHex(CatalogFormat.encode(DESCENDING_INDEX)));
+        assertEquals(DESCENDING_INDEX, CatalogFormat.decode(HEX.parseHex(INDEX_V4)));
+        // Version 1's index reads as all ascending.
+        assertEquals(List.of(false), ((CatalogEntry.Index) CatalogFormat.decode(HEX.parseHex(INDEX_V1))).descending());
+        ColumbaException badDirection = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex(INDEX_V4.substring(0, INDEX_V4.length() - 2) + "02")));
+        assertEquals("[INDEX_CORRUPT] catalog entry of index ix has direction 2 for key column 1, not 0 or 1",
+                badDirection.getMessage());
+    }
+
+    @Test
     void aViewIsAVersionTwoEntry() {
         assertEquals(VIEW_V2, HEX.formatHex(CatalogFormat.encode(VIEW)));
         assertEquals(VIEW, CatalogFormat.decode(HEX.parseHex(VIEW_V2)));
@@ -92,9 +110,9 @@ class CatalogFormatGoldenTest {
     @Test
     void aNewerVersionIsTooNew() {
         ColumbaException tooNew = assertThrows(ColumbaException.class,
-                () -> CatalogFormat.decode(HEX.parseHex("04" + VIEW_V2.substring(2))));
+                () -> CatalogFormat.decode(HEX.parseHex("05" + VIEW_V2.substring(2))));
         assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
-        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 4, newer than this build (3)", tooNew.getMessage());
+        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 5, newer than this build (4)", tooNew.getMessage());
     }
 
     @Test

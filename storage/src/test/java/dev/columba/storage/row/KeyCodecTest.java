@@ -215,6 +215,73 @@ class KeyCodecTest {
         });
     }
 
+    @Test
+    void descendingColumnsReverseTheirOrderAndDecodeAsTheyWere() throws Exception {
+        Seeds.run("descendingColumnsReverseTheirOrderAndDecodeAsTheyWere", random -> {
+            RandomValues values = new RandomValues(random);
+            for (int keyShape = 0; keyShape < 40; keyShape++) {
+                List<SqlType> types = randomTypes(values);
+                List<Boolean> descending = new ArrayList<>();
+                for (int columnIndex = 0; columnIndex < types.size(); columnIndex++) {
+                    descending.add(random.nextBoolean());
+                }
+                KeyCodec codec = new KeyCodec(types, descending);
+                List<Object[]> keys = randomKeys(codec, values, 100);
+                List<byte[]> encodings = new ArrayList<>();
+                for (Object[] key : keys) {
+                    byte[] encoded = codec.encode(key);
+                    encodings.add(encoded);
+                    Object[] expected = new Object[key.length];
+                    for (int columnIndex = 0; columnIndex < key.length; columnIndex++) {
+                        expected[columnIndex] = SqlOrder.keyCanonical(types.get(columnIndex), key[columnIndex]);
+                    }
+                    assertArrayEquals(expected, codec.decode(encoded));
+                    byte[] page = new byte[encoded.length + 7];
+                    Arrays.fill(page, (byte) 0xEE);
+                    assertEquals(encoded.length, codec.encode(key, MemorySegment.ofArray(page), 3));
+                    assertEquals(encoded.length, codec.encodedLength(MemorySegment.ofArray(page), 3));
+                }
+                for (int left = 0; left < keys.size(); left++) {
+                    for (int right = 0; right < keys.size(); right++) {
+                        int expected = 0;
+                        for (int columnIndex = 0; columnIndex < types.size() && expected == 0; columnIndex++) {
+                            int order = SqlOrder.compare(types.get(columnIndex), keys.get(left)[columnIndex],
+                                    keys.get(right)[columnIndex]);
+                            expected = Integer.signum(descending.get(columnIndex) ? -order : order);
+                        }
+                        int actual = Integer.signum(Arrays.compareUnsigned(encodings.get(left), encodings.get(right)));
+                        assertEquals(expected, actual, () -> types + " " + descending);
+                    }
+                }
+                for (int probe = 0; probe < 20; probe++) {
+                    Object[] prefix = Arrays.copyOf(keys.get(random.nextInt(keys.size())), random.nextInt(types.size() + 1));
+                    byte[] lower = codec.prefixLowerBound(prefix);
+                    byte[] upper = codec.prefixUpperBound(prefix);
+                    for (Object[] key : keys) {
+                        byte[] encoded = codec.encode(key);
+                        boolean inRange = Arrays.compareUnsigned(lower, encoded) <= 0
+                                && (upper == null || Arrays.compareUnsigned(encoded, upper) < 0);
+                        assertEquals(startsWith(types, key, prefix), inRange,
+                                () -> "key " + Arrays.toString(key) + " against prefix " + Arrays.toString(prefix));
+                    }
+                }
+            }
+        });
+    }
+
+    @Test
+    void descendingColumnExample() {
+        KeyCodec codec = new KeyCodec(List.of(SqlType.INT, SqlType.varchar(5)), List.of(true, false));
+        // 7 DESC: marker 0x01 and 0x80000007 inverted; 'a' ASC as written ascending.
+        assertEquals("fe7ffffff8" + "01" + "610001", HexFormat.of().formatHex(codec.encode(new Object[] {7, "a"})));
+        // NULL DESC (0xff) sorts after every value, as NULLs sort last in ORDER BY ... DESC.
+        assertTrue(Arrays.compareUnsigned(codec.encode(new Object[] {-5, "a"}), codec.encode(new Object[] {null, "a"})) < 0);
+        assertTrue(Arrays.compareUnsigned(codec.encode(new Object[] {8, "z"}), codec.encode(new Object[] {7, "a"})) < 0);
+        // A prefix of NULL in a DESC first column is all 0xff: nothing lies above it.
+        assertEquals(null, codec.prefixUpperBound(new Object[] {null}));
+        assertArrayEquals(new byte[] {(byte) 0xff}, codec.prefixLowerBound(new Object[] {null}));
+    }
+
     /** Every pair's byte order equals its SQL order. */
     private static void assertOrderAgrees(KeyCodec codec, List<Object[]> keys) {
         List<byte[]> encodings = new ArrayList<>();
