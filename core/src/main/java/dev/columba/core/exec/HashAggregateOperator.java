@@ -272,9 +272,10 @@ public final class HashAggregateOperator extends BaseOperator {
      * worker aggregates its rows into one group table per partition (the high bits of the keys'
      * hash, the bits a repartition would use; a single whole-number key's value modulo the
      * partitions, see {@link SharedAggregation#wholeNumberPartitionOf}), hands them in, and then returns the results of the
-     * groups of its own partition from every worker's tables. It adopts the largest of those tables
-     * as it is and merges the others' groups into it: groups only one worker met are not inserted
-     * twice, and nothing is copied between workers. Every worker's operator must be made (and call
+     * groups of its own partition from every worker's tables: each table's groups are looked up in
+     * the tables before it (the largest first) and merged into the first that holds their key, the
+     * others returned from where they are, so no group is inserted twice and nothing is copied
+     * between workers ({@link #absorbIntoEarlier}). Every worker's operator must be made (and call
      * this) before any of them runs. Before {@link #open}.
      */
     public void mergeAcrossWorkers(SharedAggregation shared) {
@@ -680,8 +681,8 @@ public final class HashAggregateOperator extends BaseOperator {
 
     /**
      * Across workers: reads all input into this worker's partition tables, hands them in, and
-     * once every worker has, adopts the largest table of its own partition as its groups and
-     * merges the other workers' tables of that partition into it.
+     * once every worker has, orders the tables of its own partition for returning (the largest
+     * first) and merges into each earlier table the groups of the later ones that it holds.
      */
     private void aggregateAcrossWorkers() {
         try {
