@@ -117,6 +117,19 @@ public final class HashAggregateOperator extends BaseOperator {
     /** Per call, its state columns of {@link #mergedStates}. */
     private FieldVector[][] mergeStates;
     private int[] stateRows = new int[0];
+    /** Across workers, for groups found in an earlier table: their group ids there. */
+    private int[] foundGroups = new int[0];
+    /**
+     * Across workers, after the hand-ins: the tables of this worker's partition whose groups it
+     * returns, the adopted (largest) one first, and which of them {@link #groups} and
+     * {@link #accumulators} are now ({@link #returnGroupsOf}).
+     */
+    private List<SharedAggregation.PartitionTable> finishing;
+    private int finishingIndex;
+    /** Per table of {@link #finishing}, a bit per group that was merged into an earlier table (not returned), or null for none. */
+    private long[][] absorbed;
+    /** The rows of the output batch that are returned when some of its groups were absorbed. */
+    private int[] keptRows = new int[0];
     private boolean handedIn;
     private boolean releasedAcrossWorkers;
     private boolean aggregated;
@@ -259,9 +272,10 @@ public final class HashAggregateOperator extends BaseOperator {
      * worker aggregates its rows into one group table per partition (the high bits of the keys'
      * hash, the bits a repartition would use; a single whole-number key's value modulo the
      * partitions, see {@link SharedAggregation#wholeNumberPartitionOf}), hands them in, and then returns the results of the
-     * groups of its own partition from every worker's tables. It adopts the largest of those tables
-     * as it is and merges the others' groups into it: groups only one worker met are not inserted
-     * twice, and nothing is copied between workers. Every worker's operator must be made (and call
+     * groups of its own partition from every worker's tables: each table's groups are looked up in
+     * the tables before it (the largest first) and merged into the first that holds their key, the
+     * others returned from where they are, so no group is inserted twice and nothing is copied
+     * between workers ({@link #absorbIntoEarlier}). Every worker's operator must be made (and call
      * this) before any of them runs. Before {@link #open}.
      */
     public void mergeAcrossWorkers(SharedAggregation shared) {
@@ -478,6 +492,11 @@ public final class HashAggregateOperator extends BaseOperator {
         partitionTables = new SharedAggregation.PartitionTable[partitions];
         partitionPositions = new int[partitions][0];
         partitionCounts = new int[partitions];
+        // Each table starts with room for its share of the planner's groups when the workers' groups do
+        // not overlap (one worker's part of one partition: TPC-H Q18's clustered order keys), so its keys
+        // and states are not grown by doubling from 16 (each step fresh memory and a copy: 17% of Q18's
+        // worker samples at MAXDOP 2); tables of overlapping groups grow from there.
+        int share = (int) (expectedGroups / ((long) partitions * partitions));
         for (int partition = 0; partition < partitions; partition++) {
             List<MemoryCharge> tableCharges = new ArrayList<>();
             List<Accumulators.Accumulator> made = new ArrayList<>();
@@ -495,6 +514,12 @@ public final class HashAggregateOperator extends BaseOperator {
                     table.holdResidue(partition, partitions);
                 }
                 createAccumulators(made, charges);
+                if (share > 0) {
+                    table.reserveKeys(share);
+                    for (Accumulators.Accumulator accumulator : made) {
+                        accumulator.ensureGroups(share);
+                    }
+                }
             } catch (RuntimeException e) {
                 new SharedAggregation.PartitionTable(table, made, tableCharges).close();
                 throw e;
@@ -543,14 +568,7 @@ public final class HashAggregateOperator extends BaseOperator {
             if (acrossWorkers != null) {
                 aggregateAcrossWorkers();
             } else {
-                Batch first = input.next();
-                if (phase == Phase.FINAL && groups != null && input instanceof RepartitionOperator exchange) {
-                    // Each worker's partial returns a group once at most: the partition has rows / workers to rows groups.
-                    long rows = exchange.partitionRows();
-                    groups.expectGroups(rows);
-                    reserveGroups(rows);
-                }
-                for (Batch batch = first; batch != null; batch = input.next()) {
+                for (Batch batch = input.next(); batch != null; batch = input.next()) {
                     add(batch);
                 }
             }
@@ -564,10 +582,27 @@ public final class HashAggregateOperator extends BaseOperator {
             }
             closeDistinctSets();
         }
-        if (emitted >= groupCount) {
-            freeGroups();
-            return null;
+        while (true) {
+            if (emitted >= groupCount) {
+                if (finishing == null || finishingIndex + 1 >= finishing.size()) {
+                    freeGroups();
+                    return null;
+                }
+                returnGroupsOf(finishingIndex + 1);
+                continue;
+            }
+            if (writeOutput() > 0) {
+                return output;
+            }
         }
+    }
+
+    /**
+     * Writes the next batch of groups into {@link #output} and returns how many of its rows are
+     * live: fewer than it holds when some of the groups were merged into an earlier table
+     * (across workers), which returns them.
+     */
+    private int writeOutput() {
         if (output == null) {
             output = Batch.create(schema(), allocator);
         }
@@ -590,30 +625,25 @@ public final class HashAggregateOperator extends BaseOperator {
             }
         }
         output.setRowCount(count);
+        int from = emitted;
         emitted += count;
-        return output;
-    }
-
-    /**
-     * Makes room for {@code rows} groups at once in the keys and the accumulators: a final merge
-     * after a repartition knows the rows of its partition before the first one, and has at most
-     * that many groups. Growing there by doubling allocated fresh memory at every step while the
-     * partial aggregation still held its own (TPC-H Q18 at MAXDOP 2: 37% of its merge's time went
-     * to the key vector's reallocations). At most {@link #RESERVED_GROUPS} are made room for.
-     */
-    private void reserveGroups(long rows) {
-        int reserved = (int) Math.min(rows, RESERVED_GROUPS);
-        if (reserved <= 0) {
-            return;
+        long[] gone = absorbed == null ? null : absorbed[finishingIndex];
+        if (gone == null) {
+            return count;
         }
-        groups.reserveKeys(reserved);
-        for (Accumulators.Accumulator accumulator : accumulators) {
-            accumulator.ensureGroups(reserved);
+        keptRows = grow(keptRows, count);
+        int kept = 0;
+        for (int row = 0; row < count; row++) {
+            int group = from + row;
+            if ((gone[group >>> 6] & (1L << group)) == 0) {
+                keptRows[kept++] = row;
+            }
         }
+        if (kept < count) {
+            output.select(keptRows, kept);
+        }
+        return kept;
     }
-
-    /** {@link #reserveGroups} makes room for this many groups at most (beyond, the keys and states grow as they come). */
-    private static final int RESERVED_GROUPS = 1 << 22;
 
     /**
      * Frees the groups, their states and the output batch once the last group was returned: the
@@ -651,8 +681,8 @@ public final class HashAggregateOperator extends BaseOperator {
 
     /**
      * Across workers: reads all input into this worker's partition tables, hands them in, and
-     * once every worker has, adopts the largest table of its own partition as its groups and
-     * merges the other workers' tables of that partition into it.
+     * once every worker has, orders the tables of its own partition for returning (the largest
+     * first) and merges into each earlier table the groups of the later ones that it holds.
      */
     private void aggregateAcrossWorkers() {
         try {
@@ -671,26 +701,35 @@ public final class HashAggregateOperator extends BaseOperator {
         handedIn = true;
         partitionTables = null;
         List<SharedAggregation.PartitionTable> partition = acrossWorkers.handIn(context, worker);
-        SharedAggregation.PartitionTable adopted = partition.getFirst();
-        long total = 0;
-        for (SharedAggregation.PartitionTable table : partition) {
-            total += table.groups.groupCount();
-            if (table.groups.groupCount() > adopted.groups.groupCount()) {
-                adopted = table;
+        int largest = 0;
+        for (int index = 1; index < partition.size(); index++) {
+            if (partition.get(index).groups.groupCount() > partition.get(largest).groups.groupCount()) {
+                largest = index;
             }
         }
-        groups = adopted.groups;
-        accumulators.addAll(adopted.accumulators);
-        groups.expectGroups(total);
-        // Room for every group of the partition at once: growing by doubling copies the states again at each step.
-        for (Accumulators.Accumulator accumulator : accumulators) {
-            accumulator.ensureGroups((int) Math.min(total, RESERVED_GROUPS));
-        }
-        for (SharedAggregation.PartitionTable table : partition) {
-            if (table != adopted) {
-                mergeGroups(table);
+        finishing = new ArrayList<>(partition.size());
+        finishing.add(partition.get(largest));
+        for (int index = 0; index < partition.size(); index++) {
+            if (index != largest) {
+                finishing.add(partition.get(index));
             }
         }
+        absorbed = new long[finishing.size()][];
+        for (int index = 1; index < finishing.size(); index++) {
+            absorbIntoEarlier(index);
+        }
+        returnGroupsOf(0);
+    }
+
+    /** Makes table {@code index} of {@link #finishing} the one whose groups {@link #produce} returns next. */
+    private void returnGroupsOf(int index) {
+        SharedAggregation.PartitionTable table = finishing.get(index);
+        finishingIndex = index;
+        groups = table.groups;
+        accumulators.clear();
+        accumulators.addAll(table.accumulators);
+        groupCount = groups.groupCount();
+        emitted = 0;
     }
 
     /** Sorts the batch's live rows by the partition of their keys' hash and adds each partition's rows to its table. */
@@ -760,16 +799,71 @@ public final class HashAggregateOperator extends BaseOperator {
     }
 
     /**
-     * Merges another worker's table of this worker's partition into the adopted one, a batch of
-     * its groups at a time: their keys are looked up (and added) from the table's own key
-     * vectors, and their states written out and merged as a final merge merges a worker's.
+     * Finds the groups of table {@code index} of {@link #finishing} in the tables before it, a
+     * batch of groups at a time, and merges each group found into the first table that holds its
+     * key (their states written out with {@code writeState} and merged with {@code merge}, as a
+     * final merge merges a worker's), marking it {@linkplain #absorbed absorbed}; the groups found
+     * nowhere stay where they are and are returned from this table. Where the workers' groups do
+     * not overlap (TPC-H Q18's order keys, clustered in lineitem) every group is looked up once
+     * and none is inserted, copied or merged again, and no table grows to hold the others'.
+     * A key absorbed in a table is found first in an earlier one, which holds it live, since the
+     * tables are searched in order.
      */
-    private void mergeGroups(SharedAggregation.PartitionTable source) {
+    private void absorbIntoEarlier(int index) {
+        SharedAggregation.PartitionTable source = finishing.get(index);
         int sourceGroups = source.groups.groupCount();
         FieldVector[] sourceKeys = new FieldVector[groupKeys.length];
         for (int key = 0; key < groupKeys.length; key++) {
             sourceKeys[key] = source.groups.key(key);
         }
+        int batchSize = context.batchSize();
+        positions = grow(positions, batchSize);
+        groupIds = grow(groupIds, batchSize);
+        stateRows = grow(stateRows, batchSize);
+        foundGroups = grow(foundGroups, batchSize);
+        for (int from = 0; from < sourceGroups; from += batchSize) {
+            int count = Math.min(batchSize, sourceGroups - from);
+            int unresolved = count;
+            for (int row = 0; row < count; row++) {
+                positions[row] = from + row;
+            }
+            for (int earlier = 0; earlier < index && unresolved > 0; earlier++) {
+                SharedAggregation.PartitionTable target = finishing.get(earlier);
+                hashes = target.groups.find(sourceKeys, positions, unresolved, groupIds, hashes);
+                int found = 0;
+                int left = 0;
+                for (int row = 0; row < unresolved; row++) {
+                    int group = positions[row];
+                    if (groupIds[row] >= 0) {
+                        stateRows[found] = group - from;
+                        foundGroups[found++] = groupIds[row];
+                        markAbsorbed(index, group, sourceGroups);
+                    } else {
+                        positions[left++] = group;
+                    }
+                }
+                unresolved = left;
+                if (found > 0) {
+                    mergeStates(source, from, count, target, found);
+                }
+            }
+        }
+    }
+
+    private void markAbsorbed(int table, int group, int groups) {
+        if (absorbed[table] == null) {
+            absorbed[table] = new long[(groups + 63) >>> 6];
+        }
+        absorbed[table][group >>> 6] |= 1L << group;
+    }
+
+    /**
+     * Merges the states of {@code source}'s groups {@code from + stateRows[i]} into {@code
+     * target}'s groups {@code foundGroups[i]}, for i below {@code found}; the states of groups
+     * {@code [from, from + count)} are written out at once.
+     */
+    private void mergeStates(SharedAggregation.PartitionTable source, int from, int count,
+                             SharedAggregation.PartitionTable target, int found) {
         if (mergedStates == null) {
             mergedStates = Batch.create(schemaOf(Phase.PARTIAL, input.schema(), Arrays.stream(groupKeys).boxed().toList(),
                     aggregates, argumentTypes), allocator);
@@ -782,34 +876,18 @@ public final class HashAggregateOperator extends BaseOperator {
                 }
             }
         }
-        int batchSize = context.batchSize();
-        stateRows = grow(stateRows, batchSize);
-        positions = grow(positions, batchSize);
-        groupIds = grow(groupIds, batchSize);
-        for (int row = 0; row < batchSize; row++) {
-            stateRows[row] = row;
+        Vectors.rewind(mergedStates);
+        for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+            if (!(target.accumulators.get(aggregate) instanceof Accumulators.SumAlias)) {
+                source.accumulators.get(aggregate).writeState(mergeStates[aggregate], from, count);
+            }
         }
-        for (int from = 0; from < sourceGroups; from += batchSize) {
-            int count = Math.min(batchSize, sourceGroups - from);
-            for (int row = 0; row < count; row++) {
-                positions[row] = from + row;
-            }
-            groups.groupIds(sourceKeys, positions, count, groupIds);
-            int groupTotal = groups.groupCount();
-            Vectors.rewind(mergedStates);
-            for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
-                if (!(accumulators.get(aggregate) instanceof Accumulators.SumAlias)) {
-                    source.accumulators.get(aggregate).writeState(mergeStates[aggregate], from, count);
-                }
-            }
-            // The value counts tell the merges' kernels which states are NULL.
-            mergedStates.setRowCount(count);
-            for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
-                Accumulators.Accumulator target = accumulators.get(aggregate);
-                target.ensureGroups(groupTotal);
-                if (!(target instanceof Accumulators.SumAlias)) { // an alias's owner, an earlier call, merges the sums it reads
-                    target.merge(mergeStates[aggregate], stateRows, groupIds, count);
-                }
+        // The value counts tell the merges' kernels which states are NULL.
+        mergedStates.setRowCount(count);
+        for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
+            Accumulators.Accumulator merged = target.accumulators.get(aggregate);
+            if (!(merged instanceof Accumulators.SumAlias)) { // an alias's owner, an earlier call, merges the sums it reads
+                merged.merge(mergeStates[aggregate], stateRows, foundGroups, found);
             }
         }
     }

@@ -11,12 +11,11 @@ import org.apache.arrow.memory.BufferAllocator;
  * every worker's {@link HashAggregateOperator} {@linkplain HashAggregateOperator#mergeAcrossWorkers
  * merging across workers} aggregates its rows into one group table per partition, hands its tables
  * in, and once every registered worker has, finishes partition {@code p = its number} alone: it
- * adopts the largest of the workers' partition-p tables as it is and merges the others' groups
- * into it. Rows with equal keys are in one partition in every worker, so each group is finished
- * by one worker. Unlike a repartition of the partial groups (copied into batches per partition,
- * then inserted again into a table of the final merge), nothing is copied, and the groups of
- * the adopted table — all of them when the workers' groups do not overlap — are not inserted
- * again.
+ * looks the groups of each of the workers' partition-p tables up in the tables before it (the
+ * largest first), merges those it finds, and returns the rest from where they are. Rows with
+ * equal keys are in one partition in every worker, so each group is finished by one worker.
+ * Unlike a repartition of the partial groups (copied into batches per partition, then inserted
+ * again into a table of the final merge), nothing is copied and no group is inserted twice.
  *
  * <p>Registration happens when the workers' operators are made, before any runs, so the number of
  * partitions (one per worker) is known when the first rows are sorted. The tables live in an

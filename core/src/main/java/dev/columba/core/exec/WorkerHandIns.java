@@ -5,8 +5,8 @@ import dev.columba.core.error.ErrorCode;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * What every exchange among the workers of one parallel fragment shares ({@link SharedRepartition},
- * {@link SharedAggregation}): the workers register when their operators are made, before any runs,
+ * What every exchange among the workers of one parallel fragment shares (today {@link
+ * SharedAggregation}'s partition tables): the workers register when their operators are made, before any runs,
  * so the number of partitions (one per worker) is known; each worker hands in once and waits until
  * every registered worker has; the first failure is kept and thrown to every worker that waits or
  * asks later; a worker that stops before handing in fails the ones still waiting (their partitions

@@ -118,6 +118,31 @@ class PartitionedAggregationTest extends OperatorTestBase {
     }
 
     @Test
+    void groupsSharedByTablesAfterTheAdoptedOneAreReturnedOnce() {
+        // Worker 0 has the most groups (its tables are adopted); workers 1 and 2 share keys
+        // 10000-10399 that worker 0 lacks: worker 1's tables keep them and must take worker 2's
+        // rows of them, which are then not returned a second time.
+        List<List<Object[]>> inputs = new ArrayList<>();
+        for (int worker = 0; worker < 3; worker++) {
+            List<Object[]> rows = new ArrayList<>();
+            int own = worker == 0 ? 3000 : 500;
+            for (int row = 0; row <= own; row++) {
+                int key = worker * 5000 + row;
+                rows.add(new Object[] {key, null, BigDecimal.valueOf(row, 2), (double) row, null, row % 2 == 0, (long) key});
+            }
+            if (worker > 0) {
+                for (int row = 0; row < 400; row++) {
+                    rows.add(new Object[] {10000 + row, null, BigDecimal.valueOf(row + worker, 2), null, null, null, 10000L + row});
+                }
+            }
+            inputs.add(rows);
+        }
+        checkAcrossWorkers(inputs, List.of(0), 64, "3 workers, keys shared after the adopted table");
+        checkAcrossWorkers(inputs, List.of(6), 64, "3 workers, bigint keys shared after the adopted table");
+        checkAcrossWorkers(inputs, List.of(0, 6), 64, "3 workers, composite keys shared after the adopted table");
+    }
+
+    @Test
     void nullKeysFormOneGroupAcrossWorkers() {
         for (int workers = 2; workers <= 5; workers++) {
             List<List<Object[]>> inputs = new ArrayList<>();

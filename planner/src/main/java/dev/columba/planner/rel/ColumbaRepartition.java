@@ -1,8 +1,6 @@
 package dev.columba.planner.rel;
 
 import dev.columba.core.exec.Operator;
-import dev.columba.core.exec.RepartitionOperator;
-import dev.columba.core.exec.SharedRepartition;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCost;
@@ -13,11 +11,13 @@ import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 /**
- * Parallelism (Repartition Streams) inside a parallel fragment: the workers exchange their rows so
- * that rows with equal {@link #keys()} end in one worker (core's {@link RepartitionOperator}).
- * Placed by {@code Parallelizer} between a partial aggregation and its final merge, which then
- * runs in the workers, each over the groups of its partition. Outside a parallel fragment (a
- * statement inside a write transaction runs its fragments once, serially) it passes its input on.
+ * Parallelism (Repartition Streams) inside a parallel fragment: rows with equal {@link #keys()}
+ * end in one worker. Placed by {@code Parallelizer} between a partial aggregation and its final
+ * merge, which then runs in the workers, each over the groups of its partition. It is a plan node
+ * only: the final merge above it instantiates the three as one partitioned aggregation per worker
+ * ({@link ColumbaSplitAggregate}, core's {@code SharedAggregation}), which exchanges group tables
+ * instead of rows. Outside a parallel fragment (a statement inside a write transaction runs its
+ * fragments once, serially) it passes its input on.
  */
 public final class ColumbaRepartition extends SingleRel implements ColumbaRel {
     private final List<Integer> keys;
@@ -58,10 +58,10 @@ public final class ColumbaRepartition extends SingleRel implements ColumbaRel {
 
     @Override
     public Operator instantiate(Execution execution) {
-        Operator input = execution.instantiate(getInput());
-        if (!execution.inFragment()) {
-            return input;
+        if (execution.inFragment()) {
+            // Parallelizer places a repartition only under a final merge, which instantiates it.
+            throw new IllegalStateException("a Repartition Streams is instantiated by the final aggregation above it");
         }
-        return new RepartitionOperator(input, keys, execution.shared(this, SharedRepartition::new));
+        return execution.instantiate(getInput());
     }
 }

@@ -3,7 +3,6 @@ package dev.columba.planner.rel;
 import dev.columba.core.exec.GatherOperator;
 import dev.columba.core.exec.HashAggregateOperator;
 import dev.columba.core.exec.Operator;
-import dev.columba.core.exec.RepartitionOperator;
 import dev.columba.core.exec.SharedAggregation;
 import dev.columba.core.schema.TableSchema;
 import java.util.List;
@@ -85,8 +84,7 @@ public final class ColumbaSplitAggregate extends SingleRel implements ColumbaRel
         }
         Operator input = execution.instantiate(getInput());
         // The partial aggregations' input: the rows, whose types the final merge needs (MIN, MAX).
-        Operator partial = input instanceof GatherOperator gather ? gather.worker(0)
-                : input instanceof RepartitionOperator repartition ? repartition.input() : input;
+        Operator partial = input instanceof GatherOperator gather ? gather.worker(0) : input;
         TableSchema rows = ((HashAggregateOperator) partial).inputSchema();
         return aggregate.instantiate(execution, input, phase, rows);
     }
