@@ -141,6 +141,27 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
         }
 
         @Override
+        public boolean wordParallel() {
+            return words != null && values.width() >= 1 && values.width() <= PackedLongs.MAX_WORD_PARALLEL_WIDTH;
+        }
+
+        @Override
+        public void andMatches(int fromRow, int count, long[] bits) {
+            if (!wordParallel()) {
+                RowFilter.super.andMatches(fromRow, count, bits);
+                return;
+            }
+            long mask = values.mask();
+            if (Long.compareUnsigned(lowDelta, mask) > 0) {
+                Arrays.fill(bits, 0, (count + 63) >>> 6, 0);
+                return;
+            }
+            // Deltas never pass the mask: the range ends there at the latest.
+            long highDelta = Long.compareUnsigned(span, mask - lowDelta) >= 0 ? mask : lowDelta + span;
+            values.andDeltaRangeBits(words, fromRow, count, lowDelta, highDelta, bits);
+        }
+
+        @Override
         public int refine(int fromRow, int[] selection, int selectedCount) {
             byte[] words = this.words;
             long lowDelta = this.lowDelta;

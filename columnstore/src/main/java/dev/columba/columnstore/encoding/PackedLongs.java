@@ -137,6 +137,81 @@ final class PackedLongs {
         return selected;
     }
 
+    /** The widest values {@link #andDeltaRangeBits} tests several to a word: two 28-bit values fit a 57-bit window. */
+    static final int MAX_WORD_PARALLEL_WIDTH = 28;
+
+    /**
+     * ANDs into {@code bits} (bit {@code i % 64} of {@code bits[i / 64]}) whether the delta of row
+     * {@code from + i} lies in {@code [lowDelta, highDelta]} (unsigned, both at most {@link #mask}),
+     * for {@code i < count}; bits from {@code count} up to the end of the word after it are left
+     * undefined. {@code bits} needs {@code count / 64 + 2} words. Widths 1 to
+     * {@link #MAX_WORD_PARALLEL_WIDTH}, from {@link #heapWords}' copy {@code words}.
+     *
+     * <p>SWAR: one little-endian load brings {@code fields = 57 / width} packed deltas into a word
+     * (4-bit TPC-H discounts 14 at a time, 12-bit dates 4). The even fields, masked, have
+     * {@code width} zero bits above each; adding {@code 2^width - low} to every field sets the bit
+     * above it exactly when the field is at least {@code low}, and adding {@code 2^width - 1 - high}
+     * sets it when the field is above {@code high}, without a carry reaching the next field. The
+     * odd fields, shifted down by {@code width}, go the same way. The flag bits, one above each
+     * field, are gathered into {@code fields} adjacent bits by {@link Long#compress} (one PEXT).
+     * About twenty operations a window: under two a row for 4-bit values, five or six for 12-bit
+     * ones, against about eight for the scalar test, and no selection vector written per filter.
+     */
+    void andDeltaRangeBits(byte[] words, int from, int count, long lowDelta, long highDelta, long[] bits) {
+        int width = this.width;
+        int fields = 57 / width;
+        long fieldMask = mask;
+        long flag = 1L << width;
+        long evenMask = 0;
+        long evenLow = 0;
+        long evenHigh = 0;
+        long oddMask = 0;
+        long oddLow = 0;
+        long oddHigh = 0;
+        long gather = 0;
+        for (int field = 0; field < fields; field++) {
+            int shift = field * width;
+            gather |= flag << shift;
+            if ((field & 1) == 0) {
+                evenMask |= fieldMask << shift;
+                evenLow |= (flag - lowDelta) << shift;
+                evenHigh |= (flag - 1 - highDelta) << shift;
+            } else {
+                // The odd fields are tested shifted down by one field, into the even fields' places.
+                oddMask |= fieldMask << (shift - width);
+                oddLow |= (flag - lowDelta) << (shift - width);
+                oddHigh |= (flag - 1 - highDelta) << (shift - width);
+            }
+        }
+        long evenFlags = gather & (evenMask << 1);
+        long oddFlags = gather & (oddMask << 1);
+        long bit = (long) from * width;
+        long stride = (long) fields * width;
+        long accumulated = 0;
+        int filled = 0;
+        int word = 0;
+        for (int tested = 0; tested < count; tested += fields) {
+            long window = (long) LITTLE_ENDIAN_LONGS.get(words, (int) (bit >>> 3)) >>> (bit & 7);
+            long even = window & evenMask;
+            long odd = (window >>> width) & oddMask;
+            long evenIn = (even + evenLow) & ~(even + evenHigh) & evenFlags;
+            long oddIn = (odd + oddLow) & ~(odd + oddHigh) & oddFlags;
+            long matches = Long.compress(evenIn | (oddIn << width), gather);
+            accumulated |= matches << filled;
+            filled += fields;
+            if (filled >= 64) {
+                bits[word++] &= accumulated;
+                filled -= 64;
+                // The window's matches that did not fit the word (none when it ended the word exactly).
+                accumulated = matches >>> (fields - filled);
+            }
+            bit += stride;
+        }
+        if (filled > 0) {
+            bits[word] &= accumulated;
+        }
+    }
+
     /**
      * Selects the rows {@code from + i} ({@code i < count}) whose value {@code v} (reference plus
      * delta) has bit {@code v} set in {@code wordOfValues}, for values below {@code limit} (at most

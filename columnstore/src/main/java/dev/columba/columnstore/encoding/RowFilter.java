@@ -28,6 +28,27 @@ interface RowFilter {
         return kept;
     }
 
+    /**
+     * Whether {@link #andMatches} tests several rows per word (a range of narrow packed values), so
+     * that a conjunction of such filters is cheaper as bitmaps ANDed than as a selection refined.
+     */
+    default boolean wordParallel() {
+        return false;
+    }
+
+    /**
+     * Clears in {@code bits} (bit {@code i % 64} of {@code bits[i / 64]} for row {@code fromRow + i})
+     * the rows of {@code [fromRow, fromRow + count)} that do not match; bits from {@code count} to
+     * the end of the word after it may change. {@code bits} needs {@code count / 64 + 2} words.
+     */
+    default void andMatches(int fromRow, int count, long[] bits) {
+        for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+            if (!matches(fromRow + rowInRange)) {
+                bits[rowInRange >>> 6] &= ~(1L << rowInRange);
+            }
+        }
+    }
+
     RowFilter NONE = new RowFilter() {
         @Override
         public int select(int fromRow, int count, int[] selection) {

@@ -83,6 +83,37 @@ public final class SegmentFilter {
         return kept;
     }
 
+    /**
+     * Whether {@link #andMatches} tests several rows a word: a range of narrow bit-packed values in
+     * a segment without NULLs.
+     */
+    public boolean wordParallel() {
+        return mode == Mode.VALUES && !reader.header().hasNulls() && values.wordParallel();
+    }
+
+    /**
+     * Clears in {@code bits} (bit {@code i % 64} of {@code bits[i / 64]} for row {@code fromRow + i})
+     * the rows of {@code [fromRow, fromRow + count)} that do not match, for a conjunction ANDed as
+     * bitmaps; bits from {@code count} to the end of the word after it may change. {@code bits}
+     * needs {@code count / 64 + 2} words.
+     */
+    public void andMatches(int fromRow, int count, long[] bits) {
+        reader.checkRange(fromRow, count);
+        if (bits.length < count / 64 + 2) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "a bitmap of " + bits.length
+                    + " words cannot hold " + count + " rows");
+        }
+        if (wordParallel()) {
+            values.andMatches(fromRow, count, bits);
+            return;
+        }
+        for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+            if (!matches(fromRow + rowInRange)) {
+                bits[rowInRange >>> 6] &= ~(1L << rowInRange);
+            }
+        }
+    }
+
     /** Whether row {@code row} matches. */
     public boolean matches(int row) {
         reader.checkRange(row, 1);

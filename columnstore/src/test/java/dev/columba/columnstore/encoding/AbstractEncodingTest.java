@@ -538,6 +538,21 @@ abstract class AbstractEncodingTest {
                     int[] expectedRefined = Arrays.stream(candidates, 0, subset)
                             .filter(rowInRange -> Arrays.binarySearch(expected, rowInRange) >= 0).toArray();
                     assertEquals(Arrays.toString(expectedRefined), Arrays.toString(Arrays.copyOf(refined, kept)), what);
+                    // ANDed into a bitmap (word-parallel or row by row): clears exactly the rows that do not match.
+                    long[] bits = new long[count / 64 + 2];
+                    long[] preset = new long[bits.length];
+                    for (int word = 0; word < bits.length; word++) {
+                        preset[word] = random.nextInt(4) == 0 ? random.nextLong() : -1L;
+                    }
+                    System.arraycopy(preset, 0, bits, 0, bits.length);
+                    filter.andMatches(from, count, bits);
+                    for (int rowInRange = 0; rowInRange < count; rowInRange++) {
+                        boolean before = (preset[rowInRange >>> 6] & (1L << rowInRange)) != 0;
+                        boolean after = (bits[rowInRange >>> 6] & (1L << rowInRange)) != 0;
+                        boolean matches = Arrays.binarySearch(expected, rowInRange) >= 0;
+                        assertEquals(before && matches, after, what + ", bitmap row " + rowInRange
+                                + (filter.wordParallel() ? " (word-parallel)" : ""));
+                    }
                 }
             }
         });

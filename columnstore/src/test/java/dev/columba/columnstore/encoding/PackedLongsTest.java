@@ -74,4 +74,53 @@ class PackedLongsTest {
             }
         }
     }
+
+    /**
+     * The word-parallel range test ({@link PackedLongs#andDeltaRangeBits}) at every width it takes
+     * clears exactly the rows a scalar test rejects: ranges at the width's ends, empty and single
+     * values, from offsets inside and across words, into bitmaps preset with ones and random bits.
+     */
+    @Test
+    void wordParallelRangesMatchTheScalarTest() {
+        long seed = 20261127L;
+        Random random = new Random(seed);
+        for (int width = 1; width <= PackedLongs.MAX_WORD_PARALLEL_WIDTH; width++) {
+            long mask = (1L << width) - 1;
+            long[] deltas = new long[COUNT];
+            for (int index = 0; index < COUNT; index++) {
+                deltas[index] = switch (index % 7) {
+                    case 0 -> mask;
+                    case 1 -> 0;
+                    default -> random.nextLong() & mask;
+                };
+            }
+            PackedLongs packed = stream(width, random.nextLong() >> 8, deltas);
+            byte[] words = packed.heapWords();
+            long[][] ranges = {{0, mask}, {0, 0}, {mask, mask}, {1, mask - 1},
+                    {random.nextLong() & mask, random.nextLong() & mask}, {deltas[5], deltas[5]}};
+            for (long[] range : ranges) {
+                long low = range[0];
+                long high = range[1];
+                for (int from : new int[] {0, 1, 13, 64, 99, COUNT - 1}) {
+                    for (int count : new int[] {0, 1, 9, 63, 64, 65, 128, 200, COUNT - from}) {
+                        if (from + count > COUNT) {
+                            continue;
+                        }
+                        long[] preset = new long[count / 64 + 2];
+                        for (int word = 0; word < preset.length; word++) {
+                            preset[word] = random.nextBoolean() ? -1L : random.nextLong();
+                        }
+                        long[] bits = preset.clone();
+                        packed.andDeltaRangeBits(words, from, count, low, high, bits);
+                        for (int row = 0; row < count; row++) {
+                            long delta = deltas[from + row];
+                            boolean expected = (preset[row >>> 6] & (1L << row)) != 0 && delta >= low && delta <= high;
+                            assertEquals(expected, (bits[row >>> 6] & (1L << row)) != 0, "seed " + seed + ", width " + width
+                                    + ", range [" + low + ", " + high + "], rows " + from + "+" + count + ", row " + row);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -163,6 +163,35 @@ class ColumnstoreTableTest {
     }
 
     /**
+     * A conjunction of ranges on packed columns without NULLs (the ids, 17 bits a value in a rowgroup
+     * of 100,000, and the ages, 4 bits) is ANDed as bitmaps a word at a time: the scan returns
+     * exactly the rows the generator's values pass, in order, with batches of a size that is not a
+     * multiple of 64.
+     */
+    @Test
+    void rangeConjunctionsOnPackedColumnsSelectExactlyTheMatchingRows() {
+        ColumnstoreTable table = loadTestTable(250_000, Map.of("rowgroup_max_rows", "100000", "bulk_min_rows", "1000"));
+        List<Object[]> generated = new ArrayList<>();
+        new TestTableGenerator(250_000, 11).rows().forEachRemaining(generated::add);
+        List<ColumnFilter> filters = List.of(
+                new ColumnFilter(0, new ColumnPredicate.Comparison(ColumnPredicate.Operator.GREATER_OR_EQUAL, 1_500)),
+                new ColumnFilter(0, new ColumnPredicate.Comparison(ColumnPredicate.Operator.LESS, 230_001)),
+                new ColumnFilter(4, new ColumnPredicate.Comparison(ColumnPredicate.Operator.GREATER, 27)),
+                new ColumnFilter(4, new ColumnPredicate.Comparison(ColumnPredicate.Operator.LESS_OR_EQUAL, 30)));
+        List<Object[]> rows = scan(table, ScanOptions.all(6).withProjection(0, 4).withBatchSize(1000).withFilters(filters),
+                new IoCounters());
+        List<Object[]> expected = generated.stream()
+                .filter(row -> (Integer) row[0] >= 1_500 && (Integer) row[0] < 230_001 && (Integer) row[4] > 27 && (Integer) row[4] <= 30)
+                .map(row -> new Object[] {row[0], row[4]})
+                .toList();
+        assertTrue(expected.size() > 50_000 && expected.size() < 150_000, "the filters keep a part of the rows: " + expected.size());
+        assertEquals(expected.size(), rows.size());
+        for (int row = 0; row < expected.size(); row++) {
+            assertArrayEquals(expected.get(row), rows.get(row), "row " + row);
+        }
+    }
+
+    /**
      * Bitmap filters tested inside the scan: over compressed rowgroups (with a pushed-down filter
      * and deleted rows) and a delta rowgroup, the scan returns exactly the rows whose key the
      * filters hold, every column decoded right at those rows (densely and sparsely: one filter
