@@ -50,15 +50,15 @@ final class DatabaseProperties {
                     + version + "', not a number");
         }
         if (number > FORMAT_VERSION) {
-            throw new ColumbaException(ErrorCode.FORMAT_TOO_NEW, "database " + directory + " has format version " + number
+            throw new ColumbaException(ErrorCode.FORMAT_TOO_NEW, path + ": the database has format version " + number
                     + ", newer than this build (" + FORMAT_VERSION + ")");
         }
         if (number < 1) {
-            throw new ColumbaException(ErrorCode.FORMAT_TOO_OLD, "database " + directory + " has format version " + number);
+            throw new ColumbaException(ErrorCode.FORMAT_TOO_OLD, path + ": the database has format version " + number);
         }
         String pageSize = properties.getProperty(PAGE_SIZE_KEY, String.valueOf(PageFormat.PAGE_SIZE));
         if (!pageSize.trim().equals(String.valueOf(PageFormat.PAGE_SIZE))) {
-            throw new ColumbaException(ErrorCode.PAGE_HEADER_INVALID, "database " + directory + " has page size "
+            throw new ColumbaException(ErrorCode.PAGE_HEADER_INVALID, path + ": the database has page size "
                     + pageSize + ", this build uses " + PageFormat.PAGE_SIZE);
         }
         return properties;

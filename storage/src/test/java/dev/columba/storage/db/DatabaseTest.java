@@ -75,4 +75,26 @@ class DatabaseTest {
             assertEquals(ErrorCode.DATABASE_IN_USE, error.errorCode());
         }
     }
+
+    /** A damaged or foreign columba.properties is reported with that file's path, so the user knows what to look at. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+            "page_size=8192, page_size=8193, PAGE_HEADER_INVALID, has page size 8193",
+            "format_version=2, format_version=3, FORMAT_TOO_NEW, has format version 3",
+            "format_version=2, format_version=0, FORMAT_TOO_OLD, has format version 0"})
+    void aPropertiesFileTheBuildCannotUseIsNamed(String line, String damaged, ErrorCode code, String says) throws Exception {
+        try (Database ignored = Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE)) {
+            // created, then closed cleanly
+        }
+        Path properties = DatabaseLayout.propertiesFile(directory);
+        String text = java.nio.file.Files.readString(properties, StandardCharsets.UTF_8);
+        assertTrue(text.contains(line + "\n") || text.contains(line + "\r\n"), text);
+        java.nio.file.Files.writeString(properties, text.replace(line, damaged), StandardCharsets.UTF_8);
+
+        ColumbaException refused = assertThrows(ColumbaException.class,
+                () -> Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE));
+
+        assertEquals(code, refused.errorCode(), refused::getMessage);
+        assertTrue(refused.getMessage().contains(properties.toString() + ": the database " + says), refused.getMessage());
+    }
 }
