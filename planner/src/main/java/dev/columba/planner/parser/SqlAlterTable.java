@@ -9,7 +9,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /** {@code ALTER TABLE name ...}: the statements that change an existing table. */
 public abstract sealed class SqlAlterTable extends SqlDdl
-        permits SqlAlterTableSetOptions, SqlAlterTableAlterColumn, SqlAlterTableConstraint, SqlAlterTableColumn {
+        permits SqlAlterTableSetOptions, SqlAlterTableAlterColumn, SqlAlterTableAddOrDrop {
     static final SqlOperator OPERATOR = new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
 
     private final SqlIdentifier table;
