@@ -41,11 +41,11 @@ public class OltpClient {
         random = new SplittableRandom(Thread.currentThread().threadId() * 31 + database.engine.ordinal());
         String sql = switch (database.workload) {
             case POINT_PREPARED, POINT_AD_HOC -> "SELECT v, s FROM t WHERE id = ?";
-            case INSERT_PREPARED, INSERT_DELAYED, INSERT_BATCH, APPEND -> "INSERT INTO ins (id, v, s) VALUES (?, ?, ?)";
+            case INSERT_PREPARED, INSERT_DELAYED, INSERT_BATCH, INSERT_BATCH_DELAYED, APPEND -> "INSERT INTO ins (id, v, s) VALUES (?, ?, ?)";
             case RANGE_100 -> "SELECT id, v, s FROM t WHERE id BETWEEN ? AND ?";
             case UPDATE_BY_KEY -> "UPDATE t SET v = v + 1 WHERE id = ?";
         };
-        if (database.workload == OltpWorkload.INSERT_DELAYED) {
+        if (database.workload.commitsNotSynced()) {
             try (Statement setting = connection.createStatement()) {
                 switch (database.engine) {
                     case COLUMBA -> setting.execute("SET delayed_durability = on");
@@ -142,7 +142,7 @@ public class OltpClient {
                     insertBatch(first);
                 }
             }
-            case INSERT_BATCH -> {
+            case INSERT_BATCH, INSERT_BATCH_DELAYED -> {
                 long first = database.nextInsertKeys(OltpWorkload.BATCH_ROWS);
                 insertBatch(first);
             }

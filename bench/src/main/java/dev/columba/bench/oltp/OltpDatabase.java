@@ -53,7 +53,8 @@ public class OltpDatabase {
     @Param({"COLUMBA", "H2", "SQLITE", "DUCKDB"})
     public OltpEngine engine;
 
-    @Param({"POINT_PREPARED", "POINT_AD_HOC", "INSERT_PREPARED", "INSERT_DELAYED", "INSERT_BATCH", "APPEND", "RANGE_100",
+    @Param({"POINT_PREPARED", "POINT_AD_HOC", "INSERT_PREPARED", "INSERT_DELAYED", "INSERT_BATCH",
+            "INSERT_BATCH_DELAYED", "APPEND", "RANGE_100",
             "UPDATE_BY_KEY"})
     public OltpWorkload workload;
 

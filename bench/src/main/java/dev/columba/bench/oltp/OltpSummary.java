@@ -38,7 +38,7 @@ public final class OltpSummary {
                         + " DuckDB syncs its WAL at commit; H2 writes commits to its file without fsync (it has no"
                         + " durable-commit setting). The insert with commits not synced: Columba delayed_durability = on"
                         + " (synced within 5 ms), SQLite synchronous = NORMAL (synced at its checkpoints), H2 as always,"
-                        + " DuckDB synced (it has no such setting). Every engine runs in this JVM through its JDBC driver; DuckDB with"
+                        + " DuckDB synced (it has no such setting); the same for the executeBatch insert with commits not synced. Every engine runs in this JVM through its JDBC driver; DuckDB with"
                         + " threads = 1, its clients on duplicates of one connection; DuckDB's write conflicts between"
                         + " concurrent clients are retried.",
                 "Each client runs statements back to back for the configured time per iteration; statements/s adds up"
@@ -172,7 +172,7 @@ public final class OltpSummary {
     private static OptionalDouble throughput(Collection<RunResult> results, Class<?> clients, OltpEngine engine,
                                              OltpWorkload workload) {
         Configuration run = of(results, clients, engine, workload);
-        return run.median(workload == OltpWorkload.INSERT_BATCH || workload == OltpWorkload.APPEND ? OltpDatabase.ROWS_PER_SECOND
+        return run.median(workload.countsRows() ? OltpDatabase.ROWS_PER_SECOND
                 : OltpDatabase.STATEMENTS_PER_SECOND);
     }
 

@@ -22,6 +22,11 @@ public enum OltpWorkload {
     /** The same insert with {@code addBatch} 1,000 times, then {@code executeBatch}, in autocommit mode. */
     INSERT_BATCH("executeBatch insert (1,000 rows)", OltpWorkload.BATCH_ROWS),
     /**
+     * The same batch with the commit not synced, as in {@link #INSERT_DELAYED}: the comparison with
+     * H2, which never syncs a commit, on equal terms.
+     */
+    INSERT_BATCH_DELAYED("executeBatch insert (1,000 rows), commit not synced (DuckDB: synced)", OltpWorkload.BATCH_ROWS),
+    /**
      * 1,000 rows into {@code ins} through the engine's bulk API for Java, then flushed (committed):
      * Columba's {@code ColumbaAppender} and DuckDB's {@code DuckDBAppender}, value by value; H2 and
      * SQLite have no appender, and run the {@link #INSERT_BATCH} statements instead.
@@ -51,8 +56,18 @@ public enum OltpWorkload {
     public boolean writes() {
         return switch (this) {
             case POINT_PREPARED, POINT_AD_HOC, RANGE_100 -> false;
-            case INSERT_PREPARED, INSERT_DELAYED, INSERT_BATCH, APPEND, UPDATE_BY_KEY -> true;
+            case INSERT_PREPARED, INSERT_DELAYED, INSERT_BATCH, INSERT_BATCH_DELAYED, APPEND, UPDATE_BY_KEY -> true;
         };
+    }
+
+    /** Whether the workload's commits skip the sync where the engine allows it. */
+    public boolean commitsNotSynced() {
+        return this == INSERT_DELAYED || this == INSERT_BATCH_DELAYED;
+    }
+
+    /** Whether throughput is counted in rows (batches of {@link #BATCH_ROWS}) rather than statements. */
+    public boolean countsRows() {
+        return this == INSERT_BATCH || this == INSERT_BATCH_DELAYED || this == APPEND;
     }
 
     /** Rows one statement reads or writes (an executeBatch counts as one statement). */
