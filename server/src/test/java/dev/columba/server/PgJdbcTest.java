@@ -182,6 +182,37 @@ class PgJdbcTest {
     }
 
     @Test
+    void deallocateClosesServerStatementsAndPgJdbcPreparesThemAgain() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE dealloc (id INT)");
+            statement.executeUpdate("INSERT INTO dealloc VALUES (1), (2), (3)");
+            try (PreparedStatement select = connection.prepareStatement("SELECT count(*) FROM dealloc WHERE id >= ?")) {
+                for (int execution = 0; execution < 6; execution++) {
+                    assertEquals(2, countFrom(select, 2));
+                }
+                assertTrue(select.unwrap(PGStatement.class).isUseServerPrepare());
+                // pgJDBC reads the tag DEALLOCATE ALL, forgets its named statements and parses them again: a
+                // server that dropped them without that tag (or kept answering from them) fails here.
+                assertFalse(statement.execute("DEALLOCATE ALL"));
+                assertEquals(3, countFrom(select, 1));
+                assertEquals(1, countFrom(select, 3));
+            }
+            SQLException missing = assertThrows(SQLException.class, () -> statement.execute("DEALLOCATE PREPARE no_such"));
+            assertEquals("26000", missing.getSQLState());
+            assertTrue(missing.getMessage().contains("no_such"), missing.getMessage());
+            assertEquals(3, count(statement, "dealloc"));
+        }
+    }
+
+    private static int countFrom(PreparedStatement select, int from) throws SQLException {
+        select.setInt(1, from);
+        try (ResultSet rows = select.executeQuery()) {
+            assertTrue(rows.next());
+            return rows.getInt(1);
+        }
+    }
+
+    @Test
     void transactionsCommitAndRollBack() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE ledger (id INT)");

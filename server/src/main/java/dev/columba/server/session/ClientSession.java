@@ -617,6 +617,17 @@ public final class ClientSession {
                 }
                 yield "SET";
             }
+            case Command.Deallocate deallocate -> {
+                refuseInFailedBlock();
+                if (deallocate.name() == null) {
+                    statements.keySet().removeIf(name -> !name.isEmpty());
+                    yield "DEALLOCATE ALL";
+                }
+                if (deallocate.name().isEmpty() || statements.remove(deallocate.name()) == null) {
+                    throw new WireSqlException("26000", "prepared statement \"" + deallocate.name() + "\" does not exist");
+                }
+                yield "DEALLOCATE";
+            }
             case Command.Empty ignored -> throw new IllegalArgumentException("an empty query has no tag");
             case Command.Sql ignored -> throw new IllegalArgumentException("SQL is not a control command");
             case Command.Catalog ignored -> throw new IllegalArgumentException("a catalog query is not a control command");

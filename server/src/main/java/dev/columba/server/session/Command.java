@@ -35,6 +35,15 @@ sealed interface Command {
     record IgnoredSetting(String name, String value) implements Command {
     }
 
+    /**
+     * {@code DEALLOCATE [PREPARE] name | ALL}: closes statements prepared through the protocol's Parse
+     * message by name (clients such as psycopg deallocate them with this statement, not with Close).
+     *
+     * @param name the statement's name, or null for ALL
+     */
+    record Deallocate(String name) implements Command {
+    }
+
     /** No statement at all (an empty query string). */
     record Empty() implements Command {
     }
@@ -66,8 +75,28 @@ sealed interface Command {
             case "COMMIT", "END" -> new Commit();
             case "ROLLBACK", "ABORT" -> second.equals("TO") ? new Sql(sql) : new Rollback();
             case "SET" -> setting(sql, words);
+            case "DEALLOCATE" -> deallocate(sql, words);
             default -> new Sql(sql);
         };
+    }
+
+    private static Command deallocate(String sql, List<String> words) {
+        int nameAt = words.size() > 2 && words.get(1).equals("PREPARE") ? 2 : 1;
+        String name = SqlText.afterWords(sql, nameAt).strip();
+        if (name.endsWith(";")) {
+            name = name.substring(0, name.length() - 1).strip();
+        }
+        if (name.equalsIgnoreCase("ALL")) {
+            return new Deallocate(null);
+        }
+        if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
+            return new Deallocate(name.substring(1, name.length() - 1).replace("\"\"", "\""));
+        }
+        if (name.isEmpty() || !name.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_' || c == '$')) {
+            return new Sql(sql);
+        }
+        // An unquoted name is folded to lower case, as PostgreSQL folds identifiers.
+        return new Deallocate(name.toLowerCase(Locale.ROOT));
     }
 
     private static Command setting(String sql, List<String> words) {

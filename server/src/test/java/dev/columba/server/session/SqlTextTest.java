@@ -26,6 +26,17 @@ class SqlTextTest {
     }
 
     @Test
+    void classifiesDeallocate() {
+        assertEquals(new Command.Deallocate("_pg3_0"), Command.of("DEALLOCATE _pg3_0"));
+        assertEquals(new Command.Deallocate("s_1"), Command.of("deallocate prepare S_1;"));
+        assertEquals(new Command.Deallocate("Mixed \"Case\""), Command.of("DEALLOCATE \"Mixed \"\"Case\"\"\""));
+        assertEquals(new Command.Deallocate(null), Command.of("DEALLOCATE ALL"));
+        assertEquals(new Command.Deallocate(null), Command.of("DEALLOCATE PREPARE all"));
+        assertInstanceOf(Command.Sql.class, Command.of("DEALLOCATE"));
+        assertInstanceOf(Command.Sql.class, Command.of("DEALLOCATE a b"));
+    }
+
+    @Test
     void classifiesTransactionControlAndIgnoredSettings() {
         assertInstanceOf(Command.Begin.class, Command.of("begin"));
         assertInstanceOf(Command.Begin.class, Command.of("START TRANSACTION ISOLATION LEVEL READ COMMITTED"));
