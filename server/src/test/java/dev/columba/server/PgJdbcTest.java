@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.StringReader;
+import java.io.StringWriter;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Date;
@@ -33,7 +36,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.PGConnection;
 import org.postgresql.PGStatement;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyManager;
 
 /**
  * The server driven by the real PostgreSQL JDBC driver (pgJDBC, default settings: extended protocol,
@@ -210,6 +216,82 @@ class PgJdbcTest {
             assertTrue(rows.next());
             return rows.getInt(1);
         }
+    }
+
+    @Test
+    void copyFromStdinAndToStdoutRoundTripTextAndCsv() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE wire_copy (id INT, s VARCHAR(100), p DECIMAL(10, 2), d DATE)");
+            CopyManager copy = connection.unwrap(PGConnection.class).getCopyAPI();
+            // PostgreSQL's text format: tab-separated, backslash escapes, \N for NULL, \. as an old end marker.
+            String text = "1\tplain\t1.25\t2024-01-01\n"
+                    + "2\ttab\\there\t\\N\t\\N\n"
+                    + "3\tnew\\nline and \\\\ backslash\t-3.50\t1999-12-31\n"
+                    + "4\t\t0.00\t2000-02-29\n"
+                    + "5\t\\N\t\\N\t\\N\n"
+                    + "\\.\n";
+            assertEquals(5, copy.copyIn("COPY wire_copy FROM STDIN", new StringReader(text)));
+            // CSV with a header whose names PostgreSQL ignores, quoted fields, and "" as the empty string.
+            String csv = "a,b,c,d\n6,\"quote \"\" and, comma\",9.99,2024-06-30\n7,\"\",1.00,\n";
+            assertEquals(2, copy.copyIn("COPY wire_copy (id, s, p, d) FROM STDIN WITH (FORMAT csv, HEADER)",
+                    new StringReader(csv)));
+            try (ResultSet rows = statement.executeQuery("SELECT id, s, p, d FROM wire_copy ORDER BY id")) {
+                assertRow(rows, 1, "plain", "1.25", "2024-01-01");
+                assertRow(rows, 2, "tab\there", null, null);
+                assertRow(rows, 3, "new\nline and \\ backslash", "-3.50", "1999-12-31");
+                assertRow(rows, 4, "", "0.00", "2000-02-29");
+                assertRow(rows, 5, null, null, null);
+                assertRow(rows, 6, "quote \" and, comma", "9.99", "2024-06-30");
+                assertRow(rows, 7, "", "1.00", null);
+                assertFalse(rows.next());
+            }
+            StringWriter textOut = new StringWriter();
+            assertEquals(6, copy.copyOut("COPY (SELECT id, s FROM wire_copy WHERE id <= 5 OR id = 7 ORDER BY id) TO STDOUT",
+                    textOut));
+            assertEquals("1\tplain\n2\ttab\\there\n3\tnew\\nline and \\\\ backslash\n4\t\n5\t\\N\n7\t\n",
+                    textOut.toString());
+            StringWriter csvOut = new StringWriter();
+            assertEquals(3, copy.copyOut("COPY (SELECT id, s FROM wire_copy WHERE id IN (4, 5, 6) ORDER BY id) TO STDOUT"
+                    + " (FORMAT csv, HEADER)", csvOut));
+            assertEquals("id,s\n4,\"\"\n5,\n6,\"quote \"\" and, comma\"\n", csvOut.toString());
+        }
+    }
+
+    @Test
+    void copyFromStdinFailuresLoadNothingAndKeepTheConnection() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE wire_copy_bad (id INT, p DECIMAL(10, 2))");
+            CopyManager copy = connection.unwrap(PGConnection.class).getCopyAPI();
+            SQLException missing = assertThrows(SQLException.class,
+                    () -> copy.copyIn("COPY no_such_table FROM STDIN", new StringReader("1\n")));
+            assertEquals("42P01", missing.getSQLState());
+            SQLException badValue = assertThrows(SQLException.class,
+                    () -> copy.copyIn("COPY wire_copy_bad FROM STDIN", new StringReader("1\t2.5\n2\tnot a number\n")));
+            assertEquals("22018", badValue.getSQLState());
+            assertTrue(badValue.getMessage().contains("STDIN line 2"), badValue.getMessage());
+            CopyIn abandoned = copy.copyIn("COPY wire_copy_bad FROM STDIN");
+            byte[] row = "3\t1.5\n".getBytes(StandardCharsets.UTF_8);
+            abandoned.writeToCopy(row, 0, row.length);
+            abandoned.cancelCopy();
+            SQLException binary = assertThrows(SQLException.class,
+                    () -> copy.copyIn("COPY wire_copy_bad FROM STDIN (FORMAT binary)", new StringReader("")));
+            assertEquals("0A000", binary.getSQLState());
+            connection.setAutoCommit(false);
+            assertEquals(1, copy.copyIn("COPY wire_copy_bad FROM STDIN", new StringReader("4\t4.5\n")));
+            connection.rollback();
+            connection.setAutoCommit(true);
+            assertEquals(0, count(statement, "wire_copy_bad"));
+            assertEquals(1, copy.copyIn("COPY wire_copy_bad FROM STDIN", new StringReader("5\t5.5\n")));
+            assertEquals(1, count(statement, "wire_copy_bad"));
+        }
+    }
+
+    private static void assertRow(ResultSet rows, int id, String s, String p, String d) throws SQLException {
+        assertTrue(rows.next(), "row " + id);
+        assertEquals(id, rows.getInt(1));
+        assertEquals(s, rows.getString(2), "s of row " + id);
+        assertEquals(p == null ? null : new BigDecimal(p), rows.getBigDecimal(3), "p of row " + id);
+        assertEquals(d == null ? null : LocalDate.parse(d), rows.getObject(4, LocalDate.class), "d of row " + id);
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.columba.server.PsqlClient.Run;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -86,5 +88,20 @@ class PsqlTest {
         Run run = psql("SELECT word FROM words");
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("日本語 ✓ é\n", run.out());
+    }
+
+    @Test
+    void backslashCopyLoadsAFileAndWritesOneThroughTheServer() throws Exception {
+        Path in = directory.resolve("fruit-in.csv");
+        Files.writeString(in, "name,price\nfig,2.25\n\"kiwi, gold\",3.00\nlime,\n", StandardCharsets.UTF_8);
+        assertEquals(0, psql("CREATE TABLE basket (name VARCHAR(20), price DECIMAL(6, 2))").exitCode());
+        // psql reads the file itself and sends it as COPY basket FROM STDIN with the options.
+        Run load = psql("\\copy basket from '" + in + "' with (format csv, header)");
+        assertEquals(0, load.exitCode(), load.err());
+        assertEquals("COPY 3\n", load.out());
+        Path out = directory.resolve("fruit-out.txt");
+        Run write = psql("\\copy (SELECT name, price FROM basket ORDER BY name) to '" + out + "'");
+        assertEquals(0, write.exitCode(), write.err());
+        assertEquals("fig\t2.25\nkiwi, gold\t3.00\nlime\t\\N\n", Files.readString(out, StandardCharsets.UTF_8));
     }
 }

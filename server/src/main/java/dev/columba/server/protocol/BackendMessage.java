@@ -132,4 +132,20 @@ public sealed interface BackendMessage {
     enum Severity {
         ERROR, FATAL
     }
+
+    /** {@code G}: the server is ready for COPY FROM STDIN's data, in text format, {@code columns} wide. */
+    record CopyInResponse(int columns) implements BackendMessage {
+    }
+
+    /** {@code H}: COPY TO STDOUT's data follows, in text format, {@code columns} wide. */
+    record CopyOutResponse(int columns) implements BackendMessage {
+    }
+
+    /** {@code d}: a piece of COPY TO STDOUT's data (the server sends a row each). */
+    record CopyData(byte[] data) implements BackendMessage {
+    }
+
+    /** {@code c}: the end of COPY TO STDOUT's data. */
+    record CopyDone() implements BackendMessage {
+    }
 }

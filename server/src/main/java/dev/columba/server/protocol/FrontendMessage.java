@@ -92,7 +92,19 @@ public sealed interface FrontendMessage {
     record Terminate() implements FrontendMessage {
     }
 
-    /** A message whose type byte the server does not handle (COPY data, function calls): refused. */
+    /** {@code d}: a piece of COPY FROM STDIN's data (not necessarily whole rows). */
+    record CopyData(byte[] data) implements FrontendMessage {
+    }
+
+    /** {@code c}: the end of COPY FROM STDIN's data. */
+    record CopyDone() implements FrontendMessage {
+    }
+
+    /** {@code f}: the client abandons COPY FROM STDIN, saying why. */
+    record CopyFail(String message) implements FrontendMessage {
+    }
+
+    /** A message whose type byte the server does not handle (function calls): refused. */
     record Unsupported(char type) implements FrontendMessage {
     }
 

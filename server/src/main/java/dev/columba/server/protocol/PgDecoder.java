@@ -166,6 +166,13 @@ public final class PgDecoder extends ByteToMessageDecoder {
                 body.readBytes(payload);
                 yield new FrontendMessage.PasswordMessage(payload);
             }
+            case 'd' -> {
+                byte[] data = new byte[body.readableBytes()];
+                body.readBytes(data);
+                yield new FrontendMessage.CopyData(data);
+            }
+            case 'c' -> new FrontendMessage.CopyDone();
+            case 'f' -> new FrontendMessage.CopyFail(readString(body));
             case 'S' -> new FrontendMessage.Sync();
             case 'H' -> new FrontendMessage.Flush();
             case 'X' -> new FrontendMessage.Terminate();

@@ -111,10 +111,29 @@ public final class PgEncoder extends MessageToByteEncoder<BackendMessage> {
             }
             case BackendMessage.NoData ignored -> end(out, begin(out, 'n'));
             case BackendMessage.PortalSuspended ignored -> end(out, begin(out, 's'));
+            case BackendMessage.CopyInResponse response -> copyResponse(out, 'G', response.columns());
+            case BackendMessage.CopyOutResponse response -> copyResponse(out, 'H', response.columns());
+            case BackendMessage.CopyData data -> {
+                int start = begin(out, 'd');
+                out.writeBytes(data.data());
+                end(out, start);
+            }
+            case BackendMessage.CopyDone ignored -> end(out, begin(out, 'c'));
         }
     }
 
     /** Writes the type byte and a length placeholder; returns where the length goes. */
+    /** CopyInResponse and CopyOutResponse: text format overall and for each column. */
+    private static void copyResponse(ByteBuf out, char type, int columns) {
+        int start = begin(out, type);
+        out.writeByte(0);
+        out.writeShort(columns);
+        for (int column = 0; column < columns; column++) {
+            out.writeShort(0);
+        }
+        end(out, start);
+    }
+
     private static int begin(ByteBuf out, char type) {
         out.writeByte(type);
         int lengthAt = out.writerIndex();

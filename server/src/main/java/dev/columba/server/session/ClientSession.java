@@ -11,7 +11,16 @@ import dev.columba.server.protocol.BackendMessage.TransactionStatus;
 import dev.columba.server.protocol.FrontendMessage;
 import dev.columba.server.protocol.FrontendMessage.Format;
 import dev.columba.server.protocol.PgTypes;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,6 +31,7 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -63,6 +73,10 @@ public final class ClientSession {
     private boolean skipUntilSync;
     private Map<String, String> startupParameters = Map.of();
     private Connection connection;
+    /** The statements of the simple query being run that have not run yet (a COPY FROM STDIN pauses them). */
+    private final ArrayDeque<String> pendingStatements = new ArrayDeque<>();
+    /** The COPY FROM STDIN whose data is arriving, or null. */
+    private CopyIn copyIn;
     /** The JDBC statement running now, for CancelRequest. */
     private volatile Statement running;
     /** Columba's catalog in PostgreSQL's terms, read through this session's connection when a catalog query needs it. */
@@ -107,6 +121,15 @@ public final class ClientSession {
         if (phase == Phase.CLOSED) {
             return;
         }
+        if (copyIn != null && !(message instanceof FrontendMessage.CopyData || message instanceof FrontendMessage.CopyDone
+                || message instanceof FrontendMessage.CopyFail || message instanceof FrontendMessage.Terminate)) {
+            if (message instanceof FrontendMessage.Flush || message instanceof FrontendMessage.Sync) {
+                // PostgreSQL ignores both while COPY data is coming.
+                return;
+            }
+            abandonCopy(new WireSqlException("08P01", "unexpected message " + message.getClass().getSimpleName()
+                    + " during COPY from stdin"));
+        }
         switch (message) {
             case FrontendMessage.SslRequest ignored -> refuseEncryption();
             case FrontendMessage.GssEncRequest ignored -> refuseEncryption();
@@ -118,8 +141,12 @@ public final class ClientSession {
             case FrontendMessage.PasswordMessage password -> password(password);
             case FrontendMessage.Terminate ignored -> closeQuietly();
             case FrontendMessage.Unsupported unsupported -> fatal("0A000", "frontend message type '"
-                    + unsupported.type() + "' is not supported (COPY and function calls are not)");
+                    + unsupported.type() + "' is not supported (function calls are not)");
             case FrontendMessage.Query query -> whenReady(() -> simpleQuery(query.sql()));
+            case FrontendMessage.CopyData data -> whenReady(() -> copyData(data.data()));
+            case FrontendMessage.CopyDone ignored -> whenReady(this::copyDone);
+            case FrontendMessage.CopyFail fail -> whenReady(() -> abandonCopy(new WireSqlException("57014",
+                    "COPY from stdin failed: " + fail.message())));
             case FrontendMessage.Sync ignored -> whenReady(this::sync);
             case FrontendMessage.Flush ignored -> whenReady(out::flush);
             case FrontendMessage.Parse parse -> extended(() -> parse(parse));
@@ -149,6 +176,10 @@ public final class ClientSession {
         }
         phase = Phase.CLOSED;
         config.cancelKeys().unregister(this);
+        if (copyIn != null) {
+            copyIn.discard();
+            copyIn = null;
+        }
         portals.values().forEach(Portal::close);
         portals.clear();
         statements.clear();
@@ -263,12 +294,24 @@ public final class ClientSession {
         if (texts.isEmpty()) {
             out.send(new BackendMessage.EmptyQueryResponse());
         }
-        for (String text : texts) {
+        pendingStatements.clear();
+        pendingStatements.addAll(texts);
+        runPending();
+    }
+
+    /** Runs the simple query's statements in turn, then ReadyForQuery; a COPY FROM STDIN pauses them for its data. */
+    private void runPending() {
+        while (!pendingStatements.isEmpty()) {
+            String text = pendingStatements.poll();
             try {
                 runSimple(Command.of(text));
             } catch (RuntimeException | SQLException e) {
                 error(e);
+                pendingStatements.clear();
                 break;
+            }
+            if (copyIn != null) {
+                return;
             }
         }
         readyForQuery();
@@ -283,6 +326,15 @@ public final class ClientSession {
                 out.send(catalogRow(row, result.fields()));
             }
             out.send(new BackendMessage.CommandComplete(CommandTags.rows(result.rows().size())));
+            return;
+        }
+        if (command instanceof Command.Copy copy) {
+            refuseInFailedBlock();
+            if (copy.copy().in()) {
+                startCopyIn(copy.copy());
+            } else {
+                copyOut(copy.copy());
+            }
             return;
         }
         if (!(command instanceof Command.Sql sql)) {
@@ -313,6 +365,218 @@ public final class ClientSession {
         } finally {
             running = null;
             statement.close();
+        }
+    }
+
+    // ---- COPY FROM STDIN and TO STDOUT -------------------------------------------------------------
+
+    /**
+     * A COPY FROM STDIN receiving its data: the bytes go to a file in the temporary directory as they come,
+     * and Columba's own COPY loads that file when the client says it is done, so a load over the wire takes
+     * the same path as a load from a file (parallel parsing, the columnstore's bulk path). A CSV header line
+     * is dropped here rather than checked by Columba, as PostgreSQL ignores it.
+     */
+    private static final class CopyIn {
+        final WireCopy copy;
+        final Path file;
+        final OutputStream stream;
+        boolean headerPending;
+        boolean inQuotes;
+
+        CopyIn(WireCopy copy, Path file) throws IOException {
+            this.copy = copy;
+            this.file = file;
+            this.stream = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+            this.headerPending = copy.csv() && copy.header();
+        }
+
+        void write(byte[] data) throws IOException {
+            int from = 0;
+            while (headerPending && from < data.length) {
+                byte b = data[from++];
+                if (b == copy.quote()) {
+                    inQuotes = !inQuotes;
+                } else if (b == '\n' && !inQuotes) {
+                    headerPending = false;
+                }
+            }
+            stream.write(data, from, data.length - from);
+        }
+
+        void discard() {
+            try {
+                stream.close();
+            } catch (IOException ignored) {
+                // The file is deleted next; what it held is not wanted any more.
+            }
+            deleteQuietly(file);
+        }
+    }
+
+    private void startCopyIn(WireCopy copy) throws SQLException {
+        int columns = copyColumns(copy);
+        try {
+            copyIn = new CopyIn(copy, Files.createTempFile("columba-copy-", copy.csv() ? ".csv" : ".txt"));
+        } catch (IOException e) {
+            throw new WireSqlException("58030", "cannot make a file for COPY's data: " + e.getMessage());
+        }
+        out.send(new BackendMessage.CopyInResponse(columns));
+        out.flush();
+    }
+
+    /** The columns COPY FROM STDIN fills; reading them also checks that the table and columns exist. */
+    private int copyColumns(WireCopy copy) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(copy.query() + " WHERE 1 = 0")) {
+            return rows.getMetaData().getColumnCount();
+        }
+    }
+
+    private void copyData(byte[] data) {
+        if (copyIn == null) {
+            // PostgreSQL accepts and drops data that comes after its COPY failed.
+            return;
+        }
+        try {
+            copyIn.write(data);
+        } catch (IOException e) {
+            abandonCopy(new WireSqlException("58030", "cannot keep COPY's data: " + e.getMessage()));
+        }
+    }
+
+    private void copyDone() {
+        CopyIn done = copyIn;
+        if (done == null) {
+            return;
+        }
+        copyIn = null;
+        Path converted = null;
+        Statement statement = null;
+        try {
+            done.stream.close();
+            Path file = done.file;
+            String options;
+            if (done.copy.csv()) {
+                dropEndMarker(file);
+                options = "FORMAT csv, DELIMITER " + literal(done.copy.delimiter()) + ", QUOTE " + literal(done.copy.quote())
+                        + ", ESCAPE " + literal(done.copy.escape()) + ", NULL '" + done.copy.nullText().replace("'", "''") + "'";
+            } else {
+                converted = Files.createTempFile("columba-copy-", ".csv");
+                try (InputStream text = Files.newInputStream(file); OutputStream csv = Files.newOutputStream(converted)) {
+                    CopyRows.textToCsv(text, csv, done.copy);
+                }
+                file = converted;
+                options = "FORMAT csv";
+            }
+            statement = connection.createStatement();
+            running = statement;
+            long count = statement.executeLargeUpdate("COPY " + done.copy.target() + " FROM '"
+                    + file.toAbsolutePath().toString().replace("'", "''") + "' (" + options + ")");
+            sendNotices(statement);
+            out.send(new BackendMessage.CommandComplete("COPY " + count));
+        } catch (SQLException e) {
+            // Columba's message names the file it read; the client sent the data, not a file.
+            String message = String.valueOf(e.getMessage()).replace(done.file.toAbsolutePath().toString(), "STDIN")
+                    .replace(converted == null ? "\0" : converted.toAbsolutePath().toString(), "STDIN");
+            error(new WireSqlException(sqlState(e), done.copy.header() ? message + " (lines counted after the header)" : message));
+            pendingStatements.clear();
+        } catch (RuntimeException | IOException e) {
+            error(e instanceof IOException io ? new WireSqlException("58030", "cannot read COPY's data back: "
+                    + io.getMessage()) : e);
+            pendingStatements.clear();
+        } finally {
+            running = null;
+            closeQuietly(statement);
+            done.discard();
+            if (converted != null) {
+                deleteQuietly(converted);
+            }
+        }
+        runPending();
+    }
+
+    /** Ends a COPY FROM STDIN without loading anything, reporting {@code failure}, and ends the query. */
+    private void abandonCopy(WireSqlException failure) {
+        CopyIn abandoned = copyIn;
+        if (abandoned == null) {
+            return;
+        }
+        copyIn = null;
+        abandoned.discard();
+        error(failure);
+        pendingStatements.clear();
+        readyForQuery();
+    }
+
+    private void copyOut(WireCopy copy) throws SQLException {
+        Statement statement = connection.createStatement();
+        try {
+            running = statement;
+            try (ResultSet rows = statement.executeQuery(copy.query())) {
+                List<Field> fields = Columns.fields(rows.getMetaData());
+                out.send(new BackendMessage.CopyOutResponse(fields.size()));
+                if (copy.header()) {
+                    out.send(new BackendMessage.CopyData(CopyRows.header(fields.stream().map(Field::name).toList(), copy)));
+                }
+                long count = 0;
+                while (rows.next()) {
+                    out.send(new BackendMessage.CopyData(CopyRows.row(dataRow(rows, fields).values(), copy)));
+                    count++;
+                }
+                out.send(new BackendMessage.CopyDone());
+                sendNotices(statement);
+                out.send(new BackendMessage.CommandComplete("COPY " + count));
+            }
+        } finally {
+            running = null;
+            statement.close();
+        }
+    }
+
+    /** Removes the line {@code \.} that older clients end COPY data with, if the file ends with it. */
+    private static void dropEndMarker(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            int tail = (int) Math.min(size, 5);
+            ByteBuffer last = ByteBuffer.allocate(tail);
+            channel.read(last, size - tail);
+            String end = new String(last.array(), StandardCharsets.US_ASCII);
+            for (String marker : List.of("\\.\r\n", "\\.\n", "\\.")) {
+                if (end.endsWith(marker)) {
+                    long at = size - marker.length();
+                    if (at == 0 || end.charAt(tail - marker.length() - 1) == '\n') {
+                        channel.truncate(at);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /** A one-character SQL literal for Columba's COPY options ({@code '\t'} for a tab, as Columba reads it). */
+    private static String literal(char character) {
+        return switch (character) {
+            case '\'' -> "''''";
+            case '\t' -> "'\\t'";
+            default -> "'" + character + "'";
+        };
+    }
+
+    private static void closeQuietly(Statement statement) {
+        if (statement != null) {
+            try {
+                statement.close();
+            } catch (SQLException ignored) {
+                // Closing a finished statement frees its resources; a failure leaves nothing to do.
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // A file of the temporary directory left behind costs its space and nothing else.
         }
     }
 
@@ -628,6 +892,8 @@ public final class ClientSession {
                 }
                 yield "DEALLOCATE";
             }
+            case Command.Copy ignored -> throw new WireSqlException("0A000",
+                    "COPY FROM STDIN and COPY TO STDOUT work through the simple query protocol only");
             case Command.Empty ignored -> throw new IllegalArgumentException("an empty query has no tag");
             case Command.Sql ignored -> throw new IllegalArgumentException("SQL is not a control command");
             case Command.Catalog ignored -> throw new IllegalArgumentException("a catalog query is not a control command");

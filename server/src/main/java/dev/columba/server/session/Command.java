@@ -55,6 +55,10 @@ sealed interface Command {
     record Catalog(String text) implements Command {
     }
 
+    /** {@code COPY ... FROM STDIN | TO STDOUT}, whose rows travel in CopyData messages ({@link WireCopy}). */
+    record Copy(WireCopy copy) implements Command {
+    }
+
     /** Anything else, for Columba. */
     record Sql(String text) implements Command {
     }
@@ -76,6 +80,10 @@ sealed interface Command {
             case "ROLLBACK", "ABORT" -> second.equals("TO") ? new Sql(sql) : new Rollback();
             case "SET" -> setting(sql, words);
             case "DEALLOCATE" -> deallocate(sql, words);
+            case "COPY" -> {
+                WireCopy copy = WireCopy.of(sql);
+                yield copy == null ? new Sql(sql) : new Copy(copy);
+            }
             default -> new Sql(sql);
         };
     }

@@ -112,11 +112,26 @@ class PgDecoderTest {
     void anUnknownMessageTypeIsReportedNotSkippedSilently() {
         ByteBuf bytes = Unpooled.buffer();
         startup(bytes, Map.of("user", "u"));
-        message(bytes, 'd', body -> body.writeBytes("1\t2\n".getBytes(StandardCharsets.UTF_8)));
+        // A function call ('F'), which the server does not do.
+        message(bytes, 'F', body -> body.writeInt(1234).writeShort(0).writeShort(0).writeShort(0));
         message(bytes, 'S', body -> { });
         List<FrontendMessage> messages = decode(List.of(toArray(bytes)));
-        assertEquals(new FrontendMessage.Unsupported('d'), messages.get(1));
+        assertEquals(new FrontendMessage.Unsupported('F'), messages.get(1));
         assertInstanceOf(FrontendMessage.Sync.class, messages.get(2));
+    }
+
+    @Test
+    void copyDataDoneAndFailAreDecoded() {
+        ByteBuf bytes = Unpooled.buffer();
+        startup(bytes, Map.of("user", "u"));
+        message(bytes, 'd', body -> body.writeBytes("1\t2\n".getBytes(StandardCharsets.UTF_8)));
+        message(bytes, 'c', body -> { });
+        message(bytes, 'f', body -> body.writeBytes("gave up\0".getBytes(StandardCharsets.UTF_8)));
+        List<FrontendMessage> messages = decode(List.of(toArray(bytes)));
+        FrontendMessage.CopyData data = assertInstanceOf(FrontendMessage.CopyData.class, messages.get(1));
+        assertEquals("1\t2\n", new String(data.data(), StandardCharsets.UTF_8));
+        assertInstanceOf(FrontendMessage.CopyDone.class, messages.get(2));
+        assertEquals(new FrontendMessage.CopyFail("gave up"), messages.get(3));
     }
 
     @Test
