@@ -65,10 +65,18 @@ public final class PgServer implements AutoCloseable {
                         }
                     })
                     .bind(config.host(), config.port()).sync().channel();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) {
+            // Netty's sync() rethrows the bind's java.net.BindException, a checked exception, undeclared.
             shutDownThreads();
             keeper.close();
-            throw e;
+            if (e instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new UncheckedIOException("cannot listen on " + config.host() + ":" + config.port() + ": "
+                    + e.getMessage(), e instanceof IOException io ? io : new IOException(e));
         }
         try {
             this.metrics = config.metricsPort() == ServerConfig.NO_METRICS ? null

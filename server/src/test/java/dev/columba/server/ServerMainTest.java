@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code columba server}'s command line: help, version and usage errors, before any database is opened. */
 class ServerMainTest {
@@ -42,5 +44,19 @@ class ServerMainTest {
         Run last = run("db", "--password");
         assertEquals(2, last.exit());
         assertTrue(last.err().startsWith("columba server: Missing required parameter for option '--password' (P)"), last::toString);
+    }
+
+    @Test
+    void aPortInUseIsOneLineAndExitOneWithTheDatabaseClosedAgain(@TempDir Path directory) throws Exception {
+        try (PgServer first = PgServer.start(ServerConfig.of(directory.resolve("first")).withPort(0))) {
+            Run second = run(directory.resolve("second").toString(), "--port", Integer.toString(first.port()));
+            assertEquals(1, second.exit(), second::toString);
+            assertEquals("columba server: cannot listen on 127.0.0.1:" + first.port() + ": Address already in use\n",
+                    second.err(), second::toString);
+        }
+        // The failed start closed its database: it opens again in this JVM.
+        try (PgServer again = PgServer.start(ServerConfig.of(directory.resolve("second")).withPort(0))) {
+            assertTrue(again.port() > 0);
+        }
     }
 }
