@@ -295,6 +295,33 @@ class PgJdbcTest {
     }
 
     @Test
+    void showAndIsolationLevelsAsPgJdbcAndPoolsAskForThem() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // pgJDBC asks the server with SHOW TRANSACTION ISOLATION LEVEL and sets it with SET SESSION CHARACTERISTICS.
+            assertEquals(Connection.TRANSACTION_READ_COMMITTED, connection.getTransactionIsolation());
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            SQLException serializable = assertThrows(SQLException.class,
+                    () -> connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE));
+            assertEquals("0A000", serializable.getSQLState());
+            try (ResultSet rows = statement.executeQuery("SHOW server_encoding")) {
+                assertEquals("server_encoding", rows.getMetaData().getColumnLabel(1));
+                assertTrue(rows.next());
+                assertEquals("UTF8", rows.getString(1));
+                assertFalse(rows.next());
+            }
+            try (PreparedStatement show = connection.prepareStatement("SHOW TRANSACTION ISOLATION LEVEL")) {
+                try (ResultSet rows = show.executeQuery()) {
+                    assertEquals("transaction_isolation", rows.getMetaData().getColumnLabel(1));
+                    assertTrue(rows.next());
+                    assertEquals("read committed", rows.getString(1));
+                }
+            }
+            SQLException unknown = assertThrows(SQLException.class, () -> statement.executeQuery("SHOW no_such_parameter"));
+            assertEquals("42704", unknown.getSQLState());
+        }
+    }
+
+    @Test
     void transactionsCommitAndRollBack() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE ledger (id INT)");

@@ -48,6 +48,8 @@ public final class CatalogQueries {
             + "|pg_trigger|pg_rewrite|pg_event_trigger|pg_extension|pg_foreign_table|pg_partitioned_table|pg_sequence"
             + "|pg_subscription)\\b");
     private static final Pattern FOREIGN_KEYS = Pattern.compile("(?i)contype\\s*=\\s*'f'");
+    /** {@code SHOW name}, also {@code SHOW TRANSACTION ISOLATION LEVEL}. */
+    private static final Pattern SHOW = Pattern.compile("(?is)^\\s*show\\s+(?<name>[a-z_][\\w.]*(\\s+[a-z_]\\w*)*)\\s*;?\\s*$");
 
     private CatalogQueries() {
     }
@@ -57,6 +59,9 @@ public final class CatalogQueries {
      * function, so the server answers it.
      */
     public static boolean isCatalogQuery(String sql) {
+        if (SHOW.matcher(sql).matches()) {
+            return true;
+        }
         // Every statement passes here: anything but a SELECT (a large INSERT, say) is let through unscanned.
         if (!sql.stripLeading().regionMatches(true, 0, "select", 0, "select".length())) {
             return false;
@@ -70,6 +75,10 @@ public final class CatalogQueries {
      */
     public static CatalogResult answer(String sql, CatalogSource catalog) {
         String text = sql.strip();
+        Matcher show = SHOW.matcher(text);
+        if (show.matches()) {
+            return show(show.group("name"), catalog);
+        }
         Matcher session = SESSION_FUNCTION.matcher(text);
         if (session.matches()) {
             return sessionFunction(session, catalog);
@@ -140,6 +149,37 @@ public final class CatalogQueries {
 
         /** The catalog now; each call reads it afresh. */
         PgCatalog read();
+
+        /** The value of a run-time parameter the server reported to the client at startup (ParameterStatus), or null. */
+        default String parameter(String name) {
+            return null;
+        }
+    }
+
+    // ---- SHOW ---------------------------------------------------------------------------------------
+
+    /**
+     * {@code SHOW name}: the parameters the server reported at startup, and the settings clients ask for with it
+     * (pgJDBC's {@code getTransactionIsolation} and pools asking the same). One row, one text column named as
+     * PostgreSQL names it; an unknown name is 42704, {@code SHOW ALL} 0A000.
+     */
+    private static CatalogResult show(String written, CatalogSource catalog) {
+        String name = written.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+        String column = name;
+        String value = switch (name) {
+            case "transaction isolation level", "transaction_isolation", "default_transaction_isolation" -> {
+                column = name.equals("transaction isolation level") ? "transaction_isolation" : name;
+                yield "read committed";
+            }
+            case "transaction_read_only", "default_transaction_read_only" -> "off";
+            case "search_path" -> "\"$user\", public";
+            case "all" -> throw new CatalogQueryException("0A000", "SHOW ALL is not supported; SHOW takes one parameter");
+            default -> catalog.parameter(name);
+        };
+        if (value == null) {
+            throw new CatalogQueryException("42704", "unrecognized configuration parameter \"" + written.strip() + "\"");
+        }
+        return new CatalogResult(List.of(field(column, PgTypes.TEXT)), List.<Object[]>of(new Object[] {value}));
     }
 
     // ---- session functions --------------------------------------------------------------------------

@@ -72,6 +72,8 @@ public final class ClientSession {
     private Block block = Block.NONE;
     private boolean skipUntilSync;
     private Map<String, String> startupParameters = Map.of();
+    /** The run-time parameters reported to the client at startup (ParameterStatus), which SHOW answers with. */
+    private Map<String, String> reportedParameters = Map.of();
     private Connection connection;
     /** The statements of the simple query being run that have not run yet (a COPY FROM STDIN pauses them). */
     private final ArrayDeque<String> pendingStatements = new ArrayDeque<>();
@@ -89,6 +91,16 @@ public final class ClientSession {
         @Override
         public String user() {
             return startupParameters.get("user");
+        }
+
+        @Override
+        public String parameter(String name) {
+            for (Map.Entry<String, String> reported : reportedParameters.entrySet()) {
+                if (reported.getKey().equalsIgnoreCase(name)) {
+                    return reported.getValue();
+                }
+            }
+            return null;
         }
 
         @Override
@@ -265,6 +277,7 @@ public final class ClientSession {
         parameters.put("default_transaction_read_only", "off");
         parameters.put("in_hot_standby", "off");
         parameters.forEach((name, value) -> out.send(new BackendMessage.ParameterStatus(name, value)));
+        reportedParameters = parameters;
         out.send(new BackendMessage.BackendKeyData(processId, secretKey));
         readyForQuery();
     }

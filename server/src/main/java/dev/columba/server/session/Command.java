@@ -107,7 +107,22 @@ sealed interface Command {
         return new Deallocate(name.toLowerCase(Locale.ROOT));
     }
 
+    /** {@code SET [SESSION CHARACTERISTICS AS] TRANSACTION ISOLATION LEVEL level}, as pgJDBC's setTransactionIsolation sends it. */
+    java.util.regex.Pattern ISOLATION = java.util.regex.Pattern.compile(
+            "(?is)^\\s*set\\s+(session\\s+characteristics\\s+as\\s+)?transaction\\s+isolation\\s+level\\s+"
+                    + "(?<level>read\\s+committed|read\\s+uncommitted|repeatable\\s+read|serializable)\\s*;?\\s*$");
+
     private static Command setting(String sql, List<String> words) {
+        java.util.regex.Matcher isolation = ISOLATION.matcher(sql);
+        if (isolation.matches()) {
+            String level = isolation.group("level").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+            if (level.equals("REPEATABLE READ") || level.equals("SERIALIZABLE")) {
+                // Refused rather than run at a weaker level than the client asked for.
+                throw new WireSqlException("0A000", "isolation level " + level + " is not supported: Columba"
+                        + " transactions are READ COMMITTED (each statement reads the data committed when it starts)");
+            }
+            return new IgnoredSetting("transaction_isolation", level);
+        }
         int nameAt = words.size() > 2 && (words.get(1).equals("SESSION") || words.get(1).equals("LOCAL")) ? 2 : 1;
         if (words.size() <= nameAt) {
             return new Sql(sql);
