@@ -156,11 +156,33 @@ final class Casts {
                 if (!NUMBER_TEXT.matcher(trimmed).matches()) {
                     throw invalid(text, to);
                 }
-                yield new BigDecimal(trimmed);
+                yield decimalText(trimmed, text, to);
             }
             default -> throw unsupported(value, from, to);
         };
         return fitDecimal(exact, to, value);
+    }
+
+    /**
+     * The number {@code trimmed} (which matches {@link #NUMBER_TEXT}) writes. An exponent beyond what
+     * BigDecimal holds (its magnitude 2^31 or more, "1e9999999999") is decided without it: negative, or
+     * with only zero digits before it, the value rounds to 0 at any scale a DECIMAL has; positive, the
+     * value is larger than any DECIMAL.
+     */
+    private static BigDecimal decimalText(String trimmed, String original, SqlType.DecimalType to) {
+        try {
+            return new BigDecimal(trimmed);
+        } catch (NumberFormatException e) {
+            int exponentAt = Math.max(trimmed.indexOf('e'), trimmed.indexOf('E'));
+            if (exponentAt < 0) {
+                throw e;
+            }
+            BigDecimal digits = new BigDecimal(trimmed.substring(0, exponentAt));
+            if (digits.signum() == 0 || trimmed.charAt(exponentAt + 1) == '-') {
+                return BigDecimal.ZERO;
+            }
+            throw outOfRange(original, to);
+        }
     }
 
     /**

@@ -217,6 +217,15 @@ class ExpressionSemanticsTest {
         assertValue("ab", new Expr.Cast(text.column(0), SqlType.varchar(2)), text);
         assertValue("abc  ", new Expr.Cast(text.column(0), SqlType.character(5)), text);
 
+        // Exponents past what BigDecimal holds (found by KernelConformanceTest's seed -2691363955645077128): a
+        // NumberFormatException escaped before.
+        Inputs exponents = inputs(SqlType.varchar(20), "1e9999999999", SqlType.varchar(20), "-2.5E-9999999999")
+                .add(SqlType.varchar(20), "0e9999999999");
+        assertError(ErrorCode.VALUE_OUT_OF_RANGE, "22003", "1e9999999999", new Expr.Cast(exponents.column(0), SqlType.decimal(10, 2)),
+                exponents);
+        assertValue(new BigDecimal("0.00"), new Expr.Cast(exponents.column(1), SqlType.decimal(10, 2)), exponents);
+        assertValue(new BigDecimal("0.00"), new Expr.Cast(exponents.column(2), SqlType.decimal(10, 2)), exponents);
+
         Inputs numbers = inputs(SqlType.DOUBLE, 2.5, SqlType.DOUBLE, -2.5).add(SqlType.DOUBLE, 1e10).add(SqlType.BOOLEAN, true);
         assertValue(3, new Expr.Cast(numbers.column(0), SqlType.INT), numbers);
         assertValue(-3L, new Expr.Cast(numbers.column(1), SqlType.BIGINT), numbers);
