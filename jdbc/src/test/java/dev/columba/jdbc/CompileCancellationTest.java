@@ -89,6 +89,23 @@ class CompileCancellationTest {
         assertSessionGoesOn();
     }
 
+    /**
+     * A cancel that lands after the driver accepted a statement and before the statement reached the
+     * parser: the run exists, the session has not started compiling. Issue 15 found it went to the
+     * previous statement's flag and was lost; the run's announcement makes it the statement's.
+     */
+    @Test
+    void aCancelBeforeTheStatementReachesTheParserStopsIt() throws SQLException {
+        EmbeddedConnection embedded = (EmbeddedConnection) connection;
+        StatementRun run = new StatementRun(embedded.session(), embedded.cancelLock, 0);
+        run.cancel(false);
+        SQLException cancelled = assertThrows(SQLException.class,
+                () -> embedded.execute("SELECT COUNT(*) FROM t WHERE id > -17", java.util.List.of(), run));
+        run.finish();
+        assertEquals(ErrorCode.QUERY_CANCELLED.sqlState(), cancelled.getSQLState(), cancelled::getMessage);
+        assertSessionGoesOn();
+    }
+
     @Test
     void statementTextOverTheParsersLimitIs54000() throws SQLException, ExecutionException, InterruptedException {
         String tooLong = "PRINT '" + "x".repeat(16 << 20) + "'";
