@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -70,10 +71,23 @@ public final class ChildJvm {
 
     /** Runs the child and kills it {@code delay} after it was started, wherever it is then (starting, recovering, working). */
     public ChildRun killAfter(Duration delay) {
-        return run(line -> false, delay);
+        return run(line -> false, null, delay);
+    }
+
+    /**
+     * Runs the child and kills it {@code delay} after it printed a line {@code clockStart} accepts
+     * ("ready": a random moment of its work, whatever the machine's load made its start cost); if it
+     * never prints one, it runs to its end.
+     */
+    public ChildRun killAfter(Predicate<String> clockStart, Duration delay) {
+        return run(line -> false, clockStart, delay);
     }
 
     private ChildRun run(Predicate<String> trigger, Duration killAfter) {
+        return run(trigger, null, killAfter);
+    }
+
+    private ChildRun run(Predicate<String> trigger, Predicate<String> clockStart, Duration killAfter) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -90,6 +104,7 @@ public final class ChildJvm {
         }
         List<String> lines = new ArrayList<>();
         boolean[] killed = {false};
+        CountDownLatch clockStarted = new CountDownLatch(clockStart == null ? 0 : 1);
         Thread reader = Thread.ofPlatform().daemon().name("child-output-" + child.pid()).start(() -> {
             try (BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
@@ -103,12 +118,19 @@ public final class ChildJvm {
                             killed[0] = kill(child);
                         }
                     }
+                    if (clockStart != null && clockStarted.getCount() > 0 && clockStart.test(line)) {
+                        clockStarted.countDown();
+                    }
                 }
             } catch (IOException e) {
                 // The pipe broke because the child died: what was read is what there is.
             }
         });
         try {
+            long deadline = System.nanoTime() + LIMIT.toNanos();
+            while (!clockStarted.await(20, TimeUnit.MILLISECONDS) && reader.isAlive() && System.nanoTime() < deadline) {
+                // Waiting for the line that starts the clock, or for the child's end.
+            }
             reader.join(killAfter);
             synchronized (lines) {
                 // A child whose output ended is exiting by itself: only one still talking is killed by time.

@@ -42,6 +42,14 @@ class ChildJvmTest {
     }
 
     @Test
+    void aChildIsKilledADelayAfterTheLineThatStartsTheClock() {
+        ChildRun run = ChildJvm.of(CountingChild.class, directory.resolve("ack"))
+                .killAfter(line -> line.equals("n 5"), Duration.ofMillis(300));
+        run.requireKilled();
+        assertTrue(run.lastNumber("n ", 0) >= 5, "it was killed after it printed n 5: " + run.lines());
+    }
+
+    @Test
     void aChildThatEndsBeforeItsLineIsNotKilled() {
         ChildRun run = ChildJvm.of(CountingChild.class, directory.resolve("ack"), 5).killWhen(line -> line.equals("never"));
         assertFalse(run.killed());
