@@ -43,7 +43,8 @@ class CompileCancellationTest {
         connection.close();
     }
 
-    private static String rowOfNumbers(int count) {
+    /** {@code SELECT (0, 1, ..., count - 1) FROM t}: seconds of parsing and planning that check for a cancel as they go. */
+    static String rowOfNumbers(int count) {
         StringBuilder sql = new StringBuilder("SELECT (0");
         for (int number = 1; number < count; number++) {
             sql.append(", ").append(number);

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class CrossThreadRollbackTest {
     /** Seconds of parsing and planning: a statement certain to be running when the rollback comes. */
-    private static final String LONG_TO_COMPILE = longRow(400_000);
+    private static final String LONG_TO_COMPILE = CompileCancellationTest.rowOfNumbers(400_000);
 
     private Connection connection;
     private Statement statement;
@@ -39,15 +39,6 @@ class CrossThreadRollbackTest {
     @AfterEach
     void close() throws SQLException {
         connection.close();
-    }
-
-    /** {@code SELECT (0, 1, ..., n) FROM t}: its parse and plan check for a cancel as they go (CompileCancellationTest). */
-    private static String longRow(int count) {
-        StringBuilder sql = new StringBuilder("SELECT (0");
-        for (int number = 1; number < count; number++) {
-            sql.append(", ").append(number);
-        }
-        return sql.append(") FROM t").toString();
     }
 
     private long rows() throws SQLException {
