@@ -17,30 +17,34 @@ import java.util.concurrent.Semaphore;
  */
 final class WriterTurn {
     private final Semaphore turn = new Semaphore(1, true);
-    /** The thread that took the turn, while it is held; written only by whoever holds the turn. */
-    private volatile Thread taker;
-    /** How many takes are not yet released; changed only by whoever holds the turn. */
-    private volatile int takes;
+    /** The thread that took the turn, while it is held. Guarded by this. */
+    private Thread taker;
+    /** How many takes are not yet released. Guarded by this. */
+    private int takes;
 
     /** Waits for the turn; at once if this thread took it and it is still held. */
     void take() {
-        if (taker == Thread.currentThread() && takes > 0) {
-            takes++;
-            return;
+        Thread current = Thread.currentThread();
+        synchronized (this) {
+            if (taker == current && takes > 0) {
+                takes++;
+                return;
+            }
         }
         turn.acquireUninterruptibly();
-        taker = Thread.currentThread();
-        takes = 1;
+        synchronized (this) {
+            taker = current;
+            takes = 1;
+        }
     }
 
     /** Gives back one take; the last one frees the turn for the next writer, whichever thread calls it. */
-    void release() {
-        int remaining = takes - 1;
-        if (remaining < 0) {
+    synchronized void release() {
+        if (takes == 0) {
             throw new IllegalStateException("the writer's turn is not held");
         }
-        takes = remaining;
-        if (remaining == 0) {
+        takes--;
+        if (takes == 0) {
             taker = null;
             turn.release();
         }
