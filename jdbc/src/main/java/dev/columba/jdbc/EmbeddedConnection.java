@@ -62,6 +62,11 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
     final Object lock = new Object();
     /** Orders cancels against the end of a statement; see {@link StatementRun}. */
     final Object cancelLock = new Object();
+    /**
+     * The statement inside {@link #execute} or {@link #executeBatch} now (it holds {@link #lock}), or
+     * null: what {@link #rollback()} on another thread cancels before it waits for the lock.
+     */
+    private volatile StatementRun executing;
     private final Set<EmbeddedStatement> statements = Collections.newSetFromMap(new IdentityHashMap<>());
     /**
      * Results whose queries still run, in the order they were opened: rarely more than one, so a
@@ -126,14 +131,17 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
      * Runs one statement in the session, after moving the unread rows of the connection's open
      * results to the heap (see the class comment).
      */
-    StatementResult execute(String sql, List<Object> parameters) throws SQLException {
+    StatementResult execute(String sql, List<Object> parameters, StatementRun run) throws SQLException {
         synchronized (lock) {
             checkOpen();
             detachUnfinishedResults();
+            executing = run;
             try {
                 return session.execute(sql, parameters);
             } catch (RuntimeException | Error e) {
                 throw Errors.translate(e);
+            } finally {
+                executing = null;
             }
         }
     }
@@ -151,14 +159,17 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
     }
 
     /** Runs {@code sql} once per parameter set as one statement ({@link Session#executeBatch}). */
-    BatchResult executeBatch(String sql, List<List<Object>> parameterSets) throws SQLException {
+    BatchResult executeBatch(String sql, List<List<Object>> parameterSets, StatementRun run) throws SQLException {
         synchronized (lock) {
             checkOpen();
             detachUnfinishedResults();
+            executing = run;
             try {
                 return session.executeBatch(sql, parameterSets);
             } catch (RuntimeException | Error e) {
                 throw Errors.translate(e);
+            } finally {
+                executing = null;
             }
         }
     }
@@ -215,6 +226,14 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
     private void detachUnfinishedResults() throws SQLException {
         if (unfinishedResults.isEmpty()) {
             return;
+        }
+        for (EmbeddedResultSet result : unfinishedResults) {
+            if (result.runningOnAnotherThread()) {
+                throw Errors.of(ErrorCode.TRANSACTION_STATE, "this connection cannot run a statement, commit or roll"
+                        + " back on this thread while a result it opened on thread '" + result.openerName() + "' still"
+                        + " runs its query: the query holds its tables through locks of that thread; read that result"
+                        + " to its end or close it on that thread first");
+            }
         }
         for (EmbeddedResultSet result : List.copyOf(unfinishedResults)) {
             result.detach();
@@ -368,8 +387,19 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
         }
     }
 
+    /**
+     * Rolls the transaction back. Called on another thread while a statement of this connection
+     * runs, it first cancels that statement (which fails with 57014 saying the rollback stopped it),
+     * then rolls back once it has stopped, the statement's changes included: a transaction manager
+     * rolling back a timed-out transaction wants the work stopped, not waited for (pgJDBC issue
+     * 3253 asks the same of pgJDBC; pgJDBC and H2 today wait for the statement to end).
+     */
     @Override
     public void rollback() throws SQLException {
+        StatementRun running = executing;
+        if (running != null && !Thread.holdsLock(lock)) {
+            running.cancelForRollback();
+        }
         synchronized (lock) {
             checkExplicitTransactions("roll back");
             detachUnfinishedResults();

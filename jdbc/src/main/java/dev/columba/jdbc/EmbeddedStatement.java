@@ -93,7 +93,7 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
         StatementRun started = startRun();
         StatementResult result;
         try {
-            result = connection.execute(sql, parameters);
+            result = connection.execute(sql, parameters, started);
         } catch (SQLException e) {
             started.finish();
             throw started.failure(e);
@@ -138,7 +138,7 @@ class EmbeddedStatement implements Statement, ColumbaStatement {
         StatementRun started = startRun();
         BatchResult result;
         try {
-            result = connection.executeBatch(sql, parameterSets);
+            result = connection.executeBatch(sql, parameterSets, started);
         } catch (SQLException e) {
             throw started.failure(e);
         } finally {

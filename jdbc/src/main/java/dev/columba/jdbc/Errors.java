@@ -78,6 +78,13 @@ final class Errors {
         return exception;
     }
 
+    /** The form of a cancellation that {@code Connection.rollback()} on another thread caused. */
+    static SQLException rolledBack(Throwable cause) {
+        return of(ErrorCode.QUERY_CANCELLED, "[QUERY_CANCELLED] the statement was cancelled because"
+                + " Connection.rollback() was called on another thread while it ran; the transaction, this statement's"
+                + " changes included, is rolled back", cause);
+    }
+
     /** Whether a failure is the cancellation of a query. */
     static boolean isCancellation(Throwable failure) {
         return failure instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED;

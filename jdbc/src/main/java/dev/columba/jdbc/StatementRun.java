@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
  * cancel and the finish take the connection's cancel lock, and a statement on a connection starts
  * only after the previous one finished.
  *
- * <p>A cancel that arrives while the statement is still being planned, before the session has an
- * execution to stop, is remembered and delivered once the query's rows exist.
+ * <p>The run announces its statement to the session when it is created ({@link Session#beginStatement}),
+ * so a cancel that lands before the statement reaches the parser still stops its parsing and
+ * planning. A cancel that arrives while the statement is still being planned, before the session
+ * has an execution to stop, is also remembered and delivered once the query's rows exist.
  */
 final class StatementRun {
     /** One daemon thread for every query timeout of the JVM; a timer that fires only asks to cancel. */
@@ -28,11 +30,13 @@ final class StatementRun {
     private boolean finished;
     private boolean cancelRequested;
     private boolean timedOut;
+    private boolean rolledBack;
 
     StatementRun(Session session, Object cancelLock, int timeoutSeconds) {
         this.session = session;
         this.cancelLock = cancelLock;
         this.timeoutSeconds = timeoutSeconds;
+        session.beginStatement();
         if (timeoutSeconds > 0) {
             timeout = TIMER.schedule(() -> cancel(true), timeoutSeconds, TimeUnit.SECONDS);
         }
@@ -60,6 +64,21 @@ final class StatementRun {
         }
     }
 
+    /**
+     * {@code Connection.rollback()} on another thread: stops the statement as {@link #cancel} does,
+     * and its failure says why ({@link Errors#rolledBack}); the rollback runs once it has stopped.
+     */
+    void cancelForRollback() {
+        synchronized (cancelLock) {
+            if (finished) {
+                return;
+            }
+            cancelRequested = true;
+            rolledBack = true;
+            session.cancel();
+        }
+    }
+
     /** The query's execution exists now: delivers a cancel that came before it did. */
     void executionStarted() {
         synchronized (cancelLock) {
@@ -79,14 +98,24 @@ final class StatementRun {
         }
     }
 
-    /** The exception to report for a failure of this run: a cancellation the timer caused is a timeout. */
+    /**
+     * The exception to report for a failure of this run: a cancellation the timer caused is a
+     * timeout, one a rollback on another thread caused says so.
+     */
     SQLException failure(SQLException failure) {
         boolean timerCancelled;
+        boolean rollbackCancelled;
         synchronized (cancelLock) {
             timerCancelled = timedOut;
+            rollbackCancelled = rolledBack;
         }
-        if (timerCancelled && Errors.QUERY_CANCELLED_STATE.equals(failure.getSQLState())) {
-            return Errors.timeout(timeoutSeconds, failure);
+        if (Errors.QUERY_CANCELLED_STATE.equals(failure.getSQLState())) {
+            if (rollbackCancelled) {
+                return Errors.rolledBack(failure);
+            }
+            if (timerCancelled) {
+                return Errors.timeout(timeoutSeconds, failure);
+            }
         }
         return failure;
     }

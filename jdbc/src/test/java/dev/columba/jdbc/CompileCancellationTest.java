@@ -43,7 +43,8 @@ class CompileCancellationTest {
         connection.close();
     }
 
-    private static String rowOfNumbers(int count) {
+    /** {@code SELECT (0, 1, ..., count - 1) FROM t}: seconds of parsing and planning that check for a cancel as they go. */
+    static String rowOfNumbers(int count) {
         StringBuilder sql = new StringBuilder("SELECT (0");
         for (int number = 1; number < count; number++) {
             sql.append(", ").append(number);
@@ -85,6 +86,23 @@ class CompileCancellationTest {
         }
         SQLException cancelled = outcome.get();
         assertTrue(cancelled != null, "the statement was cancelled, not run to its end");
+        assertEquals(ErrorCode.QUERY_CANCELLED.sqlState(), cancelled.getSQLState(), cancelled::getMessage);
+        assertSessionGoesOn();
+    }
+
+    /**
+     * A cancel that lands after the driver accepted a statement and before the statement reached the
+     * parser: the run exists, the session has not started compiling. Issue 15 found it went to the
+     * previous statement's flag and was lost; the run's announcement makes it the statement's.
+     */
+    @Test
+    void aCancelBeforeTheStatementReachesTheParserStopsIt() throws SQLException {
+        EmbeddedConnection embedded = (EmbeddedConnection) connection;
+        StatementRun run = new StatementRun(embedded.session(), embedded.cancelLock, 0);
+        run.cancel(false);
+        SQLException cancelled = assertThrows(SQLException.class,
+                () -> embedded.execute("SELECT COUNT(*) FROM t WHERE id > -17", java.util.List.of(), run));
+        run.finish();
         assertEquals(ErrorCode.QUERY_CANCELLED.sqlState(), cancelled.getSQLState(), cancelled::getMessage);
         assertSessionGoesOn();
     }

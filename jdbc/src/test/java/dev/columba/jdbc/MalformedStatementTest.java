@@ -246,6 +246,46 @@ class MalformedStatementTest {
         assertSessionGoesOn();
     }
 
+    /** Found by the 100,000-statement fuzzing run (bench/results/rel15b-20261127.md): XX000 in Calcite's decorrelator. */
+    @Test
+    void aCorrelatedInUnderOrThatCannotBeDecorrelatedIsNotSupported() throws SQLException {
+        for (String sql : new String[] {"SELECT id FROM t WHERE i IN (SELECT l_orderkey FROM lineitem WHERE t.id < 10) OR s IS NULL",
+                "SELECT id FROM t WHERE i IN (SELECT i FROM (SELECT 1 FROM t) WHERE d < 10) OR s IS NULL"}) {
+            SQLException failure = failure(sql);
+            assertEquals("0A000", failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("correlated sub-query"), failure.getMessage());
+        }
+        assertSessionGoesOn();
+    }
+
+    /** Found by the 100,000-statement fuzzing run: Calcite's field trimmer rejected the window ("Expected identity mapping"). */
+    @Test
+    void aWindowOverNoColumnOrderedByAConstantIsNotSupported() throws SQLException {
+        SQLException failure = failure("SELECT ROW_NUMBER() OVER (ORDER BY 'x') FROM t");
+        assertEquals("0A000", failure.getSQLState(), failure::getMessage);
+        assertTrue(failure.getMessage().contains("ROW_NUMBER() OVER (ORDER BY <constant>)"), failure.getMessage());
+        try (ResultSet rows = statement.executeQuery("SELECT ROW_NUMBER() OVER (ORDER BY 'x'), id FROM t")) {
+            assertTrue(rows.next(), "with a column of its input it runs");
+        }
+        assertSessionGoesOn();
+    }
+
+    /** Found by the 100,000-statement fuzzing run: with the parameter the validator let it through, conversion found no common type. */
+    @Test
+    void caseResultsWithNoCommonTypeAre42804EvenWithAParameterAmongThem() throws SQLException {
+        SQLException without = failure("SELECT CASE WHEN i >= 5 THEN X'FF' ELSE 'small' END, id FROM t");
+        assertEquals(ErrorCode.WRONG_TYPE.sqlState(), without.getSQLState(), without::getMessage);
+        SQLException with = assertThrows(SQLException.class, () -> {
+            try (PreparedStatement prepared = connection.prepareStatement(
+                    "SELECT CASE WHEN i >= 5 THEN X'FF' WHEN i IS NULL THEN ? ELSE 'small' END, id FROM t")) {
+                prepared.setString(1, "none");
+                prepared.executeQuery().close();
+            }
+        });
+        assertEquals(ErrorCode.WRONG_TYPE.sqlState(), with.getSQLState(), with::getMessage);
+        assertSessionGoesOn();
+    }
+
     /** Found by the SQL fuzzing campaign (./columba bench reliability): each was XX000. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

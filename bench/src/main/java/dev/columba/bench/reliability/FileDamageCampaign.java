@@ -212,7 +212,8 @@ final class FileDamageCampaign {
         }
     }
 
-    private static void copyRecursively(Path from, Path to) throws IOException {
+    /** Copies a database directory, without its lock file. */
+    static void copyRecursively(Path from, Path to) throws IOException {
         try (Stream<Path> walk = Files.walk(from)) {
             for (Path source : walk.toList()) {
                 Path target = to.resolve(from.relativize(source).toString());

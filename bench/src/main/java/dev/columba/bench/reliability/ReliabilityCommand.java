@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * {@code ./columba bench reliability [options]}: the SQL fuzzing campaign ({@link SqlFuzzCampaign}).
+ * {@code ./columba bench reliability [options]}: the SQL fuzzing campaign ({@link SqlFuzzCampaign}),
+ * byte flips after a clean close ({@link FileDamageCampaign}), and kill -9 of child JVMs with flips
+ * in the log of the crashed database ({@link KillCampaign}).
  * It prints the seed first, counts outcomes by SQLSTATE, lists every failure with the seed and index
  * that replay it, writes {@code reliability-<timestamp>.md} to the results directory, and exits 1
  * if anything failed. Not a JMH suite: it measures how often the engine breaks, not how fast it runs.
@@ -33,7 +35,12 @@ public final class ReliabilityCommand {
                   --timeout S         each statement's query timeout in seconds (default 10)
                   --flips N           byte flips in the files of a cleanly closed database (default 1000;
                                       0: none), each in a fresh copy, answers compared with those before
-                  --work-dir DIR      where the flip campaign's databases go (default bench/target/reliability)
+                  --kills N           child JVMs killed with SIGKILL at random moments of mixed work on one
+                                      database, each reopen checked against the acknowledged units
+                                      (default 100; 0: none)
+                  --crash-flips N     byte flips in the write-ahead log of copies of crashed databases,
+                                      spread over the kills (default 300)
+                  --work-dir DIR      where the campaigns' databases go (default bench/target/reliability)
                   --results-dir DIR   where the report goes (default bench/results)
                 """;
     }
@@ -46,6 +53,8 @@ public final class ReliabilityCommand {
         int timeout = 10;
         Path results = Path.of("bench", "results");
         long flips = 1000;
+        int kills = 100;
+        int crashFlips = 300;
         Path work = Path.of("bench", "target", "reliability");
         try {
             for (int index = 1; index < arguments.length; index++) {
@@ -57,6 +66,8 @@ public final class ReliabilityCommand {
                     case "--timeout" -> timeout = (int) positive(Integer.parseInt(required(value, "--timeout")), "--timeout");
                     case "--results-dir" -> results = Path.of(required(value, "--results-dir"));
                     case "--flips" -> flips = Long.parseLong(required(value, "--flips"));
+                    case "--kills" -> kills = Integer.parseInt(required(value, "--kills"));
+                    case "--crash-flips" -> crashFlips = Integer.parseInt(required(value, "--crash-flips"));
                     case "--work-dir" -> work = Path.of(required(value, "--work-dir"));
                     default -> throw new IllegalArgumentException("unknown option " + arguments[index]);
                 }
@@ -71,6 +82,7 @@ public final class ReliabilityCommand {
                 + ", timeout " + timeout + " s");
         SqlFuzzCampaign.Result result;
         FileDamageCampaign.Result damage = null;
+        KillCampaign.Result crashes = null;
         try {
             result = new SqlFuzzCampaign(seed, timeout, out).run(first, statements);
             out.print(report(result, first, timeout));
@@ -78,13 +90,22 @@ public final class ReliabilityCommand {
                 out.println("columba bench reliability: " + flips + " byte flips, seed " + seed);
                 damage = new FileDamageCampaign(seed, work, out).run(flips);
             }
+            if (kills > 0) {
+                out.println("columba bench reliability: " + kills + " kills, " + crashFlips + " flips after a crash, seed "
+                        + seed);
+                crashes = new KillCampaign(seed, work.resolve("kill"), out).run(kills, crashFlips);
+            }
         } catch (SQLException | IOException e) {
             err.println("columba bench reliability: the campaign could not run: " + e.getMessage());
             return 1;
         }
-        String report = report(result, first, timeout) + (damage == null ? "" : report(damage));
+        String report = report(result, first, timeout) + (damage == null ? "" : report(damage))
+                + (crashes == null ? "" : report(crashes));
         if (damage != null) {
             out.print(report(damage));
+        }
+        if (crashes != null) {
+            out.print(report(crashes));
         }
         try {
             Files.createDirectories(results);
@@ -95,7 +116,8 @@ public final class ReliabilityCommand {
             err.println("columba bench reliability: cannot write the report: " + e.getMessage());
             return 1;
         }
-        return result.failures().isEmpty() && (damage == null || damage.failures().isEmpty()) ? 0 : 1;
+        return result.failures().isEmpty() && (damage == null || damage.failures().isEmpty())
+                && (crashes == null || crashes.failures().isEmpty()) ? 0 : 1;
     }
 
     /** The run's counts and failures as Markdown. */
@@ -147,6 +169,42 @@ public final class ReliabilityCommand {
             text.append("Failures:\n\n");
             for (FileDamageCampaign.Flip flip : result.failures()) {
                 text.append("- ").append(flip.line()).append('\n');
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
+    /** The kill -9 campaign's counts, the flips after a crash by outcome, and its failures as Markdown. */
+    static String report(KillCampaign.Result result) {
+        StringBuilder text = new StringBuilder("## kill -9 of a child JVM\n\n");
+        text.append("Seed ").append(result.seed()).append(", ").append(result.kills()).append(" kills of ")
+                .append("`KillWorkload` (autocommit and multi-row rowstore inserts, columnstore inserts with the tuple mover, ")
+                .append("updates and deletes of whole units, CHECKPOINT, REORGANIZE) on one database, ")
+                .append(String.format("%.1f s", result.elapsedNanos() / 1e9)).append("; failures: ")
+                .append(result.failures().size()).append(".\n\n| count | value |\n|---|---:|\n")
+                .append("| kills | ").append(result.kills()).append(" |\n")
+                .append("| kills before the child was ready (starting or recovering) | ").append(result.killedBeforeReady()).append(" |\n")
+                .append("| units acknowledged | ").append(result.acknowledged()).append(" |\n")
+                .append("| reopens ok | ").append(result.reopensOk()).append(" |\n")
+                .append("| reopens failed | ").append(result.reopensFailed()).append(" |\n")
+                .append("| acknowledged rows lost | ").append(result.rowsLost()).append(" |\n")
+                .append("| transactions half visible | ").append(result.halfVisible()).append(" |\n")
+                .append("| units there that must not be | ").append(result.unexpected()).append(" |\n\n");
+        if (result.flipCount() > 0) {
+            text.append("Flips in the write-ahead log of a copy of the crashed database (before its reopen): ")
+                    .append(result.flipCount()).append(", damaged bytes still there afterwards (in the log or in `damaged/`): ")
+                    .append(result.flipsPreserved()).append(".\n\n| outcome | flips |\n|---|---:|\n");
+            for (Map.Entry<KillCampaign.FlipOutcome, Long> outcome : result.flips().entrySet()) {
+                text.append("| ").append(outcome.getKey().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+                        .append(" | ").append(outcome.getValue()).append(" |\n");
+            }
+            text.append('\n');
+        }
+        if (!result.failures().isEmpty()) {
+            text.append("Failures:\n\n");
+            for (String failure : result.failures()) {
+                text.append("- ").append(failure.replace('\n', ' ')).append('\n');
             }
             text.append('\n');
         }

@@ -1,5 +1,6 @@
 package dev.columba.columnstore.table;
 
+import dev.columba.testing.crash.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,16 +11,11 @@ import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.txn.Transaction;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
@@ -58,33 +54,12 @@ class CompressionCrashTest {
         }
     }
 
-    private List<String> runAndKill(int lines) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-Dio.netty.noUnsafe=false", "-cp", System.getProperty("java.class.path"),
-                CompressionCrashWorkload.class.getName(), directory.toString());
-        builder.redirectErrorStream(true);
-        Process child = builder.start();
-        List<String> output = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                output.add(line);
-                if (output.size() >= lines) {
-                    child.toHandle().destroyForcibly();
-                    break;
-                }
-            }
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS));
-            while ((line = reader.readLine()) != null) {
-                output.add(line);
-            }
-        }
-        for (String line : output) {
-            assertTrue(line.startsWith("I ") || line.startsWith("M "), "child failed: " + output);
-        }
-        return output;
+    private List<String> runAndKill(int lines) {
+        int[] printed = {0};
+        return ChildJvm.of(CompressionCrashWorkload.class, directory)
+                .killWhen(line -> ++printed[0] >= lines)
+                .requireOnly(line -> line.startsWith("I ") || line.startsWith("M "))
+                .lines();
     }
 
     /** Reopens, checks ids 1..n each appear once, checks orphan files are cleaned by a write; returns n. */

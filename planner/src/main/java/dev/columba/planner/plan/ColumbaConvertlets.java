@@ -1,5 +1,7 @@
 package dev.columba.planner.plan;
 
+import dev.columba.core.error.ColumbaException;
+import dev.columba.core.error.ErrorCode;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
@@ -24,7 +26,9 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  * <p>A CASE whose converted type differs from the validated one is cast to the validated type:
  * with a parameter among string results ({@code CASE WHEN i > 5 THEN 'big' WHEN ... THEN ? ELSE
  * 'small' END}) the validator typed it CHAR(5) and the conversion VARCHAR(5), and the converter's
- * own check failed an assertion (issue 15; found again by the SQL fuzzing campaign).
+ * own check failed an assertion (issue 15; found again by the SQL fuzzing campaign). Results
+ * with no common type at all that the validator let through because a parameter was among them
+ * are 42804, as they are without the parameter.
  */
 final class ColumbaConvertlets implements SqlRexConvertletTable {
     static final ColumbaConvertlets INSTANCE = new ColumbaConvertlets();
@@ -39,7 +43,24 @@ final class ColumbaConvertlets implements SqlRexConvertletTable {
     }
 
     private static final SqlRexConvertlet CASE_OF_ITS_VALIDATED_TYPE = (context, call) -> {
-        RexNode converted = StandardConvertletTable.INSTANCE.get(call).convertCall(context, call);
+        RexNode converted;
+        try {
+            converted = StandardConvertletTable.INSTANCE.get(call).convertCall(context, call);
+        } catch (RuntimeException e) {
+            // The validator lets results without a common type through when a parameter is among
+            // them (CASE ... THEN X'FF' ... THEN ? ELSE 'small' END); the conversion then finds none
+            // and fails with a NullPointerException, which the reflective convertlet wraps.
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof NullPointerException missing && String.valueOf(missing.getMessage())
+                    .startsWith("Can't find leastRestrictive type")) {
+                throw new ColumbaException(ErrorCode.WRONG_TYPE, "the results of CASE have no common type ("
+                        + call.getParserPosition() + "): " + missing.getMessage(), e);
+            }
+            throw e;
+        }
         RelDataType validated = context.getValidator().getValidatedNodeType(call);
         return converted.getType().equals(validated) ? converted
                 : context.getRexBuilder().makeAbstractCast(validated, converted, false);

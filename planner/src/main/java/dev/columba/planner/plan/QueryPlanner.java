@@ -372,8 +372,11 @@ public final class QueryPlanner {
             if (e.getCause() instanceof CalciteContextException context) {
                 throw validationError(context, node);
             }
-            if (e.getCause() instanceof ColumbaException columba) {
-                throw columba;
+            // Calcite wraps what a convertlet throws ("while converting ..."), at times more than once.
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (cause instanceof ColumbaException columba) {
+                    throw columba;
+                }
             }
             if (e instanceof CalciteException calcite) {
                 // Calcite's own errors without a position (CalciteResource): about the statement, not Columba.
@@ -742,12 +745,12 @@ public final class QueryPlanner {
                 .build();
         RelNode result = hep(subQueries, hep(CORRELATED_EXISTS, rel));
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
-        result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+        result = decorrelate(result, relBuilder);
         // Before the first trimming, while the two copies of a sub-query's rows are still alike.
         result = hep(TOTALS_FROM_GROUPS, result);
         result = hep(WINDOWS, result);
         result = hep(GROUPING_SETS, result);
-        result = converter.trimUnusedFields(true, result);
+        result = trim(converter, result);
         RelOptRule rightToLeft = JoinCommuteRule.Config.DEFAULT.withSwapOuter(true)
                 .withOperandSupplier(b -> b.operand(LogicalJoin.class)
                         .predicate(join -> join.getJoinType() == JoinRelType.RIGHT).anyInputs())
@@ -772,7 +775,42 @@ public final class QueryPlanner {
                 .build();
         result = hep(DISJUNCTIONS, result);
         result = hep(logical, result);
-        return hep(TIDY, converter.trimUnusedFields(true, result));
+        return hep(TIDY, trim(converter, result));
+    }
+
+    /**
+     * Calcite's decorrelator, whose failures on shapes it does not handle become 0A000: a correlated
+     * {@code IN} under {@code OR} whose sub-query has no column of its own to correlate on (the SQL
+     * fuzzing campaign's {@code WHERE i IN (SELECT i FROM c WHERE r.id < 10) OR s IS NULL}) ends in a
+     * NullPointerException inside its value generator. Such a query is valid SQL that Columba cannot
+     * plan, not an internal error.
+     */
+    private static RelNode decorrelate(RelNode rel, RelBuilder relBuilder) {
+        try {
+            return RelDecorrelator.decorrelateQuery(rel, relBuilder);
+        } catch (NullPointerException e) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "Columba cannot run a correlated sub-query of"
+                    + " this shape yet (a correlated IN or EXISTS under OR whose sub-query is correlated only through"
+                    + " the outer query's columns); rewrite it as a join or a UNION of the two conditions", e);
+        }
+    }
+
+    /**
+     * Drops the columns no operator above uses. Calcite's trimmer rejects a window over an input of
+     * which no column is used ({@code SELECT ROW_NUMBER() OVER (ORDER BY 'x') FROM r}, found by the
+     * SQL fuzzing campaign: "Expected identity mapping", an AssertionError where Calcite runs with
+     * assertions enabled); the untrimmed plan of that shape has a relation of no column, which
+     * Columba cannot run either. A statement error (0A000) rather than an internal one.
+     */
+    private static RelNode trim(SqlToRelConverter converter, RelNode rel) {
+        try {
+            return converter.trimUnusedFields(true, rel);
+        } catch (IllegalArgumentException | AssertionError e) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "Columba cannot plan this statement yet:"
+                    + " removing the columns it does not use failed (a window function that uses no column of its"
+                    + " input, such as ROW_NUMBER() OVER (ORDER BY <constant>) alone, is such a statement): "
+                    + e.getMessage(), e);
+        }
     }
 
     /**

@@ -82,6 +82,12 @@ public final class Session implements AutoCloseable {
      * reaches the next.
      */
     private volatile CancelFlag compiling = new CancelFlag(new AtomicBoolean());
+    /**
+     * Whether {@link #beginStatement} made {@link #compiling} for the statement about to start, which
+     * must then keep it (with any cancel it already holds). Read and written only by the thread that
+     * runs the session's statements.
+     */
+    private boolean compilingAnnounced;
     private java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> copyProgress = progress -> { };
     private boolean closed;
     /** Whether the open transaction ran DDL: until it ends, this session's schema is not the committed one. */
@@ -1121,9 +1127,25 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    /** A statement starts: a cancel from now on is for it. */
-    private void startCompiling() {
+    /**
+     * Announces the next statement before it is handed to the session: a {@link #cancel()} from now
+     * on is for it, even one that lands before the statement reaches the parser. Without this, the
+     * statement's own start makes the cancel flag, and a cancel between the client accepting the
+     * statement and that point is lost (it went to the previous statement's flag). Clients that can
+     * be cancelled from another thread (the JDBC driver's {@code Statement.cancel} and query
+     * timeout) call it on the statement's thread; others need not.
+     */
+    public void beginStatement() {
         compiling = new CancelFlag(new AtomicBoolean());
+        compilingAnnounced = true;
+    }
+
+    /** A statement starts: a cancel from now on is for it (from its announcement on, if it was announced). */
+    private void startCompiling() {
+        if (!compilingAnnounced) {
+            compiling = new CancelFlag(new AtomicBoolean());
+        }
+        compilingAnnounced = false;
     }
 
     /** What cancels the statement being compiled now, for commands that plan a query (CREATE TABLE AS). */

@@ -1,21 +1,17 @@
 package dev.columba.planner.session;
 
+import dev.columba.testing.crash.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.storage.db.Database;
 import dev.columba.storage.db.DatabaseLayout;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,43 +109,29 @@ class CopyCrashTest {
     }
 
     /** Runs the child until the second COPY has written {@link #GROWTH_BEFORE_KILL} bytes, then kills it. */
-    private static List<String> runAndKill(Path database, String organization, Path first, Path second) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
+    private static List<String> runAndKill(Path database, String organization, Path first, Path second) {
+        Path written = organization.equals("columnstore") ? database.resolve(Database.COLUMNSTORE_DIRECTORY)
+                : database.resolve(DatabaseLayout.TEMP_DIRECTORY);
         // A small heap: the rowstore load's sort (an eighth of the heap) writes runs to the temp directory.
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx96m", "--enable-native-access=ALL-UNNAMED",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-Dio.netty.noUnsafe=false", "-cp", System.getProperty("java.class.path"), CopyCrashWorkload.class.getName(),
-                database.toString(), organization, first.toString(), second.toString());
-        builder.redirectErrorStream(true);
-        Process child = builder.start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = output.readLine()) != null) {
-                if (line.startsWith("WARNING")) {
-                    continue;
-                }
-                lines.add(line);
-                if (line.equals("L")) {
-                    Path written = organization.equals("columnstore") ? database.resolve(Database.COLUMNSTORE_DIRECTORY)
-                            : database.resolve(DatabaseLayout.TEMP_DIRECTORY);
-                    long start = bytesUnder(written);
-                    while (child.isAlive() && bytesUnder(written) < start + GROWTH_BEFORE_KILL) {
-                        Thread.sleep(1);
-                    }
-                    child.toHandle().destroyForcibly();
-                    System.out.println("CopyCrashTest " + organization + ": killed with " + sizes(database));
-                    break;
-                }
-            }
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child did not die");
-            while ((line = output.readLine()) != null) {
-                if (!line.startsWith("WARNING")) {
-                    lines.add(line);
-                }
-            }
-        }
+        List<String> lines = ChildJvm.of(CopyCrashWorkload.class, database, organization, first, second)
+                .withJvmOptions("-Xmx96m")
+                .killWhen(line -> line.equals("L") && grown(written, GROWTH_BEFORE_KILL))
+                .lines();
+        System.out.println("CopyCrashTest " + organization + ": killed with " + sizes(database));
         return lines;
+    }
+
+    /**
+     * Polls until the files under {@code root} grew by {@code bytes} (the child writing them), then
+     * true; gives up after a minute (a child that died or finished), the test's checks then fail.
+     */
+    private static boolean grown(Path root, long bytes) {
+        long start = bytesUnder(root);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (bytesUnder(root) < start + bytes && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        return true;
     }
 
     /** The columnstore's files, as paths relative to its directory (the same table ids in both databases). */

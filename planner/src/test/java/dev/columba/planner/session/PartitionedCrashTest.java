@@ -1,16 +1,12 @@
 package dev.columba.planner.session;
 
+import dev.columba.testing.crash.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,36 +43,8 @@ class PartitionedCrashTest {
         }
     }
 
-    private List<String> runAndKill(int commits) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-Dio.netty.noUnsafe=false", "-cp", System.getProperty("java.class.path"), PartitionedCrashWorkload.class.getName(),
-                directory.toString());
-        builder.redirectErrorStream(true);
-        Process child = builder.start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            int seen = 0;
-            while ((line = output.readLine()) != null) {
-                if (line.startsWith("WARNING")) {
-                    continue;
-                }
-                lines.add(line);
-                if (line.startsWith("C ") && ++seen >= commits) {
-                    child.toHandle().destroyForcibly();
-                    break;
-                }
-            }
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child did not die");
-            while ((line = output.readLine()) != null) {
-                if (!line.startsWith("WARNING")) {
-                    lines.add(line);
-                }
-            }
-        }
-        return lines;
+    private List<String> runAndKill(int commits) {
+        return ChildJvm.of(PartitionedCrashWorkload.class, directory).killWhen(ChildJvm.nth("C ", commits)).lines();
     }
 
     /** Reopens (recovering) and checks the table holds whole batches 1..n, each row in its partition; returns n. */

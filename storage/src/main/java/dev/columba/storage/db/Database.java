@@ -121,6 +121,7 @@ public final class Database implements AutoCloseable {
         ControlFile control = null;
         if (created) {
             databaseId = UUID.randomUUID();
+            setAsideUnfinishedCreation();
             createDirectories();
             DatabaseProperties.write(files, directory, globals);
             this.dataFile = DataFile.create(files, dataPath, databaseId, nowMicros(), direct);
@@ -312,6 +313,46 @@ public final class Database implements AutoCloseable {
             closeQuietly(channel);
             throw e;
         }
+    }
+
+    /**
+     * A directory without a control file whose data or log folder holds files is a creation that
+     * did not finish: the control file is written last, by the checkpoint that ends creation, and
+     * nothing can commit before it exists. A process killed in between (the kill -9 campaign of
+     * {@code ./columba bench reliability} found it) left a data file that the next creation could
+     * not create again ("File exists"), so the database could never be opened. Those folders are
+     * moved into {@code damaged/unfinished-creation-<time>/}, not deleted (a control file lost by
+     * other means must not cost the data beside it), and the database is created anew.
+     */
+    private void setAsideUnfinishedCreation() {
+        List<Path> leftovers = new java.util.ArrayList<>();
+        for (Path folder : List.of(directory.resolve(DatabaseLayout.DATA_DIRECTORY), DatabaseLayout.logDirectory(directory))) {
+            try (java.util.stream.Stream<Path> entries = Files.isDirectory(folder) ? Files.list(folder) : java.util.stream.Stream.empty()) {
+                if (entries.findAny().isPresent()) {
+                    leftovers.add(folder);
+                }
+            } catch (IOException e) {
+                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot list " + folder + ": " + e, e);
+            }
+        }
+        if (leftovers.isEmpty()) {
+            return;
+        }
+        Path incident = DatabaseLayout.damagedDirectory(directory).resolve("unfinished-creation-" + nowMicros());
+        try {
+            Files.createDirectories(incident);
+            for (Path leftover : leftovers) {
+                Files.move(leftover, incident.resolve(leftover.getFileName()));
+            }
+        } catch (IOException e) {
+            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot move the files of an unfinished creation of " + directory
+                    + " into " + incident + ": " + e, e);
+        }
+        files.syncDirectory(incident);
+        files.syncDirectory(directory);
+        events.record(System.Logger.Level.WARNING, "recovery", "database " + directory + " had no control file but "
+                + leftovers + " held files: its creation did not finish; they were moved into " + incident
+                + " and the database created anew");
     }
 
     private void createDirectories() {

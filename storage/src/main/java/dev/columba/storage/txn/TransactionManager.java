@@ -20,7 +20,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Begins, commits and rolls back write transactions; one at a time (the single writer).
@@ -59,7 +58,7 @@ public final class TransactionManager {
     private final WriteAheadLog log;
     private final Allocator allocator;
     private final ObjectLocks locks;
-    private final ReentrantLock writerLock = new ReentrantLock(true);
+    private final WriterTurn writerTurn = new WriterTurn();
     private final AtomicLong nextTransactionId;
     private final IoCounters systemCounters = new IoCounters();
     private final int maxTransactionFrames;
@@ -174,13 +173,13 @@ public final class TransactionManager {
     /** Begins a write transaction, waiting for the current one to end. */
     public Transaction begin() {
         checkHealthy();
-        writerLock.lock();
+        writerTurn.take();
         try {
             checkHealthy();
             return new Transaction(this, nextTransactionId.getAndIncrement(),
                     new WriteSet(pool, maxTransactionFrames, systemCounters, spill));
         } catch (RuntimeException e) {
-            writerLock.unlock();
+            writerTurn.release();
             throw e;
         }
     }
@@ -211,11 +210,11 @@ public final class TransactionManager {
      * checkpoints to pick a redo point that no commit straddles.
      */
     public <T> T quiesced(java.util.function.Supplier<T> action) {
-        writerLock.lock();
+        writerTurn.take();
         try {
             return action.get();
         } finally {
-            writerLock.unlock();
+            writerTurn.release();
         }
     }
 
@@ -247,7 +246,7 @@ public final class TransactionManager {
                 return 0;
             }
         } finally {
-            writerLock.unlock();
+            writerTurn.release();
         }
         if (durability == CommitDurability.DELAYED) {
             delayedCommits.incrementAndGet();
@@ -375,7 +374,7 @@ public final class TransactionManager {
             transaction.writeSet().close();
             allocator.forgetHints();
         } finally {
-            writerLock.unlock();
+            writerTurn.release();
         }
     }
 

@@ -10,15 +10,10 @@ import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.table.Tables;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.columba.testing.crash.ChildJvm;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,38 +81,11 @@ class CrashRecoveryTest {
     }
 
     /** Starts the child, kills it after {@code commits} commit lines (or on {@code marker}), returns its output. */
-    private List<String> runAndKill(String mode, int commits, String marker, String placement)
-            throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), CrashWorkload.class.getName(),
-                directory.toString(), mode, String.valueOf(commits), placement);
-        builder.redirectErrorStream(true);
-        Process child = builder.start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            int seen = 0;
-            String line;
-            while ((line = output.readLine()) != null) {
-                lines.add(line);
-                if (line.startsWith("C ")) {
-                    seen++;
-                }
-                if (marker == null ? seen >= commits : line.equals(marker)) {
-                    // Through the handle: Process.destroyForcibly would also close the pipe we still read.
-                    child.toHandle().destroyForcibly();
-                    break;
-                }
-            }
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child did not die");
-            while ((line = output.readLine()) != null) {
-                lines.add(line);
-            }
-        }
-        for (String line : lines) {
-            assertTrue(line.startsWith("C ") || line.equals("U"), "child failed: " + lines);
-        }
-        return lines;
+    private List<String> runAndKill(String mode, int commits, String marker, String placement) {
+        return ChildJvm.of(CrashWorkload.class, directory, mode, commits, placement)
+                .killWhen(marker == null ? ChildJvm.nth("C ", commits) : line -> line.equals(marker))
+                .requireOnly(line -> line.startsWith("C ") || line.equals("U"))
+                .lines();
     }
 
     /** Reopens (recovering), checks the table is exactly batches 1..n plus the counter, returns n. */

@@ -10,17 +10,12 @@ import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.table.Tables;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.columba.testing.crash.ChildJvm;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,33 +68,12 @@ class DelayedDurabilityCrashTest {
     }
 
     /** Starts the child, kills it once it printed {@code commits} commits, returns what it printed. */
-    private List<String> runAndKill(int commits) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), DelayedDurabilityCrashWorkload.class.getName(),
-                directory.toString());
-        builder.redirectErrorStream(true);
-        Process child = builder.start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = output.readLine()) != null) {
-                lines.add(line);
-                if (lines.size() >= commits) {
-                    // Through the handle: Process.destroyForcibly would also close the pipe we still read.
-                    child.toHandle().destroyForcibly();
-                    break;
-                }
-            }
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child did not die");
-            while ((line = output.readLine()) != null) {
-                lines.add(line);
-            }
-        }
-        for (String line : lines) {
-            assertTrue(line.matches("[FD] \\d+"), "child failed: " + lines);
-        }
-        return lines;
+    private List<String> runAndKill(int commits) {
+        int[] printed = {0};
+        return ChildJvm.of(DelayedDurabilityCrashWorkload.class, directory)
+                .killWhen(line -> ++printed[0] >= commits)
+                .requireOnly(line -> line.matches("[FD] \\d+"))
+                .lines();
     }
 
     /** Reopens (recovering), checks every transaction whole and the set a prefix 1..m, returns m. */

@@ -10,15 +10,11 @@ import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.table.Tables;
-import java.io.BufferedReader;
+import dev.columba.testing.crash.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,35 +89,12 @@ class MinimalLoggingCrashTest {
     }
 
     /** Starts the child in {@code mode}, kills it when it prints a line starting with {@code marker}. */
-    private List<String> runAndKill(String mode, String marker) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), MinimalLoggingCrashWorkload.class.getName(),
-                directory.toString(), mode);
-        builder.redirectErrorStream(true);
-        Process child = builder.start();
-        List<String> lines = new ArrayList<>();
-        boolean killed = false;
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = output.readLine()) != null) {
-                lines.add(line);
-                if (line.startsWith(marker)) {
-                    // Through the handle: Process.destroyForcibly would also close the pipe we still read.
-                    child.toHandle().destroyForcibly();
-                    killed = true;
-                    break;
-                }
-            }
-            assertTrue(child.waitFor(120, TimeUnit.SECONDS), "child did not die");
-            while ((line = output.readLine()) != null) {
-                lines.add(line);
-            }
-        }
-        assertTrue(killed, "child ended without printing " + marker + ": " + lines);
-        for (String line : lines) {
-            assertTrue(line.startsWith("B ") || line.startsWith("P ") || line.equals("C"), "child failed: " + lines);
-        }
+    private List<String> runAndKill(String mode, String marker) {
+        List<String> lines = ChildJvm.of(MinimalLoggingCrashWorkload.class, directory, mode)
+                .killWhen(line -> line.startsWith(marker))
+                .requireKilled()
+                .requireOnly(line -> line.startsWith("B ") || line.startsWith("P ") || line.equals("C"))
+                .lines();
         assertEquals('B', lines.getFirst().charAt(0), lines.toString());
         return lines;
     }

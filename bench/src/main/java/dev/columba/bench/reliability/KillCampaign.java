@@ -1,0 +1,260 @@
+package dev.columba.bench.reliability;
+
+import dev.columba.bench.harness.BenchDirectories;
+import dev.columba.testing.crash.AckFile;
+import dev.columba.testing.crash.ChildJvm;
+import dev.columba.testing.crash.ChildRun;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+/**
+ * The kill -9 campaign: again and again on one database, a child JVM ({@link KillWorkload}) works
+ * and is killed with SIGKILL after a random delay — while starting, recovering, inserting,
+ * committing, checkpointing or compressing — and the database is reopened and compared with the
+ * acknowledged units ({@link UnitModel}): no acknowledged row lost, no transaction half there,
+ * nothing there that was not committed.
+ *
+ * <p>Flips after a crash: before some reopens, a copy of the crashed database gets one bit flipped
+ * in its write-ahead log (mostly the newest segment, where the records since the last checkpoint
+ * are) and is opened. Recovery must either refuse with an error (the file named) or open with every
+ * acknowledged unit as it was; and the damaged bytes must still exist afterwards, in the log or in
+ * the {@code damaged/} folder. Kill {@code n} and flip {@code n} are functions of the seed and
+ * {@code n}.
+ */
+final class KillCampaign {
+    /** Kill delays after the child is ready (in its work), and after its launch (mostly in its start and recovery). */
+    private static final int MAX_WORK_MILLIS = 4000;
+    private static final int MAX_START_MILLIS = 5000;
+    private static final int OPEN_SECONDS = 120;
+
+    /** How a flip after a crash ended. */
+    enum FlipOutcome { DETECTED_NAMED, DETECTED, SAME_ANSWERS, SILENTLY_WRONG, INTERNAL_ERROR, HANG }
+
+    record Result(long seed, int kills, long reopensOk, long reopensFailed, long killedBeforeReady, long acknowledged,
+                  long rowsLost, long halfVisible, long unexpected, Map<FlipOutcome, Long> flips, long flipsPreserved,
+                  List<String> failures, long elapsedNanos) {
+        long flipCount() {
+            return flips.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    private final long seed;
+    private final Path workDirectory;
+    private final PrintStream progress;
+
+    KillCampaign(long seed, Path workDirectory, PrintStream progress) {
+        this.seed = seed;
+        this.workDirectory = workDirectory;
+        this.progress = progress;
+    }
+
+    Result run(int kills, int flips) throws IOException {
+        long started = System.nanoTime();
+        BenchDirectories.deleteRecursively(workDirectory);
+        Path database = workDirectory.resolve("db");
+        Files.createDirectories(workDirectory);
+        UnitModel model = new UnitModel();
+        long reopensOk = 0;
+        long reopensFailed = 0;
+        long beforeReady = 0;
+        long rowsLost = 0;
+        long halfVisible = 0;
+        long unexpected = 0;
+        long preserved = 0;
+        Map<FlipOutcome, Long> flipOutcomes = new EnumMap<>(FlipOutcome.class);
+        List<String> failures = new ArrayList<>();
+        int flipsDone = 0;
+        for (int kill = 0; kill < kills; kill++) {
+            SplittableRandom random = new SplittableRandom(seed ^ (kill * 0x9E3779B97F4A7C15L));
+            Path acknowledgements = workDirectory.resolve("ack-" + kill);
+            // Most kills land in the work, a random time after the child acknowledged its first unit,
+            // whatever its start and its units cost under the machine's load; one in five a random
+            // time after its launch, mostly while it starts, opens and recovers the database.
+            boolean duringWork = random.nextInt(5) > 0;
+            int delay = duringWork ? random.nextInt(MAX_WORK_MILLIS) : random.nextInt(MAX_START_MILLIS);
+            ChildJvm child = ChildJvm.of(KillWorkload.class, database, acknowledgements, model.nextUnit(), random.nextLong());
+            ChildRun run = duringWork ? child.killAfter(line -> line.startsWith("A "), Duration.ofMillis(delay))
+                    : child.killAfter(Duration.ofMillis(delay));
+            String context = "seed " + seed + ", kill " + kill + " " + delay + " ms after "
+                    + (duringWork ? "its first acknowledged unit" : "its launch");
+            if (!run.killed() || !run.lines().stream().allMatch(line -> line.equals("opened") || line.equals("ready")
+                    || line.startsWith("A "))) {
+                failures.add(context + ": the child failed before it was killed: " + run.lines());
+                progress.println("  FAILURE " + failures.getLast());
+                break;
+            }
+            if (!run.lines().contains("ready")) {
+                beforeReady++;
+            }
+            UnitModel.Step inFlight = model.apply(AckFile.read(acknowledgements));
+            // A child killed before it created the database leaves no log to flip.
+            int flipsNow = hasLog(database)
+                    ? Math.min(flips - flipsDone, (flips - flipsDone + kills - kill - 1) / (kills - kill)) : 0;
+            for (int flip = 0; flip < flipsNow; flip++, flipsDone++) {
+                FlipVerdict verdict = flipAfterCrash(database, model, inFlight, flipsDone, random);
+                flipOutcomes.merge(verdict.outcome(), 1L, Long::sum);
+                if (verdict.preserved()) {
+                    preserved++;
+                }
+                boolean failed = verdict.outcome() == FlipOutcome.SILENTLY_WRONG
+                        || verdict.outcome() == FlipOutcome.INTERNAL_ERROR || verdict.outcome() == FlipOutcome.HANG
+                        || !verdict.preserved();
+                if (failed) {
+                    failures.add(context + ", flip " + flipsDone + ": " + verdict.line());
+                    progress.println("  FAILURE " + failures.getLast());
+                }
+            }
+            try (Connection connection = DriverManager.getConnection("jdbc:columba:" + database)) {
+                UnitModel.Check check = model.check(connection, inFlight);
+                reopensOk++;
+                rowsLost += check.rowsLost();
+                halfVisible += check.halfVisible();
+                unexpected += check.unexpected();
+                if (!check.clean()) {
+                    failures.add(context + ": " + check.problems());
+                    progress.println("  FAILURE " + failures.getLast());
+                }
+            } catch (SQLException | RuntimeException e) {
+                reopensFailed++;
+                failures.add(context + ": reopening failed: " + e);
+                progress.println("  FAILURE " + failures.getLast());
+                break;
+            }
+            if ((kill + 1) % 10 == 0 || kill + 1 == kills) {
+                progress.println("  " + (kill + 1) + " kills, " + model.acknowledged() + " units acknowledged, "
+                        + flipsDone + " flips, " + failures.size() + " failures");
+            }
+        }
+        return new Result(seed, kills, reopensOk, reopensFailed, beforeReady, model.acknowledged(), rowsLost, halfVisible,
+                unexpected, flipOutcomes, preserved, failures, System.nanoTime() - started);
+    }
+
+    private static boolean hasLog(Path database) throws IOException {
+        Path log = database.resolve("wal");
+        if (!Files.isDirectory(log)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.list(log)) {
+            return files.anyMatch(file -> file.getFileName().toString().endsWith(".wal"));
+        }
+    }
+
+    record FlipVerdict(String file, long offset, int mask, FlipOutcome outcome, boolean preserved, String detail) {
+        String line() {
+            return file + " offset " + offset + " mask 0x" + Integer.toHexString(mask) + ": " + outcome
+                    + (preserved ? "" : ", the damaged bytes are gone") + (detail.isEmpty() ? "" : " (" + detail + ")");
+        }
+    }
+
+    /** One bit flipped in the log of a copy of the crashed database, which is then opened and checked. */
+    private FlipVerdict flipAfterCrash(Path database, UnitModel model, UnitModel.Step inFlight, int index,
+                                       SplittableRandom random) throws IOException {
+        Path copy = workDirectory.resolve("flip");
+        BenchDirectories.deleteRecursively(copy);
+        FileDamageCampaign.copyRecursively(database, copy);
+        List<Path> segments;
+        try (Stream<Path> files = Files.list(copy.resolve("wal"))) {
+            segments = files.filter(file -> file.getFileName().toString().endsWith(".wal")).sorted().toList();
+        }
+        Path file = random.nextInt(4) > 0 ? segments.getLast() : segments.get(random.nextInt(segments.size()));
+        long offset = random.nextLong(Files.size(file));
+        int mask = 1 << random.nextInt(8);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[(int) offset] ^= (byte) mask;
+        Files.write(file, bytes);
+        String name = copy.relativize(file).toString();
+        // A scratch model: what the flipped copy shows must not change what the real database is held to.
+        UnitModel scratch = model.copy();
+        ExecutorService worker = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "crash-flip-" + index);
+            thread.setDaemon(true);
+            return thread;
+        });
+        FlipOutcome outcome;
+        String detail;
+        Future<UnitModel.Check> opened = worker.submit(() -> {
+            try (Connection connection = DriverManager.getConnection("jdbc:columba:" + copy)) {
+                return scratch.check(connection, inFlight);
+            }
+        });
+        try {
+            UnitModel.Check check = opened.get(OPEN_SECONDS, TimeUnit.SECONDS);
+            outcome = check.clean() ? FlipOutcome.SAME_ANSWERS : FlipOutcome.SILENTLY_WRONG;
+            detail = check.clean() ? "" : check.problems().toString();
+        } catch (TimeoutException e) {
+            opened.cancel(true);
+            outcome = FlipOutcome.HANG;
+            detail = "no answer in " + OPEN_SECONDS + " s";
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SQLException failure && !"XX000".equals(failure.getSQLState())) {
+                outcome = String.valueOf(failure.getMessage()).contains(file.getFileName().toString())
+                        ? FlipOutcome.DETECTED_NAMED : FlipOutcome.DETECTED;
+                detail = failure.getSQLState() + " " + failure.getMessage();
+            } else {
+                outcome = FlipOutcome.INTERNAL_ERROR;
+                detail = String.valueOf(cause);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } finally {
+            worker.shutdownNow();
+        }
+        return new FlipVerdict(name, offset, mask, outcome, stillThere(copy, file, bytes), detail.replace('\n', ' '));
+    }
+
+    /**
+     * Whether the flipped file's bytes {@code damaged} still exist after the open: in the file itself,
+     * whole in the {@code damaged/} folder, or as what the file still holds up to some offset k
+     * followed by the piece {@code <name>.tail-<k>} recovery cut from there and kept.
+     */
+    private static boolean stillThere(Path database, Path file, byte[] damaged) throws IOException {
+        byte[] now = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+        if (Arrays.equals(now, damaged)) {
+            return true;
+        }
+        Path folder = database.resolve("damaged");
+        if (!Files.isDirectory(folder)) {
+            return false;
+        }
+        String tailPrefix = file.getFileName() + ".tail-";
+        try (Stream<Path> walk = Files.walk(folder)) {
+            for (Path kept : walk.filter(Files::isRegularFile).toList()) {
+                byte[] bytes = Files.readAllBytes(kept);
+                if (Arrays.equals(bytes, damaged)) {
+                    return true;
+                }
+                String name = kept.getFileName().toString();
+                if (name.startsWith(tailPrefix)) {
+                    int cut = Integer.parseInt(name.substring(tailPrefix.length()));
+                    if (cut + bytes.length == damaged.length && cut <= now.length
+                            && Arrays.equals(now, 0, cut, damaged, 0, cut)
+                            && Arrays.equals(bytes, 0, bytes.length, damaged, cut, damaged.length)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+}

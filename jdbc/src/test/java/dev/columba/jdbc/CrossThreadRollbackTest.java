@@ -1,0 +1,115 @@
+package dev.columba.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.columba.core.error.ErrorCode;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code Connection.rollback()} called on another thread while a statement of the connection runs
+ * (issue 15: it ended as XX000): the statement is cancelled with 57014 saying why, the transaction
+ * is rolled back once it stopped, its changes and the statement's included, and the connection goes on.
+ */
+class CrossThreadRollbackTest {
+    /** Seconds of parsing and planning: a statement certain to be running when the rollback comes. */
+    private static final String LONG_TO_COMPILE = CompileCancellationTest.rowOfNumbers(400_000);
+
+    private Connection connection;
+    private Statement statement;
+
+    @BeforeEach
+    void open() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:columba:mem:cross-rollback-" + System.nanoTime(), DriverTest.small());
+        statement = connection.createStatement();
+        statement.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+        statement.execute("INSERT INTO t VALUES (1, 1)");
+        connection.setAutoCommit(false);
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        connection.close();
+    }
+
+    private long rows() throws SQLException {
+        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM t")) {
+            assertTrue(rows.next());
+            return rows.getLong(1);
+        }
+    }
+
+    @Test
+    void aRollbackOnAnotherThreadCancelsTheRunningStatementAndRollsBackTheTransaction() throws Exception {
+        statement.execute("INSERT INTO t VALUES (2, 2)");
+        CompletableFuture<SQLException> running = CompletableFuture.supplyAsync(() -> {
+            try (Statement other = connection.createStatement()) {
+                other.execute(LONG_TO_COMPILE);
+                return null;
+            } catch (SQLException e) {
+                return e;
+            }
+        });
+        // A rollback before the statement started waits for nothing and rolls back row 2 early;
+        // one while it runs cancels it. The statement runs for seconds, so one of them lands in it.
+        while (!running.isDone()) {
+            connection.rollback();
+            Thread.onSpinWait();
+        }
+        SQLException cancelled = running.get();
+        assertNotNull(cancelled, "the statement was cancelled by the rollback, not run to its end");
+        assertEquals(ErrorCode.QUERY_CANCELLED.sqlState(), cancelled.getSQLState(), cancelled::getMessage);
+        assertTrue(cancelled.getMessage().contains("Connection.rollback()"), cancelled.getMessage());
+        connection.rollback();
+        assertEquals(1, rows(), "row 2 and anything the statement did are rolled back");
+        statement.execute("INSERT INTO t VALUES (3, 3)");
+        connection.commit();
+        assertEquals(2, rows(), "the connection goes on");
+    }
+
+    /**
+     * A query whose rows are still being read holds its tables through locks of the thread that ran
+     * it: a rollback on another thread is refused with 25000 saying so (it was XX000, and left the
+     * locks held), and goes through once that thread has closed the result.
+     */
+    @Test
+    void aRollbackOnAnotherThreadWhileAResultOfThisThreadIsOpenIsRefusedClearly() throws Exception {
+        statement.execute("INSERT INTO t SELECT CAST(generate_series AS INT) + 10, 0 FROM generate_series(1, 5000)");
+        try (Statement reading = connection.createStatement(); ResultSet rows = reading.executeQuery("SELECT id FROM t")) {
+            assertTrue(rows.next());
+            SQLException refused = CompletableFuture.supplyAsync(() -> {
+                try {
+                    connection.rollback();
+                    return null;
+                } catch (SQLException e) {
+                    return e;
+                }
+            }).get();
+            assertNotNull(refused, "the rollback on another thread is refused while the result runs");
+            assertEquals(ErrorCode.TRANSACTION_STATE.sqlState(), refused.getSQLState(), refused::getMessage);
+            assertTrue(refused.getMessage().contains("close it on that thread"), refused.getMessage());
+            long count = 1;
+            while (rows.next()) {
+                count++;
+            }
+            assertEquals(5001, count, "the result reads on, every row there");
+        }
+        CompletableFuture.runAsync(() -> {
+            try {
+                connection.rollback();
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+        }).get();
+        assertEquals(1, rows(), "rolled back on the other thread once the result was closed");
+    }
+}
