@@ -225,13 +225,9 @@ final class Parallelizer {
      * An aggregate estimated to return at least this fraction of {@code thresholdRows} groups is
      * merged in the workers: TPC-H Q10's 38,000 customer groups (estimated 45,000), of seven keys
      * four of them strings, were merged above the gather on one thread, then cut to their top 20
-     * there, 17-20% of the query's serial time left serial at MAXDOP 2. Since the join estimates
-     * counted row widths (joincost) Q10's groups are estimated at 16,430, under a quarter of the
-     * threshold, and the merge was back on the session's thread (30 of 183 ms of CPU): an eighth
-     * takes it into the workers again and changes no other TPC-H plan (the next below is Q7's
-     * 11,174, which are four groups).
+     * there, 17-20% of the query's serial time left serial at MAXDOP 2.
      */
-    private static final int MERGED_GROUPS_FRACTION = 8;
+    private static final int MERGED_GROUPS_FRACTION = 4;
 
     /** Whether {@code fragment} is a merge in the workers, under filters and projections. */
     private static boolean mergesInWorkers(RelNode fragment) {
