@@ -46,8 +46,9 @@ import org.apache.calcite.rex.RexNode;
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting), and only in a plan
- * whose scans read at least {@link #PLAN_THRESHOLDS} times as many in all (or that scans rowstore
- * partitions): below that, starting workers costs more than it saves. Statements that modify
+ * whose scans read at least {@link #PLAN_THRESHOLDS} times as many in all, or as many bytes as
+ * that many rows of 32 bytes (or that scans rowstore partitions): below that, starting workers
+ * costs more than it saves. Statements that modify
  * tables stay serial.
  */
 final class Parallelizer {
