@@ -12,6 +12,7 @@ import dev.columba.planner.rel.ColumbaRowstoreScan;
 import dev.columba.planner.rel.ColumbaSort;
 import dev.columba.planner.rel.ColumbaSplitAggregate;
 import dev.columba.planner.rel.ColumbaTableModify;
+import dev.columba.planner.rel.RowBytes;
 import dev.columba.planner.rel.SharedSubplans;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
@@ -44,8 +46,9 @@ import org.apache.calcite.rex.RexNode;
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting), and only in a plan
- * whose scans read at least {@link #PLAN_THRESHOLDS} times as many in all (or that scans rowstore
- * partitions): below that, starting workers costs more than it saves. Statements that modify
+ * whose scans read at least {@link #PLAN_THRESHOLDS} times as many in all, or as many bytes as
+ * that many rows of 32 bytes (or that scans rowstore partitions): below that, starting workers
+ * costs more than it saves. Statements that modify
  * tables stay serial.
  */
 final class Parallelizer {
@@ -69,22 +72,30 @@ final class Parallelizer {
     /** {@code root} with its parallel fragments under gathers of {@code degree} workers; itself when degree is 1. */
     static RelNode apply(RelNode root, int degree, double thresholdRows) {
         if (degree <= 1 || root instanceof ColumbaTableModify
-                || rowsScanned(root) < PLAN_THRESHOLDS * thresholdRows && !readsPartitions(root)) {
+                || small(root, thresholdRows) && !readsPartitions(root)) {
             return root;
         }
         return new Parallelizer(degree, thresholdRows, root).visit(root);
     }
 
     /**
-     * A plan whose scans read fewer than this many times {@code thresholdRows} rows in all stays
-     * serial (SQL Server's cost threshold for parallelism applies to the whole plan too). Such a
-     * plan runs in tens of milliseconds, where a parallel plan's fixed costs — its gathers'
-     * threads and hand-offs, the shared builds' waits, a repartition's copy and barrier — weigh
-     * as much as the work divided: TPC-H Q2, Q11, Q16 and Q22 at SF 1 (1.0 to 1.8 million rows
-     * scanned) ran up to 1.6 times their serial time at MAXDOP 2; every query that gained reads
-     * six million rows or more. Q13 (1.65 million) gained up to 13% and now runs serially too.
+     * A plan whose scans read fewer than this many times {@code thresholdRows} rows in all, and
+     * fewer bytes than as many rows of {@link RowBytes#ROW_BYTES} each, stays serial (SQL Server's
+     * cost threshold for parallelism applies to the whole plan too). Such a plan runs in tens of
+     * milliseconds, where a parallel plan's fixed costs — its gathers' threads and hand-offs, the
+     * shared builds' waits, a repartition's copy and barrier — weigh as much as the work divided:
+     * TPC-H Q2, Q11, Q16 and Q22 at SF 1 (1.0 to 1.8 million rows, 15 to 37 MB scanned) ran up to
+     * 1.6 times their serial time at MAXDOP 2; every query that gained reads six million rows or
+     * more. The bytes count because rows alone misjudge wide ones: Q13 reads 1.65 million rows
+     * but 84 MB, most of them order comments that a LIKE searches, 0.3 s of CPU serially.
      */
     private static final int PLAN_THRESHOLDS = 20;
+
+    /** Whether {@code root}'s scans read too little in all, in rows and in bytes, for workers to pay. */
+    private static boolean small(RelNode root, double thresholdRows) {
+        double rows = PLAN_THRESHOLDS * thresholdRows;
+        return rowsScanned(root) < rows && bytesScanned(root, root.getCluster().getMetadataQuery()) < rows * RowBytes.ROW_BYTES;
+    }
 
     /**
      * Whether the plan scans several partitions of a rowstore table: their workers divide reads
@@ -113,6 +124,18 @@ final class Parallelizer {
             rows += rowsScanned(input);
         }
         return rows;
+    }
+
+    /** The bytes the plan's table scans read in all, before their filters: rows times their columns' estimated width. */
+    private static double bytesScanned(RelNode rel, RelMetadataQuery mq) {
+        if (rel instanceof ColumbaColumnstoreScan || rel instanceof ColumbaRowstoreScan) {
+            return rel.getTable().getRowCount() * RowBytes.bytes(rel, mq);
+        }
+        double bytes = 0;
+        for (RelNode input : rel.getInputs()) {
+            bytes += bytesScanned(input, mq);
+        }
+        return bytes;
     }
 
     private RelNode visit(RelNode rel) {

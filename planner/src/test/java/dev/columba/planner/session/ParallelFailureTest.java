@@ -74,8 +74,32 @@ class ParallelFailureTest {
         failsInOneWorker(JOIN.formatted("100 / (p.product_id - 500) > -1000"));
     }
 
+    /**
+     * Products LEFT JOIN sales, the products hashed (core's RIGHT join): the last worker to finish probing returns
+     * the unmatched products, so a worker that fails must stop the others before any of them returns them. The
+     * first {@code %s} joins the sales (a condition on them alone filters the probe side), the second the products.
+     */
+    private static final String PRESERVED = "SELECT p.category, COUNT(s.id), SUM(s.amount) FROM product p LEFT JOIN sales s"
+            + " ON s.product_id = p.product_id AND s.amount > 90 AND %s WHERE %s GROUP BY p.category";
+    private static final String PRESERVED_HEALTHY = PRESERVED.formatted("s.id > 0", "p.product_id > 0");
+
+    @Test
+    void aWorkerFailingInAJoinThatHashesItsPreservedSideLeavesNothingBehind() {
+        String plan = query(session, "EXPLAIN " + PRESERVED_HEALTHY).stream()
+                .map(row -> String.valueOf(row.getFirst())).reduce("", (all, line) -> all + line + "\n");
+        assertTrue(plan.contains("build left read by each worker"), "the products hashed, read by every worker:\n" + plan);
+        // One sales row (id 45091, amount 91, in one rowgroup, so one worker's) divides by zero while the workers probe.
+        failsInOneWorker(PRESERVED.formatted("100 / (s.id - 45091) > -1000", "p.product_id > 0"), PRESERVED_HEALTHY);
+        // One product (id 500) divides by zero while the workers read their shares of the build.
+        failsInOneWorker(PRESERVED.formatted("s.id > 0", "100 / (p.product_id - 500) > -1000"), PRESERVED_HEALTHY);
+    }
+
     private void failsInOneWorker(String failing) {
-        List<List<Object>> expected = query(session, HEALTHY);
+        failsInOneWorker(failing, HEALTHY);
+    }
+
+    private void failsInOneWorker(String failing, String healthy) {
+        List<List<Object>> expected = query(session, healthy);
         assertEquals(20, expected.size(), "every category joined");
         long memory = engine.memory().allocatedBytes();
         long files = openFileDescriptors();
@@ -85,7 +109,7 @@ class ParallelFailureTest {
             assertEquals(memory, engine.memory().allocatedBytes(), "the failed statement's memory was released");
             assertEquals(files, openFileDescriptors(), "the failed statement's files were closed");
         }
-        assertEquals(sorted(expected), sorted(query(session, HEALTHY)), "the session carries on");
+        assertEquals(sorted(expected), sorted(query(session, healthy)), "the session carries on");
     }
 
     @Test

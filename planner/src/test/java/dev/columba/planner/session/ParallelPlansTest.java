@@ -103,6 +103,42 @@ class ParallelPlansTest {
             "SELECT p.category, COUNT(*), COUNT(s.id), SUM(s.amount) FROM sales s FULL JOIN product p"
                     + " ON s.product_id = p.product_id AND s.amount < p.price GROUP BY p.category");
 
+    /**
+     * Outer joins that hash their preserved side (the products) and are probed by every worker with its share of the
+     * sales, row by row: a product that no worker matched must come out once, from one worker, after all probed.
+     */
+    private static final List<String> PRESERVED_ROWS = List.of(
+            "SELECT p.product_id, p.category, s.id FROM product p LEFT JOIN sales s ON s.product_id = p.product_id AND s.amount > 90",
+            "SELECT p.product_id, p.category, s.id FROM sales s RIGHT JOIN product p ON s.product_id = p.product_id"
+                    + " AND s.amount > p.price",
+            "SELECT p.product_id, s.id, s.amount FROM sales s FULL JOIN product p ON s.product_id = p.product_id AND s.amount > 90");
+
+    /** Products no sale of amount > 90 matches (the NULL product ids among them), counted without an outer join. */
+    private static final String UNMATCHED = "SELECT COUNT(*) FROM product p WHERE NOT EXISTS (SELECT 1 FROM sales s"
+            + " WHERE s.product_id = p.product_id AND s.amount > 90)";
+
+    @Test
+    void everyPreservedRowComesOutOnceWhateverTheWorkers() {
+        List<List<List<Object>>> serial = answers(PRESERVED_ROWS, 1);
+        long unmatched = (Long) query(session, UNMATCHED).getFirst().getFirst();
+        assertTrue(unmatched > 0 && unmatched < 1000, "some products unmatched, not all: " + unmatched);
+        for (int degree = 2; degree <= 4; degree++) {
+            set("SET max_dop = " + degree);
+            for (String sql : PRESERVED_ROWS) {
+                String plan = explain(sql);
+                int gather = plan.indexOf("Gather Streams, degree " + degree);
+                int join = plan.indexOf(sql.contains("FULL") ? "HashJoin [FULL" : "build left");
+                assertTrue(gather >= 0 && join > gather, "the join hashes the products below the gather:\n" + plan);
+            }
+            List<List<List<Object>>> parallel = answers(PRESERVED_ROWS, degree);
+            assertEquals(serial, parallel, "at max_dop " + degree);
+            long leftUnmatched = parallel.getFirst().stream().filter(row -> row.get(2) == null).count();
+            assertEquals(unmatched, leftUnmatched, "each unmatched product once, at max_dop " + degree);
+            long fullUnmatched = parallel.get(2).stream().filter(row -> row.get(1) == null).count();
+            assertEquals(unmatched, fullUnmatched, "each unmatched product once in the FULL join, at max_dop " + degree);
+        }
+    }
+
     /** A top-N of groups merged in the workers: split too, each worker keeping its best groups. */
     private static final String GROUPED_TOP_N = "SELECT id, SUM(amount) AS total, MIN(store_id) FROM sales GROUP BY id"
             + " ORDER BY total DESC, id FETCH FIRST 12 ROWS ONLY";
