@@ -11,6 +11,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,17 +39,27 @@ class MetricsTest {
             try (ResultSet rows = statement.executeQuery("SELECT COUNT(name) FROM t")) {
                 assertTrue(rows.next());
             }
-            statement.clearWarnings();
-            double before = logicalReads(registry);
-            try (ResultSet rows = statement.executeQuery("SELECT COUNT(name) FROM t")) {
-                assertTrue(rows.next());
-                assertEquals(5000, rows.getLong(1));
-                assertTrue(!rows.next());
+            // The pool's meter counts every reader of the database, background work too (a checkpoint reading a
+            // page now and then): a read of theirs may fall inside one measurement, not inside three in a row.
+            List<String> attempts = new ArrayList<>();
+            for (int attempt = 0; attempt < 3; attempt++) {
+                statement.clearWarnings();
+                double before = logicalReads(registry);
+                try (ResultSet rows = statement.executeQuery("SELECT COUNT(name) FROM t")) {
+                    assertTrue(rows.next());
+                    assertEquals(5000, rows.getLong(1));
+                    assertTrue(!rows.next());
+                }
+                double counted = logicalReads(registry) - before;
+                String io = statement.getWarnings().getMessage();
+                long logical = Long.parseLong(io.replaceAll("^.*?Scan count \\d+, logical reads (\\d+),.*$", "$1"));
+                assertTrue(logical > 0, io);
+                if (counted == logical) {
+                    break;
+                }
+                attempts.add("meter " + counted + " against " + io);
+                assertTrue(attempt < 2, "the meter counts the reads STATISTICS IO reported: " + attempts);
             }
-            String io = statement.getWarnings().getMessage();
-            long logical = Long.parseLong(io.replaceAll("^.*?Scan count \\d+, logical reads (\\d+),.*$", "$1"));
-            assertTrue(logical > 0, io);
-            assertEquals(logical, logicalReads(registry) - before, 0.0, "the meter counts the reads STATISTICS IO reported: " + io);
             assertTrue(registry.get("columba.buffer_pool.hit_ratio").tag("database", "sales").gauge().value() > 0);
         }
         assertThrows(SQLException.class, () -> {
