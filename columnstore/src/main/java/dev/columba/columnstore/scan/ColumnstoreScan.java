@@ -51,7 +51,8 @@ import org.apache.arrow.vector.FieldVector;
  * segments count as skipped); otherwise read-ahead is issued over the segments it needs (projected
  * and filtered columns only, see {@link SegmentIo}), each segment is checked (its checksum) as the
  * scan first touches it, filters run on the encoded segments (dictionary ids, bit-packed integers)
- * to select rows, deleted rows leave the selection, and the projected columns are decoded a batch at
+ * to select rows, together with the joins' bitmap filters and in an order adapted to what they
+ * cost ({@link FilterOrder}), deleted rows leave the selection, and the projected columns are decoded a batch at
  * a time, only at the selected rows when the filters kept few of them (late materialization,
  * {@link #SPARSE_FRACTION}). Delta rowgroups are rowstore B+trees read through the buffer pool, filtered row by row.
  *
