@@ -19,6 +19,8 @@ import java.util.Arrays;
  * <p>The cycle: after {@link #WARM_UP_BATCHES}, a phase of {@link #PHASE_BATCHES} batches in the
  * current order gives the baseline; the next phase runs with one adjacent pair swapped (the pairs
  * in turn); the swap stays if that phase's cost per row is below the baseline, else it is undone
+ * (at once when each of its first {@link #EARLY_REJECT_BATCHES} batches cost more than the
+ * baseline: a scan of a small table is not to spend a whole phase of its few batches in a worse order)
  * and the pair waits twice as many phases as last time (up to {@link #MAX_WAIT_PHASES}) before it
  * is tried again, so that a settled order spends few batches on trials and a change in the data
  * is still noticed. A phase's cost is the median of its batches' costs per row, not the mean: a
@@ -32,6 +34,8 @@ final class FilterOrder {
     static final int WARM_UP_BATCHES = 4;
     /** Batches a phase (baseline or trial) is timed over. */
     static final int PHASE_BATCHES = 9;
+    /** A trial whose first this many batches each cost more than the baseline is undone at once. */
+    static final int EARLY_REJECT_BATCHES = 3;
     /** The longest wait, in phases, of a pair whose swap was undone before it is tried again. */
     static final int MAX_WAIT_PHASES = 64;
 
@@ -50,6 +54,8 @@ final class FilterOrder {
     /** The pair swapped for the current phase's trial, or -1 in a baseline phase. */
     private int trying = -1;
     private int nextPair;
+    /** Batches of the current trial so far that all cost more than the baseline ({@link #PHASE_BATCHES} once one did not). */
+    private int trialsAbove;
     private int swapsKept;
 
     /** An order of {@code steps} filters, starting with the planner's (0, 1, ...). */
@@ -91,7 +97,17 @@ final class FilterOrder {
             warmUpLeft--;
             return;
         }
-        costs[batchesInPhase++] = (double) nanos / rows;
+        double batchCost = (double) nanos / rows;
+        costs[batchesInPhase++] = batchCost;
+        if (trying >= 0) {
+            trialsAbove = batchCost > baseline ? trialsAbove + 1 : PHASE_BATCHES;
+            if (trialsAbove == EARLY_REJECT_BATCHES) {
+                // The first batches of the trial all cost more than the baseline's median: undone
+                // now, so that a short scan does not spend a whole phase in a worse order.
+                reject();
+                return;
+            }
+        }
         if (batchesInPhase < PHASE_BATCHES) {
             return;
         }
@@ -101,12 +117,10 @@ final class FilterOrder {
             if (cost < baseline) {
                 backoff[trying] = 1;
                 swapsKept++;
+                trying = -1;
             } else {
-                swap(trying);
-                backoff[trying] = Math.min(2 * backoff[trying], MAX_WAIT_PHASES);
-                waiting[trying] = backoff[trying];
+                reject();
             }
-            trying = -1;
             return;
         }
         baseline = cost;
@@ -119,8 +133,18 @@ final class FilterOrder {
             }
             swap(pair);
             trying = pair;
+            trialsAbove = 0;
             return;
         }
+    }
+
+    /** Undoes the trial's swap; the pair waits twice as long as last time before it is tried again. */
+    private void reject() {
+        swap(trying);
+        backoff[trying] = Math.min(2 * backoff[trying], MAX_WAIT_PHASES);
+        waiting[trying] = backoff[trying];
+        trying = -1;
+        batchesInPhase = 0;
     }
 
     private void swap(int pair) {

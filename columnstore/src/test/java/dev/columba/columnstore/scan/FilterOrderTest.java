@@ -72,6 +72,21 @@ class FilterOrderTest {
     }
 
     /**
+     * A scan of a small table (60 batches): a swap that makes every batch dearer is undone after
+     * its first {@link FilterOrder#EARLY_REJECT_BATCHES} batches, not after a whole phase.
+     */
+    @Test
+    void aDearerTrialIsUndoneAfterItsFirstBatches() {
+        Step selective = new Step(1.0, 1.5, 0.01);
+        Step broad = new Step(1.0, 1.5, 0.9);
+        FilterOrder order = new FilterOrder(2);
+        int batches = 60;
+        int inDearer = batches - run(order, batches, new int[] {0, 1}, selective, broad);
+        assertTrue(inDearer > 0, "the other order was tried");
+        assertTrue(inDearer <= 2 * FilterOrder.EARLY_REJECT_BATCHES, inDearer + " of " + batches + " batches in the dearer order");
+    }
+
+    /**
      * A batch during which the thread was descheduled (a thousand times the cost) in every baseline
      * phase does not make the scan give up the cheaper order: phases compare medians.
      */
