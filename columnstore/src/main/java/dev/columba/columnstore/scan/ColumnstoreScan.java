@@ -51,7 +51,8 @@ import org.apache.arrow.vector.FieldVector;
  * segments count as skipped); otherwise read-ahead is issued over the segments it needs (projected
  * and filtered columns only, see {@link SegmentIo}), each segment is checked (its checksum) as the
  * scan first touches it, filters run on the encoded segments (dictionary ids, bit-packed integers)
- * to select rows, deleted rows leave the selection, and the projected columns are decoded a batch at
+ * to select rows, together with the joins' bitmap filters and in an order adapted to what they
+ * cost ({@link FilterOrder}), deleted rows leave the selection, and the projected columns are decoded a batch at
  * a time, only at the selected rows when the filters kept few of them (late materialization,
  * {@link #SPARSE_FRACTION}). Delta rowgroups are rowstore B+trees read through the buffer pool, filtered row by row.
  *
@@ -97,6 +98,15 @@ public final class ColumnstoreScan implements AutoCloseable {
     private RuntimeFilterProbe[] probes = new RuntimeFilterProbe[0];
     /** Per projected column: decoded for the current batch already. */
     private boolean[] decoded;
+    /** Whether {@link #selection} lists the current batch's live rows; until a filter writes it, every row is live. */
+    private boolean selectionListed;
+    /** Whether the batch's vectors were emptied for the current batch ({@link #prepareBatch}). */
+    private boolean batchReset;
+    /**
+     * The order the predicates and bitmap filters run in, adapted to their measured cost: made at
+     * the first compressed batch, when the bitmap filters are known, and kept across rowgroups.
+     */
+    private FilterOrder filterOrder;
     /** Per projected column, whether its strings are decoded only when a consumer asks (see {@link #deferStrings}). */
     private final boolean[] deferredStrings;
 
@@ -698,21 +708,29 @@ public final class ColumnstoreScan implements AutoCloseable {
         int from = nextRow;
         int count = Math.min(options.batchSize(), endRow - from);
         nextRow += count;
+        selectionListed = false;
+        batchReset = false;
+        Arrays.fill(decoded, false);
+        if (filterOrder == null) {
+            filterOrder = new FilterOrder(filters.length + probes.length);
+        }
         int selected;
         if (wordParallel) {
+            // The predicates ANDed as bitmaps are one pass over all rows: the bitmap filters follow them.
             selected = selectByWords(from, count);
-        } else if (filters.length > 0) {
-            selected = filters[0].select(from, count, selection);
-            for (int index = 1; index < filters.length && selected > 0; index++) {
-                selected = filters[index].refine(from, selection, selected);
+            selectionListed = true;
+            for (int index = 0; index < probes.length && selected > 0; index++) {
+                selected = testProbe(probes[index], from, count, selected);
             }
+        } else if (filterOrder.adapts()) {
+            long start = System.nanoTime();
+            selected = runFilters(filterOrder.order(), from, count);
+            filterOrder.record(System.nanoTime() - start, count);
         } else {
-            for (int row = 0; row < count; row++) {
-                selection[row] = row;
-            }
-            selected = count;
+            selected = runFilters(filterOrder.order(), from, count);
         }
-        if (deleted != null) {
+        if (deleted != null && selected > 0) {
+            listSelection(count);
             int kept = 0;
             for (int index = 0; index < selected; index++) {
                 if (!deleted.get(from + selection[index])) {
@@ -724,27 +742,8 @@ public final class ColumnstoreScan implements AutoCloseable {
         if (selected == 0) {
             return 0;
         }
-        resetBatch();
+        prepareBatch();
         int[] projection = options.projection();
-        Arrays.fill(decoded, false);
-        for (RuntimeFilterProbe probe : probes) {
-            if (!probe.wants(selected)) {
-                continue;
-            }
-            int kept = selected == count && !decoded[probe.column()]
-                    ? readers[projection[probe.column()]].selectByValue(from, count, selection, probe.filter()) : -1;
-            if (kept >= 0) {
-                // Tested a run at a time, undecoded: the column is decoded below at the kept rows only.
-                probe.tested(count, kept);
-                selected = kept;
-            } else {
-                decode(probe.column(), from, count, selected);
-                selected = probe.keep(batch, selection, selected, selection);
-            }
-            if (selected == 0) {
-                return 0;
-            }
-        }
         for (int index = 0; index < projection.length; index++) {
             decode(index, from, count, selected);
         }
@@ -760,6 +759,68 @@ public final class ColumnstoreScan implements AutoCloseable {
             batch.select(selection, selected);
         }
         return selected;
+    }
+
+    /**
+     * Runs the pushed-down predicates (indexes below {@code filters.length}) and the bitmap filters
+     * (the rest, {@link #probes} in turn) in {@code order} over rows {@code [from, from + count)},
+     * leaving the rows that pass all of them in {@link #selection}; returns how many. The first to
+     * run sees every row and selects in one pass; the others refine the selection.
+     */
+    private int runFilters(int[] order, int from, int count) {
+        int selected = count;
+        for (int position = 0; position < order.length && selected > 0; position++) {
+            int step = order[position];
+            if (step < filters.length) {
+                SegmentFilter filter = filters[step];
+                selected = selectionListed ? filter.refine(from, selection, selected) : filter.select(from, count, selection);
+                selectionListed = true;
+            } else {
+                selected = testProbe(probes[step - filters.length], from, count, selected);
+            }
+        }
+        return selected;
+    }
+
+    /**
+     * Keeps the {@code selected} rows that {@code probe}'s bitmap filter may find a partner for.
+     * Over all rows of the batch and an undecoded column, a run at a time where the segment allows
+     * ({@link SegmentReader#selectByValue}): the column is then decoded later at the kept rows only.
+     */
+    private int testProbe(RuntimeFilterProbe probe, int from, int count, int selected) {
+        if (!probe.wants(selected)) {
+            return selected;
+        }
+        int column = probe.column();
+        int kept = selected == count && !decoded[column]
+                ? readers[options.projection()[column]].selectByValue(from, count, selection, probe.filter()) : -1;
+        if (kept >= 0) {
+            probe.tested(count, kept);
+            selectionListed = true;
+            return kept;
+        }
+        listSelection(count);
+        prepareBatch();
+        decode(column, from, count, selected);
+        return probe.keep(batch, selection, selected, selection);
+    }
+
+    /** Writes the batch's rows into {@link #selection} when no filter has yet (every row is live). */
+    private void listSelection(int count) {
+        if (!selectionListed) {
+            for (int row = 0; row < count; row++) {
+                selection[row] = row;
+            }
+            selectionListed = true;
+        }
+    }
+
+    /** Empties the batch's vectors once per batch, before the first column is decoded into them. */
+    private void prepareBatch() {
+        if (!batchReset) {
+            resetBatch();
+            batchReset = true;
+        }
     }
 
     /**
