@@ -424,6 +424,21 @@ final class PackedLongs {
     private void unpack(byte[] scratch, int bit, int length, long[] out, int outOffset, long base) {
         int width = this.width;
         long mask = this.mask;
+        if (width <= 28) {
+            // Two values a load: from the byte of the first one's first bit, both lie in the 64 bits read.
+            int pairs = length & ~1;
+            for (int index = 0; index < pairs; index += 2) {
+                long word = (long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7);
+                out[outOffset + index] = base + (word & mask);
+                out[outOffset + index + 1] = base + ((word >>> width) & mask);
+                bit += 2 * width;
+            }
+            if (pairs < length) {
+                long value = (long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7);
+                out[outOffset + pairs] = base + (value & mask);
+            }
+            return;
+        }
         if (width <= 57) {
             for (int index = 0; index < length; index++) {
                 long value = (long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7);

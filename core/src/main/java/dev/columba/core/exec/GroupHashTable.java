@@ -590,17 +590,23 @@ final class GroupHashTable implements AutoCloseable {
         int[] table = codeGroups;
         int misses = 0;
         if (codes.length == 2) {
-            // Two keys (TPC-H Q1's flag and status) combined and looked up in one pass.
+            // Two keys (TPC-H Q1's flag and status) combined and looked up in one pass; the rows of
+            // combinations not seen yet (rare after the first batches) are gathered in a second.
             int[] secondCodes = codes[1].codes();
             int radix = codes[1].codeCount();
+            int absent = 0;
             for (int index = 0; index < count; index++) {
                 int position = positions[index];
-                int code = firstCodes[position] * radix + secondCodes[position];
-                combined[index] = code;
-                int group = table[code];
-                groupIds[index] = group - 1;
-                missed[misses] = index;
-                misses += group == 0 ? 1 : 0;
+                int group = table[firstCodes[position] * radix + secondCodes[position]] - 1;
+                groupIds[index] = group;
+                absent |= group;
+            }
+            for (int index = 0; absent < 0 && index < count; index++) {
+                if (groupIds[index] < 0) {
+                    int position = positions[index];
+                    combined[index] = firstCodes[position] * radix + secondCodes[position];
+                    missed[misses++] = index;
+                }
             }
         } else {
             for (int index = 0; index < count; index++) {
