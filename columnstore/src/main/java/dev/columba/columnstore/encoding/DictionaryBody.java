@@ -96,6 +96,26 @@ record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLo
         }
     }
 
+    /** Packed ids of whole numbers or narrow decimals: each id looked up in its dictionary, checked as {@link #decode} checks it. */
+    @Override
+    public boolean readLongs(int fromRow, int count, int[] selection, int selected, long[] out, DecodeScratch scratch) {
+        if (packedIds == null || !kind.integral()) {
+            return false;
+        }
+        int chunk = Math.min(count, CHUNK);
+        long[] ids = scratch.longs(chunk);
+        byte[] words = scratch.words(PackedLongs.scratchFor(chunk));
+        for (int done = 0; done < count; done += chunk) {
+            int length = Math.min(chunk, count - done);
+            packedIds.read(fromRow + done, length, ids, words);
+            for (int position = 0; position < length; position++) {
+                long id = checked(ids[position], fromRow + done + position);
+                out[done + position] = id < primaryCount ? primary.longValue((int) id) : secondary.longValue((int) (id - primaryCount));
+            }
+        }
+        return true;
+    }
+
     @Override
     public void decodeSelected(int fromRow, int[] selection, int selected, VectorWriter target) {
         if (packedIds == null || !kind.fitsLong()) {

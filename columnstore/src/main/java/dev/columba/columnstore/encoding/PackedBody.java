@@ -67,6 +67,56 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
         }
     }
 
+    /**
+     * The whole range unpacked straight into {@code out} when more than a quarter of it is selected
+     * (one sequential pass beats finding each selected value), else only the selected values, as
+     * {@link #decodeSelected} finds them.
+     */
+    @Override
+    public boolean readLongs(int fromRow, int count, int[] selection, int selected, long[] out, DecodeScratch scratch) {
+        if (!kind.integral()) {
+            return false;
+        }
+        if (selected > count / 4) {
+            int chunk = Math.min(count, CHUNK);
+            byte[] words = scratch.words(PackedLongs.scratchFor(chunk));
+            for (int done = 0; done < count; done += chunk) {
+                values.read(fromRow + done, Math.min(chunk, count - done), out, done, words);
+            }
+            return true;
+        }
+        int chunk = Math.min(selected, CHUNK);
+        long[] found = scratch.longs(chunk);
+        for (int done = 0; done < selected; done += chunk) {
+            int length = Math.min(chunk, selected - done);
+            int span = selection[done + length - 1] - selection[done] + 1;
+            if ((long) span * values.width() <= (long) length * BULK_BITS_PER_VALUE) {
+                byte[] words = scratch.words(PackedLongs.scratchFor(span));
+                values.readAt(fromRow, selection, done, length, found, words);
+            } else {
+                for (int index = 0; index < length; index++) {
+                    found[index] = values.get(fromRow + selection[done + index]);
+                }
+            }
+            for (int index = 0; index < length; index++) {
+                out[selection[done + index]] = found[index];
+            }
+        }
+        return true;
+    }
+
+    /** Every value is the reference plus a delta of {@code width} bits. */
+    @Override
+    public long lowestStored() {
+        return values.reference();
+    }
+
+    @Override
+    public long highestStored() {
+        long highest = values.reference() + values.mask();
+        return highest < values.reference() ? Long.MAX_VALUE : highest;
+    }
+
     @Override
     public boolean sumValues(int fromRow, int count, ExactTotal total) {
         if (!kind.integral()) {

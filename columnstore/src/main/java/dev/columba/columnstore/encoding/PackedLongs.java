@@ -302,13 +302,18 @@ final class PackedLongs {
      * unpacking itself). {@code scratch}: at least {@link #scratchFor} {@code (length)} bytes.
      */
     void read(int from, int length, long[] out, byte[] scratch) {
+        read(from, length, out, 0, scratch);
+    }
+
+    /** Values {@code [from, from + length)} into {@code out[outOffset, outOffset + length)}, as {@link #read(int, int, long[], byte[])}. */
+    void read(int from, int length, long[] out, int outOffset, byte[] scratch) {
         if (width == 0) {
-            Arrays.fill(out, 0, length, reference);
+            Arrays.fill(out, outOffset, outOffset + length, reference);
             return;
         }
         long firstBit = (long) from * width;
         copyWords(firstBit, length, scratch);
-        unpack(scratch, (int) (firstBit & 63), length, out, reference);
+        unpack(scratch, (int) (firstBit & 63), length, out, outOffset, reference);
     }
 
     /**
@@ -350,7 +355,7 @@ final class PackedLongs {
         }
         long firstBit = (long) from * width;
         copyWords(firstBit, length, scratch);
-        unpack(scratch, (int) (firstBit & 63), length, out, 0);
+        unpack(scratch, (int) (firstBit & 63), length, out, 0, 0);
     }
 
     /**
@@ -416,13 +421,28 @@ final class PackedLongs {
      * left over, masked away). Wider values are put together from two words, branch-free: the
      * next word's bits are shifted in two steps so that a shift of 0 takes none.
      */
-    private void unpack(byte[] scratch, int bit, int length, long[] out, long base) {
+    private void unpack(byte[] scratch, int bit, int length, long[] out, int outOffset, long base) {
         int width = this.width;
         long mask = this.mask;
+        if (width <= 28) {
+            // Two values a load: from the byte of the first one's first bit, both lie in the 64 bits read.
+            int pairs = length & ~1;
+            for (int index = 0; index < pairs; index += 2) {
+                long word = (long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7);
+                out[outOffset + index] = base + (word & mask);
+                out[outOffset + index + 1] = base + ((word >>> width) & mask);
+                bit += 2 * width;
+            }
+            if (pairs < length) {
+                long value = (long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7);
+                out[outOffset + pairs] = base + (value & mask);
+            }
+            return;
+        }
         if (width <= 57) {
             for (int index = 0; index < length; index++) {
                 long value = (long) LITTLE_ENDIAN_LONGS.get(scratch, bit >>> 3) >>> (bit & 7);
-                out[index] = base + (value & mask);
+                out[outOffset + index] = base + (value & mask);
                 bit += width;
             }
             return;
@@ -432,7 +452,7 @@ final class PackedLongs {
             int shift = bit & 63;
             long low = (long) LITTLE_ENDIAN_LONGS.get(scratch, word);
             long high = (long) LITTLE_ENDIAN_LONGS.get(scratch, word + 8);
-            out[index] = base + (((low >>> shift) | ((high << (63 - shift)) << 1)) & mask);
+            out[outOffset + index] = base + (((low >>> shift) | ((high << (63 - shift)) << 1)) & mask);
             bit += width;
         }
     }

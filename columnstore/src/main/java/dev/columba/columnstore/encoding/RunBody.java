@@ -44,6 +44,27 @@ record RunBody(SqlType type, ValueKind kind, RunLongs runs) implements SegmentBo
         }
     }
 
+    /** The whole range's runs expanded into {@code out} (runs cost less to expand than to seek row by row). */
+    @Override
+    public boolean readLongs(int fromRow, int count, int[] selection, int selected, long[] out, DecodeScratch scratch) {
+        if (!kind.integral()) {
+            return false;
+        }
+        if (count == 0) {
+            return true;
+        }
+        RunLongs.Cursor cursor = runs.cursor();
+        cursor.seek(fromRow);
+        int chunk = Math.min(count, CHUNK);
+        long[] expanded = scratch.longs(chunk + RunLongs.Cursor.SHORT_RUN);
+        for (int done = 0; done < count; done += chunk) {
+            int length = Math.min(chunk, count - done);
+            cursor.expand(fromRow + done, length, expanded);
+            System.arraycopy(expanded, 0, out, done, length);
+        }
+        return true;
+    }
+
     /** A run adds its value times its rows in the range: one multiplication a run. */
     @Override
     public boolean sumValues(int fromRow, int count, ExactTotal total) {

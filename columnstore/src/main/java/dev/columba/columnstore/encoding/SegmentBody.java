@@ -67,6 +67,28 @@ sealed interface SegmentBody permits PackedBody, RunBody, DictionaryBody, PlainB
     }
 
     /**
+     * Writes the stored values of rows {@code fromRow + selection[i]} ({@code i < selected},
+     * ascending offsets below {@code count}) to {@code out[selection[i]]}, for an integral kind,
+     * without writing a vector; the other elements of {@code out[0, count)} may be written with
+     * anything (a body may read the whole range when most rows are selected). False, writing
+     * nothing, for bodies that keep no integral values to read this way. The caller knows there
+     * are no NULLs in the range.
+     */
+    default boolean readLongs(int fromRow, int count, int[] selection, int selected, long[] out, DecodeScratch scratch) {
+        return false;
+    }
+
+    /** The least stored value {@link #readLongs} can write, {@code Long.MIN_VALUE} when the body keeps no bound. */
+    default long lowestStored() {
+        return Long.MIN_VALUE;
+    }
+
+    /** The greatest stored value {@link #readLongs} can write, {@code Long.MAX_VALUE} when the body keeps no bound. */
+    default long highestStored() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Selects the rows of {@code [fromRow, fromRow + count)} whose stored value {@code keep}
      * accepts, writing their offsets from {@code fromRow} to {@code selection} and returning how
      * many, when the body can test fewer values than rows (one test per run); -1, writing nothing,

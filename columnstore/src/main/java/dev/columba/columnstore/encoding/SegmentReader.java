@@ -206,6 +206,39 @@ public final class SegmentReader {
     }
 
     /**
+     * Writes the stored longs (as {@link #sumValues} adds them) of rows {@code fromRow +
+     * selection[i]}, {@code i < selected} (ascending offsets below {@code count}), to {@code
+     * out[selection[i]]} without decoding them into a vector: for a consumer that adds them up
+     * ({@code NativeLongs}). Other elements of {@code out[0, count)} may be overwritten. False,
+     * writing nothing, when the segment has NULLs or its encoding keeps no integral values in a
+     * packed stream, runs or a dictionary's packed ids.
+     *
+     * @throws ColumbaException INVALID_ARGUMENT for rows outside the segment, INDEX_CORRUPT for a
+     *     dictionary id outside the dictionaries
+     */
+    public boolean readLongs(int fromRow, int count, int[] selection, int selected, long[] out) {
+        checkRange(fromRow, count);
+        if (selected > 0 && (selection[0] < 0 || selection[selected - 1] >= count)) {
+            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "selection " + selection[0] + ".." + selection[selected - 1]
+                    + " is outside the " + count + " rows read from row " + fromRow + " of " + origin);
+        }
+        return !header.hasNulls() && body.readLongs(fromRow, count, selection, selected, out, scratch);
+    }
+
+    /**
+     * Bounds of the stored longs {@link #readLongs} reads, from the encoding (a packed stream's
+     * reference and width); {@code Long.MIN_VALUE} and {@code Long.MAX_VALUE} when it keeps none.
+     */
+    public long lowestStored() {
+        return body.lowestStored();
+    }
+
+    /** See {@link #lowestStored}. */
+    public long highestStored() {
+        return body.highestStored();
+    }
+
+    /**
      * Selects the rows of {@code [fromRow, fromRow + count)} whose stored value (a whole number, a
      * DATE's days) {@code keep} accepts, testing each value of a run-length segment once rather
      * than once per row: writes the rows' offsets from {@code fromRow} to {@code selection} and

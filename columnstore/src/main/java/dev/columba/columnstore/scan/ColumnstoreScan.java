@@ -17,6 +17,7 @@ import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.CodedStrings;
+import dev.columba.core.batch.NativeLongs;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.exec.RuntimeFilterProbe;
 import dev.columba.core.schema.Column;
@@ -109,6 +110,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private FilterOrder filterOrder;
     /** Per projected column, whether its strings are decoded only when a consumer asks (see {@link #deferStrings}). */
     private final boolean[] deferredStrings;
+    /** Per projected column, whether it is handed on as stored longs, its vector written only when a consumer asks (see {@link #deferToLongs}). */
+    private final boolean[] deferredToLongs;
 
     /** Aggregates computed over whole rowgroups instead of returning their rows (see {@link #aggregate}); empty when none. */
     private ScanAggregate[] aggregates = new ScanAggregate[0];
@@ -195,6 +198,7 @@ public final class ColumnstoreScan implements AutoCloseable {
         this.matchBits = new long[options.batchSize() / 64 + 2];
         this.decoded = new boolean[columns.size()];
         this.deferredStrings = new boolean[columns.size()];
+        this.deferredToLongs = new boolean[columns.size()];
         Set<Integer> neededColumns = new LinkedHashSet<>();
         for (int column : options.projection()) {
             neededColumns.add(column);
@@ -221,6 +225,24 @@ public final class ColumnstoreScan implements AutoCloseable {
             throw new IllegalArgumentException("column " + index + " of the scan of " + table.name() + " holds no strings");
         }
         deferredStrings[index] = true;
+    }
+
+    /**
+     * Lets projected column {@code index} (INT, BIGINT or DECIMAL of precision at most 18) hand on
+     * its values as stored longs ({@link NativeLongs}) in each batch of a compressed rowgroup whose
+     * segment has no NULLs and keeps its values in a packed stream, runs or a dictionary's packed
+     * ids, its vector written only when a consumer asks ({@link NativeLongs#materialize}). The
+     * caller guarantees that nothing reads the vector without asking: an aggregation that only
+     * sums the column, through projections that pass it on or ask. Other batches decode the
+     * vector as always. Call before the first {@link #next()}.
+     */
+    public void deferToLongs(int index) {
+        if (index < 0 || index >= options.projection().length || !summable(schema.column(options.projection()[index]).type())) {
+            throw new IllegalArgumentException("column " + index + " of the scan of " + table.name()
+                    + " holds no whole numbers or narrow decimals");
+        }
+        deferredToLongs[index] = true;
+        batch.attachLongs(index, new NativeLongs());
     }
 
     /**
@@ -802,6 +824,11 @@ public final class ColumnstoreScan implements AutoCloseable {
         listSelection(count);
         prepareBatch();
         decode(column, from, count, selected);
+        NativeLongs longs = batch.longs(column);
+        if (longs != null) {
+            // The probe reads the column's vector, which a column handed on as stored longs has not written yet.
+            longs.materialize();
+        }
         return probe.keep(batch, selection, selected, selection);
     }
 
@@ -840,10 +867,24 @@ public final class ColumnstoreScan implements AutoCloseable {
             codes.defer(() -> reader.decode(from, count, vector, 0, codes));
             return;
         }
+        if (deferredToLongs[index]) {
+            NativeLongs longs = batch.longs(index);
+            if (reader.readLongs(from, count, selection, selected, longs.valuesFor(count))) {
+                longs.markDefined(reader.lowestStored(), reader.highestStored());
+                FieldVector vector = batch.column(index);
+                longs.defer(() -> decodeVector(reader, from, count, selected, vector, null));
+                return;
+            }
+        }
+        decodeVector(reader, from, count, selected, batch.column(index), batch.codes(index));
+    }
+
+    /** Decodes a column's vector at the {@code selected} rows of {@link #selection} when they are few (late materialization), else the whole range. */
+    private void decodeVector(SegmentReader reader, int from, int count, int selected, FieldVector vector, CodedStrings codes) {
         if (selected <= count / SPARSE_FRACTION) {
-            reader.decodeSelected(from, count, selection, selected, batch.column(index), batch.codes(index));
+            reader.decodeSelected(from, count, selection, selected, vector, codes);
         } else {
-            reader.decode(from, count, batch.column(index), 0, batch.codes(index));
+            reader.decode(from, count, vector, 0, codes);
         }
     }
 
@@ -909,6 +950,10 @@ public final class ColumnstoreScan implements AutoCloseable {
             CodedStrings codes = batch.codes(index);
             if (codes != null) {
                 codes.forget();
+            }
+            NativeLongs longs = batch.longs(index);
+            if (longs != null) {
+                longs.forget();
             }
             if (vector instanceof BaseFixedWidthVector fixedWidth && !(vector instanceof BitVector)) {
                 ArrowBuf validity = fixedWidth.getValidityBuffer();

@@ -35,6 +35,8 @@ public final class Batch implements AutoCloseable {
     private int rowCount;
     /** Per column, the dictionary codes of its strings, or null; null when no column has any. */
     private CodedStrings[] codes;
+    /** Per column, its values as stored longs, or null; null when no column has any. */
+    private NativeLongs[] longs;
     private int[] selection;
     /** Whether {@link #selection} is another batch's ({@link #copySelection}), not to be written. */
     private boolean sharedSelection;
@@ -113,16 +115,41 @@ public final class Batch implements AutoCloseable {
         codes[column] = columnCodes;
     }
 
-    /** Attaches to each column of this view the codes {@code source} has for the same vector. */
+    /**
+     * The values of column {@code column} as the longs its producer stored them as, or null: see
+     * {@link NativeLongs} (a consumer uses them only while they are {@linkplain NativeLongs#defined defined}).
+     */
+    public NativeLongs longs(int column) {
+        return longs == null ? null : longs[column];
+    }
+
+    /** Attaches the longs its producer keeps for column {@code column}. */
+    public void attachLongs(int column, NativeLongs columnLongs) {
+        if (longs == null) {
+            longs = new NativeLongs[columnCount];
+        }
+        longs[column] = columnLongs;
+    }
+
+    /**
+     * Attaches to each column of this view the codes ({@link CodedStrings}) and longs ({@link
+     * NativeLongs}) {@code source} has for the same vector.
+     */
     public void inheritCodes(Batch source) {
-        if (source.codes == null) {
+        if (source.codes == null && source.longs == null) {
             return;
         }
         for (int column = 0; column < columnCount; column++) {
             FieldVector vector = column(column);
             for (int other = 0; other < source.columnCount; other++) {
-                if (source.codes[other] != null && source.column(other) == vector) {
+                if (source.column(other) != vector) {
+                    continue;
+                }
+                if (source.codes != null && source.codes[other] != null) {
                     attachCodes(column, source.codes[other]);
+                }
+                if (source.longs != null && source.longs[other] != null) {
+                    attachLongs(column, source.longs[other]);
                 }
             }
         }

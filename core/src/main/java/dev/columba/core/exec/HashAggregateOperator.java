@@ -2,6 +2,7 @@ package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.CodedStrings;
+import dev.columba.core.batch.NativeLongs;
 import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
@@ -78,6 +79,8 @@ public final class HashAggregateOperator extends BaseOperator {
     private final List<DistinctSet> distinctSets = new ArrayList<>();
     private int[] positions = new int[0];
     private int[] groupIds = new int[0];
+    /** The current batch's rows per group when the groups are few, for the accumulators that add every row. */
+    private final GroupRows groupRows = new GroupRows();
     private int[] filteredPositions = new int[0];
     private int[] filteredGroups = new int[0];
     private int[] distinctPositions = new int[0];
@@ -101,6 +104,8 @@ public final class HashAggregateOperator extends BaseOperator {
      */
     private final int[] productPrefix;
     private final boolean[] productFits;
+    /** Per product aggregate, a bound on the magnitude of the current batch's values ({@link DecimalProducts#magnitude}). */
+    private final long[] productMagnitudes;
     private final long[][] productValues;
     private Batch output;
     /** The workers' partitioned groups ({@link #mergeAcrossWorkers}), null when this operator aggregates alone. */
@@ -164,6 +169,7 @@ public final class HashAggregateOperator extends BaseOperator {
         this.productKernels = new CompiledExpression[aggregates.size()];
         this.productPrefix = new int[aggregates.size()];
         this.productFits = new boolean[aggregates.size()];
+        this.productMagnitudes = new long[aggregates.size()];
         this.productValues = new long[aggregates.size()][];
         Arrays.fill(productPrefix, -1);
         this.productSource = phase != Phase.FINAL && input instanceof ProjectOperator project && takeProducts(project) ? project : null;
@@ -675,6 +681,10 @@ public final class HashAggregateOperator extends BaseOperator {
         for (int key = 0; key < groupKeys.length; key++) {
             keyVectors[key] = batch.column(groupKeys[key]);
             keyCodes[key] = batch.codes(groupKeys[key]);
+            NativeLongs keyLongs = batch.longs(groupKeys[key]);
+            if (keyLongs != null) {
+                keyLongs.materialize(); // grouped by the vector's values
+            }
         }
         add(batch, positions, count, groups, accumulators);
     }
@@ -739,6 +749,10 @@ public final class HashAggregateOperator extends BaseOperator {
         for (int key = 0; key < groupKeys.length; key++) {
             keyVectors[key] = batch.column(groupKeys[key]);
             keyCodes[key] = batch.codes(groupKeys[key]);
+            NativeLongs keyLongs = batch.longs(groupKeys[key]);
+            if (keyLongs != null) {
+                keyLongs.materialize(); // grouped by the vector's values
+            }
         }
         int partitions = partitionTables.length;
         for (int partition = 0; partition < partitions; partition++) {
@@ -948,10 +962,20 @@ public final class HashAggregateOperator extends BaseOperator {
         if (productSource != null) {
             evaluateProducts(live, count);
         }
+        GroupRows rowsPerGroup = null;
+        if (groupTotal <= GroupRows.MAX_GROUPS) {
+            groupRows.count(groupIds, count, groupTotal);
+            rowsPerGroup = groupRows;
+        }
         for (int aggregate = 0; aggregate < aggregates.size(); aggregate++) {
             AggregateCall call = aggregates.get(aggregate);
             Accumulators.Accumulator accumulator = perCall.get(aggregate);
             accumulator.ensureGroups(groupTotal);
+            boolean everyRow = call.filter() == AggregateCall.NO_FILTER && !call.distinct();
+            if (everyRow && call.argument() == AggregateCall.NO_ARGUMENT && rowsPerGroup != null
+                    && accumulator.addRowCounts(rowsPerGroup)) {
+                continue;
+            }
             FieldVector values = call.argument() == AggregateCall.NO_ARGUMENT ? null : batch.column(call.argument());
             int[] rows = live;
             int[] ids = groupIds;
@@ -970,8 +994,17 @@ public final class HashAggregateOperator extends BaseOperator {
                 ids = distinctGroups;
             }
             if (products[aggregate] != null) {
-                addProducts((Accumulators.ExactSumAccumulator) accumulator, aggregate, rows, ids, rowCount);
+                addProducts((Accumulators.ExactSumAccumulator) accumulator, aggregate, rows, ids, rowCount,
+                        everyRow ? rowsPerGroup : null);
                 continue;
+            }
+            NativeLongs stored = values == null ? null : batch.longs(call.argument());
+            if (stored != null && stored.defined() && everyRow
+                    && accumulator.addStored(stored.values(), stored.magnitude(), rows, ids, rowCount, rowsPerGroup)) {
+                continue;
+            }
+            if (stored != null) {
+                stored.materialize();
             }
             accumulator.add(values, rows, ids, rowCount);
         }
@@ -992,8 +1025,10 @@ public final class HashAggregateOperator extends BaseOperator {
             int prefix = productPrefix[aggregate];
             boolean fits = products[aggregate].evaluate(source, rows, count, values, prefix < 0 ? null : productValues(prefix, count));
             productFits[aggregate] = fits;
+            productMagnitudes[aggregate] = products[aggregate].magnitude(source, false);
             if (prefix >= 0) {
                 productFits[prefix] = fits;
+                productMagnitudes[prefix] = products[aggregate].magnitude(source, true);
             }
         }
     }
@@ -1013,11 +1048,14 @@ public final class HashAggregateOperator extends BaseOperator {
      * {@link #evaluateProducts} computed when they all fit, else (NULLs, a value beyond a long)
      * through its kernels as the projection would have computed it.
      */
-    private void addProducts(Accumulators.ExactSumAccumulator sums, int aggregate, int[] rows, int[] ids, int count) {
+    private void addProducts(Accumulators.ExactSumAccumulator sums, int aggregate, int[] rows, int[] ids, int count,
+                             GroupRows rowsPerGroup) {
         if (productFits[aggregate]) {
-            sums.addLongs(productValues[aggregate], ids, count);
+            sums.addLongs(productValues[aggregate], productMagnitudes[aggregate], ids, count, rowsPerGroup);
         } else {
-            sums.add(productKernels[aggregate].evaluate(productSource.currentInput()), rows, ids, count);
+            Batch source = productSource.currentInput();
+            NativeLongs.materialize(source, products[aggregate].columns());
+            sums.add(productKernels[aggregate].evaluate(source), rows, ids, count);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.NativeLongs;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -44,6 +45,11 @@ public final class ProjectOperator extends BaseOperator {
     private final boolean[] handedOver;
     /** The input batch of the last {@link #produce}, or null. */
     private Batch current;
+    /**
+     * Whether some evaluated expression computes something (more than a column reference): it reads
+     * its columns' vectors, which a producer that handed on {@link NativeLongs} may not have written.
+     */
+    private boolean computes;
 
     /**
      * @param expressions one per output column, over the input's columns
@@ -135,6 +141,7 @@ public final class ProjectOperator extends BaseOperator {
                 placeholders.add(VectorValues.newVector("$handedOver" + index, expression.type(), allocator));
                 continue;
             }
+            computes |= !(expression instanceof Expr.ColumnReference);
             Expr reading = shared.isEmpty() ? expression : readShared(expression, shared, inputSchema.size());
             compiled.add(ExpressionCompiler.compile(reading, extendedSchema, context.evaluation(), allocator));
         }
@@ -147,6 +154,14 @@ public final class ProjectOperator extends BaseOperator {
             return null;
         }
         current = batch;
+        if (computes) {
+            for (int column = 0; column < batch.columnCount(); column++) {
+                NativeLongs longs = batch.longs(column);
+                if (longs != null) {
+                    longs.materialize();
+                }
+            }
+        }
         Batch source = batch;
         if (!sharedCompiled.isEmpty()) {
             extended.clear();

@@ -1,6 +1,7 @@
 package dev.columba.core.expr;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.NativeLongs;
 import dev.columba.core.type.SqlType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -213,6 +214,15 @@ public final class DecimalProducts {
      * #extendsBy extends}, defined when this returns true.
      */
     public boolean evaluate(Batch input, int[] positions, int count, long[] out, long[] prefixOut) {
+        boolean allStored = true;
+        for (int column : columns) {
+            NativeLongs stored = input.longs(column);
+            allStored &= stored != null && stored.defined();
+        }
+        if (allStored) {
+            return evaluateStored(input, positions, count, out, prefixOut);
+        }
+        NativeLongs.materialize(input, columns);
         for (int column : columns) {
             if (input.column(column).getNullCount() != 0) {
                 return false;
@@ -259,6 +269,135 @@ public final class DecimalProducts {
             return outside == 0;
         }
         return multiplyAll(input, positions, count, out, prefixOut);
+    }
+
+    /**
+     * {@link #evaluate(Batch, int[], int, long[], long[])} over columns that all carry their values as
+     * stored longs ({@link NativeLongs}, no NULLs): the same loops, reading the longs by row instead of
+     * the low words of the vectors (which their producer then need not write).
+     */
+    private boolean evaluateStored(Batch input, int[] positions, int count, long[] out, long[] prefixOut) {
+        long[] baseValues = input.longs(base).values();
+        long[] first = input.longs(factorColumns[0]).values();
+        long constant = constantTerms[0];
+        long multiplier = columnMultipliers[0];
+        long outside = 0;
+        if (!checked && factorColumns.length <= 2 && magnitude(input, true) < Long.MAX_VALUE
+                && magnitude(input, false) < Long.MAX_VALUE) {
+            // The bounds of the stored values rule out 64-bit overflow (Q1's prices, discounts and
+            // taxes by their packed segments' widths): no 128-bit products to test.
+            if (factorColumns.length == 1) {
+                for (int index = 0; index < count; index++) {
+                    int row = positions[index];
+                    out[index] = baseValues[row] * (constant + first[row] * multiplier);
+                }
+                return true;
+            }
+            long[] second = input.longs(factorColumns[1]).values();
+            long secondConstant = constantTerms[1];
+            long secondMultiplier = columnMultipliers[1];
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                long low = baseValues[row] * (constant + first[row] * multiplier);
+                if (prefixOut != null) {
+                    prefixOut[index] = low;
+                }
+                out[index] = low * (secondConstant + second[row] * secondMultiplier);
+            }
+            return true;
+        }
+        if (!checked && factorColumns.length == 1) {
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                long operand = baseValues[row];
+                long value = constant + first[row] * multiplier;
+                long low = operand * value;
+                outside |= Math.multiplyHigh(operand, value) ^ (low >> 63);
+                out[index] = low;
+            }
+            return outside == 0;
+        }
+        if (!checked && factorColumns.length == 2) {
+            long[] second = input.longs(factorColumns[1]).values();
+            long secondConstant = constantTerms[1];
+            long secondMultiplier = columnMultipliers[1];
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                long operand = baseValues[row];
+                long value = constant + first[row] * multiplier;
+                long low = operand * value;
+                outside |= Math.multiplyHigh(operand, value) ^ (low >> 63);
+                long secondValue = secondConstant + second[row] * secondMultiplier;
+                long product = low * secondValue;
+                if (prefixOut != null) {
+                    prefixOut[index] = low;
+                }
+                outside |= Math.multiplyHigh(low, secondValue) ^ (product >> 63);
+                out[index] = product;
+            }
+            return outside == 0;
+        }
+        for (int index = 0; index < count; index++) {
+            out[index] = baseValues[positions[index]];
+        }
+        for (int factor = 0; factor < factorColumns.length; factor++) {
+            if (prefixOut != null && factor == factorColumns.length - 1) {
+                System.arraycopy(out, 0, prefixOut, 0, count);
+            }
+            long[] values = input.longs(factorColumns[factor]).values();
+            long constantTerm = constantTerms[factor];
+            long factorMultiplier = columnMultipliers[factor];
+            long factorBound = factorBounds[factor];
+            long productBound = productBounds[factor];
+            for (int index = 0; index < count; index++) {
+                long value = constantTerm + values[positions[index]] * factorMultiplier;
+                long operand = out[index];
+                long low = operand * value;
+                long high = Math.multiplyHigh(operand, value);
+                outside |= (high ^ (low >> 63)) | ((factorBound - 1 - Math.abs(value)) | (productBound - 1 - Math.abs(low))) >>> 63;
+                out[index] = low;
+            }
+            if (outside != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A bound on the magnitude of this product's values at the live rows of {@code input}, or of
+     * the product without its last factor (the one this product {@linkplain #extendsBy extends})
+     * when {@code withoutLast}: from the bounds of the stored longs its columns carry ({@link
+     * NativeLongs#magnitude}); {@code Long.MAX_VALUE} when a column carries none or the bound
+     * passes a long. A sum of the products can then rule out overflow for a whole batch.
+     */
+    public long magnitude(Batch input, boolean withoutLast) {
+        NativeLongs baseLongs = input.longs(base);
+        if (baseLongs == null || !baseLongs.defined()) {
+            return Long.MAX_VALUE;
+        }
+        long bound = baseLongs.magnitude();
+        int factors = factorColumns.length - (withoutLast ? 1 : 0);
+        for (int factor = 0; factor < factors && bound < Long.MAX_VALUE; factor++) {
+            NativeLongs longs = input.longs(factorColumns[factor]);
+            if (longs == null || !longs.defined()) {
+                return Long.MAX_VALUE;
+            }
+            long factorBound = boundedSum(Math.abs(constantTerms[factor]),
+                    boundedProduct(longs.magnitude(), Math.abs(columnMultipliers[factor])));
+            bound = boundedProduct(bound, factorBound);
+        }
+        return bound;
+    }
+
+    /** {@code a * b} of non-negative {@code a} and {@code b}, or {@code Long.MAX_VALUE} when it is not below that. */
+    private static long boundedProduct(long a, long b) {
+        return a != 0 && b >= Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
+    }
+
+    /** {@code a + b} of non-negative {@code a} and {@code b}, or {@code Long.MAX_VALUE} when it is not below that. */
+    private static long boundedSum(long a, long b) {
+        return a >= Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }
 
     /** The products factor by factor, every bound tested ({@link #multiplyChecked}), from the base column's values. */

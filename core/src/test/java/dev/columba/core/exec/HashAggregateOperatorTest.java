@@ -707,6 +707,126 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         }
     }
 
+    /**
+     * Columns handed on as stored longs ({@code NativeLongs}, as a columnstore scan hands on the
+     * columns an aggregation only sums) give the answers their vectors give: SUM and AVG of a
+     * narrow DECIMAL, of a BIGINT whose sums pass 2^63 and of an INT, negative values, and the
+     * products of a projection, over batches with selection vectors; batches with a NULL carry no
+     * longs, and a group whose values are all NULL sums to NULL; calls that read the vector (MIN,
+     * COUNT of the column) and a projection computing over the column ask for it; one aggregation
+     * and two workers' partial aggregations. The source leaves a deferred vector all NULL, so a
+     * reader that does not ask gets a wrong answer.
+     */
+    @Test
+    void columnsHandedOnAsStoredLongsSumAsTheirVectorsDo() {
+        long seed = Long.getLong("columba.test.seed", 20261127L);
+        System.out.println("columnsHandedOnAsStoredLongsSumAsTheirVectorsDo seed " + seed);
+        java.util.Random random = new java.util.Random(seed);
+        SqlType money = SqlType.decimal(15, 2);
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("q", money),
+                Column.nullable("b", SqlType.BIGINT), Column.nullable("i", SqlType.INT), Column.nullable("d", money),
+                Column.nullable("t", money));
+        List<Object[]> rows = new ArrayList<>();
+        for (int row = 0; row < 3000; row++) {
+            boolean nullRegion = row >= 1280 && row < 1536;
+            // Group 4 only where its q is NULL: its SUM(q) is NULL, its other sums are not.
+            int key = nullRegion && row % 5 == 0 ? 4 : random.nextInt(4);
+            BigDecimal quantity = key == 4 || (nullRegion && row % 3 == 0) ? null
+                    : BigDecimal.valueOf(random.nextLong(-10_000_000L, 10_000_000L), 2);
+            long big = row % 7 == 0 ? -random.nextLong(1L << 62) : (1L << 62) + random.nextLong(1L << 40);
+            rows.add(new Object[] {key, quantity, big, random.nextInt(-1000, 1000),
+                    BigDecimal.valueOf(random.nextInt(-150, 150), 2), BigDecimal.valueOf(random.nextInt(-9, 9), 2)});
+        }
+        List<AggregateCall> plain = List.of(
+                new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 2), "sum_q"),
+                new AggregateCall(AVG, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 2), "avg_q"),
+                new AggregateCall(SUM, 2, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "sum_b"),
+                new AggregateCall(AVG, 3, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 3), "avg_i"),
+                new AggregateCall(SUM, 3, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "sum_i"),
+                new AggregateCall(MIN, 4, false, AggregateCall.NO_FILTER, money, "min_d"),
+                new AggregateCall(COUNT, 5, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "count_t"),
+                new AggregateCall(SUM, 5, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 2), "sum_t"),
+                AggregateCall.countStar("n"));
+        int[] handed = {1, 2, 3, 4, 5};
+        for (int workers : new int[] {1, 2}) {
+            assertEquals(sorted(run(aggregated(schema, rows, null, plain, workers, handed), context(256))),
+                    sorted(run(aggregated(schema, rows, null, plain, workers), context(256))), workers + " workers");
+        }
+        Expr q = new Expr.ColumnReference(1, money);
+        Expr d = new Expr.ColumnReference(4, money);
+        Expr t = new Expr.ColumnReference(5, money);
+        Expr one = new Expr.Literal(1, SqlType.INT);
+        Expr discounted = Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, q, Expr.Arithmetic.of(ArithmeticOperator.SUBTRACT, one, d));
+        Expr charge = Expr.Arithmetic.of(ArithmeticOperator.MULTIPLY, discounted, Expr.Arithmetic.of(ArithmeticOperator.ADD, one, t));
+        List<AggregateCall> products = new ArrayList<>();
+        List<Expr> expressions = List.of(new Expr.ColumnReference(0, SqlType.INT), discounted, charge, d);
+        for (int column = 1; column < expressions.size(); column++) {
+            int scale = ((SqlType.DecimalType) expressions.get(column).type()).scale();
+            products.add(new AggregateCall(SUM, column, false, AggregateCall.NO_FILTER, SqlType.decimal(38, scale), "sum" + column));
+        }
+        // The products as the aggregation computes them from the longs; then a projection that
+        // computes over the columns itself (a sum, not a product), which must ask for the vectors.
+        List<Expr> computed = List.of(new Expr.ColumnReference(0, SqlType.INT),
+                Expr.Arithmetic.of(ArithmeticOperator.ADD, q, d), d);
+        for (List<Expr> projected : List.of(expressions, computed)) {
+            List<AggregateCall> calls = projected == expressions ? products : products.subList(0, 1);
+            for (int workers : new int[] {1, 2}) {
+                assertEquals(sorted(run(aggregated(schema, rows, projected, calls, workers), context(256))),
+                        sorted(run(aggregated(schema, rows, projected, calls, workers, handed), context(256))),
+                        projected + ", " + workers + " workers");
+            }
+        }
+        // A BIGINT total past its type is 22003 from the stored longs as from the vector.
+        List<AggregateCall> bigintSum = List.of(new AggregateCall(SUM, 2, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "sum_b"));
+        ColumbaException overflow = assertThrows(ColumbaException.class,
+                () -> run(aggregated(schema, rows, null, bigintSum, 1, handed), context(256)));
+        assertEquals("22003", overflow.errorCode().sqlState(), overflow.getMessage());
+        // A product past a long in one batch is computed by the kernels, which ask for the vectors.
+        List<Object[]> wide = new ArrayList<>(rows.subList(0, 600));
+        wide.set(300, new Object[] {1, new BigDecimal("9999999999999.99"), 5L, 1, new BigDecimal("-9999999999999.99"),
+                new BigDecimal("-0.99")});
+        for (int workers : new int[] {1, 2}) {
+            assertEquals(sorted(run(aggregated(schema, wide, expressions, products, workers), context(256))),
+                    sorted(run(aggregated(schema, wide, expressions, products, workers, handed), context(256))), "wide products");
+        }
+    }
+
+    /**
+     * An aggregation by {@code k} (column 0) of {@code rows}, through a projection of {@code
+     * expressions} unless null, alone or as two workers' partial aggregations merged; the source
+     * hands columns {@code longs} on as stored longs.
+     */
+    private static Operator aggregated(TableSchema schema, List<Object[]> rows, List<Expr> expressions, List<AggregateCall> calls,
+                                       int workers, int... longs) {
+        List<Operator> inputs = new ArrayList<>();
+        int half = rows.size() / 2;
+        for (List<Object[]> share : workers == 1 ? List.of(rows) : List.of(rows.subList(0, half), rows.subList(half, rows.size()))) {
+            Operator source = new ListSource(schema, share, 256, new java.util.Random(share.size()), -1).handOnLongs(longs);
+            if (expressions != null) {
+                List<String> names = new ArrayList<>();
+                for (int column = 0; column < expressions.size(); column++) {
+                    names.add("c" + column);
+                }
+                source = new ProjectOperator(source, expressions, names);
+            }
+            inputs.add(source);
+        }
+        if (workers == 1) {
+            return new HashAggregateOperator(inputs.getFirst(), List.of(0), calls);
+        }
+        List<Operator> partials = new ArrayList<>();
+        for (Operator input : inputs) {
+            partials.add(HashAggregateOperator.partial(input, List.of(0), calls));
+        }
+        return HashAggregateOperator.merging(new GatherOperator(partials), 1, calls,
+                HashAggregateOperator.argumentTypes(inputs.getFirst().schema(), calls));
+    }
+
+    /** The rows as lists, ordered by their first column (a group key). */
+    private static List<List<Object>> sorted(List<Object[]> rows) {
+        return rows.stream().sorted(java.util.Comparator.comparingInt(row -> (Integer) row[0])).map(Arrays::asList).toList();
+    }
+
     private static ProjectOperator project(TableSchema schema, List<Object[]> rows, List<Expr> expressions) {
         List<String> names = new ArrayList<>();
         for (int column = 0; column < expressions.size(); column++) {

@@ -1,11 +1,13 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.NativeLongs;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.TableSchema;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -26,6 +28,8 @@ final class ListSource implements Operator {
     private final int failAfterBatches;
     private BufferAllocator allocator;
     private Batch batch;
+    /** Columns handed on as stored longs ({@link #handOnLongs}), their vectors written only when asked. */
+    private int[] longColumns = new int[0];
     private int next;
     private int batches;
     boolean opened;
@@ -48,6 +52,18 @@ final class ListSource implements Operator {
         return new ListSource(schema, rows, batchSize, selections == null ? null : new Random(rows.size()), failAfterBatches);
     }
 
+    /**
+     * Hands columns {@code columns} (INT, BIGINT, narrow DECIMAL) on as a columnstore scan told to
+     * does ({@link NativeLongs}): in every batch without a NULL in the column, the live rows' stored
+     * longs, and the vector left holding only NULLs until a consumer asks for it
+     * ({@link NativeLongs#materialize}); so a consumer that reads the vector without asking gets wrong
+     * answers. Before {@link #open}.
+     */
+    ListSource handOnLongs(int... columns) {
+        longColumns = columns.clone();
+        return this;
+    }
+
     static ListSource of(TableSchema schema, List<Object[]> rows, int batchSize) {
         return new ListSource(schema, rows, batchSize, null, -1);
     }
@@ -67,6 +83,9 @@ final class ListSource implements Operator {
         opened = true;
         allocator = context.allocator().newChildAllocator("ListSource", 0, Long.MAX_VALUE);
         batch = Batch.create(schema, allocator);
+        for (int column : longColumns) {
+            batch.attachLongs(column, new NativeLongs());
+        }
     }
 
     @Override
@@ -88,15 +107,49 @@ final class ListSource implements Operator {
             physical.add(rows.get(next++));
         }
         for (int column = 0; column < schema.size(); column++) {
-            for (int row = 0; row < physical.size(); row++) {
-                VectorValues.set(batch.column(column), row, schema.column(column).type(), physical.get(row)[column]);
+            NativeLongs longs = batch.longs(column);
+            if (longs != null) {
+                longs.forget();
+                if (handOnLongs(column, physical, longs)) {
+                    continue;
+                }
             }
+            writeColumn(column, physical);
         }
         batch.setRowCount(physical.size());
         if (live.size() < physical.size()) {
             batch.select(live.stream().mapToInt(Integer::intValue).toArray(), live.size());
         }
         return batch;
+    }
+
+    private void writeColumn(int column, List<Object[]> physical) {
+        for (int row = 0; row < physical.size(); row++) {
+            VectorValues.set(batch.column(column), row, schema.column(column).type(), physical.get(row)[column]);
+        }
+    }
+
+    /** Writes the column's stored longs and defers its vector, unless some row of the batch is NULL there (false). */
+    private boolean handOnLongs(int column, List<Object[]> physical, NativeLongs longs) {
+        long[] values = longs.valuesFor(physical.size());
+        long lowest = Long.MAX_VALUE;
+        long highest = Long.MIN_VALUE;
+        for (int row = 0; row < physical.size(); row++) {
+            Object value = physical.get(row)[column];
+            if (value == null) {
+                return false;
+            }
+            values[row] = value instanceof BigDecimal decimal ? decimal.unscaledValue().longValueExact() : ((Number) value).longValue();
+            lowest = Math.min(lowest, values[row]);
+            highest = Math.max(highest, values[row]);
+        }
+        for (int row = 0; row < physical.size(); row++) {
+            VectorValues.setNull(batch.column(column), row);
+        }
+        // Every other batch with bounds that rule nothing out, as a segment of unknown range has.
+        longs.markDefined(batches % 2 == 0 ? lowest : Long.MIN_VALUE, batches % 2 == 0 ? highest : Long.MAX_VALUE);
+        longs.defer(() -> writeColumn(column, physical));
+        return true;
     }
 
     @Override

@@ -47,6 +47,7 @@ public final class ColumnstoreScanOperator implements Operator {
     private final TableSchema schema;
     private final List<RuntimeFilterProbe> probes = new ArrayList<>();
     private final List<Integer> deferred = new ArrayList<>();
+    private final List<Integer> deferredToLongs = new ArrayList<>();
     /** Aggregates the scan computes itself over the rowgroups it can answer without their rows (see {@link #aggregate}). */
     private List<ScanAggregate> aggregates = List.of();
     private BufferAllocator allocator;
@@ -106,6 +107,18 @@ public final class ColumnstoreScanOperator implements Operator {
             throw new IllegalStateException("the scan of " + table.name() + " is open already");
         }
         deferred.add(column);
+    }
+
+    /**
+     * Lets output column {@code column} (INT, BIGINT or DECIMAL of precision at most 18) hand on its
+     * values as stored longs and defer writing its vector until a consumer asks (see {@link
+     * ColumnstoreScan#deferToLongs}). Before {@link #open}.
+     */
+    public void deferToLongs(int column) {
+        if (scan != null) {
+            throw new IllegalStateException("the scan of " + table.name() + " is open already");
+        }
+        deferredToLongs.add(column);
     }
 
     /**
@@ -181,6 +194,7 @@ public final class ColumnstoreScanOperator implements Operator {
                 : new ColumnstoreScan(table, environment.reader(), options, counters, allocator, morsels);
         probes.forEach(scan::testAgainst);
         deferred.forEach(scan::deferStrings);
+        deferredToLongs.forEach(scan::deferToLongs);
         if (!aggregates.isEmpty()) {
             scan.aggregate(aggregates);
         }

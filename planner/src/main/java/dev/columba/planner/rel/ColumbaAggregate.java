@@ -117,12 +117,73 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
      */
     Operator instantiateInput(Execution execution, RelNode input) {
         ColumbaColumnstoreScan scan = deferKeyStrings(execution, input);
+        ColumbaColumnstoreScan summedScan = deferSummedLongs(execution, input);
         aggregateInScan(execution, input);
         Operator operator = execution.instantiate(input);
         if (scan != null) {
             execution.dropDeferredStrings(scan);
         }
+        if (summedScan != null) {
+            execution.dropDeferredLongs(summedScan);
+        }
         return operator;
+    }
+
+    /**
+     * Lets the columnstore scan under {@code input} hand on as stored longs, without writing their
+     * vectors, the whole-number and narrow DECIMAL columns that this aggregate only sums: columns
+     * read by no call but SUM and AVG (without DISTINCT or FILTER) and by no group key, reaching the
+     * scan through projections that pass them on or multiply them into a DECIMAL product that such
+     * a call sums (which the aggregation computes from the longs, {@code DecimalProducts}); a
+     * projection that computes anything else is not passed. TPC-H Q1's quantity, price, discount
+     * and tax then go from the packed segments into the sums as longs. Returns the scan told, or null.
+     */
+    private ColumbaColumnstoreScan deferSummedLongs(Execution execution, RelNode input) {
+        Set<Integer> columns = new HashSet<>();
+        for (AggregateCall call : getAggCallList()) {
+            AggregateFunction function = function(call);
+            if ((function == AggregateFunction.SUM || function == AggregateFunction.AVG) && !isLiteral(call)
+                    && !call.isDistinct() && call.filterArg < 0 && call.getArgList().size() == 1) {
+                columns.add(call.getArgList().getFirst());
+            }
+        }
+        for (AggregateCall call : getAggCallList()) {
+            AggregateFunction function = function(call);
+            if (function != AggregateFunction.SUM && function != AggregateFunction.AVG || call.isDistinct() || call.filterArg >= 0) {
+                columns.removeAll(call.getArgList());
+            }
+            columns.remove(call.filterArg);
+        }
+        columns.removeAll(getGroupSet().asList());
+        RelNode node = physical(input);
+        while (!columns.isEmpty() && node instanceof ColumbaProject project) {
+            Set<Integer> below = new HashSet<>();
+            Set<Integer> otherwiseRead = new HashSet<>();
+            List<RexNode> projects = project.getProjects();
+            for (int output = 0; output < projects.size(); output++) {
+                RexNode expression = projects.get(output);
+                boolean summed = columns.contains(output);
+                if (!(expression instanceof RexInputRef) && !(summed && expression.getKind() == SqlKind.TIMES
+                        && SqlTypes.fromRelType(expression.getType()) instanceof SqlType.DecimalType)) {
+                    return null;
+                }
+                for (int column : RelOptUtil.InputFinder.bits(expression)) {
+                    (summed ? below : otherwiseRead).add(column);
+                }
+            }
+            below.removeAll(otherwiseRead);
+            columns = below;
+            node = physical(project.getInput());
+        }
+        if (!(node instanceof ColumbaColumnstoreScan scan)) {
+            return null;
+        }
+        columns.removeIf(column -> !scan.canDeferToLongs(column));
+        if (columns.isEmpty()) {
+            return null;
+        }
+        execution.deferLongs(scan, columns);
+        return scan;
     }
 
     /**

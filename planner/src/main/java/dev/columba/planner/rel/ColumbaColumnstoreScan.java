@@ -196,11 +196,22 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
                     return resolved;
                 }, false);
         execution.takeDeferredStrings(this).forEach(scan::deferStrings);
+        execution.takeDeferredLongs(this).forEach(scan::deferToLongs);
         ScanAggregation aggregation = execution.takeScanAggregation(this);
         if (aggregation != null) {
             aggregation.takenBy(scan);
         }
         return scan;
+    }
+
+    /**
+     * Whether output column {@code column} may hand on its values as stored longs with its vector
+     * deferred ({@code ColumnstoreScan.deferToLongs}): INT, BIGINT or DECIMAL of precision at most 18.
+     */
+    boolean canDeferToLongs(int column) {
+        SqlType type = columnstore.schema().column(projection[column]).type();
+        return type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType
+                || (type instanceof SqlType.DecimalType decimal && decimal.precision() <= 18);
     }
 
     /**

@@ -37,6 +37,7 @@ public final class Execution {
     private final ConcurrentMap<String, RuntimeFilter> runtimeFilters;
     /** Per columnstore scan about to be instantiated, the output columns whose strings it may defer. */
     private final Map<RelNode, Set<Integer>> deferredStrings = new IdentityHashMap<>();
+    private final Map<RelNode, Set<Integer>> deferredLongs = new IdentityHashMap<>();
     /** Per columnstore scan about to be instantiated, the aggregates it may compute itself; per aggregate, the request it made. */
     private final Map<RelNode, ScanAggregation> scanAggregations = new IdentityHashMap<>();
     private final Map<RelNode, ScanAggregation> aggregationsMade = new IdentityHashMap<>();
@@ -208,6 +209,28 @@ public final class Execution {
 
     public void dropDeferredStrings(RelNode scan) {
         deferredStrings.remove(scan);
+    }
+
+    /**
+     * Lets the next instantiation of {@code scan} (a columnstore scan) hand on output columns
+     * {@code columns} as stored longs and defer writing their vectors (see {@code
+     * NativeLongs.defer}): the caller, about to instantiate the scan's consumers, knows that only
+     * an aggregation summing those columns reads them (projections on the way ask for the vectors
+     * they compute from). As {@link #deferStrings}: {@link #takeDeferredLongs} consumes it, {@link
+     * #dropDeferredLongs} withdraws what was not consumed.
+     */
+    public void deferLongs(RelNode scan, Set<Integer> columns) {
+        deferredLongs.put(scan, Set.copyOf(columns));
+    }
+
+    /** The columns {@code scan} may hand on as stored longs, once (empty when none). */
+    public Set<Integer> takeDeferredLongs(RelNode scan) {
+        Set<Integer> columns = deferredLongs.remove(scan);
+        return columns == null ? Set.of() : columns;
+    }
+
+    public void dropDeferredLongs(RelNode scan) {
+        deferredLongs.remove(scan);
     }
 
     /**
