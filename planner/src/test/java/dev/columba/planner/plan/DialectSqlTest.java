@@ -127,6 +127,68 @@ class DialectSqlTest {
         check(sql, h2Sql, ordered);
     }
 
+    /**
+     * STRING_AGG queries, each with the LISTAGG H2 runs for it, and whether the order of the rows is
+     * decided. A text without WITHIN GROUP has no defined order of its values: those queries keep
+     * one value per group or compare lengths.
+     */
+    static Stream<Arguments> stringAggQueries() {
+        return Stream.of(
+                Arguments.of("SELECT a, STRING_AGG(c, ', ') WITHIN GROUP (ORDER BY c, id) FROM t1 GROUP BY a",
+                        "SELECT a, LISTAGG(c, ', ') WITHIN GROUP (ORDER BY c, id) FROM t1 GROUP BY a", false),
+                Arguments.of("SELECT a, STRING_AGG(c, '|') WITHIN GROUP (ORDER BY id DESC) AS s, COUNT(*), SUM(d) FROM t1 GROUP BY a ORDER BY a",
+                        "SELECT a, LISTAGG(c, '|') WITHIN GROUP (ORDER BY id DESC), COUNT(*), SUM(d) FROM t1 GROUP BY a ORDER BY a", true),
+                Arguments.of("SELECT STRING_AGG(c, '') WITHIN GROUP (ORDER BY id) FROM t1 WHERE id < 50",
+                        "SELECT LISTAGG(c, '') WITHIN GROUP (ORDER BY id) FROM t1 WHERE id < 50", true),
+                Arguments.of("SELECT id, STRING_AGG(c, '-') FROM t1 GROUP BY id", "SELECT id, LISTAGG(c, '-') FROM t1 GROUP BY id", false),
+                Arguments.of("SELECT a, LENGTH(STRING_AGG(c, ';')), COUNT(c) FROM t1 GROUP BY a",
+                        "SELECT a, LENGTH(LISTAGG(c, ';')), COUNT(c) FROM t1 GROUP BY a", false),
+                Arguments.of("SELECT k, STRING_AGG(v, ',') WITHIN GROUP (ORDER BY v DESC) FROM t2 WHERE k > 100 GROUP BY k",
+                        "SELECT k, LISTAGG(v, ',') WITHIN GROUP (ORDER BY v DESC) FROM t2 WHERE k > 100 GROUP BY k", false),
+                Arguments.of("SELECT STRING_AGG(c, ',') FROM empty1", "SELECT LISTAGG(c, ',') FROM empty1", true),
+                Arguments.of("SELECT t2.k, STRING_AGG(t1.c, '/') WITHIN GROUP (ORDER BY t1.id) FROM t1 JOIN t2 ON t1.a = t2.k GROUP BY t2.k",
+                        "SELECT t2.k, LISTAGG(t1.c, '/') WITHIN GROUP (ORDER BY t1.id) FROM t1 JOIN t2 ON t1.a = t2.k GROUP BY t2.k", false),
+                Arguments.of("SELECT a, STRING_AGG(c, ',') WITHIN GROUP (ORDER BY c) FROM (SELECT DISTINCT a, c FROM t1) AS x GROUP BY a",
+                        "SELECT a, LISTAGG(c, ',') WITHIN GROUP (ORDER BY c) FROM (SELECT DISTINCT a, c FROM t1) AS x GROUP BY a", false));
+    }
+
+    @ParameterizedTest
+    @MethodSource("stringAggQueries")
+    void stringAggAgreesWithH2(String sql, String h2Sql, boolean ordered) throws SQLException {
+        check(sql, h2Sql, ordered);
+    }
+
+    @Test
+    void unorderedStringAggJoinsEveryValueOnce() {
+        String sql = "SELECT a, STRING_AGG(CAST(id AS VARCHAR(10)), '+') FROM ct1 GROUP BY a OPTION (MAXDOP 2)";
+        db.settings(SettingValues.defaults().with(StandardSettings.PARALLELISM_THRESHOLD_ROWS, 0));
+        List<List<Object>> rows;
+        try {
+            assertTrue(db.explain(sql).contains("Parallelism"), db.explain(sql));
+            rows = db.query(sql);
+        } finally {
+            db.settings(SettingValues.defaults());
+        }
+        StringBuilder all = new StringBuilder();
+        for (List<Object> row : rows) {
+            all.append(all.isEmpty() ? "" : "+").append(row.get(1));
+        }
+        String[] parts = all.toString().split("\\+");
+        assertEquals(T1_ROWS, parts.length);
+        assertEquals(T1_ROWS, java.util.Arrays.stream(parts).distinct().count());
+    }
+
+    @Test
+    void stringAggMisuseIsRefusedClearly() {
+        ColumbaException separator = assertThrows(ColumbaException.class,
+                () -> db.query("SELECT STRING_AGG(c, c) FROM t1"));
+        assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, separator.errorCode());
+        assertTrue(separator.getMessage().contains("separator"), separator.getMessage());
+        ColumbaException orders = assertThrows(ColumbaException.class, () -> db.query(
+                "SELECT STRING_AGG(c, ',') WITHIN GROUP (ORDER BY id), STRING_AGG(c, ',') WITHIN GROUP (ORDER BY c) FROM t1"));
+        assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, orders.errorCode());
+    }
+
     @Test
     void topWithOrderByIsOneTopNSort() {
         String plan = db.explain("SELECT TOP 5 id, a FROM t1 ORDER BY a DESC, id");
