@@ -523,6 +523,7 @@ public final class QueryPlanner {
         CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
                 new CalciteConnectionConfigImpl(properties));
         SqlValidator validator = newValidator(catalogReader, typeFactory);
+        ColumnLabels labels = ColumnLabels.before(node);
         SqlNode validated = validate(validator, node);
         checkCancelled();
         List<SqlType> parameterTypes = new ArrayList<>();
@@ -584,8 +585,10 @@ public final class QueryPlanner {
             explainLines.addFirst(TRIVIAL_PLAN_LINE);
         }
         String explain = String.join("\n", explainLines);
-        return new PlannedStatement(best, rexBuilder, schema, modifies, lockIds(best), parameterTypes, explain,
-                !readsSystemView(best));
+        List<String> columnLabels = modifies || labels == null
+                ? PreparedStatementPlan.names(schema) : labels.after(validator, root.validatedRowType);
+        return new PlannedStatement(best, rexBuilder, schema, columnLabels, modifies, lockIds(best), parameterTypes,
+                explain, !readsSystemView(best));
     }
 
     /**
