@@ -1059,7 +1059,8 @@ SqlNode ColumbaExplain() :
 }
 
 /**
- * SELECT [ ALL | DISTINCT ] item, ... INTO table [ FROM ... [ WHERE ... ] [ GROUP BY ... ] [ HAVING ... ] ]
+ * SELECT [ ALL | DISTINCT ] [ TOP n ] item, ... INTO table [ FROM ... [ WHERE ... ] [ GROUP BY ... ] [ HAVING ... ]
+ *     [ ORDER BY ... ] ]
  *
  * SQL Server's SELECT INTO, which means CREATE TABLE table AS SELECT ...: it becomes that
  * statement (a rowstore heap with the query's columns). Calcite's SqlSelect production has no
@@ -1078,12 +1079,15 @@ SqlNode ColumbaSelectInto() :
     SqlNode where = null;
     SqlNodeList groupBy = null;
     SqlNode having = null;
+    SqlNodeList orderBy = null;
+    SqlNode top = null;
 }
 {
     (
         LOOKAHEAD({ SelectIntoLookahead.intoFollows(this) })
         <SELECT> { s = span(); }
         [ keyword = AllOrDistinct() { keywords.add(keyword); } ]
+        [ LOOKAHEAD(2) top = ColumbaTop() ]
         AddSelectItem(selectList)
         ( <COMMA> AddSelectItem(selectList) )*
         <INTO> target = CompoundIdentifier()
@@ -1092,12 +1096,13 @@ SqlNode ColumbaSelectInto() :
             [ where = Where() ]
             [ groupBy = GroupBy() ]
             [ having = Having() ]
+            [ orderBy = OrderBy(true) ]
         ]
         {
             final SqlSelect select = new SqlSelect(s.end(this),
                 new SqlNodeList(keywords, s.pos()),
                 new SqlNodeList(selectList, Span.of(selectList).pos()),
-                fromClause, where, groupBy, having, null, null, null, null, null,
+                fromClause, where, groupBy, having, null, null, orderBy, null, top,
                 new SqlNodeList(getPos()));
             return new SqlCreateTable(s.end(this), false, false, target, SqlNodeList.EMPTY, null,
                 SqlNodeList.EMPTY, select);
