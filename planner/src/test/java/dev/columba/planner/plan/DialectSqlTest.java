@@ -236,6 +236,8 @@ class DialectSqlTest {
             assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, dml.errorCode(), statement);
             assertTrue(dml.getMessage().contains("TOP (n) is not supported"), dml.getMessage());
         }
+        ColumbaException huge = assertThrows(ColumbaException.class, () -> db.query("SELECT TOP 99999999999999999999 id FROM t1"));
+        assertEquals("22003", huge.errorCode().sqlState(), huge.getMessage());
         ColumbaException negative = assertThrows(ColumbaException.class, () -> db.query("SELECT TOP (?) id FROM t1", -1));
         assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
     }
