@@ -32,6 +32,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
@@ -125,7 +126,9 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
             if (node instanceof Project project) {
                 RexNode expression = project.getProjects().get(column);
                 if (expression instanceof RexLiteral literal) {
-                    return literal.isNull() ? null : literal.getValueAs(String.class);
+                    // A binary literal (X'FF') is no text to put between strings.
+                    return literal.isNull() || !SqlTypeFamily.CHARACTER.contains(literal.getType()) ? null
+                            : literal.getValueAs(String.class);
                 }
                 if (!(expression instanceof RexInputRef reference)) {
                     return null;

@@ -184,6 +184,10 @@ class DialectSqlTest {
                 () -> db.query("SELECT STRING_AGG(c, c) FROM t1"));
         assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, separator.errorCode());
         assertTrue(separator.getMessage().contains("separator"), separator.getMessage());
+        // Found by the SQL fuzzing campaign (seed 20261127, index 73): an AssertionError, XX000.
+        ColumbaException binary = assertThrows(ColumbaException.class,
+                () -> db.query("SELECT COUNT(DISTINCT c), STRING_AGG(c, X'FF') FROM t1"));
+        assertTrue(binary.errorCode() != ErrorCode.INTERNAL, binary.getMessage());
         ColumbaException orders = assertThrows(ColumbaException.class, () -> db.query(
                 "SELECT STRING_AGG(c, ',') WITHIN GROUP (ORDER BY id), STRING_AGG(c, ',') WITHIN GROUP (ORDER BY c) FROM t1"));
         assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, orders.errorCode());
