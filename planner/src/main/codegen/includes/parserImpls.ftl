@@ -1059,7 +1059,8 @@ SqlNode ColumbaExplain() :
 }
 
 /**
- * SELECT [ ALL | DISTINCT ] item, ... INTO table [ FROM ... [ WHERE ... ] [ GROUP BY ... ] [ HAVING ... ] ]
+ * SELECT [ ALL | DISTINCT ] [ TOP n ] item, ... INTO table [ FROM ... [ WHERE ... ] [ GROUP BY ... ] [ HAVING ... ]
+ *     [ ORDER BY ... ] ]
  *
  * SQL Server's SELECT INTO, which means CREATE TABLE table AS SELECT ...: it becomes that
  * statement (a rowstore heap with the query's columns). Calcite's SqlSelect production has no
@@ -1078,12 +1079,15 @@ SqlNode ColumbaSelectInto() :
     SqlNode where = null;
     SqlNodeList groupBy = null;
     SqlNode having = null;
+    SqlNodeList orderBy = null;
+    SqlNode top = null;
 }
 {
     (
         LOOKAHEAD({ SelectIntoLookahead.intoFollows(this) })
         <SELECT> { s = span(); }
         [ keyword = AllOrDistinct() { keywords.add(keyword); } ]
+        [ LOOKAHEAD(2) top = ColumbaTop() ]
         AddSelectItem(selectList)
         ( <COMMA> AddSelectItem(selectList) )*
         <INTO> target = CompoundIdentifier()
@@ -1092,12 +1096,13 @@ SqlNode ColumbaSelectInto() :
             [ where = Where() ]
             [ groupBy = GroupBy() ]
             [ having = Having() ]
+            [ orderBy = OrderBy(true) ]
         ]
         {
             final SqlSelect select = new SqlSelect(s.end(this),
                 new SqlNodeList(keywords, s.pos()),
                 new SqlNodeList(selectList, Span.of(selectList).pos()),
-                fromClause, where, groupBy, having, null, null, null, null, null,
+                fromClause, where, groupBy, having, null, null, orderBy, null, top,
                 new SqlNodeList(getPos()));
             return new SqlCreateTable(s.end(this), false, false, target, SqlNodeList.EMPTY, null,
                 SqlNodeList.EMPTY, select);
@@ -1357,4 +1362,97 @@ void ColumbaUpdateValue(List<SqlNode> list) :
         e = Expression(ExprContext.ACCEPT_SUB_QUERY)
     )
     { list.add(e); }
+}
+
+/**
+ * TOP count | TOP ( count ), count a whole number or a parameter: SQL Server's row limit, which
+ * templates/Parser.jj reads after SELECT [ ALL | DISTINCT ]. The count becomes the SqlSelect's
+ * fetch, as LIMIT's does, and with an ORDER BY the SqlOrderBy's (columbaTopOrderBy), so that
+ * TOP n ... ORDER BY is the same top-N sort as ORDER BY ... LIMIT n. TOP's two variants are
+ * refused as not supported: PERCENT (the count depends on the rows the query yields) and
+ * WITH TIES (the last row's equals in the sort order).
+ */
+SqlNode ColumbaTop() :
+{
+    final Span s;
+    final SqlNode count;
+}
+{
+    <TOP> { s = span(); }
+    (
+        count = UnsignedNumericLiteralOrParam()
+    |
+        <LPAREN> count = UnsignedNumericLiteralOrParam() <RPAREN>
+    )
+    [
+        <PERCENT> {
+            throw columbaNotSupported(s.end(this), "TOP ... PERCENT is not supported; use TOP n with a row count");
+        }
+    ]
+    [
+        <WITH> <TIES> {
+            throw columbaNotSupported(s.end(this), "TOP ... WITH TIES is not supported; use RANK() OVER (ORDER BY ...) <= n"
+                + " in a derived table to keep the rows tied with the last one");
+        }
+    ]
+    { return count; }
+}
+
+/**
+ * Calcite's SqlOrderBy, except after SELECT TOP: the count moves from the SqlSelect to the
+ * SqlOrderBy, so that it limits the sorted rows (SQL Server's TOP with ORDER BY) and Calcite's
+ * validator, which moves an ORDER BY's offset and fetch into its SqlSelect, does not overwrite it
+ * with none. TOP beside OFFSET, LIMIT or FETCH is SQL Server's Msg 10741.
+ */
+JAVACODE SqlNode columbaTopOrderBy(SqlParserPos pos, SqlNode query, SqlNodeList orderList, SqlNode offset,
+    SqlNode fetch)
+{
+    if (query instanceof SqlSelect && ((SqlSelect) query).getFetch() != null) {
+        final SqlSelect select = (SqlSelect) query;
+        if (offset != null || fetch != null) {
+            throw columbaError(pos, "TOP cannot be used in the same query as OFFSET, LIMIT or FETCH");
+        }
+        final SqlNode top = select.getFetch();
+        select.setFetch(null);
+        return new SqlOrderBy(pos, select, orderList, null, top);
+    }
+    return new SqlOrderBy(pos, query, orderList, offset, fetch);
+}
+
+/**
+ * A statement the parser reads but Columba does not run (SQLSTATE 0A000, not a syntax error):
+ * ColumbaSqlParser takes it out of the SqlParseException Calcite wraps it in.
+ */
+JAVACODE ColumbaException columbaNotSupported(SqlParserPos pos, String message)
+{
+    return new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, message + " (line " + pos.getLineNum()
+        + ", column " + pos.getColumnNum() + ")");
+}
+
+/**
+ * UPDATE TOP ( n ) ..., DELETE TOP ( n ) ..., INSERT TOP ( n ) ...: SQL Server changes any n of
+ * the rows the statement selects, in no defined order. Columba refuses them as not supported
+ * (0A000) rather than as a syntax error, and says how to write the same with a defined order.
+ * A table called top keeps working: the parentheses that SQL Server requires here decide.
+ */
+SqlNode ColumbaDmlTop() :
+{
+    final Span s;
+    final String statement;
+}
+{
+    (
+        LOOKAHEAD({
+            (getToken(1).kind == UPDATE || getToken(1).kind == DELETE || getToken(1).kind == INSERT)
+            && getToken(2).kind == TOP && getToken(3).kind == LPAREN
+        })
+        ( <UPDATE> | <DELETE> | <INSERT> ) { s = span(); statement = token.image.toUpperCase(java.util.Locale.ROOT); }
+        <TOP>
+        {
+            throw columbaNotSupported(s.end(this), statement + " TOP (n) is not supported; limit the rows by their key"
+                + " instead: ... WHERE key IN (SELECT TOP (n) key FROM ... ORDER BY ...)");
+        }
+    |
+        UnusedExtension() { return null; }
+    )
 }

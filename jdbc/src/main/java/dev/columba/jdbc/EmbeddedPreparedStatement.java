@@ -167,7 +167,8 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
         checkOpen();
         Optional<Session.Description> description = connection.describe(sql);
         return description.isEmpty() || description.get().columns() == null ? null
-                : new EmbeddedResultSetMetaData(description.get().columns(), description.get().identityColumns());
+                : new EmbeddedResultSetMetaData(description.get().columns(), description.get().identityColumns(),
+                        description.get().columnLabels());
     }
 
     /**

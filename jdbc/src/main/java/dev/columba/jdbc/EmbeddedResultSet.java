@@ -63,6 +63,8 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
     private final TableSchema schema;
     /** The columns that are a table's IDENTITY column as stored ({@link EmbeddedResultSetMetaData#isAutoIncrement}). */
     private final java.util.BitSet identityColumns;
+    /** The columns' labels as the query wrote them (may repeat: {@code SELECT a.id, b.id}). */
+    private final java.util.List<String> columnLabels;
     private final long maxRows;
     private final int maxFieldSize;
     private RowSource source;
@@ -95,6 +97,8 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
         this.schema = source.schema();
         this.identityColumns = source instanceof RowSource.Batches batches ? batches.rows().identityColumns()
                 : new java.util.BitSet();
+        this.columnLabels = source instanceof RowSource.Batches batches ? batches.rows().columnLabels()
+                : EmbeddedResultSetMetaData.names(schema);
         this.maxRows = maxRows;
         this.maxFieldSize = maxFieldSize;
         this.queryRunning = source instanceof RowSource.Batches;
@@ -371,9 +375,13 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
         synchronized (lock) {
             checkOpen();
             if (columnsByLabel == null) {
+                // A label finds its first column; the schema's distinct names (id0) find theirs too.
                 columnsByLabel = new HashMap<>();
                 for (int column = schema.size() - 1; column >= 0; column--) {
                     columnsByLabel.put(schema.column(column).name().toLowerCase(Locale.ROOT), column + 1);
+                }
+                for (int column = schema.size() - 1; column >= 0; column--) {
+                    columnsByLabel.put(columnLabels.get(column).toLowerCase(Locale.ROOT), column + 1);
                 }
             }
             Integer index = columnLabel == null ? null : columnsByLabel.get(columnLabel.toLowerCase(Locale.ROOT));
@@ -395,7 +403,7 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
-        return new EmbeddedResultSetMetaData(schema, identityColumns);
+        return new EmbeddedResultSetMetaData(schema, identityColumns, columnLabels);
     }
 
     // ---- getters by index -----------------------------------------------------------------------

@@ -16,11 +16,24 @@ import java.sql.SQLException;
 final class EmbeddedResultSetMetaData implements ResultSetMetaData {
     private final TableSchema schema;
     private final java.util.BitSet identityColumns;
+    private final java.util.List<String> labels;
 
-    /** @param identityColumns the columns that are an IDENTITY column as stored (not copied: the caller's own) */
-    EmbeddedResultSetMetaData(TableSchema schema, java.util.BitSet identityColumns) {
+    /**
+     * @param identityColumns the columns that are an IDENTITY column as stored (not copied: the caller's own)
+     * @param labels the columns' labels as the query wrote them, one per column (may repeat)
+     */
+    EmbeddedResultSetMetaData(TableSchema schema, java.util.BitSet identityColumns, java.util.List<String> labels) {
+        if (labels.size() != schema.size()) {
+            throw new IllegalArgumentException(labels.size() + " labels for " + schema.size() + " columns");
+        }
         this.schema = schema;
         this.identityColumns = identityColumns;
+        this.labels = labels;
+    }
+
+    /** The names of {@code schema}'s columns: the labels of a result that knows no others. */
+    static java.util.List<String> names(TableSchema schema) {
+        return schema.columns().stream().map(Column::name).toList();
     }
 
     private Column column(int columnIndex) throws SQLException {
@@ -75,14 +88,21 @@ final class EmbeddedResultSetMetaData implements ResultSetMetaData {
         return JdbcTypes.displaySize(column(column).type());
     }
 
+    /**
+     * The label the query gave the column: {@code SELECT a.id, b.id} labels both {@code id}, as
+     * SQL Server's and PostgreSQL's drivers report them, though the result's schema names the
+     * second {@code id0} (core's schemas need distinct names; {@code findColumn("id0")} still finds it).
+     */
     @Override
     public String getColumnLabel(int column) throws SQLException {
-        return column(column).name();
+        column(column);
+        return labels.get(column - 1);
     }
 
+    /** The label, as SQL Server's driver reports it (no origin column names are passed to the result). */
     @Override
     public String getColumnName(int column) throws SQLException {
-        return column(column).name();
+        return getColumnLabel(column);
     }
 
     @Override

@@ -308,7 +308,7 @@ class MalformedStatementTest {
     @ParameterizedTest
     @ValueSource(strings = {
         "SELECT 'abc", "SELECT \"abc", "SELECT [abc", "SELECT /* abc", "SELECT 'a' || 'b", "SELECT U&'\\", "SELECT X'1",
-        "SELECT TOP 99999999999999999999 id FROM t", "SELECT (((((", "SELECT id FROM t WHERE NOT (i BETWEEN 1 AND NOT 9)", "SELECT ')", "\0", "SELECT \uD800",
+        "SELECT TOP (99999999999999999999 id FROM t", "SELECT (((((", "SELECT id FROM t WHERE NOT (i BETWEEN 1 AND NOT 9)", "SELECT ')", "\0", "SELECT \uD800",
     })
     void unterminatedAndMalformedTokensAreSyntaxErrors(String sql) throws SQLException {
         SQLException failure = failure(sql);

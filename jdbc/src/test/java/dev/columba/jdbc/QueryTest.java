@@ -28,6 +28,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,55 @@ class QueryTest {
     @AfterEach
     void close() throws SQLException {
         connection.close();
+    }
+
+    /**
+     * Columns of the same name from two tables keep the name the query gives them, as SQL Server
+     * and PostgreSQL label them, where Calcite's validator makes the second one {@code id0}: for
+     * named columns, for {@code *} and {@code t.*}, on the result set and on the prepared
+     * statement's metadata, on a rowstore and a columnstore table. An alias the query writes is
+     * kept as written, even one that looks made up ({@code id0}).
+     */
+    @Test
+    void duplicateColumnNamesKeepTheNamesTheQueryGives() throws SQLException {
+        statement.execute("CREATE TABLE la (id INT NOT NULL PRIMARY KEY, x VARCHAR(5))");
+        statement.execute("CREATE TABLE lb (id INT NOT NULL, y INT) WITH (storage = columnstore)");
+        statement.execute("INSERT INTO la VALUES (1, 'a'), (2, 'b')");
+        statement.execute("INSERT INTO lb VALUES (2, 20), (3, 30)");
+        Map<String, List<String>> expected = new java.util.LinkedHashMap<>();
+        expected.put("SELECT la.id, lb.id FROM la FULL JOIN lb ON la.id = lb.id", List.of("id", "id"));
+        expected.put("SELECT * FROM la JOIN lb ON la.id = lb.id", List.of("id", "x", "id", "y"));
+        expected.put("SELECT lb.*, la.* FROM la JOIN lb ON la.id = lb.id", List.of("id", "y", "id", "x"));
+        expected.put("SELECT la.id, lb.id AS id0, lb.id AS [ID], 1 + la.id FROM la JOIN lb ON la.id = lb.id",
+                List.of("id", "id0", "ID", "EXPR$3"));
+        expected.put("SELECT la.id, lb.id FROM la JOIN lb ON la.id = lb.id UNION ALL SELECT lb.id, la.id FROM la, lb",
+                List.of("id", "id"));
+        expected.put("SELECT TOP 1 la.id, lb.id FROM la JOIN lb ON la.id = lb.id ORDER BY lb.id", List.of("id", "id"));
+        for (Map.Entry<String, List<String>> query : expected.entrySet()) {
+            try (ResultSet rows = statement.executeQuery(query.getKey())) {
+                assertEquals(query.getValue(), labels(rows.getMetaData()), query.getKey());
+                if (query.getKey().contains("FULL JOIN")) {
+                    List<String> seen = new ArrayList<>();
+                    while (rows.next()) {
+                        seen.add(rows.getString("id") + "/" + rows.getString(2) + "/" + rows.getString("id0"));
+                    }
+                    seen.sort(null);
+                    assertEquals(List.of("1/null/null", "2/2/2", "null/3/3"), seen);
+                }
+            }
+            try (PreparedStatement prepared = connection.prepareStatement(query.getKey())) {
+                assertEquals(query.getValue(), labels(prepared.getMetaData()), query.getKey());
+            }
+        }
+    }
+
+    private static List<String> labels(java.sql.ResultSetMetaData metadata) throws SQLException {
+        List<String> labels = new ArrayList<>();
+        for (int column = 1; column <= metadata.getColumnCount(); column++) {
+            labels.add(metadata.getColumnLabel(column));
+            assertEquals(metadata.getColumnLabel(column), metadata.getColumnName(column));
+        }
+        return labels;
     }
 
     @Test

@@ -105,6 +105,7 @@ final class Accumulators {
                     ? new DoubleSumAccumulator(call.function() == AggregateFunction.AVG, charge)
                     : new ExactSumAccumulator(call.function() == AggregateFunction.AVG, argumentType, call.name(), charge);
             case MIN, MAX -> new ExtremeAccumulator(call.function() == AggregateFunction.MIN, argumentType, charge);
+            case STRING_AGG -> new StringAggAccumulator(call.separator(), charge);
         };
     }
 
@@ -880,6 +881,97 @@ final class Accumulators {
         @Override
         void writeState(FieldVector[] out, int from, int count) {
             write(out[0], type, from, count);
+        }
+
+        @Override
+        void merge(FieldVector[] state, int[] positions, int[] groupIds, int count) {
+            add(state[0], positions, groupIds, count);
+        }
+    }
+
+    /**
+     * STRING_AGG: per group the UTF-8 bytes of its values so far, joined by the separator, in the
+     * order rows arrive (the planner sorts the input for WITHIN GROUP, and then runs the
+     * aggregation whole, never split). Values are copied, so this allocates as the texts grow,
+     * charged to the query's memory limit. A worker's state is its text; merging appends it with
+     * the separator, in whatever order the states come (without WITHIN GROUP the order is not
+     * defined, as in SQL Server).
+     */
+    static final class StringAggAccumulator extends Accumulator {
+        private final byte[] separator;
+        /** Per group its text in {@code texts[group][0, lengths[group])}; null before its first value. */
+        private byte[][] texts = new byte[0][];
+        private int[] lengths = new int[0];
+        /** The bytes of all texts' arrays, charged besides the per-group arrays. */
+        private long textBytes;
+
+        StringAggAccumulator(String separator, MemoryCharge charge) {
+            super(charge);
+            this.separator = separator.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        long bytesPerGroup() {
+            return Integer.BYTES + 8;
+        }
+
+        @Override
+        void grow(int groups) {
+            texts = Arrays.copyOf(texts, groups);
+            lengths = Arrays.copyOf(lengths, groups);
+        }
+
+        @Override
+        void add(FieldVector values, int[] positions, int[] groupIds, int count) {
+            VarCharVector strings = (VarCharVector) values;
+            ArrowBuf data = strings.getDataBuffer();
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                if (strings.isNull(row)) {
+                    continue;
+                }
+                long start = strings.getStartOffset(row);
+                append(groupIds[index], data, start, (int) (strings.getEndOffset(row) - start));
+            }
+            charge.ensure(bytesPerGroup() * capacity + textBytes);
+        }
+
+        private void append(int group, ArrowBuf data, long start, int length) {
+            byte[] text = texts[group];
+            int used = lengths[group];
+            int joint = text == null ? 0 : separator.length;
+            long needed = (long) used + joint + length;
+            if (needed > SqlType.VarcharType.MAX_LENGTH) {
+                throw new ColumbaException(ErrorCode.STRING_TOO_LONG, "STRING_AGG's result passed "
+                        + SqlType.VarcharType.MAX_LENGTH + " bytes, the longest VARCHAR");
+            }
+            if (text == null || needed > text.length) {
+                int grown = (int) Math.min(SqlType.VarcharType.MAX_LENGTH, Math.max(needed, Math.max(16, 2L * (text == null ? 0 : text.length))));
+                textBytes += grown - (text == null ? 0 : text.length);
+                text = text == null ? new byte[grown] : Arrays.copyOf(text, grown);
+                texts[group] = text;
+            }
+            System.arraycopy(separator, 0, text, used, joint);
+            data.getBytes(start, text, used + joint, length);
+            lengths[group] = (int) needed;
+        }
+
+        @Override
+        void write(FieldVector out, SqlType type, int from, int count) {
+            VarCharVector strings = (VarCharVector) out;
+            for (int index = 0; index < count; index++) {
+                int group = from + index;
+                if (texts[group] == null) {
+                    VectorValues.setNull(out, index);
+                } else {
+                    strings.setSafe(index, texts[group], 0, lengths[group]);
+                }
+            }
+        }
+
+        @Override
+        void writeState(FieldVector[] out, int from, int count) {
+            write(out[0], null, from, count);
         }
 
         @Override

@@ -18,8 +18,10 @@ import java.util.Objects;
  *
  * @param argument the input column, or {@link #NO_ARGUMENT} for COUNT(*)
  * @param filter a BOOLEAN input column whose TRUE rows alone are aggregated, or {@link #NO_FILTER}
+ * @param separator what STRING_AGG puts between two values; null for every other function
  */
-public record AggregateCall(AggregateFunction function, int argument, boolean distinct, int filter, SqlType type, String name) {
+public record AggregateCall(AggregateFunction function, int argument, boolean distinct, int filter, SqlType type, String name,
+                            String separator) {
     public static final int NO_ARGUMENT = -1;
     public static final int NO_FILTER = -1;
 
@@ -34,6 +36,21 @@ public record AggregateCall(AggregateFunction function, int argument, boolean di
             throw new ColumbaException(ErrorCode.WRONG_TYPE, "only COUNT(*) takes no argument, not " + function
                     + (distinct ? " DISTINCT" : ""));
         }
+        if ((function == AggregateFunction.STRING_AGG) != (separator != null)) {
+            throw new IllegalArgumentException("STRING_AGG and only STRING_AGG takes a separator: " + function
+                    + " with " + (separator == null ? "none" : "'" + separator + "'"));
+        }
+    }
+
+    /** A call of any function but STRING_AGG, which takes no separator. */
+    public AggregateCall(AggregateFunction function, int argument, boolean distinct, int filter, SqlType type, String name) {
+        this(function, argument, distinct, filter, type, name, null);
+    }
+
+    /** {@code STRING_AGG(input[argument], separator)} named {@code name}: VARCHAR without a declared length. */
+    public static AggregateCall stringAgg(int argument, String separator, String name) {
+        return new AggregateCall(AggregateFunction.STRING_AGG, argument, false, NO_FILTER,
+                SqlType.varchar(SqlType.VarcharType.MAX_LENGTH), name, separator);
     }
 
     /** COUNT(*) named {@code name}. */
@@ -56,6 +73,7 @@ public record AggregateCall(AggregateFunction function, int argument, boolean di
         return switch (function) {
             case COUNT -> SqlType.BIGINT;
             case MIN, MAX -> argumentType;
+            case STRING_AGG -> SqlType.varchar(SqlType.VarcharType.MAX_LENGTH);
             case SUM -> switch (argumentType) {
                 case SqlType.IntegerType ignored -> SqlType.BIGINT;
                 case SqlType.BigintType ignored -> SqlType.decimal(38, 0);

@@ -9,5 +9,11 @@ public enum AggregateFunction {
     /** Mean of the non-NULL values; NULL over none. */
     AVG,
     MIN,
-    MAX
+    MAX,
+    /**
+     * The non-NULL values (VARCHAR or CHAR) joined by the call's separator in the order they
+     * arrive; NULL over none. SQL Server's STRING_AGG and the standard's LISTAGG: an order the
+     * query asks for (WITHIN GROUP) is the planner's to give, by sorting the input.
+     */
+    STRING_AGG
 }

@@ -345,6 +345,7 @@ public final class HashAggregateOperator extends BaseOperator {
                     : List.of(SqlType.decimal(38, argumentType instanceof SqlType.DecimalType decimal ? decimal.scale() : 0),
                             SqlType.BIGINT);
             case MIN, MAX -> List.of(argumentType);
+            case STRING_AGG -> List.of(call.type());
         };
     }
 
@@ -421,6 +422,8 @@ public final class HashAggregateOperator extends BaseOperator {
         boolean fits = switch (call.function()) {
             case COUNT -> type instanceof SqlType.BigintType;
             case MIN, MAX -> type.arrowType().equals(argument.arrowType());
+            case STRING_AGG -> type instanceof SqlType.VarcharType
+                    && (argument instanceof SqlType.VarcharType || argument instanceof SqlType.CharType);
             case SUM, AVG -> switch (argument) {
                 case SqlType.DoubleType ignored -> type instanceof SqlType.DoubleType;
                 case SqlType.IntegerType ignored -> isNumeric(type);
@@ -1091,6 +1094,7 @@ public final class HashAggregateOperator extends BaseOperator {
                         VectorValues.set(state[1], 0, SqlType.BIGINT, value.count());
                     }
                     case MIN, MAX -> VectorValues.set(state[0], 0, types.get(0), value.value());
+                    case STRING_AGG -> throw new ColumbaException(ErrorCode.INTERNAL, "a scan does not compute STRING_AGG");
                 }
                 for (FieldVector vector : state) {
                     vector.setValueCount(1);

@@ -425,6 +425,7 @@ public final class WindowOperator extends BaseOperator {
                     case COUNT -> SqlType.BIGINT;
                     case MIN, MAX -> argumentType;
                     case SUM, AVG -> call.type();
+                    case STRING_AGG -> throw new ColumbaException(ErrorCode.INTERNAL, "no window function is STRING_AGG");
                 };
                 AggregateCall aggregateCall = new AggregateCall(aggregate, call.argument(), false, AggregateCall.NO_FILTER,
                         accumulatedType, call.name());

@@ -125,6 +125,8 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         SqlType argumentType = call.argument() == AggregateCall.NO_ARGUMENT ? null : SCHEMA.column(call.argument()).type();
         return switch (call.function()) {
             case COUNT -> (long) values.size();
+            case STRING_AGG -> values.isEmpty() ? null
+                    : String.join(call.separator(), values.stream().map(Object::toString).toList());
             case MIN, MAX -> values.stream().reduce((a, b) -> {
                 int comparison = Comparisons.compare(b, a);
                 return (call.function() == MIN ? comparison < 0 : comparison > 0) ? b : a;
@@ -315,6 +317,66 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         ColumbaException overflow = assertThrows(ColumbaException.class,
                 () -> run(new HashAggregateOperator(ListSource.of(schema, rows, 8), List.of(0), tooSmall), context(8)));
         assertEquals("22003", overflow.errorCode().sqlState());
+    }
+
+    /**
+     * STRING_AGG joins a group's values in the order they arrive, skips NULLs, is NULL over none,
+     * keeps multi-byte characters and an empty separator; split into two partial aggregations and
+     * a merge, each group holds the same values (the order of the workers' texts is not defined).
+     */
+    @Test
+    void stringAggJoinsTheValuesOfEachGroupInArrivalOrder() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("s", SqlType.varchar(8)));
+        List<Object[]> rows = new ArrayList<>();
+        Map<Integer, StringBuilder> joined = new LinkedHashMap<>();
+        Map<Integer, StringBuilder> bare = new LinkedHashMap<>();
+        Map<Integer, Long> counts = new LinkedHashMap<>();
+        for (int row = 0; row < 333; row++) {
+            int group = row % 4;
+            counts.merge(group, 1L, Long::sum);
+            String value = group == 3 || row % 7 == 0 ? null : (row % 11 == 0 ? "é" : "") + "v" + row;
+            rows.add(new Object[] {group, value});
+            joined.putIfAbsent(group, null);
+            bare.putIfAbsent(group, null);
+            if (value != null) {
+                joined.put(group, joined.get(group) == null ? new StringBuilder(value) : joined.get(group).append(", ").append(value));
+                bare.put(group, bare.get(group) == null ? new StringBuilder(value) : bare.get(group).append(value));
+            }
+        }
+        List<AggregateCall> calls = List.of(AggregateCall.stringAgg(1, ", ", "joined"), AggregateCall.stringAgg(1, "", "bare"),
+                AggregateCall.countStar("n"));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int group = 0; group < 4; group++) {
+            expected.add(Arrays.asList(group, joined.get(group) == null ? null : joined.get(group).toString(),
+                    bare.get(group) == null ? null : bare.get(group).toString(), counts.get(group)));
+        }
+        assertEquals(expected, run(new HashAggregateOperator(ListSource.of(schema, rows, 16), List.of(0), calls), context(16))
+                .stream().map(Arrays::asList).toList());
+        List<Operator> partials = List.of(
+                HashAggregateOperator.partial(ListSource.of(schema, rows.subList(0, 150), 16), List.of(0), calls),
+                HashAggregateOperator.partial(ListSource.of(schema, rows.subList(150, rows.size()), 16), List.of(0), calls));
+        List<Object[]> merged = run(HashAggregateOperator.merging(new GatherOperator(partials), 1, calls,
+                HashAggregateOperator.argumentTypes(schema, calls)), context(16));
+        assertEquals(4, merged.size());
+        for (Object[] row : merged) {
+            int group = (Integer) row[0];
+            assertEquals(expected.get(group).get(3), row[3]);
+            if (joined.get(group) == null) {
+                assertEquals(null, row[1]);
+                continue;
+            }
+            List<String> values = new ArrayList<>(List.of(joined.get(group).toString().split(", ")));
+            List<String> mergedValues = new ArrayList<>(List.of(((String) row[1]).split(", ")));
+            values.sort(null);
+            mergedValues.sort(null);
+            assertEquals(values, mergedValues, "group " + group);
+            assertEquals(bare.get(group).length(), ((String) row[2]).length());
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> new AggregateCall(AggregateFunction.STRING_AGG, 1, false, AggregateCall.NO_FILTER, SqlType.varchar(9), "x"));
+        ColumbaException notText = assertThrows(ColumbaException.class, () -> run(new HashAggregateOperator(
+                ListSource.of(schema, rows, 16), List.of(1), List.of(AggregateCall.stringAgg(0, ",", "x"))), context(16)));
+        assertEquals(ErrorCode.WRONG_TYPE, notText.errorCode());
     }
 
     /**

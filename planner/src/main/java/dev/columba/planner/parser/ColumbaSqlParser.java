@@ -146,7 +146,9 @@ public final class ColumbaSqlParser {
             return List.copyOf(SqlParser.create(new CancellableReader(sql, cancel), CONFIG).parseStmtList().getList());
         } catch (SqlParseException e) {
             for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                if (cause instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED) {
+                // A cancelled parse, or a statement the grammar reads but Columba does not run
+                // (parserImpls.ftl's columbaNotSupported): its own code, not a syntax error.
+                if (cause instanceof ColumbaException columba) {
                     throw columba;
                 }
             }

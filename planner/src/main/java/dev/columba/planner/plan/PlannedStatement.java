@@ -29,6 +29,7 @@ final class PlannedStatement implements PreparedStatementPlan {
     private final RelNode root;
     private final RexBuilder rexBuilder;
     private final TableSchema schema;
+    private final List<String> columnLabels;
     private final boolean modifies;
     private final int[] objectIds;
     private final List<SqlType> parameterTypes;
@@ -39,11 +40,15 @@ final class PlannedStatement implements PreparedStatementPlan {
     /** See {@link #identityColumns()}: found once here from the plan's column origins. */
     private final BitSet identityColumns;
 
-    PlannedStatement(RelNode root, RexBuilder rexBuilder, TableSchema schema, boolean modifies, int[] objectIds,
-                     List<SqlType> parameterTypes, String explain, boolean reusable) {
+    PlannedStatement(RelNode root, RexBuilder rexBuilder, TableSchema schema, List<String> columnLabels, boolean modifies,
+                     int[] objectIds, List<SqlType> parameterTypes, String explain, boolean reusable) {
+        if (columnLabels.size() != schema.size()) {
+            throw new IllegalArgumentException(columnLabels.size() + " labels for " + schema.size() + " columns");
+        }
         this.root = root;
         this.rexBuilder = rexBuilder;
         this.schema = schema;
+        this.columnLabels = List.copyOf(columnLabels);
         this.modifies = modifies;
         this.objectIds = objectIds.clone();
         this.parameterTypes = List.copyOf(parameterTypes);
@@ -142,7 +147,13 @@ final class PlannedStatement implements PreparedStatementPlan {
 
     /** This plan with its rows described by {@code columns} (as many, of the same types). */
     PlannedStatement withSchema(TableSchema columns) {
-        return new PlannedStatement(root, rexBuilder, columns, modifies, objectIds, parameterTypes, explain, reusable);
+        return new PlannedStatement(root, rexBuilder, columns, PreparedStatementPlan.names(columns), modifies, objectIds,
+                parameterTypes, explain, reusable);
+    }
+
+    @Override
+    public List<String> columnLabels() {
+        return columnLabels;
     }
 
     @Override

@@ -24,6 +24,21 @@ public interface PreparedStatementPlan {
         return new BitSet();
     }
 
+    /**
+     * The result columns' labels as the query wrote them, one per column of {@link #schema()}:
+     * {@code SELECT a.id, b.id} gives {@code id} twice where the schema, whose names are distinct,
+     * says {@code id} and {@code id0} (JDBC's {@code getColumnLabel}, the wire protocol's field
+     * names). The schema's names where the plan knows no better.
+     */
+    default List<String> columnLabels() {
+        return names(schema());
+    }
+
+    /** The names of {@code schema}'s columns, in order. */
+    static List<String> names(TableSchema schema) {
+        return schema.columns().stream().map(dev.columba.core.schema.Column::name).toList();
+    }
+
     /** Whether executing it changes data (and so needs a write transaction). */
     boolean modifies();
 

@@ -129,6 +129,16 @@ import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlBasicAggFunction;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.util.Optionality;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -163,8 +173,26 @@ import org.apache.calcite.tools.RelBuilder;
  */
 public final class QueryPlanner {
     private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(EnumSet.of(SqlLibrary.POSTGRESQL, SqlLibrary.MSSQL)),
-            SqlOperatorTables.of(GenerateSeries.INSTANCE));
+            SqlOperatorTables.of(SqlLibraryOperatorTableFactory.INSTANCE
+                    .getOperatorTable(EnumSet.of(SqlLibrary.POSTGRESQL, SqlLibrary.MSSQL)).getOperatorList().stream()
+                    .filter(operator -> operator != SqlLibraryOperators.STRING_AGG).toList()),
+            SqlOperatorTables.of(GenerateSeries.INSTANCE, stringAgg()));
+
+    /**
+     * STRING_AGG(value, separator) as SQL Server writes it, with an optional WITHIN GROUP (ORDER
+     * BY ...) (Calcite's, PostgreSQL's, forbids WITHIN GROUP and types its result as its argument,
+     * so a VARCHAR(12) column would aggregate into a VARCHAR(12)): a VARCHAR without a declared
+     * length, NULL over no values. Its kind is LISTAGG, whose meaning it has: Calcite's converter
+     * turns a call of kind STRING_AGG into its own LISTAGG, typed as the argument again.
+     */
+    private static SqlAggFunction stringAgg() {
+        return SqlBasicAggFunction.create("STRING_AGG", SqlKind.LISTAGG,
+                        ReturnTypes.explicit(SqlTypeName.VARCHAR).andThen(SqlTypeTransforms.FORCE_NULLABLE),
+                        OperandTypes.STRING.or(OperandTypes.STRING_STRING))
+                .withFunctionType(SqlFunctionCategory.SYSTEM)
+                .withSyntax(SqlSyntax.ORDERED_FUNCTION)
+                .withGroupOrder(Optionality.OPTIONAL);
+    }
 
     /**
      * The settings whose values the planner reads (join hints' prefetch): a plan made under other
@@ -498,6 +526,7 @@ public final class QueryPlanner {
         CalciteCatalogReader catalogReader = new CalciteCatalogReader(CatalogSchema.build(catalog), List.of(), typeFactory,
                 new CalciteConnectionConfigImpl(properties));
         SqlValidator validator = newValidator(catalogReader, typeFactory);
+        ColumnLabels labels = ColumnLabels.before(node);
         SqlNode validated = validate(validator, node);
         checkCancelled();
         List<SqlType> parameterTypes = new ArrayList<>();
@@ -559,8 +588,10 @@ public final class QueryPlanner {
             explainLines.addFirst(TRIVIAL_PLAN_LINE);
         }
         String explain = String.join("\n", explainLines);
-        return new PlannedStatement(best, rexBuilder, schema, modifies, lockIds(best), parameterTypes, explain,
-                !readsSystemView(best));
+        List<String> columnLabels = modifies || labels == null
+                ? PreparedStatementPlan.names(schema) : labels.after(validator, root.validatedRowType);
+        return new PlannedStatement(best, rexBuilder, schema, columnLabels, modifies, lockIds(best), parameterTypes,
+                explain, !readsSystemView(best));
     }
 
     /**
@@ -885,7 +916,7 @@ public final class QueryPlanner {
                     case Aggregate aggregate when aggregate.getGroupType() != Aggregate.Group.SIMPLE ->
                             throw unsupported("GROUP_ID() with GROUPING SETS, ROLLUP or CUBE");
                     case Aggregate aggregate when !dev.columba.planner.rel.ColumbaAggregate.supported(aggregate) ->
-                            throw unsupported("the aggregate " + aggregate.getAggCallList());
+                            throw unsupported(dev.columba.planner.rel.ColumbaAggregate.unsupportedPart(aggregate));
                     case LogicalProject project when RexOver.containsOver(project.getProjects(), null) ->
                             throw unsupported("window functions (OVER) here");
                     case org.apache.calcite.rel.core.Window window when !dev.columba.planner.rel.ColumbaWindow.supported(window) ->

@@ -23,16 +23,20 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * GROUP BY with COUNT, SUM, AVG, MIN, MAX (DISTINCT and FILTER included): core's
+ * GROUP BY with COUNT, SUM, AVG, MIN, MAX, STRING_AGG / LISTAGG (DISTINCT and FILTER included): core's
  * {@link HashAggregateOperator}. Calcite's {@code $SUM0} (a SUM that is 0 over no rows, from
  * rewritten COUNTs) is SUM followed by COALESCE(sum, 0). Calcite's {@code LITERAL_AGG(v)} (the
  * constant v for every group, which its rewrite of {@code NOT IN} / {@code IN} sub-queries uses as
@@ -55,13 +59,98 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
             if (isLiteral(call)) {
                 continue;
             }
-            if (function(call) == null || call.getArgList().size() > 1 || !call.collation.getFieldCollations().isEmpty()) {
+            AggregateFunction function = function(call);
+            if (function == null) {
+                return false;
+            }
+            if (function == AggregateFunction.STRING_AGG) {
+                if (separator(aggregate, call) == null || !call.collation.equals(withinGroup(aggregate))) {
+                    return false;
+                }
+            } else if (call.getArgList().size() > 1 || !call.collation.getFieldCollations().isEmpty()) {
                 return false;
             }
             computed = true;
         }
         // Without keys and computed calls there is nothing for the hash aggregate to do.
         return computed;
+    }
+
+    /** What of {@code aggregate} Columba cannot run, for the 0A000 message when {@link #supported} says no. */
+    public static String unsupportedPart(Aggregate aggregate) {
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            if (function(call) == AggregateFunction.STRING_AGG) {
+                if (separator(aggregate, call) == null) {
+                    return "STRING_AGG with a separator that is not a constant string (" + call + ")";
+                }
+                if (!call.collation.equals(withinGroup(aggregate))) {
+                    return "STRING_AGG calls with different WITHIN GROUP orders in one aggregation";
+                }
+            }
+        }
+        return "the aggregate " + aggregate.getAggCallList();
+    }
+
+    /**
+     * The order STRING_AGG's WITHIN GROUP (ORDER BY ...) asks of the input, empty for none: the
+     * first call's that has one. Every ordered call must ask for the same ({@link #supported}),
+     * since the input is sorted once ({@code ColumbaAggregateRule}) and the hash aggregation then
+     * takes each group's rows in the order they arrive.
+     */
+    public static RelCollation withinGroup(Aggregate aggregate) {
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            if (!call.collation.getFieldCollations().isEmpty()) {
+                return call.collation;
+            }
+        }
+        return RelCollations.EMPTY;
+    }
+
+    /**
+     * STRING_AGG's separator: its second argument, which must be a string constant where the
+     * input computes it (a projection, seen through the nodes that pass rows on with their columns:
+     * filters, sorts, the exchanges of a parallel plan); LISTAGG without one
+     * joins with a comma, as Calcite and H2 do. Null when the separator is not a constant.
+     */
+    static String separator(Aggregate aggregate, AggregateCall call) {
+        if (call.getArgList().size() == 1) {
+            return ",";
+        }
+        if (call.getArgList().size() != 2) {
+            return null;
+        }
+        RelNode node = aggregate.getInput();
+        int column = call.getArgList().get(1);
+        while (true) {
+            node = unwrap(node);
+            if (node instanceof Project project) {
+                RexNode expression = project.getProjects().get(column);
+                if (expression instanceof RexLiteral literal) {
+                    // A binary literal (X'FF') is no text to put between strings.
+                    return literal.isNull() || !SqlTypeFamily.CHARACTER.contains(literal.getType()) ? null
+                            : literal.getValueAs(String.class);
+                }
+                if (!(expression instanceof RexInputRef reference)) {
+                    return null;
+                }
+                column = reference.getIndex();
+                node = project.getInput();
+            } else if (node.getInputs().size() == 1 && node.getRowType().equals(node.getInput(0).getRowType())) {
+                // Rows passed on with their columns (a filter, a sort, a gather or repartition of a parallel plan).
+                node = node.getInput(0);
+            } else {
+                return null;
+            }
+        }
+    }
+
+    private static RelNode unwrap(RelNode node) {
+        return switch (node) {
+            case org.apache.calcite.plan.volcano.RelSubset subset ->
+                    subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+            case org.apache.calcite.plan.hep.HepRelVertex vertex -> vertex.getCurrentRel();
+            default -> node;
+        };
     }
 
     /** {@code LITERAL_AGG(v)}: the constant {@code v} per group, whatever the rows. */
@@ -77,6 +166,7 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
             case AVG -> AggregateFunction.AVG;
             case MIN, ANY_VALUE -> AggregateFunction.MIN;
             case MAX -> AggregateFunction.MAX;
+            case LISTAGG, STRING_AGG -> AggregateFunction.STRING_AGG;
             default -> null;
         };
     }
@@ -211,6 +301,7 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
                 case SUM, AVG -> ScanAggregate.Function.SUM;
                 case MIN -> call.getAggregation().getKind() == SqlKind.MIN ? ScanAggregate.Function.MIN : null;
                 case MAX -> ScanAggregate.Function.MAX;
+                case STRING_AGG -> null;
             };
             if (pushed == null || (pushed != ScanAggregate.Function.COUNT_ROWS && call.getArgList().isEmpty())) {
                 return;
@@ -322,10 +413,11 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
 
     /**
      * Whether this aggregate can run split, a partial aggregation per worker and a final merge: no
-     * DISTINCT (a value counted by two workers would count twice).
+     * DISTINCT (a value counted by two workers would count twice), no STRING_AGG WITHIN GROUP (the
+     * workers' texts would be joined in the order they come, not in the order asked for).
      */
     public boolean splittable() {
-        return getAggCallList().stream().noneMatch(AggregateCall::isDistinct);
+        return getAggCallList().stream().noneMatch(AggregateCall::isDistinct) && withinGroup(this).getFieldCollations().isEmpty();
     }
 
     /**
@@ -367,11 +459,13 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
                 case COUNT -> SqlType.BIGINT;
                 case MIN, MAX -> inputSchema.column(argument).type();
                 case SUM, AVG -> SqlTypes.fromRelType(call.getType());
+                case STRING_AGG -> dev.columba.core.exec.AggregateCall.defaultType(function, null);
             };
             needsProjection |= call.getAggregation().getKind() == SqlKind.SUM0;
             calls.add(new dev.columba.core.exec.AggregateCall(function, argument, call.isDistinct(),
                     call.filterArg < 0 ? dev.columba.core.exec.AggregateCall.NO_FILTER : call.filterArg, type,
-                    names.get(keys.size() + index)));
+                    names.get(keys.size() + index),
+                    function == AggregateFunction.STRING_AGG ? separator(this, call) : null));
         }
         HashAggregateOperator aggregate = switch (phase) {
             case COMPLETE -> new HashAggregateOperator(input, keys, calls);

@@ -18,6 +18,7 @@ final class LookupResult implements StatementResult.RowsRead {
     private final Session session;
     private final TableSchema schema;
     private final java.util.BitSet identityColumns;
+    private final List<String> columnLabels;
     private final List<Object[]> rows;
     private final QueryFinish finish;
     /** Whether {@link #next()} handed out the rows' batch. */
@@ -25,11 +26,12 @@ final class LookupResult implements StatementResult.RowsRead {
     private BufferAllocator allocator;
     private Batch batch;
 
-    LookupResult(Session session, TableSchema schema, java.util.BitSet identityColumns, List<Object[]> rows,
-                 QueryFinish finish) {
+    LookupResult(Session session, TableSchema schema, java.util.BitSet identityColumns, List<String> columnLabels,
+                 List<Object[]> rows, QueryFinish finish) {
         this.session = session;
         this.schema = schema;
         this.identityColumns = identityColumns;
+        this.columnLabels = columnLabels;
         this.rows = rows;
         this.finish = finish;
     }
@@ -42,6 +44,11 @@ final class LookupResult implements StatementResult.RowsRead {
     @Override
     public java.util.BitSet identityColumns() {
         return (java.util.BitSet) identityColumns.clone();
+    }
+
+    @Override
+    public List<String> columnLabels() {
+        return columnLabels;
     }
 
     @Override

@@ -32,6 +32,11 @@ final class RowsResult implements StatementResult.Rows {
     }
 
     @Override
+    public List<String> columnLabels() {
+        return execution.plan.columnLabels();
+    }
+
+    @Override
     public Batch next() {
         if (finish.finished()) {
             return null;

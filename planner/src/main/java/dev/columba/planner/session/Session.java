@@ -374,10 +374,13 @@ public final class Session implements AutoCloseable {
      * @param columns        the result's columns; null for a statement that returns an update count
      * @param parameterTypes the types of its {@code ?} markers, in order, as the planner inferred them
      * @param identityColumns the result columns that are a table's IDENTITY column as stored
+     * @param columnLabels   the result columns' labels as the query wrote them (may repeat); null with {@code columns}
      */
-    public record Description(TableSchema columns, List<SqlType> parameterTypes, java.util.BitSet identityColumns) {
+    public record Description(TableSchema columns, List<SqlType> parameterTypes, java.util.BitSet identityColumns,
+                              List<String> columnLabels) {
         public Description {
             identityColumns = (java.util.BitSet) identityColumns.clone();
+            columnLabels = columnLabels == null ? null : List.copyOf(columnLabels);
         }
 
         @Override
@@ -411,7 +414,7 @@ public final class Session implements AutoCloseable {
             plan = plan(statement, new Compilation(key, cpuStart, System.nanoTime())).plan();
         }
         return Optional.of(new Description(plan.modifies() ? null : plan.schema(), plan.parameterTypes(),
-                plan.identityColumns()));
+                plan.identityColumns(), plan.modifies() ? null : plan.columnLabels()));
     }
 
     /**
@@ -953,7 +956,7 @@ public final class Session implements AutoCloseable {
                 rows = point.read(database().bufferPool(), query, parameters);
             }
         }
-        return new LookupResult(this, plan.schema(), plan.identityColumns(), rows, new QueryFinish(this, query, compile, cpuStart, start));
+        return new LookupResult(this, plan.schema(), plan.identityColumns(), plan.columnLabels(), rows, new QueryFinish(this, query, compile, cpuStart, start));
     }
 
     /** The lock group of the plan this session ran last, kept together so that one read sees a matching pair. */

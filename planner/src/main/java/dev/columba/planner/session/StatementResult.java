@@ -32,6 +32,11 @@ public sealed interface StatementResult extends AutoCloseable
             return new java.util.BitSet();
         }
 
+        /** The columns' labels as the query wrote them (see {@code PreparedStatementPlan.columnLabels}); may repeat. */
+        default List<String> columnLabels() {
+            return schema().columns().stream().map(dev.columba.core.schema.Column::name).toList();
+        }
+
         /** The next batch with at least one live row, or null at the end. Valid until the next call. */
         Batch next();
 

@@ -86,6 +86,15 @@ class CreateTableAsTest {
         assertEquals(List.of(List.of(1L, 3)), query(session, "SELECT * FROM summary"));
     }
 
+    /** SQL Server's SELECT TOP n ... INTO ... ORDER BY: the new table holds the first n rows of that order. */
+    @Test
+    void selectTopIntoKeepsTheFirstRowsOfTheOrderAsked() {
+        assertEquals(2, update(session, "SELECT TOP 2 id, name INTO firsts FROM src ORDER BY id DESC"));
+        assertEquals(List.of(Arrays.asList(2, "two"), Arrays.asList(3, null)), query(session, "SELECT * FROM firsts ORDER BY id"));
+        assertEquals(1, update(session, "SELECT DISTINCT TOP (1) amount INTO cheapest FROM src WHERE amount IS NOT NULL ORDER BY amount"));
+        assertEquals(List.of(List.of(new BigDecimal("1.50"))), query(session, "SELECT * FROM cheapest"));
+    }
+
     @Test
     void parametersAndAnEmptyResultWork() {
         assertEquals(2, ((StatementResult.Update) session.execute("CREATE TABLE later AS SELECT id FROM src WHERE id > ?",
