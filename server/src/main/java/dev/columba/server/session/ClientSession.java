@@ -489,8 +489,10 @@ public final class ClientSession {
             out.send(new BackendMessage.CommandComplete("COPY " + count));
         } catch (SQLException e) {
             // Columba's message names the file it read; the client sent the data, not a file.
-            String message = String.valueOf(e.getMessage()).replace(done.file.toAbsolutePath().toString(), "STDIN")
-                    .replace(converted == null ? "\0" : converted.toAbsolutePath().toString(), "STDIN");
+            String message = String.valueOf(e.getMessage()).replace(done.file.toAbsolutePath().toString(), "STDIN");
+            if (converted != null) {
+                message = message.replace(converted.toAbsolutePath().toString(), "STDIN");
+            }
             error(new WireSqlException(sqlState(e), done.copy.header() ? message + " (lines counted after the header)" : message));
             pendingStatements.clear();
         } catch (RuntimeException | IOException e) {

@@ -197,7 +197,8 @@ final class SqlText {
         return skipComment(sql, position);
     }
 
-    private static int skipComment(String sql, int position) {
+    /** The position after a line or block comment starting at {@code position}, else it. */
+    static int skipComment(String sql, int position) {
         if (sql.startsWith("--", position)) {
             int end = sql.indexOf('\n', position);
             return end < 0 ? sql.length() : end + 1;

@@ -251,14 +251,11 @@ record WireCopy(boolean in, String target, boolean csv, char delimiter, String n
             int position = 0;
             while (position < sql.length()) {
                 char character = sql.charAt(position);
-                if (Character.isWhitespace(character)) {
+                int afterComment = SqlText.skipComment(sql, position);
+                if (afterComment != position) {
+                    position = afterComment;
+                } else if (Character.isWhitespace(character)) {
                     position++;
-                } else if (character == '-' && sql.startsWith("--", position)) {
-                    int end = sql.indexOf('\n', position);
-                    position = end < 0 ? sql.length() : end + 1;
-                } else if (character == '/' && sql.startsWith("/*", position)) {
-                    int end = sql.indexOf("*/", position + 2);
-                    position = end < 0 ? sql.length() : end + 2;
                 } else if ((character == 'E' || character == 'e') && position + 1 < sql.length()
                         && sql.charAt(position + 1) == '\'') {
                     position = string(sql, position, position + 1, true, tokens);
