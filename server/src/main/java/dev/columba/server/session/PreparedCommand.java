@@ -33,7 +33,13 @@ final class PreparedCommand {
 
     static PreparedCommand of(String query, List<Integer> declaredTypes) {
         Command command = Command.of(query);
-        SqlText.JdbcSql jdbc = command instanceof Command.Sql || command instanceof Command.Catalog ? SqlText.toJdbc(query) : new SqlText.JdbcSql(query, new int[0]);
+        SqlText.JdbcSql jdbc = switch (command) {
+            case Command.Sql ignored -> SqlText.toJdbc(query);
+            case Command.Catalog ignored -> SqlText.toJdbc(query);
+            // A cursor's parameters are those of its query, which is what runs.
+            case Command.Declare declare -> SqlText.toJdbc(declare.query());
+            default -> new SqlText.JdbcSql(query, new int[0]);
+        };
         int count = Math.max(jdbc.parameterCount(), declaredTypes.size());
         List<Integer> types = new ArrayList<>(count);
         for (int index = 0; index < count; index++) {
@@ -61,7 +67,7 @@ final class PreparedCommand {
      * an empty result, so nothing is read, and the columns are the query's. Statements other than queries
      * (INSERT, UPDATE, DDL, commands) return no rows.
      */
-    List<Field> describe(Connection connection) throws SQLException {
+    List<Field> describe(Connection connection, java.util.function.UnaryOperator<String> forColumba) throws SQLException {
         if (describedOnce) {
             return described;
         }
@@ -69,7 +75,7 @@ final class PreparedCommand {
             List<String> words = SqlText.words(jdbc.sql(), 1);
             boolean query = words.isEmpty() ? jdbc.sql().startsWith("(") : QUERY_KEYWORDS.contains(words.getFirst());
             if (query) {
-                String probe = "SELECT * FROM (" + jdbc.sql() + ") AS columba_describe WHERE 1 = 0";
+                String probe = "SELECT * FROM (" + forColumba.apply(jdbc.sql()) + ") AS columba_describe WHERE 1 = 0";
                 try (PreparedStatement statement = connection.prepareStatement(probe)) {
                     for (int marker = 1; marker <= jdbc.parameterNumbers().length; marker++) {
                         statement.setObject(marker, null);
