@@ -53,7 +53,8 @@ public final class ValuesReduceRules {
                 .toRule();
     }
 
-    static boolean hasParameter(RexNode expression) {
+    /** Whether {@code expression} holds a {@code ?} anywhere (its value then comes at run time only). */
+    public static boolean hasParameter(RexNode expression) {
         Boolean found = expression.accept(new RexVisitorImpl<Boolean>(true) {
             @Override
             public Boolean visitDynamicParam(RexDynamicParam parameter) {
