@@ -838,7 +838,7 @@ public final class ClientSession {
                             new Object[statement.parameterTypes().size()]), catalogSource).fields();
                     case Command.Fetch fetch when !fetch.move() -> Columns.withFormats(cursor(fetch.name()).fields(),
                             List.of(Format.TEXT));
-                    default -> statement.describe(connection, this::forColumba);
+                    default -> statement.describe(connection, catalogSource::read);
                 };
                 out.send(fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(fields));
             }
@@ -968,7 +968,7 @@ public final class ClientSession {
             }
             refuseInFailedBlock();
             SqlText.JdbcSql jdbc = statement.jdbc();
-            prepared = connection.prepareStatement(forColumba(jdbc.sql()));
+            prepared = connection.prepareStatement(statement.forColumba(jdbc.sql(), catalogSource::read));
             int[] numbers = jdbc.parameterNumbers();
             for (int marker = 0; marker < numbers.length; marker++) {
                 prepared.setObject(marker + 1, values[numbers[marker] - 1]);
