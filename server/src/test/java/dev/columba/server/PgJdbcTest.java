@@ -155,6 +155,32 @@ class PgJdbcTest {
         return names;
     }
 
+    /** pgJDBC binds a {@code java.util.UUID} as a binary uuid (OID 2950); Columba keeps its text in a VARCHAR. */
+    @Test
+    void uuidParametersBindAsTheirText() throws SQLException {
+        java.util.UUID id = java.util.UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE tokens (token VARCHAR(36) NOT NULL, owner VARCHAR(20))");
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO tokens VALUES (?, ?)")) {
+                insert.setObject(1, id);
+                insert.setString(2, "ann");
+                assertEquals(1, insert.executeUpdate());
+            }
+            try (PreparedStatement select = connection.prepareStatement("SELECT owner, token FROM tokens WHERE token = ?")) {
+                // Past prepareThreshold too, where pgJDBC binds in binary for sure.
+                for (int round = 0; round < 6; round++) {
+                    select.setObject(1, id);
+                    try (ResultSet rows = select.executeQuery()) {
+                        assertTrue(rows.next());
+                        assertEquals("ann", rows.getString(1));
+                        assertEquals(id.toString(), rows.getString(2));
+                        assertFalse(rows.next());
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void preparedStatementsAreReusedAsNamedServerStatements() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {

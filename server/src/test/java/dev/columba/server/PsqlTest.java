@@ -104,4 +104,35 @@ class PsqlTest {
         assertEquals(0, write.exitCode(), write.err());
         assertEquals("fig\t2.25\nkiwi, gold\t3.00\nlime\t\\N\n", Files.readString(out, StandardCharsets.UTF_8));
     }
+
+    @Test
+    void cursorsDeclaredFetchedMovedAndClosedInOneQuery() throws Exception {
+        assertEquals(0, psql("CREATE TABLE letters (id INT, letter VARCHAR(1));"
+                + " INSERT INTO letters VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')").exitCode());
+        Run run = psql("BEGIN; DECLARE c NO SCROLL CURSOR FOR SELECT id, letter FROM letters ORDER BY id;"
+                + " FETCH 2 FROM c; MOVE 1 IN c; FETCH ALL FROM c; CLOSE c; COMMIT");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("BEGIN\nDECLARE CURSOR\n1|a\n2|b\nMOVE 1\n4|d\n5|e\nCLOSE CURSOR\nCOMMIT\n", run.out());
+        Run outside = psql("DECLARE c CURSOR FOR SELECT 1");
+        assertEquals(1, outside.exitCode());
+        assertTrue(outside.err().contains("ERROR:  25P01:"), outside.err());
+    }
+
+    /** psql's FETCH_COUNT reads a query through a cursor of its own, FETCH_COUNT rows at a time. */
+    @Test
+    void psqlsFetchCountReadsThroughACursor() throws Exception {
+        Run run = psql.run(List.of("-A", "-t", "-v", "FETCH_COUNT=3"),
+                "SELECT generate_series FROM generate_series(1, 10)");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", run.out());
+    }
+
+    @Test
+    void informationSchemaAnswersPsqlsQueries() throws Exception {
+        assertEquals(0, psql("CREATE TABLE shelves (id INT NOT NULL, label VARCHAR(30))").exitCode());
+        Run run = psql("SELECT column_name, data_type, is_nullable, character_maximum_length"
+                + " FROM information_schema.columns WHERE table_name = 'shelves' ORDER BY ordinal_position");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("id|integer|NO|\nlabel|character varying|YES|30\n", run.out());
+    }
 }

@@ -7,6 +7,7 @@ import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.rel.ExpressionTranslator;
+import dev.columba.planner.rules.ValuesReduceRules;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -39,7 +40,7 @@ final class ColumbaRexExecutor implements RexExecutor {
 
     private static RexNode fold(RexBuilder rexBuilder, ExpressionTranslator translator, RexNode expression) {
         try {
-            if (containsParameter(expression)) {
+            if (ValuesReduceRules.hasParameter(expression)) {
                 return expression;
             }
             Expr translated = translator.translate(expression);
@@ -48,25 +49,6 @@ final class ColumbaRexExecutor implements RexExecutor {
         } catch (RuntimeException e) {
             return expression;
         }
-    }
-
-    private static boolean containsParameter(RexNode expression) {
-        return expression.accept(new org.apache.calcite.rex.RexVisitorImpl<Boolean>(true) {
-            @Override
-            public Boolean visitDynamicParam(org.apache.calcite.rex.RexDynamicParam parameter) {
-                return true;
-            }
-
-            @Override
-            public Boolean visitCall(org.apache.calcite.rex.RexCall call) {
-                for (RexNode operand : call.getOperands()) {
-                    if (Boolean.TRUE.equals(operand.accept(this))) {
-                        return true;
-                    }
-                }
-                return false;
-            }
-        }) == Boolean.TRUE;
     }
 
     private static RexNode literal(RexBuilder rexBuilder, Object value, RelDataType type, SqlType columbaType) {

@@ -46,6 +46,7 @@ import dev.columba.planner.rules.ColumbaWindowRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.CorrelatedExistsRule;
 import dev.columba.planner.rules.TotalFromGroupsRule;
+import dev.columba.planner.rules.ValuesReduceRules;
 import dev.columba.planner.rules.GroupingSetsRule;
 import dev.columba.planner.rules.IndexSeekRule;
 import dev.columba.planner.rules.JoinOrdering;
@@ -802,7 +803,7 @@ public final class QueryPlanner {
                         PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.PROJECT_INSTANCE,
                         PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
                         PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.SORT_INSTANCE, PruneEmptyRules.UNION_INSTANCE,
-                        CoreRules.FILTER_VALUES_MERGE, CoreRules.PROJECT_VALUES_MERGE))
+                        ValuesReduceRules.filter(), ValuesReduceRules.project()))
                 .build();
         result = hep(DISJUNCTIONS, result);
         result = hep(logical, result);

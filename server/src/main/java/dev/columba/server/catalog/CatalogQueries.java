@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  */
 public final class CatalogQueries {
     private static final Pattern CATALOG_REFERENCE = Pattern.compile(
-            "(?i)\\b(pg_catalog\\s*\\.|information_schema\\s*\\.|pg_(class|namespace|attribute|type|index|database|proc|roles|user)\\b)");
+            "(?i)\\b(pg_catalog\\s*\\.|pg_(class|namespace|attribute|type|index|database|proc|roles|user)\\b)");
     private static final Pattern SESSION_FUNCTION = Pattern.compile(
             "(?is)^\\s*select\\s+(current_catalog|current_database\\s*\\(\\s*\\)|current_schema\\s*(\\(\\s*\\))?"
                     + "|(pg_catalog\\s*\\.\\s*)?version\\s*\\(\\s*\\)|current_user|session_user)"
@@ -100,6 +100,9 @@ public final class CatalogQueries {
         if (lower.startsWith("select nspname as \"table_schem\"")) {
             return JdbcMetadata.schemas(text, catalog.read());
         }
+        if (lower.contains("from pg_catalog.pg_cursors")) {
+            return cursors(text, catalog);
+        }
         Matcher viewDefinition = VIEW_DEFINITION.matcher(text);
         if (viewDefinition.find()) {
             String definition = catalog.read().relation(Long.parseLong(viewDefinition.group(1)))
@@ -154,6 +157,38 @@ public final class CatalogQueries {
         default String parameter(String name) {
             return null;
         }
+
+        /** The session's open cursors ({@code pg_cursors}), in the order they were declared. */
+        default List<OpenCursor> cursors() {
+            return List.of();
+        }
+    }
+
+    /** A row of {@code pg_cursors}: one open cursor of the session. */
+    public record OpenCursor(String name, String statement, boolean holdable, boolean binary) {
+    }
+
+    // ---- pg_cursors ---------------------------------------------------------------------------------
+
+    private static final Pattern CURSOR_NAME = Pattern.compile("(?i)\\bname\\s*=\\s*'((?:[^']|'')*)'");
+
+    /**
+     * {@code pg_cursors}, which psycopg asks before it closes a named cursor it did not declare itself
+     * ({@code SELECT 1 FROM pg_catalog.pg_cursors WHERE name = '...'}); filtered by a {@code name = '...'}.
+     */
+    private static CatalogResult cursors(String sql, CatalogSource catalog) {
+        Matcher name = CURSOR_NAME.matcher(sql);
+        String wanted = name.find() ? name.group(1).replace("''", "'") : null;
+        List<OpenCursor> selected = catalog.cursors().stream()
+                .filter(cursor -> wanted == null || cursor.name().equals(wanted)).toList();
+        return evaluate(SelectList.of(sql), selected, cursor -> item -> switch (item.expression()) {
+            case "name" -> Value.of(PgTypes.TEXT, cursor.name());
+            case "statement" -> Value.of(PgTypes.TEXT, cursor.statement());
+            case "is_holdable" -> Value.of(PgTypes.BOOL, cursor.holdable());
+            case "is_binary" -> Value.of(PgTypes.BOOL, cursor.binary());
+            case "is_scrollable" -> Value.of(PgTypes.BOOL, false);
+            default -> Value.literal(item);
+        });
     }
 
     // ---- SHOW ---------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 package dev.columba.server.catalog;
 
-/** PostgreSQL string literals in catalog queries: {@code 'it''s'} and the escape form {@code E'a\\nb'}. */
-final class Literals {
+/**
+ * PostgreSQL's lexical pieces the server reads SQL text by: string literals ({@code 'it''s'} and the escape form
+ * {@code E'a\\nb'}) and comments.
+ */
+public final class Literals {
     /** A literal: group 1 is {@code E} for the escape form (else empty), group 2 the text between the quotes. */
     static final String LITERAL = "([eE]?)'((?:[^'\\\\]|''|\\\\.)*)'";
 
@@ -34,6 +37,19 @@ final class Literals {
             }
         }
         return out.toString();
+    }
+
+    /** The position after a line or block comment starting at {@code position}, else {@code position}. */
+    public static int skipComment(String sql, int position) {
+        if (sql.startsWith("--", position)) {
+            int end = sql.indexOf('\n', position);
+            return end < 0 ? sql.length() : end + 1;
+        }
+        if (sql.startsWith("/*", position)) {
+            int end = sql.indexOf("*/", position + 2);
+            return end < 0 ? sql.length() : end + 2;
+        }
+        return position;
     }
 
     /** {@code value} as a standard literal, quotes doubled. */

@@ -30,6 +30,8 @@ public final class PgTypes {
     public static final int TIMESTAMP = 1114;
     public static final int TIMESTAMPTZ = 1184;
     public static final int NUMERIC = 1700;
+    /** A parameter type only: Columba has no UUID type, so a uuid binds as its canonical text. */
+    public static final int UUID = 2950;
 
     private PgTypes() {
     }

@@ -3,6 +3,7 @@ package dev.columba.server.session;
 import dev.columba.server.catalog.CatalogQueries;
 import dev.columba.server.catalog.CatalogQueryException;
 import dev.columba.server.catalog.CatalogResult;
+import dev.columba.server.catalog.InformationSchema;
 import dev.columba.server.catalog.PgCatalog;
 import dev.columba.server.protocol.BackendMessage;
 import dev.columba.server.protocol.BackendMessage.Field;
@@ -68,6 +69,8 @@ public final class ClientSession {
     private final int secretKey;
     private final Map<String, PreparedCommand> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
+    /** Open cursors by name, in the order they were declared; they share PostgreSQL's namespace with portals. */
+    private final Map<String, Cursor> cursors = new LinkedHashMap<>();
     private Phase phase = Phase.AWAITING_STARTUP;
     private Block block = Block.NONE;
     private boolean skipUntilSync;
@@ -101,6 +104,12 @@ public final class ClientSession {
                 }
             }
             return null;
+        }
+
+        @Override
+        public List<CatalogQueries.OpenCursor> cursors() {
+            return cursors.values().stream().map(cursor -> new CatalogQueries.OpenCursor(cursor.name(),
+                    cursor.query(), cursor.holdable(), cursor.binary())).toList();
         }
 
         @Override
@@ -194,6 +203,8 @@ public final class ClientSession {
         }
         portals.values().forEach(Portal::close);
         portals.clear();
+        cursors.values().forEach(Cursor::close);
+        cursors.clear();
         statements.clear();
         if (connection != null) {
             try {
@@ -336,9 +347,23 @@ public final class ClientSession {
             CatalogResult result = CatalogQueries.answer(SqlText.toJdbc(catalogQuery.text()).sql(), catalogSource);
             out.send(new BackendMessage.RowDescription(result.fields()));
             for (Object[] row : result.rows()) {
-                out.send(catalogRow(row, result.fields()));
+                out.send(Rows.catalogRow(row, result.fields()));
             }
             out.send(new BackendMessage.CommandComplete(CommandTags.rows(result.rows().size())));
+            return;
+        }
+        if (command instanceof Command.Declare declare) {
+            declareCursor(declare, SqlText.toJdbc(declare.query()), new Object[0]);
+            out.send(new BackendMessage.CommandComplete("DECLARE CURSOR"));
+            return;
+        }
+        if (command instanceof Command.Fetch fetch) {
+            refuseInFailedBlock();
+            Cursor cursor = cursor(fetch.name());
+            if (!fetch.move()) {
+                out.send(new BackendMessage.RowDescription(cursor.fields()));
+            }
+            out.send(new BackendMessage.CommandComplete(fetchRows(cursor, fetch, cursor.fields())));
             return;
         }
         if (command instanceof Command.Copy copy) {
@@ -355,7 +380,7 @@ public final class ClientSession {
             return;
         }
         refuseInFailedBlock();
-        String text = SqlText.toJdbc(sql.text()).sql();
+        String text = forColumba(SqlText.toJdbc(sql.text()).sql());
         Statement statement = connection.createStatement();
         try {
             running = statement;
@@ -365,7 +390,7 @@ public final class ClientSession {
                     out.send(new BackendMessage.RowDescription(fields));
                     long count = 0;
                     while (rows.next()) {
-                        out.send(dataRow(rows, fields));
+                        out.send(Rows.dataRow(rows, fields));
                         count++;
                     }
                     sendNotices(statement);
@@ -527,7 +552,7 @@ public final class ClientSession {
         Statement statement = connection.createStatement();
         try {
             running = statement;
-            try (ResultSet rows = statement.executeQuery(copy.query())) {
+            try (ResultSet rows = statement.executeQuery(forColumba(copy.query()))) {
                 List<Field> fields = Columns.fields(rows.getMetaData());
                 out.send(new BackendMessage.CopyOutResponse(fields.size()));
                 if (copy.header()) {
@@ -535,7 +560,7 @@ public final class ClientSession {
                 }
                 long count = 0;
                 while (rows.next()) {
-                    out.send(new BackendMessage.CopyData(CopyRows.row(dataRow(rows, fields).values(), copy)));
+                    out.send(new BackendMessage.CopyData(CopyRows.row(Rows.dataRow(rows, fields).values(), copy)));
                     count++;
                 }
                 out.send(new BackendMessage.CopyDone());
@@ -595,6 +620,151 @@ public final class ClientSession {
         }
     }
 
+    // ---- cursors (DECLARE, FETCH, MOVE, CLOSE) -----------------------------------------------------
+
+    /** The leading words of the queries a cursor may be declared for, as PostgreSQL's grammar allows. */
+    private static final java.util.Set<String> CURSOR_QUERY_WORDS = java.util.Set.of("SELECT", "WITH", "VALUES", "TABLE");
+
+    /**
+     * Opens a cursor over {@code jdbc} (the query after FOR, with {@code ?} markers) bound to {@code values}. Without
+     * HOLD it needs a transaction block (25P01, as in PostgreSQL). WITH HOLD outside a block runs in a transaction of
+     * its own whose commit moves the result to the heap, as PostgreSQL materializes such a cursor at once.
+     */
+    private void declareCursor(Command.Declare declare, SqlText.JdbcSql jdbc, Object[] values) throws SQLException {
+        refuseInFailedBlock();
+        if (declare.scroll()) {
+            throw new WireSqlException("0A000", "SCROLL cursors are not supported: Columba's cursors only go forward"
+                    + " (declare \"" + declare.name() + "\" without SCROLL)");
+        }
+        if (block == Block.NONE && !declare.hold()) {
+            throw new WireSqlException("25P01", "DECLARE CURSOR can only be used in transaction blocks");
+        }
+        if (cursors.containsKey(declare.name()) || portals.containsKey(declare.name())) {
+            throw new WireSqlException("42P03", "cursor \"" + declare.name() + "\" already exists");
+        }
+        List<String> words = SqlText.words(declare.query(), 1);
+        if (words.isEmpty() ? !declare.query().startsWith("(") : !CURSOR_QUERY_WORDS.contains(words.getFirst())) {
+            throw new WireSqlException("42601", "syntax error: a cursor is declared FOR a query (SELECT, VALUES, WITH),"
+                    + " not for " + (words.isEmpty() ? "this statement" : words.getFirst()));
+        }
+        if (block == Block.OPEN) {
+            cursors.put(declare.name(), openCursor(declare, jdbc, values, true));
+            return;
+        }
+        connection.setAutoCommit(false);
+        Cursor cursor = null;
+        try {
+            cursor = openCursor(declare, jdbc, values, false);
+            connection.commit();
+            cursors.put(declare.name(), cursor);
+        } catch (SQLException | RuntimeException e) {
+            if (cursor != null) {
+                cursor.close();
+            }
+            try {
+                connection.rollback();
+            } catch (SQLException rollbackFailure) {
+                e.addSuppressed(rollbackFailure);
+            }
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private Cursor openCursor(Command.Declare declare, SqlText.JdbcSql jdbc, Object[] values, boolean inOpenBlock)
+            throws SQLException {
+        List<Format> formats = List.of(declare.binary() ? Format.BINARY : Format.TEXT);
+        if (CatalogQueries.isCatalogQuery(declare.query())) {
+            CatalogResult result = CatalogQueries.answer(SqlText.withLiterals(jdbc, values), catalogSource);
+            return Cursor.ofRows(declare, Columns.withFormats(result.fields(), formats), result.rows(), inOpenBlock);
+        }
+        PreparedStatement prepared = connection.prepareStatement(forColumba(jdbc.sql()));
+        try {
+            int[] numbers = jdbc.parameterNumbers();
+            for (int marker = 0; marker < numbers.length; marker++) {
+                prepared.setObject(marker + 1, values[numbers[marker] - 1]);
+            }
+            running = prepared;
+            ResultSet rows = prepared.executeQuery();
+            List<Field> fields = Columns.withFormats(Columns.fields(rows.getMetaData()), formats);
+            sendNotices(prepared);
+            return Cursor.ofResult(declare, fields, prepared, rows, inOpenBlock);
+        } catch (SQLException | RuntimeException e) {
+            prepared.close();
+            throw e;
+        } finally {
+            running = null;
+        }
+    }
+
+    /**
+     * The text Columba runs for a statement: as it is, or with the {@code information_schema} views it names written
+     * in as derived tables of the catalog now ({@link InformationSchema}).
+     */
+    private String forColumba(String sql) {
+        return InformationSchema.references(sql) ? InformationSchema.rewrite(sql, catalogSource.read()) : sql;
+    }
+
+    private Cursor cursor(String name) {
+        Cursor cursor = cursors.get(name);
+        if (cursor == null) {
+            throw new WireSqlException("34000", "cursor \"" + name + "\" does not exist");
+        }
+        return cursor;
+    }
+
+    /** Runs a FETCH or MOVE, sending a FETCH's rows in {@code rowFields}' formats; returns the command tag. */
+    private String fetchRows(Cursor cursor, Command.Fetch fetch, List<Field> rowFields) throws SQLException {
+        running = cursor.statement();
+        try {
+            long count = cursor.fetch(fetch, rowFields, fetch.move() ? null : out::send);
+            return (fetch.move() ? "MOVE " : "FETCH ") + count;
+        } finally {
+            running = null;
+        }
+    }
+
+    private String closeCursor(Command.CloseCursor close) {
+        refuseInFailedBlock();
+        if (close.name() == null) {
+            cursors.values().forEach(Cursor::close);
+            cursors.clear();
+            return "CLOSE CURSOR ALL";
+        }
+        cursor(close.name()).close();
+        cursors.remove(close.name());
+        return "CLOSE CURSOR";
+    }
+
+    private void closeCursorsWithoutHold() {
+        var iterator = cursors.values().iterator();
+        while (iterator.hasNext()) {
+            Cursor cursor = iterator.next();
+            if (!cursor.holdable()) {
+                cursor.close();
+                iterator.remove();
+            }
+        }
+    }
+
+    /**
+     * The transaction block ended: its cursors without HOLD close, and so do those WITH HOLD it declared unless it
+     * committed; the others stay, as in PostgreSQL.
+     */
+    private void endCursors(boolean committed) {
+        var iterator = cursors.values().iterator();
+        while (iterator.hasNext()) {
+            Cursor cursor = iterator.next();
+            if (!cursor.holdable() || (cursor.inOpenBlock() && !committed)) {
+                cursor.close();
+                iterator.remove();
+            } else {
+                cursor.blockCommitted();
+            }
+        }
+    }
+
     // ---- extended query protocol ------------------------------------------------------------------
 
     private interface Step {
@@ -646,7 +816,7 @@ public final class ClientSession {
             values[index] = Values.decodeParameter(bind.values().get(index), statement.parameterTypes().get(index),
                     format, index + 1);
         }
-        if (!bind.portal().isEmpty() && portals.containsKey(bind.portal())) {
+        if (!bind.portal().isEmpty() && (portals.containsKey(bind.portal()) || cursors.containsKey(bind.portal()))) {
             throw new WireSqlException("42P03", "portal \"" + bind.portal() + "\" already exists");
         }
         Portal previous = portals.put(bind.portal(), new Portal(statement, values, bind.resultFormats()));
@@ -663,13 +833,22 @@ public final class ClientSession {
                 List<Integer> types = statement.parameterTypes().stream()
                         .map(oid -> oid == PgTypes.UNSPECIFIED ? PgTypes.TEXT : oid).toList();
                 out.send(new BackendMessage.ParameterDescription(types));
-                List<Field> fields = statement.command() instanceof Command.Catalog
-                        ? CatalogQueries.answer(SqlText.withLiterals(statement.jdbc(),
-                                new Object[statement.parameterTypes().size()]), catalogSource).fields()
-                        : statement.describe(connection);
+                List<Field> fields = switch (statement.command()) {
+                    case Command.Catalog ignored -> CatalogQueries.answer(SqlText.withLiterals(statement.jdbc(),
+                            new Object[statement.parameterTypes().size()]), catalogSource).fields();
+                    case Command.Fetch fetch when !fetch.move() -> Columns.withFormats(cursor(fetch.name()).fields(),
+                            List.of(Format.TEXT));
+                    default -> statement.describe(connection, catalogSource::read);
+                };
                 out.send(fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(fields));
             }
             case PORTAL -> {
+                Cursor cursor = portals.containsKey(describe.name()) ? null : cursors.get(describe.name());
+                if (cursor != null) {
+                    // A cursor is a portal in PostgreSQL: psycopg learns a named cursor's columns this way.
+                    out.send(new BackendMessage.RowDescription(cursor.fields()));
+                    return;
+                }
                 Portal portal = portal(describe.name());
                 portal.start();
                 out.send(portal.fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(portal.fields));
@@ -690,6 +869,11 @@ public final class ClientSession {
                 Portal portal = portals.remove(close.name());
                 if (portal != null) {
                     portal.close();
+                } else {
+                    Cursor cursor = cursors.remove(close.name());
+                    if (cursor != null) {
+                        cursor.close();
+                    }
                 }
             }
         }
@@ -745,6 +929,8 @@ public final class ClientSession {
         private long rowsSent;
         /** The result set stands on a row not sent yet (Execute stopped at its row limit). */
         private boolean rowPending;
+        /** The cursor a FETCH or MOVE reads, found when the portal starts. */
+        private Cursor fetchCursor;
 
         Portal(PreparedCommand statement, Object[] values, List<Format> resultFormats) {
             this.statement = statement;
@@ -763,13 +949,26 @@ public final class ClientSession {
                 fields = Columns.withFormats(catalogResult.fields(), resultFormats);
                 return;
             }
+            if (statement.command() instanceof Command.Declare declare) {
+                declareCursor(declare, statement.jdbc(), values);
+                tag = "DECLARE CURSOR";
+                return;
+            }
+            if (statement.command() instanceof Command.Fetch fetch) {
+                refuseInFailedBlock();
+                fetchCursor = cursor(fetch.name());
+                // Bind's result formats decide, as for any portal; without any, the cursor's own (BINARY or text).
+                fields = fetch.move() ? null : resultFormats.isEmpty() ? fetchCursor.fields()
+                        : Columns.withFormats(fetchCursor.fields(), resultFormats);
+                return;
+            }
             if (!(statement.command() instanceof Command.Sql)) {
                 tag = statement.command() instanceof Command.Empty ? null : runControl(statement.command());
                 return;
             }
             refuseInFailedBlock();
             SqlText.JdbcSql jdbc = statement.jdbc();
-            prepared = connection.prepareStatement(jdbc.sql());
+            prepared = connection.prepareStatement(statement.forColumba(jdbc.sql(), catalogSource::read));
             int[] numbers = jdbc.parameterNumbers();
             for (int marker = 0; marker < numbers.length; marker++) {
                 prepared.setObject(marker + 1, values[numbers[marker] - 1]);
@@ -797,6 +996,14 @@ public final class ClientSession {
                 sendCatalogRows(maxRows);
                 return;
             }
+            if (fetchCursor != null) {
+                // A FETCH runs once, whole; a row limit on its Execute is not applied (clients send none).
+                String fetched = completed ? (((Command.Fetch) statement.command()).move() ? "MOVE 0" : "FETCH 0")
+                        : fetchRows(fetchCursor, (Command.Fetch) statement.command(), fields);
+                completed = true;
+                out.send(new BackendMessage.CommandComplete(fetched));
+                return;
+            }
             if (rows == null) {
                 out.send(new BackendMessage.CommandComplete(tag));
                 return;
@@ -818,7 +1025,7 @@ public final class ClientSession {
                         out.send(new BackendMessage.CommandComplete(CommandTags.rows(rowsSent)));
                         return;
                     }
-                    out.send(dataRow(rows, fields));
+                    out.send(Rows.dataRow(rows, fields));
                     sent++;
                     rowsSent++;
                 }
@@ -840,7 +1047,7 @@ public final class ClientSession {
             List<Object[]> all = catalogResult.rows();
             int sent = 0;
             while (rowsSent < all.size() && (maxRows <= 0 || sent < maxRows)) {
-                out.send(catalogRow(all.get((int) rowsSent), fields));
+                out.send(Rows.catalogRow(all.get((int) rowsSent), fields));
                 rowsSent++;
                 sent++;
             }
@@ -881,6 +1088,7 @@ public final class ClientSession {
                 if (block == Block.NONE) {
                     out.send(new BackendMessage.NoticeResponse("25P01", "there is no transaction in progress"));
                 } else {
+                    endCursors(false);
                     endBlock();
                 }
                 yield "ROLLBACK";
@@ -907,6 +1115,9 @@ public final class ClientSession {
                 }
                 yield "DEALLOCATE";
             }
+            case Command.CloseCursor close -> closeCursor(close);
+            case Command.Declare ignored -> throw new IllegalArgumentException("DECLARE takes the statement's parameters");
+            case Command.Fetch ignored -> throw new IllegalArgumentException("FETCH sends rows");
             case Command.Copy ignored -> throw new WireSqlException("0A000",
                     "COPY FROM STDIN and COPY TO STDOUT work through the simple query protocol only");
             case Command.Empty ignored -> throw new IllegalArgumentException("an empty query has no tag");
@@ -923,14 +1134,21 @@ public final class ClientSession {
             }
             case OPEN -> {
                 block = Block.NONE;
+                // Cursors without HOLD end with the block; closing them before the commit spares it moving their
+                // unread rows to the heap.
+                closeCursorsWithoutHold();
+                boolean committed = false;
                 try {
                     connection.commit();
+                    committed = true;
                 } finally {
+                    endCursors(committed);
                     endBlock();
                 }
                 yield "COMMIT";
             }
             case FAILED -> {
+                endCursors(false);
                 endBlock();
                 yield "ROLLBACK";
             }
@@ -964,30 +1182,6 @@ public final class ClientSession {
         };
         out.send(new BackendMessage.ReadyForQuery(status));
         out.flush();
-    }
-
-    private static BackendMessage.DataRow dataRow(ResultSet rows, List<Field> fields) throws SQLException {
-        List<byte[]> values = new ArrayList<>(fields.size());
-        for (int column = 0; column < fields.size(); column++) {
-            Field field = fields.get(column);
-            Object value = switch (field.typeOid()) {
-                case PgTypes.DATE -> rows.getObject(column + 1, LocalDate.class);
-                case PgTypes.TIMESTAMP -> rows.getObject(column + 1, LocalDateTime.class);
-                default -> rows.getObject(column + 1);
-            };
-            values.add(value == null ? null : Values.encode(value, field.typeOid(), field.format()));
-        }
-        return new BackendMessage.DataRow(values);
-    }
-
-    /** A row of a catalog answer: the server's own values, in the formats of {@code fields}. */
-    private static BackendMessage.DataRow catalogRow(Object[] row, List<Field> fields) {
-        List<byte[]> values = new ArrayList<>(fields.size());
-        for (int column = 0; column < fields.size(); column++) {
-            Field field = fields.get(column);
-            values.add(row[column] == null ? null : Values.encode(row[column], field.typeOid(), field.format()));
-        }
-        return new BackendMessage.DataRow(values);
     }
 
     /** The statement's messages (statistics, PRINT, DBCC) as notices. */

@@ -44,6 +44,26 @@ sealed interface Command {
     record Deallocate(String name) implements Command {
     }
 
+    /**
+     * {@code DECLARE name ... CURSOR [WITH HOLD] FOR query}: a server-side cursor over {@code query}'s result
+     * ({@link CursorStatements#declare}).
+     */
+    record Declare(String name, boolean binary, boolean scroll, boolean hold, String query) implements Command {
+    }
+
+    /**
+     * {@code FETCH} or {@code MOVE} ({@code move}) of a cursor. FORWARD takes {@code count} rows ahead (negative:
+     * backwards; {@link CursorStatements#ALL} for ALL); ABSOLUTE goes to row {@code count} (1 the first, -1 the
+     * last); RELATIVE {@code count} rows from the current one.
+     */
+    record Fetch(String name, boolean move, Direction direction, long count) implements Command {
+        enum Direction { FORWARD, ABSOLUTE, RELATIVE }
+    }
+
+    /** {@code CLOSE name}, or {@code CLOSE ALL} when {@code name} is null. */
+    record CloseCursor(String name) implements Command {
+    }
+
     /** No statement at all (an empty query string). */
     record Empty() implements Command {
     }
@@ -80,6 +100,12 @@ sealed interface Command {
             case "ROLLBACK", "ABORT" -> second.equals("TO") ? new Sql(sql) : new Rollback();
             case "SET" -> setting(sql, words);
             case "DEALLOCATE" -> deallocate(sql, words);
+            case "DECLARE" -> {
+                Declare declare = CursorStatements.declare(sql);
+                yield declare == null ? new Sql(sql) : declare;
+            }
+            case "FETCH", "MOVE" -> CursorStatements.fetch(sql);
+            case "CLOSE" -> CursorStatements.close(sql);
             case "COPY" -> {
                 WireCopy copy = WireCopy.of(sql);
                 yield copy == null ? new Sql(sql) : new Copy(copy);

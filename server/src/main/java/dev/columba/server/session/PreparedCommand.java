@@ -1,5 +1,7 @@
 package dev.columba.server.session;
 
+import dev.columba.server.catalog.InformationSchema;
+import dev.columba.server.catalog.PgCatalog;
 import dev.columba.server.protocol.BackendMessage.Field;
 import dev.columba.server.protocol.PgTypes;
 import java.sql.Connection;
@@ -21,6 +23,8 @@ final class PreparedCommand {
     private final Command command;
     private final SqlText.JdbcSql jdbc;
     private final List<Integer> parameterTypes;
+    /** Names an {@code information_schema} view, so each run rewrites it; known once here, not per execution. */
+    private final boolean readsInformationSchema;
     /** The result columns found by {@link #describe}; null until then. */
     private List<Field> described;
     private boolean describedOnce;
@@ -29,17 +33,29 @@ final class PreparedCommand {
         this.command = command;
         this.jdbc = jdbc;
         this.parameterTypes = parameterTypes;
+        this.readsInformationSchema = InformationSchema.references(jdbc.sql());
     }
 
     static PreparedCommand of(String query, List<Integer> declaredTypes) {
         Command command = Command.of(query);
-        SqlText.JdbcSql jdbc = command instanceof Command.Sql || command instanceof Command.Catalog ? SqlText.toJdbc(query) : new SqlText.JdbcSql(query, new int[0]);
+        SqlText.JdbcSql jdbc = switch (command) {
+            case Command.Sql ignored -> SqlText.toJdbc(query);
+            case Command.Catalog ignored -> SqlText.toJdbc(query);
+            // A cursor's parameters are those of its query, which is what runs.
+            case Command.Declare declare -> SqlText.toJdbc(declare.query());
+            default -> new SqlText.JdbcSql(query, new int[0]);
+        };
         int count = Math.max(jdbc.parameterCount(), declaredTypes.size());
         List<Integer> types = new ArrayList<>(count);
         for (int index = 0; index < count; index++) {
             types.add(index < declaredTypes.size() ? declaredTypes.get(index) : PgTypes.UNSPECIFIED);
         }
         return new PreparedCommand(command, jdbc, List.copyOf(types));
+    }
+
+    /** The text Columba runs: {@code sql} (this statement's, with {@code ?} markers) or its rewrite of the views now. */
+    String forColumba(String sql, java.util.function.Supplier<PgCatalog> catalog) {
+        return readsInformationSchema ? InformationSchema.rewrite(sql, catalog.get()) : sql;
     }
 
     Command command() {
@@ -61,7 +77,7 @@ final class PreparedCommand {
      * an empty result, so nothing is read, and the columns are the query's. Statements other than queries
      * (INSERT, UPDATE, DDL, commands) return no rows.
      */
-    List<Field> describe(Connection connection) throws SQLException {
+    List<Field> describe(Connection connection, java.util.function.Supplier<PgCatalog> catalog) throws SQLException {
         if (describedOnce) {
             return described;
         }
@@ -69,7 +85,7 @@ final class PreparedCommand {
             List<String> words = SqlText.words(jdbc.sql(), 1);
             boolean query = words.isEmpty() ? jdbc.sql().startsWith("(") : QUERY_KEYWORDS.contains(words.getFirst());
             if (query) {
-                String probe = "SELECT * FROM (" + jdbc.sql() + ") AS columba_describe WHERE 1 = 0";
+                String probe = "SELECT * FROM (" + forColumba(jdbc.sql(), catalog) + ") AS columba_describe WHERE 1 = 0";
                 try (PreparedStatement statement = connection.prepareStatement(probe)) {
                     for (int marker = 1; marker <= jdbc.parameterNumbers().length; marker++) {
                         statement.setObject(marker, null);

@@ -1,5 +1,6 @@
 package dev.columba.server.session;
 
+import dev.columba.server.catalog.Literals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -199,14 +200,6 @@ final class SqlText {
 
     /** The position after a line or block comment starting at {@code position}, else it. */
     static int skipComment(String sql, int position) {
-        if (sql.startsWith("--", position)) {
-            int end = sql.indexOf('\n', position);
-            return end < 0 ? sql.length() : end + 1;
-        }
-        if (sql.startsWith("/*", position)) {
-            int end = sql.indexOf("*/", position + 2);
-            return end < 0 ? sql.length() : end + 2;
-        }
-        return position;
+        return Literals.skipComment(sql, position);
     }
 }

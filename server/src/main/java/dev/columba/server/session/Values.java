@@ -83,6 +83,7 @@ final class Values {
             case PgTypes.TIMESTAMPTZ -> OffsetDateTime.parse(text.strip(), TIMESTAMP_WITH_ZONE)
                     .withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
             case PgTypes.UNSPECIFIED -> zonedDateTimeOrText(text);
+            case PgTypes.UUID -> canonicalUuid(text);
             default -> text;
         };
     }
@@ -97,6 +98,23 @@ final class Values {
             return date;
         }
         return LocalDateTime.parse(matcher.group(1) + " " + matcher.group(2), TIMESTAMP);
+    }
+
+    /**
+     * A uuid in the forms PostgreSQL reads (upper or lower case, with or without hyphens, in braces) as the
+     * canonical lower-case text it prints, which is what a Columba VARCHAR column keeps of it.
+     */
+    private static String canonicalUuid(String text) {
+        String digits = text.strip();
+        if (digits.startsWith("{") && digits.endsWith("}")) {
+            digits = digits.substring(1, digits.length() - 1);
+        }
+        digits = digits.replace("-", "").toLowerCase(Locale.ROOT);
+        if (digits.length() != 32 || !digits.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+            throw new NumberFormatException("'" + text + "' is not a uuid");
+        }
+        return digits.substring(0, 8) + "-" + digits.substring(8, 12) + "-" + digits.substring(12, 16) + "-"
+                + digits.substring(16, 20) + "-" + digits.substring(20);
     }
 
     private static boolean parseBoolean(String text) {
@@ -153,6 +171,10 @@ final class Values {
                 yield POSTGRES_EPOCH_TIME.plus(buffer.getLong(), ChronoUnit.MICROS);
             }
             case PgTypes.NUMERIC -> BinaryNumeric.decode(buffer);
+            case PgTypes.UUID -> {
+                expectLength(bytes, 16, typeOid);
+                yield new java.util.UUID(buffer.getLong(), buffer.getLong()).toString();
+            }
             case PgTypes.TEXT, PgTypes.VARCHAR, PgTypes.BPCHAR, PgTypes.UNSPECIFIED ->
                     new String(bytes, StandardCharsets.UTF_8);
             default -> throw new WireSqlException("0A000", "binary parameters of type OID " + typeOid

@@ -69,6 +69,22 @@ class ValuesTest {
     }
 
     @Test
+    void uuidParametersBindAsTheirCanonicalText() {
+        String canonical = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11";
+        // pgJDBC's setObject(UUID) and psycopg's binary dumper: 16 bytes, most significant first.
+        byte[] binary = ByteBuffer.allocate(16).putLong(0xa0eebc999c0b4ef8L).putLong(0xbb6d6bb9bd380a11L).array();
+        assertEquals(canonical, decode(binary, PgTypes.UUID));
+        for (String text : List.of(canonical, "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+                "a0eebc999c0b4ef8bb6d6bb9bd380a11")) {
+            assertEquals(canonical, Values.decodeParameter(bytes(text), PgTypes.UUID, Format.TEXT, 1), text);
+        }
+        assertEquals("22P02", assertThrows(WireSqlException.class,
+                () -> Values.decodeParameter(bytes("a0eebc99-9c0b"), PgTypes.UUID, Format.TEXT, 2)).sqlState());
+        assertEquals("22P03", assertThrows(WireSqlException.class,
+                () -> decode(new byte[15], PgTypes.UUID)).sqlState());
+    }
+
+    @Test
     void binaryNumericRoundTripsAndMatchesPostgresLayout() {
         // PostgreSQL sends 12345.678 as ndigits 3, weight 1, sign 0, dscale 3, digits 1 2345 6780.
         ByteBuffer expected = ByteBuffer.allocate(14).putShort((short) 3).putShort((short) 1).putShort((short) 0)
