@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.metadata.CyclicMetadataException;
 import org.apache.calcite.rel.metadata.DelegatingMetadataRel;
@@ -46,10 +48,17 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  */
 final class MemoizingMetadataHandlers implements MetadataHandlerProvider {
     private final RelMetadataProvider provider;
+    /** Told once per handler interface, at its first metadata call (not when a query merely asks for the handler). */
+    private final Consumer<Class<? extends MetadataHandler<?>>> firstUse;
     private final Map<Class<?>, MetadataHandler<?>> handlers = new ConcurrentHashMap<>();
 
     MemoizingMetadataHandlers(RelMetadataProvider provider) {
+        this(provider, used -> { });
+    }
+
+    MemoizingMetadataHandlers(RelMetadataProvider provider, Consumer<Class<? extends MetadataHandler<?>>> firstUse) {
         this.provider = provider;
+        this.firstUse = firstUse;
     }
 
     @Override
@@ -66,18 +75,22 @@ final class MemoizingMetadataHandlers implements MetadataHandlerProvider {
         for (Method method : MetadataHandler.handlerMethods(handlerClass).values()) {
             methods.put(method.getName(), new MethodDispatch(method, implementations));
         }
-        InvocationHandler invocation = new Invocation(handlerClass, implementations, methods);
+        InvocationHandler invocation = new Invocation(handlerClass, implementations, methods, new AtomicBoolean(), firstUse);
         return (MetadataHandler<?>) Proxy.newProxyInstance(handlerClass.getClassLoader(),
                 new Class<?>[] {handlerClass}, invocation);
     }
 
     /** One proxy's calls: a memoized metadata method, {@code getDef}, or one of Object's. */
-    private record Invocation(Class<?> handlerClass, List<MetadataHandler<?>> implementations,
-                              Map<String, MethodDispatch> methods) implements InvocationHandler {
+    private record Invocation(Class<? extends MetadataHandler<?>> handlerClass, List<MetadataHandler<?>> implementations,
+                              Map<String, MethodDispatch> methods, AtomicBoolean used,
+                              Consumer<Class<? extends MetadataHandler<?>>> firstUse) implements InvocationHandler {
         @Override
         public Object invoke(Object proxy, Method method, Object[] arguments) {
             MethodDispatch dispatch = methods.get(method.getName());
             if (dispatch != null) {
+                if (!used.get() && used.compareAndSet(false, true)) {
+                    firstUse.accept(handlerClass);
+                }
                 return dispatch.call(arguments);
             }
             return switch (method.getName()) {

@@ -203,7 +203,7 @@ public final class QueryPlanner {
                     StandardSettings.MAX_DOP, StandardSettings.PARALLELISM_THRESHOLD_ROWS);
 
     /** Calcite's metadata with Columba's handlers in front; built once, so the dispatch tables are built once. */
-    private static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(List.of(
+    static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
                     BuiltInMetadata.Selectivity.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(ColumbaRowCount.INSTANCE,
@@ -224,16 +224,16 @@ public final class QueryPlanner {
 
     /**
      * Metadata for the cost-based (Volcano) phase: memoized per query object, through reflection
-     * rather than Janino's generated and compiled dispatch ({@link MemoizingMetadataHandlers}: the
-     * same answers, without the compilation a fresh JVM's first statement paid for). Volcano clears a
-     * subset's entries when its best plan changes; every other rel is immutable once registered, so
-     * the answers stay right.
+     * until a background thread has compiled Janino's dispatch for that kind of metadata
+     * ({@link SwitchingMetadataHandlers}: a fresh JVM's first statement does not wait for Janino,
+     * a warm one gets its direct calls). Volcano clears a subset's entries when its best plan
+     * changes; every other rel is immutable once registered, so the answers stay right.
      */
     private static final Supplier<RelMetadataQuery> CACHED_METADATA;
 
     static {
-        MemoizingMetadataHandlers memoized = new MemoizingMetadataHandlers(METADATA);
-        CACHED_METADATA = () -> new RelMetadataQuery(memoized);
+        SwitchingMetadataHandlers handlers = new SwitchingMetadataHandlers(METADATA);
+        CACHED_METADATA = () -> new RelMetadataQuery(handlers);
     }
 
     /** EXPLAIN's first line for a trivial plan (SQL Server's StatementOptmLevel="TRIVIAL"); a fully optimized plan has none. */
