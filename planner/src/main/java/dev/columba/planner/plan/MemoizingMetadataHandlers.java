@@ -32,7 +32,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  * <p>{@code JaninoRelMetadataProvider} writes Java source for each handler interface (one
  * {@code instanceof} chain per method over the provider chain's handler classes, around a lookup in
  * the query's {@code map}) and compiles it with Janino the first time a JVM asks for that kind of
- * metadata: about a third of the CPU a fresh JVM spends planning its first statement, and Janino's
+ * metadata: a third to a half of the CPU a fresh JVM spent planning its first statement, and Janino's
  * own classes, from a signed jar, are not in the start-up cache (bench/results/plan11-20261127.md).
  * This provider does what that generated code does -- the same cache keys' equality, the same
  * {@link NullSentinel#ACTIVE} mark that turns a cycle into {@link CyclicMetadataException}, the same
