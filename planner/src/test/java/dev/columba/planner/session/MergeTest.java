@@ -285,6 +285,16 @@ class MergeTest {
             ColumbaException by = assertThrows(ColumbaException.class, () -> session.execute(
                     "MERGE t USING s ON t.id = s.id WHEN NOT MATCHED BY nobody THEN DELETE"));
             assertTrue(by.getMessage().contains("SOURCE or TARGET"), by.getMessage());
+            ColumbaException noAlias = assertThrows(ColumbaException.class, () -> session.execute(
+                    "MERGE t USING (VALUES (1)) ON t.id = 1 WHEN MATCHED THEN DELETE"));
+            assertTrue(noAlias.getMessage().contains("needs an alias"), noAlias.getMessage());
+            // As in any derived table, a parameter in VALUES has no type to take: CAST(? AS type) gives it one.
+            ColumbaException untyped = assertThrows(ColumbaException.class, () -> session.execute(
+                    "MERGE t USING (VALUES (?)) AS v (id) ON t.id = v.id WHEN MATCHED THEN DELETE", List.of(1)));
+            assertEquals(ErrorCode.INVALID_STATEMENT, untyped.errorCode());
+            assertEquals(1, ((StatementResult.Update) session.execute(
+                    "MERGE t USING (VALUES (CAST(? AS INT))) AS v (id) ON t.id = v.id WHEN MATCHED THEN DELETE",
+                    List.of(1))).count());
         }
     }
 
@@ -298,6 +308,47 @@ class MergeTest {
             assertTrue(plan.getFirst().getFirst().toString().startsWith("TableModify [MERGE t]"), plan.toString());
             // WHEN NOT MATCHED keeps the source's unmatched rows: an outer join of the two tables.
             assertTrue(plan.toString().contains("HashJoin [LEFT"), plan.toString());
+        }
+    }
+
+    @Test
+    void identityAndComputedColumnsAreFilledAsByInsertAndUpdate() {
+        try (Engine engine = SessionRows.open(directory); Session session = engine.openSession()) {
+            session.execute("CREATE TABLE g (id INT IDENTITY(1, 1) PRIMARY KEY, k INT, twice AS CAST(k * 2 AS INT))");
+            assertEquals(2, SessionRows.update(session,
+                    "MERGE g USING (VALUES (5), (6)) AS s (k) ON g.k = s.k WHEN NOT MATCHED THEN INSERT (k) VALUES (s.k)"));
+            // INSERT without a column list writes the columns that are not generated.
+            assertEquals(2, SessionRows.update(session, """
+                    MERGE g USING (VALUES (5), (7)) AS s (k) ON g.k = s.k
+                    WHEN MATCHED THEN UPDATE SET k = s.k + 100
+                    WHEN NOT MATCHED THEN INSERT VALUES (s.k)"""));
+            assertEquals(List.of(row(1, 105, 210), row(2, 6, 12), row(3, 7, 14)),
+                    SessionRows.query(session, "SELECT id, k, twice FROM g ORDER BY id"));
+            ColumbaException identity = assertThrows(ColumbaException.class, () -> session.execute(
+                    "MERGE g USING (VALUES (6)) AS s (k) ON g.k = s.k WHEN MATCHED THEN UPDATE SET id = 9"));
+            assertTrue(identity.getMessage().contains("cannot update identity column 'id'"), identity.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"clustered", "heap", "columnstore"})
+    void theSourceMayReadTheTargetAndBeAnyQuery(String kind) {
+        try (Engine engine = SessionRows.open(directory); Session session = seeded(engine, kind)) {
+            // Each row's successor by id takes its n; the last row's successor is inserted.
+            assertEquals(3, SessionRows.update(session, """
+                    MERGE t USING t AS s ON t.id = s.id + 1
+                    WHEN MATCHED THEN UPDATE SET n = s.n
+                    WHEN NOT MATCHED THEN INSERT VALUES (s.id + 10, s.name, s.n)"""));
+            assertEquals(List.of(row(1, "one", 10), row(2, "two", 10), row(3, "three", 20), row(13, "three", 30)),
+                    contents(session));
+            // A grouped source matches each target row once; the target may be qualified and aliased.
+            assertEquals(4, SessionRows.update(session, """
+                    MERGE INTO dbo.t AS x
+                    USING (SELECT n, COUNT(*) AS c FROM t GROUP BY n) s ON x.n = s.n
+                    WHEN MATCHED AND s.c > 1 THEN UPDATE SET x.name = 'twin'
+                    WHEN MATCHED THEN UPDATE SET x.name = UPPER(x.name)"""));
+            assertEquals(List.of(row(1, "twin", 10), row(2, "twin", 10), row(3, "THREE", 20), row(13, "THREE", 30)),
+                    contents(session));
         }
     }
 }
