@@ -74,7 +74,13 @@ class MergeDifferentialTest {
             session.execute(seedRows);
             h2Statement.execute(seedRows);
             for (int statement = 0; statement < STATEMENTS; statement++) {
-                String source = "INSERT INTO s VALUES " + rows(random, 1 + random.nextInt(4), true);
+                String sourceRows = rows(random, 1 + random.nextInt(4), true);
+                if (random.nextInt(3) == 0) {
+                    // A second source row for the first one's id: a target row two source rows match.
+                    sourceRows += ", " + rows(random, 1, false).replaceFirst("\\(\\d+",
+                            "(" + sourceRows.substring(1, sourceRows.indexOf(',')));
+                }
+                String source = "INSERT INTO s VALUES " + sourceRows;
                 for (String sql : List.of("DELETE FROM s", source)) {
                     session.execute(sql);
                     h2Statement.execute(sql);
