@@ -198,6 +198,41 @@ class CrossThreadResultTest {
     }
 
     /**
+     * Inside a write transaction a query reads the transaction's own page copies (no shared holds):
+     * its result is read on another thread, which then commits; the transaction's row is there
+     * and the commit's locks are given back.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"rowstore", "columnstore"})
+    void aResultInsideAWriteTransactionIsReadOnAnotherThreadWhichCommits(String storage) throws Exception {
+        createTable(storage);
+        reading.setAutoCommit(false);
+        Statement statement = reading.createStatement();
+        long[] firstIsSeven = new long[1];
+        ResultSet rows = on(threadA, () -> {
+            statement.executeUpdate("INSERT INTO t VALUES (" + (ROWS + 1) + ", 7)");
+            ResultSet opened = statement.executeQuery("SELECT id, v FROM t");
+            assertTrue(opened.next());
+            firstIsSeven[0] = opened.getInt(2) == 7 ? 1 : 0;
+            return opened;
+        });
+        long[] read = on(threadB, () -> {
+            long count = 1;
+            long sevens = firstIsSeven[0];
+            while (rows.next()) {
+                count++;
+                sevens += rows.getInt(2) == 7 ? 1 : 0;
+            }
+            rows.close();
+            reading.commit();
+            return new long[] {count, sevens};
+        });
+        assertEquals(ROWS + 1, read[0], "every row, the transaction's own included");
+        assertEquals(1, read[1]);
+        commitGoesThrough();
+    }
+
+    /**
      * The connection closed on thread B while thread A iterates one of its results: A's reading ends
      * with a proper SQLException (the statement cancelled, 57014, or the result closed, 08003) and
      * nothing else; the table is given back.
