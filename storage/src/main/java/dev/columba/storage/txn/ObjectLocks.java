@@ -3,6 +3,7 @@ package dev.columba.storage.txn;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 
 /**
@@ -31,8 +32,8 @@ import java.util.concurrent.locks.AbstractQueuedSynchronizer;
  * shared takes it again past a waiting commit, because a statement holding a table shared may take
  * the catalog or the same table shared again (statistics, system views) while a commit waits: that
  * commit waits for the statement, which would wait for the commit. Which thread holds what is kept
- * per thread ({@link Holds}); a lease whose result moved to another thread moves its holds with it
- * ({@link Lease#moveToCurrentThread()}).
+ * per thread ({@link Holds}, without a lock on the owning thread); a lease whose result moved to
+ * another thread moves its holds with it ({@link Lease#moveToCurrentThread()}).
  *
  * <p>A statement's lock ids are sorted without streams or boxing: it names one to a few objects
  * and takes them on every execution.
@@ -51,9 +52,13 @@ public final class ObjectLocks {
     public static final class Lease implements AutoCloseable {
         private final ObjectLock[] held;
         private final boolean exclusive;
-        /** The thread the shared holds are counted for, or null for an exclusive lease. Guarded by this. */
+        /**
+         * The thread the shared holds are counted for, or null for an exclusive lease. A lease is
+         * used by one thread at a time, as its statement is (JDBC's connection lock orders them), and
+         * handing it to another thread is a happens-before edge, so neither this nor {@link #released}
+         * needs a lock.
+         */
         private Holds holder;
-        /** Guarded by this: a result may be closed on one thread while another moves it. */
         private boolean released;
 
         private Lease(ObjectLock[] held, boolean exclusive, Holds holder) {
@@ -68,29 +73,23 @@ public final class ObjectLocks {
          * by this thread is the reentrant one. Cheap when nothing moved.
          */
         public void moveToCurrentThread() {
-            Holds current = HOLDS.get();
-            synchronized (this) {
-                if (released || holder == null || holder == current) {
-                    return;
-                }
-                holder.remove(held, held.length);
-                current.add(held, held.length);
-                holder = current;
+            if (released || holder == null || holder.owner == Thread.currentThread()) {
+                return;
             }
+            Holds current = HOLDS.get();
+            holder.remove(held, held.length);
+            current.add(held, held.length);
+            holder = current;
         }
 
         @Override
         public void close() {
-            Holds counted;
-            synchronized (this) {
-                if (released) {
-                    return;
-                }
-                released = true;
-                counted = holder;
+            if (released) {
+                return;
             }
-            if (counted != null) {
-                counted.remove(held, held.length);
+            released = true;
+            if (holder != null) {
+                holder.remove(held, held.length);
             }
             release(held, held.length, exclusive);
         }
@@ -303,25 +302,31 @@ public final class ObjectLocks {
     }
 
     /**
-     * The objects one thread's statements hold shared, with how many holds each: read on that thread
-     * when a take meets a waiting commit, changed by whichever thread releases or moves a lease.
-     * A thread holds a few objects at a time, so arrays searched in order.
+     * The objects one thread's statements hold shared, with how many holds each: read when a take of
+     * that thread meets a waiting commit. Only the owning thread reads and changes the arrays, without
+     * a lock (a point select takes and releases its objects at every execution, and two monitor
+     * entries there tripled the locking's cost); a lease released or moved away on another thread
+     * leaves its objects in {@link #releasedElsewhere}, which the owner applies before it next looks.
+     * Until then the owner may count an object it no longer holds, which at worst lets one of its
+     * statements pass a waiting commit once. A thread holds a few objects at a time, so arrays
+     * searched in order.
      */
     static final class Holds {
+        private final Thread owner = Thread.currentThread();
         private ObjectLock[] locks = new ObjectLock[4];
         private int[] counts = new int[4];
         private int size;
+        private final ConcurrentLinkedQueue<ObjectLock[]> releasedElsewhere = new ConcurrentLinkedQueue<>();
 
-        synchronized boolean holds(ObjectLock lock) {
-            for (int index = 0; index < size; index++) {
-                if (locks[index] == lock) {
-                    return true;
-                }
-            }
-            return false;
+        /** Whether the owner holds {@code lock}; on the owning thread only. */
+        boolean holds(ObjectLock lock) {
+            applyReleasedElsewhere();
+            return indexOf(lock) >= 0;
         }
 
-        synchronized void add(ObjectLock[] taken, int count) {
+        /** Counts {@code count} objects of {@code taken} as held; on the owning thread only. */
+        void add(ObjectLock[] taken, int count) {
+            applyReleasedElsewhere();
             for (int takenIndex = 0; takenIndex < count; takenIndex++) {
                 ObjectLock lock = taken[takenIndex];
                 int index = indexOf(lock);
@@ -339,7 +344,27 @@ public final class ObjectLocks {
             }
         }
 
-        synchronized void remove(ObjectLock[] released, int count) {
+        /** Counts {@code count} objects of {@code released} as given back, on any thread. */
+        void remove(ObjectLock[] released, int count) {
+            if (Thread.currentThread() != owner) {
+                releasedElsewhere.add(Arrays.copyOf(released, count));
+                return;
+            }
+            applyReleasedElsewhere();
+            removeNow(released, count);
+        }
+
+        private void applyReleasedElsewhere() {
+            if (releasedElsewhere.isEmpty()) {
+                return;
+            }
+            ObjectLock[] released;
+            while ((released = releasedElsewhere.poll()) != null) {
+                removeNow(released, released.length);
+            }
+        }
+
+        private void removeNow(ObjectLock[] released, int count) {
             for (int releasedIndex = 0; releasedIndex < count; releasedIndex++) {
                 int index = indexOf(released[releasedIndex]);
                 if (index < 0) {
