@@ -84,6 +84,15 @@ class CrossThreadResultTest {
         }, thread).get(WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
+    /** Runs {@code query} on thread A and reads its first row there. */
+    private ResultSet openOnThreadA(Statement statement, String query) throws Exception {
+        return on(threadA, () -> {
+            ResultSet opened = statement.executeQuery(query);
+            assertTrue(opened.next());
+            return opened;
+        });
+    }
+
     @FunctionalInterface
     private interface Step<T> {
         T run() throws Exception;
@@ -111,11 +120,7 @@ class CrossThreadResultTest {
     void aResultOpenedOnOneThreadIsReadToItsEndAndClosedOnAnother(String storage) throws Exception {
         createTable(storage);
         Statement statement = reading.createStatement();
-        ResultSet rows = on(threadA, () -> {
-            ResultSet opened = statement.executeQuery("SELECT id FROM t");
-            assertTrue(opened.next());
-            return opened;
-        });
+        ResultSet rows = openOnThreadA(statement, "SELECT id FROM t");
         long read = on(threadB, () -> {
             long count = 1;
             while (rows.next()) {
@@ -134,11 +139,7 @@ class CrossThreadResultTest {
     void aResultOpenedOnOneThreadIsClosedUnreadOnAnother(String storage) throws Exception {
         createTable(storage);
         Statement statement = reading.createStatement();
-        ResultSet rows = on(threadA, () -> {
-            ResultSet opened = statement.executeQuery("SELECT id, v FROM t");
-            assertTrue(opened.next());
-            return opened;
-        });
+        ResultSet rows = openOnThreadA(statement, "SELECT id, v FROM t");
         on(threadB, () -> {
             rows.close();
             return null;
@@ -166,11 +167,7 @@ class CrossThreadResultTest {
         createTable("rowstore");
         reading.setAutoCommit(!next.equals("commit") && !next.equals("rollback"));
         Statement statement = reading.createStatement();
-        ResultSet rows = on(threadA, () -> {
-            ResultSet opened = statement.executeQuery("SELECT id FROM t");
-            assertTrue(opened.next());
-            return opened;
-        });
+        ResultSet rows = openOnThreadA(statement, "SELECT id FROM t");
         on(threadB, () -> {
             switch (next) {
                 case "statement" -> {

@@ -154,19 +154,7 @@ public final class ReliabilityCommand {
         text.append("Seed ").append(result.seed()).append(", ").append(result.flips())
                 .append(" flips (one bit each, in a fresh copy of the database); failures: ")
                 .append(result.failures().size()).append(".\n\n| file kind |");
-        FileDamageCampaign.Outcome[] outcomes = FileDamageCampaign.Outcome.values();
-        for (FileDamageCampaign.Outcome outcome : outcomes) {
-            text.append(' ').append(outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).append(" |");
-        }
-        text.append("\n|---|").append("---:|".repeat(outcomes.length)).append('\n');
-        for (Map.Entry<String, Map<FileDamageCampaign.Outcome, Long>> kind : result.byFileKind().entrySet()) {
-            text.append("| ").append(kind.getKey()).append(" |");
-            for (FileDamageCampaign.Outcome outcome : outcomes) {
-                text.append(' ').append(kind.getValue().getOrDefault(outcome, 0L)).append(" |");
-            }
-            text.append('\n');
-        }
-        text.append('\n');
+        outcomesByKind(text, FileDamageCampaign.Outcome.values(), result.byFileKind());
         if (!result.failures().isEmpty()) {
             text.append("Failures:\n\n");
             for (FileDamageCampaign.Flip flip : result.failures()) {
@@ -200,19 +188,7 @@ public final class ReliabilityCommand {
                     .append("; overwritten or removed by the open with every answer right (a page written again from ")
                     .append("its image in the log, a file no committed state refers to): ").append(result.flipsOverwritten())
                     .append(".\n\n| file kind |");
-            KillCampaign.FlipOutcome[] outcomes = KillCampaign.FlipOutcome.values();
-            for (KillCampaign.FlipOutcome outcome : outcomes) {
-                text.append(' ').append(outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).append(" |");
-            }
-            text.append("\n|---|").append("---:|".repeat(outcomes.length)).append('\n');
-            for (Map.Entry<String, Map<KillCampaign.FlipOutcome, Long>> kind : result.flipsByKind().entrySet()) {
-                text.append("| ").append(kind.getKey()).append(" |");
-                for (KillCampaign.FlipOutcome outcome : outcomes) {
-                    text.append(' ').append(kind.getValue().getOrDefault(outcome, 0L)).append(" |");
-                }
-                text.append('\n');
-            }
-            text.append('\n');
+            outcomesByKind(text, KillCampaign.FlipOutcome.values(), result.flipsByKind());
         }
         if (!result.failures().isEmpty()) {
             text.append("Failures:\n\n");
@@ -222,6 +198,22 @@ public final class ReliabilityCommand {
             text.append('\n');
         }
         return text.toString();
+    }
+
+    /** The rest of a table's header row (after "| file kind |"), then a row per file kind: its count of each outcome. */
+    private static <O extends Enum<O>> void outcomesByKind(StringBuilder text, O[] outcomes, Map<String, Map<O, Long>> byKind) {
+        for (O outcome : outcomes) {
+            text.append(' ').append(outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).append(" |");
+        }
+        text.append("\n|---|").append("---:|".repeat(outcomes.length)).append('\n');
+        for (Map.Entry<String, Map<O, Long>> kind : byKind.entrySet()) {
+            text.append("| ").append(kind.getKey()).append(" |");
+            for (O outcome : outcomes) {
+                text.append(' ').append(kind.getValue().getOrDefault(outcome, 0L)).append(" |");
+            }
+            text.append('\n');
+        }
+        text.append('\n');
     }
 
     private static String required(String value, String option) {
