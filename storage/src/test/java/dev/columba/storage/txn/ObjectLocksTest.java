@@ -38,11 +38,7 @@ class ObjectLocksTest {
         ObjectLocks locks = new ObjectLocks();
         ObjectLocks.Lease statement = locks.shared(TABLE, 0);
         AtomicBoolean committed = new AtomicBoolean();
-        CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
-            try (ObjectLocks.Lease ignored = locks.exclusive(TABLE)) {
-                committed.set(true);
-            }
-        }, Thread.ofPlatform()::start);
+        CompletableFuture<Void> commit = commit(locks, committed, TABLE);
         awaitWaiting(locks, TABLE, 1);
         assertTrue(locks.hasQueuedCommit(TABLE));
 
@@ -73,11 +69,7 @@ class ObjectLocksTest {
         ObjectLocks.Lease first = locks.shared(TABLE);
         ObjectLocks.Lease second = locks.shared(TABLE + 1, TABLE);
         AtomicBoolean committed = new AtomicBoolean();
-        CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
-            try (ObjectLocks.Lease ignored = locks.exclusive(TABLE + 1, TABLE)) {
-                committed.set(true);
-            }
-        }, Thread.ofPlatform()::start);
+        CompletableFuture<Void> commit = commit(locks, committed, TABLE + 1, TABLE);
         awaitWaiting(locks, TABLE, 1);
         first.close();
         assertFalse(committed.get());
@@ -101,11 +93,7 @@ class ObjectLocksTest {
             AtomicBoolean committed = new AtomicBoolean();
             // Each object of the group is held: a commit of either waits for the statement.
             int committedObject = TABLE + execution % 2;
-            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
-                try (ObjectLocks.Lease ignored = locks.exclusive(committedObject)) {
-                    committed.set(true);
-                }
-            }, Thread.ofPlatform()::start);
+            CompletableFuture<Void> commit = commit(locks, committed, committedObject);
             awaitWaiting(locks, committedObject, 1);
             assertFalse(committed.get());
             statement.close();
@@ -133,11 +121,7 @@ class ObjectLocksTest {
             ObjectLocks.Lease statement = threadA.submit(() -> locks.shared(TABLE, 0)).get(WAIT_SECONDS, TimeUnit.SECONDS);
             assertEquals(1, locks.sharedHolds(TABLE));
             AtomicBoolean committed = new AtomicBoolean();
-            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
-                try (ObjectLocks.Lease ignored = locks.exclusive(TABLE)) {
-                    committed.set(true);
-                }
-            }, Thread.ofPlatform()::start);
+            CompletableFuture<Void> commit = commit(locks, committed, TABLE);
             awaitWaiting(locks, TABLE, 1);
             threadB.submit(statement::close).get(WAIT_SECONDS, TimeUnit.SECONDS);
             commit.get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -179,11 +163,7 @@ class ObjectLocksTest {
             ObjectLocks.Lease statement = threadA.submit(() -> locks.shared(TABLE)).get(WAIT_SECONDS, TimeUnit.SECONDS);
             threadB.submit(statement::moveToCurrentThread).get(WAIT_SECONDS, TimeUnit.SECONDS);
             AtomicBoolean committed = new AtomicBoolean();
-            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
-                try (ObjectLocks.Lease ignored = locks.exclusive(TABLE)) {
-                    committed.set(true);
-                }
-            }, Thread.ofPlatform()::start);
+            CompletableFuture<Void> commit = commit(locks, committed, TABLE);
             awaitWaiting(locks, TABLE, 1);
             threadB.submit(() -> locks.shared(TABLE).close()).get(WAIT_SECONDS, TimeUnit.SECONDS);
             assertFalse(committed.get(), "the statement still holds the table");
@@ -198,6 +178,15 @@ class ObjectLocksTest {
             threadA.shutdownNow();
             threadB.shutdownNow();
         }
+    }
+
+    /** A commit on its own thread: takes {@code objectIds} exclusively, then sets {@code committed}. */
+    private static CompletableFuture<Void> commit(ObjectLocks locks, AtomicBoolean committed, int... objectIds) {
+        return CompletableFuture.runAsync(() -> {
+            try (ObjectLocks.Lease ignored = locks.exclusive(objectIds)) {
+                committed.set(true);
+            }
+        }, Thread.ofPlatform()::start);
     }
 
     /** Waits until {@code count} threads queue for {@code objectId}; fails after a generous bound. */
