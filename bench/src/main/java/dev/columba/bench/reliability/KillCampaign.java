@@ -59,7 +59,12 @@ final class KillCampaign {
 
     record Result(long seed, int kills, long reopensOk, long reopensFailed, long killedBeforeReady, long acknowledged,
                   long rowsLost, long halfVisible, long unexpected, Map<String, Map<FlipOutcome, Long>> flipsByKind,
-                  long flipsPreserved, long flipsOverwritten, List<String> failures, long elapsedNanos) {
+                  long flipsPreserved, Map<String, Long> overwrittenByKind, List<String> failures, long elapsedNanos) {
+        /** Flips with every answer right whose bytes the open overwrote or removed, over every kind. */
+        long flipsOverwritten() {
+            return overwrittenByKind.values().stream().mapToLong(Long::longValue).sum();
+        }
+
         long flipCount() {
             return flipsByKind.values().stream().flatMap(outcomes -> outcomes.values().stream())
                     .mapToLong(Long::longValue).sum();
@@ -109,7 +114,7 @@ final class KillCampaign {
         long halfVisible = 0;
         long unexpected = 0;
         long preserved = 0;
-        long overwritten = 0;
+        Map<String, Long> overwritten = new TreeMap<>();
         Map<String, Map<FlipOutcome, Long>> flipOutcomes = new TreeMap<>();
         List<String> failures = new ArrayList<>();
         int flipsDone = 0;
@@ -148,7 +153,7 @@ final class KillCampaign {
                 if (verdict.preserved()) {
                     preserved++;
                 } else if (verdict.outcome() == FlipOutcome.SAME_ANSWERS && !verdict.kind().equals(CrashFlipTargets.WAL)) {
-                    overwritten++;
+                    overwritten.merge(verdict.kind(), 1L, Long::sum);
                 }
                 boolean failed = verdict.outcome() == FlipOutcome.SILENTLY_WRONG
                         || verdict.outcome() == FlipOutcome.INTERNAL_ERROR || verdict.outcome() == FlipOutcome.HANG

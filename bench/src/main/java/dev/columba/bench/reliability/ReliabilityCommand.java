@@ -189,6 +189,12 @@ public final class ReliabilityCommand {
                     .append("its image in the log, a file no committed state refers to): ").append(result.flipsOverwritten())
                     .append(".\n\n| file kind |");
             outcomesByKind(text, KillCampaign.FlipOutcome.values(), result.flipsByKind());
+            if (!result.overwrittenByKind().isEmpty()) {
+                text.append("Of the same answers, overwritten or removed by the open: ");
+                result.overwrittenByKind().forEach((kind, count) -> text.append(kind).append(' ').append(count).append("; "));
+                text.setLength(text.length() - 2);
+                text.append(". The rest were not read after the open, their bytes still there.\n\n");
+            }
         }
         if (!result.failures().isEmpty()) {
             text.append("Failures:\n\n");
