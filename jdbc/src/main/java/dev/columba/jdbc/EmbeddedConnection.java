@@ -39,7 +39,9 @@ import java.util.concurrent.Executor;
  * A JDBC connection: one planner {@link Session} on a shared {@link Engine}.
  *
  * <p>Threads: the session runs one statement at a time, so every use of it (executing, reading
- * rows, commit) holds the connection's {@link #lock}; only cancelling does not.
+ * rows, commit) holds the connection's {@link #lock}; only cancelling does not. Any thread may do
+ * any of it, one at a time, as JDBC allows: a result opened on one thread may be read, closed or
+ * moved to the heap on another (the shared holds of its query belong to the query, not to a thread).
  *
  * <p>Open results: a query's result holds shared locks on what it reads until its rows are read
  * or it is closed, and a commit on the same thread would wait for them forever. So before this
@@ -226,14 +228,6 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
     private void detachUnfinishedResults() throws SQLException {
         if (unfinishedResults.isEmpty()) {
             return;
-        }
-        for (EmbeddedResultSet result : unfinishedResults) {
-            if (result.runningOnAnotherThread()) {
-                throw Errors.of(ErrorCode.TRANSACTION_STATE, "this connection cannot run a statement, commit or roll"
-                        + " back on this thread while a result it opened on thread '" + result.openerName() + "' still"
-                        + " runs its query: the query holds its tables through locks of that thread; read that result"
-                        + " to its end or close it on that thread first");
-            }
         }
         for (EmbeddedResultSet result : List.copyOf(unfinishedResults)) {
             result.detach();

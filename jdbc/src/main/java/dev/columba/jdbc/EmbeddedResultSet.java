@@ -85,8 +85,6 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
     private SQLWarning warnings;
     /** A failure of the query met while its rows were buffered, reported by the next {@code next()}. */
     private SQLException pendingFailure;
-    /** The thread that ran the query: the shared locks a running query holds are that thread's. */
-    private final Thread opener = Thread.currentThread();
 
     EmbeddedResultSet(EmbeddedStatement statement, Object lock, RowSource source, StatementRun run, long maxRows,
                       int maxFieldSize) {
@@ -211,21 +209,6 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
      * so the connection can run something else; reading carries on where it was. A failure of the
      * query while buffering is reported by the next {@code next()}.
      */
-    /**
-     * Whether this result's query still runs and was run by another thread than the caller: its
-     * tables are held shared through locks that belong to that thread (storage's {@code ObjectLocks}),
-     * so finishing the query here would fail to release them and leave them held.
-     */
-    boolean runningOnAnotherThread() {
-        synchronized (lock) {
-            return queryRunning && opener != Thread.currentThread();
-        }
-    }
-
-    String openerName() {
-        return opener.getName();
-    }
-
     void detach() {
         synchronized (lock) {
             if (!queryRunning) {

@@ -153,7 +153,7 @@ final class FileDamageCampaign {
         return dot > 0 ? folder + "*" + name.substring(dot) : folder + name;
     }
 
-    private static void build(Path directory) throws SQLException {
+    static void build(Path directory) throws SQLException {
         try (Connection connection = DriverManager.getConnection("jdbc:columba:" + directory);
              Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE r (id BIGINT PRIMARY KEY, s VARCHAR(40), d DECIMAL(12, 2))");

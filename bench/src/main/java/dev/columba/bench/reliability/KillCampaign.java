@@ -1,6 +1,7 @@
 package dev.columba.bench.reliability;
 
 import dev.columba.bench.harness.BenchDirectories;
+import dev.columba.storage.page.PageFormat;
 import dev.columba.testing.crash.AckFile;
 import dev.columba.testing.crash.ChildJvm;
 import dev.columba.testing.crash.ChildRun;
@@ -18,6 +19,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,11 +36,17 @@ import java.util.stream.Stream;
  * nothing there that was not committed.
  *
  * <p>Flips after a crash: before some reopens, a copy of the crashed database gets one bit flipped
- * in its write-ahead log (mostly the newest segment, where the records since the last checkpoint
- * are) and is opened. Recovery must either refuse with an error (the file named) or open with every
- * acknowledged unit as it was; and the damaged bytes must still exist afterwards, in the log or in
- * the {@code damaged/} folder. Kill {@code n} and flip {@code n} are functions of the seed and
- * {@code n}.
+ * in one of the files recovery and the queries after it read — the log (mostly its newest segment,
+ * where the records since the last checkpoint are), the control file, the properties, each kind of
+ * data-file page (catalog, rowstore B+tree, columnstore metadata, allocation maps, boot, free), the
+ * columnstore's rowgroup files and dictionaries; the kinds take turns ({@link CrashFlipTargets}) —
+ * and is opened and checked. It must either fail with an error that is not internal (a clear
+ * SQLSTATE; "named" when the message names the file) or show every acknowledged unit as it was. A
+ * detected flip's damaged bytes must still exist afterwards (the file untouched there, or kept in
+ * the {@code damaged/} folder); a flip in the log must be kept whatever the outcome, since recovery
+ * reads it all. A flip the open overwrote or removed with the answers right (a page recovery wrote
+ * again from its full image in the log, a columnstore file no committed state refers to) is counted
+ * apart. Kill {@code n} and flip {@code n} are functions of the seed and {@code n}.
  */
 final class KillCampaign {
     /** Kill delays after the child is ready (in its work), and after its launch (mostly in its start and recovery). */
@@ -50,10 +58,23 @@ final class KillCampaign {
     enum FlipOutcome { DETECTED_NAMED, DETECTED, SAME_ANSWERS, SILENTLY_WRONG, INTERNAL_ERROR, HANG }
 
     record Result(long seed, int kills, long reopensOk, long reopensFailed, long killedBeforeReady, long acknowledged,
-                  long rowsLost, long halfVisible, long unexpected, Map<FlipOutcome, Long> flips, long flipsPreserved,
-                  List<String> failures, long elapsedNanos) {
+                  long rowsLost, long halfVisible, long unexpected, Map<String, Map<FlipOutcome, Long>> flipsByKind,
+                  long flipsPreserved, Map<String, Long> overwrittenByKind, List<String> failures, long elapsedNanos) {
+        /** Flips with every answer right whose bytes the open overwrote or removed, over every kind. */
+        long flipsOverwritten() {
+            return overwrittenByKind.values().stream().mapToLong(Long::longValue).sum();
+        }
+
         long flipCount() {
-            return flips.values().stream().mapToLong(Long::longValue).sum();
+            return flipsByKind.values().stream().flatMap(outcomes -> outcomes.values().stream())
+                    .mapToLong(Long::longValue).sum();
+        }
+
+        /** Flips by outcome over every kind. */
+        Map<FlipOutcome, Long> flips() {
+            Map<FlipOutcome, Long> total = new EnumMap<>(FlipOutcome.class);
+            flipsByKind.values().forEach(outcomes -> outcomes.forEach((outcome, count) -> total.merge(outcome, count, Long::sum)));
+            return total;
         }
     }
 
@@ -61,10 +82,23 @@ final class KillCampaign {
     private final Path workDirectory;
     private final PrintStream progress;
 
+    /** The acknowledged units after which the first child is killed; 0: at a random moment, as the others. */
+    private int firstKillAfterUnits;
+
     KillCampaign(long seed, Path workDirectory, PrintStream progress) {
         this.seed = seed;
         this.workDirectory = workDirectory;
         this.progress = progress;
+    }
+
+    /**
+     * Kills the first child once it has acknowledged {@code units} units, so the database holds every
+     * kind of file (a compressed rowgroup, its dictionary, B+trees of several levels) before the first
+     * flips: a short run on a loaded machine otherwise often kills its children before their work.
+     */
+    KillCampaign firstKillAfterUnits(int units) {
+        this.firstKillAfterUnits = units;
+        return this;
     }
 
     Result run(int kills, int flips) throws IOException {
@@ -80,7 +114,8 @@ final class KillCampaign {
         long halfVisible = 0;
         long unexpected = 0;
         long preserved = 0;
-        Map<FlipOutcome, Long> flipOutcomes = new EnumMap<>(FlipOutcome.class);
+        Map<String, Long> overwritten = new TreeMap<>();
+        Map<String, Map<FlipOutcome, Long>> flipOutcomes = new TreeMap<>();
         List<String> failures = new ArrayList<>();
         int flipsDone = 0;
         for (int kill = 0; kill < kills; kill++) {
@@ -92,10 +127,12 @@ final class KillCampaign {
             boolean duringWork = random.nextInt(5) > 0;
             int delay = duringWork ? random.nextInt(MAX_WORK_MILLIS) : random.nextInt(MAX_START_MILLIS);
             ChildJvm child = ChildJvm.of(KillWorkload.class, database, acknowledgements, model.nextUnit(), random.nextLong());
-            ChildRun run = duringWork ? child.killAfter(line -> line.startsWith("A "), Duration.ofMillis(delay))
+            boolean afterUnits = kill == 0 && firstKillAfterUnits > 0;
+            ChildRun run = afterUnits ? child.killWhen(ChildJvm.nth("A ", firstKillAfterUnits))
+                    : duringWork ? child.killAfter(line -> line.startsWith("A "), Duration.ofMillis(delay))
                     : child.killAfter(Duration.ofMillis(delay));
-            String context = "seed " + seed + ", kill " + kill + " " + delay + " ms after "
-                    + (duringWork ? "its first acknowledged unit" : "its launch");
+            String context = "seed " + seed + ", kill " + kill + (afterUnits ? " at its acknowledged unit " + firstKillAfterUnits
+                    : " " + delay + " ms after " + (duringWork ? "its first acknowledged unit" : "its launch"));
             if (!run.killed() || !run.lines().stream().allMatch(line -> line.equals("opened") || line.equals("ready")
                     || line.startsWith("A "))) {
                 failures.add(context + ": the child failed before it was killed: " + run.lines());
@@ -111,13 +148,17 @@ final class KillCampaign {
                     ? Math.min(flips - flipsDone, (flips - flipsDone + kills - kill - 1) / (kills - kill)) : 0;
             for (int flip = 0; flip < flipsNow; flip++, flipsDone++) {
                 FlipVerdict verdict = flipAfterCrash(database, model, inFlight, flipsDone, random);
-                flipOutcomes.merge(verdict.outcome(), 1L, Long::sum);
+                flipOutcomes.computeIfAbsent(verdict.kind(), key -> new EnumMap<>(FlipOutcome.class))
+                        .merge(verdict.outcome(), 1L, Long::sum);
                 if (verdict.preserved()) {
                     preserved++;
+                } else if (verdict.outcome() == FlipOutcome.SAME_ANSWERS && !verdict.kind().equals(CrashFlipTargets.WAL)) {
+                    overwritten.merge(verdict.kind(), 1L, Long::sum);
                 }
                 boolean failed = verdict.outcome() == FlipOutcome.SILENTLY_WRONG
                         || verdict.outcome() == FlipOutcome.INTERNAL_ERROR || verdict.outcome() == FlipOutcome.HANG
-                        || !verdict.preserved();
+                        || (!verdict.preserved() && (verdict.outcome() != FlipOutcome.SAME_ANSWERS
+                                || verdict.kind().equals(CrashFlipTargets.WAL)));
                 if (failed) {
                     failures.add(context + ", flip " + flipsDone + ": " + verdict.line());
                     progress.println("  FAILURE " + failures.getLast());
@@ -145,7 +186,7 @@ final class KillCampaign {
             }
         }
         return new Result(seed, kills, reopensOk, reopensFailed, beforeReady, model.acknowledged(), rowsLost, halfVisible,
-                unexpected, flipOutcomes, preserved, failures, System.nanoTime() - started);
+                unexpected, flipOutcomes, preserved, overwritten, failures, System.nanoTime() - started);
     }
 
     private static boolean hasLog(Path database) throws IOException {
@@ -158,25 +199,23 @@ final class KillCampaign {
         }
     }
 
-    record FlipVerdict(String file, long offset, int mask, FlipOutcome outcome, boolean preserved, String detail) {
+    record FlipVerdict(String kind, String file, long offset, int mask, FlipOutcome outcome, boolean preserved,
+                       String detail) {
         String line() {
-            return file + " offset " + offset + " mask 0x" + Integer.toHexString(mask) + ": " + outcome
+            return kind + ", " + file + " offset " + offset + " mask 0x" + Integer.toHexString(mask) + ": " + outcome
                     + (preserved ? "" : ", the damaged bytes are gone") + (detail.isEmpty() ? "" : " (" + detail + ")");
         }
     }
 
-    /** One bit flipped in the log of a copy of the crashed database, which is then opened and checked. */
+    /** One bit flipped in a file of a copy of the crashed database, which is then opened and checked. */
     private FlipVerdict flipAfterCrash(Path database, UnitModel model, UnitModel.Step inFlight, int index,
                                        SplittableRandom random) throws IOException {
         Path copy = workDirectory.resolve("flip");
         BenchDirectories.deleteRecursively(copy);
         FileDamageCampaign.copyRecursively(database, copy);
-        List<Path> segments;
-        try (Stream<Path> files = Files.list(copy.resolve("wal"))) {
-            segments = files.filter(file -> file.getFileName().toString().endsWith(".wal")).sorted().toList();
-        }
-        Path file = random.nextInt(4) > 0 ? segments.getLast() : segments.get(random.nextInt(segments.size()));
-        long offset = random.nextLong(Files.size(file));
+        CrashFlipTargets.Target target = CrashFlipTargets.choose(copy, index, random);
+        Path file = copy.resolve(target.file());
+        long offset = target.offset();
         int mask = 1 << random.nextInt(8);
         byte[] bytes = Files.readAllBytes(file);
         bytes[(int) offset] ^= (byte) mask;
@@ -220,17 +259,26 @@ final class KillCampaign {
         } finally {
             worker.shutdownNow();
         }
-        return new FlipVerdict(name, offset, mask, outcome, stillThere(copy, file, bytes), detail.replace('\n', ' '));
+        boolean pageOfDataFile = target.kind().startsWith("data page:");
+        return new FlipVerdict(target.kind(), name, offset, mask, outcome,
+                stillThere(copy, file, bytes, pageOfDataFile ? offset - offset % PageFormat.PAGE_SIZE : -1),
+                detail.replace('\n', ' '));
     }
 
     /**
-     * Whether the flipped file's bytes {@code damaged} still exist after the open: in the file itself,
-     * whole in the {@code damaged/} folder, or as what the file still holds up to some offset k
-     * followed by the piece {@code <name>.tail-<k>} recovery cut from there and kept.
+     * Whether the flipped file's bytes {@code damaged} still exist after the open: in the file itself
+     * (for a data file, whose other pages recovery writes, the flipped page {@code pageStart}), whole
+     * in the {@code damaged/} folder, or as what the file still holds up to some offset k followed by
+     * the piece {@code <name>.tail-<k>} recovery cut from there and kept.
      */
-    private static boolean stillThere(Path database, Path file, byte[] damaged) throws IOException {
+    private static boolean stillThere(Path database, Path file, byte[] damaged, long pageStart) throws IOException {
         byte[] now = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
         if (Arrays.equals(now, damaged)) {
+            return true;
+        }
+        if (pageStart >= 0 && now.length >= pageStart + PageFormat.PAGE_SIZE && Arrays.equals(
+                now, (int) pageStart, (int) pageStart + PageFormat.PAGE_SIZE,
+                damaged, (int) pageStart, (int) pageStart + PageFormat.PAGE_SIZE)) {
             return true;
         }
         Path folder = database.resolve("damaged");

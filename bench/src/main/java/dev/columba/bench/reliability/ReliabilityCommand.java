@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * {@code ./columba bench reliability [options]}: the SQL fuzzing campaign ({@link SqlFuzzCampaign}),
  * byte flips after a clean close ({@link FileDamageCampaign}), and kill -9 of child JVMs with flips
- * in the log of the crashed database ({@link KillCampaign}).
+ * in every kind of file of the crashed database ({@link KillCampaign}, {@link CrashFlipTargets}).
  * It prints the seed first, counts outcomes by SQLSTATE, lists every failure with the seed and index
  * that replay it, writes {@code reliability-<timestamp>.md} to the results directory, and exits 1
  * if anything failed. Not a JMH suite: it measures how often the engine breaks, not how fast it runs.
@@ -38,8 +38,10 @@ public final class ReliabilityCommand {
                   --kills N           child JVMs killed with SIGKILL at random moments of mixed work on one
                                       database, each reopen checked against the acknowledged units
                                       (default 100; 0: none)
-                  --crash-flips N     byte flips in the write-ahead log of copies of crashed databases,
-                                      spread over the kills (default 300)
+                  --crash-flips N     byte flips in copies of crashed databases, spread over the kills,
+                                      each file kind and data-page kind in turn: log, control file,
+                                      catalog, rowstore and columnstore-metadata pages, rowgroup
+                                      files, dictionaries, ... (default 300)
                   --work-dir DIR      where the campaigns' databases go (default bench/target/reliability)
                   --results-dir DIR   where the report goes (default bench/results)
                 """;
@@ -152,19 +154,7 @@ public final class ReliabilityCommand {
         text.append("Seed ").append(result.seed()).append(", ").append(result.flips())
                 .append(" flips (one bit each, in a fresh copy of the database); failures: ")
                 .append(result.failures().size()).append(".\n\n| file kind |");
-        FileDamageCampaign.Outcome[] outcomes = FileDamageCampaign.Outcome.values();
-        for (FileDamageCampaign.Outcome outcome : outcomes) {
-            text.append(' ').append(outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).append(" |");
-        }
-        text.append("\n|---|").append("---:|".repeat(outcomes.length)).append('\n');
-        for (Map.Entry<String, Map<FileDamageCampaign.Outcome, Long>> kind : result.byFileKind().entrySet()) {
-            text.append("| ").append(kind.getKey()).append(" |");
-            for (FileDamageCampaign.Outcome outcome : outcomes) {
-                text.append(' ').append(kind.getValue().getOrDefault(outcome, 0L)).append(" |");
-            }
-            text.append('\n');
-        }
-        text.append('\n');
+        outcomesByKind(text, FileDamageCampaign.Outcome.values(), result.byFileKind());
         if (!result.failures().isEmpty()) {
             text.append("Failures:\n\n");
             for (FileDamageCampaign.Flip flip : result.failures()) {
@@ -192,14 +182,19 @@ public final class ReliabilityCommand {
                 .append("| transactions half visible | ").append(result.halfVisible()).append(" |\n")
                 .append("| units there that must not be | ").append(result.unexpected()).append(" |\n\n");
         if (result.flipCount() > 0) {
-            text.append("Flips in the write-ahead log of a copy of the crashed database (before its reopen): ")
-                    .append(result.flipCount()).append(", damaged bytes still there afterwards (in the log or in `damaged/`): ")
-                    .append(result.flipsPreserved()).append(".\n\n| outcome | flips |\n|---|---:|\n");
-            for (Map.Entry<KillCampaign.FlipOutcome, Long> outcome : result.flips().entrySet()) {
-                text.append("| ").append(outcome.getKey().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
-                        .append(" | ").append(outcome.getValue()).append(" |\n");
+            text.append("Flips in a copy of the crashed database (one bit, before its reopen; the kinds take turns): ")
+                    .append(result.flipCount()).append("; damaged bytes still there afterwards (the file or page untouched, ")
+                    .append("or kept in `damaged/`): ").append(result.flipsPreserved())
+                    .append("; overwritten or removed by the open with every answer right (a page written again from ")
+                    .append("its image in the log, a file no committed state refers to): ").append(result.flipsOverwritten())
+                    .append(".\n\n| file kind |");
+            outcomesByKind(text, KillCampaign.FlipOutcome.values(), result.flipsByKind());
+            if (!result.overwrittenByKind().isEmpty()) {
+                text.append("Of the same answers, overwritten or removed by the open: ");
+                result.overwrittenByKind().forEach((kind, count) -> text.append(kind).append(' ').append(count).append("; "));
+                text.setLength(text.length() - 2);
+                text.append(". The rest were not read after the open, their bytes still there.\n\n");
             }
-            text.append('\n');
         }
         if (!result.failures().isEmpty()) {
             text.append("Failures:\n\n");
@@ -209,6 +204,22 @@ public final class ReliabilityCommand {
             text.append('\n');
         }
         return text.toString();
+    }
+
+    /** The rest of a table's header row (after "| file kind |"), then a row per file kind: its count of each outcome. */
+    private static <O extends Enum<O>> void outcomesByKind(StringBuilder text, O[] outcomes, Map<String, Map<O, Long>> byKind) {
+        for (O outcome : outcomes) {
+            text.append(' ').append(outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).append(" |");
+        }
+        text.append("\n|---|").append("---:|".repeat(outcomes.length)).append('\n');
+        for (Map.Entry<String, Map<O, Long>> kind : byKind.entrySet()) {
+            text.append("| ").append(kind.getKey()).append(" |");
+            for (O outcome : outcomes) {
+                text.append(' ').append(kind.getValue().getOrDefault(outcome, 0L)).append(" |");
+            }
+            text.append('\n');
+        }
+        text.append('\n');
     }
 
     private static String required(String value, String option) {

@@ -339,12 +339,24 @@ public final class ColumnstoreTable {
      * its sync; a delayed commit has returned), and a crash takes such a commit back. So before
      * deleting a rowgroup file the log is synced to its end: the commit that stopped referring to
      * the file is then durable, and no crash can bring back a reference to a deleted file.
+     *
+     * <p>A file is live while either the transaction's own state ({@code reader}) or the committed
+     * state refers to it. A REORGANIZE that merges two groups of rowgroups drops the first group's
+     * entries in its transaction and then starts the second group's writer, which runs this: judged
+     * by the transaction's state alone, the first group's files were deleted before the transaction
+     * committed, and a crash (or a rollback) left committed rowgroups without their files (found by
+     * the kill -9 campaign, seed 20261129, kill 19: {@code open failed on columnstore/101/9.crg}).
+     * Only the writer holding the turn installs commits, so the committed state cannot change under it.
      */
     void removeOrphanFiles(PageReader reader, IoCounters counters) {
         if (!Files.isDirectory(fileDirectory())) {
             return;
         }
         java.util.Set<String> live = liveFileNames(reader, counters);
+        // The committed table as the committed catalog describes it (its directory's root may differ
+        // from this transaction's); absent when this transaction created it.
+        find(database, database.bufferPool(), name(), counters).filter(committed -> committed.objectId() == objectId())
+                .ifPresent(committed -> live.addAll(committed.liveFileNames(database.bufferPool(), counters)));
         try (java.util.stream.Stream<Path> paths = Files.list(fileDirectory())) {
             boolean logSynced = false;
             for (Path path : paths.toList()) {

@@ -454,6 +454,35 @@ class ColumnstoreTableTest {
         return sum;
     }
 
+    /**
+     * A REORGANIZE of two merge groups that does not commit (a crash, here a rollback) leaves every
+     * file the committed rowgroups need: the second group's writer cleaned up the first group's
+     * files as soon as the transaction had dropped their entries, and the committed rowgroup could
+     * no longer be read (the kill -9 campaign, seed 20261129, kill 19).
+     */
+    @Test
+    void aReorganizeThatDoesNotCommitLeavesTheFilesOfTheCommittedRowgroups() {
+        ColumnstoreTable table = loadTestTable(250_000, Map.of("rowgroup_max_rows", "100000", "bulk_min_rows", "1000"));
+        List<RowgroupEntry> before = table.rowgroups(database.bufferPool(), counters);
+        try (Transaction transaction = database.begin()) {
+            for (int rowgroup = 0; rowgroup < 2; rowgroup++) {
+                int rowgroupId = before.get(rowgroup).rowgroupId();
+                for (int position = 0; position < 100_000; position += 5) {
+                    assertTrue(table.delete(transaction, rowgroupId, position));
+                }
+            }
+            transaction.commit();
+        }
+        long liveSum = sumOfIds(scan(table, ScanOptions.all(6).withProjection(0), new IoCounters()));
+        try (Transaction transaction = database.begin()) {
+            ColumnstoreTable.Maintenance reorganized = table.reorganize(transaction, false);
+            assertEquals(2, reorganized.rowgroupsMerged(), "two groups, each rewritten by its own writer");
+            transaction.rollback();
+        }
+        assertEquals(liveSum, sumOfIds(scan(table, ScanOptions.all(6).withProjection(0), new IoCounters())),
+                "every committed rowgroup is read whole");
+    }
+
     @Test
     void reorganizeRewritesRowgroupsWithDeletesAndRebuildMakesThemFull() throws java.io.IOException {
         ColumnstoreTable table = loadTestTable(250_000, Map.of("rowgroup_max_rows", "100000", "bulk_min_rows", "1000"));

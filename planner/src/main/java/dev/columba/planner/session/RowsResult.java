@@ -41,6 +41,10 @@ final class RowsResult implements StatementResult.Rows {
         if (finish.finished()) {
             return null;
         }
+        if (lease != null) {
+            // Read on another thread than ran the query (JDBC allows it): the holds go with the statement.
+            lease.moveToCurrentThread();
+        }
         Batch batch;
         try {
             batch = execution.operator.next();
