@@ -99,17 +99,8 @@ public final class VectorCopy {
         ArrowBuf sourceOffsets = from.getOffsetBuffer();
         int firstByte = sourceOffsets.getInt((long) first * 4);
         int bytes = sourceOffsets.getInt((long) (first + count) * 4) - firstByte;
-        while (to.getValueCapacity() < start + count + 1) {
-            to.reallocValidityAndOffsetBuffers();
-        }
-        if (to.getLastSet() < start - 1) {
-            to.fillEmpties(start);
-        }
+        int end = makeRoom(to, start, count, bytes);
         ArrowBuf targetOffsets = to.getOffsetBuffer();
-        int end = targetOffsets.getInt((long) start * 4);
-        if (to.getDataBuffer().capacity() < (long) end + bytes) {
-            to.reallocDataBuffer((long) end + bytes);
-        }
         to.getDataBuffer().setBytes(end, from.getDataBuffer(), firstByte, bytes);
         // Bounds checked here for both offset buffers: the loop reads and writes by address.
         Objects.checkFromIndexSize((long) first * 4, (long) (count + 1) * 4, sourceOffsets.capacity());
@@ -122,6 +113,24 @@ public final class VectorCopy {
         }
         copyBits(from.getValidityBuffer(), first, count, to.getValidityBuffer(), start);
         to.setLastSet(start + count - 1);
+    }
+
+    /**
+     * Makes room in {@code to} for {@code count} values from {@code start} holding {@code bytes}
+     * bytes, the values before {@code start} set (empty where unset); returns where their bytes start.
+     */
+    private static int makeRoom(BaseVariableWidthVector to, int start, int count, long bytes) {
+        while (to.getValueCapacity() < start + count + 1) {
+            to.reallocValidityAndOffsetBuffers();
+        }
+        if (to.getLastSet() < start - 1) {
+            to.fillEmpties(start);
+        }
+        int end = to.getOffsetBuffer().getInt((long) start * 4);
+        if (to.getDataBuffer().capacity() < end + bytes) {
+            to.reallocDataBuffer(end + bytes);
+        }
+        return end;
     }
 
     /**
@@ -253,17 +262,8 @@ public final class VectorCopy {
                 bytes += sourceOffsets.getInt((long) (position + 1) * 4) - sourceOffsets.getInt((long) position * 4);
             }
         }
-        while (to.getValueCapacity() < start + count + 1) {
-            to.reallocValidityAndOffsetBuffers();
-        }
-        if (to.getLastSet() < start - 1) {
-            to.fillEmpties(start);
-        }
+        int end = makeRoom(to, start, count, bytes);
         ArrowBuf targetOffsets = to.getOffsetBuffer();
-        int end = targetOffsets.getInt((long) start * 4);
-        if (to.getDataBuffer().capacity() < end + bytes) {
-            to.reallocDataBuffer(end + bytes);
-        }
         ArrowBuf targetData = to.getDataBuffer();
         ArrowBuf targetValidity = to.getValidityBuffer();
         for (int index = 0; index < count; index++) {

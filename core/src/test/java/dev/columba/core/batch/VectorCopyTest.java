@@ -43,12 +43,7 @@ class VectorCopyTest {
         Random random = new Random(typeName.hashCode());
         int sourceRows = 700;
         Object[] sourceValues = new Object[sourceRows];
-        try (FieldVector source = VectorValues.newVector("source", type, allocator)) {
-            for (int row = 0; row < sourceRows; row++) {
-                sourceValues[row] = random.nextInt(7) == 0 ? null : value(type, random);
-                VectorValues.set(source, row, type, sourceValues[row]);
-            }
-            source.setValueCount(sourceRows);
+        try (FieldVector source = source(type, random, sourceValues)) {
             for (int trial = 0; trial < 40; trial++) {
                 int start = trial < 4 ? 64 * trial : random.nextInt(300);
                 int count = trial % 5 == 0 ? 64 * (1 + random.nextInt(4)) : random.nextInt(400);
@@ -92,12 +87,7 @@ class VectorCopyTest {
         Random random = new Random(31 * typeName.hashCode());
         int sourceRows = 1000;
         Object[] sourceValues = new Object[sourceRows];
-        try (FieldVector source = VectorValues.newVector("source", type, allocator)) {
-            for (int row = 0; row < sourceRows; row++) {
-                sourceValues[row] = random.nextInt(7) == 0 ? null : value(type, random);
-                VectorValues.set(source, row, type, sourceValues[row]);
-            }
-            source.setValueCount(sourceRows);
+        try (FieldVector source = source(type, random, sourceValues)) {
             for (int trial = 0; trial < 60; trial++) {
                 int first = trial < 6 ? 64 * (trial % 3) + (trial < 3 ? 0 : 5) : random.nextInt(600);
                 int start = trial < 6 ? 64 * (trial % 2) : random.nextInt(400);
@@ -136,6 +126,17 @@ class VectorCopyTest {
             assertThrows(IndexOutOfBoundsException.class,
                     () -> VectorCopy.copyRange(source, first < 0 ? first : capacity - 10, 20, target, 0));
         }
+    }
+
+    /** A vector of {@code values.length} random values of {@code type}, about one in seven NULL, which it also puts in {@code values}. */
+    private FieldVector source(SqlType type, Random random, Object[] values) {
+        FieldVector source = VectorValues.newVector("source", type, allocator);
+        for (int row = 0; row < values.length; row++) {
+            values[row] = random.nextInt(7) == 0 ? null : value(type, random);
+            VectorValues.set(source, row, type, values[row]);
+        }
+        source.setValueCount(values.length);
+        return source;
     }
 
     private static SqlType type(String typeName) {
