@@ -1,6 +1,8 @@
 package dev.columba.core.batch;
 
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
@@ -55,13 +57,108 @@ public final class VectorCopy {
         }
     }
 
-    /** Copies the rows {@code [first, first + count)} of {@code from} to {@code to[start ...]}. */
+    /**
+     * Copies the rows {@code [first, first + count)} of {@code from} to {@code to[start ...]}, a
+     * column in bulk: one memory copy for fixed-width values and for variable-width bytes, the
+     * offsets shifted in one loop, the validity bits shifted a word at a time. A hash join's
+     * shared build appends the workers' shares whole this way, on one thread while the others
+     * wait; row by row it was the longest serial step of TPC-H Q9's builds at MAXDOP 2.
+     */
     public static void copyRange(FieldVector from, int first, int count, FieldVector to, int start) {
-        int[] positions = new int[count];
-        for (int index = 0; index < count; index++) {
-            positions[index] = first + index;
+        if (count == 0) {
+            return;
         }
-        gather(from, positions, 0, count, to, start);
+        if (first < 0 || count < 0 || first + count > from.getValueCapacity()) {
+            throw new IndexOutOfBoundsException("rows [" + first + ", " + (first + count) + ") of a vector of "
+                    + from.getValueCapacity());
+        }
+        switch (to) {
+            case BitVector bits -> {
+                ensureCapacity(bits, start + count);
+                copyBits(from.getDataBuffer(), first, count, bits.getDataBuffer(), start);
+                copyBits(from.getValidityBuffer(), first, count, bits.getValidityBuffer(), start);
+            }
+            case BaseFixedWidthVector fixed -> {
+                ensureCapacity(fixed, start + count);
+                long width = fixed.getTypeWidth();
+                fixed.getDataBuffer().setBytes(start * width, from.getDataBuffer(), first * width, count * width);
+                copyBits(from.getValidityBuffer(), first, count, fixed.getValidityBuffer(), start);
+            }
+            case BaseVariableWidthVector variable -> copyVariableRange((BaseVariableWidthVector) from, first, count, variable, start);
+            default -> {
+                int[] positions = new int[count];
+                for (int index = 0; index < count; index++) {
+                    positions[index] = first + index;
+                }
+                gather(from, positions, 0, count, to, start);
+            }
+        }
+    }
+
+    private static void copyVariableRange(BaseVariableWidthVector from, int first, int count, BaseVariableWidthVector to, int start) {
+        ArrowBuf sourceOffsets = from.getOffsetBuffer();
+        int firstByte = sourceOffsets.getInt((long) first * 4);
+        int bytes = sourceOffsets.getInt((long) (first + count) * 4) - firstByte;
+        int end = makeRoom(to, start, count, bytes);
+        ArrowBuf targetOffsets = to.getOffsetBuffer();
+        to.getDataBuffer().setBytes(end, from.getDataBuffer(), firstByte, bytes);
+        // Bounds checked here for both offset buffers: the loop reads and writes by address.
+        Objects.checkFromIndexSize((long) first * 4, (long) (count + 1) * 4, sourceOffsets.capacity());
+        Objects.checkFromIndexSize((long) start * 4, (long) (count + 1) * 4, targetOffsets.capacity());
+        long source = sourceOffsets.memoryAddress() + (long) first * 4;
+        long target = targetOffsets.memoryAddress() + (long) start * 4;
+        int shift = end - firstByte;
+        for (int index = 1; index <= count; index++) {
+            MemoryUtil.putInt(target + 4L * index, MemoryUtil.getInt(source + 4L * index) + shift);
+        }
+        copyBits(from.getValidityBuffer(), first, count, to.getValidityBuffer(), start);
+        to.setLastSet(start + count - 1);
+    }
+
+    /**
+     * Makes room in {@code to} for {@code count} values from {@code start} holding {@code bytes}
+     * bytes, the values before {@code start} set (empty where unset); returns where their bytes start.
+     */
+    private static int makeRoom(BaseVariableWidthVector to, int start, int count, long bytes) {
+        while (to.getValueCapacity() < start + count + 1) {
+            to.reallocValidityAndOffsetBuffers();
+        }
+        if (to.getLastSet() < start - 1) {
+            to.fillEmpties(start);
+        }
+        int end = to.getOffsetBuffer().getInt((long) start * 4);
+        if (to.getDataBuffer().capacity() < end + bytes) {
+            to.reallocDataBuffer(end + bytes);
+        }
+        return end;
+    }
+
+    /**
+     * Copies bits {@code [first, first + count)} of {@code source} to bits {@code [start, ...)} of
+     * {@code target}: bit by bit up to the target's next word, then 64 target bits at a time, each
+     * word put together from the two source words it straddles.
+     */
+    static void copyBits(ArrowBuf source, int first, int count, ArrowBuf target, int start) {
+        int index = 0;
+        for (; index < count && ((start + index) & 63) != 0; index++) {
+            BitVectorHelper.setValidityBit(target, start + index, BitVectorHelper.get(source, first + index));
+        }
+        // Whole source words are read only where they lie within the source buffer.
+        long sourceWords = source.capacity() >>> 3;
+        for (; index + 64 <= count; index += 64) {
+            long bit = (long) first + index;
+            long word = bit >>> 6;
+            int shift = (int) (bit & 63);
+            if (word + (shift == 0 ? 1 : 2) > sourceWords) {
+                break;
+            }
+            long low = source.getLong(word * 8);
+            long value = shift == 0 ? low : low >>> shift | source.getLong(word * 8 + 8) << (64 - shift);
+            target.setLong((long) (start + index) >>> 3, value);
+        }
+        for (; index < count; index++) {
+            BitVectorHelper.setValidityBit(target, start + index, BitVectorHelper.get(source, first + index));
+        }
     }
 
     private static void ensureCapacity(FieldVector vector, int values) {
@@ -165,17 +262,8 @@ public final class VectorCopy {
                 bytes += sourceOffsets.getInt((long) (position + 1) * 4) - sourceOffsets.getInt((long) position * 4);
             }
         }
-        while (to.getValueCapacity() < start + count + 1) {
-            to.reallocValidityAndOffsetBuffers();
-        }
-        if (to.getLastSet() < start - 1) {
-            to.fillEmpties(start);
-        }
+        int end = makeRoom(to, start, count, bytes);
         ArrowBuf targetOffsets = to.getOffsetBuffer();
-        int end = targetOffsets.getInt((long) start * 4);
-        if (to.getDataBuffer().capacity() < end + bytes) {
-            to.reallocDataBuffer(end + bytes);
-        }
         ArrowBuf targetData = to.getDataBuffer();
         ArrowBuf targetValidity = to.getValidityBuffer();
         for (int index = 0; index < count; index++) {

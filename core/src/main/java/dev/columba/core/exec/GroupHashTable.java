@@ -9,6 +9,7 @@ import dev.columba.core.expr.Comparisons;
 import dev.columba.core.type.SqlType;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
@@ -240,6 +241,27 @@ final class GroupHashTable implements AutoCloseable {
         }
     }
 
+    /** The smallest and largest key {@link #reserve} found among a single whole-number key's rows; high below low when it did not look. */
+    private long reservedLow = Long.MAX_VALUE;
+    private long reservedHigh = Long.MIN_VALUE;
+
+    /**
+     * Whether {@link #reserve} found the span of a single whole-number key's values: then every
+     * group's key lies in {@code [reservedLow(), reservedHigh()]}, as long as only the rows reserved
+     * for are inserted (a hash join's build).
+     */
+    boolean reservedRange() {
+        return reservedLow <= reservedHigh;
+    }
+
+    long reservedLow() {
+        return reservedLow;
+    }
+
+    long reservedHigh() {
+        return reservedHigh;
+    }
+
     /** {@link #reserve} sizes a table for at most this many groups (32 MB of whole-number slots). */
     private static final int RESERVE_MAXIMUM = 1 << 20;
 
@@ -250,13 +272,27 @@ final class GroupHashTable implements AutoCloseable {
         }
         ArrowBuf data = input.getDataBuffer();
         boolean wide = layouts[0] == Layout.INT64;
+        // Bounds checked once for the loops below, which read by address: on one thread while the
+        // other workers of a shared build wait, over every row of the build.
+        Objects.checkFromIndexSize(0, (long) rows * (wide ? 8 : 4), data.capacity());
+        long address = data.memoryAddress();
         long low = Long.MAX_VALUE;
         long high = Long.MIN_VALUE;
-        for (int row = 0; row < rows; row++) {
-            long value = wide ? data.getLong((long) row * 8) : data.getInt((long) row * 4);
-            low = Math.min(low, value);
-            high = Math.max(high, value);
+        if (wide) {
+            for (int row = 0; row < rows; row++) {
+                long value = MemoryUtil.getLong(address + 8L * row);
+                low = Math.min(low, value);
+                high = Math.max(high, value);
+            }
+        } else {
+            for (int row = 0; row < rows; row++) {
+                long value = MemoryUtil.getInt(address + 4L * row);
+                low = Math.min(low, value);
+                high = Math.max(high, value);
+            }
         }
+        reservedLow = low;
+        reservedHigh = high;
         long span = high - low + 1;
         boolean fits = low > -DENSE_VALUE_BOUND && high < DENSE_VALUE_BOUND && span > 0
                 && span <= Math.min(DENSE_MAXIMUM, Math.max(DENSE_MINIMUM, (long) DENSE_SPREAD * sized));
@@ -741,10 +777,21 @@ final class GroupHashTable implements AutoCloseable {
             }
             return values;
         }
+        // A table beyond the caches is looked up first without inserting (findEntries: the rows'
+        // cache misses overlap); the rows it finds are done, and the others then probe slots that
+        // are in the cache by now. Inserting row by row waited for one miss at a time: TPC-H Q3's
+        // build of 147,000 orders spent 9.5% of the query on one load of the insertion loop.
+        boolean found = count - first >= LOOK_AHEAD_ROWS && entries != null && entries.length >= LOOK_AHEAD_ENTRIES;
+        if (found) {
+            findEntries(values, first, count, groupIds);
+        }
         for (int index = first; index < count; index++) {
             int row = positions[index];
             if (BitVectorHelper.get(validity, row) == 0) {
                 groupIds[index] = nullKeyGroup(row, insert, storedGroups);
+                continue;
+            }
+            if (found && groupIds[index] >= 0) {
                 continue;
             }
             long value = values[index];
@@ -808,6 +855,11 @@ final class GroupHashTable implements AutoCloseable {
             }
         }
     }
+
+    /** Inserting whole numbers looks them up first in a table of at least this many longs (2 MB, beyond the core's caches)... */
+    private static final int LOOK_AHEAD_ENTRIES = 1 << 18;
+    /** ...when at least this many rows come at once. */
+    private static final int LOOK_AHEAD_ROWS = 64;
 
     /** Whether a key of a row at {@code positions[0, count)} is NULL. */
     private static boolean anyNull(FieldVector[] input, int[] positions, int count) {

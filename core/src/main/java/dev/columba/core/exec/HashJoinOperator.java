@@ -543,7 +543,12 @@ public final class HashJoinOperator extends JoinOperator {
                     nullKeyPositions = new int[positions.length];
                 }
                 int count = withoutNullKeys(batch, positions, batch.selectedCount(), keepNullKeys ? nullKeyPositions : null);
-                buildRows.append(batch, positions, count);
+                if (!batch.hasSelection() && count == batch.rowCount()) {
+                    // Every row, in order (a worker's share of a shared build): copied a column at a time in bulk.
+                    buildRows.appendRange(batch, 0, count);
+                } else {
+                    buildRows.append(batch, positions, count);
+                }
                 if (keepNullKeys && count < batch.selectedCount()) {
                     if (nullKeyRows == null) {
                         nullKeyRows = new RowBuffer(right.schema(), memory);
@@ -584,7 +589,11 @@ public final class HashJoinOperator extends JoinOperator {
         for (int key = 0; key < filters.length; key++) {
             if (filters[key] != null) {
                 boolean wide = Layout.of(right.schema().column(rightKeys[key]).type()) == Layout.INT64;
-                filters[key].publish(table.key(key), table.groupCount(), wide);
+                if (rightKeys.length == 1 && table.reservedRange()) {
+                    filters[key].publishWithin(table.key(key), table.groupCount(), wide, table.reservedLow(), table.reservedHigh());
+                } else {
+                    filters[key].publish(table.key(key), table.groupCount(), wide);
+                }
             }
         }
     }

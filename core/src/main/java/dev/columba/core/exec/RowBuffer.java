@@ -74,6 +74,14 @@ final class RowBuffer implements AutoCloseable {
         size += count;
     }
 
+    /** Appends the rows {@code [first, first + count)} of {@code source}, which has this buffer's columns, each column in bulk. */
+    void appendRange(Batch source, int first, int count) {
+        for (int columnIndex = 0; columnIndex < rows.columnCount(); columnIndex++) {
+            VectorCopy.copyRange(source.column(columnIndex), first, count, rows.column(columnIndex), size);
+        }
+        size += count;
+    }
+
     /** The buffered rows as a batch (valid until the next append or close). */
     Batch asBatch() {
         rows.setRowCount(size);

@@ -1,5 +1,6 @@
 package dev.columba.core.exec;
 
+import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -63,30 +64,59 @@ public final class RuntimeFilter implements java.util.function.LongPredicate {
             low = Math.min(low, value);
             high = Math.max(high, value);
         }
-        boolean worthIt;
-        long[] set = null;
         if (low > high) {
-            set = new long[1];
-            low = 0;
-            worthIt = true;
-        } else {
-            long span = high - low + 1;
-            worthIt = span > 0 && span <= MAX_BITS;
-            if (worthIt) {
-                set = new long[(int) ((span + 63) >>> 6)];
-                for (int index = 0; index < count; index++) {
-                    if (BitVectorHelper.get(validity, index) != 0) {
-                        long offset = (wide ? data.getLong((long) index * 8) : data.getInt((long) index * 4)) - low;
-                        set[(int) (offset >>> 6)] |= 1L << offset;
-                    }
+            publishBits(new long[1], 0);
+            return;
+        }
+        long[] set = bitsFor(low, high);
+        if (set != null) {
+            for (int index = 0; index < count; index++) {
+                if (BitVectorHelper.get(validity, index) != 0) {
+                    long offset = (wide ? data.getLong((long) index * 8) : data.getInt((long) index * 4)) - low;
+                    set[(int) (offset >>> 6)] |= 1L << offset;
                 }
             }
         }
-        if (worthIt) {
+        publishBits(set, low);
+    }
+
+    /**
+     * Publishes the build side's keys when their span is known: the first {@code count} values of
+     * {@code keys}, none NULL, each within {@code [low, high]} (a hash join's table, whose keys
+     * the build's sizing went through already). One pass, by address: a shared build's last step,
+     * on one thread while the other workers wait.
+     */
+    public void publishWithin(FieldVector keys, int count, boolean wide, long low, long high) {
+        if (count == 0) {
+            publishBits(new long[1], 0);
+            return;
+        }
+        long[] set = bitsFor(low, high);
+        if (set != null) {
+            ArrowBuf data = keys.getDataBuffer();
+            Objects.checkFromIndexSize(0, (long) count * (wide ? 8 : 4), data.capacity());
+            long address = data.memoryAddress();
+            for (int index = 0; index < count; index++) {
+                long offset = (wide ? MemoryUtil.getLong(address + 8L * index) : MemoryUtil.getInt(address + 4L * index)) - low;
+                set[(int) (offset >>> 6)] |= 1L << offset;
+            }
+        }
+        publishBits(set, low);
+    }
+
+    /** An empty bitmap over the values {@code [low, high]}, or null when that span is too wide to be worth one. */
+    private static long[] bitsFor(long low, long high) {
+        long span = high - low + 1;
+        return span > 0 && span <= MAX_BITS ? new long[(int) ((span + 63) >>> 6)] : null;
+    }
+
+    /** Publishes {@code set} (a bit per value from {@code low}), or a filter that passes everything when null. */
+    private void publishBits(long[] set, long low) {
+        if (set != null) {
             min = low;
             bits = set;
         }
-        useful = worthIt;
+        useful = set != null;
         published = true;
     }
 

@@ -1,6 +1,7 @@
 package dev.columba.core.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.columba.core.memory.Memory;
 import dev.columba.core.type.SqlType;
@@ -38,23 +39,11 @@ class VectorCopyTest {
     @ParameterizedTest
     @ValueSource(strings = {"INT", "BIGINT", "DECIMAL(30,2)", "VARCHAR(20)", "BOOLEAN", "DOUBLE"})
     void gatherMatchesValueByValueCopies(String typeName) {
-        SqlType type = switch (typeName) {
-            case "INT" -> SqlType.INT;
-            case "BIGINT" -> SqlType.BIGINT;
-            case "DECIMAL(30,2)" -> SqlType.decimal(30, 2);
-            case "VARCHAR(20)" -> SqlType.varchar(20);
-            case "BOOLEAN" -> SqlType.BOOLEAN;
-            default -> SqlType.DOUBLE;
-        };
+        SqlType type = type(typeName);
         Random random = new Random(typeName.hashCode());
         int sourceRows = 700;
         Object[] sourceValues = new Object[sourceRows];
-        try (FieldVector source = VectorValues.newVector("source", type, allocator)) {
-            for (int row = 0; row < sourceRows; row++) {
-                sourceValues[row] = random.nextInt(7) == 0 ? null : value(type, random);
-                VectorValues.set(source, row, type, sourceValues[row]);
-            }
-            source.setValueCount(sourceRows);
+        try (FieldVector source = source(type, random, sourceValues)) {
             for (int trial = 0; trial < 40; trial++) {
                 int start = trial < 4 ? 64 * trial : random.nextInt(300);
                 int count = trial % 5 == 0 ? 64 * (1 + random.nextInt(4)) : random.nextInt(400);
@@ -84,6 +73,81 @@ class VectorCopyTest {
                 }
             }
         }
+    }
+
+    /**
+     * Copying a range in bulk agrees with copying its values one at a time, for ranges that start
+     * on and off byte and word boundaries of the source and of the target, in every layout; the
+     * rows before the start keep theirs, also when the target must grow.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"INT", "BIGINT", "DECIMAL(30,2)", "VARCHAR(20)", "BOOLEAN", "DOUBLE"})
+    void copyRangeMatchesValueByValueCopies(String typeName) {
+        SqlType type = type(typeName);
+        Random random = new Random(31 * typeName.hashCode());
+        int sourceRows = 1000;
+        Object[] sourceValues = new Object[sourceRows];
+        try (FieldVector source = source(type, random, sourceValues)) {
+            for (int trial = 0; trial < 60; trial++) {
+                int first = trial < 6 ? 64 * (trial % 3) + (trial < 3 ? 0 : 5) : random.nextInt(600);
+                int start = trial < 6 ? 64 * (trial % 2) : random.nextInt(400);
+                int count = trial % 4 == 0 ? sourceRows - first : random.nextInt(sourceRows - first + 1);
+                Object[] before = new Object[start];
+                try (FieldVector target = VectorValues.newVector("target", type, allocator)) {
+                    for (int row = 0; row < start; row++) {
+                        before[row] = random.nextInt(5) == 0 ? null : value(type, random);
+                        VectorValues.set(target, row, type, before[row]);
+                    }
+                    target.setValueCount(start);
+                    VectorCopy.copyRange(source, first, count, target, start);
+                    target.setValueCount(start + count);
+                    for (int row = 0; row < start; row++) {
+                        assertEquals(before[row], VectorValues.get(target, row, type), "row " + row + " before the start");
+                    }
+                    for (int index = 0; index < count; index++) {
+                        assertEquals(sourceValues[first + index], VectorValues.get(target, start + index, type),
+                                "row " + (start + index) + " (first " + first + ", start " + start + ", count " + count + ")");
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 990})
+    void copyRangeRefusesRowsOutsideTheSource(int first) {
+        try (FieldVector source = VectorValues.newVector("source", SqlType.INT, allocator);
+             FieldVector target = VectorValues.newVector("target", SqlType.INT, allocator)) {
+            for (int row = 0; row < 1000; row++) {
+                VectorValues.set(source, row, SqlType.INT, row);
+            }
+            source.setValueCount(1000);
+            int capacity = source.getValueCapacity();
+            assertThrows(IndexOutOfBoundsException.class,
+                    () -> VectorCopy.copyRange(source, first < 0 ? first : capacity - 10, 20, target, 0));
+        }
+    }
+
+    /** A vector of {@code values.length} random values of {@code type}, about one in seven NULL, which it also puts in {@code values}. */
+    private FieldVector source(SqlType type, Random random, Object[] values) {
+        FieldVector source = VectorValues.newVector("source", type, allocator);
+        for (int row = 0; row < values.length; row++) {
+            values[row] = random.nextInt(7) == 0 ? null : value(type, random);
+            VectorValues.set(source, row, type, values[row]);
+        }
+        source.setValueCount(values.length);
+        return source;
+    }
+
+    private static SqlType type(String typeName) {
+        return switch (typeName) {
+            case "INT" -> SqlType.INT;
+            case "BIGINT" -> SqlType.BIGINT;
+            case "DECIMAL(30,2)" -> SqlType.decimal(30, 2);
+            case "VARCHAR(20)" -> SqlType.varchar(20);
+            case "BOOLEAN" -> SqlType.BOOLEAN;
+            default -> SqlType.DOUBLE;
+        };
     }
 
     private static Object value(SqlType type, Random random) {

@@ -190,6 +190,63 @@ class BitmapFilterJoinTest extends OperatorTestBase {
         assertThrows(ColumbaException.class, () -> onStrings.publishKeys(0, new RuntimeFilter("Bitmap2")));
     }
 
+    /**
+     * A join's table publishes its keys with their span known from the build's sizing, in one
+     * pass: the filter keeps exactly what one published by scanning the keys keeps, for narrow and
+     * wide keys, a span too wide for a bitmap, and no keys at all.
+     */
+    @Test
+    void keysPublishedWithTheirKnownSpanFilterAsScannedOnesDo() {
+        java.util.Random random = new java.util.Random(17);
+        for (int trial = 0; trial < 30; trial++) {
+            boolean wide = trial % 2 == 1;
+            int count = trial == 0 || trial == 1 ? 0 : 1 + random.nextInt(500);
+            long spread = trial % 7 == 6 ? RuntimeFilter.MAX_BITS * 2 : 1 + random.nextInt(5000);
+            long base = random.nextInt(1000) - 500;
+            try (BigIntVector keys = new BigIntVector("l", queryAllocator); IntVector narrow = new IntVector("k", queryAllocator);
+                 BigIntVector probe = new BigIntVector("p", queryAllocator); IntVector narrowProbe = new IntVector("q", queryAllocator)) {
+                keys.allocateNew(Math.max(1, count));
+                narrow.allocateNew(Math.max(1, count));
+                long low = Long.MAX_VALUE;
+                long high = Long.MIN_VALUE;
+                for (int index = 0; index < count; index++) {
+                    long value = base + (wide ? (long) (random.nextDouble() * spread) : random.nextInt((int) Math.min(spread, 1 << 30)));
+                    keys.set(index, value);
+                    narrow.set(index, (int) value);
+                    low = Math.min(low, value);
+                    high = Math.max(high, value);
+                }
+                keys.setValueCount(count);
+                narrow.setValueCount(count);
+                int probes = 2000;
+                probe.allocateNew(probes);
+                narrowProbe.allocateNew(probes);
+                int[] rows = new int[probes];
+                for (int index = 0; index < probes; index++) {
+                    long value = index < count ? keys.get(index) : base - 5 + (long) (random.nextDouble() * (Math.min(spread, 10_000) + 10));
+                    probe.set(index, value);
+                    narrowProbe.set(index, (int) value);
+                    rows[index] = index;
+                }
+                probe.setValueCount(probes);
+                narrowProbe.setValueCount(probes);
+                RuntimeFilter scanned = new RuntimeFilter("Bitmap1");
+                RuntimeFilter known = new RuntimeFilter("Bitmap2");
+                scanned.publish(wide ? keys : narrow, count, wide);
+                known.publishWithin(wide ? keys : narrow, count, wide, count == 0 ? 0 : low, count == 0 ? -1 : high);
+                assertEquals(scanned.active(), known.active(), "trial " + trial);
+                if (scanned.active()) {
+                    int[] keptScanned = new int[probes];
+                    int[] keptKnown = new int[probes];
+                    int a = scanned.filter(wide ? probe : narrowProbe, wide, rows, probes, keptScanned);
+                    int b = known.filter(wide ? probe : narrowProbe, wide, rows, probes, keptKnown);
+                    assertArrayEquals(java.util.Arrays.copyOf(keptScanned, a), java.util.Arrays.copyOf(keptKnown, b), "trial " + trial);
+                    assertTrue(count == 0 || b >= count, "every build key passes");
+                }
+            }
+        }
+    }
+
     private static void fill(IntVector vector, Integer... values) {
         vector.allocateNew(values.length);
         for (int index = 0; index < values.length; index++) {

@@ -179,4 +179,78 @@ class GroupHashTableTest {
             assertArrayEquals(key("a much longer key", null), stored.get(41));
         }
     }
+    /**
+     * Whole-number keys in a table grown beyond the caches, where inserting looks rows up first:
+     * ids in order of first appearance across chunks that repeat keys, new keys repeated within a
+     * chunk, NULLs in a group of their own, and a lookup without insertion afterwards that finds
+     * every id (and -1 for keys never inserted).
+     */
+    @Test
+    void wholeNumberKeysBeyondTheCachesGetTheirIdsOfFirstAppearance() {
+        java.util.Random random = new java.util.Random(11);
+        long[] distinct = new long[150_000];
+        for (int index = 0; index < distinct.length; index++) {
+            distinct[index] = random.nextLong();
+        }
+        java.util.Map<Long, Integer> expected = new java.util.HashMap<>();
+        int nullId = -1;
+        int next = 0;
+        try (MemoryCharge charge = new MemoryCharge(allocator, "groups");
+             GroupHashTable table = GroupHashTable.forGrouping(List.of(SqlType.BIGINT), allocator, charge);
+             org.apache.arrow.vector.BigIntVector keys = new org.apache.arrow.vector.BigIntVector("k", allocator)) {
+            int chunk = 4096;
+            keys.allocateNew(chunk);
+            int[] positions = new int[chunk];
+            Arrays.setAll(positions, row -> row);
+            int[] ids = new int[chunk];
+            for (int round = 0; round < 80; round++) {
+                Long[] values = new Long[chunk];
+                for (int row = 0; row < chunk; row++) {
+                    // Early rounds bring new keys, later ones mostly repeat them; some rows repeat their neighbour.
+                    int bound = Math.min(distinct.length, (round + 1) * 3000);
+                    values[row] = random.nextInt(500) == 0 ? null
+                            : row > 0 && values[row - 1] != null && random.nextInt(4) == 0 ? values[row - 1]
+                            : distinct[random.nextInt(bound)];
+                    if (values[row] == null) {
+                        keys.setNull(row);
+                    } else {
+                        keys.set(row, values[row]);
+                    }
+                }
+                keys.setValueCount(chunk);
+                table.groupIds(new FieldVector[] {keys}, positions, chunk, ids);
+                for (int row = 0; row < chunk; row++) {
+                    int id;
+                    if (values[row] == null) {
+                        if (nullId < 0) {
+                            nullId = next++;
+                        }
+                        id = nullId;
+                    } else {
+                        Integer known = expected.get(values[row]);
+                        if (known == null) {
+                            known = next++;
+                            expected.put(values[row], known);
+                        }
+                        id = known;
+                    }
+                    assertEquals(id, ids[row], "round " + round + ", row " + row);
+                }
+            }
+            assertEquals(next, table.groupCount());
+            for (int row = 0; row < chunk; row++) {
+                if (row % 7 == 0) {
+                    keys.set(row, random.nextLong());
+                } else {
+                    keys.set(row, distinct[random.nextInt(distinct.length)]);
+                }
+            }
+            keys.setValueCount(chunk);
+            table.find(new FieldVector[] {keys}, positions, chunk, ids, new long[0]);
+            for (int row = 0; row < chunk; row++) {
+                Integer known = expected.get(keys.get(row));
+                assertEquals(known == null ? -1 : known, ids[row], "looked up row " + row);
+            }
+        }
+    }
 }
