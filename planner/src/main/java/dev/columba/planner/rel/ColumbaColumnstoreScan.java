@@ -214,7 +214,8 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
             text.append(", columns ").append(names);
         }
         if (filtersRows()) {
-            text.append(", filters ").append(describeFilters()).append(" (rowgroup elimination)");
+            // Only the predicates with constants eliminate rowgroups; comparisons between columns test rows.
+            text.append(", filters ").append(describeFilters()).append(filters.isEmpty() ? "" : " (rowgroup elimination)");
         }
         return text.toString();
     }
