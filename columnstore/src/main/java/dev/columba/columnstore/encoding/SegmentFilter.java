@@ -84,6 +84,19 @@ public final class SegmentFilter {
     }
 
     /**
+     * A filter that matches exactly the rows both this and {@code other} (a filter of the same
+     * segment) match, in one pass where two would be run: two value ranges of one packed column
+     * become one range. Null when they do not combine; the caller then runs both.
+     */
+    public SegmentFilter and(SegmentFilter other) {
+        if (other.reader != reader || mode != Mode.VALUES || other.mode != Mode.VALUES) {
+            return null;
+        }
+        RowFilter both = values.intersect(other.values);
+        return both == null ? null : new SegmentFilter(reader, Mode.VALUES, both);
+    }
+
+    /**
      * Whether {@link #andMatches} tests several rows a word: a range of narrow bit-packed values in
      * a segment without NULLs.
      */

@@ -135,6 +135,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final CheckedObjects checked;
     private SegmentReader[] readers;
     private SegmentFilter[] filters;
+    /** Per filter of {@link #filters}: folded into an earlier one on the same column, not run (see {@link #openFilters}). */
+    private boolean[] skipped;
     /**
      * Whether {@link #filters} are at least {@link #WORD_PARALLEL_FILTERS} and all test several rows
      * a word ({@link SegmentFilter#wordParallel}): then they are ANDed as bitmaps, each over all
@@ -531,16 +533,36 @@ public final class ColumnstoreScan implements AutoCloseable {
         openFilters();
     }
 
-    /** The filters of the scan over the current rowgroup's segment readers. */
+    /**
+     * The filters of the scan over the current rowgroup's segment readers. A filter that combines
+     * with an earlier one on the same column ({@link SegmentFilter#and}: Q6's {@code l_shipdate >=
+     * date AND l_shipdate < date} as one range) is folded into it and skipped, so the column is
+     * tested in one pass; the number of filters stays the same for {@link FilterOrder}.
+     */
     private void openFilters() {
         filters = new SegmentFilter[options.filters().size()];
+        if (skipped == null || skipped.length != filters.length) {
+            skipped = new boolean[filters.length];
+        }
+        Arrays.fill(skipped, false);
+        int running = 0;
         for (int index = 0; index < filters.length; index++) {
             ColumnFilter filter = options.filters().get(index);
             filters[index] = readers[filter.column()].filter(filter.predicate());
+            for (int earlier = 0; earlier < index && !skipped[index]; earlier++) {
+                if (!skipped[earlier] && options.filters().get(earlier).column() == filter.column()) {
+                    SegmentFilter both = filters[earlier].and(filters[index]);
+                    if (both != null) {
+                        filters[earlier] = both;
+                        skipped[index] = true;
+                    }
+                }
+            }
+            running += skipped[index] ? 0 : 1;
         }
-        wordParallel = filters.length >= WORD_PARALLEL_FILTERS;
-        for (SegmentFilter filter : filters) {
-            wordParallel &= filter.wordParallel();
+        wordParallel = running >= WORD_PARALLEL_FILTERS;
+        for (int index = 0; index < filters.length; index++) {
+            wordParallel &= skipped[index] || filters[index].wordParallel();
         }
     }
 
@@ -552,8 +574,10 @@ public final class ColumnstoreScan implements AutoCloseable {
         long[] bits = matchBits;
         int wordCount = (count + 63) >>> 6;
         Arrays.fill(bits, 0, wordCount, -1L);
-        for (SegmentFilter filter : filters) {
-            filter.andMatches(from, count, bits);
+        for (int index = 0; index < filters.length; index++) {
+            if (!skipped[index]) {
+                filters[index].andMatches(from, count, bits);
+            }
         }
         if ((count & 63) != 0) {
             bits[wordCount - 1] &= (1L << count) - 1;
@@ -821,7 +845,7 @@ public final class ColumnstoreScan implements AutoCloseable {
         for (int position = 0; position < order.length && selected > 0; position++) {
             int step = order[position];
             if (step < filters.length) {
-                if (wordParallel) {
+                if (wordParallel || skipped[step]) {
                     continue;
                 }
                 SegmentFilter filter = filters[step];

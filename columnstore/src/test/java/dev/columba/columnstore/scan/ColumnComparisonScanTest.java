@@ -260,6 +260,47 @@ class ColumnComparisonScanTest {
         }
     }
 
+    /**
+     * Bounds on one column are folded into one range per segment ({@code SegmentFilter.and}):
+     * narrow dates and quantities (word-parallel), wide longs, three bounds on one column, bounds
+     * that leave nothing, NULLs, next to comparisons and in small batches.
+     */
+    @Test
+    void boundsOnOneColumnFoldedIntoOneRangeKeepTheRowsOfAll() {
+        long seed = new Random().nextLong();
+        System.out.println("ColumnComparisonScanTest seed " + seed);
+        Loaded loaded = load(seed);
+        List<List<ColumnFilter>> conjunctions = List.of(
+                List.of(bound(SHIPPED, ColumnPredicate.Operator.GREATER_OR_EQUAL, EPOCH.plusDays(300)),
+                        bound(SHIPPED, ColumnPredicate.Operator.LESS, EPOCH.plusDays(665)),
+                        bound(INT_LEFT, ColumnPredicate.Operator.GREATER, 20),
+                        bound(INT_LEFT, ColumnPredicate.Operator.LESS_OR_EQUAL, 40)),
+                List.of(bound(BIG_LEFT, ColumnPredicate.Operator.GREATER, -500_000_000_000L),
+                        bound(BIG_LEFT, ColumnPredicate.Operator.LESS, 250_000_000_000L),
+                        bound(BIG_LEFT, ColumnPredicate.Operator.GREATER_OR_EQUAL, -100_000_000_000L)),
+                List.of(bound(RUNS, ColumnPredicate.Operator.GREATER, 10), bound(RUNS, ColumnPredicate.Operator.LESS, 5),
+                        bound(FEW, ColumnPredicate.Operator.EQUAL, 1)),
+                List.of(bound(PRICE, ColumnPredicate.Operator.GREATER_OR_EQUAL, new BigDecimal("100.00")),
+                        bound(PRICE, ColumnPredicate.Operator.LESS_OR_EQUAL, new BigDecimal("400.00")),
+                        bound(INT_RIGHT, ColumnPredicate.Operator.LESS, 50),
+                        bound(INT_RIGHT, ColumnPredicate.Operator.GREATER_OR_EQUAL, 10)));
+        List<ColumnComparison> comparisons = List.of(new ColumnComparison(SHIPPED, ColumnPredicate.Operator.LESS, RECEIVED));
+        for (List<ColumnFilter> filters : conjunctions) {
+            for (List<ColumnComparison> compared : List.of(List.<ColumnComparison>of(), comparisons)) {
+                for (int batchSize : new int[] {500, 4096}) {
+                    assertEquals(expectedIds(loaded.rows(), filters, compared),
+                            scanIds(loaded.table(), filters, compared, batchSize),
+                            "seed " + seed + ": " + filters + " " + compared + ", batch " + batchSize);
+                }
+            }
+        }
+        assertEquals(Set.of(), scanIds(loaded.table(), conjunctions.get(2), List.of(), 4096), "runs > 10 AND runs < 5");
+    }
+
+    private static ColumnFilter bound(int column, ColumnPredicate.Operator operator, Object constant) {
+        return new ColumnFilter(column, new ColumnPredicate.Comparison(operator, constant));
+    }
+
     @Test
     void aComparisonThatHoldsNowhereKeepsNothingAndOneThatHoldsEverywhereKeepsEveryRow() {
         Loaded loaded = load(7);
