@@ -57,7 +57,7 @@ public final class SegmentFilter {
             }
             case VALUES -> {
                 int selected = values.select(fromRow, count, selection);
-                yield hasNulls ? withoutNulls(fromRow, selection, selected) : selected;
+                yield reader.dropNulls(fromRow, selection, selected);
             }
         };
     }
@@ -138,13 +138,5 @@ public final class SegmentFilter {
         };
     }
 
-    private int withoutNulls(int fromRow, int[] selection, int selected) {
-        int kept = 0;
-        for (int index = 0; index < selected; index++) {
-            int rowInRange = selection[index];
-            selection[kept] = rowInRange;
-            kept += reader.nullAt(fromRow + rowInRange) ? 0 : 1;
-        }
-        return kept;
-    }
+
 }

@@ -217,11 +217,7 @@ public final class SegmentReader {
      *     dictionary id outside the dictionaries
      */
     public boolean readLongs(int fromRow, int count, int[] selection, int selected, long[] out) {
-        checkRange(fromRow, count);
-        if (selected > 0 && (selection[0] < 0 || selection[selected - 1] >= count)) {
-            throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "selection " + selection[0] + ".." + selection[selected - 1]
-                    + " is outside the " + count + " rows read from row " + fromRow + " of " + origin);
-        }
+        checkSelection(fromRow, count, selection, selected);
         return !header.hasNulls() && body.readLongs(fromRow, count, selection, selected, out, scratch);
     }
 
@@ -234,12 +230,17 @@ public final class SegmentReader {
      * @throws ColumbaException as {@link #readLongs}
      */
     public boolean readStoredLongs(int fromRow, int count, int[] selection, int selected, long[] out) {
+        checkSelection(fromRow, count, selection, selected);
+        return body.readLongs(fromRow, count, selection, selected, out, scratch);
+    }
+
+    /** Rows {@code [fromRow, fromRow + count)} inside the segment, and the selection's offsets inside them. */
+    private void checkSelection(int fromRow, int count, int[] selection, int selected) {
         checkRange(fromRow, count);
         if (selected > 0 && (selection[0] < 0 || selection[selected - 1] >= count)) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "selection " + selection[0] + ".." + selection[selected - 1]
                     + " is outside the " + count + " rows read from row " + fromRow + " of " + origin);
         }
-        return body.readLongs(fromRow, count, selection, selected, out, scratch);
     }
 
     /**
