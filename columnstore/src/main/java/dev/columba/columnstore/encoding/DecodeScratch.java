@@ -14,6 +14,7 @@ public final class DecodeScratch {
     private byte[] words = new byte[0];
     private int[] narrow = new int[0];
     private long[] wide = new long[0];
+    private int[] repeated = new int[0];
 
     /** Empty arrays, grown on first use. */
     public DecodeScratch() {
@@ -41,6 +42,18 @@ public final class DecodeScratch {
             narrow = new int[length];
         }
         return narrow;
+    }
+
+    /**
+     * At least {@code length} ints, the first {@code length} of them {@code value}: offsets to copy
+     * in bulk into a string vector's rows that get empty strings ({@link VectorWriter#emptyStrings}).
+     */
+    int[] repeated(int length, int value) {
+        if (repeated.length < length) {
+            repeated = new int[Math.max(length, 2 * repeated.length)];
+        }
+        java.util.Arrays.fill(repeated, 0, length, value);
+        return repeated;
     }
 
     /** At least {@code length} longs: values widened to a DECIMAL vector's two words each. */

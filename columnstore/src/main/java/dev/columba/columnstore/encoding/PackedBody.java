@@ -195,6 +195,26 @@ record PackedBody(SqlType type, ValueKind kind, PackedLongs values) implements S
             return words != null && values.width() >= 1 && values.width() <= PackedLongs.MAX_WORD_PARALLEL_WIDTH;
         }
 
+        /**
+         * Two ranges of the same stream (a column's lower and upper bound, pushed as two
+         * predicates) as one: one pass over the packed values instead of two. The deltas and the
+         * range's ends are unsigned ({@code lowDelta + span} is the high value less the reference).
+         */
+        @Override
+        public RowFilter intersect(RowFilter other) {
+            if (!(other instanceof DeltaRange range) || range.values != values) {
+                return null;
+            }
+            long low = Long.compareUnsigned(lowDelta, range.lowDelta) >= 0 ? lowDelta : range.lowDelta;
+            long highOfThis = lowDelta + span;
+            long highOfOther = range.lowDelta + range.span;
+            long high = Long.compareUnsigned(highOfThis, highOfOther) <= 0 ? highOfThis : highOfOther;
+            if (Long.compareUnsigned(low, high) > 0) {
+                return RowFilter.NONE;
+            }
+            return new DeltaRange(values, words != null ? words : range.words, low, high - low);
+        }
+
         @Override
         public void andMatches(int fromRow, int count, long[] bits) {
             if (!wordParallel()) {

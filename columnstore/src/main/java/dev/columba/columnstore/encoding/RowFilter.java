@@ -49,6 +49,14 @@ interface RowFilter {
         }
     }
 
+    /**
+     * A filter of the same segment that matches exactly the rows both this and {@code other}
+     * match, as cheap to run as one of them, or null when there is none (so the caller runs both).
+     */
+    default RowFilter intersect(RowFilter other) {
+        return null;
+    }
+
     RowFilter NONE = new RowFilter() {
         @Override
         public int select(int fromRow, int count, int[] selection) {

@@ -57,7 +57,7 @@ public final class SegmentFilter {
             }
             case VALUES -> {
                 int selected = values.select(fromRow, count, selection);
-                yield hasNulls ? withoutNulls(fromRow, selection, selected) : selected;
+                yield reader.dropNulls(fromRow, selection, selected);
             }
         };
     }
@@ -81,6 +81,19 @@ public final class SegmentFilter {
             kept += matches(fromRow + rowInRange) ? 1 : 0;
         }
         return kept;
+    }
+
+    /**
+     * A filter that matches exactly the rows both this and {@code other} (a filter of the same
+     * segment) match, in one pass where two would be run: two value ranges of one packed column
+     * become one range. Null when they do not combine; the caller then runs both.
+     */
+    public SegmentFilter and(SegmentFilter other) {
+        if (other.reader != reader || mode != Mode.VALUES || other.mode != Mode.VALUES) {
+            return null;
+        }
+        RowFilter both = values.intersect(other.values);
+        return both == null ? null : new SegmentFilter(reader, Mode.VALUES, both);
     }
 
     /**
@@ -125,13 +138,5 @@ public final class SegmentFilter {
         };
     }
 
-    private int withoutNulls(int fromRow, int[] selection, int selected) {
-        int kept = 0;
-        for (int index = 0; index < selected; index++) {
-            int rowInRange = selection[index];
-            selection[kept] = rowInRange;
-            kept += reader.nullAt(fromRow + rowInRange) ? 0 : 1;
-        }
-        return kept;
-    }
+
 }

@@ -217,12 +217,50 @@ public final class SegmentReader {
      *     dictionary id outside the dictionaries
      */
     public boolean readLongs(int fromRow, int count, int[] selection, int selected, long[] out) {
+        checkSelection(fromRow, count, selection, selected);
+        return !header.hasNulls() && body.readLongs(fromRow, count, selection, selected, out, scratch);
+    }
+
+    /**
+     * Like {@link #readLongs}, also in a segment with NULLs: a NULL row gets some stored value of
+     * the segment (what its encoding keeps under a NULL), so the caller drops the NULL rows itself
+     * ({@link #dropNulls}). False, writing nothing, when the encoding keeps no integral values in a
+     * packed stream, runs or a dictionary's packed ids.
+     *
+     * @throws ColumbaException as {@link #readLongs}
+     */
+    public boolean readStoredLongs(int fromRow, int count, int[] selection, int selected, long[] out) {
+        checkSelection(fromRow, count, selection, selected);
+        return body.readLongs(fromRow, count, selection, selected, out, scratch);
+    }
+
+    /** Rows {@code [fromRow, fromRow + count)} inside the segment, and the selection's offsets inside them. */
+    private void checkSelection(int fromRow, int count, int[] selection, int selected) {
         checkRange(fromRow, count);
         if (selected > 0 && (selection[0] < 0 || selection[selected - 1] >= count)) {
             throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "selection " + selection[0] + ".." + selection[selected - 1]
                     + " is outside the " + count + " rows read from row " + fromRow + " of " + origin);
         }
-        return !header.hasNulls() && body.readLongs(fromRow, count, selection, selected, out, scratch);
+    }
+
+    /**
+     * Keeps, of the rows {@code fromRow + selection[i]} for {@code i < selected}, those that are not
+     * NULL, compacted in order at the start of {@code selection}; returns how many.
+     *
+     * @throws ColumbaException INVALID_ARGUMENT for rows outside the segment
+     */
+    public int dropNulls(int fromRow, int[] selection, int selected) {
+        if (selected == 0 || !header.hasNulls()) {
+            return selected;
+        }
+        checkRange(fromRow + selection[0], selection[selected - 1] - selection[0] + 1);
+        int kept = 0;
+        for (int index = 0; index < selected; index++) {
+            int rowInRange = selection[index];
+            selection[kept] = rowInRange;
+            kept += nullAt(fromRow + rowInRange) ? 0 : 1;
+        }
+        return kept;
     }
 
     /**

@@ -285,7 +285,12 @@ final class VectorWriter {
         return start;
     }
 
-    /** Writes empty strings to rows {@code [from, to)}, which follow the rows written so far. */
+    /**
+     * Writes empty strings to rows {@code [from, to)}, which follow the rows written so far. The
+     * offsets are filled in a heap array and copied in bulk: stored one by one through the segment
+     * they cost a few cycles each, and a sparse decode (the rows between the selected ones) writes
+     * a whole batch of them (TPC-H Q12's ship mode: 6% of its samples).
+     */
     void emptyStrings(int from, int to) {
         if (to <= from) {
             return;
@@ -295,9 +300,14 @@ final class VectorWriter {
             offsets.asSlice((from + 1) * 4L, (to - from) * 4L).fill((byte) 0);
             return;
         }
-        for (int index = from; index < to; index++) {
-            offsets.set(LE_INT, (index + 1) * 4L, end);
+        if (scratch == null) {
+            for (int index = from; index < to; index++) {
+                offsets.set(LE_INT, (index + 1) * 4L, end);
+            }
+            return;
         }
+        int rows = to - from;
+        MemorySegment.copy(scratch.repeated(rows, end), 0, offsets, LE_INT, (from + 1) * 4L, rows);
     }
 
     /** Sets where row {@code index}'s string ends in the data buffer. */

@@ -3,6 +3,7 @@ package dev.columba.columnstore.scan;
 import dev.columba.columnstore.build.PrimaryDictionaries;
 import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.columnstore.encoding.ColumnPredicate;
 import dev.columba.columnstore.encoding.DecodeScratch;
 import dev.columba.columnstore.encoding.EncodingKind;
 import dev.columba.columnstore.encoding.ExactTotal;
@@ -52,7 +53,8 @@ import org.apache.arrow.vector.FieldVector;
  * segments count as skipped); otherwise read-ahead is issued over the segments it needs (projected
  * and filtered columns only, see {@link SegmentIo}), each segment is checked (its checksum) as the
  * scan first touches it, filters run on the encoded segments (dictionary ids, bit-packed integers)
- * to select rows, together with the joins' bitmap filters and in an order adapted to what they
+ * to select rows, together with comparisons between two of the table's columns (on their stored
+ * longs, {@link ColumnComparison}) and the joins' bitmap filters, in an order adapted to what they
  * cost ({@link FilterOrder}), deleted rows leave the selection, and the projected columns are decoded a batch at
  * a time, only at the selected rows when the filters kept few of them (late materialization,
  * {@link #SPARSE_FRACTION}). Delta rowgroups are rowstore B+trees read through the buffer pool, filtered row by row.
@@ -95,6 +97,11 @@ public final class ColumnstoreScan implements AutoCloseable {
     /** The rows of a batch that pass the filters so far, one bit a row, when they are ANDed as bitmaps ({@link #wordParallel}). */
     private final long[] matchBits;
     private final int[] needed;
+    /** Comparisons between two columns ({@link ScanOptions#comparisons}), run as steps among the filters (see {@link #compareColumns}). */
+    private final ColumnComparison[] comparisons;
+    /** The stored longs of a comparison's two columns at the batch's selected rows, by row of the batch. */
+    private final long[] comparedLeft;
+    private final long[] comparedRight;
     /** Bitmap filters of joins above, tested in the scan (see {@link #testAgainst}). */
     private RuntimeFilterProbe[] probes = new RuntimeFilterProbe[0];
     /** Per projected column: decoded for the current batch already. */
@@ -128,6 +135,8 @@ public final class ColumnstoreScan implements AutoCloseable {
     private final CheckedObjects checked;
     private SegmentReader[] readers;
     private SegmentFilter[] filters;
+    /** Per filter of {@link #filters}: folded into an earlier one on the same column, not run (see {@link #openFilters}). */
+    private boolean[] skipped;
     /**
      * Whether {@link #filters} are at least {@link #WORD_PARALLEL_FILTERS} and all test several rows
      * a word ({@link SegmentFilter#wordParallel}): then they are ANDed as bitmaps, each over all
@@ -171,6 +180,22 @@ public final class ColumnstoreScan implements AutoCloseable {
                 options.readAheadMaxBytes(), options.readAheadDepthBytes());
         this.primaries = morsels.primaries(table::primaryDictionaries);
         this.checked = CheckedObjects.of(table.database());
+        // Checked before any buffer is allocated: a scan that cannot open leaves nothing to release.
+        for (ColumnComparison comparison : options.comparisons()) {
+            for (int column : new int[] {comparison.left(), comparison.right()}) {
+                if (column >= schema.size()) {
+                    throw new IllegalArgumentException("column " + column + " of " + comparison + " is not one of the "
+                            + schema.size() + " of " + table.name());
+                }
+            }
+            if (!schema.column(comparison.left()).type().equals(schema.column(comparison.right()).type())) {
+                throw new IllegalArgumentException(comparison + " compares columns of types "
+                        + schema.column(comparison.left()).type() + " and " + schema.column(comparison.right()).type());
+            }
+        }
+        this.comparisons = options.comparisons().toArray(ColumnComparison[]::new);
+        this.comparedLeft = new long[options.batchSize()];
+        this.comparedRight = new long[options.batchSize()];
         this.scratch = new DecodeScratch[table.schema().size()];
         this.rows = table.rowCodec();
         counters.increment(IoCounter.SCAN_COUNT);
@@ -205,6 +230,10 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
         for (ColumnFilter filter : options.filters()) {
             neededColumns.add(filter.column());
+        }
+        for (ColumnComparison comparison : comparisons) {
+            neededColumns.add(comparison.left());
+            neededColumns.add(comparison.right());
         }
         this.needed = neededColumns.stream().mapToInt(Integer::intValue).toArray();
         this.morsels = morsels;
@@ -504,16 +533,36 @@ public final class ColumnstoreScan implements AutoCloseable {
         openFilters();
     }
 
-    /** The filters of the scan over the current rowgroup's segment readers. */
+    /**
+     * The filters of the scan over the current rowgroup's segment readers. A filter that combines
+     * with an earlier one on the same column ({@link SegmentFilter#and}: Q6's {@code l_shipdate >=
+     * date AND l_shipdate < date} as one range) is folded into it and skipped, so the column is
+     * tested in one pass; the number of filters stays the same for {@link FilterOrder}.
+     */
     private void openFilters() {
         filters = new SegmentFilter[options.filters().size()];
+        if (skipped == null || skipped.length != filters.length) {
+            skipped = new boolean[filters.length];
+        }
+        Arrays.fill(skipped, false);
+        int running = 0;
         for (int index = 0; index < filters.length; index++) {
             ColumnFilter filter = options.filters().get(index);
             filters[index] = readers[filter.column()].filter(filter.predicate());
+            for (int earlier = 0; earlier < index && !skipped[index]; earlier++) {
+                if (!skipped[earlier] && options.filters().get(earlier).column() == filter.column()) {
+                    SegmentFilter both = filters[earlier].and(filters[index]);
+                    if (both != null) {
+                        filters[earlier] = both;
+                        skipped[index] = true;
+                    }
+                }
+            }
+            running += skipped[index] ? 0 : 1;
         }
-        wordParallel = filters.length >= WORD_PARALLEL_FILTERS;
-        for (SegmentFilter filter : filters) {
-            wordParallel &= filter.wordParallel();
+        wordParallel = running >= WORD_PARALLEL_FILTERS;
+        for (int index = 0; index < filters.length; index++) {
+            wordParallel &= skipped[index] || filters[index].wordParallel();
         }
     }
 
@@ -525,8 +574,10 @@ public final class ColumnstoreScan implements AutoCloseable {
         long[] bits = matchBits;
         int wordCount = (count + 63) >>> 6;
         Arrays.fill(bits, 0, wordCount, -1L);
-        for (SegmentFilter filter : filters) {
-            filter.andMatches(from, count, bits);
+        for (int index = 0; index < filters.length; index++) {
+            if (!skipped[index]) {
+                filters[index].andMatches(from, count, bits);
+            }
         }
         if ((count & 63) != 0) {
             bits[wordCount - 1] &= (1L << count) - 1;
@@ -592,7 +643,7 @@ public final class ColumnstoreScan implements AutoCloseable {
      * closed either way when true.
      */
     private boolean aggregateRowgroup(UpcomingRowgroups.Readable readable) {
-        if (aggregates.length == 0 || !options.filters().isEmpty() || probes.length > 0 || options.withRowLocator()
+        if (aggregates.length == 0 || !options.filters().isEmpty() || comparisons.length > 0 || probes.length > 0 || options.withRowLocator()
                 || readable.entry().deletedRows() > 0) {
             return false;
         }
@@ -734,22 +785,20 @@ public final class ColumnstoreScan implements AutoCloseable {
         batchReset = false;
         Arrays.fill(decoded, false);
         if (filterOrder == null) {
-            filterOrder = new FilterOrder(filters.length + probes.length);
+            filterOrder = new FilterOrder(filters.length + comparisons.length + probes.length);
         }
-        int selected;
+        // The predicates ANDed as bitmaps are one pass over all rows, run first: the comparisons and
+        // bitmap filters follow them, in the order adapted as for the other steps.
+        boolean timed = filterOrder.adapts() && (!wordParallel || comparisons.length + probes.length >= 2);
+        long start = timed ? System.nanoTime() : 0;
+        int selected = count;
         if (wordParallel) {
-            // The predicates ANDed as bitmaps are one pass over all rows: the bitmap filters follow them.
             selected = selectByWords(from, count);
             selectionListed = true;
-            for (int index = 0; index < probes.length && selected > 0; index++) {
-                selected = testProbe(probes[index], from, count, selected);
-            }
-        } else if (filterOrder.adapts()) {
-            long start = System.nanoTime();
-            selected = runFilters(filterOrder.order(), from, count);
+        }
+        selected = runFilters(filterOrder.order(), from, count, selected);
+        if (timed) {
             filterOrder.record(System.nanoTime() - start, count);
-        } else {
-            selected = runFilters(filterOrder.order(), from, count);
         }
         if (deleted != null && selected > 0) {
             listSelection(count);
@@ -784,24 +833,119 @@ public final class ColumnstoreScan implements AutoCloseable {
     }
 
     /**
-     * Runs the pushed-down predicates (indexes below {@code filters.length}) and the bitmap filters
-     * (the rest, {@link #probes} in turn) in {@code order} over rows {@code [from, from + count)},
-     * leaving the rows that pass all of them in {@link #selection}; returns how many. The first to
-     * run sees every row and selects in one pass; the others refine the selection.
+     * Runs the pushed-down predicates (indexes below {@code filters.length}; skipped when {@link
+     * #wordParallel} ran them already), the comparisons between columns (the next {@code
+     * comparisons.length}) and the bitmap filters (the rest, {@link #probes} in turn) in {@code
+     * order} over the {@code selected} rows of {@code [from, from + count)} (all of them while
+     * {@link #selection} is not listed), leaving the rows that pass all of them in {@link
+     * #selection}; returns how many. The first to run sees every row and selects in one pass; the
+     * others refine the selection.
      */
-    private int runFilters(int[] order, int from, int count) {
-        int selected = count;
+    private int runFilters(int[] order, int from, int count, int selected) {
         for (int position = 0; position < order.length && selected > 0; position++) {
             int step = order[position];
             if (step < filters.length) {
+                if (wordParallel || skipped[step]) {
+                    continue;
+                }
                 SegmentFilter filter = filters[step];
                 selected = selectionListed ? filter.refine(from, selection, selected) : filter.select(from, count, selection);
                 selectionListed = true;
+            } else if (step < filters.length + comparisons.length) {
+                selected = compareColumns(comparisons[step - filters.length], from, count, selected);
             } else {
-                selected = testProbe(probes[step - filters.length], from, count, selected);
+                selected = testProbe(probes[step - filters.length - comparisons.length], from, count, selected);
             }
         }
         return selected;
+    }
+
+    /**
+     * Keeps the {@code selected} rows where {@code comparison} holds, comparing the two columns'
+     * stored longs (a DATE's days, a DECIMAL's unscaled value at the scale both columns share),
+     * read without decoding either column into a vector; NULL rows then leave. A segment whose
+     * encoding keeps no such longs (DOUBLE, plain values, wide decimals) is compared a Java value
+     * a row, in SQL order: slow, and not the case of the whole numbers, dates and narrow decimals
+     * that the planner pushes down.
+     */
+    private int compareColumns(ColumnComparison comparison, int from, int count, int selected) {
+        listSelection(count);
+        SegmentReader left = readers[comparison.left()];
+        SegmentReader right = readers[comparison.right()];
+        int[] selection = this.selection;
+        if (left.readStoredLongs(from, count, selection, selected, comparedLeft)
+                && right.readStoredLongs(from, count, selection, selected, comparedRight)) {
+            int kept = keepCompared(comparison.operator(), comparedLeft, comparedRight, selection, selected);
+            kept = left.dropNulls(from, selection, kept);
+            return right.dropNulls(from, selection, kept);
+        }
+        SqlType type = schema.column(comparison.left()).type();
+        int kept = 0;
+        for (int index = 0; index < selected; index++) {
+            int row = selection[index];
+            Object leftValue = left.fetch(from + row);
+            Object rightValue = right.fetch(from + row);
+            if (leftValue != null && rightValue != null
+                    && comparison.operator().accepts(ValueKind.compareValues(type, leftValue, rightValue))) {
+                selection[kept++] = row;
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * Keeps the rows {@code selection[i]}, {@code i < selected}, where {@code left[row] <operator>
+     * right[row]}, compacted in order; returns how many. One loop per operator, without branches
+     * on the values, so that the JIT compiles each to a tight loop.
+     */
+    private static int keepCompared(ColumnPredicate.Operator operator, long[] left, long[] right, int[] selection,
+                                    int selected) {
+        int kept = 0;
+        switch (operator) {
+            case EQUAL -> {
+                for (int index = 0; index < selected; index++) {
+                    int row = selection[index];
+                    selection[kept] = row;
+                    kept += left[row] == right[row] ? 1 : 0;
+                }
+            }
+            case NOT_EQUAL -> {
+                for (int index = 0; index < selected; index++) {
+                    int row = selection[index];
+                    selection[kept] = row;
+                    kept += left[row] != right[row] ? 1 : 0;
+                }
+            }
+            case LESS -> {
+                for (int index = 0; index < selected; index++) {
+                    int row = selection[index];
+                    selection[kept] = row;
+                    kept += left[row] < right[row] ? 1 : 0;
+                }
+            }
+            case LESS_OR_EQUAL -> {
+                for (int index = 0; index < selected; index++) {
+                    int row = selection[index];
+                    selection[kept] = row;
+                    kept += left[row] <= right[row] ? 1 : 0;
+                }
+            }
+            case GREATER -> {
+                for (int index = 0; index < selected; index++) {
+                    int row = selection[index];
+                    selection[kept] = row;
+                    kept += left[row] > right[row] ? 1 : 0;
+                }
+            }
+            case GREATER_OR_EQUAL -> {
+                for (int index = 0; index < selected; index++) {
+                    int row = selection[index];
+                    selection[kept] = row;
+                    kept += left[row] >= right[row] ? 1 : 0;
+                }
+            }
+        }
+        return kept;
     }
 
     /**
@@ -932,6 +1076,14 @@ public final class ColumnstoreScan implements AutoCloseable {
     private boolean matchesFilters(Object[] row) {
         for (ColumnFilter filter : options.filters()) {
             if (!filter.predicate().matches(schema.column(filter.column()).type(), row[filter.column()])) {
+                return false;
+            }
+        }
+        for (ColumnComparison comparison : comparisons) {
+            Object left = row[comparison.left()];
+            Object right = row[comparison.right()];
+            if (left == null || right == null || !comparison.operator().accepts(
+                    ValueKind.compareValues(schema.column(comparison.left()).type(), left, right))) {
                 return false;
             }
         }

@@ -3,8 +3,9 @@ package dev.columba.columnstore.scan;
 import java.util.Arrays;
 
 /**
- * The order in which a scan runs its row filters over a batch (the pushed-down predicates and the
- * joins' bitmap filters), adapted by trial to what each order costs on the data being read.
+ * The order in which a scan runs its row filters over a batch (the pushed-down predicates, the
+ * comparisons between two columns and the joins' bitmap filters), adapted by trial to what each
+ * order costs on the data being read.
  *
  * <p>Why by trial and not from per-filter figures (Velox orders its filters by time per dropped
  * value): a filter's cost depends on where it runs. First, a predicate selects over all rows in one

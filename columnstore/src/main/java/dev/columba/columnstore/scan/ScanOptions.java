@@ -8,6 +8,7 @@ import java.util.List;
  *
  * @param projection       the columns to produce, in order
  * @param filters          predicates the scan applies (conjunction); rows failing one are not produced
+ * @param comparisons      comparisons between two columns the scan applies too (ANDed with the filters)
  * @param readAhead        issue {@code MADV_WILLNEED} ahead of the segments (the {@code read_ahead} setting)
  * @param readAheadMaxBytes largest read-ahead request (the {@code columnstore_read_ahead_max_bytes} setting)
  * @param readAheadDepthBytes how many bytes of read-ahead the scan keeps requested and not yet touched,
@@ -16,7 +17,7 @@ import java.util.List;
  * @param batchSize        rows per batch at most
  * @param withRowLocator   append a BIGINT column {@code (rowgroup << 32) | position} for deletes and updates
  */
-public record ScanOptions(int[] projection, List<ColumnFilter> filters, boolean readAhead, long readAheadMaxBytes,
+public record ScanOptions(int[] projection, List<ColumnFilter> filters, List<ColumnComparison> comparisons, boolean readAhead, long readAheadMaxBytes,
                           long readAheadDepthBytes, int batchSize, boolean withRowLocator) {
     public static final long DEFAULT_READ_AHEAD_MAX_BYTES =
             StandardSettings.COLUMNSTORE_READ_AHEAD_MAX_BYTES.defaultValue();
@@ -27,6 +28,7 @@ public record ScanOptions(int[] projection, List<ColumnFilter> filters, boolean 
     public ScanOptions {
         projection = projection.clone();
         filters = List.copyOf(filters);
+        comparisons = List.copyOf(comparisons);
         if (batchSize < 1 || readAheadMaxBytes < 8192 || readAheadDepthBytes < 0) {
             throw new IllegalArgumentException("batch size " + batchSize + ", read-ahead request " + readAheadMaxBytes
                     + ", read-ahead depth " + readAheadDepthBytes);
@@ -39,32 +41,37 @@ public record ScanOptions(int[] projection, List<ColumnFilter> filters, boolean 
         for (int column = 0; column < columns; column++) {
             projection[column] = column;
         }
-        return new ScanOptions(projection, List.of(), true, DEFAULT_READ_AHEAD_MAX_BYTES,
+        return new ScanOptions(projection, List.of(), List.of(), true, DEFAULT_READ_AHEAD_MAX_BYTES,
                 DEFAULT_READ_AHEAD_DEPTH_BYTES, DEFAULT_BATCH_SIZE, false);
     }
 
     public ScanOptions withFilters(List<ColumnFilter> newFilters) {
-        return new ScanOptions(projection, newFilters, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
+        return new ScanOptions(projection, newFilters, comparisons, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
+    }
+
+    public ScanOptions withComparisons(List<ColumnComparison> newComparisons) {
+        return new ScanOptions(projection, filters, newComparisons, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize,
+                withRowLocator);
     }
 
     public ScanOptions withReadAhead(boolean enabled) {
-        return new ScanOptions(projection, filters, enabled, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
+        return new ScanOptions(projection, filters, comparisons, enabled, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
     }
 
     public ScanOptions withProjection(int... columns) {
-        return new ScanOptions(columns, filters, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
+        return new ScanOptions(columns, filters, comparisons, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, withRowLocator);
     }
 
     public ScanOptions withRowLocator(boolean enabled) {
-        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, enabled);
+        return new ScanOptions(projection, filters, comparisons, readAhead, readAheadMaxBytes, readAheadDepthBytes, batchSize, enabled);
     }
 
     /** Read-ahead requests of at most {@code maxBytes}, {@code depthBytes} of them kept ahead. */
     public ScanOptions withReadAhead(long maxBytes, long depthBytes) {
-        return new ScanOptions(projection, filters, readAhead, maxBytes, depthBytes, batchSize, withRowLocator);
+        return new ScanOptions(projection, filters, comparisons, readAhead, maxBytes, depthBytes, batchSize, withRowLocator);
     }
 
     public ScanOptions withBatchSize(int rows) {
-        return new ScanOptions(projection, filters, readAhead, readAheadMaxBytes, readAheadDepthBytes, rows, withRowLocator);
+        return new ScanOptions(projection, filters, comparisons, readAhead, readAheadMaxBytes, readAheadDepthBytes, rows, withRowLocator);
     }
 }

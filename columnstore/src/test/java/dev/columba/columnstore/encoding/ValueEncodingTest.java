@@ -49,6 +49,44 @@ class ValueEncodingTest extends AbstractEncodingTest {
         });
     }
 
+    /**
+     * Two bounds on one packed column fold into one range ({@link SegmentFilter#and}) that selects
+     * exactly the rows both select, word-parallel as each was; bounds that leave nothing select
+     * nothing; an IS NULL filter does not fold.
+     */
+    @Test
+    void boundsOnOnePackedColumnFoldIntoOneRange() throws Exception {
+        Seeds.run("ValueEncodingTest.boundsOnOnePackedColumnFoldIntoOneRange", random -> {
+            int rows = 5000;
+            List<Object> values = new ArrayList<>(rows);
+            for (int row = 0; row < rows; row++) {
+                values.add(row % 31 == 7 ? null : 1000 + random.nextInt(2000));
+            }
+            Encoded encoded = encode(SqlType.INT, values, random);
+            SegmentReader reader = open(encoded);
+            int[][] bounds = {{1500, 2500}, {2500, 1500}, {900, 4000}, {2999, 2999}};
+            for (int[] bound : bounds) {
+                ColumnPredicate low = ColumnPredicate.compare(ColumnPredicate.Operator.GREATER_OR_EQUAL, bound[0]);
+                ColumnPredicate high = ColumnPredicate.compare(ColumnPredicate.Operator.LESS, bound[1]);
+                SegmentFilter both = reader.filter(low).and(reader.filter(high));
+                assertTrue(both != null, "ranges of one packed stream fold");
+                int[] selection = new int[rows];
+                int selected = both.select(0, rows, selection);
+                List<Integer> expected = new ArrayList<>();
+                for (int row = 0; row < rows; row++) {
+                    Integer value = (Integer) values.get(row);
+                    if (value != null && value >= bound[0] && value < bound[1]) {
+                        expected.add(row);
+                    }
+                }
+                assertEquals(expected, java.util.Arrays.stream(selection, 0, selected).boxed().toList(),
+                        bound[0] + " <= value < " + bound[1]);
+            }
+            assertEquals(null, reader.filter(ColumnPredicate.isNull()).and(reader.filter(
+                    ColumnPredicate.compare(ColumnPredicate.Operator.LESS, 1500))));
+        });
+    }
+
     /** A whole rowgroup: 1,048,576 INT rows with NULLs round-trip and filter. */
     @Test
     void aFullRowgroupOfIntsRoundTrips() throws Exception {

@@ -1,5 +1,6 @@
 package dev.columba.planner.exec;
 
+import dev.columba.columnstore.scan.ColumnComparison;
 import dev.columba.columnstore.scan.ColumnFilter;
 import dev.columba.columnstore.scan.ColumnstoreScan;
 import dev.columba.columnstore.scan.RowgroupMorsels;
@@ -48,6 +49,8 @@ public final class ColumnstoreScanOperator implements Operator {
     private final List<RuntimeFilterProbe> probes = new ArrayList<>();
     private final List<Integer> deferred = new ArrayList<>();
     private final List<Integer> deferredToLongs = new ArrayList<>();
+    /** Comparisons between two table columns the scan applies with its filters (see {@link #compareColumns}). */
+    private List<ColumnComparison> comparisons = List.of();
     /** Aggregates the scan computes itself over the rowgroups it can answer without their rows (see {@link #aggregate}). */
     private List<ScanAggregate> aggregates = List.of();
     private BufferAllocator allocator;
@@ -122,6 +125,18 @@ public final class ColumnstoreScanOperator implements Operator {
     }
 
     /**
+     * Lets the scan keep only the rows where every one of {@code requested} holds, comparing two
+     * table columns' stored values before the other columns are decoded ({@link
+     * ScanOptions#comparisons}). Before {@link #open}.
+     */
+    public void compareColumns(List<ColumnComparison> requested) {
+        if (scan != null) {
+            throw new IllegalStateException("the scan of " + table.name() + " is open already");
+        }
+        comparisons = List.copyOf(requested);
+    }
+
+    /**
      * Lets the scan compute {@code requested} itself over the compressed rowgroups it can answer
      * exactly without returning their rows (see {@link ColumnstoreScan#aggregate}); the aggregation
      * above adds {@link #folded} to its results. Before {@link #open}.
@@ -184,6 +199,7 @@ public final class ColumnstoreScanOperator implements Operator {
         ScanOptions options = ScanOptions.all(table.schema().size())
                 .withProjection(projection)
                 .withFilters(filters.get())
+                .withComparisons(comparisons)
                 .withReadAhead(context.query().settings().get(StandardSettings.READ_AHEAD))
                 .withReadAhead(context.query().settings().get(StandardSettings.COLUMNSTORE_READ_AHEAD_MAX_BYTES),
                         context.query().settings().get(StandardSettings.COLUMNSTORE_READ_AHEAD_DEPTH))

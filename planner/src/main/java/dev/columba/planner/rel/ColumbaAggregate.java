@@ -328,7 +328,7 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
             }
             node = physical(project.getInput());
         }
-        if (!(node instanceof ColumbaColumnstoreScan scan) || !scan.filters().isEmpty()) {
+        if (!(node instanceof ColumbaColumnstoreScan scan) || scan.filtersRows()) {
             return;
         }
         List<ScanAggregate> resolved = new ArrayList<>();

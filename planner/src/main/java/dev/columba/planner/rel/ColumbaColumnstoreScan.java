@@ -1,5 +1,6 @@
 package dev.columba.planner.rel;
 
+import dev.columba.columnstore.scan.ColumnComparison;
 import dev.columba.columnstore.scan.ColumnFilter;
 import dev.columba.columnstore.scan.RowgroupMorsels;
 import dev.columba.core.exec.Operator;
@@ -27,19 +28,28 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 /**
  * The batch-mode scan of a columnstore table: only the projected columns' segments are read, and
  * simple predicates ({@link PushedFilter}) run inside the scan, on encoded data, eliminating whole
- * rowgroups whose min/max cannot match. BATCH mode.
+ * rowgroups whose min/max cannot match; comparisons between two of the table's columns ({@link
+ * ColumnComparison}) run inside it too, before the other columns are decoded. BATCH mode.
  */
 public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.TableScan implements ColumbaRel {
     private final ColumnstoreTableAdapter columnstore;
     private final int[] projection;
     private final List<PushedFilter> filters;
+    /** Comparisons between two table columns, over table columns (not the projection's). */
+    private final List<ColumnComparison> comparisons;
 
     public ColumbaColumnstoreScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] projection,
                                   List<PushedFilter> filters) {
+        this(cluster, traits, table, projection, filters, List.of());
+    }
+
+    public ColumbaColumnstoreScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] projection,
+                                  List<PushedFilter> filters, List<ColumnComparison> comparisons) {
         super(cluster, traits, List.of(), table);
         this.columnstore = table.unwrap(ColumnstoreTableAdapter.class);
         this.projection = projection.clone();
         this.filters = List.copyOf(filters);
+        this.comparisons = List.copyOf(comparisons);
     }
 
     public static ColumbaColumnstoreScan of(RelOptCluster cluster, RelOptTable table) {
@@ -60,17 +70,26 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
         return filters;
     }
 
-    public ColumbaColumnstoreScan withProjection(int[] columns) {
-        return new ColumbaColumnstoreScan(getCluster(), getTraitSet(), getTable(), columns, filters);
+    public List<ColumnComparison> comparisons() {
+        return comparisons;
     }
 
-    public ColumbaColumnstoreScan withFilters(List<PushedFilter> pushed) {
-        return new ColumbaColumnstoreScan(getCluster(), getTraitSet(), getTable(), projection, pushed);
+    /** Whether the scan drops rows itself: pushed filters or comparisons between columns. */
+    public boolean filtersRows() {
+        return !filters.isEmpty() || !comparisons.isEmpty();
+    }
+
+    public ColumbaColumnstoreScan withProjection(int[] columns) {
+        return new ColumbaColumnstoreScan(getCluster(), getTraitSet(), getTable(), columns, filters, comparisons);
+    }
+
+    public ColumbaColumnstoreScan withFilters(List<PushedFilter> pushed, List<ColumnComparison> compared) {
+        return new ColumbaColumnstoreScan(getCluster(), getTraitSet(), getTable(), projection, pushed, compared);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new ColumbaColumnstoreScan(getCluster(), traitSet, getTable(), projection, filters);
+        return new ColumbaColumnstoreScan(getCluster(), traitSet, getTable(), projection, filters, comparisons);
     }
 
     @Override
@@ -86,13 +105,17 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
     @Override
     public RelWriter explainTerms(RelWriter writer) {
         return super.explainTerms(writer).item("projection", Arrays.toString(projection))
-                .itemIf("filters", describeFilters(), !filters.isEmpty());
+                .itemIf("filters", describeFilters(), filtersRows());
     }
 
     private String describeFilters() {
         List<String> parts = new ArrayList<>();
         for (PushedFilter filter : filters) {
             parts.add(filter.describe(columnstore.schema().column(filter.column()).name()));
+        }
+        for (ColumnComparison comparison : comparisons) {
+            parts.add(columnstore.schema().column(comparison.left()).name() + " " + comparison.operator().symbol() + " "
+                    + columnstore.schema().column(comparison.right()).name());
         }
         return String.join(" AND ", parts);
     }
@@ -102,7 +125,7 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
      * gathered ({@link RowgroupSelectivity}), else Calcite's default guesses per filter.
      */
     double filterFraction() {
-        if (filters.isEmpty()) {
+        if (!filtersRows()) {
             return 1.0;
         }
         if (columnstore.columnstoreStatistics().isPresent()) {
@@ -121,7 +144,8 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
                 default -> 0.5;
             };
         }
-        return fraction;
+        // Calcite's guess for a comparison, as the filter above the scan estimated it before the push.
+        return fraction * Math.pow(0.5, comparisons.size());
     }
 
     /** The pushed filters as one condition over the table's columns (not the projection's). */
@@ -145,6 +169,18 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
                 case IS_NOT_NULL -> builder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, column);
             });
         }
+        for (ColumnComparison comparison : comparisons) {
+            RexNode left = builder.makeInputRef(fields.get(comparison.left()).getType(), comparison.left());
+            RexNode right = builder.makeInputRef(fields.get(comparison.right()).getType(), comparison.right());
+            conjuncts.add(builder.makeCall(switch (comparison.operator()) {
+                case EQUAL -> SqlStdOperatorTable.EQUALS;
+                case NOT_EQUAL -> SqlStdOperatorTable.NOT_EQUALS;
+                case LESS -> SqlStdOperatorTable.LESS_THAN;
+                case LESS_OR_EQUAL -> SqlStdOperatorTable.LESS_THAN_OR_EQUAL;
+                case GREATER -> SqlStdOperatorTable.GREATER_THAN;
+                case GREATER_OR_EQUAL -> SqlStdOperatorTable.GREATER_THAN_OR_EQUAL;
+            }, left, right));
+        }
         return RexUtil.composeConjunction(builder, conjuncts);
     }
 
@@ -157,8 +193,10 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         double rows = columnstore.rowCount();
         int totalColumns = Math.max(1, columnstore.schema().size());
-        long read = Arrays.stream(projection).count() + filters.stream().filter(f -> Arrays.stream(projection)
-                .noneMatch(column -> column == f.column())).count();
+        // The segments read: each column projected, filtered or compared, once however many filters it has.
+        long read = java.util.stream.IntStream.concat(java.util.stream.IntStream.concat(Arrays.stream(projection),
+                        filters.stream().mapToInt(PushedFilter::column)),
+                comparisons.stream().flatMapToInt(c -> java.util.stream.IntStream.of(c.left(), c.right()))).distinct().count();
         double pages = columnstore.pages() * read / totalColumns;
         double out = rows * filterFraction();
         return Costs.cost(planner, out, rows * Costs.COLUMNSTORE_VALUE * Math.max(1, read) + out * Costs.BATCH_ROW * 0.1,
@@ -175,8 +213,9 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
             }
             text.append(", columns ").append(names);
         }
-        if (!filters.isEmpty()) {
-            text.append(", filters ").append(describeFilters()).append(" (rowgroup elimination)");
+        if (filtersRows()) {
+            // Only the predicates with constants eliminate rowgroups; comparisons between columns test rows.
+            text.append(", filters ").append(describeFilters()).append(filters.isEmpty() ? "" : " (rowgroup elimination)");
         }
         return text.toString();
     }
@@ -195,6 +234,9 @@ public final class ColumbaColumnstoreScan extends org.apache.calcite.rel.core.Ta
                     }
                     return resolved;
                 }, false);
+        if (!comparisons.isEmpty()) {
+            scan.compareColumns(comparisons);
+        }
         execution.takeDeferredStrings(this).forEach(scan::deferStrings);
         execution.takeDeferredLongs(this).forEach(scan::deferToLongs);
         ScanAggregation aggregation = execution.takeScanAggregation(this);

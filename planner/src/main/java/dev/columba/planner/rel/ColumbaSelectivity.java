@@ -91,7 +91,7 @@ public final class ColumbaSelectivity implements MetadataHandler<BuiltInMetadata
             double range = rowstore.rangeFraction();
             return range <= 0 ? 1.0 : Math.min(1.0, Selectivities.of(table, identity, both) / range);
         }
-        if (scan instanceof ColumbaColumnstoreScan columnstore && !columnstore.filters().isEmpty()
+        if (scan instanceof ColumbaColumnstoreScan columnstore && columnstore.filtersRows()
                 && table.columnstoreStatistics().isPresent()) {
             // Conditional on the pushed filters, as for a key range above (without figures, the
             // filters' guesses and the predicate's are independent).

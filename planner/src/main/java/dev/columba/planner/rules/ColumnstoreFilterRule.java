@@ -1,5 +1,7 @@
 package dev.columba.planner.rules;
 
+import dev.columba.columnstore.encoding.ColumnPredicate;
+import dev.columba.columnstore.scan.ColumnComparison;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.rel.ColumbaColumnstoreScan;
 import dev.columba.planner.rel.ColumbaFilter;
@@ -25,12 +27,19 @@ import org.apache.calcite.util.Sarg;
  * of constants, IS [NOT] NULL. The scan evaluates them on encoded segments and skips rowgroups whose
  * min/max rule them out (rowgroup elimination), with SQL's semantics, so they leave the filter.
  * CHAR columns are left to the filter (the scan pads constants, core's comparison does not).
+ * Comparisons between two columns of the scanned table of the same type (whole numbers, DATE,
+ * TIMESTAMP, DECIMAL up to 18 digits: types whose stored longs order as their values) are pushed
+ * too, as {@link ColumnComparison}s the scan evaluates before decoding the other columns.
  *
  * <pre>
  * before: ColumbaFilter(condition=[AND(&gt;=($10, 1994-01-01), &lt;($4, 24), LIKE($1, 'a%'))])
  *           ColumbaColumnstoreScan(table=[[lineitem]])
  * after:  ColumbaFilter(condition=[LIKE($1, 'a%')])
  *           ColumbaColumnstoreScan(table=[[lineitem]], filters=[l_shipdate &gt;= 1994-01-01 AND l_quantity &lt; 24])
+ *
+ * before: ColumbaFilter(condition=[AND(&lt;($11, $12), &gt;=($12, 1994-01-01))])
+ *           ColumbaColumnstoreScan(table=[[lineitem]])
+ * after:  ColumbaColumnstoreScan(table=[[lineitem]], filters=[l_receiptdate &gt;= 1994-01-01 AND l_commitdate &lt; l_receiptdate])
  * </pre>
  * Does not fire when the scan already has filters or no conjunct qualifies.
  */
@@ -42,7 +51,7 @@ public final class ColumnstoreFilterRule extends RelRule<RuleConfig> {
     public static ColumnstoreFilterRule create() {
         return (ColumnstoreFilterRule) RuleConfig.of("ColumnstoreFilterRule",
                 b -> b.operand(ColumbaFilter.class).oneInput(b2 -> b2.operand(ColumbaColumnstoreScan.class)
-                        .predicate(scan -> scan.filters().isEmpty()).noInputs()),
+                        .predicate(scan -> !scan.filtersRows()).noInputs()),
                 ColumnstoreFilterRule::new).toRule();
     }
 
@@ -53,6 +62,7 @@ public final class ColumnstoreFilterRule extends RelRule<RuleConfig> {
         int[] projection = scan.projection();
         RexBuilder builder = filter.getCluster().getRexBuilder();
         List<PushedFilter> pushed = new ArrayList<>();
+        List<ColumnComparison> compared = new ArrayList<>();
         List<RexNode> residual = new ArrayList<>();
         for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
             PushedFilter in = inList(conjunct, projection, scan);
@@ -62,17 +72,20 @@ public final class ColumnstoreFilterRule extends RelRule<RuleConfig> {
             }
             for (RexNode part : Conjuncts.split(builder, conjunct)) {
                 PushedFilter single = single(part, projection, scan);
+                ColumnComparison betweenColumns = single == null ? betweenColumns(part, projection, scan) : null;
                 if (single != null) {
                     pushed.add(single);
+                } else if (betweenColumns != null) {
+                    compared.add(betweenColumns);
                 } else {
                     residual.add(part);
                 }
             }
         }
-        if (pushed.isEmpty()) {
+        if (pushed.isEmpty() && compared.isEmpty()) {
             return;
         }
-        RelNode newScan = scan.withFilters(pushed);
+        RelNode newScan = scan.withFilters(pushed, compared);
         call.transformTo(residual.isEmpty() ? newScan
                 : filter.copy(filter.getTraitSet(), newScan, RexUtil.composeConjunction(builder, residual)));
     }
@@ -113,6 +126,41 @@ public final class ColumnstoreFilterRule extends RelRule<RuleConfig> {
             constants.add(comparison.constant());
         }
         return new PushedFilter(column, PushedFilter.Kind.IN, constants);
+    }
+
+    /**
+     * {@code column op column} over two different columns of the table of the same type whose stored
+     * longs order as their values (the scan compares those), or null.
+     */
+    private static ColumnComparison betweenColumns(RexNode conjunct, int[] projection, ColumbaColumnstoreScan scan) {
+        if (!(conjunct instanceof RexCall call) || call.getOperands().size() != 2
+                || !(call.getOperands().get(0) instanceof RexInputRef left)
+                || !(call.getOperands().get(1) instanceof RexInputRef right)) {
+            return null;
+        }
+        ColumnPredicate.Operator operator = switch (conjunct.getKind()) {
+            case EQUALS -> ColumnPredicate.Operator.EQUAL;
+            case NOT_EQUALS -> ColumnPredicate.Operator.NOT_EQUAL;
+            case LESS_THAN -> ColumnPredicate.Operator.LESS;
+            case LESS_THAN_OR_EQUAL -> ColumnPredicate.Operator.LESS_OR_EQUAL;
+            case GREATER_THAN -> ColumnPredicate.Operator.GREATER;
+            case GREATER_THAN_OR_EQUAL -> ColumnPredicate.Operator.GREATER_OR_EQUAL;
+            default -> null;
+        };
+        int leftColumn = projection[left.getIndex()];
+        int rightColumn = projection[right.getIndex()];
+        SqlType type = columnType(scan, leftColumn);
+        if (operator == null || leftColumn == rightColumn || !type.equals(columnType(scan, rightColumn))
+                || !comparableAsStoredLongs(type)) {
+            return null;
+        }
+        return new ColumnComparison(leftColumn, operator, rightColumn);
+    }
+
+    private static boolean comparableAsStoredLongs(SqlType type) {
+        return type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType || type instanceof SqlType.DateType
+                || type instanceof SqlType.TimestampType
+                || (type instanceof SqlType.DecimalType decimal && decimal.precision() <= 18);
     }
 
     private static PushedFilter single(RexNode conjunct, int[] projection, ColumbaColumnstoreScan scan) {

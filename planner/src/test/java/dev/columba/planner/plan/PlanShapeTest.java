@@ -103,6 +103,22 @@ class PlanShapeTest {
     }
 
     @Test
+    void columnstoreFilterRulePushesComparisonsBetweenColumnsOfOneType() {
+        String sql = "SELECT code FROM facts WHERE customer < id AND amount >= 100";
+        String plan = db.explain(sql);
+        assertTrue(plan.contains("ColumnstoreScan [facts, columns [code], filters amount >= 100.00 AND customer < id"), plan);
+        assertFalse(plan.contains("Filter ["), plan);
+        for (String condition : List.of("customer < id", "customer <= id", "customer = id", "customer <> id",
+                "customer > id", "customer >= id", "id >= customer")) {
+            String count = "SELECT COUNT(*) FROM %s WHERE " + condition;
+            assertTrue(db.explain(count.formatted("facts")).contains("filters"), condition);
+            assertEquals(db.query(count.formatted("orders")), db.query(count.formatted("facts")), condition);
+        }
+        String mixed = db.explain("SELECT code FROM facts WHERE amount < customer");
+        assertTrue(mixed.contains("Filter ["), "a DECIMAL and an INT are compared through a cast, left to the filter: " + mixed);
+    }
+
+    @Test
     void projectionReachesTheScan() {
         assertTrue(db.explain("SELECT amount FROM facts").contains("columns [amount]"));
         assertTrue(db.explain("SELECT code FROM orders").contains("columns [code]"));
