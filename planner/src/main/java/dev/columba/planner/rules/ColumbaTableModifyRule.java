@@ -8,8 +8,7 @@ import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.logical.LogicalTableModify;
 
 /**
- * INSERT, UPDATE, DELETE and MERGE become Columba's table-modify node (a MERGE's input is the query
- * {@code MergeRewrite} made of it).
+ * INSERT, UPDATE and DELETE become Columba's table-modify node (MERGE does not convert).
  *
  * <pre>
  * before: LogicalTableModify(table=[[t]], operation=[INSERT])   after: ColumbaTableModify(table=[[t]], operation=[INSERT])
@@ -17,7 +16,7 @@ import org.apache.calcite.rel.logical.LogicalTableModify;
  */
 public final class ColumbaTableModifyRule extends ConverterRule {
     public static final Config CONFIG = Config.INSTANCE
-            .withConversion(LogicalTableModify.class, modify -> modify.isInsert() || modify.isUpdate() || modify.isDelete() || modify.isMerge(),
+            .withConversion(LogicalTableModify.class, modify -> modify.isInsert() || modify.isUpdate() || modify.isDelete(),
                     Convention.NONE, ColumbaRel.CONVENTION, "ColumbaTableModifyRule")
             .withRuleFactory(ColumbaTableModifyRule::new);
 
