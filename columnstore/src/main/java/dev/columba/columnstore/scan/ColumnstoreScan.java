@@ -194,8 +194,10 @@ public final class ColumnstoreScan implements AutoCloseable {
             }
         }
         this.comparisons = options.comparisons().toArray(ColumnComparison[]::new);
-        this.comparedLeft = new long[options.batchSize()];
-        this.comparedRight = new long[options.batchSize()];
+        // Only a scan with comparisons uses them; the others (one per statement and worker) allocate nothing here.
+        int compared = comparisons.length == 0 ? 0 : options.batchSize();
+        this.comparedLeft = new long[compared];
+        this.comparedRight = new long[compared];
         this.scratch = new DecodeScratch[table.schema().size()];
         this.rows = table.rowCodec();
         counters.increment(IoCounter.SCAN_COUNT);
