@@ -41,6 +41,8 @@ public final class KillWorkload {
     static final int LARGE_MIN_ROWS = 60_000;
     static final int LARGE_MAX_ROWS = 160_000;
     private static final int LARGE_LIVE_UNITS = 6;
+    /** Repeats of a 20-character text in a heap row: 6,000 bytes, stored out of row. */
+    private static final int HEAP_TEXT_REPEATS = 300;
 
     /**
      * The work of a child: percentages of its units by operation, in the order insert autocommit
@@ -51,7 +53,10 @@ public final class KillWorkload {
      */
     enum Kind {
         MIXED(25, 20, 25, 18, 6),
-        /** Rowstore writes only: inserts alone and in transactions, updates, deletes. */
+        /**
+         * Rowstore writes only: inserts alone and in transactions, updates, deletes; into a B+tree
+         * table and a heap whose 6,000-byte strings are stored out of row (overflow pages).
+         */
         ROWSTORE(35, 35, 0, 30, 0),
         /** Columnstore writes only: small rowgroups the tuple mover compresses, updates, deletes, REORGANIZE. */
         COLUMNSTORE(0, 0, 55, 30, 0),
@@ -95,8 +100,14 @@ public final class KillWorkload {
                     + " v BIGINT NOT NULL, s VARCHAR(40))");
             statement.execute("CREATE TABLE IF NOT EXISTS c (id BIGINT, unit BIGINT, v BIGINT, s VARCHAR(40))"
                     + " WITH (storage = columnstore, rowgroup_max_rows = " + ROWGROUP_ROWS + ")");
+            if (kind == Kind.ROWSTORE) {
+                // A heap (no key) whose long strings are stored out of row, on overflow pages.
+                statement.execute("CREATE TABLE IF NOT EXISTS h (id BIGINT NOT NULL, unit BIGINT NOT NULL,"
+                        + " v BIGINT NOT NULL, s VARCHAR(8000))");
+            }
             List<Long> liveR = units(statement, "r");
             List<Long> liveC = units(statement, "c");
+            List<Long> liveH = kind == Kind.ROWSTORE ? units(statement, "h") : new ArrayList<>();
             System.out.println("ready");
             for (;; unit++) {
                 if (kind == Kind.LARGE) {
@@ -113,6 +124,15 @@ public final class KillWorkload {
                     acknowledged.write("B " + unit + " INSERT r 1");
                     statement.executeUpdate("INSERT INTO r VALUES (" + unit * 1000 + ", " + unit + ", 0, 'auto')");
                     liveR.add(unit);
+                } else if (draw < rowEnd && kind == Kind.ROWSTORE && random.nextBoolean()) {
+                    int rows = 1 + random.nextInt(40);
+                    acknowledged.write("B " + unit + " INSERT h " + rows);
+                    connection.setAutoCommit(false);
+                    statement.executeUpdate("INSERT INTO h SELECT " + unit * 1000 + " + generate_series, " + unit
+                            + ", 0, REPEAT('heap row out of row ', " + HEAP_TEXT_REPEATS + ") FROM generate_series(1, " + rows + ")");
+                    connection.commit();
+                    connection.setAutoCommit(true);
+                    liveH.add(unit);
                 } else if (draw < rowEnd) {
                     int rows = 2 + random.nextInt(199);
                     acknowledged.write("B " + unit + " INSERT r " + rows);
@@ -136,14 +156,18 @@ public final class KillWorkload {
                 } else if (draw < changeEnd) {
                     // An update (the first two thirds of the share) or a delete of every row of an earlier unit, in one statement.
                     boolean update = draw < columnEnd + kind.change * 2 / 3;
-                    boolean rowstore = kind == Kind.ROWSTORE || (kind != Kind.COLUMNSTORE && random.nextBoolean());
-                    List<Long> live = rowstore ? liveR : liveC;
+                    String table = kind == Kind.ROWSTORE ? (random.nextBoolean() ? "r" : "h")
+                            : kind == Kind.COLUMNSTORE || random.nextBoolean() ? "c" : "r";
+                    List<Long> live = switch (table) {
+                        case "r" -> liveR;
+                        case "h" -> liveH;
+                        default -> liveC;
+                    };
                     if (live.isEmpty()) {
                         continue;
                     }
                     int index = random.nextInt(live.size());
                     long target = update ? live.get(index) : live.remove(index);
-                    String table = rowstore ? "r" : "c";
                     acknowledged.write("B " + unit + (update ? " UPDATE " : " DELETE ") + table + " " + target);
                     statement.executeUpdate(update ? "UPDATE " + table + " SET v = v + 1 WHERE unit = " + target
                             : "DELETE FROM " + table + " WHERE unit = " + target);

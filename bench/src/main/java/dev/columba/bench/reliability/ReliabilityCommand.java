@@ -197,7 +197,8 @@ public final class ReliabilityCommand {
         return switch (workload) {
             case MIXED -> "autocommit and multi-row rowstore inserts, columnstore inserts with the tuple mover, "
                     + "updates and deletes of whole units, CHECKPOINT, REORGANIZE";
-            case ROWSTORE -> "rowstore only: autocommit and multi-row inserts, updates and deletes of whole units";
+            case ROWSTORE -> "rowstore only: autocommit and multi-row inserts into a B+tree table and a heap with "
+                    + "out-of-row strings (overflow pages), updates and deletes of whole units";
             case COLUMNSTORE -> "columnstore only: inserts into small rowgroups the tuple mover compresses, updates and "
                     + "deletes of whole units, REORGANIZE";
             case CHECKPOINT -> "writes to both kinds of table with a CHECKPOINT in about a third of the units";
