@@ -84,6 +84,7 @@ public final class KillWorkload {
     }
 
     public static void main(String[] args) throws SQLException {
+        exitWhenOrphaned();
         Path directory = Path.of(args[0]);
         long unit = Long.parseLong(args[2]);
         SplittableRandom random = new SplittableRandom(Long.parseLong(args[3]));
@@ -222,6 +223,27 @@ public final class KillWorkload {
             spill.next();
             System.out.println("S " + spill.getLong(1));
         }
+    }
+
+    /**
+     * Ends this child when its parent is gone: the parent holds the write end of the child's stdin
+     * (a pipe), so its death reads as end of input. A child left working after its campaign died
+     * went on writing into a database directory that a later campaign had created at the same
+     * path, and that campaign reported the other writer's log segment as damage.
+     */
+    private static void exitWhenOrphaned() {
+        Thread watcher = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // Nothing is sent; anything read is ignored.
+                }
+            } catch (java.io.IOException e) {
+                // A broken stdin is a parent gone too.
+            }
+            Runtime.getRuntime().halt(3);
+        }, "parent-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
     }
 
     /** The units with rows in {@code table}: what updates and deletes pick from. */
