@@ -60,7 +60,10 @@ public final class KillWorkload {
         ROWSTORE(35, 35, 0, 30, 0),
         /** Columnstore writes only: small rowgroups the tuple mover compresses, updates, deletes, REORGANIZE. */
         COLUMNSTORE(0, 0, 55, 30, 0),
-        /** Writes to both tables with a CHECKPOINT every third unit or so, so kills land in checkpoints. */
+        /**
+         * Writes to both tables with a CHECKPOINT every third unit or so, so kills land in
+         * checkpoints; the rowstore table lives on a filegroup of two files.
+         */
         CHECKPOINT(15, 15, 15, 20, 35),
         /** Inserts, updates and deletes of 60,000-160,000 rows in one transaction, with a 4 MB buffer pool. */
         LARGE(0, 0, 0, 0, 0);
@@ -97,8 +100,15 @@ public final class KillWorkload {
              Connection connection = DriverManager.getConnection("jdbc:columba:" + directory, settings);
              Statement statement = connection.createStatement()) {
             System.out.println("opened");
+            if (kind == Kind.CHECKPOINT) {
+                // The rowstore table on a filegroup of two files (its extents alternate over them), so
+                // the database has data/files.properties and more than one data file to damage.
+                ifAbsent(statement, "ALTER DATABASE CURRENT ADD FILEGROUP fg");
+                ifAbsent(statement, "ALTER DATABASE CURRENT ADD FILE (NAME = f1, FILENAME = 'fg1.data'),"
+                        + " (NAME = f2, FILENAME = 'fg2.data') TO FILEGROUP fg");
+            }
             statement.execute("CREATE TABLE IF NOT EXISTS r (id BIGINT PRIMARY KEY, unit BIGINT NOT NULL,"
-                    + " v BIGINT NOT NULL, s VARCHAR(40))");
+                    + " v BIGINT NOT NULL, s VARCHAR(40))" + (kind == Kind.CHECKPOINT ? " ON fg" : ""));
             statement.execute("CREATE TABLE IF NOT EXISTS c (id BIGINT, unit BIGINT, v BIGINT, s VARCHAR(40))"
                     + " WITH (storage = columnstore, rowgroup_max_rows = " + ROWGROUP_ROWS + ")");
             if (kind == Kind.ROWSTORE) {
@@ -244,6 +254,17 @@ public final class KillWorkload {
         }, "parent-watcher");
         watcher.setDaemon(true);
         watcher.start();
+    }
+
+    /** Runs a DDL statement that a child before this one may have run already (42P07: it exists). */
+    private static void ifAbsent(Statement statement, String ddl) throws SQLException {
+        try {
+            statement.execute(ddl);
+        } catch (SQLException e) {
+            if (!"42P07".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
     }
 
     /** The units with rows in {@code table}: what updates and deletes pick from. */

@@ -201,7 +201,8 @@ public final class ReliabilityCommand {
                     + "out-of-row strings (overflow pages), updates and deletes of whole units";
             case COLUMNSTORE -> "columnstore only: inserts into small rowgroups the tuple mover compresses, updates and "
                     + "deletes of whole units, REORGANIZE";
-            case CHECKPOINT -> "writes to both kinds of table with a CHECKPOINT in about a third of the units";
+            case CHECKPOINT -> "writes to both kinds of table with a CHECKPOINT in about a third of the units, the "
+                    + "rowstore table on a filegroup of two files";
             case LARGE -> "transactions of 60,000-160,000 rows, larger than half the 4 MB buffer pool (they spill): "
                     + "rowstore inserts, updates and deletes of whole units";
         };

@@ -58,7 +58,9 @@ class KillCampaignTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         int unitsFirst = workload == KillWorkload.Kind.LARGE ? 3 : 30;
         // The rowstore workload's database has heap and overflow pages: flips after its first crash reach them.
-        int flips = workload == KillWorkload.Kind.ROWSTORE ? CrashFlipTargets.KINDS.size() : 0;
+        // The checkpoint workload's has a filegroup's files: flips reach data/files.properties.
+        int flips = workload == KillWorkload.Kind.ROWSTORE || workload == KillWorkload.Kind.CHECKPOINT
+                ? CrashFlipTargets.KINDS.size() : 0;
         KillCampaign.Result result = new KillCampaign(20261130L, directory, new PrintStream(log, true, StandardCharsets.UTF_8))
                 .workload(workload).firstKillAfterUnits(unitsFirst).run(2, flips);
         String report = ReliabilityCommand.report(result);
@@ -66,6 +68,10 @@ class KillCampaignTest {
         assertEquals(List.of(), result.failures(), report + log.toString(StandardCharsets.UTF_8));
         assertEquals(2, result.reopensOk(), report);
         assertTrue(result.acknowledged() >= unitsFirst, "the first child acknowledged its units before its kill: " + report);
+        if (workload == KillWorkload.Kind.CHECKPOINT) {
+            assertEquals(flips, result.flipsPreserved() + result.flipsOverwritten(), report);
+            assertTrue(result.flipsByKind().containsKey(CrashFlipTargets.FILE_MANIFEST), "files.properties was flipped: " + report);
+        }
         if (workload == KillWorkload.Kind.ROWSTORE) {
             assertEquals(flips, result.flipsPreserved() + result.flipsOverwritten(), report);
             for (String kind : List.of(CrashFlipTargets.HEAP, CrashFlipTargets.OVERFLOW, CrashFlipTargets.TABLE_LEAF)) {
