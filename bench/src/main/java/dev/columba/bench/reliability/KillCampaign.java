@@ -57,9 +57,10 @@ final class KillCampaign {
     /** How a flip after a crash ended. */
     enum FlipOutcome { DETECTED_NAMED, DETECTED, SAME_ANSWERS, SILENTLY_WRONG, INTERNAL_ERROR, HANG }
 
-    record Result(long seed, int kills, long reopensOk, long reopensFailed, long killedBeforeReady, long acknowledged,
+    record Result(long seed, KillWorkload.Kind workload, int kills, long reopensOk, long reopensFailed, long killedBeforeReady, long acknowledged,
                   long rowsLost, long halfVisible, long unexpected, Map<String, Map<FlipOutcome, Long>> flipsByKind,
-                  long flipsPreserved, Map<String, Long> overwrittenByKind, List<String> failures, long elapsedNanos) {
+                  long flipsPreserved, Map<String, Long> overwrittenByKind, long spilledPages, long childrenSpilled,
+                  List<String> failures, long elapsedNanos) {
         /** Flips with every answer right whose bytes the open overwrote or removed, over every kind. */
         long flipsOverwritten() {
             return overwrittenByKind.values().stream().mapToLong(Long::longValue).sum();
@@ -84,6 +85,8 @@ final class KillCampaign {
 
     /** The acknowledged units after which the first child is killed; 0: at a random moment, as the others. */
     private int firstKillAfterUnits;
+    /** What the children do between kills. */
+    private KillWorkload.Kind workload = KillWorkload.Kind.MIXED;
 
     KillCampaign(long seed, Path workDirectory, PrintStream progress) {
         this.seed = seed;
@@ -98,6 +101,12 @@ final class KillCampaign {
      */
     KillCampaign firstKillAfterUnits(int units) {
         this.firstKillAfterUnits = units;
+        return this;
+    }
+
+    /** The children do {@code kind} of work (MIXED unless told). */
+    KillCampaign workload(KillWorkload.Kind kind) {
+        this.workload = kind;
         return this;
     }
 
@@ -118,6 +127,8 @@ final class KillCampaign {
         Map<String, Map<FlipOutcome, Long>> flipOutcomes = new TreeMap<>();
         List<String> failures = new ArrayList<>();
         int flipsDone = 0;
+        long spilledPages = 0;
+        long childrenSpilled = 0;
         for (int kill = 0; kill < kills; kill++) {
             SplittableRandom random = new SplittableRandom(seed ^ (kill * 0x9E3779B97F4A7C15L));
             Path acknowledgements = workDirectory.resolve("ack-" + kill);
@@ -126,7 +137,8 @@ final class KillCampaign {
             // time after its launch, mostly while it starts, opens and recovers the database.
             boolean duringWork = random.nextInt(5) > 0;
             int delay = duringWork ? random.nextInt(MAX_WORK_MILLIS) : random.nextInt(MAX_START_MILLIS);
-            ChildJvm child = ChildJvm.of(KillWorkload.class, database, acknowledgements, model.nextUnit(), random.nextLong());
+            ChildJvm child = ChildJvm.of(KillWorkload.class, database, acknowledgements, model.nextUnit(), random.nextLong(),
+                    workload.name());
             boolean afterUnits = kill == 0 && firstKillAfterUnits > 0;
             ChildRun run = afterUnits ? child.killWhen(ChildJvm.nth("A ", firstKillAfterUnits))
                     : duringWork ? child.killAfter(line -> line.startsWith("A "), Duration.ofMillis(delay))
@@ -134,7 +146,7 @@ final class KillCampaign {
             String context = "seed " + seed + ", kill " + kill + (afterUnits ? " at its acknowledged unit " + firstKillAfterUnits
                     : " " + delay + " ms after " + (duringWork ? "its first acknowledged unit" : "its launch"));
             if (!run.killed() || !run.lines().stream().allMatch(line -> line.equals("opened") || line.equals("ready")
-                    || line.startsWith("A "))) {
+                    || line.startsWith("A ") || line.startsWith("S "))) {
                 failures.add(context + ": the child failed before it was killed: " + run.lines());
                 progress.println("  FAILURE " + failures.getLast());
                 break;
@@ -142,6 +154,11 @@ final class KillCampaign {
             if (!run.lines().contains("ready")) {
                 beforeReady++;
             }
+            // A LARGE child's last "S" line: the pages its transactions spilled in all.
+            long childSpilled = run.lines().stream().filter(line -> line.startsWith("S "))
+                    .mapToLong(line -> Long.parseLong(line.substring(2))).max().orElse(0);
+            spilledPages += childSpilled;
+            childrenSpilled += childSpilled > 0 ? 1 : 0;
             UnitModel.Step inFlight = model.apply(AckFile.read(acknowledgements));
             // A child killed before it created the database leaves no log to flip.
             int flipsNow = hasLog(database)
@@ -185,8 +202,8 @@ final class KillCampaign {
                         + flipsDone + " flips, " + failures.size() + " failures");
             }
         }
-        return new Result(seed, kills, reopensOk, reopensFailed, beforeReady, model.acknowledged(), rowsLost, halfVisible,
-                unexpected, flipOutcomes, preserved, overwritten, failures, System.nanoTime() - started);
+        return new Result(seed, workload, kills, reopensOk, reopensFailed, beforeReady, model.acknowledged(), rowsLost, halfVisible,
+                unexpected, flipOutcomes, preserved, overwritten, spilledPages, childrenSpilled, failures, System.nanoTime() - started);
     }
 
     private static boolean hasLog(Path database) throws IOException {

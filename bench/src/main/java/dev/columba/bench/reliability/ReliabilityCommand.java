@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -42,6 +45,10 @@ public final class ReliabilityCommand {
                                       each file kind and data-page kind in turn: log, control file,
                                       catalog, rowstore and columnstore-metadata pages, rowgroup
                                       files, dictionaries, ... (default 300)
+                  --workload W,...    what the killed children do, each workload a campaign of --kills kills
+                                      on its own database: mixed (default), rowstore, columnstore, checkpoint
+                                      (a CHECKPOINT in a third of the units), large (transactions larger than
+                                      half a 4 MB buffer pool, which spill), or all
                   --work-dir DIR      where the campaigns' databases go (default bench/target/reliability)
                   --results-dir DIR   where the report goes (default bench/results)
                 """;
@@ -57,6 +64,7 @@ public final class ReliabilityCommand {
         long flips = 1000;
         int kills = 100;
         int crashFlips = 300;
+        List<KillWorkload.Kind> workloads = List.of(KillWorkload.Kind.MIXED);
         Path work = Path.of("bench", "target", "reliability");
         try {
             for (int index = 1; index < arguments.length; index++) {
@@ -70,6 +78,7 @@ public final class ReliabilityCommand {
                     case "--flips" -> flips = Long.parseLong(required(value, "--flips"));
                     case "--kills" -> kills = Integer.parseInt(required(value, "--kills"));
                     case "--crash-flips" -> crashFlips = Integer.parseInt(required(value, "--crash-flips"));
+                    case "--workload" -> workloads = workloads(required(value, "--workload"));
                     case "--work-dir" -> work = Path.of(required(value, "--work-dir"));
                     default -> throw new IllegalArgumentException("unknown option " + arguments[index]);
                 }
@@ -84,7 +93,7 @@ public final class ReliabilityCommand {
                 + ", timeout " + timeout + " s");
         SqlFuzzCampaign.Result result;
         FileDamageCampaign.Result damage = null;
-        KillCampaign.Result crashes = null;
+        List<KillCampaign.Result> crashes = new ArrayList<>();
         try {
             result = new SqlFuzzCampaign(seed, timeout, out).run(first, statements);
             out.print(report(result, first, timeout));
@@ -92,22 +101,23 @@ public final class ReliabilityCommand {
                 out.println("columba bench reliability: " + flips + " byte flips, seed " + seed);
                 damage = new FileDamageCampaign(seed, work, out).run(flips);
             }
-            if (kills > 0) {
-                out.println("columba bench reliability: " + kills + " kills, " + crashFlips + " flips after a crash, seed "
-                        + seed);
-                crashes = new KillCampaign(seed, work.resolve("kill"), out).run(kills, crashFlips);
+            for (KillWorkload.Kind workload : kills > 0 ? workloads : List.<KillWorkload.Kind>of()) {
+                String name = workload.name().toLowerCase(Locale.ROOT);
+                out.println("columba bench reliability: " + kills + " kills of workload " + name + ", " + crashFlips
+                        + " flips after a crash, seed " + seed);
+                crashes.add(new KillCampaign(seed, work.resolve("kill-" + name), out).workload(workload).run(kills, crashFlips));
             }
         } catch (SQLException | IOException e) {
             err.println("columba bench reliability: the campaign could not run: " + e.getMessage());
             return 1;
         }
-        String report = report(result, first, timeout) + (damage == null ? "" : report(damage))
-                + (crashes == null ? "" : report(crashes));
+        StringBuilder report = new StringBuilder(report(result, first, timeout)).append(damage == null ? "" : report(damage));
         if (damage != null) {
             out.print(report(damage));
         }
-        if (crashes != null) {
-            out.print(report(crashes));
+        for (KillCampaign.Result crash : crashes) {
+            report.append(report(crash));
+            out.print(report(crash));
         }
         try {
             Files.createDirectories(results);
@@ -119,7 +129,24 @@ public final class ReliabilityCommand {
             return 1;
         }
         return result.failures().isEmpty() && (damage == null || damage.failures().isEmpty())
-                && (crashes == null || crashes.failures().isEmpty()) ? 0 : 1;
+                && crashes.stream().allMatch(crash -> crash.failures().isEmpty()) ? 0 : 1;
+    }
+
+    /** The kill workloads named in {@code list}: comma-separated kinds, or {@code all}. */
+    static List<KillWorkload.Kind> workloads(String list) {
+        if (list.equals("all")) {
+            return List.of(KillWorkload.Kind.values());
+        }
+        List<KillWorkload.Kind> kinds = new ArrayList<>();
+        for (String name : list.split(",")) {
+            try {
+                kinds.add(KillWorkload.Kind.valueOf(name.strip().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown kill workload " + name + " (mixed, rowstore, columnstore, "
+                        + "checkpoint, large or all)");
+            }
+        }
+        return kinds;
     }
 
     /** The run's counts and failures as Markdown. */
@@ -165,12 +192,28 @@ public final class ReliabilityCommand {
         return text.toString();
     }
 
+    /** What the children of a workload do, for the report. */
+    static String describe(KillWorkload.Kind workload) {
+        return switch (workload) {
+            case MIXED -> "autocommit and multi-row rowstore inserts, columnstore inserts with the tuple mover, "
+                    + "updates and deletes of whole units, CHECKPOINT, REORGANIZE";
+            case ROWSTORE -> "rowstore only: autocommit and multi-row inserts into a B+tree table and a heap with "
+                    + "out-of-row strings (overflow pages), updates and deletes of whole units";
+            case COLUMNSTORE -> "columnstore only: inserts into small rowgroups the tuple mover compresses, updates and "
+                    + "deletes of whole units, REORGANIZE";
+            case CHECKPOINT -> "writes to both kinds of table with a CHECKPOINT in about a third of the units, the "
+                    + "rowstore table on a filegroup of two files";
+            case LARGE -> "transactions of 60,000-160,000 rows, larger than half the 4 MB buffer pool (they spill): "
+                    + "rowstore inserts, updates and deletes of whole units";
+        };
+    }
+
     /** The kill -9 campaign's counts, the flips after a crash by outcome, and its failures as Markdown. */
     static String report(KillCampaign.Result result) {
-        StringBuilder text = new StringBuilder("## kill -9 of a child JVM\n\n");
+        StringBuilder text = new StringBuilder("## kill -9 of a child JVM: workload " + result.workload().name().toLowerCase(Locale.ROOT)
+                + "\n\n");
         text.append("Seed ").append(result.seed()).append(", ").append(result.kills()).append(" kills of ")
-                .append("`KillWorkload` (autocommit and multi-row rowstore inserts, columnstore inserts with the tuple mover, ")
-                .append("updates and deletes of whole units, CHECKPOINT, REORGANIZE) on one database, ")
+                .append("`KillWorkload` (").append(describe(result.workload())).append(") on one database, ")
                 .append(String.format("%.1f s", result.elapsedNanos() / 1e9)).append("; failures: ")
                 .append(result.failures().size()).append(".\n\n| count | value |\n|---|---:|\n")
                 .append("| kills | ").append(result.kills()).append(" |\n")
@@ -180,7 +223,12 @@ public final class ReliabilityCommand {
                 .append("| reopens failed | ").append(result.reopensFailed()).append(" |\n")
                 .append("| acknowledged rows lost | ").append(result.rowsLost()).append(" |\n")
                 .append("| transactions half visible | ").append(result.halfVisible()).append(" |\n")
-                .append("| units there that must not be | ").append(result.unexpected()).append(" |\n\n");
+                .append("| units there that must not be | ").append(result.unexpected()).append(" |\n");
+        if (result.workload() == KillWorkload.Kind.LARGE) {
+            text.append("| children whose transactions spilled before the kill | ").append(result.childrenSpilled()).append(" |\n")
+                    .append("| pages those children spilled | ").append(result.spilledPages()).append(" |\n");
+        }
+        text.append('\n');
         if (result.flipCount() > 0) {
             text.append("Flips in a copy of the crashed database (one bit, before its reopen; the kinds take turns): ")
                     .append(result.flipCount()).append("; damaged bytes still there afterwards (the file or page untouched, ")

@@ -122,7 +122,7 @@ final class UnitModel {
         long unexpected = 0;
         boolean inFlightDone = false;
         List<String> problems = new ArrayList<>();
-        for (String table : List.of("r", "c")) {
+        for (String table : List.of("r", "c", "h")) {
             Map<Long, long[]> observed = observe(connection, table);
             TreeSet<Long> all = new TreeSet<>(observed.keySet());
             units.forEach((unit, state) -> {
