@@ -15,6 +15,7 @@ import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
+import io.trino.spi.connector.LimitApplicationResult;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SchemaTablePrefix;
 import io.trino.spi.connector.TableColumnsMetadata;
@@ -64,7 +65,7 @@ final class ColumbaMetadata implements ConnectorMetadata {
             return null;
         }
         return table(tableName.getTableName())
-                .map(table -> new ColumbaTableHandle(tableName, table.objectId(), TupleDomain.all()))
+                .map(table -> new ColumbaTableHandle(tableName, table.objectId()))
                 .orElse(null);
     }
 
@@ -142,12 +143,32 @@ final class ColumbaMetadata implements ConnectorMetadata {
                                                                                    ConnectorTableHandle table,
                                                                                    Constraint constraint) {
         ColumbaTableHandle handle = (ColumbaTableHandle) table;
+        if (handle.limited()) {
+            // A filter over a limited scan filters the rows after the limit took them: not the scan's to apply.
+            return Optional.empty();
+        }
         TupleDomain<ColumnHandle> combined = handle.constraint().intersect(constraint.getSummary());
         if (combined.equals(handle.constraint())) {
             return Optional.empty();
         }
         return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined), constraint.getSummary(),
                 constraint.getExpression(), false));
+    }
+
+    /**
+     * Takes the limit of a LIMIT right above the scan (Trino pushes none through a filter, so every
+     * row the scan returns counts toward it), never guaranteed: the scan stops after that many rows
+     * and the splits leave out the rowgroups beyond them (see {@link ColumbaTableHandle}), and
+     * Trino's own limit stays above, since several splits each return up to the limit.
+     */
+    @Override
+    public Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle table,
+                                                                             long limit) {
+        ColumbaTableHandle handle = (ColumbaTableHandle) table;
+        if (handle.limited() && handle.limit() <= limit) {
+            return Optional.empty();
+        }
+        return Optional.of(new LimitApplicationResult<>(handle.withLimit(limit), false, false));
     }
 
     /** The catalog entry of {@code handle}'s table; fails when it was dropped, or dropped and created again. */

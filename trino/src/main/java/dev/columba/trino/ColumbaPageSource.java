@@ -48,9 +48,21 @@ final class ColumbaPageSource implements ConnectorPageSource {
     private long completedPositions;
     private long readTimeNanos;
     private boolean finished;
+    /** Rows this split may still return: the pushed-down limit, or {@code Long.MAX_VALUE}. */
+    private long remaining;
 
     ColumbaPageSource(ColumnstoreTable table, RowgroupEntry rowgroup, List<ColumbaColumnHandle> columns,
                       List<ColumnFilter> filters, BufferAllocator parentAllocator, MemoryContext memoryContext) {
+        this(table, rowgroup, columns, filters, parentAllocator, memoryContext, Long.MAX_VALUE);
+    }
+
+    /** A split that stops once it has returned {@code limit} rows (a limit Trino pushed down, no constraint). */
+    ColumbaPageSource(ColumnstoreTable table, RowgroupEntry rowgroup, List<ColumbaColumnHandle> columns,
+                      List<ColumnFilter> filters, BufferAllocator parentAllocator, MemoryContext memoryContext, long limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("a limit is at least 0, not " + limit);
+        }
+        this.remaining = limit;
         this.memoryContext = memoryContext;
         this.countOnly = columns.isEmpty();
         int[] projection = countOnly ? new int[] {0} : columns.stream().mapToInt(ColumbaColumnHandle::ordinal).toArray();
@@ -79,7 +91,8 @@ final class ColumbaPageSource implements ConnectorPageSource {
 
     @Override
     public SourcePage getNextSourcePage() {
-        if (finished) {
+        if (finished || remaining == 0) {
+            finished = true;
             return null;
         }
         long start = System.nanoTime();
@@ -93,7 +106,8 @@ final class ColumbaPageSource implements ConnectorPageSource {
                 return null;
             }
             memoryContext.setBytes(allocator.getAllocatedMemory());
-            int live = batch.selectedCount();
+            int live = (int) Math.min(batch.selectedCount(), remaining);
+            remaining -= live;
             completedPositions += live;
             if (countOnly) {
                 return SourcePage.create(live);
@@ -106,7 +120,7 @@ final class ColumbaPageSource implements ConnectorPageSource {
             }
             for (int column = 0; column < blocks.length; column++) {
                 Block block = BlockConversion.toBlock(batch.column(column), types[column], rows);
-                blocks[column] = selective ? block.copyPositions(selected, 0, live) : block;
+                blocks[column] = selective ? block.copyPositions(selected, 0, live) : live < rows ? block.getRegion(0, live) : block;
             }
             return SourcePage.create(new Page(live, blocks));
         } finally {

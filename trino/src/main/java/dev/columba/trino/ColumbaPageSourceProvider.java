@@ -57,7 +57,8 @@ final class ColumbaPageSourceProvider implements ConnectorPageSourceProvider {
                             + handle.name() + " is gone: the table changed after the query was planned"));
         }
         TupleDomain<ColumnHandle> constraint = handle.constraint();
-        if (dynamicFilter.isComplete()) {
+        // A scan that stops at a limit returns only rows the query keeps: a dynamic filter must not drop any.
+        if (dynamicFilter.isComplete() && !handle.stopsAtLimit()) {
             constraint = constraint.intersect(dynamicFilter.getCurrentPredicate());
         }
         if (constraint.isNone()) {
@@ -68,6 +69,7 @@ final class ColumbaPageSourceProvider implements ConnectorPageSourceProvider {
         for (ColumnHandle column : columns) {
             projected.add((ColumbaColumnHandle) column);
         }
-        return new ColumbaPageSource(columnstore, entry, projected, filters, allocator, memoryContext);
+        return new ColumbaPageSource(columnstore, entry, projected, filters, allocator, memoryContext,
+                handle.stopsAtLimit() ? handle.limit() : Long.MAX_VALUE);
     }
 }

@@ -53,6 +53,7 @@ final class ColumbaSplitManager implements ConnectorSplitManager {
         ColumnstoreTable columnstore = ColumnstoreTable.open(database, metadata.definition(handle));
         List<ColumnFilter> filters = ColumnFilters.of(handle.constraint(), columnstore.schema());
         List<RowgroupEntry> candidates = new ArrayList<>();
+        long liveRows = 0;
         try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {
             for (RowgroupEntry entry : columnstore.rowgroups(database.bufferPool(), new IoCounters())) {
                 if (entry.totalRows() == entry.deletedRows()) {
@@ -62,10 +63,17 @@ final class ColumbaSplitManager implements ConnectorSplitManager {
                         && !mayMatch(columnstore, entry, filters)) {
                     continue;
                 }
+                if (handle.stopsAtLimit() && liveRows >= handle.limit()) {
+                    // The rowgroups so far hold enough live rows for the limit, and every one counts.
+                    break;
+                }
                 candidates.add(entry);
+                liveRows += entry.totalRows() - entry.deletedRows();
             }
         }
-        return new ColumbaSplitSource(columnstore, handle.objectId(), candidates, dynamicFilterWait.toMillis());
+        // The rowgroups left out for a limit were counted on: no dynamic filter may drop the ones kept.
+        return new ColumbaSplitSource(columnstore, handle.objectId(), candidates, dynamicFilterWait.toMillis(),
+                !handle.stopsAtLimit());
     }
 
     /** Whether every filter may match some row of compressed rowgroup {@code entry}, by its footer's statistics. */

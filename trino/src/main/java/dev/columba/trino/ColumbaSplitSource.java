@@ -28,17 +28,21 @@ final class ColumbaSplitSource implements ConnectorSplitSource {
     private final int objectId;
     private final Deque<RowgroupEntry> pending;
     private final long waitMillis;
+    /** Whether the dynamic filters may leave rowgroups out (not when the split manager cut the list at a limit). */
+    private final boolean dynamicFiltering;
 
-    ColumbaSplitSource(ColumnstoreTable table, int objectId, List<RowgroupEntry> candidates, long waitMillis) {
+    ColumbaSplitSource(ColumnstoreTable table, int objectId, List<RowgroupEntry> candidates, long waitMillis,
+                       boolean dynamicFiltering) {
         this.table = table;
         this.objectId = objectId;
         this.pending = new ArrayDeque<>(candidates);
         this.waitMillis = waitMillis;
+        this.dynamicFiltering = dynamicFiltering;
     }
 
     @Override
     public CompletableFuture<List<ConnectorSplit>> getNextBatch(int maxSize, DynamicFilterSnapshot dynamicFilter) {
-        TupleDomain<ColumnHandle> dynamic = dynamicFilter.currentPredicate();
+        TupleDomain<ColumnHandle> dynamic = dynamicFiltering ? dynamicFilter.currentPredicate() : TupleDomain.all();
         if (dynamic.isNone()) {
             // The build side is empty: no probe row can join.
             pending.clear();
@@ -59,7 +63,7 @@ final class ColumbaSplitSource implements ConnectorSplitSource {
 
     @Override
     public long getRequestedDynamicFilterWaitTimeoutMillis() {
-        return waitMillis;
+        return dynamicFiltering ? waitMillis : 0;
     }
 
     @Override

@@ -242,6 +242,36 @@ class TpchOnTrinoTest {
     }
 
     /**
+     * A LIMIT right above the scan is pushed down: the splits stop at the rowgroup whose live rows
+     * reach it (lineitem's first of eight), each split stops after the limit's rows, and Trino's own
+     * limit stays above (not guaranteed). A limit under a filter is not the scan's: every rowgroup is
+     * read and the rows are those the filter keeps.
+     */
+    @Test
+    void limitStopsTheScanAtTheRowgroupsItNeeds() {
+        QueryRunner.MaterializedResultWithPlan limited = trino.executeWithPlan(trino.getDefaultSession(),
+                "SELECT l_orderkey, l_quantity FROM lineitem LIMIT 100");
+        assertEquals(100, limited.result().getRowCount());
+        OperatorStats scan = tableScan(trino.getCoordinator().getQueryManager().getFullQueryInfo(limited.queryId()));
+        assertEquals(1, scan.getTotalDrivers(), "one split: the first rowgroup holds 8,192 rows, more than 100");
+        assertTrue(scan.getPhysicalInputPositions() <= 100, scan.getPhysicalInputPositions() + " rows read");
+        // 10,000 rows: two rowgroups of 8,192, and exactly the limit's rows from their scans.
+        QueryRunner.MaterializedResultWithPlan two = trino.executeWithPlan(trino.getDefaultSession(),
+                "SELECT l_orderkey FROM lineitem LIMIT 10000");
+        assertEquals(10_000, two.result().getRowCount());
+        OperatorStats twoScan = tableScan(trino.getCoordinator().getQueryManager().getFullQueryInfo(two.queryId()));
+        assertEquals(2, twoScan.getTotalDrivers(), "two rowgroups hold the 10,000 rows");
+        assertTrue(twoScan.getPhysicalInputPositions() <= 2 * 10_000L, twoScan.getPhysicalInputPositions() + " rows read");
+        // A filter keeps the rows of the last orders only: the limit cannot stop the scan early.
+        List<List<Object>> filtered = trino("SELECT l_orderkey FROM lineitem WHERE l_orderkey > 59000 LIMIT 5");
+        assertEquals(5, filtered.size());
+        for (List<Object> row : filtered) {
+            assertTrue(((Number) row.getFirst()).longValue() > 59000, "row " + row);
+        }
+        assertEquals(0L, trino("SELECT count(*) FROM (SELECT * FROM lineitem LIMIT 0)").getFirst().getFirst());
+    }
+
+    /**
      * lineitem is loaded in l_orderkey order, so a range of keys lies in few rowgroups: the others are
      * eliminated on the coordinator by their min/max and get no split, and the answer stays Columba's.
      */
