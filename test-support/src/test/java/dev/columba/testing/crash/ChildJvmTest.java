@@ -36,9 +36,14 @@ class ChildJvmTest {
 
     @Test
     void aChildIsKilledAfterADelayWhereverItIs() {
-        ChildRun run = ChildJvm.of(CountingChild.class, directory.resolve("ack")).killAfter(Duration.ofMillis(1500));
+        Path acknowledgements = directory.resolve("ack");
+        ChildRun run = ChildJvm.of(CountingChild.class, acknowledgements).killAfter(Duration.ofMillis(1500));
         run.requireKilled();
-        assertFalse(run.lines().isEmpty(), "it had started counting in 1.5 s");
+        // Wherever the kill found it — still starting (a loaded machine can take longer than 1.5 s to
+        // start a JVM: CI saw no line at load 50), or counting — what it printed was durable first.
+        long printed = run.lastNumber("n ", 0);
+        List<String> durable = AckFile.read(acknowledgements);
+        assertTrue(durable.size() >= printed, durable.size() + " units durable, " + printed + " printed");
     }
 
     @Test
