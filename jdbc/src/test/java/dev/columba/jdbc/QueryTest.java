@@ -78,7 +78,11 @@ class QueryTest {
         expected.put("SELECT * FROM la JOIN lb ON la.id = lb.id", List.of("id", "x", "id", "y"));
         expected.put("SELECT lb.*, la.* FROM la JOIN lb ON la.id = lb.id", List.of("id", "y", "id", "x"));
         expected.put("SELECT la.id, lb.id AS id0, lb.id AS [ID], 1 + la.id FROM la JOIN lb ON la.id = lb.id",
-                List.of("id", "id0", "ID", "EXPR$3"));
+                List.of("id", "id0", "ID", "?column?"));
+        // Expressions without an alias are labelled as PostgreSQL labels them, not with Calcite's EXPR$n.
+        expected.put("SELECT COUNT(*), SUM(la.id), MAX(x), COALESCE(x, 'z'), CAST(la.id AS BIGINT),"
+                + " CASE WHEN la.id > 1 THEN 1 ELSE 0 END, la.id * 2, UPPER(x) AS shout FROM la GROUP BY la.id, x",
+                List.of("count", "sum", "max", "coalesce", "bigint", "case", "?column?", "shout"));
         expected.put("SELECT la.id, lb.id FROM la JOIN lb ON la.id = lb.id UNION ALL SELECT lb.id, la.id FROM la, lb",
                 List.of("id", "id"));
         expected.put("SELECT TOP 1 la.id, lb.id FROM la JOIN lb ON la.id = lb.id ORDER BY lb.id", List.of("id", "id"));

@@ -2,15 +2,19 @@ package dev.columba.planner.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlValidator;
 
@@ -19,7 +23,8 @@ import org.apache.calcite.sql.validate.SqlValidator;
  * columns labelled {@code id}, as SQL Server and PostgreSQL label them, where Calcite's validator
  * names the second {@code id0} (its row types need distinct names, and so does core's
  * {@code TableSchema}). A column's label is its alias, else the last part of the column name it
- * is, else the validator's name ({@code EXPR$1}); a column of {@code *} or {@code t.*} is labelled
+ * is, else a name for the expression as PostgreSQL gives it ({@code count}, {@code ?column?}: see
+ * {@link #label}); a column of {@code *} or {@code t.*} is labelled
  * with the column's own name. Set operations take the first query's labels.
  *
  * <p>Read in two steps around validation, which rewrites the select list in place: {@link #before}
@@ -100,7 +105,14 @@ final class ColumnLabels {
         return null;
     }
 
-    /** The alias, or the last part of a column name; null for an expression without an alias. */
+    /**
+     * The alias, or the last part of a column name; for an expression without an alias, the label
+     * PostgreSQL gives it (its FigureColname), since Calcite's {@code EXPR$n} means nothing to a user
+     * or a tool: a function or aggregate call is labelled with the function's name in lower case
+     * ({@code count}, {@code sum}, {@code coalesce}), a CAST with the name of its target type, a CASE
+     * {@code case}, anything else {@code ?column?}. (SQL Server gives such columns no name at all,
+     * which tools show as blank.)
+     */
     private static String label(SqlNode item) {
         if (item.getKind() == SqlKind.AS) {
             return ((SqlIdentifier) ((SqlBasicCall) item).operand(1)).getSimple();
@@ -108,7 +120,19 @@ final class ColumnLabels {
         if (item instanceof SqlIdentifier identifier) {
             return identifier.names.getLast();
         }
-        return null;
+        if (item instanceof SqlCase) {
+            return "case";
+        }
+        if (item instanceof SqlCall call) {
+            if (call.getKind() == SqlKind.CAST && call.operandCount() == 2
+                    && call.operand(1) instanceof SqlDataTypeSpec type) {
+                return type.getTypeName().getSimple().toLowerCase(Locale.ROOT);
+            }
+            if (call.getOperator() instanceof SqlFunction function) {
+                return function.getName().toLowerCase(Locale.ROOT);
+            }
+        }
+        return "?column?";
     }
 
     private static SqlSelect outermostSelect(SqlNode node) {
