@@ -20,7 +20,7 @@ public class Fresh {
         }
         ThreadMXBean t = ManagementFactory.getThreadMXBean();
         for (String q : args[3].split(",")) {
-        String sql = Files.readString(Path.of("/tmp/lead/q/" + q + ".sql")).strip();
+        String sql = Files.readString(Path.of(q.contains("/") ? q : "/tmp/lead/q/" + q + ".sql")).strip();
         if (sql.endsWith(";")) sql = sql.substring(0, sql.length() - 1);
         StringBuilder out = new StringBuilder(engine + " " + q);
         for (int i = -2; i < runs; i++) {
