@@ -880,6 +880,47 @@ SqlSetOption ColumbaSetOption(Span s, String scope) :
     )
 }
 
+/**
+ * Logins of the wire server, in SQL Server's words and in PostgreSQL's:
+ * CREATE LOGIN name WITH PASSWORD = 'p' | CREATE USER name [WITH] PASSWORD 'p'
+ * ALTER LOGIN name WITH PASSWORD = 'p'  | ALTER USER name [WITH] PASSWORD 'p'
+ * DROP LOGIN name                       | DROP USER name
+ */
+SqlNode ColumbaLogin() :
+{
+    final Span s;
+    final SqlLogin.Action action;
+    final SqlIdentifier name;
+    String password = null;
+}
+{
+    (
+        <CREATE> { s = span(); action = SqlLogin.Action.CREATE; }
+    |
+        <ALTER> { s = span(); action = SqlLogin.Action.ALTER; }
+    |
+        <DROP> { s = span(); action = SqlLogin.Action.DROP; }
+    )
+    (
+        <LOGIN> name = SimpleIdentifier()
+        [
+            <WITH> <PASSWORD> <EQ> password = SimpleStringLiteral()
+        ]
+    |
+        <USER> name = SimpleIdentifier()
+        [
+            [ <WITH> ] <PASSWORD> password = SimpleStringLiteral()
+        ]
+    )
+    {
+        if ((password == null) != (action == SqlLogin.Action.DROP)) {
+            throw columbaError(s.end(this), action == SqlLogin.Action.DROP
+                    ? "DROP LOGIN takes no password" : action + " LOGIN needs WITH PASSWORD = 'password'");
+        }
+        return new SqlLogin(s.end(this), action, name, password);
+    }
+}
+
 /** CHECKPOINT */
 SqlNode ColumbaCheckpoint() :
 {

@@ -53,6 +53,9 @@ final class CatalogRows {
                 case CatalogEntry.PartitionObject ignored -> {
                     // Partition functions and schemes are not listed by JDBC's metadata.
                 }
+                case CatalogEntry.Login ignored -> {
+                    // Nor are logins: they are server principals, not schema objects.
+                }
             }
         }
         tables.sort(Comparator.comparing(CatalogEntry.Table::name, String.CASE_INSENSITIVE_ORDER));

@@ -47,4 +47,16 @@ public interface ColumbaConnection {
      * @param name the {@code database} tag, to tell several databases apart in one registry
      */
     void bindMetrics(MeterRegistry registry, String name) throws SQLException;
+
+    /**
+     * The SCRAM-SHA-256 verifier ({@code SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>})
+     * of the login {@code name}, ignoring case, as committed; empty if there is none. For a server
+     * authenticating its clients ({@code CREATE LOGIN}); a verifier holds no password.
+     *
+     * @throws SQLException 08003 if the connection is closed
+     */
+    java.util.Optional<String> loginVerifier(String name) throws SQLException;
+
+    /** How many logins ({@code CREATE LOGIN}) the database holds, as committed. */
+    int loginCount() throws SQLException;
 }

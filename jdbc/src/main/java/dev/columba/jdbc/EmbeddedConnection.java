@@ -186,6 +186,33 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
     }
 
     @Override
+    public java.util.Optional<String> loginVerifier(String name) throws SQLException {
+        if (name == null) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "loginVerifier needs a login name");
+        }
+        synchronized (lock) {
+            checkOpen();
+            try {
+                return session.loginVerifier(name);
+            } catch (RuntimeException e) {
+                throw Errors.translate(e);
+            }
+        }
+    }
+
+    @Override
+    public int loginCount() throws SQLException {
+        synchronized (lock) {
+            checkOpen();
+            try {
+                return session.loginCount();
+            } catch (RuntimeException e) {
+                throw Errors.translate(e);
+            }
+        }
+    }
+
+    @Override
     public void setCopyProgress(java.util.function.Consumer<dev.columba.planner.copy.CopyProgress> listener)
             throws SQLException {
         if (listener == null) {

@@ -10,6 +10,9 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -24,14 +27,18 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final SessionConfig config;
     private final AtomicInteger connections;
     private final int maxConnections;
+    /** The server's TLS context, or null when SSLRequest is refused. */
+    private final SslContext tls;
+    private boolean tlsStarted;
     private ChannelOutbound outbound;
     private ClientSession session;
     private SessionThread serial;
 
-    ConnectionHandler(SessionConfig config, AtomicInteger connections, int maxConnections) {
+    ConnectionHandler(SessionConfig config, AtomicInteger connections, int maxConnections, SslContext tls) {
         this.config = config;
         this.connections = connections;
         this.maxConnections = maxConnections;
+        this.tls = tls;
     }
 
     @Override
@@ -43,7 +50,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         outbound = new ChannelOutbound(context.channel());
-        session = new ClientSession(config, outbound);
+        boolean loopback = context.channel().remoteAddress() instanceof InetSocketAddress remote
+                && remote.getAddress() != null && remote.getAddress().isLoopbackAddress();
+        session = new ClientSession(config, outbound, loopback);
         serial = new SessionThread("columba-pg-session-" + context.channel().remoteAddress());
         super.channelActive(context);
     }
@@ -54,6 +63,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return; // refused: over the connection limit
         }
         FrontendMessage frontend = (FrontendMessage) message;
+        if (frontend instanceof FrontendMessage.SslRequest && tls != null && !tlsStarted) {
+            startTls(context);
+            return;
+        }
         serial.execute(() -> {
             try {
                 session.handle(frontend);
@@ -73,6 +86,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (serial.pending() > MAX_QUEUED_MESSAGES) {
             context.channel().config().setAutoRead(false);
         }
+    }
+
+    /**
+     * Answers SSLRequest with {@code S} and puts TLS in front of the decoder, here on the network thread:
+     * the client sends its handshake as soon as it reads the {@code S}, so TLS must be in place before
+     * the next read. The handler starts in "StartTLS" mode, which lets the first write (the {@code S})
+     * pass in the clear. The decoder is still in its startup phase, so the StartupMessage that follows,
+     * decrypted, is read as one.
+     */
+    private void startTls(ChannelHandlerContext context) {
+        tlsStarted = true;
+        context.pipeline().addFirst("tls", new SslHandler(tls.newEngine(context.alloc()), true));
+        session.encrypted();
+        context.writeAndFlush(new BackendMessage.EncryptionAccepted());
     }
 
     @Override

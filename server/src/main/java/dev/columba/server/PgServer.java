@@ -1,5 +1,7 @@
 package dev.columba.server;
 
+import dev.columba.core.auth.ScramVerifier;
+import dev.columba.jdbc.ColumbaConnection;
 import dev.columba.server.protocol.PgDecoder;
 import dev.columba.server.protocol.PgEncoder;
 import dev.columba.server.session.CancelKeys;
@@ -19,6 +21,9 @@ import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.security.SecureRandom;
+import java.util.Optional;
+import io.netty.handler.ssl.SslContext;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,7 +54,15 @@ public final class PgServer implements AutoCloseable {
         String url = "jdbc:columba:" + config.database();
         this.keeper = DriverManager.getConnection(url);
         String version = POSTGRES_VERSION + " (Columba " + keeper.getMetaData().getDatabaseProductVersion() + ")";
-        SessionConfig sessions = new SessionConfig(url, config.password(), version, cancelKeys);
+        SessionConfig sessions;
+        SslContext tls;
+        try {
+            sessions = new SessionConfig(url, logins(config, keeper), config.requireTlsRemote(), version, cancelKeys);
+            tls = config.tls().isPresent() ? TlsContexts.server(config.tls().get()) : null;
+        } catch (SQLException | RuntimeException e) {
+            keeper.close();
+            throw e;
+        }
         this.acceptors = new MultiThreadIoEventLoopGroup(1, namedDaemons("columba-pg-accept-"), NioIoHandler.newFactory());
         this.network = new MultiThreadIoEventLoopGroup(0, namedDaemons("columba-pg-io-"), NioIoHandler.newFactory());
         try {
@@ -61,7 +74,7 @@ public final class PgServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel channel) {
                             channel.pipeline().addLast(new PgDecoder(config.maxMessageLength()), new PgEncoder(),
-                                    new ConnectionHandler(sessions, connections, config.maxConnections()));
+                                    new ConnectionHandler(sessions, connections, config.maxConnections(), tls));
                         }
                     })
                     .bind(config.host(), config.port()).sync().channel();
@@ -90,6 +103,36 @@ public final class PgServer implements AutoCloseable {
             closeAfterFailedStart();
             throw e;
         }
+    }
+
+    /**
+     * Where the sessions' SCRAM verifiers come from: the login of the user's name if the database has one
+     * (read at each attempt, so CREATE, ALTER and DROP LOGIN take effect for the next connection), else
+     * {@code --password}'s, made once here. Trust has none. SCRAM with neither a login nor a password would
+     * let no one in, so it refuses to start.
+     */
+    private static Optional<SessionConfig.Logins> logins(ServerConfig config, Connection keeper) throws SQLException {
+        if (config.authentication() == ServerConfig.Authentication.TRUST) {
+            return Optional.empty();
+        }
+        ColumbaConnection catalog = keeper.unwrap(ColumbaConnection.class);
+        Optional<ScramVerifier> shared = config.password().map(password -> ScramVerifier.create(password,
+                new SecureRandom()));
+        if (shared.isEmpty() && catalog.loginCount() == 0) {
+            throw new IllegalStateException("SCRAM authentication (required when listening on " + config.host()
+                    + ") needs a login, and " + config.database() + " has none: create one with"
+                    + " CREATE LOGIN name WITH PASSWORD = '...' (e.g. in ./columba sql " + config.database()
+                    + "), or give --password");
+        }
+        return Optional.of(user -> {
+            try {
+                Optional<String> stored = catalog.loginVerifier(user);
+                return stored.isPresent() ? stored.map(ScramVerifier::parse) : shared;
+            } catch (SQLException e) {
+                // The catalog cannot be read (the server is closing): nobody gets in.
+                return Optional.empty();
+            }
+        });
     }
 
     private void closeAfterFailedStart() throws SQLException {

@@ -12,10 +12,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code columba server <dir> [--port N] [--host ADDR] [--password P] [--max-connections N] [--metrics-port N]}. */
+/**
+ * {@code columba server <dir> [--port N] [--host ADDR] [--auth trust|scram] [--password P]
+ * [--tls-keystore FILE --tls-keystore-password P [--require-tls]] [--max-connections N] [--metrics-port N]}.
+ */
 @Command(name = "columba server", mixinStandardHelpOptions = true, versionProvider = ServerMain.Version.class,
         description = "Serves one database directory over the PostgreSQL wire protocol (v3) until the process is stopped.",
-        footer = {"", "Without --password every client is trusted, which is allowed on a loopback address only.",
+        footer = {"",
+            "Authentication: on a loopback address clients are trusted unless --auth scram or --password is given;",
+            "on any other address SCRAM-SHA-256 is required, against the logins the database holds",
+            "(CREATE LOGIN name WITH PASSWORD = '...', listed in sys.server_principals) and, for user names without",
+            "a login, against --password. SCRAM with neither a login nor --password refuses to start.",
+            "TLS: with --tls-keystore (PKCS12, e.g. keytool -genkeypair -storetype PKCS12) an SSLRequest is answered",
+            "with TLS (psql/pgJDBC sslmode=require); without it, clients are told the server has no TLS.",
             "Exit codes: 0 stopped, 1 the database or the address could not be opened, 2 bad usage."})
 public final class ServerMain implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<dir>", description = "the database directory to serve (created if missing)")
@@ -29,8 +38,24 @@ public final class ServerMain implements Callable<Integer> {
             description = "address to listen on; default ${DEFAULT-VALUE}")
     private String host;
 
-    @Option(names = "--password", paramLabel = "P", description = "the password every user must give")
+    @Option(names = "--auth", paramLabel = "METHOD", description = "trust or scram; default: trust on a loopback"
+            + " address (without --password), scram elsewhere")
+    private ServerConfig.Authentication authentication;
+
+    @Option(names = "--password", paramLabel = "P", description = "the password of every user name that has no login"
+            + " of its own (checked by SCRAM-SHA-256); implies --auth scram")
     private String password;
+
+    @Option(names = "--tls-keystore", paramLabel = "FILE", description = "PKCS12 key store with the server's key and"
+            + " certificate: answer SSLRequest with TLS")
+    private Path tlsKeyStore;
+
+    @Option(names = "--tls-keystore-password", paramLabel = "P", description = "the key store's password")
+    private String tlsKeyStorePassword;
+
+    @Option(names = "--require-tls", description = "refuse clients that connect from another machine without TLS"
+            + " (loopback clients may still connect in the clear)")
+    private boolean requireTls;
 
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MAX_CONNECTIONS,
             description = "clients served at once; default ${DEFAULT-VALUE}")
@@ -67,15 +92,29 @@ public final class ServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ServerConfig config = new ServerConfig(database, host, port, Optional.ofNullable(password), maxConnections,
-                ServerConfig.DEFAULT_MAX_MESSAGE_LENGTH, metricsPort == null ? ServerConfig.NO_METRICS : metricsPort);
+        ServerConfig config;
+        try {
+            if (tlsKeyStore == null && (tlsKeyStorePassword != null || requireTls)) {
+                throw new IllegalArgumentException("--tls-keystore-password and --require-tls need --tls-keystore");
+            }
+            config = new ServerConfig(database, host, port, Optional.ofNullable(password),
+                    authentication != null ? authentication
+                            : ServerConfig.defaultAuthentication(host, password != null),
+                    tlsKeyStore == null ? Optional.empty() : Optional.of(new ServerConfig.Tls(tlsKeyStore,
+                            tlsKeyStorePassword == null ? "" : tlsKeyStorePassword)),
+                    requireTls, maxConnections, ServerConfig.DEFAULT_MAX_MESSAGE_LENGTH,
+                    metricsPort == null ? ServerConfig.NO_METRICS : metricsPort);
+        } catch (IllegalArgumentException e) {
+            err.println("columba server: " + e.getMessage());
+            return 2;
+        }
         PgServer server;
         try {
             server = PgServer.start(config);
         } catch (SQLException e) {
             err.println("columba server: cannot open " + config.database() + ": " + e.getMessage());
             return 1;
-        } catch (java.io.UncheckedIOException e) {
+        } catch (java.io.UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
             err.println("columba server: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
@@ -90,7 +129,10 @@ public final class ServerMain implements Callable<Integer> {
             }
         }, "columba-server-shutdown"));
         out.println("Columba server on " + config.host() + ":" + server.port() + " serving " + config.database()
-                + (config.password().isPresent() ? " (password required)" : " (trust: no password)"));
+                + (config.authentication() == ServerConfig.Authentication.TRUST ? " (trust: no password)"
+                        : " (SCRAM-SHA-256 password required)")
+                + (config.tls().isEmpty() ? "" : config.requireTlsRemote() ? ", TLS (required from other machines)"
+                        : ", TLS offered"));
         server.metricsPort().ifPresent(metrics ->
                 out.println("metrics: http://" + config.host() + ":" + metrics + MetricsEndpoint.PATH));
         out.println("connect: psql -h " + config.host() + " -p " + server.port() + " -U columba"

@@ -44,12 +44,19 @@ final class PsqlClient {
 
     /** Runs {@code psql -X <options> -h 127.0.0.1 -p port -U tester -d db -c command}. */
     Run run(List<String> options, String command) throws IOException, InterruptedException {
-        List<String> arguments = new ArrayList<>(List.of(psql.toString(), "-X"));
+        return run("tester", Map.of(), options, command);
+    }
+
+    /** Runs psql as {@code user}, with {@code settings} (PGPASSWORD, PGSSLMODE...) in its environment. */
+    Run run(String user, Map<String, String> settings, List<String> options, String command)
+            throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of(psql.toString(), "-X", "-w"));
         arguments.addAll(options);
-        arguments.addAll(List.of("-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "tester", "-d", "db", "-c", command));
+        arguments.addAll(List.of("-h", "127.0.0.1", "-p", Integer.toString(port), "-U", user, "-d", "db", "-c", command));
         ProcessBuilder builder = new ProcessBuilder(arguments);
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(name -> name.startsWith("PG"));
+        environment.putAll(settings);
         environment.put("PGCONNECT_TIMEOUT", "20");
         environment.put("PAGER", "");
         environment.put("COLUMNS", "200");

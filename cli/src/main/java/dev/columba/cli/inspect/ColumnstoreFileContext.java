@@ -58,6 +58,8 @@ record ColumnstoreFileContext(Path database, CatalogEntry.Table table, RowgroupD
                 case CatalogEntry.PartitionObject object -> new ColumnstoreFileContext(database, null, null, "object "
                         + tableId + " of " + database + " is partition " + object.kind().name().toLowerCase(java.util.Locale.ROOT)
                         + " " + object.name() + ", not a columnstore table");
+                case CatalogEntry.Login login -> new ColumnstoreFileContext(database, null, null, "object " + tableId
+                        + " of " + database + " is login " + login.name() + ", not a columnstore table");
             };
         } catch (RuntimeException unreadable) {
             return new ColumnstoreFileContext(database, null, null, "the data file of " + database + " cannot be read: "

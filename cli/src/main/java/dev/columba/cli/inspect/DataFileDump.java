@@ -301,6 +301,7 @@ final class DataFileDump implements AutoCloseable {
             case CatalogEntry.Index ignored -> "index";
             case CatalogEntry.View ignored -> "view";
             case CatalogEntry.PartitionObject object -> "partition " + object.kind().name().toLowerCase(java.util.Locale.ROOT);
+            case CatalogEntry.Login ignored -> "login";
         };
     }
 
@@ -467,6 +468,10 @@ final class DataFileDump implements AutoCloseable {
                     out.println(INDENT + "partition " + object.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
                             + object.objectId() + " " + object.name());
                     out.println(INDENT + INDENT + "definition      " + object.definition().replaceAll("\\s+", " "));
+                }
+                case CatalogEntry.Login login -> {
+                    // The verifier is not printed: a dump is shared more freely than the database.
+                    out.println(INDENT + "login " + login.objectId() + " " + login.name() + " (SCRAM-SHA-256 verifier)");
                 }
             }
         }

@@ -65,6 +65,7 @@ final class KeyDecoder {
             }
             case CatalogEntry.View ignored -> null;
             case CatalogEntry.PartitionObject ignored -> null;
+            case CatalogEntry.Login ignored -> null;
         };
     }
 

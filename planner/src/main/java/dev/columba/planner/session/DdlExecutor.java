@@ -96,7 +96,8 @@ final class DdlExecutor {
                 || statement instanceof SqlTruncateTable
                 || statement instanceof SqlCreateView || statement instanceof SqlDropView
                 || statement instanceof SqlPartitionFunction || statement instanceof SqlPartitionScheme
-                || statement instanceof SqlDropPartitionObject;
+                || statement instanceof SqlDropPartitionObject
+                || statement instanceof dev.columba.planner.parser.SqlLogin;
     }
 
     private Database database() {
@@ -130,6 +131,7 @@ final class DdlExecutor {
                 case SqlPartitionFunction function -> partitions().createFunction(transaction, function);
                 case SqlPartitionScheme scheme -> partitions().createScheme(transaction, scheme);
                 case SqlDropPartitionObject drop -> partitions().drop(transaction, drop);
+                case dev.columba.planner.parser.SqlLogin login -> new LoginDdl(database()).execute(transaction, login);
                 default -> throw new ColumbaException(ErrorCode.INTERNAL, "not a DDL statement: " + statement.getKind());
             }
             succeeded = true;

@@ -674,6 +674,31 @@ public final class Session implements AutoCloseable {
                 || DdlExecutor.handles(statement));
     }
 
+    /**
+     * The SCRAM-SHA-256 verifier of the login {@code name} (ignoring case) as committed, for the wire
+     * server's authentication; empty if there is no such login.
+     */
+    public java.util.Optional<String> loginVerifier(String name) {
+        checkOpen();
+        Database database = database();
+        try (dev.columba.storage.txn.ObjectLocks.Lease ignored = database.locks().shared(
+                dev.columba.storage.catalog.Catalog.CATALOG_OBJECT_ID)) {
+            return database.catalog().login(database.bufferPool(), name, database.systemCounters())
+                    .map(dev.columba.storage.catalog.CatalogEntry.Login::verifier);
+        }
+    }
+
+    /** How many logins the committed catalog holds. */
+    public int loginCount() {
+        checkOpen();
+        Database database = database();
+        try (dev.columba.storage.txn.ObjectLocks.Lease ignored = database.locks().shared(
+                dev.columba.storage.catalog.Catalog.CATALOG_OBJECT_ID)) {
+            return (int) database.catalog().entries(database.bufferPool(), database.systemCounters()).stream()
+                    .filter(entry -> entry instanceof dev.columba.storage.catalog.CatalogEntry.Login).count();
+        }
+    }
+
     /** Executes every statement of a script (separated by semicolons), returning each result in order. */
     public List<StatementResult> executeScript(String sql) {
         checkOpen();

@@ -30,7 +30,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The {@code sys} schema: catalog views ({@code tables}, {@code columns}, {@code indexes},
+ * The {@code sys} schema: catalog views ({@code server_principals} (logins, without their verifiers), {@code tables}, {@code columns}, {@code indexes},
  * {@code key_constraints}, {@code check_constraints}, {@code default_constraints}), the
  * columnstore views ({@code column_store_row_groups}, {@code column_store_segments},
  * {@code column_store_dictionaries}, and the dictionary-pressure diagnosis as
@@ -50,6 +50,8 @@ final class SystemViews {
 
     static Map<String, ColumbaTable> create(Database database, List<CatalogEntry> entries, PlanCache planCache) {
         Map<String, ColumbaTable> views = new LinkedHashMap<>();
+        add(views, "server_principals", schema("name", NAME, "principal_id", SqlType.INT, "type", NAME,
+                "type_desc", NAME, "authentication", NAME), () -> serverPrincipals(entries));
         add(views, "tables", schema("table_name", NAME, "object_id", SqlType.INT, "storage", NAME, "row_count", SqlType.BIGINT),
                 () -> tables(entries));
         add(views, "columns", schema("table_name", NAME, "column_id", SqlType.INT, "column_name", NAME, "type_name", NAME,
@@ -300,6 +302,20 @@ final class SystemViews {
         return rows;
     }
 
+    /**
+     * The logins (SQL Server's sys.server_principals, type S = SQL_LOGIN): names and how they
+     * authenticate, never their verifiers.
+     */
+    private static List<Object[]> serverPrincipals(List<CatalogEntry> entries) {
+        List<Object[]> rows = new ArrayList<>();
+        for (CatalogEntry entry : entries) {
+            if (entry instanceof CatalogEntry.Login login) {
+                rows.add(new Object[] {login.name(), login.objectId(), "S", "SQL_LOGIN", "SCRAM-SHA-256"});
+            }
+        }
+        return rows;
+    }
+
     /** Column defaults with their expressions as stored (SQL Server's sys.default_constraints, unnamed). */
     private static List<Object[]> defaultConstraints(List<CatalogEntry> entries) {
         List<Object[]> rows = new ArrayList<>();
@@ -331,6 +347,9 @@ final class SystemViews {
                 }
                 case CatalogEntry.PartitionObject ignored -> {
                     // Nor has a partition function or scheme.
+                }
+                case CatalogEntry.Login ignored -> {
+                    // Nor a login.
                 }
             }
         }
@@ -465,6 +484,9 @@ final class SystemViews {
                     continue;
                 }
                 case CatalogEntry.PartitionObject ignored -> {
+                    continue;
+                }
+                case CatalogEntry.Login ignored -> {
                     continue;
                 }
             }

@@ -16,8 +16,29 @@ public sealed interface BackendMessage {
     record AuthenticationOk() implements BackendMessage {
     }
 
-    /** {@code R} 3: send the password in clear text. */
-    record AuthenticationCleartextPassword() implements BackendMessage {
+    /** The one byte {@code S} that accepts an SSLRequest: the TLS handshake follows on the same socket. */
+    record EncryptionAccepted() implements BackendMessage {
+    }
+
+    /** {@code R} 10: authenticate with one of these SASL mechanisms (the server offers SCRAM-SHA-256 only). */
+    record AuthenticationSasl(List<String> mechanisms) implements BackendMessage {
+        public AuthenticationSasl {
+            mechanisms = List.copyOf(mechanisms);
+        }
+    }
+
+    /** {@code R} 11: a SASL challenge (SCRAM's server-first-message). */
+    record AuthenticationSaslContinue(byte[] data) implements BackendMessage {
+        public AuthenticationSaslContinue {
+            data = data.clone();
+        }
+    }
+
+    /** {@code R} 12: the SASL outcome (SCRAM's server-final-message, the server's signature). */
+    record AuthenticationSaslFinal(byte[] data) implements BackendMessage {
+        public AuthenticationSaslFinal {
+            data = data.clone();
+        }
     }
 
     /** {@code S}: a run-time parameter's value, such as {@code client_encoding}. */

@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 public sealed interface FrontendMessage {
 
-    /** SSLRequest (code 80877103): answered with one byte {@code N}, as the server has no TLS. */
+    /** SSLRequest (code 80877103): answered with {@code S} and a TLS handshake if the server has a key store, else {@code N}. */
     record SslRequest() implements FrontendMessage {
     }
 

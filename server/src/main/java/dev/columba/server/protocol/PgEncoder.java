@@ -20,14 +20,31 @@ public final class PgEncoder extends MessageToByteEncoder<BackendMessage> {
     static void encode(BackendMessage message, ByteBuf out) {
         switch (message) {
             case BackendMessage.EncryptionRefused ignored -> out.writeByte('N');
+            case BackendMessage.EncryptionAccepted ignored -> out.writeByte('S');
             case BackendMessage.AuthenticationOk ignored -> {
                 int start = begin(out, 'R');
                 out.writeInt(0);
                 end(out, start);
             }
-            case BackendMessage.AuthenticationCleartextPassword ignored -> {
+            case BackendMessage.AuthenticationSasl sasl -> {
                 int start = begin(out, 'R');
-                out.writeInt(3);
+                out.writeInt(10);
+                for (String mechanism : sasl.mechanisms()) {
+                    writeString(out, mechanism);
+                }
+                out.writeByte(0);
+                end(out, start);
+            }
+            case BackendMessage.AuthenticationSaslContinue next -> {
+                int start = begin(out, 'R');
+                out.writeInt(11);
+                out.writeBytes(next.data());
+                end(out, start);
+            }
+            case BackendMessage.AuthenticationSaslFinal last -> {
+                int start = begin(out, 'R');
+                out.writeInt(12);
+                out.writeBytes(last.data());
                 end(out, start);
             }
             case BackendMessage.ParameterStatus status -> {

@@ -22,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -59,7 +58,17 @@ import java.util.Map;
 public final class ClientSession {
     private static final int SQLSTATE_LENGTH = 5;
 
-    private enum Phase { AWAITING_STARTUP, AWAITING_PASSWORD, READY, CLOSED }
+    private enum Phase { AWAITING_STARTUP, AWAITING_SASL_INITIAL, AWAITING_SASL_RESPONSE, READY, CLOSED }
+
+    /** The only SASL mechanism offered: SCRAM without channel binding (no -PLUS variant). */
+    static final String SCRAM_SHA_256 = "SCRAM-SHA-256";
+    /** One generator for every session: SecureRandom is thread-safe, and seeding it is the slow part. */
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    /**
+     * The secret the made-up salts of unknown users derive from: one per server process, so a name
+     * shows the same salt on every attempt, as a real login's does.
+     */
+    private static final byte[] MOCK_SECRET = RANDOM.generateSeed(32);
 
     private enum Block { NONE, OPEN, FAILED }
 
@@ -72,6 +81,12 @@ public final class ClientSession {
     /** Open cursors by name, in the order they were declared; they share PostgreSQL's namespace with portals. */
     private final Map<String, Cursor> cursors = new LinkedHashMap<>();
     private Phase phase = Phase.AWAITING_STARTUP;
+    /** Whether the client's address is a loopback one (set once, before the first message). */
+    private final boolean loopbackClient;
+    /** Whether TLS was started on this connection; set by the network thread before the StartupMessage is handled. */
+    private volatile boolean encrypted;
+    /** The SCRAM exchange under way, between AuthenticationSASL and AuthenticationOk. */
+    private dev.columba.core.auth.ScramExchange scram;
     private Block block = Block.NONE;
     private boolean skipUntilSync;
     private Map<String, String> startupParameters = Map.of();
@@ -123,10 +138,21 @@ public final class ClientSession {
     };
 
     public ClientSession(SessionConfig config, Outbound out) {
+        this(config, out, true);
+    }
+
+    /** @param loopbackClient whether the client connects from a loopback address (see SessionConfig#requireTlsRemote) */
+    public ClientSession(SessionConfig config, Outbound out, boolean loopbackClient) {
         this.config = config;
         this.out = out;
+        this.loopbackClient = loopbackClient;
         this.processId = config.cancelKeys().nextProcessId();
         this.secretKey = config.cancelKeys().nextSecret();
+    }
+
+    /** TLS was started on the connection (the network thread answered an SSLRequest with {@code S}). */
+    public void encrypted() {
+        encrypted = true;
     }
 
     int processId() {
@@ -238,28 +264,73 @@ public final class ClientSession {
             fatal("28000", "no PostgreSQL user name specified in startup packet");
             return;
         }
-        if (config.password().isPresent()) {
-            phase = Phase.AWAITING_PASSWORD;
-            out.send(new BackendMessage.AuthenticationCleartextPassword());
+        if (config.requireTlsRemote() && !loopbackClient && !encrypted) {
+            // PostgreSQL says this with "no pg_hba.conf entry for host ..., SSL off", SQLSTATE 28000.
+            fatal("28000", "connections from other machines must use TLS: connect with sslmode=require");
+            return;
+        }
+        if (config.logins().isPresent()) {
+            phase = Phase.AWAITING_SASL_INITIAL;
+            out.send(new BackendMessage.AuthenticationSasl(List.of(SCRAM_SHA_256)));
             out.flush();
         } else {
             completeStartup();
         }
     }
 
+    /** SASLInitialResponse (mechanism and client-first-message), then SASLResponse (client-final-message). */
     private void password(FrontendMessage.PasswordMessage message) {
-        if (phase != Phase.AWAITING_PASSWORD) {
-            fatal("08P01", "unexpected password message");
+        try {
+            switch (phase) {
+                case AWAITING_SASL_INITIAL -> saslInitial(message.payload());
+                case AWAITING_SASL_RESPONSE -> saslFinal(message.payload());
+                default -> fatal("08P01", "unexpected password message");
+            }
+        } catch (dev.columba.core.auth.ScramExchange.ScramException malformed) {
+            fatal("08P01", malformed.getMessage());
+        }
+    }
+
+    private void saslInitial(byte[] payload) {
+        int end = 0;
+        while (end < payload.length && payload[end] != 0) {
+            end++;
+        }
+        if (end + 5 > payload.length) {
+            fatal("08P01", "malformed SASLInitialResponse message");
             return;
         }
-        byte[] payload = message.payload();
-        int length = payload.length > 0 && payload[payload.length - 1] == 0 ? payload.length - 1 : payload.length;
-        byte[] given = java.util.Arrays.copyOf(payload, length);
-        byte[] expected = config.password().orElseThrow().getBytes(StandardCharsets.UTF_8);
-        if (!MessageDigest.isEqual(given, expected)) {
+        String mechanism = new String(payload, 0, end, StandardCharsets.UTF_8);
+        if (!mechanism.equals(SCRAM_SHA_256)) {
+            fatal("28000", "SASL authentication mechanism " + mechanism + " is not supported: the server offers "
+                    + SCRAM_SHA_256 + " only");
+            return;
+        }
+        int length = ByteBuffer.wrap(payload, end + 1, 4).getInt();
+        if (length < 0 || length != payload.length - end - 5) {
+            fatal("08P01", "malformed SASLInitialResponse message: its data has " + (payload.length - end - 5)
+                    + " bytes, not " + length);
+            return;
+        }
+        String user = startupParameters.get("user");
+        // An unknown user gets a made-up verifier and fails at the proof, with the message a wrong password gets.
+        scram = config.logins().orElseThrow().verifier(user)
+                .map(verifier -> dev.columba.core.auth.ScramExchange.forVerifier(verifier, RANDOM))
+                .orElseGet(() -> dev.columba.core.auth.ScramExchange.forUnknownUser(user, MOCK_SECRET, RANDOM));
+        String serverFirst = scram.serverFirst(new String(payload, end + 5, length, StandardCharsets.UTF_8));
+        phase = Phase.AWAITING_SASL_RESPONSE;
+        out.send(new BackendMessage.AuthenticationSaslContinue(serverFirst.getBytes(StandardCharsets.UTF_8)));
+        out.flush();
+    }
+
+    private void saslFinal(byte[] payload) {
+        java.util.Optional<String> serverFinal = scram.serverFinal(new String(payload, StandardCharsets.UTF_8));
+        scram = null;
+        if (serverFinal.isEmpty()) {
             fatal("28P01", "password authentication failed for user \"" + startupParameters.get("user") + "\"");
             return;
         }
+        out.send(new BackendMessage.AuthenticationSaslFinal(serverFinal.get().getBytes(StandardCharsets.UTF_8)));
         completeStartup();
     }
 

@@ -129,11 +129,24 @@ public final class Catalog {
         return value == null ? Optional.empty() : Optional.of(CatalogFormat.decode(value));
     }
 
-    /** The table or index named {@code name}, ignoring case. */
+    /**
+     * The table, index, view or partition object named {@code name}, ignoring case. Logins are not
+     * searched: they are server principals, a namespace of their own ({@link #login}).
+     */
     public Optional<CatalogEntry> byName(PageReader reader, String name, IoCounters counters) {
         for (CatalogEntry entry : entries(reader, counters)) {
-            if (entry.name().equalsIgnoreCase(name)) {
+            if (!(entry instanceof CatalogEntry.Login) && entry.name().equalsIgnoreCase(name)) {
                 return Optional.of(entry);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The login named {@code name}, ignoring case (as every catalog name is matched). */
+    public Optional<CatalogEntry.Login> login(PageReader reader, String name, IoCounters counters) {
+        for (CatalogEntry entry : entries(reader, counters)) {
+            if (entry instanceof CatalogEntry.Login login && login.name().equalsIgnoreCase(name)) {
+                return Optional.of(login);
             }
         }
         return Optional.empty();

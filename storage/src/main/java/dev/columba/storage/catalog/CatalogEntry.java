@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the catalog knows about one object: a table, an index or a view. Immutable; a change writes
+ * What the catalog knows about one object: a table, an index, a view, a partition function or
+ * scheme, or a login. Immutable; a change writes
  * a new entry. The serialized form is specified in docs/format/catalog.md.
  */
 public sealed interface CatalogEntry {
@@ -156,6 +157,37 @@ public sealed interface CatalogEntry {
         @Override
         public long firstOamPage() {
             return 0;
+        }
+    }
+
+    /**
+     * A login of the wire server (SQL Server's CREATE LOGIN): a name and its SCRAM-SHA-256 verifier
+     * in PostgreSQL's text form ({@code SCRAM-SHA-256$4096:salt$StoredKey:ServerKey}), never the
+     * password. Logins are server-level principals: their names are a namespace of their own, which
+     * {@link Catalog#byName} does not search. It owns no pages.
+     */
+    record Login(int objectId, String name, String verifier) implements CatalogEntry {
+        public Login {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(verifier, "verifier");
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("a login needs a name");
+            }
+            if (!verifier.startsWith("SCRAM-SHA-256$")) {
+                throw new IllegalArgumentException("login " + name + " needs a SCRAM-SHA-256 verifier");
+            }
+        }
+
+        /** No pages, hence no allocation map: 0. */
+        @Override
+        public long firstOamPage() {
+            return 0;
+        }
+
+        /** Never the verifier: a login printed by mistake shows nothing to attack offline. */
+        @Override
+        public String toString() {
+            return "Login[objectId=" + objectId + ", name=" + name + "]";
         }
     }
 }

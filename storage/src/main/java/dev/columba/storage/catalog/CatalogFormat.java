@@ -27,9 +27,9 @@ public final class CatalogFormat {
 
     /**
      * The newest entry version this build reads. Tables and indexes are written as version 1, views
-     * as 2, partition functions and schemes as 3, an index with a descending key column as 4.
+     * as 2, partition functions and schemes as 3, an index with a descending key column as 4, logins as 5.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** The version tables and indexes are written in, unchanged since version 1, so older builds read them. */
     static final int VERSION_TABLES_AND_INDEXES = 1;
     /** The first version with views. */
@@ -45,6 +45,9 @@ public final class CatalogFormat {
     static final int VERSION_DESCENDING_KEYS = 4;
     static final int DIRECTION_ASCENDING = 0;
     static final int DIRECTION_DESCENDING = 1;
+    /** The first version with logins. */
+    static final int VERSION_LOGINS = 5;
+    static final int KIND_LOGIN = 6;
 
     /** The catalog B+tree key of an object: its id as four big-endian bytes. */
     public static byte[] key(int objectId) {
@@ -57,6 +60,7 @@ public final class CatalogFormat {
             out.writeByte(switch (entry) {
                 case CatalogEntry.View ignored -> VERSION_VIEWS;
                 case CatalogEntry.PartitionObject ignored -> VERSION_PARTITIONS;
+                case CatalogEntry.Login ignored -> VERSION_LOGINS;
                 case CatalogEntry.Table ignored -> VERSION_TABLES_AND_INDEXES;
                 case CatalogEntry.Index index -> index.anyDescending() ? VERSION_DESCENDING_KEYS
                         : VERSION_TABLES_AND_INDEXES;
@@ -112,6 +116,12 @@ public final class CatalogFormat {
                     byte[] definition = object.definition().getBytes(StandardCharsets.UTF_8);
                     out.writeInt(definition.length);
                     out.write(definition);
+                }
+                case CatalogEntry.Login login -> {
+                    out.writeByte(KIND_LOGIN);
+                    out.writeInt(login.objectId());
+                    out.writeUTF(login.name());
+                    out.writeUTF(login.verifier());
                 }
             }
         } catch (IOException e) {
@@ -211,6 +221,15 @@ public final class CatalogFormat {
                     yield new CatalogEntry.PartitionObject(objectId, name, kind == KIND_PARTITION_FUNCTION
                             ? CatalogEntry.PartitionObject.Kind.FUNCTION : CatalogEntry.PartitionObject.Kind.SCHEME,
                             definition);
+                }
+                case KIND_LOGIN -> {
+                    if (version < VERSION_LOGINS) {
+                        throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of version " + version
+                                + " is a login, which needs version " + VERSION_LOGINS);
+                    }
+                    int objectId = in.readInt();
+                    String name = in.readUTF();
+                    yield new CatalogEntry.Login(objectId, name, in.readUTF());
                 }
                 default -> throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of unknown kind " + kind);
             };

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The catalog entries' bytes, pinned (docs/format/catalog.md): version 1's table and index, which
  * versions 2 to 4 still write, version 2's view, version 3's partition function and scheme, and
- * version 4's index with a descending key column. A failure here means the format changed: bump the
+ * version 4's index with a descending key column, and version 5's login. A failure here means the format changed: bump the
  * version and add a History entry, or undo the change. The corrupt cases expect their exact error.
  */
 class CatalogFormatGoldenTest {
@@ -50,6 +50,22 @@ class CatalogFormatGoldenTest {
     private static final String SCHEME_V3 = "03" + "05" + "00000068" + "0002" + "7073" + "00000001" + "78";
     private static final CatalogEntry.PartitionObject SCHEME = new CatalogEntry.PartitionObject(104, "ps",
             CatalogEntry.PartitionObject.Kind.SCHEME, "x");
+
+    private static final String VERIFIER = "SCRAM-SHA-256$4096:AA==$AA==:AA==";
+    private static final String LOGIN_V5 = "05" + "06" + "0000006a" + "0005" + "616c696365" + "0021"
+            + "534352414d2d5348412d32353624343039363a41413d3d2441413d3d3a41413d3d";
+    private static final CatalogEntry.Login LOGIN = new CatalogEntry.Login(106, "alice", VERIFIER);
+
+    @Test
+    void aLoginIsAVersionFiveEntry() {
+        assertEquals(LOGIN_V5, HEX.formatHex(CatalogFormat.encode(LOGIN)));
+        assertEquals(LOGIN, CatalogFormat.decode(HEX.parseHex(LOGIN_V5)));
+        ColumbaException corrupt = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex("04" + LOGIN_V5.substring(2))));
+        assertEquals("[INDEX_CORRUPT] catalog entry of version 4 is a login, which needs version 5",
+                corrupt.getMessage());
+        assertTrue(!LOGIN.toString().contains("SCRAM"), "a login's text form hides its verifier");
+    }
 
     @Test
     void partitionFunctionsAndSchemesAreVersionThreeEntries() {
@@ -110,9 +126,9 @@ class CatalogFormatGoldenTest {
     @Test
     void aNewerVersionIsTooNew() {
         ColumbaException tooNew = assertThrows(ColumbaException.class,
-                () -> CatalogFormat.decode(HEX.parseHex("05" + VIEW_V2.substring(2))));
+                () -> CatalogFormat.decode(HEX.parseHex("06" + VIEW_V2.substring(2))));
         assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
-        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 5, newer than this build (4)", tooNew.getMessage());
+        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 6, newer than this build (5)", tooNew.getMessage());
     }
 
     @Test
