@@ -209,8 +209,12 @@ class MergeDifferentialTest {
         String matchedTwice = "SELECT COUNT(*) FROM (SELECT t._ROWID_ FROM t JOIN " + source + " ON " + on
                 + " WHERE " + acted + " GROUP BY t._ROWID_ HAVING COUNT(*) > 1) AS twice";
         // A source row that matches a target row and satisfies no WHEN MATCHED condition does nothing.
+        // Matched rows first: H2 reads the table in insertion order and applies each row at once, so
+        // a key a matched row deletes is gone before an unmatched row inserts it again (SQL Server
+        // maintains the primary key for the statement as a whole).
         String actingSource = "SELECT id, v, w FROM " + source + " WHERE NOT EXISTS (SELECT 1 FROM t WHERE " + on
-                + ") OR (" + acted + ") IS TRUE";
+                + ") OR (" + acted + ") IS TRUE ORDER BY CASE WHEN EXISTS (SELECT 1 FROM t WHERE " + on
+                + ") THEN 0 ELSE 1 END";
         String h2Sql = sql.toString().replace("USING " + source + " ON", "USING acting AS s ON");
         return new Merge(sql.toString(), matchedTwice, actingSource, h2Sql);
     }
