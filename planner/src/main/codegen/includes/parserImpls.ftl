@@ -1088,7 +1088,7 @@ SqlNode ColumbaExplain() :
     |
         statement = SqlUpdate()
     |
-        statement = SqlMerge()
+        statement = ColumbaMerge()
     )
     {
         return new SqlExplain(s.end(this), statement,
@@ -1496,4 +1496,106 @@ SqlNode ColumbaDmlTop() :
     |
         UnusedExtension() { return null; }
     )
+}
+
+/**
+ * SQL Server's MERGE (SqlMergeStatement): INTO optional, any number of WHEN clauses tried in the
+ * order written, each with an optional AND condition; BY TARGET / BY SOURCE after NOT MATCHED.
+ * Calcite's own SqlMerge production is never reached (this one is tried first).
+ */
+SqlNode ColumbaMerge() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    SqlIdentifier alias = null;
+    final SqlNode source;
+    final SqlNode condition;
+    final List<SqlMergeStatement.Clause> clauses = new ArrayList<SqlMergeStatement.Clause>();
+}
+{
+    <MERGE> { s = span(); }
+    [ <INTO> ]
+    table = CompoundTableIdentifier()
+    [ [ <AS> ] alias = SimpleIdentifier() ]
+    <USING> source = TableRef()
+    <ON> condition = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    ( ColumbaMergeClause(clauses) )+
+    [
+        <OUTPUT> {
+            throw columbaNotSupported(s.end(this), "MERGE ... OUTPUT is not supported; read the rows with a SELECT"
+                + " before or after the MERGE in the same transaction");
+        }
+    ]
+    {
+        return new SqlMergeStatement(s.end(this), table, alias, source, condition, clauses);
+    }
+}
+
+void ColumbaMergeClause(List<SqlMergeStatement.Clause> clauses) :
+{
+    final Span s;
+    SqlMergeStatement.Match match;
+    SqlIdentifier by;
+    SqlNode condition = null;
+    SqlMergeStatement.Action action;
+    final List<SqlIdentifier> columns = new ArrayList<SqlIdentifier>();
+    final List<SqlNode> values = new ArrayList<SqlNode>();
+    SqlIdentifier id;
+    SqlNodeList insertColumns;
+}
+{
+    <WHEN> { s = span(); }
+    (
+        <MATCHED> { match = SqlMergeStatement.Match.MATCHED; }
+    |
+        <NOT> <MATCHED> { match = SqlMergeStatement.Match.NOT_MATCHED_BY_TARGET; }
+        [
+            <BY> by = SimpleIdentifier() {
+                if (by.getSimple().equalsIgnoreCase("SOURCE")) {
+                    match = SqlMergeStatement.Match.NOT_MATCHED_BY_SOURCE;
+                } else if (!by.getSimple().equalsIgnoreCase("TARGET")) {
+                    throw new ParseException("Encountered \"" + by.getSimple() + "\" at line "
+                        + by.getParserPosition().getLineNum() + ", column " + by.getParserPosition().getColumnNum()
+                        + ". Was expecting SOURCE or TARGET after WHEN NOT MATCHED BY");
+                }
+            }
+        ]
+    )
+    [ <AND> condition = Expression(ExprContext.ACCEPT_SUB_QUERY) ]
+    <THEN>
+    (
+        <UPDATE> <SET> { action = SqlMergeStatement.Action.UPDATE; }
+        id = CompoundIdentifier() { columns.add(id); }
+        <EQ> ColumbaUpdateValue(values)
+        (
+            <COMMA>
+            id = CompoundIdentifier() { columns.add(id); }
+            <EQ> ColumbaUpdateValue(values)
+        )*
+    |
+        <DELETE> { action = SqlMergeStatement.Action.DELETE; }
+    |
+        <INSERT> { action = SqlMergeStatement.Action.INSERT; }
+        [
+            LOOKAHEAD(2)
+            insertColumns = ParenthesizedSimpleIdentifierList() {
+                for (SqlNode column : insertColumns) {
+                    columns.add((SqlIdentifier) column);
+                }
+            }
+        ]
+        (
+            <VALUES> <LPAREN> ColumbaUpdateValue(values) ( <COMMA> ColumbaUpdateValue(values) )* <RPAREN>
+        |
+            <DEFAULT_> <VALUES>
+        )
+    )
+    {
+        if ((action == SqlMergeStatement.Action.INSERT) != (match == SqlMergeStatement.Match.NOT_MATCHED_BY_TARGET)) {
+            throw columbaNotSupported(s.end(this), match == SqlMergeStatement.Match.NOT_MATCHED_BY_TARGET
+                ? "WHEN NOT MATCHED [BY TARGET] can only INSERT (the row is not in the table)"
+                : "WHEN MATCHED and WHEN NOT MATCHED BY SOURCE can only UPDATE or DELETE (the row is in the table)");
+        }
+        clauses.add(new SqlMergeStatement.Clause(s.end(this), match, condition, action, columns, values));
+    }
 }

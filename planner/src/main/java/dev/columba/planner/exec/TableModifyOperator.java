@@ -55,6 +55,15 @@ import org.apache.arrow.vector.BigIntVector;
  *       what the statement means. An UPDATE deletes every target row, then inserts the new ones
  *       (so a key may move onto another row's old key); a columnstore UPDATE is delete +
  *       insert, as compressed rowgroups are immutable.</li>
+ *   <li>MERGE: each source row is the target row (NULLs for a row the MERGE inserts), the row to
+ *       write (every column) and an action code ({@link #MERGE_UPDATE}, {@link #MERGE_DELETE},
+ *       {@link #MERGE_INSERT}). The source is read to the end first; the rows UPDATE and DELETE
+ *       take away are found as DELETE finds them, then the new rows of UPDATE and INSERT are
+ *       inserted. A target row that two source rows would update or delete fails the statement
+ *       with 21000 (SQL Server's Msg 8672): a unique key seen twice, or, where rows are found by
+ *       content, more rows of some content asked for than the table holds (equal rows are
+ *       interchangeable, so each of {@code k} equal target rows matched once is asked for
+ *       {@code k} times, and matched twice {@code 2k} times).</li>
  * </ul>
  * Values become column values by store assignment ({@link StoreAssignment}): a string too long for
  * its column fails with 22001, a NULL for a NOT NULL column (after identity and computed columns
@@ -63,7 +72,12 @@ import org.apache.arrow.vector.BigIntVector;
  * uses this operator too, to load the table it created.
  */
 public final class TableModifyOperator implements Operator {
-    public enum Kind { INSERT, UPDATE, DELETE }
+    public enum Kind { INSERT, UPDATE, DELETE, MERGE }
+
+    /** MERGE: the source's last column says what its row does (the planner's MergeRewrite writes these codes). */
+    public static final int MERGE_UPDATE = 1;
+    public static final int MERGE_DELETE = 2;
+    public static final int MERGE_INSERT = 3;
 
     /** The table written: a rowstore table (with its statistics) or a columnstore table. */
     public sealed interface Target {
@@ -190,7 +204,11 @@ public final class TableModifyOperator implements Operator {
         this.updatedColumns = updatedColumns.clone();
         this.bulk = bulk;
         this.materialize = materialize;
-        int expected = target.schema().size() + (kind == Kind.UPDATE ? updatedColumns.length : 0);
+        int expected = target.schema().size() + switch (kind) {
+            case INSERT, DELETE -> 0;
+            case UPDATE -> updatedColumns.length;
+            case MERGE -> updatedColumns.length + 1;
+        };
         if (source.schema().size() != expected) {
             throw new ColumbaException(ErrorCode.INTERNAL, kind + " of " + target.name() + " expects " + expected
                     + " source columns, the plan gives " + source.schema().size());
@@ -242,6 +260,7 @@ public final class TableModifyOperator implements Operator {
             changed = switch (kind) {
                 case INSERT -> insert();
                 case DELETE, UPDATE -> deleteOrUpdate();
+                case MERGE -> merge();
             };
         } catch (ColumbaException e) {
             if (parameterSets == 0 || rowsRead == 0) {
@@ -276,6 +295,11 @@ public final class TableModifyOperator implements Operator {
         boolean[] sameType = new boolean[width];
         for (int column = 0; column < width; column++) {
             fromTypes[column] = sourceSchema.column(column).type();
+            if (column >= tableSchema.size() + updatedColumns.length) {
+                // MERGE's action code: no table column's.
+                sameType[column] = true;
+                continue;
+            }
             int tableColumn = column < tableSchema.size() ? column : updatedColumns[column - tableSchema.size()];
             toColumns[column] = tableSchema.column(tableColumn);
             sameType[column] = fromTypes[column].equals(toColumns[column].type());
@@ -496,16 +520,41 @@ public final class TableModifyOperator implements Operator {
             }
         }
         Transaction transaction = environment.transaction();
-        long changed;
+        long changed = remove(transaction, rows, false);
+        switch (target) {
+            case RowstoreTarget rowstore -> {
+                if (kind == Kind.UPDATE) {
+                    insertRows(rowstore, transaction, newRows.iterator());
+                }
+            }
+            case ColumnstoreTarget columnstore -> {
+                for (Object[] row : newRows) {
+                    columnstore.table().insert(transaction, row);
+                }
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Deletes the target rows {@code rows} hold in their first columns, returning how many were
+     * deleted. With {@code once} (MERGE) a row asked for twice fails the statement (21000).
+     */
+    private long remove(Transaction transaction, List<Object[]> rows, boolean once) {
+        long changed = 0;
         switch (target) {
             case RowstoreTarget rowstore -> {
                 TableStore table = rowstore.table();
                 IoCounters counters = environment.query().counters(table.name());
-                changed = 0;
                 if (table.tree() != null && table.definition().uniqueKey()) {
+                    java.util.Set<List<Object>> seen = once ? new java.util.HashSet<>() : null;
                     for (Object[] row : rows) {
+                        Object[] key = keyOf(table, row);
+                        if (once && !seen.add(Arrays.asList(key))) {
+                            throw matchedTwice(Arrays.toString(key));
+                        }
                         // The key includes the partitioning column, so the row says its partition.
-                        if (rowstore.storeOf(row).delete(transaction, keyOf(table, row), counters)) {
+                        if (rowstore.storeOf(row).delete(transaction, key, counters)) {
                             changed++;
                         }
                     }
@@ -515,31 +564,92 @@ public final class TableModifyOperator implements Operator {
                         byStore.computeIfAbsent(rowstore.storeOf(row), ignored -> new ArrayList<>()).add(row);
                     }
                     for (Map.Entry<TableStore, List<Object[]>> share : byStore.entrySet()) {
-                        for (byte[] locator : locateRowstore(share.getKey(), share.getValue(), counters)) {
+                        List<byte[]> locators = locateRowstore(share.getKey(), share.getValue(), counters);
+                        if (once && locators.size() < share.getValue().size()) {
+                            throw matchedTwice(null);
+                        }
+                        for (byte[] locator : locators) {
                             if (share.getKey().deleteAt(transaction, locator, counters)) {
                                 changed++;
                             }
                         }
                     }
                 }
-                if (kind == Kind.UPDATE) {
-                    insertRows(rowstore, transaction, newRows.iterator());
-                }
             }
             case ColumnstoreTarget columnstore -> {
                 ColumnstoreTable table = columnstore.table();
-                changed = 0;
-                for (long locator : locateColumnstore(table, rows)) {
+                List<Long> locators = locateColumnstore(table, rows);
+                if (once && locators.size() < rows.size()) {
+                    throw matchedTwice(null);
+                }
+                for (long locator : locators) {
                     if (table.delete(transaction, (int) (locator >>> 32), (int) locator)) {
                         changed++;
                     }
                 }
-                for (Object[] row : newRows) {
-                    table.insert(transaction, row);
-                }
             }
         }
         return changed;
+    }
+
+    private ColumbaException matchedTwice(String key) {
+        return new ColumbaException(ErrorCode.CARDINALITY_VIOLATION, "The MERGE statement attempted to UPDATE or DELETE"
+                + " the same row more than once. This happens when a target row matches more than one source row."
+                + " A MERGE statement cannot UPDATE/DELETE the same row of the target table multiple times. Refine the"
+                + " ON clause to ensure a target row matches at most one source row, or use the GROUP BY clause to"
+                + " group the source rows (table " + target.name() + (key == null ? "" : ", key " + key) + ")");
+    }
+
+    // ---- MERGE ------------------------------------------------------------------------------------
+
+    private long merge() {
+        List<Object[]> rows = drainSource();
+        int columns = target.schema().size();
+        int actionColumn = 2 * columns;
+        List<Object[]> removed = new ArrayList<>();
+        List<Object[]> written = new ArrayList<>();
+        List<Object[]> inserted = new ArrayList<>();
+        for (Object[] row : rows) {
+            int action = ((Number) row[actionColumn]).intValue();
+            switch (action) {
+                case MERGE_UPDATE -> {
+                    removed.add(row);
+                    written.add(computeColumns(Arrays.copyOfRange(row, columns, actionColumn)));
+                }
+                case MERGE_DELETE -> removed.add(row);
+                case MERGE_INSERT -> inserted.add(Arrays.copyOfRange(row, columns, actionColumn));
+                default -> throw new ColumbaException(ErrorCode.INTERNAL, "MERGE of " + target.name()
+                        + " got action code " + action);
+            }
+        }
+        for (Object[] row : written) {
+            StoreAssignment.checkNotNull(row, target.schema(), target.name(), "MERGE");
+            checkConstraints(row, "MERGE");
+        }
+        Transaction transaction = environment.transaction();
+        IdentityFill identity = inserted.isEmpty() ? null
+                : IdentityFill.of(environment.database(), transaction, target.objectId());
+        Iterator<Object[]> insertedRows = identity == null ? inserted.iterator() : identity.fill(inserted.iterator());
+        for (Iterator<Object[]> checked = checkNotNull(computeColumns(insertedRows), "MERGE"); checked.hasNext(); ) {
+            written.add(checked.next());
+        }
+        long changed = remove(transaction, removed, true);
+        switch (target) {
+            case RowstoreTarget rowstore -> insertRows(rowstore, transaction, written.iterator());
+            case ColumnstoreTarget columnstore -> {
+                for (Object[] row : written) {
+                    columnstore.table().insert(transaction, row);
+                }
+            }
+        }
+        if (identity != null) {
+            identity.record(transaction);
+            GeneratedKeys keys = identity.keys();
+            if (keys != null) {
+                environment.query().addGeneratedKeys(keys);
+            }
+        }
+        return changed + inserted.size();
     }
 
     private static Object[] keyOf(TableStore table, Object[] row) {

@@ -68,7 +68,7 @@ final class GeneratedColumnRewrite {
         }
     }
 
-    private static void checkNotGenerated(ColumbaTable table, SqlIdentifier column, String action) {
+    static void checkNotGenerated(ColumbaTable table, SqlIdentifier column, String action) {
         String name = column.names.getLast();
         GeneratedColumns generated = table.generated();
         for (int index = 0; index < table.schema().size(); index++) {

@@ -90,6 +90,7 @@ import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
@@ -123,6 +124,7 @@ import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUpdate;
+import dev.columba.planner.parser.SqlMergeStatement;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -383,13 +385,20 @@ public final class QueryPlanner {
         if (node instanceof SqlQueryOption option) {
             node = option.query();
         }
+        ColumbaTable mergeTarget = null;
+        if (node instanceof SqlMergeStatement merge) {
+            MergeRewrite.Rewritten rewritten = MergeRewrite.apply(merge, catalog);
+            node = rewritten.query();
+            mergeTarget = rewritten.table();
+        }
         ClauseChecks.check(node);
         GeneratedColumnRewrite.apply(node, catalog);
         UpdateDefaultRewrite.apply(node, catalog);
         PlannedStatement planned;
         try {
             SqlNode query = node;
-            planned = cancellable(() -> planStatement(query, hints, degree));
+            ColumbaTable merged = mergeTarget;
+            planned = cancellable(() -> planStatement(query, hints, degree, merged));
         } catch (CalciteContextException e) {
             throw validationError(e, node);
         } catch (RelOptPlanner.CannotPlanException e) {
@@ -520,7 +529,11 @@ public final class QueryPlanner {
         return "a SET value of this UPDATE cannot be assigned to its column's type";
     }
 
-    private PlannedStatement planStatement(SqlNode node, PlanHints hints, int degree) {
+    /**
+     * @param mergeTarget for a MERGE, the table it writes: {@code node} is then its query
+     *                    ({@link MergeRewrite}), planned under a TableModify of operation MERGE
+     */
+    private PlannedStatement planStatement(SqlNode node, PlanHints hints, int degree, ColumbaTable mergeTarget) {
         JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
         Properties properties = new Properties();
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
@@ -531,8 +544,16 @@ public final class QueryPlanner {
         SqlNode validated = validate(validator, node);
         checkCancelled();
         List<SqlType> parameterTypes = new ArrayList<>();
-        for (RelDataTypeField field : validator.getParameterRowType(validated).getFieldList()) {
-            parameterTypes.add(SqlTypes.fromRelType(field.getType()));
+        if (mergeTarget != null) {
+            // Calcite lists parameters in the order it meets them in the tree, which in MERGE's
+            // query is not the statement's: each keeps the index the parser gave it.
+            for (RelDataType type : parameterTypesByIndex(validator, validated)) {
+                parameterTypes.add(SqlTypes.fromRelType(type));
+            }
+        } else {
+            for (RelDataTypeField field : validator.getParameterRowType(validated).getFieldList()) {
+                parameterTypes.add(SqlTypes.fromRelType(field.getType()));
+            }
         }
 
         VolcanoPlanner planner = new VolcanoPlanner(ColumbaCost.FACTORY, Contexts.of(cancel));
@@ -546,6 +567,15 @@ public final class QueryPlanner {
         SqlToRelConverter converter = new StoreAssignmentConverter(new ViewExpansion(catalogReader, typeFactory, cluster),
                 validator, catalogReader, cluster, ColumbaConvertlets.INSTANCE, CONVERTER_CONFIG);
         RelRoot root = converter.convertQuery(validated, false, true);
+        if (mergeTarget != null) {
+            RelOptTable table = catalogReader.getTable(List.of(mergeTarget.name()));
+            if (table == null) {
+                throw new ColumbaException(ErrorCode.INTERNAL, "the MERGE target " + mergeTarget.name()
+                        + " is not in the planner's catalog");
+            }
+            root = RelRoot.of(LogicalTableModify.create(table, catalogReader, root.project(),
+                    org.apache.calcite.rel.core.TableModify.Operation.MERGE, List.of(), null, false), SqlKind.MERGE);
+        }
         checkCancelled();
         RelNode logical = rewrite(root.rel, cluster, catalogReader, converter);
         checkCancelled();
@@ -593,6 +623,23 @@ public final class QueryPlanner {
                 ? PreparedStatementPlan.names(schema) : labels.after(validator, root.validatedRowType);
         return new PlannedStatement(best, rexBuilder, schema, columnLabels, modifies, lockIds(best), parameterTypes,
                 explain, !readsSystemView(best));
+    }
+
+    /** The types of a validated statement's parameters, in the order of their indexes (their order in the text). */
+    private static List<RelDataType> parameterTypesByIndex(SqlValidator validator, SqlNode validated) {
+        java.util.SortedMap<Integer, RelDataType> types = new java.util.TreeMap<>();
+        validated.accept(new org.apache.calcite.sql.util.SqlShuttle() {
+            @Override
+            public SqlNode visit(org.apache.calcite.sql.SqlDynamicParam param) {
+                types.putIfAbsent(param.getIndex(), validator.getValidatedNodeType(param));
+                return param;
+            }
+        });
+        if (!types.isEmpty() && types.lastKey() != types.size() - 1) {
+            throw new ColumbaException(ErrorCode.INTERNAL, "parameters " + types.keySet() + " are not numbered 0.."
+                    + (types.size() - 1));
+        }
+        return new ArrayList<>(types.values());
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * INSERT, UPDATE or DELETE of a rowstore or columnstore table (see {@link TableModifyOperator}).
+ * INSERT, UPDATE, DELETE or MERGE of a rowstore or columnstore table (see {@link TableModifyOperator}).
  * INSERT into a columnstore table from anything but literal rows takes the bulk path.
  */
 public final class ColumbaTableModify extends TableModify implements ColumbaRel {
@@ -199,11 +199,18 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
             case INSERT -> TableModifyOperator.Kind.INSERT;
             case UPDATE -> TableModifyOperator.Kind.UPDATE;
             case DELETE -> TableModifyOperator.Kind.DELETE;
+            case MERGE -> TableModifyOperator.Kind.MERGE;
             default -> throw ExpressionTranslator.unsupported(getOperation().toString());
         };
-        int[] updated = new int[getUpdateColumnList() == null ? 0 : getUpdateColumnList().size()];
-        for (int index = 0; index < updated.length; index++) {
-            updated[index] = target().schema().indexOf(getUpdateColumnList().get(index));
+        int[] updated;
+        if (kind == TableModifyOperator.Kind.MERGE) {
+            // MERGE's source gives every column's new value (MergeRewrite).
+            updated = java.util.stream.IntStream.range(0, target().schema().size()).toArray();
+        } else {
+            updated = new int[getUpdateColumnList() == null ? 0 : getUpdateColumnList().size()];
+            for (int index = 0; index < updated.length; index++) {
+                updated[index] = target().schema().indexOf(getUpdateColumnList().get(index));
+            }
         }
         return new TableModifyOperator(execution.environment(), source, target, kind, updated,
                 kind == TableModifyOperator.Kind.INSERT && !literalSource(),

@@ -8,7 +8,8 @@ import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.logical.LogicalTableModify;
 
 /**
- * INSERT, UPDATE and DELETE become Columba's table-modify node (MERGE does not convert).
+ * INSERT, UPDATE, DELETE and MERGE become Columba's table-modify node (a MERGE's input is the query
+ * {@code MergeRewrite} made of it).
  *
  * <pre>
  * before: LogicalTableModify(table=[[t]], operation=[INSERT])   after: ColumbaTableModify(table=[[t]], operation=[INSERT])
@@ -16,7 +17,7 @@ import org.apache.calcite.rel.logical.LogicalTableModify;
  */
 public final class ColumbaTableModifyRule extends ConverterRule {
     public static final Config CONFIG = Config.INSTANCE
-            .withConversion(LogicalTableModify.class, modify -> modify.isInsert() || modify.isUpdate() || modify.isDelete(),
+            .withConversion(LogicalTableModify.class, modify -> modify.isInsert() || modify.isUpdate() || modify.isDelete() || modify.isMerge(),
                     Convention.NONE, ColumbaRel.CONVENTION, "ColumbaTableModifyRule")
             .withRuleFactory(ColumbaTableModifyRule::new);
 

@@ -876,6 +876,7 @@ public final class Session implements AutoCloseable {
             case org.apache.calcite.sql.SqlUpdate update -> update.getTargetTable();
             case org.apache.calcite.sql.SqlDelete delete -> delete.getTargetTable();
             case org.apache.calcite.sql.SqlMerge merge -> merge.getTargetTable();
+            case dev.columba.planner.parser.SqlMergeStatement merge -> merge.target();
             default -> null;
         };
         return target instanceof org.apache.calcite.sql.SqlIdentifier identifier
