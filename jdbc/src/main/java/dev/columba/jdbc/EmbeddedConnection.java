@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A JDBC connection: one planner {@link Session} on a shared {@link Engine}.
@@ -69,6 +70,15 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
      * null: what {@link #rollback()} on another thread cancels before it waits for the lock.
      */
     private volatile StatementRun executing;
+    /**
+     * Rollbacks on other threads that have not yet taken {@link #lock}. A rollback reads
+     * {@link #executing} before it waits for the lock; a statement that takes the lock after that
+     * read would run to its end with the rollback waiting behind it (issue 11's revert: the test's
+     * spinning rollbacks met this nearly every time). So a statement reads this count after it set
+     * {@code executing}, and one rollback's increment before its read of {@code executing}: of the
+     * two, at least one sees the other, and the statement is cancelled either way.
+     */
+    private final AtomicInteger rollbacksWaiting = new AtomicInteger();
     private final Set<EmbeddedStatement> statements = Collections.newSetFromMap(new IdentityHashMap<>());
     /**
      * Results whose queries still run, in the order they were opened: rarely more than one, so a
@@ -138,6 +148,9 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
             checkOpen();
             detachUnfinishedResults();
             executing = run;
+            if (rollbacksWaiting.get() > 0) {
+                run.cancelForRollback();
+            }
             try {
                 return session.execute(sql, parameters);
             } catch (RuntimeException | Error e) {
@@ -166,6 +179,9 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
             checkOpen();
             detachUnfinishedResults();
             executing = run;
+            if (rollbacksWaiting.get() > 0) {
+                run.cancelForRollback();
+            }
             try {
                 return session.executeBatch(sql, parameterSets);
             } catch (RuntimeException | Error e) {
@@ -417,17 +433,33 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
      */
     @Override
     public void rollback() throws SQLException {
-        StatementRun running = executing;
-        if (running != null && !Thread.holdsLock(lock)) {
-            running.cancelForRollback();
+        // Counted as waiting from before it looks for the running statement until it holds the
+        // lock, after which no statement runs (see rollbacksWaiting).
+        boolean waiting = !Thread.holdsLock(lock);
+        if (waiting) {
+            rollbacksWaiting.incrementAndGet();
         }
-        synchronized (lock) {
-            checkExplicitTransactions("roll back");
-            detachUnfinishedResults();
-            try {
-                session.rollback();
-            } catch (RuntimeException | Error e) {
-                throw Errors.translate(e);
+        try {
+            StatementRun running = executing;
+            if (waiting && running != null) {
+                running.cancelForRollback();
+            }
+            synchronized (lock) {
+                if (waiting) {
+                    rollbacksWaiting.decrementAndGet();
+                    waiting = false;
+                }
+                checkExplicitTransactions("roll back");
+                detachUnfinishedResults();
+                try {
+                    session.rollback();
+                } catch (RuntimeException | Error e) {
+                    throw Errors.translate(e);
+                }
+            }
+        } finally {
+            if (waiting) {
+                rollbacksWaiting.decrementAndGet();
             }
         }
     }

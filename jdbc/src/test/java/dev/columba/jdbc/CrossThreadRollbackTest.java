@@ -2,6 +2,8 @@ package dev.columba.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.core.error.ErrorCode;
@@ -71,6 +73,46 @@ class CrossThreadRollbackTest {
         assertTrue(cancelled.getMessage().contains("Connection.rollback()"), cancelled.getMessage());
         connection.rollback();
         assertEquals(1, rows(), "row 2 and anything the statement did are rolled back");
+        statement.execute("INSERT INTO t VALUES (3, 3)");
+        connection.commit();
+        assertEquals(2, rows(), "the connection goes on");
+    }
+
+    /**
+     * The interleaving the test above meets by chance, forced: a rollback on another thread looked
+     * for a running statement before there was one and waits for the connection's lock; a statement
+     * takes the lock first (here this thread, which holds it throughout). The waiting rollback
+     * cancels that statement instead of waiting for its end. It waited for it: issue 11's metadata
+     * change made the spinning test meet this nearly every time, and it failed with the statement's
+     * own error (0A000) after seconds.
+     */
+    @Test
+    void aRollbackWaitingForTheLockCancelsTheStatementThatTakesItFirst() throws Exception {
+        statement.execute("INSERT INTO t VALUES (2, 2)");
+        EmbeddedConnection embedded = (EmbeddedConnection) connection;
+        CompletableFuture<SQLException> rollback = new CompletableFuture<>();
+        Thread rollingBack = new Thread(() -> {
+            try {
+                connection.rollback();
+                rollback.complete(null);
+            } catch (SQLException e) {
+                rollback.complete(e);
+            }
+        }, "rollback");
+        SQLException cancelled;
+        synchronized (embedded.lock) {
+            rollingBack.start();
+            // BLOCKED: on the connection's lock, the one monitor rollback() takes; it looked for a statement before.
+            while (rollingBack.getState() != Thread.State.BLOCKED) {
+                Thread.onSpinWait();
+            }
+            cancelled = assertThrows(SQLException.class, () -> statement.execute(LONG_TO_COMPILE));
+        }
+        rollingBack.join();
+        assertNull(rollback.get(), "the rollback itself succeeds");
+        assertEquals(ErrorCode.QUERY_CANCELLED.sqlState(), cancelled.getSQLState(), cancelled::getMessage);
+        assertTrue(cancelled.getMessage().contains("Connection.rollback()"), cancelled.getMessage());
+        assertEquals(1, rows(), "row 2 is rolled back");
         statement.execute("INSERT INTO t VALUES (3, 3)");
         connection.commit();
         assertEquals(2, rows(), "the connection goes on");

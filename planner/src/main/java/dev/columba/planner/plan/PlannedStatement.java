@@ -58,6 +58,11 @@ final class PlannedStatement implements PreparedStatementPlan {
         this.identityColumns = modifies ? new BitSet() : identityColumnsOf(root, schema.size());
     }
 
+    /** The physical plan (for tests that look at its metadata). */
+    RelNode root() {
+        return root;
+    }
+
     /**
      * The output columns whose one origin, underived, is a table's IDENTITY column: through
      * projections that pick columns, filters, sorts, hash joins and group keys, as Calcite's column

@@ -103,7 +103,7 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
+import org.apache.calcite.rel.metadata.MetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
@@ -206,8 +206,8 @@ public final class QueryPlanner {
                     StandardSettings.BITMAP_FILTERS,
                     StandardSettings.MAX_DOP, StandardSettings.PARALLELISM_THRESHOLD_ROWS);
 
-    /** Calcite's metadata with Columba's handlers in front; built once, so Janino compiles its dispatch once. */
-    private static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(List.of(
+    /** Calcite's metadata with Columba's handlers in front; built once, so the dispatch tables are built once. */
+    static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(ColumbaSelectivity.INSTANCE,
                     BuiltInMetadata.Selectivity.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(ColumbaRowCount.INSTANCE,
@@ -227,15 +227,17 @@ public final class QueryPlanner {
             () -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(METADATA));
 
     /**
-     * Metadata for the cost-based (Volcano) phase: Janino's generated dispatch, memoized per query
-     * object. Volcano clears a subset's entries when its best plan changes; every other rel is
-     * immutable once registered, so the answers stay right.
+     * Metadata for the cost-based (Volcano) phase: memoized per query object, through reflection
+     * until a background thread has compiled Janino's dispatch for that kind of metadata
+     * ({@link SwitchingMetadataHandlers}: a fresh JVM's first statement does not wait for Janino,
+     * a warm one gets its direct calls). Volcano clears a subset's entries when its best plan
+     * changes; every other rel is immutable once registered, so the answers stay right.
      */
     private static final Supplier<RelMetadataQuery> CACHED_METADATA;
 
     static {
-        JaninoRelMetadataProvider janino = JaninoRelMetadataProvider.of(METADATA);
-        CACHED_METADATA = () -> new RelMetadataQuery(janino);
+        SwitchingMetadataHandlers handlers = new SwitchingMetadataHandlers(METADATA);
+        CACHED_METADATA = () -> new RelMetadataQuery(handlers);
     }
 
     /** EXPLAIN's first line for a trivial plan (SQL Server's StatementOptmLevel="TRIVIAL"); a fully optimized plan has none. */
@@ -244,6 +246,8 @@ public final class QueryPlanner {
     private final PlannerCatalog catalog;
     private final SettingValues settings;
     private final CancelFlag cancel;
+    /** The cost-based phase's metadata: {@link #CACHED_METADATA}, or a test's handlers. */
+    private final Supplier<RelMetadataQuery> costBasedMetadata;
 
     /** A planner nobody cancels. */
     public QueryPlanner(PlannerCatalog catalog, SettingValues settings) {
@@ -255,9 +259,20 @@ public final class QueryPlanner {
      * within cost-based optimization, whose search Calcite stops when the flag is set.
      */
     public QueryPlanner(PlannerCatalog catalog, SettingValues settings, CancelFlag cancel) {
+        this(catalog, settings, cancel, CACHED_METADATA);
+    }
+
+    /** A planner whose cost-based phase asks {@code costBasedHandlers} for metadata (tests of those handlers). */
+    QueryPlanner(PlannerCatalog catalog, SettingValues settings, CancelFlag cancel, MetadataHandlerProvider costBasedHandlers) {
+        this(catalog, settings, cancel, () -> new RelMetadataQuery(costBasedHandlers));
+    }
+
+    private QueryPlanner(PlannerCatalog catalog, SettingValues settings, CancelFlag cancel,
+                         Supplier<RelMetadataQuery> costBasedMetadata) {
         this.catalog = catalog;
         this.settings = settings;
         this.cancel = cancel;
+        this.costBasedMetadata = costBasedMetadata;
     }
 
     /**
@@ -595,7 +610,7 @@ public final class QueryPlanner {
             for (RelOptRule rule : rules(hints)) {
                 planner.addRule(rule);
             }
-            cluster.setMetadataQuerySupplier(CACHED_METADATA);
+            cluster.setMetadataQuerySupplier(costBasedMetadata);
             cluster.invalidateMetadataQuery();
             planner.setRoot(planner.changeTraits(logical, logical.getTraitSet().replace(ColumbaRel.CONVENTION)));
             best = planner.findBestExp();

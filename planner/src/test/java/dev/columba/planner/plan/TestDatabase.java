@@ -117,6 +117,13 @@ final class TestDatabase implements AutoCloseable {
         return new QueryPlanner(catalog(database.bufferPool()), settings).plan(ColumbaSqlParser.parse(sql));
     }
 
+    /** Plans with {@code cancel}, the cost-based phase asking {@code costBasedHandlers} for metadata. */
+    PreparedStatementPlan plan(String sql, org.apache.calcite.util.CancelFlag cancel,
+                               org.apache.calcite.rel.metadata.MetadataHandlerProvider costBasedHandlers) {
+        return new QueryPlanner(catalog(database.bufferPool()), settings, cancel, costBasedHandlers)
+                .plan(ColumbaSqlParser.parse(sql));
+    }
+
     String explain(String sql) {
         return plan(sql).explain();
     }
