@@ -135,7 +135,15 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
         Double read = mq.getDistinctRowCount(input, columns, null);
         if (expression.getKind() == SqlKind.EXTRACT) {
             double field = extractedValues(input, mq, (RexCall) expression);
-            return read == null ? (Double.isNaN(field) ? null : field) : Double.isNaN(field) ? read : Math.min(read, field);
+            // No conditional expression here: mixing Double and double in one unboxes a null (an NPE for
+            // rowstore tables, whose columns have no distinct counts, in TpchQueriesTest).
+            if (Double.isNaN(field)) {
+                return read;
+            }
+            if (read == null) {
+                return field;
+            }
+            return Math.min(read, field);
         }
         return read;
     }
