@@ -50,10 +50,19 @@ final class RowOrder {
 
     /** Negative, zero or positive as row {@code left} sorts before, with or after row {@code right}. */
     int compare(int left, int right) {
+        return compare(left, this, right);
+    }
+
+    /**
+     * Negative, zero or positive as row {@code left} of this order's buffer sorts before, with or
+     * after row {@code right} of {@code other}'s, an order by the same keys over a buffer of the
+     * same columns (a parallel sort's merge compares the workers' sorted runs so).
+     */
+    int compare(int left, RowOrder other, int right) {
         for (int key = 0; key < layouts.length; key++) {
             SortKey sortKey = keys.get(key);
             boolean leftNull = BitVectorHelper.get(validity[key], left) == 0;
-            boolean rightNull = BitVectorHelper.get(validity[key], right) == 0;
+            boolean rightNull = BitVectorHelper.get(other.validity[key], right) == 0;
             int comparison;
             if (leftNull || rightNull) {
                 if (leftNull && rightNull) {
@@ -61,7 +70,7 @@ final class RowOrder {
                 }
                 return leftNull == sortKey.nullsFirst() ? -1 : 1;
             }
-            comparison = compareValues(key, left, right);
+            comparison = compareValues(key, left, other, right);
             if (comparison != 0) {
                 return sortKey.descending() ? -comparison : comparison;
             }
@@ -69,28 +78,30 @@ final class RowOrder {
         return 0;
     }
 
-    private int compareValues(int key, int left, int right) {
+    private int compareValues(int key, int left, RowOrder other, int right) {
         ArrowBuf values = data[key];
+        ArrowBuf otherValues = other.data[key];
         return switch (layouts[key]) {
-            case BIT -> Integer.compare(BitVectorHelper.get(values, left), BitVectorHelper.get(values, right));
-            case INT32 -> Integer.compare(values.getInt((long) left * 4), values.getInt((long) right * 4));
-            case INT64 -> Long.compare(values.getLong((long) left * 8), values.getLong((long) right * 8));
-            case FLOAT64 -> Comparisons.compareDoubles(values.getDouble((long) left * 8), values.getDouble((long) right * 8));
+            case BIT -> Integer.compare(BitVectorHelper.get(values, left), BitVectorHelper.get(otherValues, right));
+            case INT32 -> Integer.compare(values.getInt((long) left * 4), otherValues.getInt((long) right * 4));
+            case INT64 -> Long.compare(values.getLong((long) left * 8), otherValues.getLong((long) right * 8));
+            case FLOAT64 -> Comparisons.compareDoubles(values.getDouble((long) left * 8), otherValues.getDouble((long) right * 8));
             case DECIMAL128 -> {
                 long leftHigh = values.getLong((long) left * 16 + 8);
-                long rightHigh = values.getLong((long) right * 16 + 8);
+                long rightHigh = otherValues.getLong((long) right * 16 + 8);
                 yield leftHigh != rightHigh
                         ? Long.compare(leftHigh, rightHigh)
-                        : Long.compareUnsigned(values.getLong((long) left * 16), values.getLong((long) right * 16));
+                        : Long.compareUnsigned(values.getLong((long) left * 16), otherValues.getLong((long) right * 16));
             }
-            case UTF8 -> compareStrings(key, left, right);
+            case UTF8 -> compareStrings(key, left, other, right);
         };
     }
 
-    private int compareStrings(int key, int left, int right) {
+    private int compareStrings(int key, int left, RowOrder other, int right) {
         ArrowBuf offsetBuffer = offsets[key];
+        ArrowBuf otherOffsets = other.offsets[key];
         return ByteFunctionHelpers.compare(data[key], offsetBuffer.getInt((long) left * 4), offsetBuffer.getInt((long) left * 4 + 4),
-                data[key], offsetBuffer.getInt((long) right * 4), offsetBuffer.getInt((long) right * 4 + 4));
+                other.data[key], otherOffsets.getInt((long) right * 4), otherOffsets.getInt((long) right * 4 + 4));
     }
 
     /**

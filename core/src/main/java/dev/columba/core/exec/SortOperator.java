@@ -59,6 +59,39 @@ public final class SortOperator extends BaseOperator {
         return output;
     }
 
+    /**
+     * Reads and sorts the whole input now, for a parallel sort's merge ({@link MergeGatherOperator}),
+     * which then reads {@link #sortedRows()} in {@link #sortedOrder()} itself instead of calling
+     * {@link #next()}. Once open only; both stay valid until close.
+     */
+    void sortInput() {
+        if (sorted != null) {
+            return;
+        }
+        context.checkCancelled();
+        try {
+            sorted = materializeAndSort(input, buffer, order, charge);
+        } catch (org.apache.arrow.memory.OutOfMemoryException e) {
+            throw new dev.columba.core.error.ColumbaException(dev.columba.core.error.ErrorCode.OUT_OF_MEMORY,
+                    name() + " needs more memory than the query may use: " + e.getMessage(), e);
+        }
+    }
+
+    /** The rows read by {@link #sortInput()}, in input order. */
+    RowBuffer sortedRows() {
+        return buffer;
+    }
+
+    /** The row numbers of {@link #sortedRows()} in sorted order. */
+    int[] sortedOrder() {
+        return sorted;
+    }
+
+    /** The keys the rows are sorted by. */
+    List<SortKey> keys() {
+        return keys;
+    }
+
     /** Reads all of {@code input} into {@code buffer} and returns its row numbers in sorted order. */
     static int[] materializeAndSort(Operator input, RowBuffer buffer, RowOrder order, MemoryCharge charge) {
         int[] positions = new int[0];

@@ -41,8 +41,9 @@ import org.apache.calcite.rex.RexNode;
  * {@link ColumbaRepartition} by the keys, with the filters and projections right above it. A top-N (ORDER BY with
  * FETCH or LIMIT) or a limit over such a fragment, or over groups merged in the workers, is split
  * the same way: each worker keeps its offset + fetch first rows, and the final top-N above the
- * gather picks from theirs. Everything
- * else stays serial, above the gathers: window functions and full sorts among them.
+ * gather picks from theirs. A full sort (ORDER BY without OFFSET or FETCH) over such a fragment,
+ * or over groups merged in the workers, is sorted by each worker, its share, and merged in order
+ * by the gather. Everything else stays serial, above the gathers: window functions among them.
  *
  * <p>A fragment is made parallel only when its scan is estimated to read at least
  * {@code thresholdRows} rows (the {@code parallelism_threshold_rows} setting), and only in a plan
@@ -174,6 +175,15 @@ final class Parallelizer {
                 return sort.copy(sort.getTraitSet(), gather, sort.getCollation(), sort.offset, sort.fetch);
             }
         }
+        if (rel instanceof ColumbaSort sort && fullSort(sort) && streams(sort.getInput())) {
+            RelNode driver = driver(sort.getInput());
+            if (driver != null) {
+                List<RelNode> drivers = new ArrayList<>(List.of(driver));
+                RelNode fragment = buildSidesVisited(sort.getInput(), drivers);
+                RelNode partial = sort.copy(sort.getTraitSet(), fragment, sort.getCollation(), null, null);
+                return new ColumbaGather(rel.getCluster(), sort.getTraitSet(), partial, degree, drivers, sort.getCollation());
+            }
+        }
         if (streams(rel)) {
             RelNode driver = driver(rel);
             if (driver != null) {
@@ -207,7 +217,24 @@ final class Parallelizer {
                         sort.offset, sort.fetch);
             }
         }
+        if (rel instanceof ColumbaSort sort && fullSort(sort) && readers.getOrDefault(rel.getInput(0), 1) < 2
+                && inputs.getFirst() instanceof ColumbaGather gather && gather.order().getFieldCollations().isEmpty()
+                && mergesInWorkers(gather.getInput())) {
+            // A full sort of the groups merged in the workers: each sorts its groups, the gather merges them.
+            RelNode partial = sort.copy(sort.getTraitSet(), gather.getInput(), sort.getCollation(), null, null);
+            return new ColumbaGather(rel.getCluster(), sort.getTraitSet(), partial, gather.degree(), gather.drivers(),
+                    sort.getCollation());
+        }
         return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    }
+
+    /**
+     * Whether {@code sort} is an ORDER BY of every row (no OFFSET, no FETCH), which its workers can
+     * sort a share each of and a gather merge: the sort is parallel, only the merge of the workers'
+     * sorted runs (a comparison or two and a copy per row) stays on one thread.
+     */
+    private static boolean fullSort(ColumbaSort sort) {
+        return sort.fetch == null && sort.offset == null && !sort.getCollation().getFieldCollations().isEmpty();
     }
 
     /**

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.columba.core.schema.Column;
+import dev.columba.core.settings.SettingValues;
+import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
 import java.math.BigDecimal;
@@ -133,6 +135,47 @@ class DifferentialTest {
             }
         }
         System.out.println("DifferentialTest: " + checked + " query runs agreed with H2");
+    }
+
+    /**
+     * Full sorts (ORDER BY without OFFSET or FETCH) by one or two random columns, ascending or
+     * descending, NULLs placed explicitly (H2 sorts them low by default, Columba high), ending in
+     * the unique id so that the order is one: the same ordered rows as H2's at MAXDOP 1 to 4, where
+     * parallel plans sort per worker and merge in order (every fragment parallel: threshold 0).
+     */
+    @Test
+    void fullSortsAgreeWithH2AtEveryDegree() throws SQLException {
+        Random random = new Random(seed ^ 0x50525431L);
+        String[] columns = {"a", "b", "c", "d", "f"};
+        int checked = 0;
+        db.settings(SettingValues.defaults().with(StandardSettings.PARALLELISM_THRESHOLD_ROWS, 0));
+        try {
+            for (int query = 0; query < 150; query++) {
+                StringBuilder order = new StringBuilder();
+                for (int key = 0; key < 1 + random.nextInt(2); key++) {
+                    order.append(columns[random.nextInt(columns.length)]).append(random.nextBoolean() ? " DESC" : "")
+                            .append(random.nextBoolean() ? " NULLS FIRST" : " NULLS LAST").append(", ");
+                }
+                String sql = "SELECT id, " + projections(random) + " FROM t1 WHERE " + predicate(random, "t1")
+                        + " ORDER BY " + order + "id" + (random.nextBoolean() ? " DESC" : "");
+                List<List<Object>> expected = h2(sql);
+                for (String text : List.of(sql, sql.replace("t1", "ct1"))) {
+                    for (int degree = 1; degree <= 4; degree++) {
+                        List<List<Object>> actual = normalize(db.query(text + " OPTION (MAXDOP " + degree + ")"));
+                        if (!expected.equals(actual)) {
+                            fail("seed " + seed + ", query " + query + " at MAXDOP " + degree + ": " + text + "\nexpected " + expected
+                                    + "\nactual   " + actual + "\nplan:\n" + db.explain(text + " OPTION (MAXDOP " + degree + ")"));
+                        }
+                        checked++;
+                    }
+                }
+            }
+            String plan = db.explain("SELECT id, c FROM ct1 ORDER BY c DESC NULLS LAST, id OPTION (MAXDOP 3)");
+            assertEquals(true, plan.contains("merging in order"), "the columnstore sort is parallel:\n" + plan);
+        } finally {
+            db.settings(SettingValues.defaults());
+        }
+        System.out.println("DifferentialTest: " + checked + " ordered runs agreed with H2");
     }
 
     private record Generated(String sql, boolean ordered) {

@@ -190,6 +190,28 @@ class ParallelPlansTest {
         assertTrue(few.indexOf("final") < few.indexOf("Gather Streams"), few);
     }
 
+    /**
+     * A GROUP BY of few groups whose key is an expression (a year of {@code sold}, which lies in
+     * 2024, and the 50 stores) is estimated at those groups from the segments' figures, so each
+     * worker pre-aggregates and the 50 groups are merged above the gather; Calcite's guess of a
+     * tenth of the rows (6,000 groups) made the plan repartition them (TPC-H Q9's nation and year).
+     */
+    @Test
+    void fewGroupsOfAnExpressionAreMergedAboveTheGather() {
+        set("SET parallelism_threshold_rows = 1000");
+        String sql = "SELECT EXTRACT(YEAR FROM sold) AS y, store_id, COUNT(*), SUM(amount) FROM sales"
+                + " GROUP BY EXTRACT(YEAR FROM sold), store_id";
+        set("SET max_dop = 2");
+        String plan = explain(sql);
+        assertFalse(plan.contains("Repartition"), "50 groups are merged above the gather:\n" + plan);
+        int gather = plan.indexOf("Gather Streams");
+        assertTrue(gather > 0 && plan.indexOf("final") < gather && plan.indexOf("partial") > gather, plan);
+        assertEquals(50, aggregateEstimate(plan), 0.001, plan);
+        List<List<List<Object>>> serial = answers(List.of(sql), 1);
+        assertEquals(50, serial.getFirst().size());
+        assertEquals(serial, answers(List.of(sql), 2));
+    }
+
     /** The first "HashAggregate" line's estimated rows. */
     private static double aggregateEstimate(String plan) {
         return topEstimate(plan.lines().filter(each -> each.contains("HashAggregate")).findFirst()
@@ -275,6 +297,67 @@ class ParallelPlansTest {
         int repartition = grouped.indexOf("Repartition Streams");
         assertTrue(groupedGather > 0 && grouped.indexOf("TopN") < groupedGather && grouped.lastIndexOf("TopN") > groupedGather
                 && grouped.lastIndexOf("TopN") < repartition, "a top-N of the groups each worker merged, below the gather:\n" + grouped);
+    }
+
+    /**
+     * Full sorts, each worker sorting its share and the gather merging them: keys total so the
+     * order is one (ties broken by the unique id), ascending and descending, NULLs first and last
+     * (product_id has NULLs), strings (the product's category, over a join), and the groups merged
+     * in the workers.
+     */
+    private static final List<String> FULL_SORTS = List.of(
+            "SELECT id, amount, product_id FROM sales ORDER BY amount DESC, id",
+            "SELECT id, product_id FROM sales ORDER BY product_id NULLS FIRST, id DESC",
+            "SELECT id, product_id FROM sales ORDER BY product_id DESC NULLS LAST, id",
+            "SELECT p.category, s.id, s.sold FROM sales s JOIN product p ON s.product_id = p.product_id"
+                    + " WHERE s.amount < 30 ORDER BY p.category DESC, s.sold, s.id",
+            "SELECT store_id, sold, SUM(amount) FROM sales GROUP BY store_id, sold ORDER BY store_id DESC, sold");
+
+    @Test
+    void fullSortsAnswerAsOneWorker() {
+        List<List<List<Object>>> serial = answers(FULL_SORTS, 1);
+        for (int degree = 2; degree <= 4; degree++) {
+            assertEquals(serial, answers(FULL_SORTS, degree), "at max_dop " + degree);
+        }
+        assertEquals(60000, serial.getFirst().size());
+        assertEquals(9150, serial.getLast().size(), "a (store, day) pair per id modulo 9150");
+        assertTrue(serial.get(1).getFirst().get(1) == null && serial.get(2).getLast().get(1) == null,
+                "NULLs first, then last: " + serial.get(1).getFirst() + ", " + serial.get(2).getLast());
+    }
+
+    /**
+     * Rows that tie on the sort key may come in another order at each degree (which rows a worker
+     * reads depends on the morsels it claims), as with any parallel plan: the keys come in the same
+     * order, and each key with the same rows.
+     */
+    @Test
+    void tiesComeWithTheirRowsWhateverTheWorkers() {
+        String sql = "SELECT store_id, id FROM sales ORDER BY store_id DESC";
+        List<List<Object>> serial = answers(List.of(sql), 1).getFirst();
+        for (int degree = 2; degree <= 4; degree++) {
+            List<List<Object>> parallel = answers(List.of(sql), degree).getFirst();
+            assertEquals(serial.stream().map(List::getFirst).toList(), parallel.stream().map(List::getFirst).toList(),
+                    "the keys in order at max_dop " + degree);
+            List<List<Object>> serialRows = new ArrayList<>(serial);
+            List<List<Object>> parallelRows = new ArrayList<>(parallel);
+            serialRows.sort(Comparator.comparing(String::valueOf));
+            parallelRows.sort(Comparator.comparing(String::valueOf));
+            assertEquals(serialRows, parallelRows, "the same rows at max_dop " + degree);
+        }
+    }
+
+    @Test
+    void aFullSortIsSortedByTheWorkersAndMergedByTheGather() {
+        set("SET max_dop = 2");
+        String plan = explain(FULL_SORTS.getFirst());
+        assertTrue(plan.startsWith("Parallelism [Gather Streams, degree 2, merging in order]"), plan);
+        assertTrue(plan.indexOf("Sort [order by [amount DESC") > plan.indexOf("Gather"), "the sort below the gather:\n" + plan);
+        String groups = explain(FULL_SORTS.getLast());
+        int gather = groups.indexOf("merging in order");
+        assertTrue(gather >= 0 && groups.indexOf("Sort") > gather && groups.indexOf("Repartition") > groups.indexOf("Sort"),
+                "the groups merged in the workers sorted there:\n" + groups);
+        set("SET max_dop = 1");
+        assertFalse(explain(FULL_SORTS.getFirst()).contains("Parallelism"));
     }
 
     /** The answers of {@code queries} at {@code degree} workers; unordered answers sorted, so that only the rows count. */

@@ -1,0 +1,1 @@
+SELECT l_orderkey, l_extendedprice FROM lineitem ORDER BY l_extendedprice DESC
