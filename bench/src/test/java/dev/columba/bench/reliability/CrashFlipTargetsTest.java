@@ -52,4 +52,26 @@ class CrashFlipTargetsTest {
         }
         assertEquals(places.keySet(), hit, "one turn of the kinds hits every kind the database has");
     }
+
+    /**
+     * A filegroup's files are data files wherever ADD FILE put them (here at the database's top):
+     * their pages are classified like the primary file's, so a table on a filegroup gets flips in
+     * its B+tree pages, and no file of theirs is a kind outside the golden list.
+     */
+    @Test
+    void aFilegroupsFilesArePagesOfTheirKinds() throws Exception {
+        Path database = directory.resolve("fg");
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:columba:" + database);
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ALTER DATABASE CURRENT ADD FILEGROUP fg");
+            statement.execute("ALTER DATABASE CURRENT ADD FILE (NAME = f1, FILENAME = 'fg1.data') TO FILEGROUP fg");
+            statement.execute("CREATE TABLE r (id BIGINT PRIMARY KEY, s VARCHAR(40)) ON fg");
+            statement.executeUpdate("INSERT INTO r SELECT generate_series, 'row' FROM generate_series(1, 20000)");
+        }
+        Map<String, List<CrashFlipTargets.Place>> places = CrashFlipTargets.places(database);
+        assertTrue(CrashFlipTargets.KINDS.containsAll(places.keySet()), "every kind found is in the golden list: "
+                + places.keySet());
+        assertTrue(places.get(CrashFlipTargets.TABLE_LEAF).stream().anyMatch(place -> place.file().toString().equals("fg1.data")),
+                "leaf pages of the table on the filegroup: " + places.get(CrashFlipTargets.TABLE_LEAF));
+    }
 }
