@@ -138,31 +138,22 @@ public final class KillWorkload {
                 } else if (draw < rowEnd && kind == Kind.ROWSTORE && random.nextBoolean()) {
                     int rows = 1 + random.nextInt(40);
                     acknowledged.write("B " + unit + " INSERT h " + rows);
-                    connection.setAutoCommit(false);
-                    statement.executeUpdate("INSERT INTO h SELECT " + unit * 1000 + " + generate_series, " + unit
+                    inTransaction(connection, statement, "INSERT INTO h SELECT " + unit * 1000 + " + generate_series, " + unit
                             + ", 0, REPEAT('heap row out of row ', " + HEAP_TEXT_REPEATS + ") FROM generate_series(1, " + rows + ")");
-                    connection.commit();
-                    connection.setAutoCommit(true);
                     liveH.add(unit);
                 } else if (draw < rowEnd) {
                     int rows = 2 + random.nextInt(199);
                     acknowledged.write("B " + unit + " INSERT r " + rows);
-                    connection.setAutoCommit(false);
                     // Two statements in one transaction: a row, then the rest.
-                    statement.executeUpdate("INSERT INTO r VALUES (" + unit * 1000 + ", " + unit + ", 0, 'first')");
-                    statement.executeUpdate("INSERT INTO r SELECT " + unit * 1000 + " + generate_series, " + unit
-                            + ", 0, 'txn' FROM generate_series(1, " + (rows - 1) + ")");
-                    connection.commit();
-                    connection.setAutoCommit(true);
+                    inTransaction(connection, statement, "INSERT INTO r VALUES (" + unit * 1000 + ", " + unit + ", 0, 'first')",
+                            "INSERT INTO r SELECT " + unit * 1000 + " + generate_series, " + unit
+                                    + ", 0, 'txn' FROM generate_series(1, " + (rows - 1) + ")");
                     liveR.add(unit);
                 } else if (draw < columnEnd) {
                     int rows = 1 + random.nextInt(1500);
                     acknowledged.write("B " + unit + " INSERT c " + rows);
-                    connection.setAutoCommit(false);
-                    statement.executeUpdate("INSERT INTO c SELECT " + unit * 10_000 + " + generate_series, " + unit
+                    inTransaction(connection, statement, "INSERT INTO c SELECT " + unit * 10_000 + " + generate_series, " + unit
                             + ", 0, 'col' FROM generate_series(1, " + rows + ")");
-                    connection.commit();
-                    connection.setAutoCommit(true);
                     liveC.add(unit);
                 } else if (draw < changeEnd) {
                     // An update (the first two thirds of the share) or a delete of every row of an earlier unit, in one statement.
@@ -179,9 +170,7 @@ public final class KillWorkload {
                     }
                     int index = random.nextInt(live.size());
                     long target = update ? live.get(index) : live.remove(index);
-                    acknowledged.write("B " + unit + (update ? " UPDATE " : " DELETE ") + table + " " + target);
-                    statement.executeUpdate(update ? "UPDATE " + table + " SET v = v + 1 WHERE unit = " + target
-                            : "DELETE FROM " + table + " WHERE unit = " + target);
+                    change(statement, acknowledged, unit, update, table, target);
                 } else if (draw < checkpointEnd) {
                     acknowledged.write("B " + unit + " CHECKPOINT - 0");
                     statement.execute("CHECKPOINT");
@@ -212,19 +201,14 @@ public final class KillWorkload {
         if (draw < 50 || live.isEmpty()) {
             int rows = LARGE_MIN_ROWS + random.nextInt(LARGE_MAX_ROWS - LARGE_MIN_ROWS + 1);
             acknowledged.write("B " + unit + " INSERT r " + rows);
-            connection.setAutoCommit(false);
-            statement.executeUpdate("INSERT INTO r SELECT " + unit * 1_000_000 + " + generate_series, " + unit
+            inTransaction(connection, statement, "INSERT INTO r SELECT " + unit * 1_000_000 + " + generate_series, " + unit
                     + ", 0, 'large transaction row' FROM generate_series(1, " + rows + ")");
-            connection.commit();
-            connection.setAutoCommit(true);
             live.add(unit);
         } else {
             boolean update = draw < 80;
             int index = random.nextInt(live.size());
             long target = update ? live.get(index) : live.remove(index);
-            acknowledged.write("B " + unit + (update ? " UPDATE " : " DELETE ") + "r " + target);
-            statement.executeUpdate(update ? "UPDATE r SET v = v + 1 WHERE unit = " + target
-                    : "DELETE FROM r WHERE unit = " + target);
+            change(statement, acknowledged, unit, update, "r", target);
         }
         acknowledged.write("A " + unit);
         System.out.println("A " + unit);
@@ -254,6 +238,24 @@ public final class KillWorkload {
         }, "parent-watcher");
         watcher.setDaemon(true);
         watcher.start();
+    }
+
+    /** Runs {@code sql} in one transaction, committed; the connection is in autocommit before and after. */
+    private static void inTransaction(Connection connection, Statement statement, String... sql) throws SQLException {
+        connection.setAutoCommit(false);
+        for (String each : sql) {
+            statement.executeUpdate(each);
+        }
+        connection.commit();
+        connection.setAutoCommit(true);
+    }
+
+    /** Announces unit {@code unit}, then updates ({@code v + 1}) or deletes every row of unit {@code target} in one statement. */
+    private static void change(Statement statement, AckFile acknowledged, long unit, boolean update, String table, long target)
+            throws SQLException {
+        acknowledged.write("B " + unit + (update ? " UPDATE " : " DELETE ") + table + " " + target);
+        statement.executeUpdate(update ? "UPDATE " + table + " SET v = v + 1 WHERE unit = " + target
+                : "DELETE FROM " + table + " WHERE unit = " + target);
     }
 
     /** Runs a DDL statement that a child before this one may have run already (42P07: it exists). */

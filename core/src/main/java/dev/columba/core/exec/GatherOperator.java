@@ -45,10 +45,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * blocking, so a hand-off that needs no wait reads no clock.
  */
 public final class GatherOperator implements Operator {
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
-    /** Worker threads, shared by every query; idle ones end after a minute. */
-    private static final ExecutorService WORKERS = Executors.newCachedThreadPool(task -> {
+    /** Worker threads, shared by every query and by {@link MergeGatherOperator}; idle ones end after a minute. */
+    static final ExecutorService WORKERS = Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, "columba-worker-" + THREAD_IDS.incrementAndGet());
         thread.setDaemon(true);
         return thread;
@@ -215,7 +215,7 @@ public final class GatherOperator implements Operator {
         fail(error);
     }
 
-    private static boolean isCancellation(Throwable error) {
+    static boolean isCancellation(Throwable error) {
         return error instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED;
     }
 
@@ -296,7 +296,8 @@ public final class GatherOperator implements Operator {
         rethrow(error);
     }
 
-    private static void rethrow(Throwable error) {
+    /** Throws a worker's failure on the consumer's thread as it is, or wrapped if it is checked. */
+    static void rethrow(Throwable error) {
         switch (error) {
             case ColumbaException columba -> throw columba;
             case RuntimeException runtime -> throw runtime;

@@ -7,14 +7,9 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.WaitType;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
@@ -48,15 +43,7 @@ import org.apache.arrow.memory.OutOfMemoryException;
  * {@link WaitType#CXCONSUMER} wait.
  */
 public final class MergeGatherOperator implements Operator {
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final AtomicInteger THREAD_IDS = new AtomicInteger();
     private static final AtomicLong IDS = new AtomicLong();
-    /** Worker threads, shared by every query's merges; idle ones end after a minute. */
-    private static final ExecutorService WORKERS = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "columba-sort-worker-" + THREAD_IDS.incrementAndGet());
-        thread.setDaemon(true);
-        return thread;
-    });
 
     private final String name = "MergeGatherOperator#" + IDS.incrementAndGet();
     private final List<SortOperator> workers;
@@ -150,7 +137,7 @@ public final class MergeGatherOperator implements Operator {
         for (int index = 0; index < workers.size(); index++) {
             int worker = index;
             try {
-                WORKERS.execute(() -> run(worker));
+                GatherOperator.WORKERS.execute(() -> run(worker));
             } catch (RuntimeException e) {
                 fail(e);
                 closeUnstarted(worker);
@@ -159,7 +146,7 @@ public final class MergeGatherOperator implements Operator {
     }
 
     private void run(int worker) {
-        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        long cpuStart = GatherOperator.THREADS.getCurrentThreadCpuTime();
         SortOperator sort = workers.get(worker);
         try {
             sort.open(group.worker());
@@ -169,17 +156,17 @@ public final class MergeGatherOperator implements Operator {
         } finally {
             sorted.countDown();
         }
-        long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+        long cpu = GatherOperator.THREADS.getCurrentThreadCpuTime() - cpuStart;
         try {
             awaitUninterruptibly(merged);
         } finally {
-            long closeStart = THREADS.getCurrentThreadCpuTime();
+            long closeStart = GatherOperator.THREADS.getCurrentThreadCpuTime();
             try {
                 sort.close();
             } catch (Throwable e) {
                 failToClose(e);
             }
-            group.query().statistics().addWorkerCpuNanos(cpu + THREADS.getCurrentThreadCpuTime() - closeStart);
+            group.query().statistics().addWorkerCpuNanos(cpu + GatherOperator.THREADS.getCurrentThreadCpuTime() - closeStart);
             closed.countDown();
         }
     }
@@ -201,15 +188,12 @@ public final class MergeGatherOperator implements Operator {
     }
 
     private void failToClose(Throwable error) {
-        if (!isCancellation(error)) {
+        if (!GatherOperator.isCancellation(error)) {
             closeFailure.compareAndSet(null, error);
         }
         fail(error);
     }
 
-    private static boolean isCancellation(Throwable error) {
-        return error instanceof ColumbaException columba && columba.errorCode() == ErrorCode.QUERY_CANCELLED;
-    }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
@@ -359,17 +343,9 @@ public final class MergeGatherOperator implements Operator {
             return;
         }
         reported = true;
-        rethrow(error);
+        GatherOperator.rethrow(error);
     }
 
-    private static void rethrow(Throwable error) {
-        switch (error) {
-            case ColumbaException columba -> throw columba;
-            case RuntimeException runtime -> throw runtime;
-            case Error fatal -> throw fatal;
-            default -> throw new ColumbaException(ErrorCode.INTERNAL, "a worker failed: " + error, error);
-        }
-    }
 
     @Override
     public void close() {
@@ -406,14 +382,14 @@ public final class MergeGatherOperator implements Operator {
         }
         Throwable error = failure.get();
         Throwable leak = closeFailure.get();
-        if (error != null && !reported && !isCancellation(error)) {
+        if (error != null && !reported && !GatherOperator.isCancellation(error)) {
             if (leak != null && leak != error) {
                 error.addSuppressed(leak);
             }
             throwFailure();
         }
         if (leak != null && leak != error) {
-            rethrow(leak);
+            GatherOperator.rethrow(leak);
         }
         if (leaked != null) {
             throw leaked;
