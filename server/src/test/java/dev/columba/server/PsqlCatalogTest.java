@@ -171,6 +171,21 @@ class PsqlCatalogTest {
     }
 
     @Test
+    void listsTheDatabasesLoginsAsRoles() throws Exception {
+        Run created = psql.run(List.of(), "CREATE LOGIN du_alice WITH PASSWORD = 'secret-1'; CREATE USER du_bob PASSWORD 'secret-2'");
+        assertEquals(0, created.exitCode(), created.err());
+        try {
+            assertEquals("du_alice|Superuser, Create role, Create DB|{}\ndu_bob|Superuser, Create role, Create DB|{}\n"
+                    + "tester|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
+            assertEquals("du_bob|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du du_b*").out());
+        } finally {
+            Run dropped = psql.run(List.of(), "DROP LOGIN du_alice; DROP LOGIN du_bob");
+            assertEquals(0, dropped.exitCode(), dropped.err());
+        }
+        assertEquals("tester|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
+    }
+
+    @Test
     void anUnknownCatalogQueryIsRefusedAndTheConnectionGoesOn() throws Exception {
         Run run = psql.run(List.of("-v", "VERBOSITY=verbose"), "SELECT * FROM pg_catalog.pg_operator; SELECT 1");
         assertEquals(1, run.exitCode());

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -160,6 +161,11 @@ public final class CatalogQueries {
 
         /** The session's open cursors ({@code pg_cursors}), in the order they were declared. */
         default List<OpenCursor> cursors() {
+            return List.of();
+        }
+
+        /** The names of the database's logins ({@code sys.server_principals}); read on demand. */
+        default List<String> logins() {
             return List.of();
         }
     }
@@ -448,8 +454,12 @@ public final class CatalogQueries {
      */
     private static CatalogResult roles(String sql, CatalogSource catalog) {
         Optional<Pattern> names = regexFilter(sql, "r\\.rolname");
-        List<String> users = names.map(pattern -> pattern.matcher(catalog.user()).find()).orElse(true)
-                ? List.of(catalog.user()) : List.of();
+        // The connected user and every login: Columba has no permissions yet, so each may do what a superuser does.
+        TreeSet<String> roles = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        roles.add(catalog.user());
+        roles.addAll(catalog.logins());
+        List<String> users = roles.stream()
+                .filter(user -> names.map(pattern -> pattern.matcher(user).find()).orElse(true)).toList();
         return evaluate(SelectList.of(sql), users, user -> item -> switch (item.expression()) {
             case "r.rolname" -> Value.of(PgTypes.NAME, user);
             case "r.rolsuper", "r.rolinherit", "r.rolcreaterole", "r.rolcreatedb", "r.rolcanlogin" ->

@@ -128,6 +128,20 @@ public final class ClientSession {
         }
 
         @Override
+        public List<String> logins() {
+            List<String> names = new ArrayList<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet logins = statement.executeQuery("SELECT name FROM sys.server_principals")) {
+                while (logins.next()) {
+                    names.add(logins.getString(1));
+                }
+            } catch (SQLException e) {
+                throw new CatalogQueryException(sqlState(e), "cannot read the logins: " + e.getMessage());
+            }
+            return names;
+        }
+
+        @Override
         public PgCatalog read() {
             try {
                 return PgCatalog.read(connection, database(), user());
