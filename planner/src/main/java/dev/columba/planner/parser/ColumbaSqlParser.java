@@ -7,6 +7,8 @@ import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.planner.parser.impl.ColumbaTokens;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlDialect;
@@ -92,6 +94,10 @@ public final class ColumbaSqlParser {
         return DIALECT;
     }
 
+    /** A word that makes a script's string literals secret in its parse errors (CREATE/ALTER LOGIN, CREATE USER). */
+    private static final Pattern PASSWORD = Pattern.compile("(?i)\\bpassword\\b");
+    private static final Pattern STRING_LITERAL = Pattern.compile("'((?:[^']|'')*)'");
+
     /**
      * Parses one statement, which may end with a semicolon.
      *
@@ -152,7 +158,7 @@ public final class ColumbaSqlParser {
                     throw columba;
                 }
             }
-            throw toColumbaException(e);
+            throw toColumbaException(e, sql);
         }
     }
 
@@ -161,18 +167,37 @@ public final class ColumbaSqlParser {
         return node.toSqlString(DIALECT).getSql();
     }
 
-    private static ColumbaParseException toColumbaException(SqlParseException e) {
+    private static ColumbaParseException toColumbaException(SqlParseException e, String sql) {
         SqlParserPos pos = e.getPos();
         String found = e.getMessage() != null ? firstLine(e.getMessage()) : messageless(e, pos);
         Collection<String> expected = e.getExpectedTokenNames();
         String message = expected.isEmpty() || expected.size() > MAX_EXPECTED_TOKENS_LISTED
                 ? found
                 : found + " Was expecting one of: " + String.join(", ", expected) + ".";
+        // A script that may set a password must not have it echoed: the error goes to clients, logs and terminals.
+        boolean secret = PASSWORD.matcher(sql).find();
+        String shown = secret ? withoutStringLiterals(message, sql) : message;
+        SqlParseException cause = secret ? null : e;
         if (pos == null) {
-            return new ColumbaParseException(message, 0, 0, 0, 0, e);
+            return new ColumbaParseException(shown, 0, 0, 0, 0, cause);
         }
-        return new ColumbaParseException(message, pos.getLineNum(), pos.getColumnNum(),
-                pos.getEndLineNum(), pos.getEndColumnNum(), e);
+        return new ColumbaParseException(shown, pos.getLineNum(), pos.getColumnNum(),
+                pos.getEndLineNum(), pos.getEndColumnNum(), cause);
+    }
+
+    /** {@code message} with the text of every string literal of {@code sql} it quotes replaced by {@code ***}. */
+    private static String withoutStringLiterals(String message, String sql) {
+        String shown = message;
+        Matcher literal = STRING_LITERAL.matcher(sql);
+        while (literal.find()) {
+            String text = literal.group(1);
+            for (String quoted : List.of(text, text.replace("''", "'"), text.replace("'", "\\'"))) {
+                if (!quoted.isEmpty()) {
+                    shown = shown.replace("'" + quoted + "'", "'***'").replace("\\'" + quoted + "\\'", "\\'***\\'");
+                }
+            }
+        }
+        return shown;
     }
 
     /**

@@ -42,6 +42,27 @@ class ParseErrorTest {
     }
 
     @Test
+    void aPasswordInAStatementThatDoesNotParseIsNotEchoed() {
+        for (String sql : List.of("CREATE LOGIN a WITH PASSWORD 'hunter2'",
+                "CREATE LOGIN a WITH PASSWORD = 'hunter2' garbage",
+                "ALTER LOGIN a WITH PASSWORD = 'hunter2' OLD_PASSWORD = 'swordfish'",
+                "CREATE USER b WITH PASSWORD 'it''s' SUPERUSER",
+                "SELECT 1; CREATE LOGIN c WITH PASSWORD 'hunter2' 'hunter2'")) {
+            ColumbaParseException error = parseError(sql);
+            for (String secret : List.of("hunter2", "swordfish", "it's", "it''s", "it\\'s")) {
+                assertTrue(!error.getMessage().contains(secret), error.getMessage());
+            }
+            assertEquals(null, error.getCause(), "the parser's exception quotes the token too");
+        }
+        ColumbaParseException quoted = parseError("CREATE LOGIN a WITH PASSWORD 'hunter2'");
+        assertEquals("[SYNTAX_ERROR] Encountered \"\\'***\\'\" at line 1, column 30. Was expecting one of: \"=\".",
+                quoted.getMessage());
+        // Without a password, a literal in an error is shown as it is.
+        String plain = parseError("SELECT a FROM t WHERE a = 1 'hunter2'").getMessage();
+        assertTrue(plain.contains("hunter2"), plain);
+    }
+
+    @Test
     void shortListsOfExpectedTokensAreNamed() {
         ColumbaParseException error = parseError("DBCC TRACEON 652");
         assertAt(1, 14, error);
