@@ -882,8 +882,8 @@ SqlSetOption ColumbaSetOption(Span s, String scope) :
 
 /**
  * Logins of the wire server, in SQL Server's words and in PostgreSQL's:
- * CREATE LOGIN name WITH PASSWORD = 'p' | CREATE USER name [WITH] PASSWORD 'p'
- * ALTER LOGIN name WITH PASSWORD = 'p'  | ALTER USER name [WITH] PASSWORD 'p'
+ * CREATE LOGIN name WITH PASSWORD = 'p' | CREATE USER name [WITH] [SUPERUSER | NOSUPERUSER] PASSWORD 'p'
+ * ALTER LOGIN name WITH PASSWORD = 'p'  | ALTER USER name [WITH] [SUPERUSER | NOSUPERUSER] [PASSWORD 'p']
  * DROP LOGIN name                       | DROP USER name
  */
 SqlNode ColumbaLogin() :
@@ -892,6 +892,8 @@ SqlNode ColumbaLogin() :
     final SqlLogin.Action action;
     final SqlIdentifier name;
     String password = null;
+    Boolean superuser = null;
+    SqlIdentifier option;
 }
 {
     (
@@ -908,16 +910,48 @@ SqlNode ColumbaLogin() :
         ]
     |
         <USER> name = SimpleIdentifier()
-        [
-            [ <WITH> ] <PASSWORD> password = SimpleStringLiteral()
-        ]
+        [ <WITH> ]
+        (
+            <PASSWORD> password = SimpleStringLiteral()
+        |
+            option = SimpleIdentifier() {
+                if (option.getSimple().equalsIgnoreCase("SUPERUSER")) {
+                    superuser = Boolean.TRUE;
+                } else if (option.getSimple().equalsIgnoreCase("NOSUPERUSER")) {
+                    superuser = Boolean.FALSE;
+                } else {
+                    throw columbaError(option.getParserPosition(), "CREATE and ALTER USER take SUPERUSER, NOSUPERUSER"
+                            + " and PASSWORD 'password', not " + option.getSimple());
+                }
+            }
+        )*
     )
     {
-        if ((password == null) != (action == SqlLogin.Action.DROP)) {
+        if (action == SqlLogin.Action.DROP ? password != null || superuser != null
+                : password == null && (action == SqlLogin.Action.CREATE || superuser == null)) {
             throw columbaError(s.end(this), action == SqlLogin.Action.DROP
                     ? "DROP LOGIN takes no password" : action + " LOGIN needs WITH PASSWORD = 'password'");
         }
-        return new SqlLogin(s.end(this), action, name, password);
+        return new SqlLogin(s.end(this), action, name, password, superuser);
+    }
+}
+
+/**
+ * A fixed server role's members, as SQL Server writes it: ALTER SERVER ROLE sysadmin ADD | DROP MEMBER login.
+ */
+SqlNode ColumbaServerRole() :
+{
+    final Span s;
+    final SqlIdentifier role;
+    final boolean add;
+    final SqlIdentifier member;
+}
+{
+    <ALTER> { s = span(); } <SERVER> <ROLE> role = SimpleIdentifier()
+    ( <ADD> { add = true; } | <DROP> { add = false; } )
+    <MEMBER> member = SimpleIdentifier()
+    {
+        return new SqlServerRoleMember(s.end(this), role, add, member);
     }
 }
 

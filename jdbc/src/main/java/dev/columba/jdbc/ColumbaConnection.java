@@ -59,4 +59,14 @@ public interface ColumbaConnection {
 
     /** How many logins ({@code CREATE LOGIN}) the database holds, as committed. */
     int loginCount() throws SQLException;
+
+    /**
+     * Runs this connection for the login {@code name} from now on, with no way back: it may then do only
+     * what that login may (managing logins takes a member of sysadmin), checked against the catalog at each
+     * statement. A connection never so marked acts for the database's owner, who opened its files. For a
+     * server that authenticated a client as that login.
+     *
+     * @throws SQLException 22023 if the connection already runs for a login, 08003 if it is closed
+     */
+    void authenticatedAs(String name) throws SQLException;
 }

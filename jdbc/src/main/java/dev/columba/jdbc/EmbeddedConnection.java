@@ -217,6 +217,20 @@ final class EmbeddedConnection implements Connection, ColumbaConnection {
     }
 
     @Override
+    public void authenticatedAs(String name) throws SQLException {
+        if (name == null) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "authenticatedAs needs a login name");
+        }
+        synchronized (lock) {
+            checkOpen();
+            if (session.login() != null) {
+                throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the connection already runs for login " + session.login());
+            }
+            session.authenticatedAs(name);
+        }
+    }
+
+    @Override
     public int loginCount() throws SQLException {
         synchronized (lock) {
             checkOpen();

@@ -163,7 +163,7 @@ class PsqlCatalogTest {
     @Test
     void listsSchemasTheDatabaseTheRoleAndNoFunctions() throws Exception {
         assertEquals("public|tester\nsys|tester\n", psql.run(List.of("-A", "-t"), "\\dn").out());
-        assertEquals("tester|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
+        assertEquals("tester|Superuser, Create role|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
         assertEquals("db|tester|UTF8|C|C||libc|\n", psql.run(List.of("-A", "-t"), "\\l").out());
         Run functions = psql.run(List.of("-A"), "\\df");
         assertEquals(0, functions.exitCode(), functions.err());
@@ -172,17 +172,18 @@ class PsqlCatalogTest {
 
     @Test
     void listsTheDatabasesLoginsAsRoles() throws Exception {
-        Run created = psql.run(List.of(), "CREATE LOGIN du_alice WITH PASSWORD = 'secret-1'; CREATE USER du_bob PASSWORD 'secret-2'");
+        Run created = psql.run(List.of(), "CREATE LOGIN du_alice WITH PASSWORD = 'secret-1';"
+                + " CREATE USER du_bob WITH SUPERUSER PASSWORD 'secret-2'");
         assertEquals(0, created.exitCode(), created.err());
         try {
-            assertEquals("du_alice|Superuser, Create role, Create DB|{}\ndu_bob|Superuser, Create role, Create DB|{}\n"
-                    + "tester|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
-            assertEquals("du_bob|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du du_b*").out());
+            assertEquals("du_alice||{}\ndu_bob|Superuser, Create role|{}\ntester|Superuser, Create role|{}\n",
+                    psql.run(List.of("-A", "-t"), "\\du").out());
+            assertEquals("du_bob|Superuser, Create role|{}\n", psql.run(List.of("-A", "-t"), "\\du du_b*").out());
         } finally {
             Run dropped = psql.run(List.of(), "DROP LOGIN du_alice; DROP LOGIN du_bob");
             assertEquals(0, dropped.exitCode(), dropped.err());
         }
-        assertEquals("tester|Superuser, Create role, Create DB|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
+        assertEquals("tester|Superuser, Create role|{}\n", psql.run(List.of("-A", "-t"), "\\du").out());
     }
 
     @Test

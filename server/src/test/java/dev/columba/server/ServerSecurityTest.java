@@ -53,6 +53,7 @@ class ServerSecurityTest {
         try (Connection embedded = DriverManager.getConnection("jdbc:columba:" + database);
              Statement statement = embedded.createStatement()) {
             statement.execute("CREATE LOGIN alice WITH PASSWORD = 'Wonder-land1'");
+            statement.execute("ALTER SERVER ROLE sysadmin ADD MEMBER alice");
             statement.execute("CREATE USER bob WITH PASSWORD 'b0b''s secret'");
         }
         return database;
@@ -94,6 +95,56 @@ class ServerSecurityTest {
     }
 
     @Test
+    void onlySysadminLoginsManageLoginsAndMembershipIsCheckedAtEachStatement() throws Exception {
+        Path database = database("roles");
+        try (PgServer server = PgServer.start(ServerConfig.of(database).withPort(0)
+                .withAuthentication(ServerConfig.Authentication.SCRAM));
+             Connection alice = connect(server, "alice", "Wonder-land1", "");
+             Connection bob = connect(server, "bob", "b0b's secret", "");
+             Statement asAlice = alice.createStatement();
+             Statement asBob = bob.createStatement()) {
+            assertEquals("on", alice.unwrap(org.postgresql.PGConnection.class).getParameterStatus("is_superuser"));
+            assertEquals("off", bob.unwrap(org.postgresql.PGConnection.class).getParameterStatus("is_superuser"));
+            assertEquals(4, scalar(bob, "SELECT 4"), "a login in no role still runs queries");
+            for (String sql : List.of("CREATE LOGIN carol WITH PASSWORD = 'c'", "ALTER LOGIN alice WITH PASSWORD = 'x'",
+                    "ALTER LOGIN bob WITH PASSWORD = 'mine now'", "DROP LOGIN alice", "ALTER USER bob WITH SUPERUSER",
+                    "ALTER SERVER ROLE sysadmin ADD MEMBER bob")) {
+                SQLException refused = assertThrows(SQLException.class, () -> asBob.execute(sql), sql);
+                assertEquals("42501", refused.getSQLState(), refused.getMessage());
+                assertTrue(refused.getMessage().contains("login 'bob' is not one"), refused.getMessage());
+            }
+            SQLException noRole = assertThrows(SQLException.class,
+                    () -> asAlice.execute("ALTER SERVER ROLE dbcreator ADD MEMBER bob"));
+            assertEquals("42P01", noRole.getSQLState(), noRole.getMessage());
+            // Membership is read at each statement: bob's open session gains and loses it at once.
+            asAlice.execute("ALTER SERVER ROLE sysadmin ADD MEMBER bob");
+            asBob.execute("CREATE LOGIN carol WITH PASSWORD = 'c'");
+            asAlice.execute("ALTER USER bob WITH NOSUPERUSER");
+            assertEquals("42501", assertThrows(SQLException.class, () -> asBob.execute("DROP LOGIN carol")).getSQLState());
+            asAlice.execute("DROP LOGIN carol");
+            try (ResultSet rows = asAlice.executeQuery("SELECT name, is_sysadmin FROM sys.server_principals ORDER BY name")) {
+                StringBuilder seen = new StringBuilder();
+                while (rows.next()) {
+                    seen.append(rows.getString(1)).append('=').append(rows.getBoolean(2)).append(' ');
+                }
+                assertEquals("alice=true bob=false ", seen.toString());
+            }
+        }
+        // The database's owner (an embedded connection) may always.
+        try (Connection owner = DriverManager.getConnection("jdbc:columba:" + database);
+             Statement statement = owner.createStatement()) {
+            statement.execute("ALTER SERVER ROLE sysadmin DROP MEMBER alice");
+            statement.execute("DROP LOGIN bob");
+            // Marked as a login, a connection has that login's rights from then on, and no way back.
+            dev.columba.jdbc.ColumbaConnection columba = owner.unwrap(dev.columba.jdbc.ColumbaConnection.class);
+            columba.authenticatedAs("alice");
+            assertEquals("42501", assertThrows(SQLException.class,
+                    () -> statement.execute("CREATE LOGIN dave WITH PASSWORD = 'd'")).getSQLState());
+            assertEquals("22023", assertThrows(SQLException.class, () -> columba.authenticatedAs("owner")).getSQLState());
+        }
+    }
+
+    @Test
     void alterAndDropLoginTakeEffectForTheNextConnectionAndSurviveARestart() throws Exception {
         Path database = database("alter");
         ServerConfig config = ServerConfig.of(database).withPort(0).withAuthentication(ServerConfig.Authentication.SCRAM);
@@ -118,7 +169,7 @@ class ServerSecurityTest {
                     }
                     assertEquals(1, seen.size(), seen.toString());
                     assertTrue(seen.get(0).startsWith("alice|"), seen.toString());
-                    assertTrue(seen.get(0).endsWith("|S|SQL_LOGIN|SCRAM-SHA-256|"), seen.toString());
+                    assertTrue(seen.get(0).endsWith("|S|SQL_LOGIN|SCRAM-SHA-256|t|"), seen.toString());
                     assertFalse(seen.get(0).contains("$"), "no verifier shown: " + seen);
                 }
             }

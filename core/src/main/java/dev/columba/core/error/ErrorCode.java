@@ -46,6 +46,8 @@ public enum ErrorCode {
     /** The database was opened read-only (wal_recovery_mode = read_only_consistent): nothing can change it. */
     DATABASE_READ_ONLY(1052, Category.USER, "25006"),
     QUERY_CANCELLED(1060, Category.USER, "57014"),
+    /** The session's login may not do this (managing logins takes sysadmin); PostgreSQL's insufficient_privilege. */
+    INSUFFICIENT_PRIVILEGE(1070, Category.USER, "42501"),
     DIVISION_BY_ZERO(1100, Category.USER, "22012"),
     INVALID_CAST(1101, Category.USER, "22018"),
     INVALID_ESCAPE_SEQUENCE(1102, Category.USER, "22025"),

@@ -97,11 +97,16 @@ final class DdlExecutor {
                 || statement instanceof SqlCreateView || statement instanceof SqlDropView
                 || statement instanceof SqlPartitionFunction || statement instanceof SqlPartitionScheme
                 || statement instanceof SqlDropPartitionObject
-                || statement instanceof dev.columba.planner.parser.SqlLogin;
+                || statement instanceof dev.columba.planner.parser.SqlLogin
+                || statement instanceof dev.columba.planner.parser.SqlServerRoleMember;
     }
 
     private Database database() {
         return session.database();
+    }
+
+    private LoginDdl logins() {
+        return new LoginDdl(database(), session.login());
     }
 
     private PartitionDdl partitions() {
@@ -131,7 +136,8 @@ final class DdlExecutor {
                 case SqlPartitionFunction function -> partitions().createFunction(transaction, function);
                 case SqlPartitionScheme scheme -> partitions().createScheme(transaction, scheme);
                 case SqlDropPartitionObject drop -> partitions().drop(transaction, drop);
-                case dev.columba.planner.parser.SqlLogin login -> new LoginDdl(database()).execute(transaction, login);
+                case dev.columba.planner.parser.SqlLogin login -> logins().execute(transaction, login);
+                case dev.columba.planner.parser.SqlServerRoleMember member -> logins().execute(transaction, member);
                 default -> throw new ColumbaException(ErrorCode.INTERNAL, "not a DDL statement: " + statement.getKind());
             }
             succeeded = true;

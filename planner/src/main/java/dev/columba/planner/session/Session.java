@@ -112,6 +112,9 @@ public final class Session implements AutoCloseable {
     private String lastText;
     private String lastNormalized;
 
+    /** The login the wire server authenticated this session as; null: the database's owner (embedded use). */
+    private volatile String login;
+
     Session(Engine engine) {
         this.engine = engine;
         this.ddl = new DdlExecutor(this);
@@ -121,6 +124,24 @@ public final class Session implements AutoCloseable {
 
     public Engine engine() {
         return engine;
+    }
+
+    /**
+     * Marks this session as run for {@code login}, whom the wire server authenticated: from now on it may do
+     * what that login may (managing logins takes sysadmin), checked against the catalog at each statement. A
+     * session not so marked is the database's owner's (an embedded connection opened the files). Once only.
+     */
+    public void authenticatedAs(String login) {
+        java.util.Objects.requireNonNull(login, "login");
+        if (this.login != null) {
+            throw new IllegalStateException("session already runs for login " + this.login);
+        }
+        this.login = login;
+    }
+
+    /** The login this session runs for, or null for the database's owner. */
+    public String login() {
+        return login;
     }
 
     /** The allocator this session keeps for its next statement, still kept; null if none (for tests). */

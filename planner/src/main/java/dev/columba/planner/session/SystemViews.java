@@ -51,7 +51,7 @@ final class SystemViews {
     static Map<String, ColumbaTable> create(Database database, List<CatalogEntry> entries, PlanCache planCache) {
         Map<String, ColumbaTable> views = new LinkedHashMap<>();
         add(views, "server_principals", schema("name", NAME, "principal_id", SqlType.INT, "type", NAME,
-                "type_desc", NAME, "authentication", NAME), () -> serverPrincipals(entries));
+                "type_desc", NAME, "authentication", NAME, "is_sysadmin", SqlType.BOOLEAN), () -> serverPrincipals(entries));
         add(views, "tables", schema("table_name", NAME, "object_id", SqlType.INT, "storage", NAME, "row_count", SqlType.BIGINT),
                 () -> tables(entries));
         add(views, "columns", schema("table_name", NAME, "column_id", SqlType.INT, "column_name", NAME, "type_name", NAME,
@@ -304,13 +304,14 @@ final class SystemViews {
 
     /**
      * The logins (SQL Server's sys.server_principals, type S = SQL_LOGIN): names and how they
-     * authenticate, never their verifiers.
+     * authenticate, never their verifiers, and whether each is a member of sysadmin (SQL Server asks
+     * {@code IS_SRVROLEMEMBER}; here it is a column).
      */
     private static List<Object[]> serverPrincipals(List<CatalogEntry> entries) {
         List<Object[]> rows = new ArrayList<>();
         for (CatalogEntry entry : entries) {
             if (entry instanceof CatalogEntry.Login login) {
-                rows.add(new Object[] {login.name(), login.objectId(), "S", "SQL_LOGIN", "SCRAM-SHA-256"});
+                rows.add(new Object[] {login.name(), login.objectId(), "S", "SQL_LOGIN", "SCRAM-SHA-256", login.sysadmin()});
             }
         }
         return rows;

@@ -22,6 +22,32 @@ import org.junit.jupiter.api.Test;
 class DdlParserTest {
 
     @Test
+    void serverRoleMembershipInSqlServersAndPostgresqlsWords() {
+        SqlServerRoleMember add = RoundTrip.parse("ALTER SERVER ROLE sysadmin ADD MEMBER alice", SqlServerRoleMember.class);
+        assertEquals("sysadmin", add.role());
+        assertTrue(add.add());
+        assertEquals("alice", add.member());
+        assertFalse(RoundTrip.parse("alter server role SYSADMIN drop member bob", SqlServerRoleMember.class).add());
+
+        SqlLogin superuser = RoundTrip.parse("CREATE USER carol WITH SUPERUSER PASSWORD 'c'", SqlLogin.class);
+        assertEquals(Optional.of(true), superuser.superuser());
+        assertEquals(Optional.of("c"), superuser.password());
+        assertEquals("CREATE USER [carol] WITH SUPERUSER PASSWORD '***'", RoundTrip.written(
+                "CREATE USER carol SUPERUSER PASSWORD 'c'"));
+        SqlLogin demoted = RoundTrip.parse("ALTER USER carol NOSUPERUSER", SqlLogin.class);
+        assertEquals(Optional.of(false), demoted.superuser());
+        assertEquals(Optional.empty(), demoted.password());
+        assertEquals(Optional.empty(), RoundTrip.parse("CREATE LOGIN d WITH PASSWORD = 'x'", SqlLogin.class).superuser());
+
+        ColumbaParseException unknown = assertThrows(ColumbaParseException.class,
+                () -> ColumbaSqlParser.parse("CREATE USER e WITH CREATEDB PASSWORD 'x'"));
+        assertTrue(unknown.getMessage().contains("take SUPERUSER, NOSUPERUSER and PASSWORD 'password', not CREATEDB"),
+                unknown.getMessage());
+        assertThrows(ColumbaParseException.class, () -> ColumbaSqlParser.parse("CREATE USER e WITH SUPERUSER"));
+        assertThrows(ColumbaParseException.class, () -> ColumbaSqlParser.parse("DROP USER e SUPERUSER"));
+    }
+
+    @Test
     void uniqueAndCheckConstraintsAtColumnAndTableLevel() {
         SqlCreateTable create = RoundTrip.parse("""
                 CREATE TABLE t (

@@ -46,7 +46,7 @@ class ParseErrorTest {
         for (String sql : List.of("CREATE LOGIN a WITH PASSWORD 'hunter2'",
                 "CREATE LOGIN a WITH PASSWORD = 'hunter2' garbage",
                 "ALTER LOGIN a WITH PASSWORD = 'hunter2' OLD_PASSWORD = 'swordfish'",
-                "CREATE USER b WITH PASSWORD 'it''s' SUPERUSER",
+                "CREATE USER b WITH PASSWORD 'it''s' = 1",
                 "SELECT 1; CREATE LOGIN c WITH PASSWORD 'hunter2' 'hunter2'")) {
             ColumbaParseException error = parseError(sql);
             for (String secret : List.of("hunter2", "swordfish", "it's", "it''s", "it\\'s")) {

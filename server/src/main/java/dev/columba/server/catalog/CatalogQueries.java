@@ -10,7 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -164,10 +164,14 @@ public final class CatalogQueries {
             return List.of();
         }
 
-        /** The names of the database's logins ({@code sys.server_principals}); read on demand. */
-        default List<String> logins() {
+        /** The database's logins ({@code sys.server_principals}); read on demand. */
+        default List<Role> logins() {
             return List.of();
         }
+    }
+
+    /** A row of {@code pg_roles}: a login, and whether it is a member of sysadmin (PostgreSQL's superuser). */
+    public record Role(String name, boolean superuser) {
     }
 
     /** A row of {@code pg_cursors}: one open cursor of the session. */
@@ -454,16 +458,18 @@ public final class CatalogQueries {
      */
     private static CatalogResult roles(String sql, CatalogSource catalog) {
         Optional<Pattern> names = regexFilter(sql, "r\\.rolname");
-        // The connected user and every login: Columba has no permissions yet, so each may do what a superuser does.
-        TreeSet<String> roles = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-        roles.add(catalog.user());
-        roles.addAll(catalog.logins());
-        List<String> users = roles.stream()
-                .filter(user -> names.map(pattern -> pattern.matcher(user).find()).orElse(true)).toList();
-        return evaluate(SelectList.of(sql), users, user -> item -> switch (item.expression()) {
-            case "r.rolname" -> Value.of(PgTypes.NAME, user);
-            case "r.rolsuper", "r.rolinherit", "r.rolcreaterole", "r.rolcreatedb", "r.rolcanlogin" ->
-                    Value.of(PgTypes.BOOL, true);
+        // Every login, and the connected user if no login has its name: the database's owner, who may do everything.
+        TreeMap<String, Role> roles = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        roles.put(catalog.user(), new Role(catalog.user(), true));
+        catalog.logins().forEach(login -> roles.put(login.name(), login));
+        List<Role> users = roles.values().stream()
+                .filter(role -> names.map(pattern -> pattern.matcher(role.name()).find()).orElse(true)).toList();
+        return evaluate(SelectList.of(sql), users, role -> item -> switch (item.expression()) {
+            case "r.rolname" -> Value.of(PgTypes.NAME, role.name());
+            // Managing logins (CREATE ROLE's part) takes sysadmin; Columba has no CREATE DATABASE.
+            case "r.rolsuper", "r.rolcreaterole" -> Value.of(PgTypes.BOOL, role.superuser());
+            case "r.rolcreatedb" -> Value.of(PgTypes.BOOL, false);
+            case "r.rolinherit", "r.rolcanlogin" -> Value.of(PgTypes.BOOL, true);
             case "r.rolreplication", "r.rolbypassrls" -> Value.of(PgTypes.BOOL, false);
             case "r.rolconnlimit" -> Value.of(PgTypes.INT4, -1);
             case "r.rolvaliduntil" -> Value.of(PgTypes.TIMESTAMPTZ, null);

@@ -1,5 +1,6 @@
 package dev.columba.server.session;
 
+import dev.columba.jdbc.ColumbaConnection;
 import dev.columba.server.catalog.CatalogQueries;
 import dev.columba.server.catalog.CatalogQueryException;
 import dev.columba.server.catalog.CatalogResult;
@@ -128,17 +129,17 @@ public final class ClientSession {
         }
 
         @Override
-        public List<String> logins() {
-            List<String> names = new ArrayList<>();
+        public List<CatalogQueries.Role> logins() {
+            List<CatalogQueries.Role> roles = new ArrayList<>();
             try (Statement statement = connection.createStatement();
-                 ResultSet logins = statement.executeQuery("SELECT name FROM sys.server_principals")) {
+                 ResultSet logins = statement.executeQuery("SELECT name, is_sysadmin FROM sys.server_principals")) {
                 while (logins.next()) {
-                    names.add(logins.getString(1));
+                    roles.add(new CatalogQueries.Role(logins.getString(1), logins.getBoolean(2)));
                 }
             } catch (SQLException e) {
                 throw new CatalogQueryException(sqlState(e), "cannot read the logins: " + e.getMessage());
             }
-            return names;
+            return roles;
         }
 
         @Override
@@ -348,9 +349,32 @@ public final class ClientSession {
         completeStartup();
     }
 
+    /**
+     * Runs the session's connection for the login named {@code user}, if the database has one, whichever way the
+     * client was let in (a login's password, or trust naming it): it may then do what that login may. A user
+     * name that is no login (the server's {@code --password} user, or a trusted name) acts for the database's
+     * owner. Returns whether the session may do everything (PostgreSQL's {@code is_superuser}).
+     */
+    private boolean runForLogin(String user) throws SQLException {
+        ColumbaConnection columba = connection.unwrap(ColumbaConnection.class);
+        if (columba.loginVerifier(user).isEmpty()) {
+            return true;
+        }
+        columba.authenticatedAs(user);
+        try (PreparedStatement sysadmin = connection.prepareStatement(
+                "SELECT is_sysadmin FROM sys.server_principals WHERE lower(name) = lower(CAST(? AS VARCHAR(128)))")) {
+            sysadmin.setString(1, user);
+            try (ResultSet row = sysadmin.executeQuery()) {
+                return row.next() && row.getBoolean(1);
+            }
+        }
+    }
+
     private void completeStartup() {
+        boolean superuser;
         try {
             connection = DriverManager.getConnection(config.jdbcUrl());
+            superuser = runForLogin(startupParameters.get("user"));
         } catch (SQLException e) {
             fatal(sqlState(e), "cannot open the database: " + e.getMessage());
             return;
@@ -367,7 +391,7 @@ public final class ClientSession {
         parameters.put("TimeZone", startupParameters.getOrDefault("TimeZone", "UTC"));
         parameters.put("integer_datetimes", "on");
         parameters.put("standard_conforming_strings", "on");
-        parameters.put("is_superuser", "on");
+        parameters.put("is_superuser", superuser ? "on" : "off");
         parameters.put("session_authorization", startupParameters.get("user"));
         parameters.put("application_name", startupParameters.getOrDefault("application_name", ""));
         parameters.put("default_transaction_read_only", "off");

@@ -163,10 +163,11 @@ public sealed interface CatalogEntry {
     /**
      * A login of the wire server (SQL Server's CREATE LOGIN): a name and its SCRAM-SHA-256 verifier
      * in PostgreSQL's text form ({@code SCRAM-SHA-256$4096:salt$StoredKey:ServerKey}), never the
-     * password. Logins are server-level principals: their names are a namespace of their own, which
-     * {@link Catalog#byName} does not search. It owns no pages.
+     * password, and whether it is a member of the sysadmin server role (SQL Server's fixed role; PostgreSQL's
+     * SUPERUSER), which alone may manage logins. Logins are server-level principals: their names are a namespace
+     * of their own, which {@link Catalog#byName} does not search. It owns no pages.
      */
-    record Login(int objectId, String name, String verifier) implements CatalogEntry {
+    record Login(int objectId, String name, String verifier, boolean sysadmin) implements CatalogEntry {
         public Login {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(verifier, "verifier");
@@ -187,7 +188,7 @@ public sealed interface CatalogEntry {
         /** Never the verifier: a login printed by mistake shows nothing to attack offline. */
         @Override
         public String toString() {
-            return "Login[objectId=" + objectId + ", name=" + name + "]";
+            return "Login[objectId=" + objectId + ", name=" + name + (sysadmin ? ", sysadmin" : "") + "]";
         }
     }
 }

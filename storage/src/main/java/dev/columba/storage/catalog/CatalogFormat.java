@@ -27,9 +27,10 @@ public final class CatalogFormat {
 
     /**
      * The newest entry version this build reads. Tables and indexes are written as version 1, views
-     * as 2, partition functions and schemes as 3, an index with a descending key column as 4, logins as 5.
+     * as 2, partition functions and schemes as 3, an index with a descending key column as 4, logins as 5,
+     * a login in a server role as 6.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     /** The version tables and indexes are written in, unchanged since version 1, so older builds read them. */
     static final int VERSION_TABLES_AND_INDEXES = 1;
     /** The first version with views. */
@@ -48,6 +49,9 @@ public final class CatalogFormat {
     /** The first version with logins. */
     static final int VERSION_LOGINS = 5;
     static final int KIND_LOGIN = 6;
+    /** The first version with a login's server roles (a byte after its verifier). */
+    static final int VERSION_SERVER_ROLES = 6;
+    static final int ROLE_SYSADMIN = 1;
 
     /** The catalog B+tree key of an object: its id as four big-endian bytes. */
     public static byte[] key(int objectId) {
@@ -60,7 +64,7 @@ public final class CatalogFormat {
             out.writeByte(switch (entry) {
                 case CatalogEntry.View ignored -> VERSION_VIEWS;
                 case CatalogEntry.PartitionObject ignored -> VERSION_PARTITIONS;
-                case CatalogEntry.Login ignored -> VERSION_LOGINS;
+                case CatalogEntry.Login login -> login.sysadmin() ? VERSION_SERVER_ROLES : VERSION_LOGINS;
                 case CatalogEntry.Table ignored -> VERSION_TABLES_AND_INDEXES;
                 case CatalogEntry.Index index -> index.anyDescending() ? VERSION_DESCENDING_KEYS
                         : VERSION_TABLES_AND_INDEXES;
@@ -122,6 +126,9 @@ public final class CatalogFormat {
                     out.writeInt(login.objectId());
                     out.writeUTF(login.name());
                     out.writeUTF(login.verifier());
+                    if (login.sysadmin()) {
+                        out.writeByte(ROLE_SYSADMIN);
+                    }
                 }
             }
         } catch (IOException e) {
@@ -229,7 +236,13 @@ public final class CatalogFormat {
                     }
                     int objectId = in.readInt();
                     String name = in.readUTF();
-                    yield new CatalogEntry.Login(objectId, name, in.readUTF());
+                    String verifier = in.readUTF();
+                    int roles = version >= VERSION_SERVER_ROLES ? in.readUnsignedByte() : 0;
+                    if ((roles & ~ROLE_SYSADMIN) != 0) {
+                        throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of login " + name
+                                + " has server roles " + roles + ", of which only 1 (sysadmin) is defined");
+                    }
+                    yield new CatalogEntry.Login(objectId, name, verifier, roles == ROLE_SYSADMIN);
                 }
                 default -> throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of unknown kind " + kind);
             };

@@ -175,7 +175,7 @@ public final class Tables {
             case CatalogEntry.View view -> new CatalogEntry.View(view.objectId(), newName, view.definition(), view.schema());
             case CatalogEntry.PartitionObject object -> new CatalogEntry.PartitionObject(object.objectId(), newName,
                     object.kind(), object.definition());
-            case CatalogEntry.Login login -> new CatalogEntry.Login(login.objectId(), newName, login.verifier());
+            case CatalogEntry.Login login -> new CatalogEntry.Login(login.objectId(), newName, login.verifier(), login.sysadmin());
         };
         database.catalog().put(transaction.writes(), database.allocator(), renamed, transaction.systemCounters());
     }

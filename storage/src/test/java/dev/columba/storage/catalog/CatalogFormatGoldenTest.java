@@ -54,7 +54,9 @@ class CatalogFormatGoldenTest {
     private static final String VERIFIER = "SCRAM-SHA-256$4096:AA==$AA==:AA==";
     private static final String LOGIN_V5 = "05" + "06" + "0000006a" + "0005" + "616c696365" + "0021"
             + "534352414d2d5348412d32353624343039363a41413d3d2441413d3d3a41413d3d";
-    private static final CatalogEntry.Login LOGIN = new CatalogEntry.Login(106, "alice", VERIFIER);
+    private static final CatalogEntry.Login LOGIN = new CatalogEntry.Login(106, "alice", VERIFIER, false);
+    private static final String SYSADMIN_V6 = "06" + LOGIN_V5.substring(2) + "01";
+    private static final CatalogEntry.Login SYSADMIN = new CatalogEntry.Login(106, "alice", VERIFIER, true);
 
     @Test
     void aLoginIsAVersionFiveEntry() {
@@ -65,6 +67,22 @@ class CatalogFormatGoldenTest {
         assertEquals("[INDEX_CORRUPT] catalog entry of version 4 is a login, which needs version 5",
                 corrupt.getMessage());
         assertTrue(!LOGIN.toString().contains("SCRAM"), "a login's text form hides its verifier");
+    }
+
+    @Test
+    void aSysadminLoginIsAVersionSixEntryAndOthersStayVersionFive() {
+        assertEquals(SYSADMIN_V6, HEX.formatHex(CatalogFormat.encode(SYSADMIN)));
+        assertEquals(SYSADMIN, CatalogFormat.decode(HEX.parseHex(SYSADMIN_V6)));
+        // A version-5 login (written before server roles) reads as no role's member; so does a version 6 with none.
+        assertEquals(LOGIN, CatalogFormat.decode(HEX.parseHex(LOGIN_V5)));
+        assertEquals(LOGIN, CatalogFormat.decode(HEX.parseHex("06" + LOGIN_V5.substring(2) + "00")));
+        ColumbaException unknownRole = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex("06" + LOGIN_V5.substring(2) + "03")));
+        assertEquals("[INDEX_CORRUPT] catalog entry of login alice has server roles 3, of which only 1 (sysadmin)"
+                + " is defined", unknownRole.getMessage());
+        ColumbaException tooNew = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex("07" + LOGIN_V5.substring(2) + "01")));
+        assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
     }
 
     @Test
@@ -126,9 +144,9 @@ class CatalogFormatGoldenTest {
     @Test
     void aNewerVersionIsTooNew() {
         ColumbaException tooNew = assertThrows(ColumbaException.class,
-                () -> CatalogFormat.decode(HEX.parseHex("06" + VIEW_V2.substring(2))));
+                () -> CatalogFormat.decode(HEX.parseHex("07" + VIEW_V2.substring(2))));
         assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
-        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 6, newer than this build (5)", tooNew.getMessage());
+        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 7, newer than this build (6)", tooNew.getMessage());
     }
 
     @Test
