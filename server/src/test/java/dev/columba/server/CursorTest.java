@@ -182,8 +182,6 @@ class CursorTest {
             statement.execute("DECLARE c CURSOR FOR SELECT id FROM t ORDER BY id");
             assertSqlState("55000", () -> statement.execute("FETCH BACKWARD 1 FROM c"));
             connection.rollback();
-            assertSqlState("0A000", () -> statement.execute("DECLARE s SCROLL CURSOR FOR SELECT 1"));
-            connection.rollback();
             assertSqlState("42601", () -> statement.execute("DECLARE d CURSOR FOR INSERT INTO t VALUES (99, 'x')"));
             connection.rollback();
             assertSqlState("42601", () -> statement.execute("FETCH 1 FROM"));
@@ -192,6 +190,53 @@ class CursorTest {
             connection.rollback();
             assertEquals(List.of("10"), rows(statement, "SELECT COUNT(*) FROM t"), "the table is untouched");
             connection.rollback();
+        }
+    }
+
+    /** A SCROLL cursor moves as PostgreSQL's does (the expected rows are PostgreSQL 15's for the same statements). */
+    @Test
+    void aScrollCursorGoesBackwardAndJumps() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            statement.execute("DECLARE s SCROLL CURSOR FOR SELECT id FROM t ORDER BY id");
+            assertEquals(List.of("1", "2", "3"), rows(statement, "FETCH 3 FROM s"));
+            assertEquals(List.of("2"), rows(statement, "FETCH PRIOR FROM s"));
+            assertEquals(List.of("1"), rows(statement, "FETCH BACKWARD 5 FROM s"), "stops before the first row");
+            assertEquals(List.of(), rows(statement, "FETCH PRIOR FROM s"));
+            assertEquals(List.of("1"), rows(statement, "FETCH NEXT FROM s"));
+            assertEquals(List.of("10"), rows(statement, "FETCH LAST FROM s"));
+            assertEquals(List.of(), rows(statement, "FETCH NEXT FROM s"));
+            assertEquals(List.of("10"), rows(statement, "FETCH PRIOR FROM s"), "from after the last row");
+            assertEquals(List.of("4"), rows(statement, "FETCH ABSOLUTE 4 FROM s"));
+            assertEquals(List.of("2"), rows(statement, "FETCH RELATIVE -2 FROM s"));
+            assertEquals(List.of("2"), rows(statement, "FETCH RELATIVE 0 FROM s"), "the current row again");
+            assertEquals(List.of("2"), rows(statement, "FETCH 0 FROM s"));
+            assertEquals(List.of("8"), rows(statement, "FETCH ABSOLUTE -3 FROM s"));
+            assertEquals(List.of("1"), rows(statement, "FETCH FIRST FROM s"));
+            assertEquals(List.of(), rows(statement, "FETCH ABSOLUTE 0 FROM s"));
+            assertEquals(List.of(), rows(statement, "FETCH ABSOLUTE 20 FROM s"));
+            assertEquals(List.of("10", "9", "8", "7", "6", "5", "4", "3", "2", "1"),
+                    rows(statement, "FETCH BACKWARD ALL FROM s"));
+            assertEquals(3, statement.executeUpdate("MOVE FORWARD 3 IN s"));
+            assertEquals(List.of("2", "1"), rows(statement, "FETCH BACKWARD ALL FROM s"));
+            assertEquals(1, statement.executeUpdate("MOVE LAST IN s"));
+            assertEquals(List.of("9", "8"), rows(statement, "FETCH BACKWARD 2 FROM s"));
+            assertEquals(List.of("s:t"), rows(statement, "SELECT name, is_scrollable FROM pg_catalog.pg_cursors"));
+            statement.execute("DECLARE n NO SCROLL CURSOR FOR SELECT id FROM t ORDER BY id");
+            assertEquals(List.of("1"), rows(statement, "FETCH NEXT FROM n"));
+            assertSqlState("55000", () -> statement.execute("FETCH PRIOR FROM n"));
+            connection.rollback();
+        }
+        // A SCROLL cursor WITH HOLD keeps its rows after the commit that ends its block.
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            statement.execute("DECLARE held SCROLL CURSOR WITH HOLD FOR SELECT id FROM t ORDER BY id");
+            assertEquals(List.of("1", "2"), rows(statement, "FETCH 2 FROM held"));
+            connection.commit();
+            assertEquals(List.of("10"), rows(statement, "FETCH LAST FROM held"));
+            assertEquals(List.of("1"), rows(statement, "FETCH FIRST FROM held"));
+            statement.execute("CLOSE held");
+            connection.commit();
         }
     }
 

@@ -175,7 +175,7 @@ public final class CatalogQueries {
     }
 
     /** A row of {@code pg_cursors}: one open cursor of the session. */
-    public record OpenCursor(String name, String statement, boolean holdable, boolean binary) {
+    public record OpenCursor(String name, String statement, boolean holdable, boolean binary, boolean scrollable) {
     }
 
     // ---- pg_cursors ---------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ public final class CatalogQueries {
             case "statement" -> Value.of(PgTypes.TEXT, cursor.statement());
             case "is_holdable" -> Value.of(PgTypes.BOOL, cursor.holdable());
             case "is_binary" -> Value.of(PgTypes.BOOL, cursor.binary());
-            case "is_scrollable" -> Value.of(PgTypes.BOOL, false);
+            case "is_scrollable" -> Value.of(PgTypes.BOOL, cursor.scrollable());
             default -> Value.literal(item);
         });
     }

@@ -125,7 +125,7 @@ public final class ClientSession {
         @Override
         public List<CatalogQueries.OpenCursor> cursors() {
             return cursors.values().stream().map(cursor -> new CatalogQueries.OpenCursor(cursor.name(),
-                    cursor.query(), cursor.holdable(), cursor.binary())).toList();
+                    cursor.query(), cursor.holdable(), cursor.binary(), cursor.scrollable())).toList();
         }
 
         @Override
@@ -741,10 +741,6 @@ public final class ClientSession {
      */
     private void declareCursor(Command.Declare declare, SqlText.JdbcSql jdbc, Object[] values) throws SQLException {
         refuseInFailedBlock();
-        if (declare.scroll()) {
-            throw new WireSqlException("0A000", "SCROLL cursors are not supported: Columba's cursors only go forward"
-                    + " (declare \"" + declare.name() + "\" without SCROLL)");
-        }
         if (block == Block.NONE && !declare.hold()) {
             throw new WireSqlException("25P01", "DECLARE CURSOR can only be used in transaction blocks");
         }

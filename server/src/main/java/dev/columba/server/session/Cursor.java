@@ -5,6 +5,7 @@ import dev.columba.server.protocol.BackendMessage.Field;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -18,9 +19,12 @@ import java.util.function.Consumer;
  * its transaction's commit, as PostgreSQL materializes one at commit. A catalog query's rows are the server's own
  * list.
  *
- * <p>Only forward: a cursor's position is the number of the row it stands on (0 before the first, one past the
- * last after the end), as PostgreSQL counts it, and anything that would go back or re-read the current row is
- * refused with 55000, as PostgreSQL refuses it for a NO SCROLL cursor.
+ * <p>A cursor's position is the number of the row it stands on (0 before the first, one past the last after the
+ * end), as PostgreSQL counts it. A NO SCROLL cursor (the default) only goes forward: anything that would go back or
+ * re-read the current row is refused with 55000, as PostgreSQL refuses it. A SCROLL cursor goes anywhere (PRIOR,
+ * FIRST, LAST, ABSOLUTE, RELATIVE, BACKWARD): it keeps every row it has read from the result, in the server's
+ * memory (PostgreSQL keeps them in a tuplestore that spills to disk; Columba does not spill them yet), and reads
+ * on only as far as a FETCH needs (LAST and negative ABSOLUTE read to the end).
  *
  * <p>Lifetime: a cursor without HOLD ends with its transaction block; one WITH HOLD outlives the commit of the
  * block that declared it and ends at CLOSE or when the session ends. Not thread-safe: its session's thread only.
@@ -36,35 +40,38 @@ final class Cursor {
     private final Statement statement;
     private final ResultSet rows;
     private final List<Object[]> listed;
+    private final boolean scrollable;
+    /** A scrollable cursor's rows read so far (all of them for a catalog answer); null for a NO SCROLL one. */
+    private final List<Object[]> kept;
     /** Declared in the transaction block open now: a rollback of the block removes it even WITH HOLD. */
     private boolean inOpenBlock;
     private long position;
     private boolean pastEnd;
 
-    private Cursor(String name, String query, boolean holdable, boolean binary, List<Field> fields,
-                   Statement statement, ResultSet rows, List<Object[]> listed, boolean inOpenBlock) {
-        this.name = name;
-        this.query = query;
-        this.holdable = holdable;
-        this.binary = binary;
+    private Cursor(Command.Declare declare, List<Field> fields, Statement statement, ResultSet rows,
+                   List<Object[]> listed, boolean inOpenBlock) {
+        this.name = declare.name();
+        this.query = declare.query();
+        this.holdable = declare.hold();
+        this.binary = declare.binary();
+        this.scrollable = declare.scroll();
         this.fields = List.copyOf(fields);
         this.statement = statement;
         this.rows = rows;
         this.listed = listed;
+        this.kept = !scrollable ? null : listed != null ? listed : new ArrayList<>();
         this.inOpenBlock = inOpenBlock;
     }
 
     /** A cursor over a Columba result; the cursor owns and closes {@code statement}. */
     static Cursor ofResult(Command.Declare declare, List<Field> fields, Statement statement, ResultSet rows,
                            boolean inOpenBlock) {
-        return new Cursor(declare.name(), declare.query(), declare.hold(), declare.binary(), fields, statement, rows,
-                null, inOpenBlock);
+        return new Cursor(declare, fields, statement, rows, null, inOpenBlock);
     }
 
     /** A cursor over rows the server computed (a catalog query). */
     static Cursor ofRows(Command.Declare declare, List<Field> fields, List<Object[]> rows, boolean inOpenBlock) {
-        return new Cursor(declare.name(), declare.query(), declare.hold(), declare.binary(), fields, null, null,
-                List.copyOf(rows), inOpenBlock);
+        return new Cursor(declare, fields, null, null, List.copyOf(rows), inOpenBlock);
     }
 
     String name() {
@@ -81,6 +88,11 @@ final class Cursor {
 
     boolean binary() {
         return binary;
+    }
+
+    /** Declared SCROLL: it may go backward. */
+    boolean scrollable() {
+        return scrollable;
     }
 
     List<Field> fields() {
@@ -107,6 +119,9 @@ final class Cursor {
      * whether it stands on a row (1) or not (0).
      */
     long fetch(Command.Fetch fetch, List<Field> rowFields, Consumer<BackendMessage> sink) throws SQLException {
+        if (scrollable) {
+            return scroll(fetch, rowFields, sink);
+        }
         long count = fetch.count();
         boolean staysPut = fetch.direction() == Command.Fetch.Direction.ABSOLUTE ? count == position && count > 0 : count == 0;
         if (sink == null && staysPut) {
@@ -173,6 +188,100 @@ final class Cursor {
 
     private BackendMessage.DataRow currentRow(List<Field> rowFields) throws SQLException {
         return rows != null ? Rows.dataRow(rows, rowFields) : Rows.catalogRow(listed.get((int) position - 1), rowFields);
+    }
+
+    /**
+     * A FETCH or MOVE of a SCROLL cursor, as PostgreSQL moves one: FORWARD n and BACKWARD n step row by row and
+     * send each row they reach (BACKWARD in reverse order) until they leave the rows; ABSOLUTE and RELATIVE jump to
+     * one position and send its row if it has one; FETCH 0 (RELATIVE 0) sends the current row again.
+     */
+    private long scroll(Command.Fetch fetch, List<Field> rowFields, Consumer<BackendMessage> sink) throws SQLException {
+        long count = fetch.count();
+        switch (fetch.direction()) {
+            case FORWARD -> {
+                if (count == 0) {
+                    return land(position, rowFields, sink);
+                }
+                long step = count > 0 ? 1 : -1;
+                long wanted = count == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(count);
+                long taken = 0;
+                while (taken < wanted) {
+                    long next = position + step;
+                    if (next <= 0) {
+                        position = 0;
+                        break;
+                    }
+                    if (!rowAt(next)) {
+                        position = kept.size() + 1;
+                        break;
+                    }
+                    position = next;
+                    send(rowFields, sink);
+                    taken++;
+                }
+                return taken;
+            }
+            case ABSOLUTE -> {
+                // ABSOLUTE -n counts from the end: the last row is -1.
+                long target = count >= 0 ? count : Math.max(0, rowCount() + 1 + count);
+                return land(target, rowFields, sink);
+            }
+            case RELATIVE -> {
+                long target = count >= 0 ? (position > Long.MAX_VALUE - count ? Long.MAX_VALUE : position + count)
+                        : Math.max(0, position + count);
+                return land(target, rowFields, sink);
+            }
+            default -> throw new IllegalStateException("no such direction: " + fetch.direction());
+        }
+    }
+
+    /** Moves to {@code target} and sends its row if it has one (1), else stands before the first or after the last (0). */
+    private long land(long target, List<Field> rowFields, Consumer<BackendMessage> sink) throws SQLException {
+        if (target <= 0) {
+            position = 0;
+            return 0;
+        }
+        if (!rowAt(target)) {
+            position = kept.size() + 1;
+            return 0;
+        }
+        position = target;
+        send(rowFields, sink);
+        return 1;
+    }
+
+    /** Whether row {@code number} (from 1) exists, reading the result on as far as it. */
+    private boolean rowAt(long number) throws SQLException {
+        while (kept.size() < number && readOne()) {
+            // reading on
+        }
+        return number >= 1 && number <= kept.size();
+    }
+
+    /** Every row, read to the end. */
+    private long rowCount() throws SQLException {
+        while (readOne()) {
+            // reading to the end
+        }
+        return kept.size();
+    }
+
+    private boolean readOne() throws SQLException {
+        if (rows == null || pastEnd) {
+            return false;
+        }
+        if (!rows.next()) {
+            pastEnd = true;
+            return false;
+        }
+        kept.add(Rows.values(rows, fields));
+        return true;
+    }
+
+    private void send(List<Field> rowFields, Consumer<BackendMessage> sink) {
+        if (sink != null) {
+            sink.accept(Rows.catalogRow(kept.get((int) (position - 1)), rowFields));
+        }
     }
 
     private WireSqlException backwards(String what) {
