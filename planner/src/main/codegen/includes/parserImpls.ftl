@@ -912,7 +912,7 @@ SqlNode ColumbaLogin() :
         <USER> name = SimpleIdentifier()
         [ <WITH> ]
         (
-            <PASSWORD> password = SimpleStringLiteral()
+            LOOKAHEAD(2) <PASSWORD> password = SimpleStringLiteral()
         |
             option = SimpleIdentifier() {
                 if (option.getSimple().equalsIgnoreCase("SUPERUSER")) {

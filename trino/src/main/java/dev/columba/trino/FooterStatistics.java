@@ -1,8 +1,10 @@
 package dev.columba.trino;
 
+import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.file.SegmentDistinct;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
@@ -18,15 +20,19 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * A table's statistics for Trino's cost-based optimizer, from what the rowgroups already record:
  * the row count from the rowgroup directory, and per column the NULL fraction and the min/max range
  * (numbers, dates and timestamps, as Trino wants them: doubles) from the compressed rowgroups'
- * footers. Delta rowgroups have no footer: their rows count, their values are not seen, so the
- * range may miss a fresh row's value (an estimate). No distinct counts yet: the footers keep none.
- * Reads every compressed rowgroup's footer (its file mapped) at each call, when a query is planned.
+ * footers, and the distinct values of whole-number and string columns estimated from the footers as the
+ * embedded planner estimates them ({@link SegmentDistinct}: value runs and min/max for whole numbers, the
+ * larger of the primary dictionary's entries and the rowgroups' dictionary builders' for strings). Delta rowgroups have
+ * no footer: their rows count, their values are not seen, so the range may miss a fresh row's value (an
+ * estimate). Reads every compressed rowgroup's footer (its file mapped) at each call, when a query is planned.
  */
 final class FooterStatistics {
     private FooterStatistics() {
@@ -40,6 +46,13 @@ final class FooterStatistics {
         double[] min = new double[columnCount];
         double[] max = new double[columnCount];
         boolean[] ranged = new boolean[columnCount];
+        List<List<SegmentDistinct.Segment>> segments = new ArrayList<>();
+        long[] dictionaryEntries = new long[columnCount];
+        for (int column = 0; column < columnCount; column++) {
+            segments.add(new ArrayList<>());
+            Dictionary primary = table.primaryDictionaries().get(column);
+            dictionaryEntries[column] = primary == null ? 0 : primary.entryCount();
+        }
         java.util.Arrays.fill(min, Double.POSITIVE_INFINITY);
         java.util.Arrays.fill(max, Double.NEGATIVE_INFINITY);
         try (ObjectLocks.Lease ignored = table.database().locks().shared(table.objectId())) {
@@ -51,7 +64,11 @@ final class FooterStatistics {
                 try (RowgroupFile file = RowgroupFile.open(NativeFilesFacade.INSTANCE, table.rowgroupFile(entry.rowgroupId()))) {
                     for (int column = 0; column < columnCount; column++) {
                         SqlType type = table.schema().column(column).type();
-                        SegmentMetadata segment = FooterMetadata.decode(file.metadata(column), type, file.path().toString());
+                        FooterMetadata.Entry footer = FooterMetadata.decodeEntry(file.metadata(column), type,
+                                file.path().toString());
+                        SegmentMetadata segment = footer.segment();
+                        segments.get(column).add(new SegmentDistinct.Segment(segment.rowCount() - segment.nullCount(),
+                                SegmentDistinct.ofSegment(type, footer, dictionaryEntries[column]), segment.min(), segment.max()));
                         footerRows[column] += segment.rowCount();
                         nulls[column] += segment.nullCount();
                         if (segment.min() != null && ranged(type)) {
@@ -77,6 +94,10 @@ final class FooterStatistics {
                     .setNullsFraction(Estimate.of((double) nulls[ordinal] / footerRows[ordinal]));
             if (ranged[ordinal]) {
                 columnStatistics.setRange(new DoubleRange(min[ordinal], max[ordinal]));
+            }
+            OptionalDouble distinct = SegmentDistinct.ofColumn(table.schema().column(ordinal).type(), segments.get(ordinal));
+            if (distinct.isPresent()) {
+                columnStatistics.setDistinctValuesCount(Estimate.of(distinct.getAsDouble()));
             }
             statistics.setColumnStatistics(column, columnStatistics.build());
         }

@@ -111,6 +111,8 @@ class TpchOnTrinoTest {
             "SELECT count(*), sum(l_extendedprice) FROM lineitem WHERE l_orderkey BETWEEN 1000 AND 5000";
 
     private static final String KEY_RANGE_QUERY = "SELECT min(l_orderkey), max(l_orderkey) FROM lineitem";
+    private static final String DISTINCT_QUERY =
+            "SELECT count(DISTINCT l_orderkey), count(DISTINCT l_returnflag), count(DISTINCT l_shipdate) FROM lineitem";
 
     /** Q6 over the copy of lineitem in ship-date order. */
     private static final String Q6_BY_SHIPDATE = queryText(6).replace("lineitem", "lineitem_by_shipdate");
@@ -301,6 +303,22 @@ class TpchOnTrinoTest {
         assertEquals(0.0, orderKey.get(3), "NULL fraction in " + orderKey);
         assertEquals(String.valueOf(keyRange.get(0)), orderKey.get(5), "low value in " + orderKey);
         assertEquals(String.valueOf(keyRange.get(1)), orderKey.get(6), "high value in " + orderKey);
+
+        // Distinct values, estimated from the footers as Columba's planner does (SegmentDistinct): the order
+        // keys are loaded in order (a rowgroup has as many as its runs; an order split by a rowgroup boundary
+        // counts twice), the flags are the dictionaries' entries, the ship dates the span of days.
+        List<Object> actual = columbaAnswers.get(DISTINCT_QUERY).getFirst();
+        double orderKeys = ((Number) actual.get(0)).doubleValue();
+        double orderKeyEstimate = (Double) orderKey.get(2);
+        assertTrue(orderKeyEstimate >= orderKeys && orderKeyEstimate <= orderKeys * 1.01,
+                orderKeyEstimate + " estimated for " + orderKeys + " order keys");
+        List<Object> returnFlag = statistics.stream().filter(row -> "l_returnflag".equals(row.get(0))).findFirst().orElseThrow();
+        assertEquals(((Number) actual.get(1)).doubleValue(), returnFlag.get(2), "distinct flags in " + returnFlag);
+        List<Object> shipDate = statistics.stream().filter(row -> "l_shipdate".equals(row.get(0))).findFirst().orElseThrow();
+        double shipDates = ((Number) actual.get(2)).doubleValue();
+        double shipDateEstimate = (Double) shipDate.get(2);
+        assertTrue(Math.abs(shipDateEstimate - shipDates) <= 0.05 * shipDates,
+                shipDateEstimate + " estimated for " + shipDates + " ship dates");
     }
 
     /**
@@ -369,7 +387,7 @@ class TpchOnTrinoTest {
     }
 
     private static List<String> extraQueries() {
-        return List.of(TYPES_QUERY, RANGE_QUERY, KEY_RANGE_QUERY, DYNAMIC_FILTER_JOIN);
+        return List.of(TYPES_QUERY, RANGE_QUERY, KEY_RANGE_QUERY, DISTINCT_QUERY, DYNAMIC_FILTER_JOIN);
     }
 
     private static OperatorStats tableScan(QueryInfo info) {

@@ -4,6 +4,7 @@ import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.encoding.SegmentMetadata;
 import dev.columba.columnstore.file.FooterMetadata;
 import dev.columba.columnstore.file.RowgroupFile;
+import dev.columba.columnstore.file.SegmentDistinct;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.columnstore.table.RowgroupState;
@@ -187,7 +188,7 @@ public final class StatisticsStore {
      * Reads the figures of {@code table}'s compressed rowgroups from its rowgroup directory (through
      * {@code reader}, charging {@code counters}) and from the footers of rowgroup files not seen by
      * the previous gather, and records them. Per segment: rows, NULLs, min and max from the footer,
-     * and a distinct-value estimate:
+     * and a distinct-value estimate ({@link SegmentDistinct#ofSegment}):
      * <ul>
      *   <li>a column with dictionaries (VARCHAR, CHAR): the larger of the primary dictionary's
      *       entries and the entries the rowgroup's own dictionary builder held (for the rowgroup that
@@ -388,51 +389,13 @@ public final class StatisticsStore {
                 SqlType type = table.schema().column(column).type();
                 FooterMetadata.Entry footer = FooterMetadata.decodeEntry(file.metadata(column), type, file.path().toString());
                 SegmentMetadata segment = footer.segment();
-                long nonNull = segment.rowCount() - segment.nullCount();
-                long distinct;
-                if (nonNull == 0) {
-                    distinct = 0;
-                } else if (usesDictionary(type)) {
-                    long entries = Math.max(primaryEntries[column], footer.builderDictionaryEntries());
-                    distinct = entries == 0 ? -1 : Math.min(nonNull, entries);
-                } else {
-                    long span = wholeNumberSpan(segment.min(), segment.max());
-                    distinct = span < 0 ? -1 : Math.min(nonNull, span);
-                    if (distinct > 0 && footer.valueRuns() > 0) {
-                        distinct = Math.min(distinct, footer.valueRuns());
-                    }
-                }
+                long distinct = SegmentDistinct.ofSegment(type, footer, primaryEntries[column]);
                 columns.add(new ColumnstoreStatistics.SegmentStatistics(segment.rowCount(), segment.nullCount(),
                         segment.min(), segment.max(), distinct));
             }
         }
         return new ColumnstoreStatistics.RowgroupStatistics(entry.rowgroupId(), entry.createdMicros(), entry.totalRows(),
                 entry.deletedRows(), columns);
-    }
-
-    /** How many whole numbers lie in [min, max] (capped at Long.MAX_VALUE), or -1 for other types. */
-    private static long wholeNumberSpan(Object min, Object max) {
-        long low;
-        long high;
-        switch (min) {
-            case Integer number -> {
-                low = number;
-                high = (Integer) max;
-            }
-            case Long number -> {
-                low = number;
-                high = (Long) max;
-            }
-            case LocalDate date -> {
-                low = date.toEpochDay();
-                high = ((LocalDate) max).toEpochDay();
-            }
-            case null, default -> {
-                return -1;
-            }
-        }
-        long width = high - low;
-        return width < 0 || width == Long.MAX_VALUE ? Long.MAX_VALUE : width + 1;
     }
 
     private static Object leadingValue(KeyCodec codec, byte[] key) {
