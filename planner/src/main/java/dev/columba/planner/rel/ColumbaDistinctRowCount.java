@@ -1,11 +1,14 @@
 package dev.columba.planner.rel;
 
+import dev.columba.columnstore.file.SegmentDistinct;
 import dev.columba.core.type.SqlType;
 import dev.columba.planner.schema.ColumbaTable;
 import dev.columba.planner.schema.ColumnstoreStatistics;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalDouble;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.plan.RelOptUtil;
@@ -35,7 +38,7 @@ import org.apache.calcite.util.ImmutableBitSet;
  * Calcite's handlers, which ask down to the scan.
  *
  * <p>A columnstore table's distinct values per column come from its rowgroups' segment figures
- * ({@link ColumnstoreStatistics}): for whole numbers (INT, BIGINT, DATE) the sum of the segments'
+ * ({@link ColumnstoreStatistics}), combined by {@link SegmentDistinct#ofColumn} (the Trino connector's rules too): for whole numbers (INT, BIGINT, DATE) the sum of the segments'
  * estimates, at most the span {@code max - min + 1} over all rowgroups; for strings (VARCHAR and CHAR) the largest
  * segment's (the primary dictionary is shared by every rowgroup, so the segments' counts overlap);
  * unknown for other types. A set of columns has at most the product of its columns' distinct
@@ -259,40 +262,13 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
     }
 
     private static OptionalDouble columnDistinct(SqlType type, ColumnstoreStatistics statistics, int column) {
-        boolean wholeNumber = type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType
-                || type instanceof SqlType.DateType;
-        boolean text = type instanceof SqlType.VarcharType || type instanceof SqlType.CharType;
-        if (!wholeNumber && !text) {
-            return OptionalDouble.empty();
-        }
-        double sum = 0;
-        double largest = 0;
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
+        List<SegmentDistinct.Segment> segments = new ArrayList<>(statistics.rowgroups().size());
         for (ColumnstoreStatistics.RowgroupStatistics rowgroup : statistics.rowgroups()) {
             ColumnstoreStatistics.SegmentStatistics segment = rowgroup.columns().get(column);
-            if (segment.nonNullRows() == 0) {
-                continue;
-            }
-            if (segment.distinct() < 0) {
-                return OptionalDouble.empty();
-            }
-            sum += segment.distinct();
-            largest = Math.max(largest, segment.distinct());
-            if (wholeNumber) {
-                Double low = Selectivities.toPosition(segment.min());
-                Double high = Selectivities.toPosition(segment.max());
-                if (low == null || high == null) {
-                    return OptionalDouble.empty();
-                }
-                min = Math.min(min, low);
-                max = Math.max(max, high);
-            }
+            segments.add(new SegmentDistinct.Segment(segment.nonNullRows(), segment.distinct(), segment.min(),
+                    segment.max()));
         }
-        if (text) {
-            return OptionalDouble.of(largest);
-        }
-        return OptionalDouble.of(min > max ? 0 : Math.min(sum, max - min + 1));
+        return SegmentDistinct.ofColumn(type, segments);
     }
 
     private static boolean unique(ColumbaTable table, int[] columns) {
