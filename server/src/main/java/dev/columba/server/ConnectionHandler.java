@@ -97,9 +97,22 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
      */
     private void startTls(ChannelHandlerContext context) {
         tlsStarted = true;
-        context.pipeline().addFirst("tls", new SslHandler(tls.newEngine(context.alloc()), true));
-        session.encrypted();
+        SslHandler handler = new SslHandler(tls.newEngine(context.alloc()), true);
+        context.pipeline().addFirst("tls", handler);
+        session.encrypted(() -> serverEndPoint(handler));
         context.writeAndFlush(new BackendMessage.EncryptionAccepted());
+    }
+
+    /**
+     * RFC 5929's {@code tls-server-end-point} of the certificate this connection's handshake showed the client,
+     * for SCRAM-SHA-256-PLUS; asked for when the client authenticates, after the handshake.
+     */
+    private static byte[] serverEndPoint(SslHandler handler) {
+        java.security.cert.Certificate[] shown = handler.engine().getSession().getLocalCertificates();
+        if (shown == null || shown.length == 0 || !(shown[0] instanceof java.security.cert.X509Certificate certificate)) {
+            throw new IllegalStateException("the TLS session shows no X.509 certificate to bind SCRAM to");
+        }
+        return dev.columba.core.auth.ScramExchange.tlsServerEndPoint(certificate);
     }
 
     @Override

@@ -263,6 +263,15 @@ class ServerSecurityTest {
                     List.of("-A", "-t"), "SELECT 40 + 2");
             assertEquals(0, tls.exitCode(), tls.err());
             assertEquals("42\n", tls.out());
+            // libpq binds SCRAM to the TLS channel when it is offered; require makes it refuse to go on without.
+            PsqlClient.Run bound = psql.run("alice", Map.of("PGPASSWORD", "Wonder-land1", "PGSSLMODE", "require",
+                    "PGCHANNELBINDING", "require"), List.of("-A", "-t"), "SELECT 6 * 7");
+            assertEquals(0, bound.exitCode(), bound.err());
+            assertEquals("42\n", bound.out());
+            PsqlClient.Run unbound = psql.run("bob", Map.of("PGPASSWORD", "b0b's secret", "PGSSLMODE", "disable",
+                    "PGCHANNELBINDING", "require"), List.of("-A", "-t"), "SELECT 1");
+            assertEquals(2, unbound.exitCode(), unbound.out());
+            assertTrue(unbound.err().contains("channel binding"), unbound.err());
             PsqlClient.Run plain = psql.run("bob", Map.of("PGPASSWORD", "b0b's secret", "PGSSLMODE", "disable"),
                     List.of("-A", "-t"), "SELECT 7");
             assertEquals(0, plain.exitCode(), plain.err());

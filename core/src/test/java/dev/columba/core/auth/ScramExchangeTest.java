@@ -69,6 +69,63 @@ class ScramExchangeTest {
                 .serverFinal(CLIENT_FINAL));
     }
 
+    /** A client's proof for {@code authMessage} (RFC 5802 section 3), computed here as a client would. */
+    private static String clientProof(String password, String authMessage) throws Exception {
+        javax.crypto.SecretKeyFactory pbkdf2 = javax.crypto.SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256");
+        byte[] salted = pbkdf2.generateSecret(new javax.crypto.spec.PBEKeySpec(password.toCharArray(), SALT, 4096, 256))
+                .getEncoded();
+        byte[] clientKey = ScramVerifier.hmac(salted, "Client Key".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        byte[] storedKey = java.security.MessageDigest.getInstance("SHA-256").digest(clientKey);
+        byte[] signature = ScramVerifier.hmac(storedKey, authMessage.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] proof = new byte[clientKey.length];
+        for (int index = 0; index < proof.length; index++) {
+            proof[index] = (byte) (clientKey[index] ^ signature[index]);
+        }
+        return Base64.getEncoder().encodeToString(proof);
+    }
+
+    /** Runs a SCRAM-SHA-256-PLUS client against {@code exchange}, binding to {@code clientEndPoint}. */
+    private static Optional<String> boundClient(ScramExchange exchange, byte[] clientEndPoint) throws Exception {
+        String gs2 = "p=tls-server-end-point,,";
+        String clientFirstBare = "n=user,r=rOprNGfwEbeRWgbNEkqO";
+        String serverFirst = exchange.serverFirst(gs2 + clientFirstBare, true);
+        String nonce = serverFirst.substring(2, serverFirst.indexOf(','));
+        byte[] header = gs2.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] binding = java.util.Arrays.copyOf(header, header.length + clientEndPoint.length);
+        System.arraycopy(clientEndPoint, 0, binding, header.length, clientEndPoint.length);
+        String withoutProof = "c=" + Base64.getEncoder().encodeToString(binding) + ",r=" + nonce;
+        String proof = clientProof("pencil", clientFirstBare + "," + serverFirst + "," + withoutProof);
+        return exchange.serverFinal(withoutProof + ",p=" + proof);
+    }
+
+    @Test
+    void channelBindingTiesTheProofToTheServersCertificate() throws Exception {
+        ScramVerifier verifier = ScramVerifier.create("pencil", SALT, 4096);
+        byte[] endPoint = new byte[32];
+        new SecureRandom().nextBytes(endPoint);
+        assertTrue(boundClient(ScramExchange.forVerifier(verifier, SERVER_NONCE).bindTo(endPoint), endPoint).isPresent(),
+                "the client saw the server's certificate");
+        byte[] relayed = endPoint.clone();
+        relayed[0] ^= 1;
+        ScramExchange.ScramException elsewhere = assertThrows(ScramExchange.ScramException.class,
+                () -> boundClient(ScramExchange.forVerifier(verifier, SERVER_NONCE).bindTo(endPoint), relayed));
+        assertTrue(elsewhere.getMessage().contains("TLS certificate"), elsewhere.getMessage());
+        // PLUS without TLS, PLUS without binding, binding without PLUS, and a downgraded offer are refused.
+        assertThrows(ScramExchange.ScramException.class, () -> ScramExchange.forVerifier(verifier, SERVER_NONCE)
+                .serverFirst("p=tls-server-end-point,,n=user,r=abc", true));
+        assertThrows(ScramExchange.ScramException.class, () -> ScramExchange.forVerifier(verifier, SERVER_NONCE)
+                .bindTo(endPoint).serverFirst("n,,n=user,r=abc", true));
+        assertThrows(ScramExchange.ScramException.class, () -> ScramExchange.forVerifier(verifier, SERVER_NONCE)
+                .bindTo(endPoint).serverFirst("p=tls-unique,,n=user,r=abc", true));
+        ScramExchange.ScramException downgrade = assertThrows(ScramExchange.ScramException.class,
+                () -> ScramExchange.forVerifier(verifier, SERVER_NONCE).bindTo(endPoint).serverFirst("y,,n=user,r=abc"));
+        assertTrue(downgrade.getMessage().contains("downgrade"), downgrade.getMessage());
+        // Without binding over TLS, the plain mechanism still works (a client that cannot bind says n).
+        ScramExchange plain = ScramExchange.forVerifier(verifier, SERVER_NONCE).bindTo(endPoint);
+        assertEquals(SERVER_FIRST, plain.serverFirst(CLIENT_FIRST));
+        assertEquals(Optional.of(SERVER_FINAL), plain.serverFinal(CLIENT_FINAL));
+    }
+
     @Test
     void verifierTextRoundTripsAndHoldsNoPassword() {
         ScramVerifier verifier = ScramVerifier.create("pencil", new SecureRandom());

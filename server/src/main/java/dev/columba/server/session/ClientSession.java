@@ -61,8 +61,10 @@ public final class ClientSession {
 
     private enum Phase { AWAITING_STARTUP, AWAITING_SASL_INITIAL, AWAITING_SASL_RESPONSE, READY, CLOSED }
 
-    /** The only SASL mechanism offered: SCRAM without channel binding (no -PLUS variant). */
+    /** SCRAM without channel binding, offered always. */
     static final String SCRAM_SHA_256 = "SCRAM-SHA-256";
+    /** SCRAM bound to the TLS channel ({@code tls-server-end-point}), offered over TLS. */
+    static final String SCRAM_SHA_256_PLUS = "SCRAM-SHA-256-PLUS";
     /** One generator for every session: SecureRandom is thread-safe, and seeding it is the slow part. */
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     /**
@@ -86,6 +88,8 @@ public final class ClientSession {
     private final boolean loopbackClient;
     /** Whether TLS was started on this connection; set by the network thread before the StartupMessage is handled. */
     private volatile boolean encrypted;
+    /** Over TLS, the {@code tls-server-end-point} data of the certificate the server showed, once the handshake is done. */
+    private volatile java.util.function.Supplier<byte[]> tlsServerEndPoint;
     /** The SCRAM exchange under way, between AuthenticationSASL and AuthenticationOk. */
     private dev.columba.core.auth.ScramExchange scram;
     private Block block = Block.NONE;
@@ -165,8 +169,13 @@ public final class ClientSession {
         this.secretKey = config.cancelKeys().nextSecret();
     }
 
-    /** TLS was started on the connection (the network thread answered an SSLRequest with {@code S}). */
-    public void encrypted() {
+    /**
+     * TLS was started on the connection (the network thread answered an SSLRequest with {@code S});
+     * {@code serverEndPoint} gives the hash of the certificate the server showed (RFC 5929), for SCRAM's
+     * channel binding, when asked after the handshake.
+     */
+    public void encrypted(java.util.function.Supplier<byte[]> serverEndPoint) {
+        tlsServerEndPoint = serverEndPoint;
         encrypted = true;
     }
 
@@ -286,7 +295,8 @@ public final class ClientSession {
         }
         if (config.logins().isPresent()) {
             phase = Phase.AWAITING_SASL_INITIAL;
-            out.send(new BackendMessage.AuthenticationSasl(List.of(SCRAM_SHA_256)));
+            out.send(new BackendMessage.AuthenticationSasl(encrypted ? List.of(SCRAM_SHA_256_PLUS, SCRAM_SHA_256)
+                    : List.of(SCRAM_SHA_256)));
             out.flush();
         } else {
             completeStartup();
@@ -316,9 +326,10 @@ public final class ClientSession {
             return;
         }
         String mechanism = new String(payload, 0, end, StandardCharsets.UTF_8);
-        if (!mechanism.equals(SCRAM_SHA_256)) {
+        boolean plus = encrypted && mechanism.equals(SCRAM_SHA_256_PLUS);
+        if (!mechanism.equals(SCRAM_SHA_256) && !plus) {
             fatal("28000", "SASL authentication mechanism " + mechanism + " is not supported: the server offers "
-                    + SCRAM_SHA_256 + " only");
+                    + (encrypted ? SCRAM_SHA_256_PLUS + " and " : "") + SCRAM_SHA_256);
             return;
         }
         int length = ByteBuffer.wrap(payload, end + 1, 4).getInt();
@@ -332,7 +343,10 @@ public final class ClientSession {
         scram = config.logins().orElseThrow().verifier(user)
                 .map(verifier -> dev.columba.core.auth.ScramExchange.forVerifier(verifier, RANDOM))
                 .orElseGet(() -> dev.columba.core.auth.ScramExchange.forUnknownUser(user, MOCK_SECRET, RANDOM));
-        String serverFirst = scram.serverFirst(new String(payload, end + 5, length, StandardCharsets.UTF_8));
+        if (encrypted) {
+            scram.bindTo(tlsServerEndPoint.get());
+        }
+        String serverFirst = scram.serverFirst(new String(payload, end + 5, length, StandardCharsets.UTF_8), plus);
         phase = Phase.AWAITING_SASL_RESPONSE;
         out.send(new BackendMessage.AuthenticationSaslContinue(serverFirst.getBytes(StandardCharsets.UTF_8)));
         out.flush();

@@ -63,9 +63,10 @@ class AuthenticationTest {
     void aRemoteClientWithTlsAndALoopbackClientWithoutAreAskedForScram() {
         Recorder remote = new Recorder();
         ClientSession encrypted = new ClientSession(config(true), remote, false);
-        encrypted.encrypted();
+        encrypted.encrypted(() -> new byte[32]);
         encrypted.handle(startup("user"));
-        assertEquals(new BackendMessage.AuthenticationSasl(List.of("SCRAM-SHA-256")), remote.sent.get(0));
+        assertEquals(new BackendMessage.AuthenticationSasl(List.of("SCRAM-SHA-256-PLUS", "SCRAM-SHA-256")),
+                remote.sent.get(0), "over TLS channel binding is offered first");
         Recorder local = new Recorder();
         new ClientSession(config(true), local, true).handle(startup("user"));
         assertEquals(new BackendMessage.AuthenticationSasl(List.of("SCRAM-SHA-256")), local.sent.get(0));
