@@ -51,7 +51,7 @@ class OltpSuiteTest {
                     assertTrue(statements > 0, name);
                     assertEquals(statements * workload.rowsPerStatement(), figure(result, OltpDatabase.ROWS_PER_SECOND),
                             statements * 1e-9, name);
-                    if (engine == OltpEngine.COLUMBA && workload.writes()) {
+                    if (engine.columba() && workload.writes()) {
                         assertTrue(RunResults.figure(result, OltpDatabase.COMMITS_PER_SYNC).orElseThrow(
                                 () -> new AssertionError("commitsPerSync missing: " + name)) > 0, name);
                     }
@@ -61,7 +61,7 @@ class OltpSuiteTest {
             }
         }
         String again = OltpDatabases.prepare(directory.resolve("data"), 2000, new PrintStream(PrintStream.nullOutputStream()));
-        assertTrue(again.contains("Columba reused, H2 reused, SQLite reused, DuckDB reused"), again);
+        assertTrue(again.contains("Columba reused, H2 reused, SQLite reused, DuckDB reused, Columba over pgwire reused"), again);
         String report = Files.readString(run.directory().resolve(BenchMain.REPORT));
         assertTrue(report.contains("Short mode: t of 2000 rows, 100 ms per client and iteration"), report);
         assertTrue(report.contains("### Statements per second"), report);

@@ -48,7 +48,7 @@ public class OltpClient {
         if (database.workload.commitsNotSynced()) {
             try (Statement setting = connection.createStatement()) {
                 switch (database.engine) {
-                    case COLUMBA -> setting.execute("SET delayed_durability = on");
+                    case COLUMBA, COLUMBA_WIRE -> setting.execute("SET delayed_durability = on");
                     case SQLITE -> setting.execute("PRAGMA synchronous = NORMAL");
                     case H2, DUCKDB -> {
                         // H2 never syncs a commit; DuckDB cannot be told not to.

@@ -3,6 +3,8 @@ package dev.columba.bench.oltp;
 import dev.columba.bench.harness.BenchDirectories;
 import dev.columba.bench.harness.IterationMetrics;
 import dev.columba.bench.harness.Metric;
+import dev.columba.server.PgServer;
+import dev.columba.server.ServerConfig;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -50,7 +52,7 @@ public class OltpDatabase {
     public static final String FULL_ROWS = "300000";
     public static final String SHORT_ROWS = "2000";
 
-    @Param({"COLUMBA", "H2", "SQLITE", "DUCKDB"})
+    @Param({"COLUMBA", "H2", "SQLITE", "DUCKDB", "COLUMBA_WIRE"})
     public OltpEngine engine;
 
     @Param({"POINT_PREPARED", "POINT_AD_HOC", "INSERT_PREPARED", "INSERT_DELAYED", "INSERT_BATCH",
@@ -72,6 +74,8 @@ public class OltpDatabase {
 
     private Path directory;
     private Connection owner;
+    /** Columba over pgwire: the server this trial's clients connect to; null for the other engines. */
+    private PgServer server;
     private final AtomicLong nextInsertKey = new AtomicLong(1);
     private final List<Measured> measured = new ArrayList<>();
     /** Columba's log when the iteration started, for {@link #COMMITS_PER_SYNC}; null if not measured. */
@@ -90,7 +94,15 @@ public class OltpDatabase {
             OltpDatabases.prepare(data, rows, System.out);
         }
         directory = OltpDatabases.directory(data, rows, engine);
-        owner = DriverManager.getConnection(engine.url(directory), engine.properties());
+        if (engine == OltpEngine.COLUMBA_WIRE) {
+            try {
+                server = PgServer.start(ServerConfig.of(directory).withPort(0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while starting the server", e);
+            }
+        }
+        owner = DriverManager.getConnection(clientUrl(), engine.properties());
         OltpDatabases.checkRows(engine, owner, rows);
         try (Statement statement = owner.createStatement();
              ResultSet inserted = statement.executeQuery("SELECT MAX(id) FROM ins")) {
@@ -105,11 +117,16 @@ public class OltpDatabase {
      */
     Connection connect() throws SQLException {
         Connection connection = engine == OltpEngine.DUCKDB ? owner.unwrap(DuckDBConnection.class).duplicate()
-                : DriverManager.getConnection(engine.url(directory), engine.properties());
+                : DriverManager.getConnection(clientUrl(), engine.properties());
         synchronized (clients) {
             clients.add(connection);
         }
         return connection;
+    }
+
+    /** Where clients connect: the engine's database, or for Columba over pgwire the trial's server (pgJDBC). */
+    private String clientUrl() {
+        return server == null ? engine.url(directory) : "jdbc:postgresql://127.0.0.1:" + server.port() + "/columba";
     }
 
     /** A key for {@code ins} no other insert used. */
@@ -142,7 +159,7 @@ public class OltpDatabase {
 
     /** Columba's log counters now, or null for another engine or a workload that does not write. */
     private LogCounters logCounters() throws SQLException {
-        if (engine != OltpEngine.COLUMBA || !workload.writes()) {
+        if (!engine.columba() || !workload.writes()) {
             return null;
         }
         try (Statement statement = owner.createStatement();
@@ -220,6 +237,10 @@ public class OltpDatabase {
         }
         if (owner != null) {
             owner.close();
+        }
+        if (server != null) {
+            server.close();
+            server = null;
         }
     }
 }

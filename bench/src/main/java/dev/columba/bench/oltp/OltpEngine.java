@@ -16,13 +16,17 @@ import java.util.Properties;
  *   <li><b>SQLite</b>: {@code journal_mode = WAL}, {@code synchronous = FULL}: the WAL is synced at
  *       every commit; a busy timeout lets four clients wait for the single writer.</li>
  *   <li><b>DuckDB</b>: its write-ahead log, synced at commit (DuckDB's default).</li>
+ *   <li><b>Columba over pgwire</b>: a Columba database of its own, served by Columba's PostgreSQL-wire
+ *       server in this JVM on a loopback port (trusted), its clients on pgJDBC with default settings:
+ *       beside the embedded driver's figures, what the protocol costs per statement.</li>
  * </ul>
  */
 public enum OltpEngine {
     COLUMBA("Columba"),
     H2("H2"),
     SQLITE("SQLite"),
-    DUCKDB("DuckDB");
+    DUCKDB("DuckDB"),
+    COLUMBA_WIRE("Columba over pgwire");
 
     private final String label;
 
@@ -35,11 +39,19 @@ public enum OltpEngine {
         return label;
     }
 
-    /** The JDBC URL of the database in {@code directory} (which exists and is empty at first). */
+    /** Whether the engine is Columba, embedded or served. */
+    public boolean columba() {
+        return this == COLUMBA || this == COLUMBA_WIRE;
+    }
+
+    /**
+     * The JDBC URL of the database in {@code directory} (which exists and is empty at first); for
+     * Columba over pgwire, the embedded URL it is loaded through (its clients go through the server).
+     */
     String url(Path directory) {
         Path absolute = directory.toAbsolutePath();
         return switch (this) {
-            case COLUMBA -> "jdbc:columba:" + absolute;
+            case COLUMBA, COLUMBA_WIRE -> "jdbc:columba:" + absolute;
             // Without OPTIMIZE_REUSE_RESULTS=0 H2 may answer a repeated query from its previous result.
             case H2 -> "jdbc:h2:file:" + absolute.resolve("oltp") + ";OPTIMIZE_REUSE_RESULTS=0";
             case SQLITE -> "jdbc:sqlite:" + absolute.resolve("oltp.sqlite");
@@ -53,6 +65,7 @@ public enum OltpEngine {
         switch (this) {
             case COLUMBA, H2 -> {
             }
+            case COLUMBA_WIRE -> properties.setProperty("user", "columba");
             case SQLITE -> {
                 properties.setProperty("journal_mode", "WAL");
                 properties.setProperty("synchronous", "FULL");
@@ -66,7 +79,7 @@ public enum OltpEngine {
     /** The statement that fills {@code t} with rows 1..rows: id, id % 1000, 'row ' || id. */
     String loadStatement(long rows) {
         return switch (this) {
-            case COLUMBA -> "INSERT INTO t SELECT generate_series, CAST(generate_series % 1000 AS INT),"
+            case COLUMBA, COLUMBA_WIRE -> "INSERT INTO t SELECT generate_series, CAST(generate_series % 1000 AS INT),"
                     + " 'row ' || CAST(generate_series AS VARCHAR(20)) FROM generate_series(1, " + rows + ")";
             case H2 -> "INSERT INTO t SELECT X, MOD(X, 1000), CONCAT('row ', X) FROM SYSTEM_RANGE(1, " + rows + ")";
             case SQLITE -> "WITH RECURSIVE series(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM series WHERE n < " + rows

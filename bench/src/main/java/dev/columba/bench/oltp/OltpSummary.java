@@ -42,7 +42,10 @@ public final class OltpSummary {
                         + " threads = 1, its clients on duplicates of one connection; DuckDB's write conflicts between"
                         + " concurrent clients are retried.",
                 "Each client runs statements back to back for the configured time per iteration; statements/s adds up"
-                        + " all clients; latency is per statement, from execute to the last row read.");
+                        + " all clients; latency is per statement, from execute to the last row read.",
+                "Columba over pgwire: a database of its own served by Columba's PostgreSQL-wire server in this JVM on"
+                        + " a loopback port, each client a pgJDBC connection with default settings (server-side prepared"
+                        + " statements from the fifth execution); the appender workload runs executeBatch there.");
     }
 
     /** Markdown: throughput with ratios, latency percentiles, charts. */
@@ -56,7 +59,8 @@ public final class OltpSummary {
         for (OltpEngine peer : PEERS) {
             text.append(" Columba ÷ ").append(peer.label()).append(" |");
         }
-        text.append("\n|---|---|").append("---|".repeat(ENGINES.size() + PEERS.size())).append("\n");
+        text.append(" over pgwire ÷ embedded |");
+        text.append("\n|---|---|").append("---|".repeat(ENGINES.size() + PEERS.size() + 1)).append("\n");
         for (OltpWorkload workload : WORKLOADS) {
             for (Class<?> clients : CLIENTS) {
                 text.append("| ").append(workload.title()).append(" | ").append(clientCount(clients)).append(" |");
@@ -66,6 +70,8 @@ public final class OltpSummary {
                 for (OltpEngine peer : PEERS) {
                     text.append(" ").append(times(ratio(results, clients, peer, workload))).append(" |");
                 }
+                text.append(" ").append(times(quotient(throughput(results, clients, OltpEngine.COLUMBA_WIRE, workload),
+                        throughput(results, clients, OltpEngine.COLUMBA, workload)))).append(" |");
                 text.append("\n");
             }
         }
