@@ -51,6 +51,12 @@ import java.util.Map;
  * Columba has rolled the transaction back) and every statement but COMMIT and ROLLBACK is refused with 25P02
  * until one of them ends the block. COMMIT of a failed block rolls back, as in PostgreSQL.
  *
+ * <p>Implicit transactions, as PostgreSQL has them: outside a block, the statements of one simple Query
+ * that holds several, and the statements an extended-protocol client executes between two Syncs (a pgJDBC
+ * {@code executeBatch}, say), run in one transaction, committed after the last (at Sync) and rolled back
+ * whole when one fails. A BEGIN among them turns that transaction into the block it opens; a COMMIT or
+ * ROLLBACK ends it. DECLARE and COPY end it first (committed) and run on their own.
+ *
  * <p>Extended protocol: prepared statements are kept by name until Close or disconnect; a portal is one
  * execution of one, with its parameter values. A portal's statement runs at its first Describe or Execute,
  * whichever comes first, because the row description is only known from the result. After an error, messages
@@ -93,6 +99,10 @@ public final class ClientSession {
     /** The SCRAM exchange under way, between AuthenticationSASL and AuthenticationOk. */
     private dev.columba.core.auth.ScramExchange scram;
     private Block block = Block.NONE;
+    /** Outside a block, whether an implicit transaction is open on the connection (autocommit off until it ends). */
+    private boolean implicit;
+    /** Whether the simple Query being run holds several statements, which then share an implicit transaction. */
+    private boolean severalStatements;
     private boolean skipUntilSync;
     private Map<String, String> startupParameters = Map.of();
     /** The run-time parameters reported to the client at startup (ParameterStatus), which SHOW answers with. */
@@ -443,6 +453,7 @@ public final class ClientSession {
         }
         pendingStatements.clear();
         pendingStatements.addAll(texts);
+        severalStatements = texts.size() > 1;
         runPending();
     }
 
@@ -455,12 +466,14 @@ public final class ClientSession {
             } catch (RuntimeException | SQLException e) {
                 error(e);
                 pendingStatements.clear();
+                abortImplicit();
                 break;
             }
             if (copyIn != null) {
                 return;
             }
         }
+        commitImplicit();
         readyForQuery();
     }
 
@@ -476,6 +489,7 @@ public final class ClientSession {
             return;
         }
         if (command instanceof Command.Declare declare) {
+            endImplicit(true);
             declareCursor(declare, SqlText.toJdbc(declare.query()), new Object[0]);
             out.send(new BackendMessage.CommandComplete("DECLARE CURSOR"));
             return;
@@ -491,6 +505,7 @@ public final class ClientSession {
         }
         if (command instanceof Command.Copy copy) {
             refuseInFailedBlock();
+            endImplicit(true);
             if (copy.copy().in()) {
                 startCopyIn(copy.copy());
             } else {
@@ -503,6 +518,9 @@ public final class ClientSession {
             return;
         }
         refuseInFailedBlock();
+        if (severalStatements) {
+            beginImplicit();
+        }
         String text = forColumba(SqlText.toJdbc(sql.text()).sql());
         Statement statement = connection.createStatement();
         try {
@@ -906,6 +924,8 @@ public final class ClientSession {
             }
             error(e);
             skipUntilSync = true;
+            // PostgreSQL aborts the implicit transaction at once; the Sync then only ends it.
+            abortImplicit();
         }
     }
 
@@ -1005,8 +1025,57 @@ public final class ClientSession {
             // Outside a transaction block each Sync ends the implicit transaction, and its portals with it.
             portals.values().forEach(Portal::close);
             portals.clear();
+            commitImplicit();
         }
         readyForQuery();
+    }
+
+    // ---- implicit transactions ---------------------------------------------------------------------
+
+    /** Opens an implicit transaction outside a block, if none is open. */
+    private void beginImplicit() throws SQLException {
+        if (block == Block.NONE && !implicit) {
+            connection.setAutoCommit(false);
+            implicit = true;
+        }
+    }
+
+    /** Ends the implicit transaction, if one is open: commits or rolls back, and returns to autocommit. */
+    private void endImplicit(boolean commit) throws SQLException {
+        if (!implicit) {
+            return;
+        }
+        implicit = false;
+        try {
+            if (commit) {
+                connection.commit();
+            } else {
+                connection.rollback();
+            }
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    /** Commits the implicit transaction at the end of its statements; a failed commit is the statements' error. */
+    private void commitImplicit() {
+        try {
+            endImplicit(true);
+        } catch (SQLException | RuntimeException e) {
+            error(e);
+        }
+    }
+
+    /** Rolls the implicit transaction back after one of its statements failed (Columba may have done so already). */
+    private void abortImplicit() {
+        try {
+            endImplicit(false);
+        } catch (SQLException | RuntimeException e) {
+            if (e instanceof Outbound.ClientGoneException gone) {
+                throw gone;
+            }
+            // The statement's error was reported; a rollback that fails too leaves autocommit back on all the same.
+        }
     }
 
     private PreparedCommand statement(String name) {
@@ -1069,6 +1138,7 @@ public final class ClientSession {
                 return;
             }
             if (statement.command() instanceof Command.Declare declare) {
+                endImplicit(true);
                 declareCursor(declare, statement.jdbc(), values);
                 tag = "DECLARE CURSOR";
                 return;
@@ -1086,6 +1156,7 @@ public final class ClientSession {
                 return;
             }
             refuseInFailedBlock();
+            beginImplicit();
             SqlText.JdbcSql jdbc = statement.jdbc();
             prepared = connection.prepareStatement(statement.forColumba(jdbc.sql(), catalogSource::read));
             int[] numbers = jdbc.parameterNumbers();
@@ -1194,6 +1265,8 @@ public final class ClientSession {
             case Command.Begin ignored -> {
                 switch (block) {
                     case NONE -> {
+                        // Statements of an implicit transaction before the BEGIN become part of its block.
+                        implicit = false;
                         connection.setAutoCommit(false);
                         block = Block.OPEN;
                     }
@@ -1204,7 +1277,9 @@ public final class ClientSession {
             }
             case Command.Commit ignored -> commit();
             case Command.Rollback ignored -> {
-                if (block == Block.NONE) {
+                if (block == Block.NONE && implicit) {
+                    endImplicit(false);
+                } else if (block == Block.NONE) {
                     out.send(new BackendMessage.NoticeResponse("25P01", "there is no transaction in progress"));
                 } else {
                     endCursors(false);
@@ -1248,7 +1323,11 @@ public final class ClientSession {
     private String commit() throws SQLException {
         return switch (block) {
             case NONE -> {
-                out.send(new BackendMessage.NoticeResponse("25P01", "there is no transaction in progress"));
+                if (implicit) {
+                    endImplicit(true);
+                } else {
+                    out.send(new BackendMessage.NoticeResponse("25P01", "there is no transaction in progress"));
+                }
                 yield "COMMIT";
             }
             case OPEN -> {
