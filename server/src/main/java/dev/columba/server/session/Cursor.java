@@ -30,6 +30,12 @@ import java.util.function.Consumer;
  * block that declared it and ends at CLOSE or when the session ends. Not thread-safe: its session's thread only.
  */
 final class Cursor {
+    /**
+     * The most rows a SCROLL cursor keeps in the server's memory: reading past them is 54000 (PostgreSQL's
+     * program_limit_exceeded) rather than running the server out of memory, since kept rows do not spill.
+     */
+    static final int MAX_KEPT_ROWS = 1_000_000;
+
     private final String name;
     private final String query;
     private final boolean holdable;
@@ -41,6 +47,7 @@ final class Cursor {
     private final ResultSet rows;
     private final List<Object[]> listed;
     private final boolean scrollable;
+    private final int maxKeptRows;
     /** A scrollable cursor's rows read so far (all of them for a catalog answer); null for a NO SCROLL one. */
     private final List<Object[]> kept;
     /** Declared in the transaction block open now: a rollback of the block removes it even WITH HOLD. */
@@ -49,7 +56,8 @@ final class Cursor {
     private boolean pastEnd;
 
     private Cursor(Command.Declare declare, List<Field> fields, Statement statement, ResultSet rows,
-                   List<Object[]> listed, boolean inOpenBlock) {
+                   List<Object[]> listed, boolean inOpenBlock, int maxKeptRows) {
+        this.maxKeptRows = maxKeptRows;
         this.name = declare.name();
         this.query = declare.query();
         this.holdable = declare.hold();
@@ -66,12 +74,18 @@ final class Cursor {
     /** A cursor over a Columba result; the cursor owns and closes {@code statement}. */
     static Cursor ofResult(Command.Declare declare, List<Field> fields, Statement statement, ResultSet rows,
                            boolean inOpenBlock) {
-        return new Cursor(declare, fields, statement, rows, null, inOpenBlock);
+        return ofResult(declare, fields, statement, rows, inOpenBlock, MAX_KEPT_ROWS);
+    }
+
+    /** {@link #ofResult(Command.Declare, List, Statement, ResultSet, boolean)} keeping at most {@code maxKeptRows} if SCROLL. */
+    static Cursor ofResult(Command.Declare declare, List<Field> fields, Statement statement, ResultSet rows,
+                           boolean inOpenBlock, int maxKeptRows) {
+        return new Cursor(declare, fields, statement, rows, null, inOpenBlock, maxKeptRows);
     }
 
     /** A cursor over rows the server computed (a catalog query). */
     static Cursor ofRows(Command.Declare declare, List<Field> fields, List<Object[]> rows, boolean inOpenBlock) {
-        return new Cursor(declare, fields, null, null, List.copyOf(rows), inOpenBlock);
+        return new Cursor(declare, fields, null, null, List.copyOf(rows), inOpenBlock, Integer.MAX_VALUE);
     }
 
     String name() {
@@ -273,6 +287,10 @@ final class Cursor {
         if (!rows.next()) {
             pastEnd = true;
             return false;
+        }
+        if (kept.size() >= maxKeptRows) {
+            throw new WireSqlException("54000", "SCROLL cursor \"" + name + "\" would keep more than " + maxKeptRows
+                    + " rows in the server's memory: declare it NO SCROLL, or narrow its query");
         }
         kept.add(Rows.values(rows, fields));
         return true;
