@@ -384,4 +384,21 @@ class BatchTest {
         assertNull(statement.getWarnings());
         assertFalse(connection.isClosed());
     }
+
+    /** A batch of a statement without parameters runs it once per addBatch (it had no parameter rows to insert from: XX000). */
+    @Test
+    void aBatchOfAStatementWithoutParametersRunsItOncePerSet() throws SQLException {
+        statement.execute("CREATE TABLE plain (id INT, s VARCHAR(5))");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO plain VALUES (7, 'x')")) {
+            insert.addBatch();
+            insert.addBatch();
+            assertArrayEquals(new int[] {1, 1}, insert.executeBatch());
+        }
+        try (ResultSet rows = statement.executeQuery("SELECT count(*), min(id), max(s) FROM plain")) {
+            assertTrue(rows.next());
+            assertEquals(2, rows.getLong(1));
+            assertEquals(7, rows.getInt(2));
+            assertEquals("x", rows.getString(3));
+        }
+    }
 }

@@ -3,10 +3,12 @@ package dev.columba.server;
 import dev.columba.server.protocol.BackendMessage;
 import dev.columba.server.session.Outbound;
 import io.netty.channel.Channel;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A session's replies into its Netty channel, from the worker thread that runs the session. Every so many
- * messages it flushes, and while the channel's outbound buffer is over its high-water mark it waits for the
+ * messages, and at each flush, it hands what was sent to the network thread in one task, and while the channel's outbound buffer is over its high-water mark it waits for the
  * client to read, so a large result streams in bounded memory.
  */
 final class ChannelOutbound implements Outbound {
@@ -15,7 +17,8 @@ final class ChannelOutbound implements Outbound {
 
     private final Channel channel;
     private final Object writable = new Object();
-    private int unflushed;
+    /** Messages sent since the last flush, written by the network thread at the next. */
+    private List<BackendMessage> pending = new ArrayList<>();
 
     ChannelOutbound(Channel channel) {
         this.channel = channel;
@@ -23,26 +26,72 @@ final class ChannelOutbound implements Outbound {
 
     @Override
     public void send(BackendMessage message) {
-        if (!channel.isActive()) {
-            throw new ClientGoneException();
+        List<BackendMessage> full;
+        synchronized (this) {
+            if (!channel.isActive()) {
+                throw new ClientGoneException();
+            }
+            pending.add(message);
+            if (pending.size() < FLUSH_EVERY) {
+                return;
+            }
+            full = take();
         }
-        channel.write(message, channel.voidPromise());
-        if (++unflushed >= FLUSH_EVERY) {
-            flush();
-            awaitWritable();
-        }
+        hand(full);
+        awaitWritable();
     }
 
+    /**
+     * Hands the messages sent since the last flush to the network thread as one task that writes and flushes
+     * them: one wake-up of the event loop per flush, not one per message (a batch's thousands of answers, or a
+     * point select's five messages, cost one).
+     */
     @Override
     public void flush() {
-        unflushed = 0;
-        channel.flush();
+        List<BackendMessage> messages;
+        synchronized (this) {
+            messages = take();
+        }
+        hand(messages);
     }
 
     @Override
     public void close() {
+        List<BackendMessage> messages;
+        synchronized (this) {
+            messages = take();
+        }
+        channel.eventLoop().execute(() -> {
+            write(messages);
+            channel.close();
+        });
+    }
+
+    /** The messages sent since the last flush, or null if none; the caller holds the lock. */
+    private List<BackendMessage> take() {
+        if (pending.isEmpty()) {
+            return null;
+        }
+        List<BackendMessage> messages = pending;
+        pending = new ArrayList<>();
+        return messages;
+    }
+
+    /** Writes and flushes {@code messages} on the network thread, in the order handed (one event loop runs them). */
+    private void hand(List<BackendMessage> messages) {
+        if (messages != null) {
+            channel.eventLoop().execute(() -> write(messages));
+        }
+    }
+
+    private void write(List<BackendMessage> messages) {
+        if (messages == null) {
+            return;
+        }
+        for (BackendMessage message : messages) {
+            channel.write(message, channel.voidPromise());
+        }
         channel.flush();
-        channel.close();
     }
 
     /** Called on the network thread when the channel's writability changes or it closes. */

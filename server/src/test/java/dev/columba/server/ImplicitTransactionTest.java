@@ -84,6 +84,30 @@ class ImplicitTransactionTest {
     }
 
     @Test
+    void aBatchOfUpdatesAndDeletesAnswersEachRowsCount() throws SQLException {
+        try (Connection connection = connect(""); Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO k VALUES (2, 'x'), (3, 'x'), (4, 'y')");
+            try (PreparedStatement update = connection.prepareStatement("UPDATE k SET s = ? WHERE s = ?")) {
+                for (String[] change : new String[][] {{"z", "x"}, {"w", "none"}, {"v", "y"}, {"u", "z"}}) {
+                    update.setString(1, change[0]);
+                    update.setString(2, change[1]);
+                    update.addBatch();
+                }
+                // Each row of the batch sees the rows before it changed: x -> z (2 rows), none, y -> v, z -> u (2).
+                assertEquals(java.util.List.of(2, 0, 1, 2), java.util.Arrays.stream(update.executeBatch()).boxed().toList());
+            }
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM k WHERE s = ?")) {
+                for (String value : new String[] {"u", "one", "u"}) {
+                    delete.setString(1, value);
+                    delete.addBatch();
+                }
+                assertEquals(java.util.List.of(2, 1, 0), java.util.Arrays.stream(delete.executeBatch()).boxed().toList());
+            }
+            assertEquals(1, rows(connection), "only row 4 is left");
+        }
+    }
+
+    @Test
     void aSimpleQueryOfSeveralStatementsIsOneTransaction() throws SQLException {
         // preferQueryMode=simple sends the text as one Query message, as psql -c does.
         try (Connection connection = connect("?preferQueryMode=simple"); Statement statement = connection.createStatement()) {

@@ -598,7 +598,8 @@ public final class Session implements AutoCloseable {
         Transaction used = writeTransaction();
         boolean succeeded = false;
         try {
-            if (plan.insertsOneRowPerParameterSet()) {
+            // A statement without parameters has no parameter rows to insert from: each set runs it once.
+            if (plan.insertsOneRowPerParameterSet() && !plan.parameterTypes().isEmpty()) {
                 try (Execution execution = new Execution(plan, environment -> plan.instantiateBatch(environment, parameterSets),
                         query, used.writes(), used)) {
                     long inserted = count(execution.operator.next());

@@ -58,7 +58,7 @@ public final class Literals {
     }
 
     /** {@code sql} with the text of its string literals removed ({@code 'pg_catalog.x'} becomes {@code ''}). */
-    static String withoutStrings(String sql) {
+    public static String withoutStrings(String sql) {
         StringBuilder out = new StringBuilder(sql.length());
         for (int position = 0; position < sql.length(); position++) {
             char character = sql.charAt(position);

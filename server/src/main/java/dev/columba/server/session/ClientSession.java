@@ -211,6 +211,9 @@ public final class ClientSession {
             abandonCopy(new WireSqlException("08P01", "unexpected message " + message.getClass().getSimpleName()
                     + " during COPY from stdin"));
         }
+        if (batch != null && !continuesBatch(message)) {
+            flushBatch();
+        }
         switch (message) {
             case FrontendMessage.SslRequest ignored -> refuseEncryption();
             case FrontendMessage.GssEncRequest ignored -> refuseEncryption();
@@ -962,7 +965,7 @@ public final class ClientSession {
         if (previous != null) {
             previous.close();
         }
-        out.send(new BackendMessage.BindComplete());
+        answer(new BackendMessage.BindComplete());
     }
 
     private void describe(FrontendMessage.Describe describe) throws SQLException {
@@ -989,6 +992,12 @@ public final class ClientSession {
                     return;
                 }
                 Portal portal = portal(describe.name());
+                if (portal.batchable()) {
+                    // An INSERT, UPDATE or DELETE without RETURNING has no rows to describe: answered without running
+                    // it (as PostgreSQL does), so its Execute can still join a batch; pgJDBC describes every row's portal.
+                    answer(new BackendMessage.NoData());
+                    return;
+                }
                 portal.start();
                 out.send(portal.fields == null ? new BackendMessage.NoData() : new BackendMessage.RowDescription(portal.fields));
             }
@@ -997,8 +1006,111 @@ public final class ClientSession {
 
     private void execute(FrontendMessage.Execute execute) throws SQLException {
         Portal portal = portal(execute.portal());
+        if (portal.batchable()) {
+            refuseInFailedBlock();
+            if (batch == null) {
+                batch = new PendingBatch(portal.statement, new ArrayList<>(), new ArrayList<>());
+            }
+            portal.takenByBatch();
+            batch.answers().add(batch.rows().size());
+            batch.rows().add(portal.values);
+            if (batch.rows().size() >= MAX_BATCHED_EXECUTES) {
+                flushBatch();
+            }
+            return;
+        }
         portal.start();
         portal.sendResult(execute.maxRows());
+    }
+
+    // ---- batched executes ---------------------------------------------------------------------------
+
+    /** The most Executes run as one batch; a longer run is several. */
+    private static final int MAX_BATCHED_EXECUTES = 10_000;
+
+    /**
+     * Executes of one INSERT, UPDATE or DELETE not answered yet (a pgJDBC {@code executeBatch} sends a Bind and an
+     * Execute per row, then one Sync): run together through the driver's {@code executeBatch}, which plans once and
+     * writes every row in one pass, instead of an operator tree per row. {@code answers} holds, in the order their
+     * messages came, the BindComplete messages deferred meanwhile and, as Integers, the rows whose CommandComplete
+     * is due, so the client reads every answer in order, as if each had been run at once.
+     */
+    private record PendingBatch(PreparedCommand statement, List<Object[]> rows, List<Object> answers) {
+    }
+
+    private PendingBatch batch;
+
+    /** Sends {@code message} now, or after the pending batch's answers if one is pending. */
+    private void answer(BackendMessage message) {
+        if (batch != null) {
+            batch.answers().add(message);
+        } else {
+            out.send(message);
+        }
+    }
+
+    /** Whether {@code message} adds to the pending batch: a Bind, a Describe of a bound portal, or an Execute of its statement. */
+    private boolean continuesBatch(FrontendMessage message) {
+        return switch (message) {
+            case FrontendMessage.Describe describe -> {
+                Portal portal = describe.target() == FrontendMessage.Target.PORTAL ? portals.get(describe.name()) : null;
+                yield portal != null && portal.statement == batch.statement() && portal.batchable();
+            }
+            case FrontendMessage.Bind bind -> statements.get(bind.statement()) == batch.statement()
+                    && (bind.portal().isEmpty() || !portals.containsKey(bind.portal()));
+            case FrontendMessage.Execute execute -> {
+                Portal portal = portals.get(execute.portal());
+                yield portal != null && portal.statement == batch.statement() && portal.batchable();
+            }
+            default -> false;
+        };
+    }
+
+    /**
+     * Runs the pending batch and sends its answers in order. A failure is reported at the batch's first Execute:
+     * nothing of the batch is kept (the driver's batch is one statement, and its failure rolls the transaction
+     * back), and the messages after it are skipped until Sync, as after any error. PostgreSQL would have
+     * answered the Executes before the failing row first; their rows are rolled back there too, with the implicit
+     * transaction or the failed block.
+     */
+    private void flushBatch() {
+        PendingBatch pending = batch;
+        batch = null;
+        long[] counts;
+        try {
+            beginImplicit();
+            SqlText.JdbcSql jdbc = pending.statement().jdbc();
+            try (PreparedStatement prepared = connection.prepareStatement(
+                    pending.statement().forColumba(jdbc.sql(), catalogSource::read))) {
+                int[] numbers = jdbc.parameterNumbers();
+                for (Object[] values : pending.rows()) {
+                    for (int marker = 0; marker < numbers.length; marker++) {
+                        prepared.setObject(marker + 1, values[numbers[marker] - 1]);
+                    }
+                    prepared.addBatch();
+                }
+                running = prepared;
+                try {
+                    counts = prepared.executeLargeBatch();
+                } finally {
+                    running = null;
+                }
+                sendNotices(prepared);
+            }
+        } catch (RuntimeException | SQLException e) {
+            if (e instanceof Outbound.ClientGoneException gone) {
+                throw gone;
+            }
+            error(e);
+            skipUntilSync = true;
+            abortImplicit();
+            return;
+        }
+        String sql = pending.statement().jdbc().sql();
+        for (Object answer : pending.answers()) {
+            out.send(answer instanceof Integer row ? new BackendMessage.CommandComplete(CommandTags.update(sql, counts[row]))
+                    : (BackendMessage) answer);
+        }
     }
 
     private void close(FrontendMessage.Close close) {
@@ -1124,6 +1236,17 @@ public final class ClientSession {
             this.statement = statement;
             this.values = values;
             this.resultFormats = resultFormats;
+        }
+
+        /** Whether an Execute of this portal may wait in a batch: an INSERT, UPDATE or DELETE that returns no rows, not run yet. */
+        boolean batchable() {
+            return !started && statement.command() instanceof Command.Sql && statement.returnsNoRows();
+        }
+
+        /** The portal's Execute went into the pending batch: it is not run on its own. */
+        void takenByBatch() {
+            started = true;
+            completed = true;
         }
 
         void start() throws SQLException {

@@ -1,6 +1,7 @@
 package dev.columba.server.session;
 
 import dev.columba.server.catalog.InformationSchema;
+import dev.columba.server.catalog.Literals;
 import dev.columba.server.catalog.PgCatalog;
 import dev.columba.server.protocol.BackendMessage.Field;
 import dev.columba.server.protocol.PgTypes;
@@ -11,6 +12,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A statement prepared by Parse: what it is, its text for Columba, and its parameters' type OIDs (those Parse
@@ -19,9 +21,12 @@ import java.util.Set;
 final class PreparedCommand {
     /** Leading keywords of statements whose result columns a probe can find without running them. */
     private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
+    private static final Set<String> DATA_CHANGES = Set.of("INSERT", "UPDATE", "DELETE");
+    private static final Pattern ROW_RETURNING = Pattern.compile("(?i)\\b(RETURNING|OUTPUT)\\b");
 
     private final Command command;
     private final SqlText.JdbcSql jdbc;
+    private final boolean returnsNoRows;
     private final List<Integer> parameterTypes;
     /** Names an {@code information_schema} view, so each run rewrites it; known once here, not per execution. */
     private final boolean readsInformationSchema;
@@ -34,6 +39,9 @@ final class PreparedCommand {
         this.jdbc = jdbc;
         this.parameterTypes = parameterTypes;
         this.readsInformationSchema = InformationSchema.references(jdbc.sql());
+        List<String> first = SqlText.words(jdbc.sql(), 1);
+        this.returnsNoRows = !first.isEmpty() && DATA_CHANGES.contains(first.getFirst())
+                && !ROW_RETURNING.matcher(Literals.withoutStrings(jdbc.sql())).find();
     }
 
     static PreparedCommand of(String query, List<Integer> declaredTypes) {
@@ -60,6 +68,14 @@ final class PreparedCommand {
 
     Command command() {
         return command;
+    }
+
+    /**
+     * Whether the statement is an INSERT, UPDATE or DELETE that returns no rows (no RETURNING or OUTPUT clause,
+     * judged conservatively: the word anywhere outside a string literal counts), so its executions may be batched.
+     */
+    boolean returnsNoRows() {
+        return returnsNoRows;
     }
 
     SqlText.JdbcSql jdbc() {
