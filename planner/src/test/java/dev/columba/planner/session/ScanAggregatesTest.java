@@ -110,13 +110,7 @@ class ScanAggregatesTest {
 
     @Test
     void answersAsTheRowstoreDoesSeriallyAndOnTwoWorkers() {
-        for (int workers : new int[] {1, 2}) {
-            session.execute("SET max_dop = " + workers).close();
-            for (String text : QUERIES) {
-                List<List<Object>> expected = query(session, String.format(text, "rs"));
-                assertEquals(expected, query(session, String.format(text, "cs")), text + " at max_dop " + workers);
-            }
-        }
+        assertAnswersAsTheRowstore(QUERIES, "cs", "rs");
     }
 
     /**
