@@ -32,6 +32,7 @@ import dev.columba.storage.row.RowCodec;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -122,6 +123,8 @@ public final class ColumnstoreScan implements AutoCloseable {
 
     /** Aggregates computed over whole rowgroups instead of returning their rows (see {@link #aggregate}); empty when none. */
     private ScanAggregate[] aggregates = new ScanAggregate[0];
+    /** The columns the aggregates' sums read, each once. */
+    private int[] summedColumns = new int[0];
     /** Per aggregate: rows or values counted (SUM's count of values too), the extreme so far (null: none), SUM's total. */
     private long[] aggregateCounts;
     private Object[] aggregateExtremes;
@@ -298,7 +301,8 @@ public final class ColumnstoreScan implements AutoCloseable {
      * what it computes over the rows the scan does return. A rowgroup qualifies when the scan has
      * no filters, bitmap filters or row locator, none of its rows is deleted, and every aggregate
      * can be answered: COUNT from the footer's row and NULL counts; MIN and MAX from the footer's
-     * exact min/max of a whole-number, DATE, TIMESTAMP or DECIMAL column; SUM of an INT, BIGINT or
+     * exact min/max of a whole-number, DATE, TIMESTAMP, DECIMAL, VARCHAR or CHAR column (see
+     * {@link #exactExtremes}: no string is decoded or compared per row); SUM of an INT, BIGINT or
      * DECIMAL(p &lt;= 18) column without NULLs in a packed or run-length segment, from the stored
      * longs without decoding them into vectors (the segment's checksum is verified as for a
      * decoded segment). Delta rowgroups, rowgroups with deleted rows and the rest are scanned as
@@ -313,6 +317,14 @@ public final class ColumnstoreScan implements AutoCloseable {
             }
         }
         aggregates = requested.toArray(ScanAggregate[]::new);
+        Set<Integer> summed = new LinkedHashSet<>();
+        for (ScanAggregate aggregate : aggregates) {
+            if (aggregate.function() == ScanAggregate.Function.SUM) {
+                summed.add(options.projection()[aggregate.column()]);
+            }
+        }
+        summedColumns = summed.stream().mapToInt(Integer::intValue).toArray();
+        rowgroups.readOnly(this::columnsRead);
         aggregateCounts = new long[aggregates.length];
         aggregateExtremes = new Object[aggregates.length];
         aggregateTotals = new ExactTotal[aggregates.length];
@@ -645,28 +657,10 @@ public final class ColumnstoreScan implements AutoCloseable {
      * closed either way when true.
      */
     private boolean aggregateRowgroup(UpcomingRowgroups.Readable readable) {
-        if (aggregates.length == 0 || !options.filters().isEmpty() || comparisons.length > 0 || probes.length > 0 || options.withRowLocator()
-                || readable.entry().deletedRows() > 0) {
+        if (!aggregatesAnswer(readable)) {
             return false;
         }
         SegmentMetadata[] metadata = readable.metadata();
-        for (ScanAggregate aggregate : aggregates) {
-            if (aggregate.function() == ScanAggregate.Function.COUNT_ROWS) {
-                continue;
-            }
-            int column = options.projection()[aggregate.column()];
-            SqlType type = schema.column(column).type();
-            boolean answerable = switch (aggregate.function()) {
-                case COUNT_ROWS, COUNT_VALUES -> true;
-                case MIN, MAX -> exactExtremes(type);
-                case SUM -> summable(type) && !metadata[column].hasNulls()
-                        && (metadata[column].encoding() == EncodingKind.VALUE
-                        || metadata[column].encoding() == EncodingKind.RUN_LENGTH);
-            };
-            if (!answerable) {
-                return false;
-            }
-        }
         // The file is the scan's from here, as in openCompressed: closeRowgroup unmaps it.
         file = readable.file();
         current = readable.entry();
@@ -675,14 +669,9 @@ public final class ColumnstoreScan implements AutoCloseable {
             long[] counts = new long[aggregates.length];
             Object[] extremes = new Object[aggregates.length];
             ExactTotal[] totals = new ExactTotal[aggregates.length];
-            Set<Integer> read = new LinkedHashSet<>();
-            for (ScanAggregate aggregate : aggregates) {
-                if (aggregate.function() == ScanAggregate.Function.SUM) {
-                    read.add(options.projection()[aggregate.column()]);
-                }
-            }
+            int[] read = summedColumns;
             // The segments the sums read are read ahead as openCompressed's are (a cold scan reads them in large requests).
-            io.readAhead(file, read.stream().mapToInt(Integer::intValue).toArray());
+            io.readAhead(file, read);
             for (int index = 0; index < aggregates.length; index++) {
                 ScanAggregate aggregate = aggregates[index];
                 int column = aggregate.function() == ScanAggregate.Function.COUNT_ROWS ? -1
@@ -712,18 +701,55 @@ public final class ColumnstoreScan implements AutoCloseable {
                 if (extreme != null) {
                     Object best = aggregateExtremes[index];
                     boolean minimum = aggregates[index].function() == ScanAggregate.Function.MIN;
-                    if (best == null || (minimum ? compare(extreme, best) < 0 : compare(extreme, best) > 0)) {
+                    if (best == null || (minimum ? compareExtremes(extreme, best) < 0 : compareExtremes(extreme, best) > 0)) {
                         aggregateExtremes[index] = extreme;
                     }
                 }
             }
             // Segments the aggregates did not read count as skipped, as an eliminated rowgroup's do.
-            io.skipped(needed.length - read.size());
+            io.skipped(needed.length - read.length);
             rowgroupsAggregated++;
         } finally {
             closeRowgroup();
         }
         return true;
+    }
+
+    /** Whether {@link #aggregateRowgroup} answers {@code readable} without its rows. */
+    private boolean aggregatesAnswer(UpcomingRowgroups.Readable readable) {
+        if (aggregates.length == 0 || !options.filters().isEmpty() || comparisons.length > 0 || probes.length > 0 || options.withRowLocator()
+                || readable.entry().deletedRows() > 0) {
+            return false;
+        }
+        SegmentMetadata[] metadata = readable.metadata();
+        for (ScanAggregate aggregate : aggregates) {
+            if (aggregate.function() == ScanAggregate.Function.COUNT_ROWS) {
+                continue;
+            }
+            int column = options.projection()[aggregate.column()];
+            SqlType type = schema.column(column).type();
+            boolean answerable = switch (aggregate.function()) {
+                case COUNT_ROWS, COUNT_VALUES -> true;
+                case MIN, MAX -> exactExtremes(type);
+                case SUM -> summable(type) && !metadata[column].hasNulls()
+                        && (metadata[column].encoding() == EncodingKind.VALUE
+                        || metadata[column].encoding() == EncodingKind.RUN_LENGTH);
+            };
+            if (!answerable) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The segments of {@code readable} the scan will read: the summed columns' when {@link
+     * #aggregateRowgroup} answers it, else every needed column's. The read-ahead window requests
+     * these ({@link UpcomingRowgroups#readOnly}), so a cold aggregated scan does not read the
+     * segments its footers answer for.
+     */
+    private int[] columnsRead(UpcomingRowgroups.Readable readable) {
+        return aggregatesAnswer(readable) ? summedColumns : needed;
     }
 
     /**
@@ -758,10 +784,17 @@ public final class ColumnstoreScan implements AutoCloseable {
                 primary, secondary, file.path() + " column " + column, known, arrays));
     }
 
-    /** Types whose footer min/max are exact values that order as the column does. */
+    /**
+     * Types whose footer min/max are exact values that order as the column does. A string column's
+     * are the segment's smallest and largest value in unsigned byte order of their UTF-8 (code
+     * point order: segment.md's storage order, whatever the encoding), which is the order MIN and
+     * MAX of strings use (the aggregation compares the UTF-8 bytes); a CHAR's carry its padding, as
+     * its decoded values do. Not DOUBLE: the footer orders it by IEEE total order ({@code -0.0 < 0.0}).
+     */
     private static boolean exactExtremes(SqlType type) {
         return type instanceof SqlType.IntegerType || type instanceof SqlType.BigintType || type instanceof SqlType.DateType
-                || type instanceof SqlType.TimestampType || type instanceof SqlType.DecimalType;
+                || type instanceof SqlType.TimestampType || type instanceof SqlType.DecimalType
+                || type instanceof SqlType.VarcharType || type instanceof SqlType.CharType;
     }
 
     /** Types whose stored longs are the exact values SUM adds (a DECIMAL's unscaled value at its scale). */
@@ -770,8 +803,16 @@ public final class ColumnstoreScan implements AutoCloseable {
                 || (type instanceof SqlType.DecimalType decimal && ValueKind.of(decimal).fitsLong());
     }
 
+    /**
+     * Orders two footer extremes of one column as MIN and MAX do: strings in code point order (the
+     * unsigned order of their UTF-8 bytes, which {@link String#compareTo} is not: it puts a
+     * surrogate pair, U+10000 and above, before U+E000..U+FFFF), other values by their natural order.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static int compare(Object left, Object right) {
+    static int compareExtremes(Object left, Object right) {
+        if (left instanceof String leftString && right instanceof String rightString) {
+            return Arrays.compareUnsigned(leftString.getBytes(StandardCharsets.UTF_8), rightString.getBytes(StandardCharsets.UTF_8));
+        }
         return ((Comparable) left).compareTo(right);
     }
 

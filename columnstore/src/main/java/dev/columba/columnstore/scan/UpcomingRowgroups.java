@@ -17,6 +17,7 @@ import dev.columba.storage.io.NativeFilesFacade;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The rowgroups a columnstore scan will read, in order, each prepared — its file mapped and its
@@ -76,6 +77,8 @@ final class UpcomingRowgroups implements AutoCloseable {
     private final TableSchema schema;
     private final List<ColumnFilter> filters;
     private final int[] needed;
+    /** The segments of a prepared rowgroup the window requests ({@link #readOnly}); every needed one unless told. */
+    private Function<Readable, int[]> columnsRead;
     private final SegmentIo io;
     /** The database's rowgroup files kept mapped between statements, which the scan opens through. */
     private final RowgroupMappings mappings;
@@ -90,9 +93,19 @@ final class UpcomingRowgroups implements AutoCloseable {
         this.schema = table.schema();
         this.filters = filters;
         this.needed = needed;
+        this.columnsRead = readable -> needed;
         this.io = io;
         this.mappings = RowgroupMappings.of(table.database());
         this.morsels = morsels;
+    }
+
+    /**
+     * Makes the window request, of each rowgroup it prepares, the segments {@code columns} gives
+     * for it (a subset of the needed ones) instead of every needed one: the scan's aggregates read
+     * only the summed columns of the rowgroups they answer. Before the first {@link #fill}.
+     */
+    void readOnly(Function<Readable, int[]> columns) {
+        columnsRead = columns;
     }
 
     /** The next rowgroup, prepared now unless it was already; null after the last. The caller owns a Readable's file. */
@@ -128,7 +141,7 @@ final class UpcomingRowgroups implements AutoCloseable {
             ahead.addLast(prepared);
             if (prepared instanceof Readable readable) {
                 mappedAhead++;
-                io.planAhead(readable.file(), needed);
+                io.planAhead(readable.file(), columnsRead.apply(readable));
                 adviseMetadataOfNext();
             }
         }

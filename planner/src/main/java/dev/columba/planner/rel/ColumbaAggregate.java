@@ -28,11 +28,13 @@ import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
@@ -282,7 +284,7 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
      * {@code ColumnstoreScan.aggregate}), when that is exact whatever the rowgroups hold: no GROUP
      * BY, every call COUNT, SUM, AVG, MIN or MAX without DISTINCT or FILTER, over a column that
      * reaches the scan through projections of plain columns only (no expression whose evaluation
-     * would be skipped), and a scan without pushed filters. {@link #instantiate} then adds what the scan computed ({@link
+     * would be skipped; COUNT, SUM and AVG also through a widening cast to BIGINT, {@link #passedOn}), and a scan without pushed filters. {@link #instantiate} then adds what the scan computed ({@link
      * HashAggregateOperator#foldFrom}).
      */
     private void aggregateInScan(Execution execution, RelNode input) {
@@ -311,9 +313,9 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         }
         RelNode node = physical(input);
         while (node instanceof ColumbaProject project) {
-            // Only projections of plain columns: rows the scan answers for are never projected, so an
-            // expression there (one that could fail on some row) would be skipped.
-            if (!project.getProjects().stream().allMatch(expression -> expression instanceof RexInputRef)) {
+            // Only projections of plain columns and widening casts: rows the scan answers for are never
+            // projected, so an expression there (one that could fail on some row) would be skipped.
+            if (!project.getProjects().stream().allMatch(expression -> passedOn(expression) != null)) {
                 return;
             }
             for (int index = 0; index < columns.size(); index++) {
@@ -321,10 +323,13 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
                 if (column < 0) {
                     continue;
                 }
-                if (!(project.getProjects().get(column) instanceof RexInputRef reference)) {
+                RexNode expression = project.getProjects().get(column);
+                // A widened column's MIN or MAX would come back in the column's Java type, not the cast's.
+                if (!(expression instanceof RexInputRef) && (requested.get(index).function() == ScanAggregate.Function.MIN
+                        || requested.get(index).function() == ScanAggregate.Function.MAX)) {
                     return;
                 }
-                columns.set(index, reference.getIndex());
+                columns.set(index, passedOn(expression).getIndex());
             }
             node = physical(project.getInput());
         }
@@ -336,6 +341,28 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
             resolved.add(new ScanAggregate(requested.get(index).function(), Math.max(0, columns.get(index))));
         }
         execution.aggregateInScan(scan, this, new ScanAggregation(resolved));
+    }
+
+    /**
+     * The column {@code expression} passes on unchanged in value: a plain column, or a cast of a
+     * TINYINT, SMALLINT or INT column to BIGINT, which cannot fail and leaves COUNT and SUM (the
+     * exact total, see {@code ColumnstoreScan.aggregate}) as they are (the peers suite's
+     * {@code SUM(CAST(l_partkey AS BIGINT))}); null for anything else.
+     */
+    private static RexInputRef passedOn(RexNode expression) {
+        if (expression instanceof RexInputRef reference) {
+            return reference;
+        }
+        if (expression.getKind() == SqlKind.CAST && expression instanceof RexCall cast
+                && cast.getOperands().getFirst() instanceof RexInputRef reference
+                && cast.getType().getSqlTypeName() == SqlTypeName.BIGINT
+                && switch (reference.getType().getSqlTypeName()) {
+                    case TINYINT, SMALLINT, INTEGER -> true;
+                    default -> false;
+                }) {
+            return reference;
+        }
+        return null;
     }
 
     /**

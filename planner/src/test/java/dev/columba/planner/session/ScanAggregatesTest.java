@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * footers and encoded segments (COUNT, MIN/MAX, SUM/AVG): every answer equals the same query's
  * over a rowstore copy of the table, which never does. The table has several rowgroups, a delta
  * store, a rowgroup with deleted rows, NULLs in some rowgroups only, run-length and packed
- * segments, BIGINT values whose sums pass 2^63, and calls the scan cannot answer (a DOUBLE, a
- * string, an expression, a filter); serially and on two workers. The scan's counters show that
+ * segments, BIGINT values whose sums pass 2^63, strings, and calls the scan cannot answer (a
+ * DOUBLE, an expression, a filter); serially and on two workers. The scan's counters show that
  * the segments of MIN/MAX columns were skipped, so the path under test is the one taken.
  */
 class ScanAggregatesTest {
@@ -84,7 +84,9 @@ class ScanAggregatesTest {
             "SELECT SUM(q + 1) FROM %s",
             "SELECT SUM(q), MAX(d) FROM %s WHERE id > 100",
             "SELECT COUNT(*) FROM %s",
-            "SELECT SUM(q), COUNT(DISTINCT r) FROM %s");
+            "SELECT SUM(q), COUNT(DISTINCT r) FROM %s",
+            "SELECT SUM(CAST(r AS BIGINT)), AVG(CAST(id AS BIGINT)), COUNT(CAST(id AS BIGINT)), MAX(s), MIN(d) FROM %s",
+            "SELECT MAX(CAST(id AS BIGINT)), MIN(CAST(r AS BIGINT)), SUM(q) FROM %s");
 
     /** A projection's expression fails on one row: the query fails as the rowstore's does, however its rows are aggregated. */
     @Test
@@ -96,15 +98,19 @@ class ScanAggregatesTest {
         }
     }
 
+    /** A narrowing cast can fail on some row, so it is evaluated on every row, never skipped by the scan's own aggregation. */
+    @Test
+    void aNarrowingCastIsStillEvaluated() {
+        for (String table : List.of("rs", "cs")) {
+            ColumbaException failure = assertThrows(ColumbaException.class,
+                    () -> query(session, String.format("SELECT SUM(CAST(b AS INT)), MAX(d) FROM %s", table)), table);
+            assertEquals("22003", failure.errorCode().sqlState(), table);
+        }
+    }
+
     @Test
     void answersAsTheRowstoreDoesSeriallyAndOnTwoWorkers() {
-        for (int workers : new int[] {1, 2}) {
-            session.execute("SET max_dop = " + workers).close();
-            for (String text : QUERIES) {
-                List<List<Object>> expected = query(session, String.format(text, "rs"));
-                assertEquals(expected, query(session, String.format(text, "cs")), text + " at max_dop " + workers);
-            }
-        }
+        assertAnswersAsTheRowstore(QUERIES, "cs", "rs");
     }
 
     /**
@@ -115,6 +121,7 @@ class ScanAggregatesTest {
     void theScanSkipsTheSegmentsItAnswersFromItsFooters() {
         session.execute("SET max_dop = 1").close();
         assertEquals(3, skippedSegments("SELECT MAX(d), SUM(q) FROM cs"));
+        assertEquals(6, skippedSegments("SELECT MAX(d), SUM(CAST(r AS BIGINT)), MIN(s) FROM cs"), "summed through a widening cast");
         assertEquals(0, skippedSegments("SELECT MAX(d), SUM(q) FROM cs WHERE id > 0"), "a filter decodes every rowgroup");
         update(session, "DELETE FROM cs WHERE id = 9999");
         assertEquals(2, skippedSegments("SELECT MAX(d), SUM(q) FROM cs"), "a rowgroup with deleted rows is decoded");
@@ -136,6 +143,57 @@ class ScanAggregatesTest {
                 String otherPlan = String.join("\n", query(session, other).stream()
                         .map(row -> String.valueOf(row.getFirst())).toList());
                 assertFalse(otherPlan.contains(pushed), other + ": " + otherPlan);
+            }
+        }
+    }
+
+    /**
+     * MIN and MAX of VARCHAR and CHAR columns from the footers: the same answers as the rowstore's
+     * with NULLs (a rowgroup of NULLs only), deleted rows, delta rows and a filter, and strings whose
+     * order by code point (the UTF-8 bytes the aggregation compares) differs from Java's
+     * {@link String#compareTo}: U+1F600 (a surrogate pair) sorts after U+FF61 in one, before it in
+     * the other, and the two sit in different rowgroups.
+     */
+    @Test
+    void stringExtremesComeFromTheFootersInCodePointOrder() {
+        String columns = "(id INT NOT NULL, v VARCHAR(12), c CHAR(4) NOT NULL, u VARCHAR(40) NOT NULL)";
+        session.execute("CREATE TABLE cst " + columns
+                + " WITH (storage = columnstore, rowgroup_max_rows = 2500, bulk_min_rows = 10)").close();
+        session.execute("CREATE TABLE rst " + columns).close();
+        String rows = "SELECT generate_series,"
+                + " CASE WHEN generate_series = 6000 THEN '\uD83D\uDE00' WHEN generate_series = 9000 THEN '\uFF61'"
+                + " WHEN generate_series = 1234 THEN 'A' WHEN generate_series BETWEEN 2501 AND 5000 THEN NULL"
+                + " WHEN MOD(generate_series, 11) = 0 THEN NULL ELSE 'm' || CAST(MOD(generate_series, 7) AS VARCHAR(3)) END,"
+                + " 'k' || CAST(MOD(generate_series, 5) AS VARCHAR(3)),"
+                + " 'u' || CAST(MOD(generate_series * 7919, 10007) AS VARCHAR(10))"
+                + " FROM generate_series(1, 10000)";
+        for (String table : List.of("cst", "rst")) {
+            update(session, "INSERT INTO " + table + " " + rows);
+        }
+        List<String> queries = List.of(
+                "SELECT MIN(v), MAX(v), COUNT(v), MIN(c), MAX(c), MIN(u), MAX(u) FROM %s",
+                "SELECT MAX(v), SUM(id), COUNT(*) FROM %s",
+                "SELECT MIN(v), MAX(v) FROM %s WHERE id BETWEEN 2501 AND 5000",
+                "SELECT MIN(v), MAX(u) FROM %s WHERE id > 5000");
+        assertAnswersAsTheRowstore(queries, "cst", "rst");
+        session.execute("SET max_dop = 1").close();
+        // The two string columns' segments of the four rowgroups: none read.
+        assertEquals(8, skippedSegments("SELECT MIN(v), MAX(c), COUNT(*) FROM cst"));
+
+        // The row holding the largest value deleted (its rowgroup is decoded), a delta row with a smaller one and a NULL.
+        for (String table : List.of("cst", "rst")) {
+            update(session, "DELETE FROM " + table + " WHERE id IN (6000, 1234)");
+            update(session, "INSERT INTO " + table + " VALUES (10001, '\u00E9', 'k9', 'u99999'), (10002, NULL, 'a', 'u')");
+        }
+        assertAnswersAsTheRowstore(queries, "cst", "rst");
+    }
+
+    private void assertAnswersAsTheRowstore(List<String> queries, String columnstore, String rowstore) {
+        for (int workers : new int[] {1, 2}) {
+            session.execute("SET max_dop = " + workers).close();
+            for (String text : queries) {
+                List<List<Object>> expected = query(session, String.format(text, rowstore));
+                assertEquals(expected, query(session, String.format(text, columnstore)), text + " at max_dop " + workers);
             }
         }
     }
