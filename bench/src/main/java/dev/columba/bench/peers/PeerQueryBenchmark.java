@@ -77,7 +77,7 @@ public class PeerQueryBenchmark {
     @Param({"COLUMBA_COLUMNSTORE", "COLUMBA_ROWSTORE", "DUCKDB", "H2"})
     public Peer engine;
 
-    @Param({"Q1", "Q6", "SCAN"})
+    @Param({"Q1", "Q6", "SCAN", "SCAN_FILTERED"})
     public TpchQuery query;
 
     @Param({"COLD", "WARM"})
