@@ -55,6 +55,14 @@ final class CrashFlipTargets {
             DICTIONARY, OBJECT_ALLOCATION_MAP, BOOT, GLOBAL_ALLOCATION_MAP, FILE_HEADER, TABLE_INTERNAL, HEAP, OVERFLOW,
             FREE, PROPERTIES, FILE_MANIFEST);
 
+    /**
+     * The kinds that are whole files a checksum covers byte for byte (control.md; columba.properties
+     * from directory format version 3, database-directory.md), read at every opening before anything
+     * writes them: every flip there must be detected with the file named. Each is also the file's
+     * path relative to the database.
+     */
+    static final Set<String> CHECKSUMMED = Set.of(CONTROL, PROPERTIES);
+
     /** One byte to flip: the kind it stands for, the file (relative to the database), the offset. */
     record Target(String kind, Path file, long offset) {
     }

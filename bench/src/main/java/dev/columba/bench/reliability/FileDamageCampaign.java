@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * or a query fails with an error ("detected"; "named" when the message names the damaged file),
  * every answer is as before ("same answers": the byte was unused, or redundant), or an answer
  * differs without an error ("silently wrong", a failure). An internal error (XX000), an exception
- * other than a SQLException or a hang is a failure too. Flip {@code n} of a run is a function of
+ * other than a SQLException or a hang is a failure too, and so is a flip in a file a checksum covers
+ * byte for byte ({@link CrashFlipTargets#CHECKSUMMED}) that is not detected with the file named. Flip {@code n} of a run is a function of
  * the run's seed and {@code n}.
  */
 final class FileDamageCampaign {
@@ -111,8 +112,10 @@ final class FileDamageCampaign {
                 throw new SQLException("interrupted", e);
             }
             byFileKind.computeIfAbsent(kind(relative), key -> new TreeMap<>()).merge(judged.outcome(), 1L, Long::sum);
+            // A flip in a file a checksum covers byte for byte must be caught, the file named.
             if (judged.outcome() == Outcome.SILENTLY_WRONG || judged.outcome() == Outcome.INTERNAL_ERROR
-                    || judged.outcome() == Outcome.HANG) {
+                    || judged.outcome() == Outcome.HANG
+                    || CrashFlipTargets.CHECKSUMMED.contains(relative) && judged.outcome() != Outcome.DETECTED_NAMED) {
                 failures.add(judged);
                 progress.println("  FAILURE seed " + seed + " " + judged.line());
             }

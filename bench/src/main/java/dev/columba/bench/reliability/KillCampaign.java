@@ -44,7 +44,8 @@ import java.util.stream.Stream;
  * SQLSTATE; "named" when the message names the file) or show every acknowledged unit as it was. A
  * detected flip's damaged bytes must still exist afterwards (the file untouched there, or kept in
  * the {@code damaged/} folder); a flip in the log must be kept whatever the outcome, since recovery
- * reads it all. A flip the open overwrote or removed with the answers right (a page recovery wrote
+ * reads it all; a flip in the control file or the properties, which checksums cover byte for byte,
+ * must be detected with the file named ({@link CrashFlipTargets#CHECKSUMMED}). A flip the open overwrote or removed with the answers right (a page recovery wrote
  * again from its full image in the log, a columnstore file no committed state refers to) is counted
  * apart. Kill {@code n} and flip {@code n} are functions of the seed and {@code n}.
  */
@@ -175,7 +176,9 @@ final class KillCampaign {
                 boolean failed = verdict.outcome() == FlipOutcome.SILENTLY_WRONG
                         || verdict.outcome() == FlipOutcome.INTERNAL_ERROR || verdict.outcome() == FlipOutcome.HANG
                         || (!verdict.preserved() && (verdict.outcome() != FlipOutcome.SAME_ANSWERS
-                                || verdict.kind().equals(CrashFlipTargets.WAL)));
+                                || verdict.kind().equals(CrashFlipTargets.WAL)))
+                        || (CrashFlipTargets.CHECKSUMMED.contains(verdict.kind())
+                                && verdict.outcome() != FlipOutcome.DETECTED_NAMED);
                 if (failed) {
                     failures.add(context + ", flip " + flipsDone + ": " + verdict.line());
                     progress.println("  FAILURE " + failures.getLast());

@@ -2,8 +2,8 @@ package dev.columba.cli.inspect;
 
 import static dev.columba.cli.inspect.DataFileDump.INDENT;
 
-import dev.columba.storage.db.DatabaseLayout;
-import dev.columba.storage.page.PageFormat;
+import dev.columba.core.error.ColumbaException;
+import dev.columba.storage.db.DatabaseProperties;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringReader;
@@ -14,8 +14,9 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Dumps {@code columba.properties}: every key in order, and whether its format version and page
- * size are ones this build reads (the checks storage's {@code DatabaseProperties} makes at open).
+ * Dumps {@code columba.properties}: every key in order, and whether it passes the checks storage's
+ * {@code DatabaseProperties} makes at open (checksum from format version 3, format version, page
+ * size), reported as a finding when it does not.
  */
 final class PropertiesDump {
     /** A properties file is small; anything longer is not one. */
@@ -52,27 +53,10 @@ final class PropertiesDump {
         for (Map.Entry<String, String> entry : sorted.entrySet()) {
             out.println(INDENT + String.format("%-" + width + "s = %s", entry.getKey(), entry.getValue()));
         }
-        String version = sorted.get(DatabaseLayout.FORMAT_VERSION_KEY);
-        if (version == null) {
-            findings.report(INDENT, path + " has no " + DatabaseLayout.FORMAT_VERSION_KEY);
-        } else if (!readable(version.trim())) {
-            findings.report(INDENT, path + " has " + DatabaseLayout.FORMAT_VERSION_KEY + " = '" + version
-                    + "', this build reads 1 to " + DatabaseLayout.FORMAT_VERSION);
+        try {
+            DatabaseProperties.readFile(path);
+        } catch (ColumbaException refused) {
+            findings.report(INDENT, refused.detail());
         }
-        String pageSize = sorted.get(DatabaseLayout.PAGE_SIZE_KEY);
-        if (pageSize != null && !pageSize.trim().equals(String.valueOf(PageFormat.PAGE_SIZE))) {
-            findings.report(INDENT, path + " has " + DatabaseLayout.PAGE_SIZE_KEY + " = '" + pageSize
-                    + "', this build uses " + PageFormat.PAGE_SIZE);
-        }
-    }
-
-    /** Versions 1 (no secondary files) to the current one are read. */
-    private static boolean readable(String version) {
-        for (int known = 1; known <= DatabaseLayout.FORMAT_VERSION; known++) {
-            if (version.equals(String.valueOf(known))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

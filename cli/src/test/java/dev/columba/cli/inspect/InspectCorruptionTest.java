@@ -104,6 +104,21 @@ class InspectCorruptionTest {
                 run::toString);
     }
 
+    /** A flipped byte that still parses is caught by the file's checksum line; every key is still listed. */
+    @Test
+    void damagedPropertiesFileListsItsKeysAndTheBadChecksum() throws Exception {
+        Path database = copy();
+        Path properties = database.resolve("columba.properties");
+        String text = Files.readString(properties);
+        InspectFixture.flipByte(properties, text.indexOf("page_size=8192") + "page_size=".length());
+        Run run = inspect(properties);
+        assertEquals(Inspect.DAMAGED, run.exitCode(), run::toString);
+        assertEquals(1, run.linesWith("format_version", "= 3").size(), run::toString);
+        assertEquals(1, run.linesWith("checksum", "= ").size(), run::toString);
+        assertEquals(1, run.problems().size(), run::toString);
+        assertTrue(run.problems().getFirst().startsWith(properties + " is corrupt: its checksum line"), run::toString);
+    }
+
     @Test
     void randomBytesAreRefusedWithAMessageNamingWhatWasExpected() throws Exception {
         Path file = work.resolve("random.bin");

@@ -57,7 +57,7 @@ class InspectDatabaseTest {
         String[] events = tokens(run.linesWith(" events ", "heap table").getFirst());
         assertEquals(List.of("5", "0", "0", "1", "3", "1"), List.of(events).subList(events.length - 6, events.length),
                 "events: one heap page, three overflow pages for the 20,000-byte note, one allocation map");
-        assertEquals(1, run.linesWith("format_version", "= 2").size(), run::toString);
+        assertEquals(1, run.linesWith("format_version", "= 3").size(), run::toString);
         assertEquals(1, run.linesWith("checksums: " + size / PageFormat.PAGE_SIZE + " pages read, 0 BAD").size(), run::toString);
         assertEquals(1, run.linesWith("  log end: clean at LSN " + Files.size(segment())).size(), run::toString);
         assertEquals("no problems found", run.lines().getLast());

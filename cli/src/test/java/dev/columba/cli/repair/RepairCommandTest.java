@@ -113,6 +113,35 @@ class RepairCommandTest {
         assertTrue(after.out().contains("the log is sound"), after::toString);
     }
 
+    /**
+     * A flip in columba.properties that still parses (8MB read as 9MB) is refused by its checksum with
+     * the file untouched; --reseal-properties keeps the damaged file in damaged/, writes it again and
+     * prints the setting it kept; the database then opens.
+     */
+    @Test
+    void aDamagedPropertiesFileIsRefusedUntouchedThenResealedOnRequest() throws Exception {
+        database();
+        Path properties = DatabaseLayout.propertiesFile(directory);
+        byte[] bytes = Files.readAllBytes(properties);
+        bytes[new String(bytes, StandardCharsets.ISO_8859_1).indexOf("buffer_pool_size=8MB") + "buffer_pool_size=".length()] ^= 1;
+        Files.write(properties, bytes);
+
+        Run refused = repair(directory.toString());
+        assertEquals(1, refused.exitCode(), refused::toString);
+        assertTrue(refused.err().contains(properties + " is corrupt: its checksum line"), refused::toString);
+        assertTrue(refused.err().contains("--reseal-properties"), refused::toString);
+        assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(properties)), "the file was left as it was");
+
+        Run resealed = repair(directory.toString(), "--reseal-properties");
+        assertEquals(0, resealed.exitCode(), resealed::toString);
+        assertTrue(resealed.out().contains("buffer_pool_size = 9MB"), resealed::toString);
+        assertTrue(resealed.out().contains(DatabaseLayout.damagedDirectory(directory).toString()), resealed::toString);
+
+        Run opened = repair(directory.toString());
+        assertEquals(0, opened.exitCode(), opened::toString);
+        assertEquals(2, repair(directory.toString(), "--reseal-properties", "--point-in-time").exitCode());
+    }
+
     @Test
     void badUsageExitsWithTwo() throws Exception {
         assertEquals(2, repair().exitCode());

@@ -66,8 +66,7 @@ public final class Database implements AutoCloseable {
     private final Path directory;
     private final FilesFacade files;
     private final SettingValues globals;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
+    private final DirectoryLock lock;
     private final DataFile dataFile;
     private final DataFiles dataFiles;
     private final BufferPool pool;
@@ -106,11 +105,10 @@ public final class Database implements AutoCloseable {
     }
 
     private Database(Path directory, FilesFacade files, SettingValues globals, WalRecoveryMode recoveryMode,
-                     FileChannel lockChannel, FileLock lock) {
+                     DirectoryLock lock) {
         this.directory = directory;
         this.files = files;
         this.globals = globals;
-        this.lockChannel = lockChannel;
         this.lock = lock;
         boolean created = !ControlFile.exists(directory);
         Path dataPath = DatabaseLayout.dataFile(directory);
@@ -285,33 +283,50 @@ public final class Database implements AutoCloseable {
         WalRecoveryMode recoveryMode = mode == null ? StandardSettings.WAL_RECOVERY_MODE.defaultValue()
                 : StandardSettings.WAL_RECOVERY_MODE.parse(mode.toString());
         SettingValues globals = SettingValues.fromProperties(effective);
-        FileChannel channel;
-        FileLock lock;
+        DirectoryLock lock = DirectoryLock.take(directory);
         try {
-            channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null;
-            }
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot lock database " + directory + ": " + e, e);
-        }
-        if (lock == null) {
-            closeQuietly(channel);
-            throw new ColumbaException(ErrorCode.DATABASE_IN_USE, "database " + directory + " is open in another process"
-                    + " or by another Database instance");
-        }
-        try {
-            return new Database(directory, files, globals, recoveryMode, channel, lock);
+            return new Database(directory, files, globals, recoveryMode, lock);
         } catch (RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The database directory's {@code lock} file, locked (fcntl) while a process has the database
+     * open or changes its files from outside ({@code ./columba repair}).
+     */
+    record DirectoryLock(FileChannel channel, FileLock lock) implements AutoCloseable {
+        /** @throws ColumbaException DATABASE_IN_USE if another process or Database instance holds it */
+        static DirectoryLock take(Path directory) {
+            FileChannel channel;
+            FileLock lock;
+            try {
+                channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                try {
+                    lock = channel.tryLock();
+                } catch (OverlappingFileLockException e) {
+                    lock = null;
+                }
+            } catch (IOException e) {
+                throw new ColumbaException(ErrorCode.IO_ERROR, "cannot lock database " + directory + ": " + e, e);
+            }
+            if (lock == null) {
+                closeQuietly(channel);
+                throw new ColumbaException(ErrorCode.DATABASE_IN_USE, "database " + directory + " is open in another process"
+                        + " or by another Database instance");
+            }
+            return new DirectoryLock(channel, lock);
+        }
+
+        @Override
+        public void close() {
             try {
                 lock.release();
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
+            } catch (IOException ignored) {
+                // The lock goes with the channel anyway.
             }
             closeQuietly(channel);
-            throw e;
         }
     }
 
@@ -783,12 +798,7 @@ public final class Database implements AutoCloseable {
                         dataFiles.close();
                         spill.close();
                     } finally {
-                        try {
-                            lock.release();
-                        } catch (IOException ignored) {
-                            // The lock goes with the channel anyway.
-                        }
-                        closeQuietly(lockChannel);
+                        lock.close();
                     }
                 }
             }

@@ -15,7 +15,7 @@ public final class DatabaseLayout {
     public static final String FORMAT_VERSION_KEY = "format_version";
     public static final String PAGE_SIZE_KEY = "page_size";
     /** Version of the database directory layout that {@code columba.properties} declares. */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     public static final String DATA_DIRECTORY = "data";
     public static final String DATA_FILE = "columba.data";
     public static final String WAL_DIRECTORY = "wal";

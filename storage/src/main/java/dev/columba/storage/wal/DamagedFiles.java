@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
- * Keeps the original bytes of log files aside, in the database directory's {@code damaged/} folder
+ * Keeps the original bytes of damaged files (log files; a {@code columba.properties} that {@code ./columba
+ * repair --reseal-properties} rewrites) aside, in the database directory's {@code damaged/} folder
  * ({@code docs/format/database-directory.md}), before recovery cuts or repairs them and when it
  * refuses them. Recovery never changes a log file before its copy is durable.
  *
@@ -28,7 +29,7 @@ import java.util.zip.CRC32C;
  * copied, so refusing the same damage at every attempt to open keeps a single copy. It is written
  * as {@code incoming.tmp} and renamed once complete, so a folder with a final name is whole.
  */
-final class DamagedFiles {
+public final class DamagedFiles {
     private static final String INCOMING = "incoming.tmp";
     static final String REPORT = "report.txt";
     private static final int COPY_CHUNK = 1 << 20;
@@ -37,7 +38,7 @@ final class DamagedFiles {
     }
 
     /** Bytes {@code [offset, offset + length)} of {@code source}, copied under the name {@code copyName}. */
-    record Piece(Path source, long offset, long length, String copyName) {
+    public record Piece(Path source, long offset, long length, String copyName) {
     }
 
     /**
@@ -45,7 +46,7 @@ final class DamagedFiles {
      * {@code report}, all forced to storage; returns the folder (an existing one if the same bytes
      * were preserved before).
      */
-    static Path preserve(FilesFacade files, Path damagedDirectory, String kind, List<Piece> pieces, String report) {
+    public static Path preserve(FilesFacade files, Path damagedDirectory, String kind, List<Piece> pieces, String report) {
         createDirectory(files, damagedDirectory);
         Path incoming = damagedDirectory.resolve(INCOMING);
         deleteTree(incoming);

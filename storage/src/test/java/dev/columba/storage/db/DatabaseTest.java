@@ -76,12 +76,15 @@ class DatabaseTest {
         }
     }
 
-    /** A damaged or foreign columba.properties is reported with that file's path, so the user knows what to look at. */
+    /**
+     * A columba.properties whose checksum is right but whose values this build cannot use (a newer
+     * database, another page size) is reported with that file's path, so the user knows what to look at.
+     */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({
             "page_size=8192, page_size=8193, PAGE_HEADER_INVALID, has page size 8193",
-            "format_version=2, format_version=3, FORMAT_TOO_NEW, has format version 3",
-            "format_version=2, format_version=0, FORMAT_TOO_OLD, has format version 0"})
+            "format_version=3, format_version=4, FORMAT_TOO_NEW, has format version 4",
+            "format_version=3, format_version=0, FORMAT_TOO_OLD, has format version 0"})
     void aPropertiesFileTheBuildCannotUseIsNamed(String line, String damaged, ErrorCode code, String says) throws Exception {
         try (Database ignored = Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE)) {
             // created, then closed cleanly
@@ -89,7 +92,8 @@ class DatabaseTest {
         Path properties = DatabaseLayout.propertiesFile(directory);
         String text = java.nio.file.Files.readString(properties, StandardCharsets.UTF_8);
         assertTrue(text.contains(line + "\n") || text.contains(line + "\r\n"), text);
-        java.nio.file.Files.writeString(properties, text.replace(line, damaged), StandardCharsets.UTF_8);
+        String body = text.substring(0, text.lastIndexOf(DatabaseProperties.CHECKSUM_PREFIX));
+        java.nio.file.Files.write(properties, DatabaseProperties.seal(body.replace(line, damaged)));
 
         ColumbaException refused = assertThrows(ColumbaException.class,
                 () -> Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE));
