@@ -80,6 +80,22 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
     }
 
     /**
+     * The exchanges of a parallel plan pass their input's rows on, every one of them: the same
+     * distinct values. Calcite's handler for a node it does not know answers nothing, so at MAXDOP n
+     * an aggregate or a join above a gather or a repartition fell back to its guesses.
+     */
+    public Double getDistinctRowCount(ColumbaGather gather, RelMetadataQuery mq, ImmutableBitSet groupKey,
+                                      RexNode predicate) {
+        return mq.getDistinctRowCount(gather.getInput(), groupKey, predicate);
+    }
+
+    /** As a gather: a repartition's workers together return every row of its input. */
+    public Double getDistinctRowCount(ColumbaRepartition repartition, RelMetadataQuery mq, ImmutableBitSet groupKey,
+                                      RexNode predicate) {
+        return mq.getDistinctRowCount(repartition.getInput(), groupKey, predicate);
+    }
+
+    /**
      * A projection: Calcite's estimate, bounded by what its key expressions read (see the class
      * comment). With a predicate, Calcite's alone: the bounds hold for the unfiltered rows only.
      */
