@@ -216,6 +216,38 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
         return first > last ? Double.NaN : last - first + 1;
     }
 
+    /**
+     * The smallest and the largest value of {@code input}'s column {@code column} when it is an
+     * INT or BIGINT column of a columnstore table, traced underived, whose every segment with values
+     * has its minimum and maximum in the table's figures; null otherwise (a rowstore table, a
+     * derived column, a table without figures).
+     */
+    public static long[] wholeNumberSpan(RelNode input, RelMetadataQuery mq, int column) {
+        RelColumnOrigin origin = mq.getColumnOrigin(input, column);
+        if (origin == null || origin.isDerived()) {
+            return null;
+        }
+        ColumbaTable table = origin.getOriginTable().unwrap(ColumbaTable.class);
+        if (table == null || table.columnstoreStatistics().isEmpty()) {
+            return null;
+        }
+        long low = Long.MAX_VALUE;
+        long high = Long.MIN_VALUE;
+        for (ColumnstoreStatistics.RowgroupStatistics rowgroup : table.columnstoreStatistics().get().rowgroups()) {
+            ColumnstoreStatistics.SegmentStatistics segment = rowgroup.columns().get(origin.getOriginColumnOrdinal());
+            if (segment.nonNullRows() == 0) {
+                continue;
+            }
+            if (!(segment.min() instanceof Integer || segment.min() instanceof Long)
+                    || !(segment.max() instanceof Integer || segment.max() instanceof Long)) {
+                return null;
+            }
+            low = Math.min(low, ((Number) segment.min()).longValue());
+            high = Math.max(high, ((Number) segment.max()).longValue());
+        }
+        return low > high ? null : new long[] {low, high};
+    }
+
     private static Integer year(Object value) {
         return switch (value) {
             case LocalDate date -> date.getYear();
