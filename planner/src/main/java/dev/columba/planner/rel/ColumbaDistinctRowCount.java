@@ -6,6 +6,7 @@ import dev.columba.planner.schema.ColumnstoreStatistics;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalDouble;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.plan.RelOptUtil;
@@ -190,18 +191,13 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
 
     /** The years from the smallest to the largest value of {@code input}'s column {@code column}, both included; NaN when unknown. */
     private static double yearSpan(RelNode input, RelMetadataQuery mq, int column) {
-        RelColumnOrigin origin = mq.getColumnOrigin(input, column);
-        if (origin == null || origin.isDerived()) {
-            return Double.NaN;
-        }
-        ColumbaTable table = origin.getOriginTable().unwrap(ColumbaTable.class);
-        if (table == null || table.columnstoreStatistics().isEmpty()) {
+        List<ColumnstoreStatistics.SegmentStatistics> segments = segmentsOf(input, mq, column);
+        if (segments == null) {
             return Double.NaN;
         }
         int first = Integer.MAX_VALUE;
         int last = Integer.MIN_VALUE;
-        for (ColumnstoreStatistics.RowgroupStatistics rowgroup : table.columnstoreStatistics().get().rowgroups()) {
-            ColumnstoreStatistics.SegmentStatistics segment = rowgroup.columns().get(origin.getOriginColumnOrdinal());
+        for (ColumnstoreStatistics.SegmentStatistics segment : segments) {
             if (segment.nonNullRows() == 0) {
                 continue;
             }
@@ -223,18 +219,13 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
      * derived column, a table without figures).
      */
     public static long[] wholeNumberSpan(RelNode input, RelMetadataQuery mq, int column) {
-        RelColumnOrigin origin = mq.getColumnOrigin(input, column);
-        if (origin == null || origin.isDerived()) {
-            return null;
-        }
-        ColumbaTable table = origin.getOriginTable().unwrap(ColumbaTable.class);
-        if (table == null || table.columnstoreStatistics().isEmpty()) {
+        List<ColumnstoreStatistics.SegmentStatistics> segments = segmentsOf(input, mq, column);
+        if (segments == null) {
             return null;
         }
         long low = Long.MAX_VALUE;
         long high = Long.MIN_VALUE;
-        for (ColumnstoreStatistics.RowgroupStatistics rowgroup : table.columnstoreStatistics().get().rowgroups()) {
-            ColumnstoreStatistics.SegmentStatistics segment = rowgroup.columns().get(origin.getOriginColumnOrdinal());
+        for (ColumnstoreStatistics.SegmentStatistics segment : segments) {
             if (segment.nonNullRows() == 0) {
                 continue;
             }
@@ -246,6 +237,23 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
             high = Math.max(high, ((Number) segment.max()).longValue());
         }
         return low > high ? null : new long[] {low, high};
+    }
+
+    /**
+     * The segment figures, one per rowgroup, of the columnstore column that {@code input}'s column
+     * {@code column} is (traced underived); null when it is not so traced or the table has no figures.
+     */
+    private static List<ColumnstoreStatistics.SegmentStatistics> segmentsOf(RelNode input, RelMetadataQuery mq, int column) {
+        RelColumnOrigin origin = mq.getColumnOrigin(input, column);
+        if (origin == null || origin.isDerived()) {
+            return null;
+        }
+        ColumbaTable table = origin.getOriginTable().unwrap(ColumbaTable.class);
+        if (table == null || table.columnstoreStatistics().isEmpty()) {
+            return null;
+        }
+        return table.columnstoreStatistics().get().rowgroups().stream()
+                .map(rowgroup -> rowgroup.columns().get(origin.getOriginColumnOrdinal())).toList();
     }
 
     private static Integer year(Object value) {
