@@ -71,6 +71,9 @@ public final class HashAggregateOperator extends BaseOperator {
     private GroupHashTable groups;
     /** The planner's estimate of the groups to come ({@link #expectGroups}), 0 when none. */
     private long expectedGroups;
+    /** The planner's span of a whole-number key's values ({@link #expectKeys}); high below low when none. */
+    private long expectedKeyLow = Long.MAX_VALUE;
+    private long expectedKeyHigh = Long.MIN_VALUE;
     /** The current batch's key vectors and their dictionary codes (null where none), refilled per batch. */
     private FieldVector[] keyVectors;
     private CodedStrings[] keyCodes;
@@ -254,6 +257,16 @@ public final class HashAggregateOperator extends BaseOperator {
      */
     public void expectGroups(long groups) {
         expectedGroups = Math.max(0, Math.min(groups, 1L << 20));
+    }
+
+    /**
+     * The span the planner's figures give for the values of a single whole-number group key
+     * ({@code GroupHashTable.expectKeys}): its dense array is then made once over the span, not
+     * grown by doubling. Ignored for other keys; before open.
+     */
+    public void expectKeys(long low, long high) {
+        expectedKeyLow = low;
+        expectedKeyHigh = high;
     }
 
     /**
@@ -476,6 +489,9 @@ public final class HashAggregateOperator extends BaseOperator {
         if (groupKeys.length > 0) {
             groups = GroupHashTable.forGrouping(keyTypes, allocator, charge("group hash table"));
             groups.expectGroups(expectedGroups);
+            if (wholeNumberKey()) {
+                groups.expectKeys(expectedKeyLow, expectedKeyHigh);
+            }
         }
         createAccumulators(accumulators, this::charge);
     }
@@ -521,6 +537,7 @@ public final class HashAggregateOperator extends BaseOperator {
                 table.expectGroups(expectedGroups);
                 if (wholeNumberKey()) {
                     table.holdResidue(partition, partitions);
+                    table.expectKeys(expectedKeyLow, expectedKeyHigh);
                 }
                 createAccumulators(made, charges);
                 if (share > 0) {

@@ -4,14 +4,11 @@ import dev.columba.core.batch.Batch;
 import dev.columba.core.batch.VectorCopy;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import dev.columba.core.expr.ExecutionMode;
-import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.WaitType;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 
@@ -36,31 +33,21 @@ import org.apache.arrow.memory.OutOfMemoryException;
  * through their allocators), and this operator one output batch. Each returned batch is the
  * operator's own, valid until the next {@code next()}.
  *
- * <p>Failure, cancellation and closing as {@link GatherOperator}'s: the first error of a worker
- * cancels the others and is thrown to the consumer; every worker closes its fragment on its own
- * thread, once the consumer is done with its rows (at {@link #close}), and its CPU time is added
- * to the query's statistics. The consumer's wait for the sorts to end is one
- * {@link WaitType#CXCONSUMER} wait.
+ * <p>Failure, cancellation and closing as {@link WorkerExchange} says (and as {@link GatherOperator}
+ * does): the first error of a worker cancels the others and is thrown to the consumer; every worker
+ * closes its fragment on its own thread, once the consumer is done with its rows (at
+ * {@link #close}). The consumer's wait for the sorts to end is one {@link WaitType#CXCONSUMER} wait.
  */
-public final class MergeGatherOperator implements Operator {
+public final class MergeGatherOperator extends WorkerExchange<SortOperator> {
     private static final AtomicLong IDS = new AtomicLong();
 
     private final String name = "MergeGatherOperator#" + IDS.incrementAndGet();
-    private final List<SortOperator> workers;
-    private final TableSchema schema;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final AtomicReference<Throwable> closeFailure = new AtomicReference<>();
-    /** Counted down by each worker once its share is sorted (or it failed). */
+    /** Counted down by each worker once its share is sorted (or it failed, or never started). */
     private CountDownLatch sorted;
     /** Released once the consumer no longer reads the workers' rows: the workers then close their fragments. */
     private final CountDownLatch merged = new CountDownLatch(1);
-    private CountDownLatch closed;
     private ExecutionContext context;
-    private ExecutionContext group;
     private BufferAllocator allocator;
-    private boolean opened;
-    private boolean started;
-    private boolean reported;
 
     // The merge, set up once every worker has sorted.
     private RowOrder[] orders;
@@ -79,74 +66,26 @@ public final class MergeGatherOperator implements Operator {
 
     /** @param workers sorts over copies of one fragment, by the same keys; each is opened, sorted and closed on a worker thread */
     public MergeGatherOperator(List<SortOperator> workers) {
-        if (workers.isEmpty()) {
-            throw new ColumbaException(ErrorCode.INTERNAL, "a merging gather needs at least one worker");
-        }
-        this.workers = List.copyOf(workers);
-        this.schema = workers.getFirst().schema();
+        super(workers, "a merging gather");
         List<SortKey> keys = workers.getFirst().keys();
         for (SortOperator worker : workers) {
-            if (worker.schema().size() != schema.size() || !worker.keys().equals(keys)) {
+            if (!worker.keys().equals(keys)) {
                 throw new ColumbaException(ErrorCode.INTERNAL, "the workers of a merging gather sort different rows");
             }
         }
     }
 
-    /** The fragment worker {@code index} runs (to learn about it; the gather runs it). */
-    public Operator worker(int index) {
-        return workers.get(index);
-    }
-
-    /** How many workers run the fragment. */
-    public int degree() {
-        return workers.size();
-    }
-
-    @Override
-    public TableSchema schema() {
-        return schema;
-    }
-
-    @Override
-    public ExecutionMode mode() {
-        for (Operator worker : workers) {
-            if (worker.mode() == ExecutionMode.ROW) {
-                return ExecutionMode.ROW;
-            }
-        }
-        return ExecutionMode.BATCH;
-    }
-
     @Override
     public void open(ExecutionContext executionContext) {
-        if (opened) {
-            throw new IllegalStateException(name + " was already opened");
-        }
-        opened = true;
+        openWorkers(executionContext, name);
         context = executionContext;
-        group = executionContext.worker();
-        executionContext.query().statistics().ranWorkers(workers.size());
         allocator = executionContext.allocator().newChildAllocator(name, 0, Long.MAX_VALUE);
         sorted = new CountDownLatch(workers.size());
-        closed = new CountDownLatch(workers.size());
     }
 
-    /** Starts the workers at the first {@link #next}, as {@link GatherOperator} does (bitmap filters are published by then). */
-    private void start() {
-        started = true;
-        for (int index = 0; index < workers.size(); index++) {
-            int worker = index;
-            try {
-                GatherOperator.WORKERS.execute(() -> run(worker));
-            } catch (RuntimeException e) {
-                fail(e);
-                closeUnstarted(worker);
-            }
-        }
-    }
-
-    private void run(int worker) {
-        long cpuStart = GatherOperator.THREADS.getCurrentThreadCpuTime();
+    @Override
+    void run(int worker) {
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
         SortOperator sort = workers.get(worker);
         try {
             sort.open(group.worker());
@@ -156,67 +95,28 @@ public final class MergeGatherOperator implements Operator {
         } finally {
             sorted.countDown();
         }
-        long cpu = GatherOperator.THREADS.getCurrentThreadCpuTime() - cpuStart;
+        long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         try {
             awaitUninterruptibly(merged);
         } finally {
-            long closeStart = GatherOperator.THREADS.getCurrentThreadCpuTime();
-            try {
-                sort.close();
-            } catch (Throwable e) {
-                failToClose(e);
-            }
-            group.query().statistics().addWorkerCpuNanos(cpu + GatherOperator.THREADS.getCurrentThreadCpuTime() - closeStart);
-            closed.countDown();
+            endWorker(worker, cpu);
         }
     }
 
-    private void closeUnstarted(int worker) {
-        try {
-            workers.get(worker).close();
-        } catch (RuntimeException e) {
-            failToClose(e);
-        }
-        sorted.countDown();
-        closed.countDown();
-    }
-
-    private void fail(Throwable error) {
-        if (failure.compareAndSet(null, error)) {
-            group.cancel();
-        }
-    }
-
-    private void failToClose(Throwable error) {
-        if (!GatherOperator.isCancellation(error)) {
-            closeFailure.compareAndSet(null, error);
-        }
-        fail(error);
-    }
-
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+    @Override
+    void workerEnded(int worker, boolean ran) {
+        if (!ran) {
+            sorted.countDown();
         }
     }
 
     @Override
     public Batch next() {
-        if (!opened) {
+        if (!opened()) {
             throw new IllegalStateException(name + " is not open");
         }
-        if (!started) {
-            start();
+        if (!started()) {
+            startWorkers();
             awaitSorts();
             setUpMerge();
         }
@@ -263,7 +163,7 @@ public final class MergeGatherOperator implements Operator {
             runs[run] = sort.sortedRows();
             runOrders[run] = sort.sortedOrder();
             runSizes[run] = runs[run].size();
-            orders[run] = new RowOrder(sort.keys(), schema);
+            orders[run] = new RowOrder(sort.keys(), schema());
             orders[run].bind(runs[run]);
             if (runSizes[run] > 0) {
                 heap[heapSize++] = run;
@@ -274,7 +174,7 @@ public final class MergeGatherOperator implements Operator {
         }
         pickedRuns = new int[context.batchSize()];
         pickedRows = new int[context.batchSize()];
-        output = Batch.create(schema, allocator);
+        output = Batch.create(schema(), allocator);
     }
 
     /** The next batch of rows in order: picks them from the runs' heads, then copies them column by column. */
@@ -294,7 +194,7 @@ public final class MergeGatherOperator implements Operator {
             }
         }
         Vectors.rewind(output);
-        for (int columnIndex = 0; columnIndex < schema.size(); columnIndex++) {
+        for (int columnIndex = 0; columnIndex < schema().size(); columnIndex++) {
             // Consecutive rows of one run are copied in one call.
             int first = 0;
             while (first < picked) {
@@ -337,62 +237,25 @@ public final class MergeGatherOperator implements Operator {
         return comparison < 0 || comparison == 0 && left < right;
     }
 
-    private void throwFailure() {
-        Throwable error = failure.get();
-        if (error == null) {
-            return;
-        }
-        reported = true;
-        GatherOperator.rethrow(error);
-    }
-
-
+    /** Cancels the sorts if they have not all ended (an error, a cancellation, a consumer that stopped early), then lets every worker close. */
     @Override
-    public void close() {
-        if (!opened) {
-            for (Operator worker : workers) {
-                worker.close();
-            }
-            return;
-        }
-        if (closed == null) {
-            return;
-        }
-        if (!started) {
-            started = true;
-            for (int worker = 0; worker < workers.size(); worker++) {
-                closeUnstarted(worker);
-            }
-        }
+    void stopWorkers() {
         if (sorted.getCount() > 0) {
-            // Closed before the sorts ended (an error, a cancellation, a consumer that stopped early): stop them.
             group.cancel();
         }
         merged.countDown();
-        awaitUninterruptibly(closed);
-        closed = null;
+    }
+
+    @Override
+    RuntimeException releaseOwn() {
         if (output != null) {
             output.close();
         }
-        RuntimeException leaked = null;
         try {
             allocator.close();
+            return null;
         } catch (IllegalStateException e) {
-            leaked = new ColumbaException(ErrorCode.INTERNAL, name + " did not release its memory: " + e.getMessage(), e);
-        }
-        Throwable error = failure.get();
-        Throwable leak = closeFailure.get();
-        if (error != null && !reported && !GatherOperator.isCancellation(error)) {
-            if (leak != null && leak != error) {
-                error.addSuppressed(leak);
-            }
-            throwFailure();
-        }
-        if (leak != null && leak != error) {
-            GatherOperator.rethrow(leak);
-        }
-        if (leaked != null) {
-            throw leaked;
+            return new ColumbaException(ErrorCode.INTERNAL, name + " did not release its memory: " + e.getMessage(), e);
         }
     }
 }

@@ -185,6 +185,71 @@ class GroupHashTableTest {
      * chunk, NULLs in a group of their own, and a lookup without insertion afterwards that finds
      * every id (and -1 for keys never inserted).
      */
+    /**
+     * A partition table (odd keys of two partitions) told the span of its keys makes its dense
+     * array once, over the span's half that is its partition's, at the first group; keys arriving
+     * in any order inside the span never grow it; keys outside the span (rows the figures did not
+     * cover), and NULL, still get their ids of first appearance.
+     */
+    @Test
+    void anExpectedKeySpanMakesTheDenseArrayOnceAndKeysOutsideItStillGroup() {
+        java.util.Random random = new java.util.Random(5);
+        List<Long> inside = new ArrayList<>();
+        for (long key = 1; key <= 200_001; key += 2) {
+            inside.add(key);
+        }
+        java.util.Collections.shuffle(inside, random);
+        java.util.Map<Long, Integer> expected = new java.util.HashMap<>();
+        try (MemoryCharge charge = new MemoryCharge(allocator, "groups");
+             GroupHashTable table = GroupHashTable.forGrouping(List.of(SqlType.BIGINT), allocator, charge);
+             org.apache.arrow.vector.BigIntVector keys = new org.apache.arrow.vector.BigIntVector("k", allocator)) {
+            table.holdResidue(1, 2);
+            table.expectGroups(50_000);
+            table.expectKeys(1, 200_001);
+            int chunk = 4096;
+            keys.allocateNew(chunk);
+            int[] positions = new int[chunk];
+            Arrays.setAll(positions, row -> row);
+            int[] ids = new int[chunk];
+            List<Long> all = new ArrayList<>(inside);
+            all.addAll(inside.subList(0, 5000));
+            all.addAll(List.of(200_003L, -99L, 250_001L));
+            all.add(null);
+            all.addAll(inside.subList(5000, 9000));
+            int spanLength = -1;
+            for (int from = 0; from < all.size(); from += chunk) {
+                int count = Math.min(chunk, all.size() - from);
+                for (int row = 0; row < count; row++) {
+                    Long value = all.get(from + row);
+                    if (value == null) {
+                        keys.setNull(row);
+                    } else {
+                        keys.set(row, value);
+                    }
+                }
+                keys.setValueCount(count);
+                boolean beyond = all.subList(from, from + count).stream().anyMatch(value -> value == null || value > 200_001 || value < 1);
+                table.groupIds(new FieldVector[] {keys}, positions, count, ids);
+                if (from == 0) {
+                    spanLength = table.denseLength();
+                    assertEquals(100_001, spanLength, "the keys 1..200,001 of one partition of two: 0..100,000 after halving");
+                } else if (from < inside.size() && !beyond) {
+                    assertEquals(spanLength, table.denseLength(), "keys inside the span never grow the array");
+                }
+                for (int row = 0; row < count; row++) {
+                    Long value = all.get(from + row);
+                    Integer known = expected.get(value);
+                    if (known == null) {
+                        known = expected.size();
+                        expected.put(value, known);
+                    }
+                    assertEquals(known, ids[row], "row " + (from + row) + ", key " + value);
+                }
+            }
+            assertEquals(expected.size(), table.groupCount());
+        }
+    }
+
     @Test
     void wholeNumberKeysBeyondTheCachesGetTheirIdsOfFirstAppearance() {
         java.util.Random random = new java.util.Random(11);

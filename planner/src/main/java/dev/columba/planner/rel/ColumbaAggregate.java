@@ -438,6 +438,30 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         }
     }
 
+    /** The span of a single group key's values ({@link #keySpan}), computed on the first instantiation; {@code NO_SPAN} when none. */
+    private long[] keySpan;
+    private static final long[] NO_SPAN = new long[0];
+
+    /**
+     * The smallest and the largest value of this aggregate's single group key, when the key is a
+     * whole number (INT, BIGINT) that traces, underived, to a column of a columnstore table whose
+     * segments all have figures: every value the key takes is one of that column's (filters and
+     * joins only drop rows; NULL is grouped apart). Null otherwise. Computed once, under the
+     * cluster's lock as {@link #estimatedGroups} is.
+     */
+    private long[] keySpan() {
+        synchronized (getCluster()) {
+            if (keySpan == null) {
+                keySpan = getGroupCount() == 1 ? ColumbaDistinctRowCount.wholeNumberSpan(getInput(),
+                        getCluster().getMetadataQuery(), getGroupSet().nth(0)) : null;
+                if (keySpan == null) {
+                    keySpan = NO_SPAN;
+                }
+            }
+            return keySpan.length == 2 ? keySpan : null;
+        }
+    }
+
     /**
      * Whether this aggregate can run split, a partial aggregation per worker and a final merge: no
      * DISTINCT (a value counted by two workers would count twice), no STRING_AGG WITHIN GROUP (the
@@ -503,6 +527,10 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         if (phase != HashAggregateOperator.Phase.FINAL) {
             // A worker's partial aggregation may meet every group: the whole estimate is its bound too.
             aggregate.expectGroups(estimatedGroups());
+            long[] span = keySpan();
+            if (span != null) {
+                aggregate.expectKeys(span[0], span[1]);
+            }
             ScanAggregation scanAggregation = execution.takeAggregationMade(this, scanUnder(getInput()));
             if (scanAggregation != null && scanAggregation.scan() != null) {
                 aggregate.foldFrom(scanAggregation.scan()::folded);

@@ -83,6 +83,22 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
     }
 
     /**
+     * The exchanges of a parallel plan pass their input's rows on, every one of them: the same
+     * distinct values. Calcite's handler for a node it does not know answers nothing, so at MAXDOP n
+     * an aggregate or a join above a gather or a repartition fell back to its guesses.
+     */
+    public Double getDistinctRowCount(ColumbaGather gather, RelMetadataQuery mq, ImmutableBitSet groupKey,
+                                      RexNode predicate) {
+        return mq.getDistinctRowCount(gather.getInput(), groupKey, predicate);
+    }
+
+    /** As a gather: a repartition's workers together return every row of its input. */
+    public Double getDistinctRowCount(ColumbaRepartition repartition, RelMetadataQuery mq, ImmutableBitSet groupKey,
+                                      RexNode predicate) {
+        return mq.getDistinctRowCount(repartition.getInput(), groupKey, predicate);
+    }
+
+    /**
      * A projection: Calcite's estimate, bounded by what its key expressions read (see the class
      * comment). With a predicate, Calcite's alone: the bounds hold for the unfiltered rows only.
      */
@@ -177,18 +193,13 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
 
     /** The years from the smallest to the largest value of {@code input}'s column {@code column}, both included; NaN when unknown. */
     private static double yearSpan(RelNode input, RelMetadataQuery mq, int column) {
-        RelColumnOrigin origin = mq.getColumnOrigin(input, column);
-        if (origin == null || origin.isDerived()) {
-            return Double.NaN;
-        }
-        ColumbaTable table = origin.getOriginTable().unwrap(ColumbaTable.class);
-        if (table == null || table.columnstoreStatistics().isEmpty()) {
+        List<ColumnstoreStatistics.SegmentStatistics> segments = segmentsOf(input, mq, column);
+        if (segments == null) {
             return Double.NaN;
         }
         int first = Integer.MAX_VALUE;
         int last = Integer.MIN_VALUE;
-        for (ColumnstoreStatistics.RowgroupStatistics rowgroup : table.columnstoreStatistics().get().rowgroups()) {
-            ColumnstoreStatistics.SegmentStatistics segment = rowgroup.columns().get(origin.getOriginColumnOrdinal());
+        for (ColumnstoreStatistics.SegmentStatistics segment : segments) {
             if (segment.nonNullRows() == 0) {
                 continue;
             }
@@ -201,6 +212,50 @@ public final class ColumbaDistinctRowCount implements MetadataHandler<BuiltInMet
             last = Math.max(last, high);
         }
         return first > last ? Double.NaN : last - first + 1;
+    }
+
+    /**
+     * The smallest and the largest value of {@code input}'s column {@code column} when it is an
+     * INT or BIGINT column of a columnstore table, traced underived, whose every segment with values
+     * has its minimum and maximum in the table's figures; null otherwise (a rowstore table, a
+     * derived column, a table without figures).
+     */
+    public static long[] wholeNumberSpan(RelNode input, RelMetadataQuery mq, int column) {
+        List<ColumnstoreStatistics.SegmentStatistics> segments = segmentsOf(input, mq, column);
+        if (segments == null) {
+            return null;
+        }
+        long low = Long.MAX_VALUE;
+        long high = Long.MIN_VALUE;
+        for (ColumnstoreStatistics.SegmentStatistics segment : segments) {
+            if (segment.nonNullRows() == 0) {
+                continue;
+            }
+            if (!(segment.min() instanceof Integer || segment.min() instanceof Long)
+                    || !(segment.max() instanceof Integer || segment.max() instanceof Long)) {
+                return null;
+            }
+            low = Math.min(low, ((Number) segment.min()).longValue());
+            high = Math.max(high, ((Number) segment.max()).longValue());
+        }
+        return low > high ? null : new long[] {low, high};
+    }
+
+    /**
+     * The segment figures, one per rowgroup, of the columnstore column that {@code input}'s column
+     * {@code column} is (traced underived); null when it is not so traced or the table has no figures.
+     */
+    private static List<ColumnstoreStatistics.SegmentStatistics> segmentsOf(RelNode input, RelMetadataQuery mq, int column) {
+        RelColumnOrigin origin = mq.getColumnOrigin(input, column);
+        if (origin == null || origin.isDerived()) {
+            return null;
+        }
+        ColumbaTable table = origin.getOriginTable().unwrap(ColumbaTable.class);
+        if (table == null || table.columnstoreStatistics().isEmpty()) {
+            return null;
+        }
+        return table.columnstoreStatistics().get().rowgroups().stream()
+                .map(rowgroup -> rowgroup.columns().get(origin.getOriginColumnOrdinal())).toList();
     }
 
     private static Integer year(Object value) {
