@@ -375,6 +375,14 @@ public final class TableModifyOperator implements Operator {
         if (changes == null) {
             return rows;
         }
+        return eachAsItPasses(rows, row -> {
+            changed(row, null, null);
+            return row;
+        });
+    }
+
+    /** {@code rows} with {@code step} applied to each as it is taken; the row {@code step} returns is the one taken. */
+    private static Iterator<Object[]> eachAsItPasses(Iterator<Object[]> rows, java.util.function.UnaryOperator<Object[]> step) {
         return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -383,9 +391,7 @@ public final class TableModifyOperator implements Operator {
 
             @Override
             public Object[] next() {
-                Object[] row = rows.next();
-                changed(row, null, null);
-                return row;
+                return step.apply(rows.next());
             }
         };
     }
@@ -532,17 +538,7 @@ public final class TableModifyOperator implements Operator {
         if (computed.isEmpty()) {
             return rows;
         }
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public Object[] next() {
-                return computeColumns(rows.next());
-            }
-        };
+        return eachAsItPasses(rows, this::computeColumns);
     }
 
     private Object[] computeColumns(Object[] row) {
@@ -558,20 +554,11 @@ public final class TableModifyOperator implements Operator {
 
     /** {@code rows}, each checked for NULLs in NOT NULL columns and against the CHECK constraints as it passes. */
     private Iterator<Object[]> checkNotNull(Iterator<Object[]> rows, String statement) {
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public Object[] next() {
-                Object[] row = rows.next();
-                StoreAssignment.checkNotNull(row, target.schema(), target.name(), statement);
-                checkConstraints(row, statement);
-                return row;
-            }
-        };
+        return eachAsItPasses(rows, row -> {
+            StoreAssignment.checkNotNull(row, target.schema(), target.name(), statement);
+            checkConstraints(row, statement);
+            return row;
+        });
     }
 
     /** Fails the statement if {@code row} makes a CHECK constraint's condition false (23514). */

@@ -25,14 +25,26 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 
 /**
  * The items of an OUTPUT or RETURNING clause ({@link SqlDataChangeOutput}) resolved to expressions
  * over the row of {@link TableModifyOperator#changeSchema}: the new row, the old row and MERGE's
  * {@code $action}, named here {@code inserted.<column>}, {@code deleted.<column>} and
- * {@code $action}. The items' column references are rewritten to those names, then validated and
- * converted as CHECK constraints are (one row type, no other table):
+ * {@code $action}. The items' column references are rewritten to those names, and the items
+ * become the select list of a query over one row of that type, validated and converted by the
+ * statement's own validator and converter (so that what the converter asks the validator about an
+ * item, a CASE's type, it knows): {@code SELECT items FROM (VALUES (CAST(NULL AS type), ...)) AS
+ * "$change" ("inserted.id", ...)}, whose projection's expressions are the items over the row.
  *
  * <ul>
  *   <li>OUTPUT (SQL Server): {@code inserted.c}, {@code deleted.c}, {@code inserted.*},
@@ -110,31 +122,66 @@ final class OutputItems {
      * @throws ColumbaException UNDEFINED_COLUMN for a column the rows do not have, INVALID_STATEMENT
      *     for an item that is not an expression over one changed row
      */
-    static Resolved resolve(SqlDataChangeOutput clause, RelDataType tableRowType,
-                            java.util.function.Function<RelDataType, QueryPlanner.RowExpressions> row,
-                            RelDataTypeFactory typeFactory) {
+    static Resolved resolve(SqlDataChangeOutput clause, RelDataType tableRowType, SqlValidator validator,
+                            SqlToRelConverter converter) {
         OutputItems items = new OutputItems(clause, tableRowType);
-        QueryPlanner.RowExpressions expressions = row.apply(items.changeRowType(typeFactory));
-        List<RexNode> converted = new ArrayList<>();
+        RelDataTypeFactory typeFactory = validator.getTypeFactory();
+        List<SqlNode> expressions = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         for (SqlNode item : clause.items()) {
             SqlNode expression = item.getKind() == SqlKind.AS ? ((SqlBasicCall) item).operand(0) : item;
             if (expression instanceof SqlIdentifier identifier && identifier.isStar()) {
                 String image = items.starImage(identifier);
                 for (RelDataTypeField field : tableRowType.getFieldList()) {
-                    converted.add(expressions.convert(column(image, field.getName(), identifier.getParserPosition())));
+                    expressions.add(column(image, field.getName(), identifier.getParserPosition()));
                     labels.add(field.getName());
                 }
                 continue;
             }
             items.refuseNonRowExpressions(expression);
-            converted.add(expressions.convert(items.rewrite(expression), items::refuseNonRowExpressions));
+            expressions.add(items.rewrite(expression));
             labels.add(ColumnLabels.label(item));
+        }
+        RelDataType changeRowType = items.changeRowType(typeFactory);
+        SqlSelect select = overOneRow(expressions, changeRowType, clause.getParserPosition());
+        SqlSelect validated = (SqlSelect) validator.validate(select);
+        for (SqlNode expression : validated.getSelectList()) {
+            items.refuseNonRowExpressions(expression);
+        }
+        RelNode rel = converter.convertQuery(validated, false, true).rel;
+        List<RexNode> converted;
+        if (rel instanceof Project project && project.getInput() instanceof Values
+                && project.getInput().getRowType().getFieldCount() == changeRowType.getFieldCount()) {
+            converted = project.getProjects();
+        } else if (rel instanceof Values constants && constants.getTuples().size() == 1) {
+            // Items that read no column: the converter folds them into one row of literals.
+            converted = List.copyOf(constants.getTuples().getFirst());
+        } else {
+            throw new ColumbaException(ErrorCode.INTERNAL, clause.style() + " items did not convert to expressions over"
+                    + " one row: " + org.apache.calcite.plan.RelOptUtil.toString(rel));
         }
         List<RelDataType> types = converted.stream().map(RexNode::getType).toList();
         RelDataType rowType = typeFactory.createStructType(types, SqlValidatorUtil.uniquify(labels,
                 SqlValidatorUtil.EXPR_SUGGESTER, false));
         return new Resolved(converted, labels, rowType);
+    }
+
+    /** {@code SELECT expressions FROM (VALUES (CAST(NULL AS type), ...)) AS "$change" (names)}: the row as a table. */
+    private static SqlSelect overOneRow(List<SqlNode> expressions, RelDataType changeRowType, SqlParserPos position) {
+        List<SqlNode> nulls = new ArrayList<>();
+        List<SqlNode> aliasAndNames = new ArrayList<>();
+        aliasAndNames.add(null);
+        aliasAndNames.add(new SqlIdentifier("$change", position));
+        for (RelDataTypeField field : changeRowType.getFieldList()) {
+            nulls.add(SqlStdOperatorTable.CAST.createCall(position, SqlLiteral.createNull(position),
+                    SqlTypeUtil.convertTypeToSpec(field.getType())));
+            aliasAndNames.add(new SqlIdentifier(field.getName(), position));
+        }
+        aliasAndNames.set(0, SqlStdOperatorTable.VALUES.createCall(position,
+                SqlStdOperatorTable.ROW.createCall(position, nulls)));
+        SqlNode from = SqlStdOperatorTable.AS.createCall(position, aliasAndNames);
+        return new SqlSelect(position, null, new SqlNodeList(expressions, position), from, null, null, null, null,
+                null, null, null, null, null);
     }
 
     /** The row type of {@link TableModifyOperator#changeSchema} for this statement's kind. */

@@ -634,8 +634,8 @@ public final class QueryPlanner {
             if (!(best instanceof ColumbaTableModify modify)) {
                 throw new ColumbaException(ErrorCode.INTERNAL, output.style() + " of a plan that modifies nothing: " + best);
             }
-            OutputItems.Resolved resolved = OutputItems.resolve(output, modify.getTable().getRowType(),
-                    rowType -> RowExpressions.of(rowType, converter, rexBuilder), typeFactory);
+            OutputItems.Resolved resolved = OutputItems.resolve(output, modify.getTable().getRowType(), validator,
+                    converter);
             ColumbaTableModify into = null;
             List<SqlType> intoParameterTypes = List.of();
             if (output.into() != null) {
@@ -757,7 +757,7 @@ public final class QueryPlanner {
      * constraints and defaults are written: validated against the row type and converted with a
      * statement's converter.
      */
-    record RowExpressions(RelDataType rowType, Map<String, RexNode> columns, SqlToRelConverter converter,
+    private record RowExpressions(RelDataType rowType, Map<String, RexNode> columns, SqlToRelConverter converter,
                                   RexBuilder rexBuilder) {
         static RowExpressions of(RelDataType rowType, SqlToRelConverter converter, RexBuilder rexBuilder) {
             Map<String, RexNode> columns = new HashMap<>();
@@ -768,14 +768,8 @@ public final class QueryPlanner {
         }
 
         RexNode convert(SqlNode expression) {
-            return convert(expression, validated -> { });
-        }
-
-        /** {@link #convert}, with {@code check} looking at the validated expression (its functions resolved) first. */
-        RexNode convert(SqlNode expression, java.util.function.Consumer<SqlNode> check) {
             SqlNode validated = SqlValidatorUtil.validateExprWithRowType(false, OPERATORS, rexBuilder.getTypeFactory(),
                     rowType, expression).left;
-            check.accept(validated);
             return converter.convertExpression(validated, columns);
         }
 
