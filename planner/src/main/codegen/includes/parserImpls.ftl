@@ -1116,11 +1116,11 @@ SqlNode ColumbaExplain() :
     (
         statement = ColumbaQuery()
     |
-        statement = SqlInsert()
+        statement = ColumbaInsert()
     |
-        statement = SqlDelete()
+        statement = ColumbaDelete()
     |
-        statement = SqlUpdate()
+        statement = ColumbaUpdate()
     |
         statement = ColumbaMerge()
     )
@@ -1384,10 +1384,12 @@ SqlDrop ColumbaDropView(Span s, boolean replace) :
 }
 
 /**
- * UPDATE table [ [AS] alias ] SET column = { expression | DEFAULT }, ... [ WHERE condition ]
+ * UPDATE table [ [AS] alias ] SET column = { expression | DEFAULT }, ... [ OUTPUT ... ] [ WHERE condition ]
+ *     [ RETURNING ... ]
  *
  * Calcite's UPDATE with DEFAULT as a value (its own production has "TODO: support DEFAULT also");
  * the planner replaces DEFAULT by the column's default before validation (UpdateDefaultRewrite).
+ * OUTPUT and RETURNING: SqlDataChangeOutput.
  */
 SqlNode ColumbaUpdate() :
 {
@@ -1399,6 +1401,8 @@ SqlNode ColumbaUpdate() :
     final SqlNodeList targetColumnList;
     SqlIdentifier id;
     final Span s;
+    SqlDataChangeOutput.Clause output = null;
+    SqlDataChangeOutput.Clause returning = null;
 }
 {
     <UPDATE> {
@@ -1417,13 +1421,139 @@ SqlNode ColumbaUpdate() :
         id = CompoundIdentifier() { targetColumnList.add(id); }
         <EQ> ColumbaUpdateValue(sourceExpressionList)
     )*
+    [ output = ColumbaOutput() ]
     ( where = Where() | { where = null; } )
+    [ returning = ColumbaReturning() ]
     {
         final SqlParserPos pos = s.addAll(targetColumnList)
             .addAll(sourceExpressionList).addIf(where).pos();
-        return new SqlUpdate(pos, tableRef, targetColumnList,
-            sourceExpressionList, where, null, alias);
+        return columbaWithOutput(new SqlUpdate(pos, tableRef, targetColumnList,
+            sourceExpressionList, where, null, alias), output, returning);
     }
+}
+
+/**
+ * INSERT INTO table [ ( column, ... ) ] [ OUTPUT ... ] source [ RETURNING ... ]
+ *
+ * Calcite's INSERT production with SQL Server's OUTPUT clause between the column list and the
+ * source, and PostgreSQL's RETURNING after it (SqlDataChangeOutput). UPSERT still reaches
+ * Calcite's own production (this one is tried first, for INSERT INTO).
+ */
+SqlNode ColumbaInsert() :
+{
+    final SqlIdentifier tableName;
+    SqlNode tableRef;
+    final SqlNode source;
+    SqlNodeList columnList = null;
+    final Span s;
+    final Pair<SqlNodeList, SqlNodeList> p;
+    SqlDataChangeOutput.Clause output = null;
+    SqlDataChangeOutput.Clause returning = null;
+}
+{
+    <INSERT> { s = span(); } <INTO> tableName = CompoundTableIdentifier()
+    ( tableRef = TableHints(tableName) | { tableRef = tableName; } )
+    [ LOOKAHEAD(5) tableRef = ExtendTable(tableRef) ]
+    [
+        LOOKAHEAD(2)
+        p = ParenthesizedCompoundIdentifierList() {
+            if (!p.right.isEmpty()) {
+                tableRef = extend(tableRef, p.right);
+            }
+            if (!p.left.isEmpty()) {
+                columnList = p.left;
+            }
+        }
+    ]
+    // An expression source could start with a column called output; OUTPUT here is the clause.
+    [ LOOKAHEAD(1) output = ColumbaOutput() ]
+    source = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    [ returning = ColumbaReturning() ]
+    {
+        return columbaWithOutput(new SqlInsert(s.end(source), SqlNodeList.EMPTY, tableRef, source, columnList),
+            output, returning);
+    }
+}
+
+/**
+ * DELETE FROM table [ [ AS ] alias ] [ OUTPUT ... ] [ WHERE condition ] [ RETURNING ... ]
+ *
+ * Calcite's DELETE production with OUTPUT and RETURNING (SqlDataChangeOutput). OUTPUT is not a
+ * reserved word (a column may be called output), so it is not read as the table's alias here.
+ */
+SqlNode ColumbaDelete() :
+{
+    final SqlIdentifier tableName;
+    SqlNode tableRef;
+    SqlIdentifier alias = null;
+    final SqlNode where;
+    final Span s;
+    SqlDataChangeOutput.Clause output = null;
+    SqlDataChangeOutput.Clause returning = null;
+}
+{
+    <DELETE> { s = span(); } <FROM> tableName = CompoundTableIdentifier()
+    ( tableRef = TableHints(tableName) | { tableRef = tableName; } )
+    [ tableRef = ExtendTable(tableRef) ]
+    [
+        <AS> alias = SimpleIdentifier()
+    |
+        LOOKAHEAD(1, { getToken(1).kind != OUTPUT }) alias = SimpleIdentifier()
+    ]
+    [ output = ColumbaOutput() ]
+    ( where = Where() | { where = null; } )
+    [ returning = ColumbaReturning() ]
+    {
+        return columbaWithOutput(new SqlDelete(s.add(tableRef).addIf(alias).addIf(where).pos(),
+            tableRef, where, null, alias), output, returning);
+    }
+}
+
+/** OUTPUT item, ... [ INTO table [ ( column, ... ) ] ]: SQL Server's (SqlDataChangeOutput). */
+SqlDataChangeOutput.Clause ColumbaOutput() :
+{
+    final Span s;
+    final List<SqlNode> items = new ArrayList<SqlNode>();
+    SqlIdentifier into = null;
+    SqlNodeList intoColumns = null;
+}
+{
+    <OUTPUT> { s = span(); }
+    AddSelectItem(items) ( <COMMA> AddSelectItem(items) )*
+    [
+        <INTO> into = CompoundTableIdentifier()
+        [ LOOKAHEAD(2) intoColumns = ParenthesizedSimpleIdentifierList() ]
+    ]
+    {
+        return new SqlDataChangeOutput.Clause(s.end(this), SqlDataChangeOutput.Style.OUTPUT,
+            new SqlNodeList(items, s.end(this)), into, intoColumns);
+    }
+}
+
+/** RETURNING item, ...: PostgreSQL's (SqlDataChangeOutput). */
+SqlDataChangeOutput.Clause ColumbaReturning() :
+{
+    final Span s;
+    final List<SqlNode> items = new ArrayList<SqlNode>();
+}
+{
+    <RETURNING> { s = span(); }
+    AddSelectItem(items) ( <COMMA> AddSelectItem(items) )*
+    {
+        return new SqlDataChangeOutput.Clause(s.end(this), SqlDataChangeOutput.Style.RETURNING,
+            new SqlNodeList(items, s.end(this)), null, null);
+    }
+}
+
+/** A data change with its OUTPUT or RETURNING clause, if it has one; not both. */
+JAVACODE SqlNode columbaWithOutput(SqlNode statement, SqlDataChangeOutput.Clause output,
+    SqlDataChangeOutput.Clause returning)
+{
+    if (output != null && returning != null) {
+        throw columbaError(returning.position(), "A statement has either an OUTPUT clause (SQL Server) or a"
+            + " RETURNING clause (PostgreSQL), not both");
+    }
+    return SqlDataChangeOutput.of(statement, output != null ? output : returning);
 }
 
 void ColumbaUpdateValue(List<SqlNode> list) :
@@ -1545,6 +1675,7 @@ SqlNode ColumbaMerge() :
     final SqlNode source;
     final SqlNode condition;
     final List<SqlMergeStatement.Clause> clauses = new ArrayList<SqlMergeStatement.Clause>();
+    SqlDataChangeOutput.Clause output = null;
 }
 {
     <MERGE> { s = span(); }
@@ -1554,14 +1685,10 @@ SqlNode ColumbaMerge() :
     <USING> source = TableRef()
     <ON> condition = Expression(ExprContext.ACCEPT_SUB_QUERY)
     ( ColumbaMergeClause(clauses) )+
-    [
-        <OUTPUT> {
-            throw columbaNotSupported(s.end(this), "MERGE ... OUTPUT is not supported; read the rows with a SELECT"
-                + " before or after the MERGE in the same transaction");
-        }
-    ]
+    [ output = ColumbaOutput() ]
     {
-        return new SqlMergeStatement(s.end(this), table, alias, source, condition, clauses);
+        return columbaWithOutput(new SqlMergeStatement(s.end(this), table, alias, source, condition, clauses),
+            output, null);
     }
 }
 

@@ -66,6 +66,57 @@ class PgJdbcTest {
     }
 
     @Test
+    void returningGivesTheChangedRowsTheChangesTagAndGeneratedKeys() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE returned (id INT IDENTITY(1, 1) NOT NULL PRIMARY KEY, name VARCHAR(10))");
+            try (ResultSet rows = statement.executeQuery("INSERT INTO returned (name) VALUES ('a'), (NULL) RETURNING id, name")) {
+                assertEquals("id", rows.getMetaData().getColumnLabel(1));
+                assertTrue(rows.next());
+                assertEquals(1, rows.getInt(1));
+                assertEquals("a", rows.getString(2));
+                assertTrue(rows.next());
+                assertEquals(2, rows.getInt(1));
+                assertNull(rows.getString(2));
+                assertFalse(rows.next());
+            }
+            // PgJDBC appends RETURNING * and reads the count from the tag (INSERT 0 1), the keys from the rows.
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO returned (name) VALUES (?)",
+                    Statement.RETURN_GENERATED_KEYS)) {
+                insert.setString(1, "c");
+                assertEquals(1, insert.executeUpdate());
+                try (ResultSet keys = insert.getGeneratedKeys()) {
+                    assertTrue(keys.next());
+                    assertEquals(3, keys.getInt("id"));
+                    assertEquals("c", keys.getString("name"));
+                    assertFalse(keys.next());
+                }
+            }
+            try (PreparedStatement update = connection.prepareStatement("UPDATE returned SET name = ? WHERE id >= ?",
+                    new String[] {"id"})) {
+                update.setString(1, "z");
+                update.setInt(2, 2);
+                assertEquals(2, update.executeUpdate());
+                List<Integer> ids = new ArrayList<>();
+                try (ResultSet keys = update.getGeneratedKeys()) {
+                    while (keys.next()) {
+                        ids.add(keys.getInt(1));
+                    }
+                }
+                ids.sort(null);
+                assertEquals(List.of(2, 3), ids);
+            }
+            try (ResultSet rows = statement.executeQuery("DELETE FROM returned WHERE id > 100 RETURNING *")) {
+                assertEquals(2, rows.getMetaData().getColumnCount());
+                assertFalse(rows.next());
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM returned WHERE name = 'z'")) {
+                assertTrue(rows.next());
+                assertEquals(2, rows.getInt(1));
+            }
+        }
+    }
+
+    @Test
     void connectsAndAnswersAQuery() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT 1 + 1 AS two, 'text' AS word")) {

@@ -11,6 +11,7 @@ import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.StandardSettings;
 import dev.columba.core.exec.ExecutionContext;
 import dev.columba.core.exec.Operator;
+import dev.columba.core.exec.ValuesOperator;
 import dev.columba.core.expr.EvaluationContext;
 import dev.columba.core.expr.Evaluator;
 import dev.columba.core.expr.Expr;
@@ -70,6 +71,13 @@ import org.apache.arrow.vector.BigIntVector;
  * are filled) with 23502. Inserts into a clustered table widen its key statistics; inserts into a
  * table with an IDENTITY column get its next values ({@link IdentityFill}). CREATE TABLE ... AS
  * uses this operator too, to load the table it created.
+ *
+ * <p>With an {@link Output} (an OUTPUT or RETURNING clause) it produces, instead of the count, one
+ * row per row changed: the clause's expressions over the row's {@linkplain #changeSchema images},
+ * the new row as written (identity and computed columns filled), the old row as it was, and for
+ * MERGE the action. Every change is made and every output row computed before the first is
+ * returned, so a failure anywhere fails the statement before the client saw a row, and the
+ * session rolls the statement back.
  */
 public final class TableModifyOperator implements Operator {
     public enum Kind { INSERT, UPDATE, DELETE, MERGE }
@@ -160,6 +168,46 @@ public final class TableModifyOperator implements Operator {
 
     private static final TableSchema SCHEMA = TableSchema.of(Column.notNull("rows", SqlType.BIGINT));
 
+    /** The type of MERGE's {@code $action} column: {@code INSERT}, {@code UPDATE} or {@code DELETE}. */
+    public static final SqlType ACTION_TYPE = SqlType.varchar(6);
+
+    /**
+     * The rows an OUTPUT / RETURNING clause produces: {@code expressions} over a row of
+     * {@link #changeSchema}, one per column of {@code schema}. With {@code into} (OUTPUT ... INTO)
+     * they are not the operator's rows: {@code into} makes an operator that inserts them (each row
+     * a parameter set) in the same transaction, and the operator produces the count.
+     */
+    public record Output(TableSchema schema, List<Expr> expressions,
+                         java.util.function.Function<List<List<Object>>, Operator> into) {
+        public Output {
+            expressions = List.copyOf(expressions);
+            if (expressions.size() != schema.size()) {
+                throw new IllegalArgumentException(expressions.size() + " expressions for " + schema.size() + " columns");
+            }
+        }
+    }
+
+    /**
+     * The row an {@link Output}'s expressions read for each changed row: the table's columns as the
+     * new row ({@code inserted}), again as the old row ({@code deleted}), then MERGE's action. A
+     * kind without an old row (INSERT) or a new one (DELETE) has NULLs there, and so has a MERGE
+     * row for the image its action lacks; those columns are nullable, the others as the table's.
+     */
+    public static TableSchema changeSchema(TableSchema table, Kind kind) {
+        List<Column> columns = new ArrayList<>();
+        for (String image : List.of("inserted", "deleted")) {
+            boolean present = image.equals("inserted") ? kind == Kind.INSERT || kind == Kind.UPDATE
+                    : kind == Kind.DELETE || kind == Kind.UPDATE;
+            for (Column column : table.columns()) {
+                String name = image + "." + column.name();
+                columns.add(present ? new Column(name, column.type(), column.nullable())
+                        : Column.nullable(name, column.type()));
+            }
+        }
+        columns.add(kind == Kind.MERGE ? Column.notNull("$action", ACTION_TYPE) : Column.nullable("$action", ACTION_TYPE));
+        return new TableSchema(columns);
+    }
+
     private final StatementEnvironment environment;
     private final Operator source;
     private final Target target;
@@ -173,12 +221,19 @@ public final class TableModifyOperator implements Operator {
 
     private ExecutionContext context;
     private BufferAllocator allocator;
-    private Batch output;
+    /** The count's batch (without an {@link #output}). */
+    private Batch count;
     private boolean done;
     /** The number of parameter sets whose rows the source produces one each, or 0 (see {@link #numberingFailuresByParameterSet}). */
     private int parameterSets;
     /** Rows taken from the source so far. */
     private long rowsRead;
+    /** The OUTPUT / RETURNING clause, or null: the operator then produces the count. */
+    private Output output;
+    /** With an {@link #output}: a row of {@link #changeSchema} per row changed, in the order changed. */
+    private List<Object[]> changes;
+    /** With an {@link #output}: its rows, once every change is made. */
+    private ValuesOperator outputRows;
 
     /**
      * @param updatedColumns for UPDATE, the table columns whose new values follow the old row in the source
@@ -225,9 +280,15 @@ public final class TableModifyOperator implements Operator {
         return this;
     }
 
+    /** Produces the rows {@code clause} asks for instead of the count (see the class comment). */
+    public TableModifyOperator returning(Output clause) {
+        this.output = clause;
+        return this;
+    }
+
     @Override
     public TableSchema schema() {
-        return SCHEMA;
+        return output == null || output.into() != null ? SCHEMA : output.schema();
     }
 
     @Override
@@ -251,10 +312,14 @@ public final class TableModifyOperator implements Operator {
 
     @Override
     public Batch next() {
+        if (outputRows != null) {
+            return outputRows.next();
+        }
         if (done) {
             return null;
         }
         done = true;
+        changes = output == null ? null : new ArrayList<>();
         long changed;
         try {
             changed = switch (kind) {
@@ -269,13 +334,100 @@ public final class TableModifyOperator implements Operator {
             throw new ColumbaException(e.errorCode(), "parameter set " + rowsRead + " of " + parameterSets + ": "
                     + e.detail(), e);
         }
-        output = Batch.create(SCHEMA, allocator);
-        BigIntVector vector = (BigIntVector) output.column(0);
+        if (output != null && output.into() == null) {
+            outputRows = new ValuesOperator(output.schema(), outputRows());
+            outputRows.open(context);
+            return outputRows.next();
+        }
+        if (output != null) {
+            changed = insertInto(outputRows());
+        }
+        count = Batch.create(SCHEMA, allocator);
+        BigIntVector vector = (BigIntVector) count.column(0);
         // One value: setSafe alone would allocate (and zero) the vector's default few thousand slots.
         vector.allocateNew(1);
         vector.set(0, changed);
-        output.setRowCount(1);
-        return output;
+        count.setRowCount(1);
+        return count;
+    }
+
+    // ---- OUTPUT and RETURNING ---------------------------------------------------------------------
+
+    /** Notes a changed row for the {@link #output}: its new row, its old row (either may be null) and MERGE's action. */
+    private void changed(Object[] inserted, Object[] deleted, String action) {
+        if (changes == null) {
+            return;
+        }
+        int columns = target.schema().size();
+        Object[] change = new Object[2 * columns + 1];
+        if (inserted != null) {
+            System.arraycopy(inserted, 0, change, 0, columns);
+        }
+        if (deleted != null) {
+            System.arraycopy(deleted, 0, change, columns, columns);
+        }
+        change[2 * columns] = action;
+        changes.add(change);
+    }
+
+    /** {@code rows}, each noted as an inserted row as it passes. */
+    private Iterator<Object[]> notingInserted(Iterator<Object[]> rows) {
+        if (changes == null) {
+            return rows;
+        }
+        return eachAsItPasses(rows, row -> {
+            changed(row, null, null);
+            return row;
+        });
+    }
+
+    /** {@code rows} with {@code step} applied to each as it is taken; the row {@code step} returns is the one taken. */
+    private static Iterator<Object[]> eachAsItPasses(Iterator<Object[]> rows, java.util.function.UnaryOperator<Object[]> step) {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public Object[] next() {
+                return step.apply(rows.next());
+            }
+        };
+    }
+
+    /** Inserts {@code rows} through the output's INTO statement; how many rows it inserted. */
+    private long insertInto(List<Object[]> rows) {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        List<List<Object>> parameterSets = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            parameterSets.add(Arrays.asList(row));
+        }
+        Operator insert = output.into().apply(parameterSets);
+        try {
+            insert.open(context);
+            Batch inserted = insert.next();
+            return ((BigIntVector) inserted.column(0)).get(inserted.selectedRow(0));
+        } finally {
+            insert.close();
+        }
+    }
+
+    /** The output's rows: its expressions over every noted change. */
+    private List<Object[]> outputRows() {
+        List<Expr> expressions = output.expressions();
+        List<Object[]> rows = new ArrayList<>(changes.size());
+        for (Object[] change : changes) {
+            Object[] row = new Object[expressions.size()];
+            for (int column = 0; column < row.length; column++) {
+                row[column] = Evaluator.evaluate(expressions.get(column), change, context.evaluation());
+            }
+            rows.add(row);
+        }
+        changes = null;
+        return rows;
     }
 
     // ---- reading the source -----------------------------------------------------------------
@@ -386,17 +538,7 @@ public final class TableModifyOperator implements Operator {
         if (computed.isEmpty()) {
             return rows;
         }
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public Object[] next() {
-                return computeColumns(rows.next());
-            }
-        };
+        return eachAsItPasses(rows, this::computeColumns);
     }
 
     private Object[] computeColumns(Object[] row) {
@@ -412,20 +554,11 @@ public final class TableModifyOperator implements Operator {
 
     /** {@code rows}, each checked for NULLs in NOT NULL columns and against the CHECK constraints as it passes. */
     private Iterator<Object[]> checkNotNull(Iterator<Object[]> rows, String statement) {
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public Object[] next() {
-                Object[] row = rows.next();
-                StoreAssignment.checkNotNull(row, target.schema(), target.name(), statement);
-                checkConstraints(row, statement);
-                return row;
-            }
-        };
+        return eachAsItPasses(rows, row -> {
+            StoreAssignment.checkNotNull(row, target.schema(), target.name(), statement);
+            checkConstraints(row, statement);
+            return row;
+        });
     }
 
     /** Fails the statement if {@code row} makes a CHECK constraint's condition false (23514). */
@@ -444,7 +577,7 @@ public final class TableModifyOperator implements Operator {
         if (identity != null) {
             rows = identity.fill(rows);
         }
-        rows = checkNotNull(computeColumns(rows), "INSERT");
+        rows = notingInserted(checkNotNull(computeColumns(rows), "INSERT"));
         long inserted = switch (target) {
             case RowstoreTarget rowstore -> insertRows(rowstore, transaction, rows);
             case ColumnstoreTarget columnstore -> {
@@ -517,6 +650,11 @@ public final class TableModifyOperator implements Operator {
                 StoreAssignment.checkNotNull(computeColumns(updated), target.schema(), target.name(), "UPDATE");
                 checkConstraints(updated, "UPDATE");
                 newRows.add(updated);
+                changed(updated, row, null);
+            }
+        } else {
+            for (Object[] row : rows) {
+                changed(null, row, null);
             }
         }
         Transaction transaction = environment.transaction();
@@ -609,15 +747,28 @@ public final class TableModifyOperator implements Operator {
         List<Object[]> removed = new ArrayList<>();
         List<Object[]> written = new ArrayList<>();
         List<Object[]> inserted = new ArrayList<>();
+        // With an output: the changes of the rows inserted, whose new rows are known once identity fills them.
+        List<Object[]> insertChanges = new ArrayList<>();
         for (Object[] row : rows) {
             int action = ((Number) row[actionColumn]).intValue();
             switch (action) {
                 case MERGE_UPDATE -> {
                     removed.add(row);
-                    written.add(computeColumns(Arrays.copyOfRange(row, columns, actionColumn)));
+                    Object[] newRow = computeColumns(Arrays.copyOfRange(row, columns, actionColumn));
+                    written.add(newRow);
+                    changed(newRow, row, "UPDATE");
                 }
-                case MERGE_DELETE -> removed.add(row);
-                case MERGE_INSERT -> inserted.add(Arrays.copyOfRange(row, columns, actionColumn));
+                case MERGE_DELETE -> {
+                    removed.add(row);
+                    changed(null, row, "DELETE");
+                }
+                case MERGE_INSERT -> {
+                    inserted.add(Arrays.copyOfRange(row, columns, actionColumn));
+                    if (changes != null) {
+                        changed(null, null, "INSERT");
+                        insertChanges.add(changes.getLast());
+                    }
+                }
                 default -> throw new ColumbaException(ErrorCode.INTERNAL, "MERGE of " + target.name()
                         + " got action code " + action);
             }
@@ -630,8 +781,13 @@ public final class TableModifyOperator implements Operator {
         IdentityFill identity = inserted.isEmpty() ? null
                 : IdentityFill.of(environment.database(), transaction, target.objectId());
         Iterator<Object[]> insertedRows = identity == null ? inserted.iterator() : identity.fill(inserted.iterator());
+        Iterator<Object[]> insertChange = insertChanges.iterator();
         for (Iterator<Object[]> checked = checkNotNull(computeColumns(insertedRows), "MERGE"); checked.hasNext(); ) {
-            written.add(checked.next());
+            Object[] row = checked.next();
+            written.add(row);
+            if (insertChange.hasNext()) {
+                System.arraycopy(row, 0, insertChange.next(), 0, columns);
+            }
         }
         long changed = remove(transaction, removed, true);
         switch (target) {
@@ -731,9 +887,21 @@ public final class TableModifyOperator implements Operator {
         } catch (RuntimeException e) {
             failure = e;
         }
-        if (output != null) {
-            output.close();
-            output = null;
+        if (count != null) {
+            count.close();
+            count = null;
+        }
+        if (outputRows != null) {
+            try {
+                outputRows.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+            outputRows = null;
         }
         if (allocator != null) {
             try {

@@ -113,7 +113,7 @@ final class ColumnLabels {
      * {@code case}, anything else {@code ?column?}. (SQL Server gives such columns no name at all,
      * which tools show as blank.)
      */
-    private static String label(SqlNode item) {
+    static String label(SqlNode item) {
         if (item.getKind() == SqlKind.AS) {
             return ((SqlIdentifier) ((SqlBasicCall) item).operand(1)).getSimple();
         }

@@ -172,6 +172,11 @@ final class PlannedStatement implements PreparedStatementPlan {
     }
 
     @Override
+    public boolean returnsRows() {
+        return !modifies || root instanceof ColumbaTableModify modify && modify.returnsRows();
+    }
+
+    @Override
     public int[] objectIds() {
         return objectIds.clone();
     }

@@ -12,7 +12,10 @@ import java.util.Optional;
  */
 public interface PreparedStatementPlan {
 
-    /** The rows the statement produces: the query's columns, or one BIGINT "rows" for a modification. */
+    /**
+     * The rows the statement produces: the query's columns, or one BIGINT "rows" for a modification
+     * (its OUTPUT or RETURNING clause's columns if it has one, see {@link #returnsRows()}).
+     */
     TableSchema schema();
 
     /**
@@ -41,6 +44,15 @@ public interface PreparedStatementPlan {
 
     /** Whether executing it changes data (and so needs a write transaction). */
     boolean modifies();
+
+    /**
+     * Whether its result is rows of {@link #schema()} rather than a count: a query, or a
+     * modification with an OUTPUT or RETURNING clause (whose rows are all computed, and every
+     * change made, by the operator's first {@code next()}).
+     */
+    default boolean returnsRows() {
+        return !modifies();
+    }
 
     /** Object ids of every table and index the statement reads or writes, for the session's locks. */
     int[] objectIds();

@@ -125,6 +125,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUpdate;
 import dev.columba.planner.parser.SqlMergeStatement;
+import dev.columba.planner.parser.SqlDataChangeOutput;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -395,6 +396,11 @@ public final class QueryPlanner {
             explain = true;
             node = sqlExplain.getExplicandum();
         }
+        SqlDataChangeOutput output = null;
+        if (node instanceof SqlDataChangeOutput clause) {
+            output = clause;
+            node = clause.statement();
+        }
         PlanHints hints = hints(node);
         int degree = degree(node);
         if (node instanceof SqlQueryOption option) {
@@ -413,7 +419,8 @@ public final class QueryPlanner {
         try {
             SqlNode query = node;
             ColumbaTable merged = mergeTarget;
-            planned = cancellable(() -> planStatement(query, hints, degree, merged));
+            SqlDataChangeOutput clause = output;
+            planned = cancellable(() -> planStatement(query, hints, degree, merged, clause));
         } catch (CalciteContextException e) {
             throw validationError(e, node);
         } catch (RelOptPlanner.CannotPlanException e) {
@@ -547,8 +554,10 @@ public final class QueryPlanner {
     /**
      * @param mergeTarget for a MERGE, the table it writes: {@code node} is then its query
      *                    ({@link MergeRewrite}), planned under a TableModify of operation MERGE
+     * @param output      the statement's OUTPUT or RETURNING clause ({@code node} is its statement), or null
      */
-    private PlannedStatement planStatement(SqlNode node, PlanHints hints, int degree, ColumbaTable mergeTarget) {
+    private PlannedStatement planStatement(SqlNode node, PlanHints hints, int degree, ColumbaTable mergeTarget,
+                                           SqlDataChangeOutput output) {
         JavaTypeFactoryImpl typeFactory = new ColumbaTypeFactory();
         Properties properties = new Properties();
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
@@ -619,6 +628,27 @@ public final class QueryPlanner {
             best = modify.withComputed(computedColumns(modify, converter, rexBuilder));
             best = ((ColumbaTableModify) best).withChecks(checkConditions(modify, converter, rexBuilder));
         }
+        List<String> outputLabels = null;
+        boolean outputInto = false;
+        if (output != null) {
+            if (!(best instanceof ColumbaTableModify modify)) {
+                throw new ColumbaException(ErrorCode.INTERNAL, output.style() + " of a plan that modifies nothing: " + best);
+            }
+            OutputItems.Resolved resolved = OutputItems.resolve(output, modify.getTable().getRowType(), validator,
+                    converter);
+            ColumbaTableModify into = null;
+            List<SqlType> intoParameterTypes = List.of();
+            if (output.into() != null) {
+                PlannedStatement intoPlan = planOutputInto(output, resolved.rowType());
+                into = (ColumbaTableModify) intoPlan.root();
+                intoParameterTypes = intoPlan.parameterTypes();
+                outputInto = true;
+            } else {
+                outputLabels = resolved.labels();
+            }
+            best = modify.withOutput(new ColumbaTableModify.Output(resolved.expressions(), resolved.rowType(), into,
+                    intoParameterTypes));
+        }
         best = dev.columba.planner.rel.PartitionElimination.apply(best, rexBuilder);
         best = Parallelizer.apply(best, degree, settings.get(StandardSettings.PARALLELISM_THRESHOLD_ROWS));
         if (settings.get(StandardSettings.BITMAP_FILTERS)) {
@@ -634,10 +664,35 @@ public final class QueryPlanner {
             explainLines.addFirst(TRIVIAL_PLAN_LINE);
         }
         String explain = String.join("\n", explainLines);
-        List<String> columnLabels = modifies || labels == null
+        List<String> columnLabels = outputLabels != null ? outputLabels : modifies || labels == null
                 ? PreparedStatementPlan.names(schema) : labels.after(validator, root.validatedRowType);
+        // A plan with OUTPUT ... INTO also writes the INTO table, which its lock ids do not name: planned afresh each time.
         return new PlannedStatement(best, rexBuilder, schema, columnLabels, modifies, lockIds(best), parameterTypes,
-                explain, !readsSystemView(best));
+                explain, !readsSystemView(best) && !outputInto);
+    }
+
+    /**
+     * The INSERT of {@code OUTPUT ... INTO table [(columns)]}: {@code INSERT INTO table [(columns)]
+     * VALUES (CAST(? AS type), ...)}, a parameter per output column typed as the column, so that each
+     * output row is one parameter set and stored as an INSERT stores a value of that type.
+     */
+    private PlannedStatement planOutputInto(SqlDataChangeOutput output, RelDataType rowType) {
+        SqlParserPos position = output.into().getParserPosition();
+        List<SqlNode> values = new ArrayList<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            values.add(SqlStdOperatorTable.CAST.createCall(position, new org.apache.calcite.sql.SqlDynamicParam(
+                    field.getIndex(), position), SqlTypeUtil.convertTypeToSpec(field.getType())));
+        }
+        SqlNode row = SqlStdOperatorTable.ROW.createCall(position, values);
+        SqlNode source = SqlStdOperatorTable.VALUES.createCall(position, row);
+        org.apache.calcite.sql.SqlInsert insert = new org.apache.calcite.sql.SqlInsert(position,
+                org.apache.calcite.sql.SqlNodeList.EMPTY, output.into(), source, output.intoColumns());
+        PlannedStatement planned = (PlannedStatement) plan(insert);
+        if (!(planned.root() instanceof ColumbaTableModify modify) || !modify.insertsOneRow()) {
+            throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "OUTPUT ... INTO " + output.into()
+                    + " cannot be planned as an INSERT of one row of values");
+        }
+        return planned;
     }
 
     /** The types of a validated statement's parameters, in the order of their indexes (their order in the text). */
@@ -1166,7 +1221,7 @@ public final class QueryPlanner {
         if (node instanceof SqlQueryOption option) {
             node = option.query();
         }
-        return node.getKind().belongsTo(SqlKind.QUERY) || node.getKind() == SqlKind.INSERT
+        return node.getKind().belongsTo(SqlKind.QUERY) || node instanceof SqlDataChangeOutput || node.getKind() == SqlKind.INSERT
                 || node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE;
     }
 }

@@ -19,6 +19,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
 import dev.columba.core.expr.Expr;
 import java.util.Iterator;
@@ -27,34 +28,59 @@ import java.util.Map;
 
 /**
  * INSERT, UPDATE, DELETE or MERGE of a rowstore or columnstore table (see {@link TableModifyOperator}).
- * INSERT into a columnstore table from anything but literal rows takes the bulk path.
+ * INSERT into a columnstore table from anything but literal rows takes the bulk path. With an
+ * OUTPUT or RETURNING clause ({@link #withOutput}) its rows are the clause's, not the count.
  */
 public final class ColumbaTableModify extends TableModify implements ColumbaRel {
     /** The table's computed columns, in column order, as expressions over its row (set after planning). */
     private final List<RexNode> computed;
     /** The table's CHECK conditions, in constraint-name order, as expressions over its row (set after planning). */
     private final List<RexNode> checks;
+    /** The OUTPUT / RETURNING clause (set after planning), or null: the statement's rows are then the count. */
+    private final Output output;
+
+    /**
+     * An OUTPUT or RETURNING clause: {@code expressions} over a row of {@link TableModifyOperator#changeSchema}
+     * (the new row, the old row, MERGE's action), whose values are rows of type {@code rowType}. With
+     * {@code into} (OUTPUT ... INTO), those rows are inserted by {@code into}, a planned INSERT of
+     * one row of parameters of types {@code intoParameterTypes}, and the statement's rows are the count.
+     */
+    public record Output(List<RexNode> expressions, RelDataType rowType, ColumbaTableModify into,
+                         List<dev.columba.core.type.SqlType> intoParameterTypes) {
+        public Output {
+            expressions = List.copyOf(expressions);
+            intoParameterTypes = List.copyOf(intoParameterTypes);
+            if (expressions.size() != rowType.getFieldCount()) {
+                throw new IllegalArgumentException(expressions.size() + " output expressions for " + rowType);
+            }
+            if (into != null && !into.insertsOneRow()) {
+                throw new IllegalArgumentException("OUTPUT ... INTO needs an INSERT of one row of values: " + into);
+            }
+        }
+    }
 
     public ColumbaTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
                               RelNode input, Operation operation, List<String> updateColumnList,
                               List<RexNode> sourceExpressionList, boolean flattened) {
         this(cluster, traits, table, catalogReader, input, operation, updateColumnList, sourceExpressionList, flattened,
-                List.of(), List.of());
+                List.of(), List.of(), null);
     }
 
     private ColumbaTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
                                Prepare.CatalogReader catalogReader, RelNode input, Operation operation,
                                List<String> updateColumnList, List<RexNode> sourceExpressionList, boolean flattened,
-                               List<RexNode> computed, List<RexNode> checks) {
+                               List<RexNode> computed, List<RexNode> checks, Output output) {
         super(cluster, traits, table, catalogReader, input, operation, updateColumnList, sourceExpressionList, flattened);
         this.computed = List.copyOf(computed);
         this.checks = List.copyOf(checks);
+        this.output = output;
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new ColumbaTableModify(getCluster(), traitSet, getTable(), getCatalogReader(), inputs.getFirst(),
-                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed, checks);
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed, checks,
+                output);
     }
 
     /**
@@ -63,7 +89,8 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
      */
     public ColumbaTableModify withComputed(List<RexNode> computedColumns) {
         return new ColumbaTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(), getInput(),
-                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computedColumns, checks);
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computedColumns, checks,
+                output);
     }
 
     /**
@@ -73,7 +100,25 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
      */
     public ColumbaTableModify withChecks(List<RexNode> checkConditions) {
         return new ColumbaTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(), getInput(),
-                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed, checkConditions);
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed, checkConditions,
+                output);
+    }
+
+    /** This modification with an OUTPUT or RETURNING clause. */
+    public ColumbaTableModify withOutput(Output clause) {
+        return new ColumbaTableModify(getCluster(), getTraitSet(), getTable(), getCatalogReader(), getInput(),
+                getOperation(), getUpdateColumnList(), getSourceExpressionList(), isFlattened(), computed, checks,
+                clause);
+    }
+
+    /** Whether the statement's rows are an OUTPUT or RETURNING clause's rather than the count. */
+    public boolean returnsRows() {
+        return output != null && output.into() == null;
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        return returnsRows() ? output.rowType() : super.deriveRowType();
     }
 
     @Override
@@ -118,7 +163,9 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
             kind += literalSource() ? " (delta store)" : " (bulk load)";
         }
         return kind + " " + target().name() + (getUpdateColumnList() == null || getUpdateColumnList().isEmpty() ? ""
-                : " set " + getUpdateColumnList());
+                : " set " + getUpdateColumnList()) + (output == null ? ""
+                : " output " + output.rowType().getFieldNames() + (output.into() == null ? ""
+                        : " into " + output.into().target().name()));
     }
 
     /**
@@ -127,7 +174,7 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
      * many parameter sets at once.
      */
     public boolean insertsOneRow() {
-        if (getOperation() != Operation.INSERT || target() instanceof SystemView) {
+        if (getOperation() != Operation.INSERT || target() instanceof SystemView || output != null) {
             return false;
         }
         RelNode input = ParameterSetRows.best(getInput());
@@ -212,9 +259,21 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
                 updated[index] = target().schema().indexOf(getUpdateColumnList().get(index));
             }
         }
-        return new TableModifyOperator(execution.environment(), source, target, kind, updated,
+        TableModifyOperator operator = new TableModifyOperator(execution.environment(), source, target, kind, updated,
                 kind == TableModifyOperator.Kind.INSERT && !literalSource(),
                 kind == TableModifyOperator.Kind.INSERT && sourceReadsTarget(), computedColumns(execution),
                 kind == TableModifyOperator.Kind.DELETE ? List.of() : checks(execution));
+        if (output != null) {
+            ExpressionTranslator translator = execution.translator(TableModifyOperator.changeSchema(target().schema(), kind));
+            List<Expr> expressions = new java.util.ArrayList<>();
+            for (RexNode expression : output.expressions()) {
+                expressions.add(translator.translate(expression));
+            }
+            ColumbaTableModify into = output.into();
+            operator.returning(new TableModifyOperator.Output(dev.columba.planner.schema.SqlTypes.fromRowType(output.rowType()),
+                    expressions, into == null ? null
+                            : parameterSets -> into.instantiateBatch(execution, output.intoParameterTypes(), parameterSets)));
+        }
+        return operator;
     }
 }

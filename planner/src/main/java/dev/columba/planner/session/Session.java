@@ -434,8 +434,8 @@ public final class Session implements AutoCloseable {
             }
             plan = plan(statement, new Compilation(key, cpuStart, System.nanoTime())).plan();
         }
-        return Optional.of(new Description(plan.modifies() ? null : plan.schema(), plan.parameterTypes(),
-                plan.identityColumns(), plan.modifies() ? null : plan.columnLabels()));
+        return Optional.of(new Description(plan.returnsRows() ? plan.schema() : null, plan.parameterTypes(),
+                plan.identityColumns(), plan.returnsRows() ? plan.columnLabels() : null));
     }
 
     /**
@@ -587,7 +587,7 @@ public final class Session implements AutoCloseable {
         }
         countCompile(planned.compile());
         PreparedStatementPlan plan = planned.plan();
-        if (!plan.modifies()) {
+        if (plan.returnsRows()) {
             throw new ColumbaException(ErrorCode.INVALID_STATEMENT, "a batch runs INSERT, UPDATE, DELETE and MERGE"
                     + " statements; this statement produces rows (run it as a query)");
         }
@@ -899,6 +899,11 @@ public final class Session implements AutoCloseable {
             case org.apache.calcite.sql.SqlDelete delete -> delete.getTargetTable();
             case org.apache.calcite.sql.SqlMerge merge -> merge.getTargetTable();
             case dev.columba.planner.parser.SqlMergeStatement merge -> merge.target();
+            case dev.columba.planner.parser.SqlDataChangeOutput output -> {
+                Optional<String> changed = modifiedTable(output.statement());
+                yield changed.isPresent() ? new org.apache.calcite.sql.SqlIdentifier(changed.get(),
+                        org.apache.calcite.sql.parser.SqlParserPos.ZERO) : null;
+            }
             default -> null;
         };
         return target instanceof org.apache.calcite.sql.SqlIdentifier identifier
@@ -949,6 +954,9 @@ public final class Session implements AutoCloseable {
         QueryContext query = newQuery(settings);
         long cpuStart = statementCpuStart();
         long start = System.nanoTime();
+        if (plan.modifies() && plan.returnsRows()) {
+            return runReturningRows(plan, modifiedTable, parameters, query, compile, cpuStart, start);
+        }
         if (plan.modifies()) {
             Transaction used = writeTransaction();
             boolean succeeded = false;
@@ -987,6 +995,40 @@ public final class Session implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Runs a modification with an OUTPUT or RETURNING clause: every change is made and every row
+     * computed before the write ends (committed in autocommit mode), so the rows are held on the
+     * heap and handed out as a point lookup's are; a failure anywhere rolls the statement back.
+     * The statement finishes, as a query, when its result is closed.
+     */
+    private StatementResult runReturningRows(PreparedStatementPlan plan, Optional<String> modifiedTable,
+                                             List<Object> parameters, QueryContext query, CompileTime compile,
+                                             long cpuStart, long start) {
+        Transaction used = writeTransaction();
+        boolean succeeded = false;
+        List<Object[]> rows = new ArrayList<>();
+        TableSchema schema = plan.schema();
+        try (Execution execution = new Execution(plan, parameters, query, used.writes(), used)) {
+            for (var batch = execution.operator.next(); batch != null; batch = execution.operator.next()) {
+                for (int index = 0; index < batch.selectedCount(); index++) {
+                    int position = batch.selectedRow(index);
+                    Object[] row = new Object[schema.size()];
+                    for (int column = 0; column < row.length; column++) {
+                        row[column] = dev.columba.core.batch.VectorValues.get(batch.column(column), position,
+                                schema.column(column).type());
+                    }
+                    rows.add(row);
+                }
+            }
+            succeeded = true;
+        } finally {
+            finishWrite(used, succeeded);
+        }
+        modifiedTable.ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
+        return new LookupResult(this, schema, plan.identityColumns(), plan.columnLabels(), rows,
+                new QueryFinish(this, query, compile, cpuStart, start));
     }
 
     /**

@@ -357,9 +357,6 @@ class MergeTest {
             ColumbaException count = assertThrows(ColumbaException.class, () -> session.execute(
                     "MERGE t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id)"));
             assertEquals(ErrorCode.INVALID_STATEMENT, count.errorCode());
-            ColumbaException output = assertThrows(ColumbaException.class, () -> session.execute(
-                    "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE OUTPUT $action"));
-            assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, output.errorCode());
             ColumbaException by = assertThrows(ColumbaException.class, () -> session.execute(
                     "MERGE t USING s ON t.id = s.id WHEN NOT MATCHED BY nobody THEN DELETE"));
             assertTrue(by.getMessage().contains("SOURCE or TARGET"), by.getMessage());

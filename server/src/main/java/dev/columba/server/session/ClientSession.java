@@ -538,7 +538,7 @@ public final class ClientSession {
                         count++;
                     }
                     sendNotices(statement);
-                    out.send(new BackendMessage.CommandComplete(CommandTags.rows(count)));
+                    out.send(new BackendMessage.CommandComplete(CommandTags.rows(text, count)));
                 }
             } else {
                 sendNotices(statement);
@@ -1322,7 +1322,7 @@ public final class ClientSession {
                 return;
             }
             if (completed) {
-                out.send(new BackendMessage.CommandComplete(CommandTags.rows(0)));
+                out.send(new BackendMessage.CommandComplete(CommandTags.rows(statement.jdbc().sql(), 0)));
                 return;
             }
             running = prepared;
@@ -1335,7 +1335,7 @@ public final class ClientSession {
                         completed = true;
                         rows.close();
                         sendNotices(prepared);
-                        out.send(new BackendMessage.CommandComplete(CommandTags.rows(rowsSent)));
+                        out.send(new BackendMessage.CommandComplete(CommandTags.rows(statement.jdbc().sql(), rowsSent)));
                         return;
                     }
                     out.send(Rows.dataRow(rows, fields));
@@ -1349,7 +1349,7 @@ public final class ClientSession {
                     completed = true;
                     rows.close();
                     sendNotices(prepared);
-                    out.send(new BackendMessage.CommandComplete(CommandTags.rows(rowsSent)));
+                    out.send(new BackendMessage.CommandComplete(CommandTags.rows(statement.jdbc().sql(), rowsSent)));
                 }
             } finally {
                 running = null;
@@ -1365,7 +1365,7 @@ public final class ClientSession {
                 sent++;
             }
             out.send(rowsSent < all.size() ? new BackendMessage.PortalSuspended()
-                    : new BackendMessage.CommandComplete(CommandTags.rows(rowsSent)));
+                    : new BackendMessage.CommandComplete(CommandTags.rows(statement.jdbc().sql(), rowsSent)));
         }
 
         void close() {

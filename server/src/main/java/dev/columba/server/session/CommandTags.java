@@ -11,10 +11,22 @@ final class CommandTags {
     private CommandTags() {
     }
 
-    /** The tag of a statement that returned rows. */
+    /** The tag of a query that returned rows. */
     static String rows(long count) {
         return "SELECT " + count;
     }
+
+    /**
+     * The tag of statement {@code sql} that returned {@code count} rows: an INSERT, UPDATE, DELETE
+     * or MERGE with RETURNING (or OUTPUT) is tagged as the change it is ({@code INSERT 0 2}), as
+     * PostgreSQL tags it, whose clients read the count from it; any other statement as a query.
+     */
+    static String rows(String sql, long count) {
+        List<String> words = SqlText.words(sql, 1);
+        return !words.isEmpty() && CHANGES.contains(words.getFirst()) ? update(sql, count) : rows(count);
+    }
+
+    private static final Set<String> CHANGES = Set.of("INSERT", "UPDATE", "DELETE", "MERGE");
 
     /** The tag of a statement that returned an update count (0 for DDL and commands). */
     static String update(String sql, long count) {

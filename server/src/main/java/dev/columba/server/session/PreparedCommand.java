@@ -23,6 +23,8 @@ final class PreparedCommand {
     private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
     private static final Set<String> DATA_CHANGES = Set.of("INSERT", "UPDATE", "DELETE");
     private static final Pattern ROW_RETURNING = Pattern.compile("(?i)\\b(RETURNING|OUTPUT)\\b");
+    /** Leading keywords of changes, which return rows with a RETURNING (or OUTPUT) clause. */
+    private static final Set<String> CHANGE_KEYWORDS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE");
 
     private final Command command;
     private final SqlText.JdbcSql jdbc;
@@ -86,12 +88,19 @@ final class PreparedCommand {
         return parameterTypes;
     }
 
+    /** Whether a change's text holds the word RETURNING or OUTPUT (else it is not planned to describe it). */
+    private static boolean mayReturnRows(String sql) {
+        String upper = sql.toUpperCase(java.util.Locale.ROOT);
+        return upper.contains("RETURNING") || upper.contains("OUTPUT");
+    }
+
     /**
      * The columns the statement returns, in text format, or null if it returns none. The embedded driver gives
      * no result metadata before execution, so a query's columns come from running it wrapped as
      * {@code SELECT * FROM (query) WHERE 1 = 0} with null parameters: the planner folds the false filter into
-     * an empty result, so nothing is read, and the columns are the query's. Statements other than queries
-     * (INSERT, UPDATE, DDL, commands) return no rows.
+     * an empty result, so nothing is read, and the columns are the query's. A change (INSERT, UPDATE,
+     * DELETE, MERGE) that may have a RETURNING or OUTPUT clause is planned, not run, and its plan says
+     * its columns (none without the clause). Other statements (DDL, commands) return no rows.
      */
     List<Field> describe(Connection connection, java.util.function.Supplier<PgCatalog> catalog) throws SQLException {
         if (describedOnce) {
@@ -109,6 +118,11 @@ final class PreparedCommand {
                     try (ResultSet rows = statement.executeQuery()) {
                         described = Columns.fields(rows.getMetaData());
                     }
+                }
+            } else if (!words.isEmpty() && CHANGE_KEYWORDS.contains(words.getFirst()) && mayReturnRows(jdbc.sql())) {
+                try (PreparedStatement statement = connection.prepareStatement(forColumba(jdbc.sql(), catalog))) {
+                    java.sql.ResultSetMetaData columns = statement.getMetaData();
+                    described = columns == null ? null : Columns.fields(columns);
                 }
             }
         }
