@@ -81,9 +81,10 @@ final class ColumbaConvertlets implements SqlRexConvertletTable {
      */
     private static final SqlRexConvertlet CAST_KEEPING_APPROXIMATE_TO_BOUNDED_TEXT = (context, call) -> {
         RexBuilder builder = context.getRexBuilder();
-        RelDataType target = context.getValidator().getValidatedNodeType(call);
+        // Types the validator knows (a computed column's expression is converted without this validator's types).
+        RelDataType target = context.getValidator().getValidatedNodeTypeIfKnown(call);
         RelDataType source = context.getValidator().getValidatedNodeTypeIfKnown(call.operand(0));
-        if (source == null || !SqlTypeUtil.isApproximateNumeric(source) || !SqlTypeUtil.isCharacter(target)
+        if (target == null || source == null || !SqlTypeUtil.isApproximateNumeric(source) || !SqlTypeUtil.isCharacter(target)
                 || target.getPrecision() <= 0) {
             return StandardConvertletTable.INSTANCE.get(call).convertCall(context, call);
         }
