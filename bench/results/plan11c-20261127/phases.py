@@ -14,7 +14,7 @@ def samples(path):
             frames.append(line.strip())
         elif cur is not None and line.startswith('}'):
             cur['frames']=frames; yield cur; cur=None
-PH=[("hep:"+x, "QueryPlanner.hep") for x in []]+[('parse','ColumbaSqlParser.parse'),('validate','QueryPlanner.validate('),('sql2rel','SqlToRelConverter.convertQuery'),
+PH=[('parse','ColumbaSqlParser.parse'),('validate','QueryPlanner.validate('),('sql2rel','SqlToRelConverter.convertQuery'),
     ('volcano','VolcanoPlanner.'),('orderJoins','QueryPlanner.orderJoins'),('rewrite','QueryPlanner.rewrite('),
     ('catalog','CatalogSchema.build'),('post','QueryPlanner.planStatement'),('session','Session.'),('jdbc','dev.columba.jdbc')]
 def phase(fr):
