@@ -51,6 +51,7 @@ class TpchSuiteTest {
                         for (PeerQueryBenchmark.Cache cache : PeerQueryBenchmark.Cache.values()) {
                             RunResult result = result(run, engine, text, cache);
                             assertTrue(figure(result, TpchQueryBenchmark.PLANNING) > 0, text + " " + engine);
+                            assertTrue(figure(result, TpchQueryBenchmark.PLANNING_WARM) > 0, text + " " + engine);
                         }
                     }
                     assertTrue(report.contains("| " + text.title() + " | "), text.title());

@@ -5,6 +5,7 @@ import static dev.columba.bench.harness.ReportCells.quotient;
 
 import dev.columba.bench.harness.BarChart;
 import dev.columba.bench.harness.Configuration;
+import dev.columba.bench.harness.Metric;
 import dev.columba.bench.harness.ReportCells;
 import dev.columba.bench.harness.ReportCharts;
 import dev.columba.bench.harness.ScanIoMetrics;
@@ -26,6 +27,8 @@ import org.openjdk.jmh.results.RunResult;
  */
 public final class TpchSummary {
     private static final List<PeerQueryBenchmark.Cache> CACHES = List.of(PeerQueryBenchmark.Cache.values());
+    /** The planning times the table and the chart show: the first (the JVM's first statement, with forks) and the warm one. */
+    private static final List<Metric> PLANNINGS = List.of(TpchQueryBenchmark.PLANNING, TpchQueryBenchmark.PLANNING_WARM);
 
     private TpchSummary() {
     }
@@ -88,7 +91,8 @@ public final class TpchSummary {
         StringBuilder text = new StringBuilder();
         text.append("### Elapsed time per query (median seconds) and Columba ÷ DuckDB\n\n");
         text.append("| query | CS warm | DuckDB warm | CS ÷ DuckDB warm | CS cold | DuckDB cold | CS ÷ DuckDB cold "
-                + "| CS planning (ms) | DuckDB planning (ms) |\n|---|---|---|---|---|---|---|---|---|\n");
+                + "| CS planning, first (ms) | DuckDB planning, first (ms) | CS planning, warm (ms) "
+                + "| DuckDB planning, warm (ms) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (TpchText query : texts) {
             text.append("| ").append(query.title());
             for (PeerQueryBenchmark.Cache cache : List.of(PeerQueryBenchmark.Cache.WARM, PeerQueryBenchmark.Cache.COLD)) {
@@ -96,8 +100,11 @@ public final class TpchSummary {
                         .append(" | ").append(number(of(results, Peer.DUCKDB, query, cache).medianScore()))
                         .append(" | ").append(times(ratio(results, query, cache)));
             }
-            text.append(" | ").append(number(planning(results, Peer.COLUMBA_COLUMNSTORE, query)))
-                    .append(" | ").append(number(planning(results, Peer.DUCKDB, query))).append(" |\n");
+            for (Metric planning : PLANNINGS) {
+                text.append(" | ").append(number(planning(results, Peer.COLUMBA_COLUMNSTORE, query, planning)))
+                        .append(" | ").append(number(planning(results, Peer.DUCKDB, query, planning)));
+            }
+            text.append(" |\n");
         }
         text.append("\n");
         for (PeerQueryBenchmark.Cache cache : CACHES) {
@@ -117,19 +124,24 @@ public final class TpchSummary {
         text.append(charts.embed(new BarChart("ratios", "Elapsed time, Columba columnstore ÷ DuckDB, one thread each"
                 + " (logarithmic)", "ratio", categories, ratios, BarChart.Scale.LOGARITHMIC)));
         List<BarChart.Series> planning = new ArrayList<>();
-        for (Peer engine : TpchDatabases.ENGINES) {
-            planning.add(new BarChart.Series(engine.label(),
-                    texts.stream().map(query -> planning(results, engine, query)).toList()));
+        for (Metric metric : PLANNINGS) {
+            for (Peer engine : TpchDatabases.ENGINES) {
+                planning.add(new BarChart.Series(engine.label() + (metric == TpchQueryBenchmark.PLANNING ? ", first" : ", warm"),
+                        texts.stream().map(query -> planning(results, engine, query, metric)).toList()));
+            }
         }
-        text.append(charts.embed(new BarChart("planning", "Planning time (EXPLAIN, first time) per query"
+        text.append(charts.embed(new BarChart("planning", "Planning time (EXPLAIN: the JVM's first, and warm) per query"
                 + " (logarithmic)", "milliseconds", categories, planning, BarChart.Scale.LOGARITHMIC)));
         text.append("""
 
                 Medians over the measured iterations; CS ÷ DuckDB is the ratio of the medians (above 1, DuckDB
                 was faster). The geometric mean is over the queries with both figures. Planning time is the
-                elapsed time of `EXPLAIN <query>` the first time the connection saw the query, before its first
-                run (Columba parses, validates, optimizes and instantiates the plan without opening it). A
-                dash: not measured, because the query was rejected or answered differently (see the run
+                elapsed time of `EXPLAIN <query>` (Columba parses, validates, optimizes and instantiates the plan
+                without opening it). *First*: the first time the connection saw the query, before its first run;
+                with forks, each configuration has a JVM of its own, and this is that JVM's first planned
+                statement, without a start-up cache (class loading and code not yet compiled by the JIT included:
+                what a program's first statement costs). *Warm*: the median of 9 more `EXPLAIN`s after the first
+                run (what later statements cost). A dash: not measured, because the query was rejected or answered differently (see the run
                 section) or not selected. The machine is shared and noisy: compare ratios of one run, not
                 absolute times across runs.
                 """);
@@ -164,11 +176,13 @@ public final class TpchSummary {
                 of(results, Peer.DUCKDB, query, cache).medianScore());
     }
 
-    /** The planning time, the same in every iteration of a configuration: the warm one's, else the cold one's. */
-    private static OptionalDouble planning(Collection<RunResult> results, Peer engine, TpchText query) {
-        OptionalDouble warm = of(results, engine, query, PeerQueryBenchmark.Cache.WARM).median(TpchQueryBenchmark.PLANNING);
-        return warm.isPresent() ? warm : of(results, engine, query, PeerQueryBenchmark.Cache.COLD)
-                .median(TpchQueryBenchmark.PLANNING);
+    /**
+     * A planning time ({@link #PLANNINGS}), the same in every iteration of a configuration: the warm
+     * configuration's, else the cold one's.
+     */
+    private static OptionalDouble planning(Collection<RunResult> results, Peer engine, TpchText query, Metric metric) {
+        OptionalDouble warm = of(results, engine, query, PeerQueryBenchmark.Cache.WARM).median(metric);
+        return warm.isPresent() ? warm : of(results, engine, query, PeerQueryBenchmark.Cache.COLD).median(metric);
     }
 
     /** A chart's category: {@code Q7}, or {@code Q11a} for an adapted text. */

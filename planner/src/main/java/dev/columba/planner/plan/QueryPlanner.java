@@ -104,7 +104,6 @@ import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.MetadataHandlerProvider;
-import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -224,8 +223,7 @@ public final class QueryPlanner {
      * inside a vertex without telling the metadata cache, so cached answers go stale there (a
      * cached predicate made the transitive-predicate rule re-add a filter forever).
      */
-    private static final Supplier<RelMetadataQuery> UNCACHED_METADATA =
-            () -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(METADATA));
+    private static final Supplier<RelMetadataQuery> UNCACHED_METADATA;
 
     /**
      * Metadata for the cost-based (Volcano) phase: memoized per query object, through reflection
@@ -237,6 +235,9 @@ public final class QueryPlanner {
     private static final Supplier<RelMetadataQuery> CACHED_METADATA;
 
     static {
+        // Hep makes a new query after every transformation: its handlers are made once (UnmemoizedMetadataHandlers).
+        UnmemoizedMetadataHandlers unmemoized = new UnmemoizedMetadataHandlers(METADATA);
+        UNCACHED_METADATA = () -> new RelMetadataQuery(unmemoized);
         SwitchingMetadataHandlers handlers = new SwitchingMetadataHandlers(METADATA);
         CACHED_METADATA = () -> new RelMetadataQuery(handlers);
     }
@@ -968,17 +969,39 @@ public final class QueryPlanner {
      * fields no longer needed trimmed again (pulling projections up widened the joins' inputs).
      */
     private static RelNode orderJoins(RelNode rel, SqlToRelConverter converter) {
-        HepProgram flatten = new HepProgramBuilder()
-                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-                .addRuleCollection(List.of(innerJoinProjectTranspose(true), innerJoinProjectTranspose(false),
-                        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
-                .build();
-        RelNode flat = hep(flatten, rel);
+        if (innerJoins(rel) < 2) {
+            // A region of three factors or more takes two inner joins: with fewer, JoinOrdering would leave
+            // the flattened tree as it is and this phase would return rel itself, so neither is done.
+            return rel;
+        }
+        RelNode flat = hep(FLATTEN_JOINS, rel);
         RelNode ordered = JoinOrdering.reorder(flat);
         if (ordered == flat) {
             return rel;
         }
         return hep(TIDY, converter.trimUnusedFields(true, ordered));
+    }
+
+    /** Projections between inner joins pulled up, so that each tree of inner joins is one region for JoinOrdering. */
+    private static final HepProgram FLATTEN_JOINS = new HepProgramBuilder()
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleCollection(List.of(innerJoinProjectTranspose(true), innerJoinProjectTranspose(false),
+                    CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+            .build();
+
+    /** How many inner joins {@code rel}'s tree has (JoinOrdering reorders regions of inner LogicalJoins only). */
+    private static int innerJoins(RelNode rel) {
+        int[] count = {0};
+        new org.apache.calcite.rel.RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                if (node instanceof LogicalJoin join && join.getJoinType() == JoinRelType.INNER) {
+                    count[0]++;
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(rel);
+        return count[0];
     }
 
     /** Calcite's JoinProjectTransposeRule for one input, restricted to inner joins. */

@@ -28,6 +28,7 @@ import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
 import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
 import org.apache.calcite.rel.metadata.MetadataHandlerProvider;
+import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -42,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The reflective memoized metadata handlers answer as Janino's generated ones do: every kind of
  * metadata the planner and Calcite's rules ask for, on every node of physical plans over rowstore
- * and columnstore tables (scans, seeks, joins of each kind, aggregates, sorts, unions, windows).
+ * and columnstore tables (scans, seeks, joins of each kind, aggregates, sorts, unions, windows);
+ * and the heuristic phases' unmemoized handlers, made once, answer as per-query proxies do.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MemoizingMetadataHandlersTest {
@@ -121,6 +123,39 @@ class MemoizingMetadataHandlersTest {
             }
         }
         assertTrue(compared > 500, "compared " + compared);
+    }
+
+    /**
+     * The heuristic phases' handlers ({@link UnmemoizedMetadataHandlers}): made once and shared by
+     * every query, answering as Calcite's proxies made per query do, and memoizing nothing.
+     */
+    @Test
+    void theHeuristicPhasesHandlersAreSharedAnswerAsPerQueryProxiesAndMemoizeNothing() {
+        UnmemoizedMetadataHandlers handlers = new UnmemoizedMetadataHandlers(QueryPlanner.METADATA);
+        assertSame(handlers.handler(BuiltInMetadata.RowCount.Handler.class),
+                handlers.handler(BuiltInMetadata.RowCount.Handler.class));
+        int compared = 0;
+        for (String sql : QUERIES) {
+            RelNode root = ((PlannedStatement) db.plan(sql)).root();
+            for (RelNode rel : nodes(root)) {
+                ImmutableBitSet first = ImmutableBitSet.of(0);
+                List<Function<RelMetadataQuery, Object>> questions = List.of(
+                        mq -> mq.getRowCount(rel),
+                        mq -> String.valueOf(mq.getCumulativeCost(rel)),
+                        mq -> mq.getDistinctRowCount(rel, first, null),
+                        mq -> String.valueOf(mq.getUniqueKeys(rel)),
+                        mq -> String.valueOf(mq.getPulledUpPredicates(rel).pulledUpPredicates),
+                        mq -> String.valueOf(mq.getColumnOrigins(rel, 0)));
+                for (Function<RelMetadataQuery, Object> question : questions) {
+                    RelMetadataQuery shared = new RelMetadataQuery(handlers);
+                    RelMetadataQuery perQuery = new RelMetadataQuery(new ProxyingMetadataHandlerProvider(QueryPlanner.METADATA));
+                    assertEquals(question.apply(perQuery), question.apply(shared), () -> sql + "\n at " + rel);
+                    assertTrue(shared.map.isEmpty(), () -> "memoized " + shared.map + " for " + sql + " at " + rel);
+                    compared++;
+                }
+            }
+        }
+        assertTrue(compared > 100, "compared " + compared);
     }
 
     @Test
