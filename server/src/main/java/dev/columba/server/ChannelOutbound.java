@@ -5,6 +5,7 @@ import dev.columba.server.session.Outbound;
 import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A session's replies into its Netty channel, from the worker thread that runs the session. Every so many
@@ -61,10 +62,14 @@ final class ChannelOutbound implements Outbound {
         synchronized (this) {
             messages = take();
         }
-        channel.eventLoop().execute(() -> {
-            write(messages);
-            channel.close();
-        });
+        try {
+            channel.eventLoop().execute(() -> {
+                write(messages);
+                channel.close();
+            });
+        } catch (RejectedExecutionException stopped) {
+            // The server is shutting down its network threads, which close every channel themselves.
+        }
     }
 
     /** The messages sent since the last flush, or null if none; the caller holds the lock. */
@@ -80,7 +85,12 @@ final class ChannelOutbound implements Outbound {
     /** Writes and flushes {@code messages} on the network thread, in the order handed (one event loop runs them). */
     private void hand(List<BackendMessage> messages) {
         if (messages != null) {
-            channel.eventLoop().execute(() -> write(messages));
+            try {
+                channel.eventLoop().execute(() -> write(messages));
+            } catch (RejectedExecutionException stopped) {
+                // The network threads are stopping (the server closes): nobody will read the replies.
+                throw new ClientGoneException();
+            }
         }
     }
 

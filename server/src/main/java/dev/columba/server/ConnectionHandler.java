@@ -125,12 +125,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext context) throws Exception {
-        connections.decrementAndGet();
         if (session != null) {
             outbound.wakeWriters();
-            // A statement still running for a client that left is cancelled; the session closes after it.
+            // A statement still running for a client that left is cancelled; the session closes after it,
+            // and only then stops counting: the server's close waits for the count to reach zero.
             session.cancelRunning();
-            serial.finish(session::close);
+            serial.finish(() -> {
+                try {
+                    session.close();
+                } finally {
+                    connections.decrementAndGet();
+                }
+            });
+        } else {
+            connections.decrementAndGet();
         }
         super.channelInactive(context);
     }

@@ -175,7 +175,11 @@ public final class PgServer implements AutoCloseable {
         listener.closeFuture().sync();
     }
 
-    /** Stops listening, closes client connections (their open transactions roll back) and the database. */
+    /**
+     * Stops listening, closes client connections (their open transactions roll back) and the database. Returns
+     * once every client's session has closed its connection to the database (at most {@link #SESSIONS_CLOSE_WAIT_MS}
+     * after the network stops), so the directory can be opened again at once, by this process or another.
+     */
     @Override
     public void close() throws SQLException {
         listener.close().syncUninterruptibly();
@@ -183,8 +187,20 @@ public final class PgServer implements AutoCloseable {
             metrics.close();
         }
         shutDownThreads();
+        long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SESSIONS_CLOSE_WAIT_MS);
+        while (connections.get() > 0 && System.nanoTime() < giveUp) {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         keeper.close();
     }
+
+    /** How long {@link #close} waits for the sessions of the clients it disconnected to close theirs (a statement being cancelled). */
+    private static final long SESSIONS_CLOSE_WAIT_MS = 30_000;
 
     private void shutDownThreads() {
         acceptors.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
