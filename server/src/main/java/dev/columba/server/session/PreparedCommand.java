@@ -42,8 +42,7 @@ final class PreparedCommand {
         this.parameterTypes = parameterTypes;
         this.readsInformationSchema = InformationSchema.references(jdbc.sql());
         List<String> first = SqlText.words(jdbc.sql(), 1);
-        this.returnsNoRows = !first.isEmpty() && DATA_CHANGES.contains(first.getFirst())
-                && !ROW_RETURNING.matcher(Literals.withoutStrings(jdbc.sql())).find();
+        this.returnsNoRows = !first.isEmpty() && DATA_CHANGES.contains(first.getFirst()) && !mayReturnRows(jdbc.sql());
     }
 
     static PreparedCommand of(String query, List<Integer> declaredTypes) {
@@ -88,10 +87,12 @@ final class PreparedCommand {
         return parameterTypes;
     }
 
-    /** Whether a change's text holds the word RETURNING or OUTPUT (else it is not planned to describe it). */
+    /**
+     * Whether a change's text holds the word RETURNING or OUTPUT outside its string literals: then it is planned
+     * to describe it, and never batched. Conservative: a column named {@code output} counts too.
+     */
     private static boolean mayReturnRows(String sql) {
-        String upper = sql.toUpperCase(java.util.Locale.ROOT);
-        return upper.contains("RETURNING") || upper.contains("OUTPUT");
+        return ROW_RETURNING.matcher(Literals.withoutStrings(sql)).find();
     }
 
     /**
