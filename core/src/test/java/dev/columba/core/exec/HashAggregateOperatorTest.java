@@ -24,10 +24,12 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -555,6 +557,57 @@ class HashAggregateOperatorTest extends OperatorTestBase {
             expected.add(List.of(group, total, total.divide(BigDecimal.valueOf(counts.get(group)), 2, RoundingMode.HALF_UP)));
         }
         assertEquals(expected, result.stream().map(Arrays::asList).toList());
+    }
+
+    /**
+     * Many groups: once the table passes {@code PAIRED_GROUPS} the sums and counts fold their odd
+     * halves in and keep one array each, and the 128-bit part is allocated at the first sum past
+     * 64 bits. Sums already past 64 bits and split between both halves before the fold, sums that
+     * pass 64 bits only after it, NULLs, COUNT(*) and COUNT(column), against BigDecimal totals.
+     */
+    @Test
+    void manyGroupsFoldTheirPairedSumsAndCountsExactly() {
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("v", SqlType.BIGINT));
+        int early = 1000;
+        int groups = Accumulators.ExactSumAccumulator.PAIRED_GROUPS * 3;
+        List<Object[]> rows = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+            for (int group = 0; group < early; group++) {
+                rows.add(new Object[] {group, group % 3 == 0 ? Long.MAX_VALUE - round : (long) round});
+            }
+        }
+        for (int group = 0; group < groups; group++) {
+            rows.add(new Object[] {group, group % 11 == 0 ? null : (long) group});
+        }
+        for (int round = 0; round < 3; round++) {
+            for (int group = groups - 50; group < groups; group++) {
+                rows.add(new Object[] {group, Long.MIN_VALUE + round});
+            }
+        }
+        Map<Integer, BigDecimal> totals = new TreeMap<>();
+        Map<Integer, Long> values = new TreeMap<>();
+        Map<Integer, Long> stars = new TreeMap<>();
+        for (Object[] row : rows) {
+            int group = (Integer) row[0];
+            stars.merge(group, 1L, Long::sum);
+            values.merge(group, row[1] == null ? 0L : 1L, Long::sum);
+            if (row[1] != null) {
+                totals.merge(group, BigDecimal.valueOf((Long) row[1]), BigDecimal::add);
+            }
+        }
+        List<AggregateCall> calls = List.of(
+                new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 0), "total"),
+                AggregateCall.countStar("n"),
+                AggregateCall.of(COUNT, 1, false, schema, "counted"));
+        List<Object[]> result = new ArrayList<>(run(new HashAggregateOperator(ListSource.of(schema, rows, 1001), List.of(0),
+                calls), context(1001)));
+        result.sort(Comparator.comparingInt(row -> (Integer) row[0]));
+        assertEquals(groups, result.size());
+        for (Object[] row : result) {
+            int group = (Integer) row[0];
+            assertEquals(Arrays.asList(group, totals.get(group), stars.get(group), values.get(group)), Arrays.asList(row),
+                    "group " + group);
+        }
     }
 
     /**
