@@ -1056,6 +1056,9 @@ public final class ColumnstoreScan implements AutoCloseable {
         }
         if (deferredToLongs[index]) {
             NativeLongs longs = batch.longs(index);
+            // The list of rows must be this batch's: unlisted (every row selected), the array still
+            // held the last batch that had one, a rowgroup with deleted rows before this one.
+            listSelection(count);
             if (reader.readLongs(from, count, selection, selected, longs.valuesFor(count))) {
                 longs.markDefined(reader.lowestStored(), reader.highestStored());
                 FieldVector vector = batch.column(index);
