@@ -16,7 +16,10 @@ import java.util.Set;
  * Visits every page of an object in allocation order (extent by extent, ascending in the file), as
  * a heap scan or an unordered scan of a B+tree does, with read-ahead over the same order: runs of
  * consecutive pages become single large I/Os, and a gap between extents splits them. The object's
- * allocation-map pages are skipped. The caller decides which page types it wants.
+ * allocation-map pages are skipped. The caller decides which page types it wants. A scan may be
+ * limited to the pages whose ids lie in a range ({@code [firstPage, endPage)}): the pages of disjoint
+ * ranges are disjoint, so ranges that together cover every id split one scan into several (a
+ * connector's splits), and each still reads ahead over its own pages in allocation order.
  *
  * <p>Not safe against concurrent changes to the object: the reader holds the object's shared lock
  * or is the writer itself. Owned by one thread.
@@ -29,6 +32,15 @@ public final class AllocationOrderScan implements AutoCloseable {
     private int position;
 
     public AllocationOrderScan(PageReader reader, long firstOamPage, ReadAheadOptions options, IoCounters counters) {
+        this(reader, firstOamPage, 0, Long.MAX_VALUE, options, counters);
+    }
+
+    /** A scan of the object's pages whose ids are at least {@code firstPage} and below {@code endPage}. */
+    public AllocationOrderScan(PageReader reader, long firstOamPage, long firstPage, long endPage, ReadAheadOptions options,
+                               IoCounters counters) {
+        if (firstPage < 0 || endPage < firstPage) {
+            throw new IllegalArgumentException("page range [" + firstPage + ", " + endPage + ") is empty or negative");
+        }
         this.reader = reader;
         this.counters = counters;
         counters.increment(IoCounter.SCAN_COUNT);
@@ -39,7 +51,8 @@ public final class AllocationOrderScan implements AutoCloseable {
         for (ExtentEntry extent : extents) {
             for (int pageInExtent = 0; pageInExtent < 8; pageInExtent++) {
                 long pageId = extent.firstPage() + pageInExtent;
-                if (extent.isAllocated(pageInExtent) && !mapPages.contains(pageId)) {
+                if (extent.isAllocated(pageInExtent) && !mapPages.contains(pageId) && pageId >= firstPage
+                        && pageId < endPage) {
                     collected[count++] = pageId;
                 }
             }
