@@ -44,20 +44,14 @@ public final class AllocationOrderScan implements AutoCloseable {
         this.reader = reader;
         this.counters = counters;
         counters.increment(IoCounter.SCAN_COUNT);
-        Set<Long> mapPages = new HashSet<>(Allocator.mapPages(reader, firstOamPage, counters));
-        List<ExtentEntry> extents = Allocator.extents(reader, firstOamPage, counters);
-        long[] collected = new long[extents.size() * 8];
+        long[] allocated = allocatedPages(reader, firstOamPage, counters);
         int count = 0;
-        for (ExtentEntry extent : extents) {
-            for (int pageInExtent = 0; pageInExtent < 8; pageInExtent++) {
-                long pageId = extent.firstPage() + pageInExtent;
-                if (extent.isAllocated(pageInExtent) && !mapPages.contains(pageId) && pageId >= firstPage
-                        && pageId < endPage) {
-                    collected[count++] = pageId;
-                }
+        for (long pageId : allocated) {
+            if (pageId >= firstPage && pageId < endPage) {
+                allocated[count++] = pageId;
             }
         }
-        this.pages = java.util.Arrays.copyOf(collected, count);
+        this.pages = java.util.Arrays.copyOf(allocated, count);
         if (options.enabled() && count > 0) {
             PrimitiveIterator.OfLong upcoming = java.util.Arrays.stream(pages).iterator();
             readAhead = new SequentialReadAhead(reader.bufferPool(), upcoming, options.depthPages(),
@@ -65,6 +59,26 @@ public final class AllocationOrderScan implements AutoCloseable {
         } else {
             readAhead = null;
         }
+    }
+
+    /**
+     * The object's allocated pages in allocation order (extent by extent), its allocation-map pages
+     * left out: the pages a scan visits. Reads the allocation maps only.
+     */
+    public static long[] allocatedPages(PageReader reader, long firstOamPage, IoCounters counters) {
+        Set<Long> mapPages = new HashSet<>(Allocator.mapPages(reader, firstOamPage, counters));
+        List<ExtentEntry> extents = Allocator.extents(reader, firstOamPage, counters);
+        long[] collected = new long[extents.size() * 8];
+        int count = 0;
+        for (ExtentEntry extent : extents) {
+            for (int pageInExtent = 0; pageInExtent < 8; pageInExtent++) {
+                long pageId = extent.firstPage() + pageInExtent;
+                if (extent.isAllocated(pageInExtent) && !mapPages.contains(pageId)) {
+                    collected[count++] = pageId;
+                }
+            }
+        }
+        return java.util.Arrays.copyOf(collected, count);
     }
 
     /** The number of pages the scan will visit. */

@@ -9,7 +9,7 @@ import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
-import dev.columba.storage.alloc.Allocator;
+import dev.columba.storage.alloc.AllocationOrderScan;
 import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.heap.DataCompression;
@@ -64,13 +64,9 @@ class PageRangeScanTest {
                 TableStore store = tables.table(database.bufferPool(), name, counters);
                 long firstOam = store.heap() != null ? store.heap().firstOamPage() : store.tree().firstOamPage();
                 TreeSet<Long> pages = new TreeSet<>();
-                Allocator.extents(database.bufferPool(), firstOam, counters).forEach(extent -> {
-                    for (int page = 0; page < 8; page++) {
-                        if (extent.isAllocated(page)) {
-                            pages.add(extent.firstPage() + page);
-                        }
-                    }
-                });
+                for (long page : AllocationOrderScan.allocatedPages(database.bufferPool(), firstOam, counters)) {
+                    pages.add(page);
+                }
                 assertTrue(pages.size() > 8, name + " spans " + pages.size() + " pages");
                 // Cuts at every third allocated page; the first range starts at 0, the last ends at the top.
                 List<Long> cuts = new ArrayList<>();
