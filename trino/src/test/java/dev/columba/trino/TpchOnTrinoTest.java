@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.columba.trino.TrinoQueries.rows;
+import static dev.columba.trino.TrinoQueries.scanNodes;
+import static dev.columba.trino.TrinoQueries.tableScan;
 
 import dev.columba.datagen.ResultComparison;
 import dev.columba.core.schema.Column;
@@ -390,52 +393,8 @@ class TpchOnTrinoTest {
         return List.of(TYPES_QUERY, RANGE_QUERY, KEY_RANGE_QUERY, DISTINCT_QUERY, DYNAMIC_FILTER_JOIN);
     }
 
-    private static OperatorStats tableScan(QueryInfo info) {
-        List<OperatorStats> scans = info.getQueryStats().getOperatorSummaries().stream()
-                .filter(operator -> operator.getOperatorType().equals("TableScanOperator")
-                        || operator.getOperatorType().equals("ScanFilterAndProjectOperator")).toList();
-        assertEquals(1, scans.size(), "one table scan in " + info.getQueryStats().getOperatorSummaries());
-        return scans.getFirst();
-    }
-
-    /** The nodes that ran tasks of the stage that reads the table. */
-    private static Set<String> scanNodes(QueryInfo info) {
-        Set<String> nodes = new HashSet<>();
-        for (StageInfo stage : StagesInfo.getAllStages(info.getStages())) {
-            if (!stage.plan().getPartitionedSources().isEmpty()) {
-                for (TaskInfo task : stage.tasks()) {
-                    nodes.add(task.taskStatus().nodeId());
-                }
-            }
-        }
-        return nodes;
-    }
-
     private List<List<Object>> trino(String sql) {
         return rows(trino.execute(sql).getMaterializedRows());
-    }
-
-    private static List<List<Object>> rows(List<MaterializedRow> materialized) {
-        List<List<Object>> rows = new ArrayList<>();
-        for (MaterializedRow row : materialized) {
-            rows.add(new ArrayList<>(row.getFields()));
-        }
-        return rows;
-    }
-
-    private static List<List<Object>> rows(Statement statement, String sql) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (ResultSet resultSet = statement.executeQuery(sql)) {
-            ResultSetMetaData metaData = resultSet.getMetaData();
-            while (resultSet.next()) {
-                List<Object> row = new ArrayList<>(metaData.getColumnCount());
-                for (int column = 1; column <= metaData.getColumnCount(); column++) {
-                    row.add(resultSet.getObject(column));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
     }
 
     private static String queryName(int query) {
