@@ -3,24 +3,19 @@ package dev.columba.trino;
 import dev.columba.core.batch.Batch;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
-import dev.columba.core.stats.IoCounter;
-import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
 import dev.columba.storage.btree.ReadAheadOptions;
 import dev.columba.storage.db.Database;
-import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.ObjectLocks;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
-import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.MemoryContext;
 import io.trino.spi.connector.SourcePage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
@@ -31,33 +26,28 @@ import org.apache.arrow.vector.FieldVector;
  * the projected columns of a batch of rows straight into Arrow vectors, which are then copied into
  * Trino blocks ({@link BlockConversion}), as the columnstore's page source does.
  *
- * <p>Completed bytes are the pages the scan read through the buffer pool (logical reads, overflow
- * pages of large values included) times 8 KB; completed positions the rows handed to Trino.
+ * <p>Completed bytes ({@link ScanPageSource}) are the pages the scan read through the buffer pool
+ * (logical reads, overflow pages of large values as lob logical reads) times 8 KB.
  *
  * <p>Holds the table's shared object lock from opening to {@link #close}: the heap and B+tree scans are
  * not safe against a commit changing the pages under them (a commit into the table waits at most for
  * this split). Owned by one driver thread.
  */
-final class RowstorePageSource implements ConnectorPageSource {
+final class RowstorePageSource extends ScanPageSource {
     /** Rows decoded per Trino page. */
     static final int BATCH_ROWS = 4096;
 
     private final ObjectLocks.Lease lock;
     private final BufferAllocator allocator;
-    private final IoCounters counters = new IoCounters();
     private final TableCursor cursor;
     /** The vectors the rows are decoded into, or null when no column is projected. */
     private final Batch batch;
     private final FieldVector[] vectors;
     private final SqlType[] types;
-    private final MemoryContext memoryContext;
-    private long completedPositions;
-    private long readTimeNanos;
-    private boolean finished;
 
     RowstorePageSource(Database database, TableStore table, RowstoreSplit split, List<ColumbaColumnHandle> columns,
                        BufferAllocator parentAllocator, MemoryContext memoryContext) {
-        this.memoryContext = memoryContext;
+        super(memoryContext);
         int[] projection = columns.stream().mapToInt(ColumbaColumnHandle::ordinal).toArray();
         List<Column> projected = new ArrayList<>(projection.length);
         this.types = new SqlType[projection.length];
@@ -92,65 +82,38 @@ final class RowstorePageSource implements ConnectorPageSource {
     }
 
     @Override
-    public SourcePage getNextSourcePage() {
-        if (finished) {
+    SourcePage nextPage() {
+        for (FieldVector vector : vectors) {
+            if (vector instanceof BaseVariableWidthVector variableWidth) {
+                // Values are appended from row 0 again (the vector keeps its buffers).
+                variableWidth.setLastSet(-1);
+            }
+        }
+        int rows = cursor.fill(vectors, BATCH_ROWS);
+        if (rows < BATCH_ROWS) {
+            // The cursor has no more rows: it is not asked again.
+            finish();
+        }
+        if (rows == 0) {
             return null;
         }
-        long start = System.nanoTime();
-        try {
-            for (FieldVector vector : vectors) {
-                if (vector instanceof BaseVariableWidthVector variableWidth) {
-                    // Values are appended from row 0 again (the vector keeps its buffers).
-                    variableWidth.setLastSet(-1);
-                }
-            }
-            int rows = cursor.fill(vectors, BATCH_ROWS);
-            finished = rows < BATCH_ROWS;
-            if (rows == 0) {
-                return null;
-            }
-            if (batch != null) {
-                batch.setRowCount(rows);
-            }
-            memoryContext.setBytes(allocator.getAllocatedMemory());
-            completedPositions += rows;
-            if (vectors.length == 0) {
-                return SourcePage.create(rows);
-            }
-            Block[] blocks = new Block[vectors.length];
-            for (int column = 0; column < blocks.length; column++) {
-                blocks[column] = BlockConversion.toBlock(vectors[column], types[column], rows);
-            }
-            return SourcePage.create(new Page(rows, blocks));
-        } finally {
-            readTimeNanos += System.nanoTime() - start;
+        if (batch != null) {
+            batch.setRowCount(rows);
         }
+        memoryContext.setBytes(allocator.getAllocatedMemory());
+        produced(rows);
+        if (vectors.length == 0) {
+            return SourcePage.create(rows);
+        }
+        Block[] blocks = new Block[vectors.length];
+        for (int column = 0; column < blocks.length; column++) {
+            blocks[column] = BlockConversion.toBlock(vectors[column], types[column], rows);
+        }
+        return SourcePage.create(new Page(rows, blocks));
     }
 
     @Override
-    public long getCompletedBytes() {
-        return (counters.get(IoCounter.LOGICAL_READS) + counters.get(IoCounter.LOB_LOGICAL_READS)) * PageFormat.PAGE_SIZE;
-    }
-
-    @Override
-    public OptionalLong getCompletedPositions() {
-        return OptionalLong.of(completedPositions);
-    }
-
-    @Override
-    public long getReadTimeNanos() {
-        return readTimeNanos;
-    }
-
-    @Override
-    public boolean isFinished() {
-        return finished;
-    }
-
-    @Override
-    public void close() {
-        finished = true;
-        memoryContext.setBytes(0);
+    void release() {
         try (lock; allocator; batch; cursor) {
             // closed in reverse order: the cursor, the vectors, their allocator, then the lock
         }
