@@ -67,7 +67,7 @@ class PageRangeScanTest {
                 for (long page : AllocationOrderScan.allocatedPages(database.bufferPool(), firstOam, counters)) {
                     pages.add(page);
                 }
-                assertTrue(pages.size() > 8, name + " spans " + pages.size() + " pages");
+                assertTrue(pages.size() >= 6, name + " spans " + pages.size() + " pages: several ranges of three");
                 // Cuts at every third allocated page; the first range starts at 0, the last ends at the top.
                 List<Long> cuts = new ArrayList<>();
                 cuts.add(0L);
