@@ -1,5 +1,6 @@
 package dev.columba.trino;
 
+import static dev.columba.trino.TrinoQueries.cluster;
 import static dev.columba.trino.TrinoQueries.rows;
 import static dev.columba.trino.TrinoQueries.scanNodes;
 import static dev.columba.trino.TrinoQueries.tableScan;
@@ -9,13 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.columba.datagen.ResultComparison;
-import io.trino.Session;
 import io.trino.execution.QueryInfo;
 import io.trino.operator.OperatorStats;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
-import io.trino.testing.TestingSession;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -103,13 +102,7 @@ class LiveDatabaseOnTrinoTest {
             statement.execute("CREATE TABLE live (id BIGINT NOT NULL, v BIGINT NOT NULL, note VARCHAR(40) NOT NULL)"
                     + " WITH (storage = columnstore, rowgroup_max_rows = 2048, bulk_min_rows = 1000000)");
         }
-        Session session = TestingSession.testSessionBuilder().setCatalog("columba").setSchema("live").build();
-        trino = DistributedQueryRunner.builder(session)
-                .setWorkerCount(WORKERS)
-                .addCoordinatorProperty("node-scheduler.include-coordinator", "false")
-                .build();
-        trino.installPlugin(new ColumbaPlugin());
-        trino.createCatalog("columba", "columba", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
+        trino = cluster(WORKERS, "live", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
                 ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT, Integer.toString(PAGES_PER_SPLIT),
                 ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "0s"));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.columba.trino.TrinoQueries.cluster;
 import static dev.columba.trino.TrinoQueries.rows;
 import static dev.columba.trino.TrinoQueries.scanNodes;
 import static dev.columba.trino.TrinoQueries.tableScan;
@@ -25,7 +26,6 @@ import io.trino.spi.QueryId;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
-import io.trino.testing.TestingSession;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -188,14 +188,8 @@ class TpchOnTrinoTest {
                 rowgroupStates.computeIfAbsent(table, ignored -> new HashSet<>()).add((String) row.get(1));
             }
         }
-        Session session = TestingSession.testSessionBuilder().setCatalog("columba").setSchema("tpch").build();
-        trino = DistributedQueryRunner.builder(session)
-                .setWorkerCount(WORKERS)
-                .addCoordinatorProperty("node-scheduler.include-coordinator", "false")
-                .build();
-        trino.installPlugin(new ColumbaPlugin());
         // A generous wait for dynamic filters: the test's point is that they eliminate, on a busy machine too.
-        trino.createCatalog("columba", "columba", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
+        trino = cluster(WORKERS, "tpch", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
                 ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "30s"));
     }
 

@@ -2,12 +2,15 @@ package dev.columba.trino;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.trino.Session;
 import io.trino.execution.QueryInfo;
 import io.trino.execution.StageInfo;
 import io.trino.execution.StagesInfo;
 import io.trino.execution.TaskInfo;
 import io.trino.operator.OperatorStats;
+import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
+import io.trino.testing.TestingSession;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -15,11 +18,32 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-/** What the connector's cluster tests read off a query: its rows (Trino's or the driver's) and its table scan's figures. */
+/** The connector's cluster tests' harness: the cluster, and what they read off a query (its rows, Trino's or the driver's, and its table scan's figures). */
 final class TrinoQueries {
     private TrinoQueries() {
+    }
+
+    /**
+     * A cluster of a coordinator that schedules no splits and {@code workers} workers, with the
+     * connector's catalog {@code columba} (its properties {@code catalog}); the session's schema is {@code schema}.
+     */
+    static DistributedQueryRunner cluster(int workers, String schema, Map<String, String> catalog) throws Exception {
+        Session session = TestingSession.testSessionBuilder().setCatalog("columba").setSchema(schema).build();
+        DistributedQueryRunner trino = DistributedQueryRunner.builder(session)
+                .setWorkerCount(workers)
+                .addCoordinatorProperty("node-scheduler.include-coordinator", "false")
+                .build();
+        try {
+            trino.installPlugin(new ColumbaPlugin());
+            trino.createCatalog("columba", "columba", catalog);
+        } catch (RuntimeException e) {
+            trino.close();
+            throw e;
+        }
+        return trino;
     }
 
     /** The one table scan of the query (its splits are its drivers). */
