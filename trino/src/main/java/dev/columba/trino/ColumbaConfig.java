@@ -20,12 +20,16 @@ import java.util.regex.Pattern;
  *                                 scan's splits back waiting for the dynamic filters of the joins above
  *                                 it, which then eliminate rowgroups (default 1s, as Iceberg's; 0s
  *                                 splits at once)
+ * @param rowstorePagesPerSplit    {@code columba.rowstore.pages-per-split}: the allocated pages of a rowstore
+ *                                 table one split reads (default 4096, 32 MB of 8 KB pages)
  */
-record ColumbaConfig(Path databaseDirectory, String schemaName, Duration dynamicFilterWaitTimeout) {
+record ColumbaConfig(Path databaseDirectory, String schemaName, Duration dynamicFilterWaitTimeout, int rowstorePagesPerSplit) {
     static final String DATABASE_DIRECTORY = "columba.database-dir";
     static final String SCHEMA_NAME = "columba.schema-name";
     static final String DYNAMIC_FILTER_WAIT_TIMEOUT = "columba.dynamic-filtering.wait-timeout";
     static final Duration DEFAULT_DYNAMIC_FILTER_WAIT_TIMEOUT = Duration.ofSeconds(1);
+    static final String ROWSTORE_PAGES_PER_SPLIT = "columba.rowstore.pages-per-split";
+    static final int DEFAULT_ROWSTORE_PAGES_PER_SPLIT = 4096;
 
     /** Trino's duration spelling (Airlift's {@code Duration}): a number and a unit, "500ms", "1s", "2m". */
     private static final Pattern DURATION = Pattern.compile("\\s*(\\d+)\\s*(ms|s|m)\\s*");
@@ -34,15 +38,19 @@ record ColumbaConfig(Path databaseDirectory, String schemaName, Duration dynamic
         if (!schemaName.equals(schemaName.toLowerCase(Locale.ROOT)) || schemaName.isBlank()) {
             throw new IllegalArgumentException(SCHEMA_NAME + " must be a non-empty lower-case name, not '" + schemaName + "'");
         }
+        if (rowstorePagesPerSplit < 1) {
+            throw new IllegalArgumentException(ROWSTORE_PAGES_PER_SPLIT + " must be at least 1, not " + rowstorePagesPerSplit);
+        }
     }
 
     /** Reads the properties; an unknown property, a missing directory or a bad value is an error, never ignored. */
     static ColumbaConfig parse(Map<String, String> properties) {
         Set<String> unknown = new TreeSet<>(properties.keySet());
-        unknown.removeAll(Set.of(DATABASE_DIRECTORY, SCHEMA_NAME, DYNAMIC_FILTER_WAIT_TIMEOUT));
+        unknown.removeAll(Set.of(DATABASE_DIRECTORY, SCHEMA_NAME, DYNAMIC_FILTER_WAIT_TIMEOUT, ROWSTORE_PAGES_PER_SPLIT));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown Columba catalog properties " + unknown + " (known: "
-                    + DATABASE_DIRECTORY + ", " + SCHEMA_NAME + ", " + DYNAMIC_FILTER_WAIT_TIMEOUT + ")");
+                    + DATABASE_DIRECTORY + ", " + SCHEMA_NAME + ", " + DYNAMIC_FILTER_WAIT_TIMEOUT + ", "
+                    + ROWSTORE_PAGES_PER_SPLIT + ")");
         }
         String directory = properties.get(DATABASE_DIRECTORY);
         if (directory == null || directory.isBlank()) {
@@ -54,7 +62,17 @@ record ColumbaConfig(Path databaseDirectory, String schemaName, Duration dynamic
             schema = path.getFileName() == null ? "columba" : path.getFileName().toString().toLowerCase(Locale.ROOT);
         }
         String wait = properties.get(DYNAMIC_FILTER_WAIT_TIMEOUT);
-        return new ColumbaConfig(path, schema, wait == null ? DEFAULT_DYNAMIC_FILTER_WAIT_TIMEOUT : duration(wait));
+        String pagesPerSplit = properties.get(ROWSTORE_PAGES_PER_SPLIT);
+        return new ColumbaConfig(path, schema, wait == null ? DEFAULT_DYNAMIC_FILTER_WAIT_TIMEOUT : duration(wait),
+                pagesPerSplit == null ? DEFAULT_ROWSTORE_PAGES_PER_SPLIT : pagesPerSplit(pagesPerSplit));
+    }
+
+    private static int pagesPerSplit(String text) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(ROWSTORE_PAGES_PER_SPLIT + " must be a whole number of pages, not '" + text + "'", e);
+        }
     }
 
     private static Duration duration(String text) {

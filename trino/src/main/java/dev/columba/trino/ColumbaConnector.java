@@ -27,7 +27,8 @@ final class ColumbaConnector implements Connector {
         this.database = database;
         this.allocator = new RootAllocator();
         this.metadata = new ColumbaMetadata(database.database(), config.schemaName());
-        this.splits = new ColumbaSplitManager(database.database(), metadata, config.dynamicFilterWaitTimeout());
+        this.splits = new ColumbaSplitManager(database.database(), metadata, config.dynamicFilterWaitTimeout(),
+                config.rowstorePagesPerSplit());
         this.pageSources = new ColumbaPageSourceProvider(database.database(), metadata, allocator);
     }
 

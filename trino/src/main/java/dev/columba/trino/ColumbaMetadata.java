@@ -6,6 +6,7 @@ import dev.columba.storage.catalog.Catalog;
 import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.txn.ObjectLocks;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -20,6 +21,7 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SchemaTablePrefix;
 import io.trino.spi.connector.TableColumnsMetadata;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -30,10 +32,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The catalog's one schema and its tables: the columnstore tables of the database, read from its
- * catalog under the catalog's shared lock at each call (a table created or dropped by the engine
- * shows at the next query). Rowstore tables, views and partitions of partitioned tables are not
- * shown yet (docs/design/trino.md).
+ * The catalog's one schema and its tables: the tables of the database, columnstore and rowstore
+ * (heaps and clustered B+trees), read from its catalog under the catalog's shared lock at each call
+ * (a table created or dropped by the engine shows at the next query). Views are not shown, and the
+ * partitions of partitioned tables show as tables of their own (docs/design/trino.md).
  */
 final class ColumbaMetadata implements ConnectorMetadata {
     private final Database database;
@@ -65,7 +67,8 @@ final class ColumbaMetadata implements ConnectorMetadata {
             return null;
         }
         return table(tableName.getTableName())
-                .map(table -> new ColumbaTableHandle(tableName, table.objectId()))
+                .map(table -> new ColumbaTableHandle(tableName, table.objectId(),
+                        table.organization() != CatalogEntry.Organization.COLUMNSTORE))
                 .orElse(null);
     }
 
@@ -90,7 +93,7 @@ final class ColumbaMetadata implements ConnectorMetadata {
             return List.of();
         }
         List<SchemaTableName> names = new ArrayList<>();
-        for (CatalogEntry.Table table : columnstoreTables()) {
+        for (CatalogEntry.Table table : tables()) {
             names.add(new SchemaTableName(schemaName, table.name().toLowerCase(Locale.ROOT)));
         }
         return names;
@@ -116,7 +119,7 @@ final class ColumbaMetadata implements ConnectorMetadata {
         if (prefix.getSchema().isPresent() && !schemaName.equals(prefix.getSchema().get())) {
             return columns.iterator();
         }
-        for (CatalogEntry.Table table : columnstoreTables()) {
+        for (CatalogEntry.Table table : tables()) {
             SchemaTableName name = new SchemaTableName(schemaName, table.name().toLowerCase(Locale.ROOT));
             if (prefix.getTable().isEmpty() || prefix.getTable().get().equals(name.getTableName())) {
                 columns.add(TableColumnsMetadata.forTable(name,
@@ -126,10 +129,18 @@ final class ColumbaMetadata implements ConnectorMetadata {
         return columns.iterator();
     }
 
-    /** Row count, NULL fractions and min/max ranges from the rowgroup directory and footers ({@link FooterStatistics}). */
+    /**
+     * A columnstore table's row count, NULL fractions and min/max ranges from the rowgroup directory
+     * and footers ({@link FooterStatistics}); a rowstore table's row count, which its catalog entry keeps
+     * exact as of the last commit that changed it.
+     */
     @Override
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle table) {
-        CatalogEntry.Table definition = definition((ColumbaTableHandle) table);
+        ColumbaTableHandle handle = (ColumbaTableHandle) table;
+        CatalogEntry.Table definition = definition(handle);
+        if (handle.rowstore()) {
+            return TableStatistics.builder().setRowCount(Estimate.of(definition.rowCount())).build();
+        }
         return FooterStatistics.of(ColumnstoreTable.open(database, definition), columns(definition));
     }
 
@@ -143,8 +154,9 @@ final class ColumbaMetadata implements ConnectorMetadata {
                                                                                    ConnectorTableHandle table,
                                                                                    Constraint constraint) {
         ColumbaTableHandle handle = (ColumbaTableHandle) table;
-        if (handle.limited()) {
+        if (handle.limited() || handle.rowstore()) {
             // A filter over a limited scan filters the rows after the limit took them: not the scan's to apply.
+            // A rowstore table's pages have no statistics a constraint could eliminate them by.
             return Optional.empty();
         }
         TupleDomain<ColumnHandle> combined = handle.constraint().intersect(constraint.getSummary());
@@ -165,7 +177,8 @@ final class ColumbaMetadata implements ConnectorMetadata {
     public Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle table,
                                                                              long limit) {
         ColumbaTableHandle handle = (ColumbaTableHandle) table;
-        if (handle.limited() && handle.limit() <= limit) {
+        if (handle.rowstore() || handle.limited() && handle.limit() <= limit) {
+            // Not yet for a rowstore table: its page source would have to stop at the limit (docs/design/trino.md).
             return Optional.empty();
         }
         return Optional.of(new LimitApplicationResult<>(handle.withLimit(limit), false, false));
@@ -180,15 +193,19 @@ final class ColumbaMetadata implements ConnectorMetadata {
     }
 
     private Optional<CatalogEntry.Table> table(String name) {
-        return columnstoreTables().stream().filter(table -> table.name().equalsIgnoreCase(name)).findFirst();
+        return tables().stream().filter(table -> table.name().equalsIgnoreCase(name)).findFirst();
     }
 
-    private List<CatalogEntry.Table> columnstoreTables() {
+    /** The database's tables; every question about the catalog's tables starts here, so a closed database is reported here. */
+    private List<CatalogEntry.Table> tables() {
+        if (!database.isOpen()) {
+            throw new TrinoException(ColumbaErrorCode.COLUMBA_DATABASE_CLOSED, "database " + database.directory()
+                    + " was closed by the engine whose opening this catalog read through");
+        }
         List<CatalogEntry.Table> tables = new ArrayList<>();
         try (ObjectLocks.Lease ignored = database.locks().shared(Catalog.CATALOG_OBJECT_ID)) {
             for (CatalogEntry entry : database.catalog().entries(database.bufferPool(), database.systemCounters())) {
-                if (entry instanceof CatalogEntry.Table table
-                        && table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
+                if (entry instanceof CatalogEntry.Table table) {
                     tables.add(table);
                 }
             }

@@ -7,18 +7,13 @@ import dev.columba.columnstore.scan.ScanOptions;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
 import dev.columba.core.batch.Batch;
-import dev.columba.core.stats.IoCounter;
-import dev.columba.core.stats.IoCounters;
 import dev.columba.core.type.SqlType;
-import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.txn.ObjectLocks;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
-import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.MemoryContext;
 import io.trino.spi.connector.SourcePage;
 import java.util.List;
-import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -26,28 +21,22 @@ import org.apache.arrow.memory.BufferAllocator;
  * alone, with the projected columns and the pushed-down filters, each batch's live rows copied into
  * Trino blocks ({@link BlockConversion}).
  *
- * <p>Completed bytes are the scan's own reads: segment pages touched (compressed rowgroups) and
- * B+tree pages read (delta rowgroups), in Columba's 8 KB units, so that each split's bytes add up to
- * the query's total as Columba counts it. Completed positions are the rows handed to Trino.
+ * <p>Completed bytes ({@link ScanPageSource}) are the scan's own reads: segment pages touched
+ * (compressed rowgroups) and B+tree pages read (delta rowgroups), in Columba's 8 KB units, so that each
+ * split's bytes add up to the query's total as Columba counts it.
  *
  * <p>Holds the table's shared object lock from opening to {@link #close} (the scan's contract:
  * nothing rewrites or removes the rowgroup under it). Owned by one driver thread.
  */
-final class ColumbaPageSource implements ConnectorPageSource {
+final class ColumbaPageSource extends ScanPageSource {
     private final ObjectLocks.Lease lock;
     private final BufferAllocator allocator;
-    private final IoCounters counters = new IoCounters();
     private final ColumnstoreScan scan;
     /** The Columba type of each projected column. */
     private final SqlType[] types;
     /** Whether Trino asked for no column (count(*)): the scan reads column 0 for its row counts only. */
     private final boolean countOnly;
     private final int[] selected;
-    /** Where the Arrow memory the scan holds is reported, after each batch. */
-    private final MemoryContext memoryContext;
-    private long completedPositions;
-    private long readTimeNanos;
-    private boolean finished;
     /** Rows this split may still return: the pushed-down limit, or {@code Long.MAX_VALUE}. */
     private long remaining;
 
@@ -62,8 +51,8 @@ final class ColumbaPageSource implements ConnectorPageSource {
         if (limit < 0) {
             throw new IllegalArgumentException("a limit is at least 0, not " + limit);
         }
+        super(memoryContext);
         this.remaining = limit;
-        this.memoryContext = memoryContext;
         this.countOnly = columns.isEmpty();
         int[] projection = countOnly ? new int[] {0} : columns.stream().mapToInt(ColumbaColumnHandle::ordinal).toArray();
         ScanOptions options = ScanOptions.all(table.schema().size()).withProjection(projection).withFilters(filters);
@@ -90,68 +79,39 @@ final class ColumbaPageSource implements ConnectorPageSource {
     }
 
     @Override
-    public SourcePage getNextSourcePage() {
-        if (finished || remaining == 0) {
-            finished = true;
+    SourcePage nextPage() {
+        if (remaining == 0) {
             return null;
         }
-        long start = System.nanoTime();
-        try {
-            Batch batch = scan.next();
-            while (batch != null && batch.selectedCount() == 0) {
-                batch = scan.next();
-            }
-            if (batch == null) {
-                finished = true;
-                return null;
-            }
-            memoryContext.setBytes(allocator.getAllocatedMemory());
-            int live = (int) Math.min(batch.selectedCount(), remaining);
-            remaining -= live;
-            completedPositions += live;
-            if (countOnly) {
-                return SourcePage.create(live);
-            }
-            Block[] blocks = new Block[batch.columnCount()];
-            int rows = batch.rowCount();
-            boolean selective = batch.hasSelection();
-            if (selective) {
-                batch.copySelectedRows(selected);
-            }
-            for (int column = 0; column < blocks.length; column++) {
-                Block block = BlockConversion.toBlock(batch.column(column), types[column], rows);
-                blocks[column] = selective ? block.copyPositions(selected, 0, live) : live < rows ? block.getRegion(0, live) : block;
-            }
-            return SourcePage.create(new Page(live, blocks));
-        } finally {
-            readTimeNanos += System.nanoTime() - start;
+        Batch batch = scan.next();
+        while (batch != null && batch.selectedCount() == 0) {
+            batch = scan.next();
         }
+        if (batch == null) {
+            return null;
+        }
+        memoryContext.setBytes(allocator.getAllocatedMemory());
+        int live = (int) Math.min(batch.selectedCount(), remaining);
+        remaining -= live;
+        produced(live);
+        if (countOnly) {
+            return SourcePage.create(live);
+        }
+        Block[] blocks = new Block[batch.columnCount()];
+        int rows = batch.rowCount();
+        boolean selective = batch.hasSelection();
+        if (selective) {
+            batch.copySelectedRows(selected);
+        }
+        for (int column = 0; column < blocks.length; column++) {
+            Block block = BlockConversion.toBlock(batch.column(column), types[column], rows);
+            blocks[column] = selective ? block.copyPositions(selected, 0, live) : live < rows ? block.getRegion(0, live) : block;
+        }
+        return SourcePage.create(new Page(live, blocks));
     }
 
     @Override
-    public long getCompletedBytes() {
-        return (counters.get(IoCounter.LOB_LOGICAL_READS) + counters.get(IoCounter.LOGICAL_READS)) * PageFormat.PAGE_SIZE;
-    }
-
-    @Override
-    public OptionalLong getCompletedPositions() {
-        return OptionalLong.of(completedPositions);
-    }
-
-    @Override
-    public long getReadTimeNanos() {
-        return readTimeNanos;
-    }
-
-    @Override
-    public boolean isFinished() {
-        return finished;
-    }
-
-    @Override
-    public void close() {
-        finished = true;
-        memoryContext.setBytes(0);
+    void release() {
         try (lock; allocator; scan) {
             // closed in reverse order: the scan, its allocator, then the lock
         }

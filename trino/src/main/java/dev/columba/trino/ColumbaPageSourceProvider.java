@@ -3,9 +3,12 @@ package dev.columba.trino;
 import dev.columba.columnstore.scan.ColumnFilter;
 import dev.columba.columnstore.table.ColumnstoreTable;
 import dev.columba.columnstore.table.RowgroupEntry;
+import dev.columba.columnstore.table.RowgroupState;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.db.Database;
+import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.ObjectLocks;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -24,11 +27,13 @@ import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Opens a {@link ColumbaPageSource} for a split on the worker that runs it. The split names the
- * rowgroup; its directory entry is read again here, so a rowgroup that the engine compressed,
- * merged or dropped since the query was planned fails the split rather than being read twice or
- * not at all. The constraint handed to the scan is the pushed-down one and, when it is already
- * complete, the dynamic filter of the joins above.
+ * Opens the page source of a split on the worker that runs it: a {@link RowstorePageSource} for a
+ * rowstore table's page range, a {@link ColumbaPageSource} for a columnstore rowgroup. The rowgroup
+ * split names the rowgroup; its directory entry is read again here, so a rowgroup that the engine
+ * compressed, merged or dropped since the query was planned fails the split
+ * ({@link ColumbaErrorCode#COLUMBA_TABLE_CHANGED}) rather than being read twice or not at all. The
+ * constraint handed to the columnstore scan is the pushed-down one and, when it is already complete,
+ * the dynamic filter of the joins above.
  */
 final class ColumbaPageSourceProvider implements ConnectorPageSourceProvider {
     private final Database database;
@@ -48,28 +53,36 @@ final class ColumbaPageSourceProvider implements ConnectorPageSourceProvider {
                                                 List<ColumnHandle> columns, DynamicFilter dynamicFilter,
                                                 MemoryContext memoryContext) {
         ColumbaTableHandle handle = (ColumbaTableHandle) table;
-        ColumbaSplit rowgroupSplit = (ColumbaSplit) split;
-        ColumnstoreTable columnstore = ColumnstoreTable.open(database, metadata.definition(handle));
-        RowgroupEntry entry;
-        try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {
-            entry = columnstore.rowgroup(database.bufferPool(), rowgroupSplit.rowgroupId(), new IoCounters())
-                    .orElseThrow(() -> new IllegalStateException("rowgroup " + rowgroupSplit.rowgroupId() + " of "
-                            + handle.name() + " is gone: the table changed after the query was planned"));
-        }
-        TupleDomain<ColumnHandle> constraint = handle.constraint();
-        // A scan that stops at a limit returns only rows the query keeps: a dynamic filter must not drop any.
-        if (dynamicFilter.isComplete() && !handle.stopsAtLimit()) {
-            constraint = constraint.intersect(dynamicFilter.getCurrentPredicate());
-        }
-        if (constraint.isNone()) {
-            return new EmptyPageSource();
-        }
-        List<ColumnFilter> filters = ColumnFilters.of(constraint, columnstore.schema());
         List<ColumbaColumnHandle> projected = new ArrayList<>(columns.size());
         for (ColumnHandle column : columns) {
             projected.add((ColumbaColumnHandle) column);
         }
-        return new ColumbaPageSource(columnstore, entry, projected, filters, allocator, memoryContext,
-                handle.stopsAtLimit() ? handle.limit() : Long.MAX_VALUE);
+        if (split instanceof RowstoreSplit pageRange) {
+            return new RowstorePageSource(database, new TableStore(metadata.definition(handle), List.of()), pageRange,
+                    projected, allocator, memoryContext);
+        }
+        ColumbaSplit rowgroupSplit = (ColumbaSplit) split;
+        ColumnstoreTable columnstore = ColumnstoreTable.open(database, metadata.definition(handle));
+        // Held until the page source holds the table itself: no commit (a tuple move freeing the delta
+        // rowgroup's pages) can come between reading the entry and reading the rowgroup it names.
+        try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {
+            // A tombstone's pages are freed: its rows are in rowgroups the query did not plan to read.
+            RowgroupEntry entry = columnstore.rowgroup(database.bufferPool(), rowgroupSplit.rowgroupId(), new IoCounters())
+                    .filter(found -> found.state() != RowgroupState.TOMBSTONE)
+                    .orElseThrow(() -> new TrinoException(ColumbaErrorCode.COLUMBA_TABLE_CHANGED, "rowgroup "
+                            + rowgroupSplit.rowgroupId() + " of " + handle.name() + " was compressed, merged or dropped"
+                            + " by the engine after the query was planned: run the query again"));
+            TupleDomain<ColumnHandle> constraint = handle.constraint();
+            // A scan that stops at a limit returns only rows the query keeps: a dynamic filter must not drop any.
+            if (dynamicFilter.isComplete() && !handle.stopsAtLimit()) {
+                constraint = constraint.intersect(dynamicFilter.getCurrentPredicate());
+            }
+            if (constraint.isNone()) {
+                return new EmptyPageSource();
+            }
+            List<ColumnFilter> filters = ColumnFilters.of(constraint, columnstore.schema());
+            return new ColumbaPageSource(columnstore, entry, projected, filters, allocator, memoryContext,
+                    handle.stopsAtLimit() ? handle.limit() : Long.MAX_VALUE);
+        }
     }
 }

@@ -11,6 +11,7 @@ import dev.columba.core.schema.TableSchema;
 import dev.columba.core.stats.IoCounters;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.io.NativeFilesFacade;
+import dev.columba.storage.table.TableStore;
 import dev.columba.storage.txn.ObjectLocks;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
@@ -26,7 +27,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One split per rowgroup of the table that may hold rows the pushed-down constraint accepts: a
+ * A rowstore table's splits are ranges of its allocated pages ({@link RowstorePages#splits}), about
+ * the catalog's pages per split each, made from its allocation maps under its shared lock.
+ *
+ * <p>A columnstore table has one split per rowgroup that may hold rows the pushed-down constraint accepts: a
  * compressed rowgroup whose footer's min/max (or NULL count) rule a filter out is left out here, on
  * the coordinator, so no worker is sent to it; delta rowgroups carry no statistics and are always
  * split. The rowgroups are those committed when the query is planned. The dynamic filters of joins
@@ -36,11 +40,13 @@ final class ColumbaSplitManager implements ConnectorSplitManager {
     private final Database database;
     private final ColumbaMetadata metadata;
     private final Duration dynamicFilterWait;
+    private final int rowstorePagesPerSplit;
 
-    ColumbaSplitManager(Database database, ColumbaMetadata metadata, Duration dynamicFilterWait) {
+    ColumbaSplitManager(Database database, ColumbaMetadata metadata, Duration dynamicFilterWait, int rowstorePagesPerSplit) {
         this.database = database;
         this.metadata = metadata;
         this.dynamicFilterWait = dynamicFilterWait;
+        this.rowstorePagesPerSplit = rowstorePagesPerSplit;
     }
 
     @Override
@@ -49,6 +55,13 @@ final class ColumbaSplitManager implements ConnectorSplitManager {
         ColumbaTableHandle handle = (ColumbaTableHandle) table;
         if (handle.constraint().isNone()) {
             return new FixedSplitSource(List.of());
+        }
+        if (handle.rowstore()) {
+            TableStore rowstore = new TableStore(metadata.definition(handle), List.of());
+            try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {
+                return new FixedSplitSource(RowstorePages.of(rowstore, database.bufferPool(), new IoCounters())
+                        .splits(handle.objectId(), rowstorePagesPerSplit));
+            }
         }
         ColumnstoreTable columnstore = ColumnstoreTable.open(database, metadata.definition(handle));
         List<ColumnFilter> filters = ColumnFilters.of(handle.constraint(), columnstore.schema());

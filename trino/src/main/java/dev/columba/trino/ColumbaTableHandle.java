@@ -7,7 +7,7 @@ import io.trino.spi.predicate.TupleDomain;
 import java.util.Objects;
 
 /**
- * A columnstore table of the catalog's database, with the constraint Trino pushed down
+ * A table of the catalog's database, columnstore or rowstore, with the constraint Trino pushed down
  * ({@code applyFilter}) and the limit ({@code applyLimit}). The constraint only narrows what is read
  * (rowgroups eliminated by their min/max, rows filtered by the scan where it can); Trino still
  * applies it, so it may be wider than the query's predicate and is never relied on for correctness.
@@ -18,10 +18,14 @@ import java.util.Objects;
  * Public, as every handle: Trino serializes handles to JSON (Jackson) between its nodes.
  *
  * @param objectId   the table's object id in the database's catalog, checked again when it is read
+ * @param rowstore   whether it is a rowstore table (heap or clustered B+tree), split by page ranges
+ *                   and taking no constraint or limit (nothing in its pages can eliminate them), or a
+ *                   columnstore table, split by rowgroups
  * @param constraint the pushed-down constraint, over {@link ColumbaColumnHandle}s
  * @param limit      the most rows the query takes from this scan, or {@link #NO_LIMIT}
  */
-public record ColumbaTableHandle(SchemaTableName name, int objectId, TupleDomain<ColumnHandle> constraint, long limit)
+public record ColumbaTableHandle(SchemaTableName name, int objectId, boolean rowstore, TupleDomain<ColumnHandle> constraint,
+                                 long limit)
         implements ConnectorTableHandle {
     /** {@link #limit} when Trino pushed none. */
     public static final long NO_LIMIT = -1;
@@ -34,16 +38,16 @@ public record ColumbaTableHandle(SchemaTableName name, int objectId, TupleDomain
         }
     }
 
-    ColumbaTableHandle(SchemaTableName name, int objectId) {
-        this(name, objectId, TupleDomain.all(), NO_LIMIT);
+    ColumbaTableHandle(SchemaTableName name, int objectId, boolean rowstore) {
+        this(name, objectId, rowstore, TupleDomain.all(), NO_LIMIT);
     }
 
     ColumbaTableHandle withConstraint(TupleDomain<ColumnHandle> newConstraint) {
-        return new ColumbaTableHandle(name, objectId, newConstraint, limit);
+        return new ColumbaTableHandle(name, objectId, rowstore, newConstraint, limit);
     }
 
     ColumbaTableHandle withLimit(long newLimit) {
-        return new ColumbaTableHandle(name, objectId, constraint, newLimit);
+        return new ColumbaTableHandle(name, objectId, rowstore, constraint, newLimit);
     }
 
     boolean limited() {

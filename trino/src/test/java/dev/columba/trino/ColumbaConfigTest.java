@@ -25,6 +25,10 @@ class ColumbaConfigTest {
                 ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "250ms")).dynamicFilterWaitTimeout());
         assertEquals(Duration.ZERO, ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data",
                 ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "0s")).dynamicFilterWaitTimeout());
+        assertEquals("columba.rowstore.pages-per-split", ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT);
+        assertEquals(4096, config.rowstorePagesPerSplit());
+        assertEquals(16, ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data",
+                ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT, "16")).rowstorePagesPerSplit());
     }
 
     @Test
@@ -40,5 +44,10 @@ class ColumbaConfigTest {
         IllegalArgumentException wait = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
                 Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "soon")));
         assertTrue(wait.getMessage().contains("'soon'"), wait.getMessage());
+        for (String pages : new String[] {"0", "-3", "many"}) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
+                    Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT, pages)));
+            assertTrue(refused.getMessage().contains(ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT), refused.getMessage());
+        }
     }
 }

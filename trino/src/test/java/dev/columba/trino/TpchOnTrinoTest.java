@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.columba.trino.TrinoQueries.cluster;
+import static dev.columba.trino.TrinoQueries.rows;
+import static dev.columba.trino.TrinoQueries.scanNodes;
+import static dev.columba.trino.TrinoQueries.tableScan;
 
 import dev.columba.datagen.ResultComparison;
 import dev.columba.core.schema.Column;
@@ -22,7 +26,6 @@ import io.trino.spi.QueryId;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
-import io.trino.testing.TestingSession;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -185,14 +188,8 @@ class TpchOnTrinoTest {
                 rowgroupStates.computeIfAbsent(table, ignored -> new HashSet<>()).add((String) row.get(1));
             }
         }
-        Session session = TestingSession.testSessionBuilder().setCatalog("columba").setSchema("tpch").build();
-        trino = DistributedQueryRunner.builder(session)
-                .setWorkerCount(WORKERS)
-                .addCoordinatorProperty("node-scheduler.include-coordinator", "false")
-                .build();
-        trino.installPlugin(new ColumbaPlugin());
         // A generous wait for dynamic filters: the test's point is that they eliminate, on a busy machine too.
-        trino.createCatalog("columba", "columba", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
+        trino = cluster(WORKERS, "tpch", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
                 ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "30s"));
     }
 
@@ -390,52 +387,8 @@ class TpchOnTrinoTest {
         return List.of(TYPES_QUERY, RANGE_QUERY, KEY_RANGE_QUERY, DISTINCT_QUERY, DYNAMIC_FILTER_JOIN);
     }
 
-    private static OperatorStats tableScan(QueryInfo info) {
-        List<OperatorStats> scans = info.getQueryStats().getOperatorSummaries().stream()
-                .filter(operator -> operator.getOperatorType().equals("TableScanOperator")
-                        || operator.getOperatorType().equals("ScanFilterAndProjectOperator")).toList();
-        assertEquals(1, scans.size(), "one table scan in " + info.getQueryStats().getOperatorSummaries());
-        return scans.getFirst();
-    }
-
-    /** The nodes that ran tasks of the stage that reads the table. */
-    private static Set<String> scanNodes(QueryInfo info) {
-        Set<String> nodes = new HashSet<>();
-        for (StageInfo stage : StagesInfo.getAllStages(info.getStages())) {
-            if (!stage.plan().getPartitionedSources().isEmpty()) {
-                for (TaskInfo task : stage.tasks()) {
-                    nodes.add(task.taskStatus().nodeId());
-                }
-            }
-        }
-        return nodes;
-    }
-
     private List<List<Object>> trino(String sql) {
         return rows(trino.execute(sql).getMaterializedRows());
-    }
-
-    private static List<List<Object>> rows(List<MaterializedRow> materialized) {
-        List<List<Object>> rows = new ArrayList<>();
-        for (MaterializedRow row : materialized) {
-            rows.add(new ArrayList<>(row.getFields()));
-        }
-        return rows;
-    }
-
-    private static List<List<Object>> rows(Statement statement, String sql) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (ResultSet resultSet = statement.executeQuery(sql)) {
-            ResultSetMetaData metaData = resultSet.getMetaData();
-            while (resultSet.next()) {
-                List<Object> row = new ArrayList<>(metaData.getColumnCount());
-                for (int column = 1; column <= metaData.getColumnCount(); column++) {
-                    row.add(resultSet.getObject(column));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
     }
 
     private static String queryName(int query) {

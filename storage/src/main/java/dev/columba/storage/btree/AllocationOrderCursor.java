@@ -21,8 +21,9 @@ public final class AllocationOrderCursor implements EntryCursor {
     private int slot;
     private int cell;
 
-    AllocationOrderCursor(BTree tree, PageReader reader, ReadAheadOptions options, IoCounters counters) {
-        this.pages = new AllocationOrderScan(reader, tree.firstOamPage(), options, counters);
+    AllocationOrderCursor(BTree tree, PageReader reader, long firstPage, long endPage, ReadAheadOptions options,
+                          IoCounters counters) {
+        this.pages = new AllocationOrderScan(reader, tree.firstOamPage(), firstPage, endPage, options, counters);
     }
 
     @Override

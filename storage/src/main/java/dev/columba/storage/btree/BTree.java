@@ -110,7 +110,13 @@ public final class BTree {
 
     /** Opens an unordered scan of every entry, visiting pages in allocation order. */
     public AllocationOrderCursor scanAllocationOrder(PageReader reader, ReadAheadOptions readAhead, IoCounters counters) {
-        return new AllocationOrderCursor(this, reader, readAhead, counters);
+        return scanAllocationOrder(reader, 0, Long.MAX_VALUE, readAhead, counters);
+    }
+
+    /** An allocation-order scan of the leaves whose page ids lie in {@code [firstPage, endPage)}. */
+    public AllocationOrderCursor scanAllocationOrder(PageReader reader, long firstPage, long endPage, ReadAheadOptions readAhead,
+                                                     IoCounters counters) {
+        return new AllocationOrderCursor(this, reader, firstPage, endPage, readAhead, counters);
     }
 
     /**

@@ -39,6 +39,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +63,8 @@ public final class Database implements AutoCloseable {
      * name of the database directory's layout, so storage owns it and drops the files from the cache.
      */
     public static final String COLUMNSTORE_DIRECTORY = "columnstore";
+    /** The databases open in this process, by absolute directory: what {@link #openInThisProcess} finds. */
+    private static final ConcurrentHashMap<Path, Database> OPEN_IN_PROCESS = new ConcurrentHashMap<>();
 
     private final Path directory;
     private final FilesFacade files;
@@ -284,12 +287,37 @@ public final class Database implements AutoCloseable {
                 : StandardSettings.WAL_RECOVERY_MODE.parse(mode.toString());
         SettingValues globals = SettingValues.fromProperties(effective);
         DirectoryLock lock = DirectoryLock.take(directory);
+        Database database;
         try {
-            return new Database(directory, files, globals, recoveryMode, lock);
+            database = new Database(directory, files, globals, recoveryMode, lock);
         } catch (RuntimeException e) {
             lock.close();
             throw e;
         }
+        // The directory's lock is held: no other opening of it in this process can be registered.
+        OPEN_IN_PROCESS.put(processKey(directory), database);
+        return database;
+    }
+
+    /**
+     * The database this process has open at {@code directory}, if any, for a reader in the same JVM
+     * that must not open the directory a second time (its lock refuses that): the Trino connector
+     * reads through the engine's opening, sharing its buffer pool, catalog and object locks, so what
+     * it reads is what the engine's own statements would read (docs/design/trino.md, "Opening the
+     * database"). Such a reader only reads (it begins no transaction) and never closes the database:
+     * its opener does, after which {@link #isOpen} is false and the reader must stop using it.
+     */
+    public static Optional<Database> openInThisProcess(Path directory) {
+        return Optional.ofNullable(OPEN_IN_PROCESS.get(processKey(directory)));
+    }
+
+    private static Path processKey(Path directory) {
+        return directory.toAbsolutePath().normalize();
+    }
+
+    /** Whether the database is still open (not yet {@link #close closed}). */
+    public boolean isOpen() {
+        return !closed;
     }
 
     /**
@@ -779,6 +807,7 @@ public final class Database implements AutoCloseable {
         if (closed) {
             return;
         }
+        OPEN_IN_PROCESS.remove(processKey(directory), this);
         try {
             // The checkpoint syncs the log: delayed commits still waiting for the flusher are durable after it.
             transactions.stopFlusher();

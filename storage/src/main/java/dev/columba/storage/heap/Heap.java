@@ -343,7 +343,12 @@ public final class Heap {
 
     /** Opens an allocation-order scan over the live rows. */
     public HeapCursor scan(PageReader reader, ReadAheadOptions readAhead, IoCounters counters) {
-        return new HeapCursor(this, new AllocationOrderScan(reader, firstOamPage, readAhead, counters));
+        return scan(reader, 0, Long.MAX_VALUE, readAhead, counters);
+    }
+
+    /** An allocation-order scan of the live rows on the pages whose ids lie in {@code [firstPage, endPage)}. */
+    public HeapCursor scan(PageReader reader, long firstPage, long endPage, ReadAheadOptions readAhead, IoCounters counters) {
+        return new HeapCursor(this, new AllocationOrderScan(reader, firstOamPage, firstPage, endPage, readAhead, counters));
     }
 
     private boolean isHeapPage(MemorySegment page) {

@@ -688,7 +688,7 @@ public final class TableStore {
             if (scan.order() != TableScan.Order.ALLOCATION && (scan.low() != null || scan.high() != null)) {
                 throw new ColumbaException(ErrorCode.INVALID_ARGUMENT, "heap " + name() + " has no key to scan a range of");
             }
-            Heap.HeapCursor cursor = heap.scan(reader, scan.readAhead(), counters);
+            Heap.HeapCursor cursor = heap.scan(reader, scan.firstPage(), scan.endPage(), scan.readAhead(), counters);
             return new DecodingCursor(reader, counters, projection) {
                 @Override
                 boolean advance() {
@@ -723,7 +723,7 @@ public final class TableStore {
         }
         EntryCursor entries;
         if (scan.order() == TableScan.Order.ALLOCATION) {
-            entries = tree.scanAllocationOrder(reader, scan.readAhead(), counters);
+            entries = tree.scanAllocationOrder(reader, scan.firstPage(), scan.endPage(), scan.readAhead(), counters);
         } else {
             byte[] low = scan.low() == null ? null : keys.prefixLowerBound(scan.low());
             byte[] high = scan.high() == null ? null : scan.highInclusive()

@@ -2,7 +2,9 @@ package dev.columba.storage.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,6 +76,25 @@ class DatabaseTest {
                     () -> Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE));
             assertEquals(ErrorCode.DATABASE_IN_USE, error.errorCode());
         }
+    }
+
+    /**
+     * A reader in this process finds the opening (the Trino connector reads through the engine's),
+     * by any spelling of the directory, until it is closed; another directory has none.
+     */
+    @Test
+    void theOpeningIsFoundInThisProcessUntilClosed() {
+        assertTrue(Database.openInThisProcess(directory).isEmpty());
+        Database database = Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE);
+        try {
+            assertSame(database, Database.openInThisProcess(directory.resolve("..").resolve(directory.getFileName())).orElseThrow());
+            assertTrue(database.isOpen());
+            assertTrue(Database.openInThisProcess(directory.resolve("elsewhere")).isEmpty());
+        } finally {
+            database.close();
+        }
+        assertFalse(database.isOpen());
+        assertTrue(Database.openInThisProcess(directory).isEmpty());
     }
 
     /**
