@@ -2,6 +2,7 @@ package dev.columba.columnstore.encoding;
 
 import dev.columba.columnstore.dictionary.Dictionary;
 import dev.columba.columnstore.dictionary.ValueKind;
+import dev.columba.core.batch.SortedCodeSpace;
 import dev.columba.core.type.SqlType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -17,7 +18,30 @@ import java.util.Arrays;
  */
 record DictionaryBody(SqlType type, ValueKind kind, PackedLongs packedIds, RunLongs runIds,
                       Dictionary primary, int primaryCount, Dictionary secondary, int idCount, String origin)
-        implements SegmentBody {
+        implements SegmentBody, SortedCodeSpace {
+
+    /**
+     * The codes of a string segment (its ids) are a {@link SortedCodeSpace}: each dictionary's
+     * entries ascend strictly in unsigned byte order (segment.md; readers check it), so ids
+     * {@code [0, primaryCount)} ascend with their strings and so do the secondary's.
+     */
+    @Override
+    public int split() {
+        return primaryCount;
+    }
+
+    @Override
+    public byte[] utf8(int code) {
+        if (kind != ValueKind.STRING || code < 0 || code >= idCount) {
+            throw new IllegalArgumentException("code " + code + " is not one of the " + idCount + " string ids of " + origin);
+        }
+        boolean inPrimary = code < primaryCount;
+        Dictionary dictionary = inPrimary ? primary : secondary;
+        int entry = inPrimary ? code : code - primaryCount;
+        byte[] bytes = new byte[dictionary.entryLength(entry)];
+        MemorySegment.copy(dictionary.bytes(), ValueLayout.JAVA_BYTE, dictionary.entryOffset(entry), bytes, 0, bytes.length);
+        return bytes;
+    }
 
     @Override
     public void decode(int fromRow, int count, VectorWriter target, int targetIndex) {

@@ -250,7 +250,8 @@ public final class ColumnstoreScan implements AutoCloseable {
      * Lets projected column {@code index} (a string column) hand on only its dictionary codes in
      * each batch of a compressed rowgroup, its vector holding empty strings until a consumer asks
      * for them ({@link CodedStrings#materialize}). The caller guarantees that nothing reads the
-     * vector's strings without asking: a grouping by the column, which groups by the codes. Rows of
+     * vector's strings without asking: a grouping by the column, which groups by the codes, or a
+     * MIN or MAX of it, which compares codes and decodes only the best ones. Rows of
      * delta rowgroups and segments without a dictionary are decoded as always. Call before the
      * first {@link #next()}.
      */

@@ -1,5 +1,7 @@
 package dev.columba.core.exec;
 
+import dev.columba.core.batch.CodedStrings;
+import dev.columba.core.batch.SortedCodeSpace;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
@@ -66,6 +68,18 @@ final class Accumulators {
          * (the caller then has the vector written and calls {@link #add}).
          */
         boolean addStored(long[] stored, long magnitude, int[] positions, int[] groupIds, int count, GroupRows rows) {
+            return false;
+        }
+
+        /**
+         * Adds the values at {@code positions[0, count)} of {@code values}, a string column whose
+         * rows carry dictionary codes ({@code codes}: possibly with its strings deferred, the
+         * validity always written), to groups {@code groupIds[0, count)} from the codes alone,
+         * {@code oneGroup} when every group id is 0; false, adding nothing, when this accumulator
+         * cannot (it reads strings, or the codes' space is not ordered, or a position is past the
+         * coded rows): the caller then has the strings decoded and calls {@link #add}.
+         */
+        boolean addCoded(FieldVector values, CodedStrings codes, int[] positions, int[] groupIds, int count, boolean oneGroup) {
             return false;
         }
 
@@ -800,6 +814,12 @@ final class Accumulators {
         private long[] highs = new long[0];
         private byte[][] strings = new byte[0][];
         private long stringBytes;
+        /** Per group, {@link #addCoded}'s best code of the batch in each run of its code space (-1: none yet), and the groups it touched. */
+        private int[] firstRunBest = new int[0];
+        private int[] secondRunBest = new int[0];
+        private int[] touched = new int[0];
+        /** {@link #addCoded} serves at most this many groups (its three arrays stay small, and are not charged). */
+        static final int CODED_GROUPS = 1024;
 
         ExtremeAccumulator(boolean minimum, SqlType type, MemoryCharge charge) {
             super(charge);
@@ -926,6 +946,123 @@ final class Accumulators {
                 longs[group] = value;
                 seen[group] = true;
             }
+        }
+
+        /**
+         * MIN or MAX of strings from their codes (see {@link SortedCodeSpace}): one pass over the
+         * rows keeps, per group, the best code of each of the space's two ordered runs; then only
+         * those (at most two a group) are decoded and compared, in the unsigned byte order that
+         * {@link #offerString} uses, so the answer is the one comparing every row's string gives.
+         * For few groups only (a pass over the groups a batch touched follows each batch).
+         */
+        @Override
+        boolean addCoded(FieldVector values, CodedStrings codes, int[] positions, int[] groupIds, int count, boolean oneGroup) {
+            if (layout != Layout.UTF8 || !(codes.codeSpace() instanceof SortedCodeSpace space) || capacity > CODED_GROUPS) {
+                return false;
+            }
+            int coded = codes.codedRows();
+            int last = -1;
+            for (int index = 0; index < count; index++) {
+                last = Math.max(last, positions[index]);
+            }
+            if (last >= coded) {
+                return false;
+            }
+            int[] rowCodes = codes.codes();
+            int split = space.split();
+            ArrowBuf validity = values.getValidityBuffer();
+            boolean noNulls = values.getNullCount() == 0;
+            if (oneGroup) {
+                addCodedToOneGroup(space, rowCodes, split, validity, noNulls, positions, count);
+                return true;
+            }
+            if (firstRunBest.length < capacity) {
+                firstRunBest = new int[capacity];
+                secondRunBest = new int[capacity];
+                touched = new int[capacity];
+                Arrays.fill(firstRunBest, -1);
+                Arrays.fill(secondRunBest, -1);
+            }
+            int[] firstBest = firstRunBest;
+            int[] secondBest = secondRunBest;
+            int touchedCount = 0;
+            for (int index = 0; index < count; index++) {
+                int row = positions[index];
+                if (!noNulls && BitVectorHelper.get(validity, row) == 0) {
+                    continue;
+                }
+                int code = rowCodes[row];
+                int group = groupIds[index];
+                if (firstBest[group] < 0 && secondBest[group] < 0) {
+                    touched[touchedCount++] = group;
+                }
+                int[] best = code < split ? firstBest : secondBest;
+                int current = best[group];
+                if (current < 0 || (minimum ? code < current : code > current)) {
+                    best[group] = code;
+                }
+            }
+            for (int index = 0; index < touchedCount; index++) {
+                int group = touched[index];
+                if (firstBest[group] >= 0) {
+                    offerBytes(group, space.utf8(firstBest[group]));
+                    firstBest[group] = -1;
+                }
+                if (secondBest[group] >= 0) {
+                    offerBytes(group, space.utf8(secondBest[group]));
+                    secondBest[group] = -1;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * {@link #addCoded} for group 0 alone: branch-free minimum or maximum of each run's codes (a
+         * code outside the run, or a NULL row's, counts as the run's neutral value), a loop the JIT
+         * compiles without a branch per row.
+         */
+        private void addCodedToOneGroup(SortedCodeSpace space, int[] rowCodes, int split, ArrowBuf validity, boolean noNulls,
+                                        int[] positions, int count) {
+            // Codes are compared as (code ^ flip): flip 0 for MIN, all ones for MAX (~code reverses the order
+            // and maps every code >= 0 below every neutral value, Integer.MAX_VALUE).
+            int flip = minimum ? 0 : -1;
+            int neutral = Integer.MAX_VALUE;
+            int firstBest = neutral;
+            int secondBest = neutral;
+            if (noNulls) {
+                for (int index = 0; index < count; index++) {
+                    int code = rowCodes[positions[index]];
+                    int key = code ^ flip;
+                    firstBest = Math.min(firstBest, code < split ? key : neutral);
+                    secondBest = Math.min(secondBest, code < split ? neutral : key);
+                }
+            } else {
+                for (int index = 0; index < count; index++) {
+                    int row = positions[index];
+                    int code = rowCodes[row];
+                    int key = BitVectorHelper.get(validity, row) == 0 ? neutral : code ^ flip;
+                    firstBest = Math.min(firstBest, code < split ? key : neutral);
+                    secondBest = Math.min(secondBest, code < split ? neutral : key);
+                }
+            }
+            if (firstBest != neutral) {
+                offerBytes(0, space.utf8(firstBest ^ flip));
+            }
+            if (secondBest != neutral) {
+                offerBytes(0, space.utf8(secondBest ^ flip));
+            }
+        }
+
+        /** Offers a string's UTF-8 bytes (owned by this accumulator from here) to {@code group}, as {@link #offerString} does. */
+        private void offerBytes(int group, byte[] value) {
+            byte[] current = strings[group];
+            if (current != null && !better(Arrays.compareUnsigned(value, current))) {
+                return;
+            }
+            stringBytes += value.length - (current == null ? 0 : current.length);
+            charge.ensure(bytesPerGroup() * capacity + stringBytes);
+            strings[group] = value;
+            seen[group] = true;
         }
 
         private void offerString(int group, ArrowBuf data, ArrowBuf offsets, int row) {

@@ -1006,6 +1006,14 @@ public final class HashAggregateOperator extends BaseOperator {
                 ids = filteredGroups;
             }
             DistinctSet distinct = distinctSets.get(aggregate);
+            CodedStrings coded = values == null ? null : batch.codes(call.argument());
+            if (coded != null && coded.codedRows() > 0 && distinct == null
+                    && accumulator.addCoded(values, coded, rows, ids, rowCount, table == null)) {
+                continue;
+            }
+            if (coded != null) {
+                coded.materialize(); // the strings a scan deferred, for a kernel that reads them
+            }
             if (distinct != null) {
                 distinctPositions = grow(distinctPositions, rowCount);
                 distinctGroups = grow(distinctGroups, rowCount);

@@ -1,16 +1,21 @@
 package dev.columba.core.exec;
 
 import dev.columba.core.batch.Batch;
+import dev.columba.core.batch.CodedStrings;
 import dev.columba.core.batch.NativeLongs;
+import dev.columba.core.batch.SortedCodeSpace;
 import dev.columba.core.batch.VectorValues;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.ExecutionMode;
 import dev.columba.core.schema.TableSchema;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -30,6 +35,8 @@ final class ListSource implements Operator {
     private Batch batch;
     /** Columns handed on as stored longs ({@link #handOnLongs}), their vectors written only when asked. */
     private int[] longColumns = new int[0];
+    /** String columns handed on as dictionary codes ({@link #handOnCodes}), their strings written only when asked. */
+    private int[] codeColumns = new int[0];
     private int next;
     private int batches;
     boolean opened;
@@ -64,6 +71,19 @@ final class ListSource implements Operator {
         return this;
     }
 
+    /**
+     * Hands string columns {@code columns} on as a columnstore scan told to defer their strings
+     * does ({@link CodedStrings}): each batch's rows carry codes of a code space of its own, and
+     * the vector holds empty strings (with the right validity) until a consumer asks for them
+     * ({@link CodedStrings#materialize}). Two batches of three have a {@link SortedCodeSpace} whose
+     * two runs interleave (the strings' ranks alternate between them, as a primary and a secondary
+     * dictionary may), the third a space of no known order. Before {@link #open}.
+     */
+    ListSource handOnCodes(int... columns) {
+        codeColumns = columns.clone();
+        return this;
+    }
+
     static ListSource of(TableSchema schema, List<Object[]> rows, int batchSize) {
         return new ListSource(schema, rows, batchSize, null, -1);
     }
@@ -85,6 +105,9 @@ final class ListSource implements Operator {
         batch = Batch.create(schema, allocator);
         for (int column : longColumns) {
             batch.attachLongs(column, new NativeLongs());
+        }
+        for (int column : codeColumns) {
+            batch.attachCodes(column, new CodedStrings());
         }
     }
 
@@ -113,6 +136,12 @@ final class ListSource implements Operator {
                 if (handOnLongs(column, physical, longs)) {
                     continue;
                 }
+            }
+            CodedStrings codes = batch.codes(column);
+            if (codes != null) {
+                codes.forget();
+                handOnCodes(column, physical, codes);
+                continue;
             }
             writeColumn(column, physical);
         }
@@ -150,6 +179,46 @@ final class ListSource implements Operator {
         longs.markDefined(batches % 2 == 0 ? lowest : Long.MIN_VALUE, batches % 2 == 0 ? highest : Long.MAX_VALUE);
         longs.defer(() -> writeColumn(column, physical));
         return true;
+    }
+
+    /** Writes the column's codes and empty strings, and defers its strings (see {@link #handOnCodes}). */
+    private void handOnCodes(int column, List<Object[]> physical, CodedStrings codes) {
+        TreeSet<byte[]> distinct = new TreeSet<>(Arrays::compareUnsigned);
+        for (Object[] row : physical) {
+            if (row[column] != null) {
+                distinct.add(((String) row[column]).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        List<byte[]> ranked = new ArrayList<>(distinct);
+        int split = (ranked.size() + 1) / 2;
+        byte[][] byCode = new byte[ranked.size()][];
+        for (int rank = 0; rank < ranked.size(); rank++) {
+            byCode[rank % 2 == 0 ? rank / 2 : split + rank / 2] = ranked.get(rank);
+        }
+        Object space = batches % 3 == 0 ? new Object() : new SortedCodeSpace() {
+            @Override
+            public int split() {
+                return split;
+            }
+
+            @Override
+            public byte[] utf8(int code) {
+                return byCode[code].clone();
+            }
+        };
+        byte[][] byRank = ranked.toArray(byte[][]::new);
+        int[] out = codes.codesFor(physical.size());
+        for (int row = 0; row < physical.size(); row++) {
+            Object value = physical.get(row)[column];
+            VectorValues.set(batch.column(column), row, schema.column(column).type(), value == null ? null : "");
+            if (value != null) {
+                byte[] bytes = ((String) value).getBytes(StandardCharsets.UTF_8);
+                int rank = Arrays.binarySearch(byRank, bytes, Arrays::compareUnsigned);
+                out[row] = rank % 2 == 0 ? rank / 2 : split + rank / 2;
+            }
+        }
+        codes.markCoded(0, physical.size(), space, ranked.size());
+        codes.defer(() -> writeColumn(column, physical));
     }
 
     @Override

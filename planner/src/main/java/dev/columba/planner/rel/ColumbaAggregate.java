@@ -367,16 +367,25 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
 
     /**
      * Lets the columnstore scan under {@code input} (this aggregate's input, or the partial
-     * aggregation's in a parallel plan) defer decoding the strings of group keys that nothing else
-     * reads: keys that reach the scan through projections that only pass them on, read by no
-     * aggregate call, no other projected expression and no pushed filter. The grouping goes by the
-     * dictionary codes and decodes strings only for groups it has not seen (TPC-H Q1's
-     * {@code l_returnflag, l_linestatus}). Returns the scan told, or null.
+     * aggregation's in a parallel plan) defer decoding the strings of group keys and of MIN and MAX
+     * arguments that nothing else reads: columns that reach the scan through projections that only
+     * pass them on, read by no other aggregate call, no other projected expression and no pushed
+     * filter. The grouping goes by the dictionary codes and decodes strings only for groups it has
+     * not seen (TPC-H Q1's {@code l_returnflag, l_linestatus}); MIN and MAX go by the codes and
+     * decode only each batch's best ({@code Accumulators.ExtremeAccumulator.addCoded}). Returns the
+     * scan told, or null.
      */
     private ColumbaColumnstoreScan deferKeyStrings(Execution execution, RelNode input) {
         Set<Integer> columns = new HashSet<>(getGroupSet().asList());
         for (AggregateCall call : getAggCallList()) {
-            columns.removeAll(call.getArgList());
+            if (extremeByCodes(call)) {
+                columns.addAll(call.getArgList());
+            }
+        }
+        for (AggregateCall call : getAggCallList()) {
+            if (!extremeByCodes(call)) {
+                columns.removeAll(call.getArgList());
+            }
             columns.remove(call.filterArg);
         }
         RelNode node = physical(input);
@@ -406,6 +415,13 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
         }
         execution.deferStrings(scan, columns);
         return scan;
+    }
+
+    /** A MIN or MAX of one column without DISTINCT: the aggregation can take it from a string column's codes alone. */
+    private static boolean extremeByCodes(AggregateCall call) {
+        AggregateFunction function = function(call);
+        return (function == AggregateFunction.MIN || function == AggregateFunction.MAX) && !isLiteral(call)
+                && !call.isDistinct() && call.getArgList().size() == 1;
     }
 
     /** The columnstore scan under {@code input} through projections, or {@code input} itself (a key nothing was put under). */
