@@ -611,7 +611,9 @@ public final class QueryPlanner {
             checkCancelled();
         }
         // After the join order: pulling projections up to flatten the inner joins would undo it.
-        logical = hep(JOIN_SIDE_EXPRESSIONS, logical);
+        if (innerJoins(logical) > 0) {
+            logical = hep(JOIN_SIDE_EXPRESSIONS, logical);
+        }
         logical = root.withRel(logical).project();
         checkSupported(logical);
 
