@@ -45,6 +45,8 @@ import dev.columba.planner.rules.ColumbaValuesRule;
 import dev.columba.planner.rules.ColumbaWindowRule;
 import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.CorrelatedExistsRule;
+import dev.columba.planner.rules.JoinSideExpressionsRule;
+import dev.columba.planner.rules.NotInAntiJoinRule;
 import dev.columba.planner.rules.TotalFromGroupsRule;
 import dev.columba.planner.rules.ValuesReduceRules;
 import dev.columba.planner.rules.GroupingSetsRule;
@@ -608,6 +610,10 @@ public final class QueryPlanner {
             logical = orderJoins(logical, converter);
             checkCancelled();
         }
+        // After the join order: pulling projections up to flatten the inner joins would undo it.
+        if (innerJoins(logical) > 0) {
+            logical = hep(JOIN_SIDE_EXPRESSIONS, logical);
+        }
         logical = root.withRel(logical).project();
         checkSupported(logical);
 
@@ -834,7 +840,6 @@ public final class QueryPlanner {
             .addRuleCollection(List.of(CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL))
             .build();
 
-    /** EXISTS and NOT EXISTS correlated through one filter as SEMI and ANTI joins, before the general path. */
     /** OVER calls moved out of projections into window nodes (a projection, a window, a projection). */
     private static final HepProgram WINDOWS = new HepProgramBuilder()
             .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
@@ -848,8 +853,17 @@ public final class QueryPlanner {
     private static final HepProgram TOTALS_FROM_GROUPS = new HepProgramBuilder()
             .addRuleInstance(TotalFromGroupsRule.create())
             .build();
+    /** Expressions of one input's columns in a nested-loop join's condition computed below the join. */
+    private static final HepProgram JOIN_SIDE_EXPRESSIONS = new HepProgramBuilder()
+            .addRuleInstance(JoinSideExpressionsRule.create())
+            .build();
+    /**
+     * EXISTS and NOT EXISTS correlated through one filter as SEMI and ANTI joins, and NOT IN over
+     * NOT NULL values as ANTI joins, before the general path.
+     */
     private static final HepProgram CORRELATED_EXISTS = new HepProgramBuilder()
             .addRuleInstance(CorrelatedExistsRule.create())
+            .addRuleInstance(NotInAntiJoinRule.create())
             .build();
 
     /**
