@@ -44,8 +44,8 @@ import org.apache.arrow.vector.VarBinaryVector;
  * position the schema fixes, so reading one fixed-width column costs a header check and one load,
  * and a variable-length column two more loads: a scan decodes only the columns it projects.
  *
- * <p>Values go in and come out as the Java objects {@link SqlType} documents; a VARCHAR or CHAR
- * column may instead hold a {@link LobRef} when the storage layer keeps its bytes on overflow pages.
+ * <p>Values go in and come out as the Java objects {@link SqlType} documents; a VARCHAR, CHAR,
+ * VARBINARY or BINARY column may instead hold a {@link LobRef} when the storage layer keeps its bytes on overflow pages.
  * The primitive decoders ({@link #decodeInt}, {@link #decodeLong}, {@link #decodeDouble}, ...) read
  * fixed-width values without boxing, for vectorized scans.
  *
