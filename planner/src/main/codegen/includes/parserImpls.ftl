@@ -141,7 +141,8 @@ long ColumbaSignedLong() :
  * The type names of SQL Server, PostgreSQL and DuckDB that Calcite does not know, and
  * (N)VARCHAR(MAX): TEXT, NTEXT and STRING are VARCHAR without a length; BOOL is BOOLEAN; FLOAT4,
  * FLOAT8 and FLOAT(n) are floating point (Columba has one, DOUBLE); INT2, INT4 and INT8 are
- * SMALLINT, INTEGER and BIGINT.
+ * SMALLINT, INTEGER and BIGINT; BYTEA (PostgreSQL) and VARBINARY(MAX) (SQL Server) are VARBINARY
+ * without a length; UNIQUEIDENTIFIER (SQL Server) is UUID.
  */
 SqlTypeNameSpec ColumbaTypeName() :
 {
@@ -181,6 +182,13 @@ SqlTypeNameSpec ColumbaTypeName() :
         )
         precision = ColumbaLength()
     |
+        ( <VARBINARY> { s = span(); } | <BINARY> { s = span(); } <VARYING> ) { typeName = SqlTypeName.VARBINARY; }
+        precision = ColumbaLength()
+    |
+        <BYTEA> { s = span(); typeName = SqlTypeName.VARBINARY; }
+    |
+        <UNIQUEIDENTIFIER> { s = span(); typeName = SqlTypeName.UUID; }
+    |
         <DATETIME> { s = span(); typeName = SqlTypeName.TIMESTAMP; }
     |
         <DATETIME2> { s = span(); typeName = SqlTypeName.TIMESTAMP; }
@@ -188,6 +196,21 @@ SqlTypeNameSpec ColumbaTypeName() :
     )
     {
         return new SqlBasicTypeNameSpec(typeName, precision, s.end(this));
+    }
+}
+
+/**
+ * SQL Server's binary literal {@code 0x0A1B}, the bytes X'0A1B' writes; an odd number of digits
+ * has a leading zero, as in SQL Server ({@code 0x123} is {@code 0x0123}).
+ */
+SqlNode ColumbaHexLiteral() :
+{
+}
+{
+    <COLUMBA_HEX_LITERAL>
+    {
+        String digits = token.image.substring(2);
+        return SqlLiteral.createBinaryString(digits.length() % 2 == 0 ? digits : "0" + digits, getPos());
     }
 }
 

@@ -104,6 +104,17 @@ final class Conversions {
         return value instanceof LocalDateTime timestamp ? timestamp : (LocalDateTime) cast(value, type, SqlType.TIMESTAMP);
     }
 
+    /** A binary string's bytes, a UUID's 16 bytes, or the bytes hexadecimal text writes (as CAST reads them). */
+    static byte[] toBytes(Object value, SqlType type) throws SQLException {
+        return value instanceof byte[] bytes ? bytes
+                : (byte[]) cast(value, type, SqlType.varbinary(SqlType.VarbinaryType.MAX_LENGTH));
+    }
+
+    /** A UUID, one from its 16 bytes, or from its text (as CAST reads it). */
+    static java.util.UUID toUuid(Object value, SqlType type) throws SQLException {
+        return value instanceof java.util.UUID uuid ? uuid : (java.util.UUID) cast(value, type, SqlType.UUID);
+    }
+
     private static Object cast(Object value, SqlType from, SqlType to) throws SQLException {
         try {
             return Evaluator.cast(value, from, to);
@@ -122,12 +133,12 @@ final class Conversions {
      * {@code ZonedDateTime} binds as the TIMESTAMP it is in the JVM's default time zone, the zone
      * {@code setTimestamp(Timestamp)} and {@code getTimestamp} use, so {@code getObject(i,
      * Instant.class)} gives the same instant back (pgJDBC, which sets the server's TimeZone to the
-     * JVM's, stores a {@code timestamp without time zone} the same way). A {@code UUID} binds as its
-     * 36-character text: Columba has no UUID type, and the canonical lowercase text compares as the
-     * UUID's bytes do, so a CHAR(36) or VARCHAR column keys, sorts and joins UUIDs correctly.
+     * JVM's, stores a {@code timestamp without time zone} the same way). A {@code UUID} binds as a
+     * UUID, which a VARCHAR or CHAR(36) place takes as its canonical lowercase text; a {@code byte[]}
+     * as a copy (the caller may reuse its array), a binary string.
      *
      * @throws SQLException 42804 for a class that has no Columba type (a time of day: Columba has no
-     *         TIME type); 0A000 for {@code byte[]} (Columba has no binary type)
+     *         TIME type)
      */
     static Object parameter(Object value) throws SQLException {
         return switch (value) {
@@ -157,12 +168,12 @@ final class Conversions {
                     timestamp.atZoneSameInstant(java.time.ZoneId.systemDefault()).toLocalDateTime();
             case java.time.ZonedDateTime timestamp ->
                     timestamp.withZoneSameInstant(java.time.ZoneId.systemDefault()).toLocalDateTime();
-            case java.util.UUID uuid -> uuid.toString();
+            case java.util.UUID uuid -> uuid;
             case java.time.LocalTime ignored -> throw Errors.of(ErrorCode.WRONG_TYPE,
                     "Columba has no TIME type; bind a LocalDateTime (a date with the time)");
             case java.time.OffsetTime ignored -> throw Errors.of(ErrorCode.WRONG_TYPE,
                     "Columba has no TIME type; bind an OffsetDateTime (a date with the time)");
-            case byte[] ignored -> throw Errors.notSupported("binary parameters (Columba has no binary types)");
+            case byte[] bytes -> bytes.clone();
             default -> throw Errors.of(ErrorCode.WRONG_TYPE, "Columba has no type for parameter values of "
                     + value.getClass().getName());
         };
@@ -191,6 +202,7 @@ final class Conversions {
                  Types.CLOB, Types.NCLOB -> toText(natural, from);
             case Types.DATE -> toLocalDate(natural, from);
             case Types.TIMESTAMP -> toLocalDateTime(natural, from);
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> toBytes(natural, from);
             case Types.OTHER, Types.JAVA_OBJECT -> natural;
             default -> throw Errors.notSupported("binding a parameter as java.sql.Types code " + targetSqlType);
         };
@@ -208,6 +220,8 @@ final class Conversions {
             case String ignored -> TEXT;
             case LocalDate ignored -> SqlType.DATE;
             case LocalDateTime ignored -> SqlType.TIMESTAMP;
+            case byte[] ignored -> SqlType.varbinary(SqlType.VarbinaryType.MAX_LENGTH);
+            case java.util.UUID ignored -> SqlType.UUID;
             default -> throw new IllegalArgumentException("not a Columba value: " + value.getClass().getName());
         };
     }

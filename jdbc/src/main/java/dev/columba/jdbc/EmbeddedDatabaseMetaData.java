@@ -115,6 +115,9 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
                 case SqlType.CharType ignored -> "'";
                 case SqlType.DateType ignored -> "DATE '";
                 case SqlType.TimestampType ignored -> "TIMESTAMP '";
+                case SqlType.VarbinaryType ignored -> "X'";
+                case SqlType.BinaryType ignored -> "X'";
+                case SqlType.UuidType ignored -> "UUID '";
                 case SqlType.BooleanType ignored -> null;
                 case SqlType.IntegerType ignored -> null;
                 case SqlType.BigintType ignored -> null;
@@ -124,6 +127,9 @@ final class EmbeddedDatabaseMetaData implements DatabaseMetaData {
             String createParameters = switch (type) {
                 case SqlType.VarcharType ignored -> "length";
                 case SqlType.CharType ignored -> "length";
+                case SqlType.VarbinaryType ignored -> "length";
+                case SqlType.BinaryType ignored -> "length";
+                case SqlType.UuidType ignored -> null;
                 case SqlType.DecimalType ignored -> "precision,scale";
                 case SqlType.BooleanType ignored -> null;
                 case SqlType.IntegerType ignored -> null;

@@ -461,22 +461,48 @@ final class EmbeddedPreparedStatement extends EmbeddedStatement implements Prepa
 
     @Override
     public void setBytes(int parameterIndex, byte[] value) throws SQLException {
-        throw Errors.notSupported("binary parameters (Columba has no binary types)");
+        bind(parameterIndex, Conversions.parameter(value));
     }
 
     @Override
     public void setBinaryStream(int parameterIndex, InputStream stream, int length) throws SQLException {
-        throw Errors.notSupported("binary parameters (Columba has no binary types)");
+        setBinaryStream(parameterIndex, stream, (long) length);
     }
 
+    /** The first {@code length} bytes of the stream, read now; fewer in the stream are an error. */
     @Override
     public void setBinaryStream(int parameterIndex, InputStream stream, long length) throws SQLException {
-        throw Errors.notSupported("binary parameters (Columba has no binary types)");
+        if (stream == null) {
+            bind(parameterIndex, null);
+            return;
+        }
+        if (length < 0 || length > SqlType.VarbinaryType.MAX_LENGTH) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "a binary stream's length must be 0.."
+                    + SqlType.VarbinaryType.MAX_LENGTH + ", was " + length);
+        }
+        try {
+            byte[] bytes = stream.readNBytes((int) length);
+            if (bytes.length < length) {
+                throw Errors.of(ErrorCode.INVALID_ARGUMENT, "the binary stream ended after " + bytes.length + " of "
+                        + length + " bytes");
+            }
+            bind(parameterIndex, bytes);
+        } catch (IOException e) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "cannot read the parameter's bytes: " + e);
+        }
     }
 
     @Override
     public void setBinaryStream(int parameterIndex, InputStream stream) throws SQLException {
-        throw Errors.notSupported("binary parameters (Columba has no binary types)");
+        if (stream == null) {
+            bind(parameterIndex, null);
+            return;
+        }
+        try {
+            bind(parameterIndex, stream.readAllBytes());
+        } catch (IOException e) {
+            throw Errors.of(ErrorCode.INVALID_ARGUMENT, "cannot read the parameter's bytes: " + e);
+        }
     }
 
     /** @deprecated as in {@link PreparedStatement}. */

@@ -501,7 +501,11 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
 
     @Override
     public byte[] getBytes(int columnIndex) throws SQLException {
-        throw Errors.notSupported("getBytes (Columba has no binary types)");
+        synchronized (lock) {
+            int column = readable(columnIndex);
+            Object value = value(column);
+            return value == null ? null : Conversions.toBytes(value, type(column));
+        }
     }
 
     private LocalDate localDate(int columnIndex) throws SQLException {
@@ -594,7 +598,7 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
         }
     }
 
-    /** Text read as a UUID (Columba stores UUIDs as their text, see {@code Conversions.parameter}). */
+    /** Text read as a UUID (a VARCHAR or CHAR(36) column may hold UUIDs as their text). */
     private static java.util.UUID uuid(int columnIndex, String text) throws SQLException {
         try {
             // fromString accepts shortened groups ("1-1-1-1-1"); only the canonical 36 characters are a UUID's text.
@@ -658,7 +662,10 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
             } else if (type == java.time.OffsetDateTime.class) {
                 converted = localDateTime(columnIndex).atZone(java.time.ZoneId.systemDefault()).toOffsetDateTime();
             } else if (type == java.util.UUID.class) {
-                converted = uuid(columnIndex, getString(columnIndex));
+                Object value = value(column);
+                converted = value instanceof String text ? uuid(columnIndex, text) : Conversions.toUuid(value, type(column));
+            } else if (type == byte[].class) {
+                converted = getBytes(columnIndex);
             } else if (type == Date.class) {
                 converted = getDate(columnIndex);
             } else if (type == Timestamp.class || type == java.util.Date.class) {
@@ -712,7 +719,8 @@ final class EmbeddedResultSet extends ReadOnlyResultSet {
 
     @Override
     public InputStream getBinaryStream(int columnIndex) throws SQLException {
-        throw Errors.notSupported("getBinaryStream (Columba has no binary types)");
+        byte[] bytes = getBytes(columnIndex);
+        return bytes == null ? null : new ByteArrayInputStream(bytes);
     }
 
     @Override

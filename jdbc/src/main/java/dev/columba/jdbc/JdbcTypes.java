@@ -6,6 +6,7 @@ import java.sql.Date;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * How Columba's types look through JDBC: the {@link Types} code, the type name (without its
@@ -25,7 +26,11 @@ final class JdbcTypes {
     /** One type of each kind Columba stores, at its widest, in the order getTypeInfo lists them. */
     static final List<SqlType> ALL = List.of(SqlType.BOOLEAN, SqlType.INT, SqlType.BIGINT, SqlType.DOUBLE,
             SqlType.decimal(SqlType.DecimalType.MAX_PRECISION, 0), SqlType.character(SqlType.CharType.MAX_LENGTH),
-            SqlType.varchar(SqlType.VarcharType.MAX_LENGTH), SqlType.DATE, SqlType.TIMESTAMP);
+            SqlType.varchar(SqlType.VarcharType.MAX_LENGTH), SqlType.DATE, SqlType.TIMESTAMP,
+            SqlType.binary(SqlType.BinaryType.MAX_LENGTH), SqlType.varbinary(SqlType.VarbinaryType.MAX_LENGTH), SqlType.UUID);
+
+    /** Characters of a UUID's text form, {@code xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}. */
+    static final int UUID_WIDTH = 36;
 
     private JdbcTypes() {
     }
@@ -41,6 +46,10 @@ final class JdbcTypes {
             case SqlType.CharType ignored -> Types.CHAR;
             case SqlType.DateType ignored -> Types.DATE;
             case SqlType.TimestampType ignored -> Types.TIMESTAMP;
+            case SqlType.VarbinaryType ignored -> Types.VARBINARY;
+            case SqlType.BinaryType ignored -> Types.BINARY;
+            // As PostgreSQL's driver reports uuid: no java.sql.Types code names it.
+            case SqlType.UuidType ignored -> Types.OTHER;
         };
     }
 
@@ -51,7 +60,10 @@ final class JdbcTypes {
         return parenthesis < 0 ? name : name.substring(0, parenthesis);
     }
 
-    /** Decimal digits for numbers, characters for strings, the width of the text form for dates and times. */
+    /**
+     * Decimal digits for numbers, characters for strings, bytes for binary strings, the width of
+     * the text form for dates, times and UUIDs.
+     */
     static int precision(SqlType type) {
         return switch (type) {
             case SqlType.BooleanType ignored -> 1;
@@ -63,6 +75,9 @@ final class JdbcTypes {
             case SqlType.CharType character -> character.length();
             case SqlType.DateType ignored -> 10;
             case SqlType.TimestampType ignored -> TIMESTAMP_WIDTH;
+            case SqlType.VarbinaryType varbinary -> varbinary.maxLength();
+            case SqlType.BinaryType binary -> binary.length();
+            case SqlType.UuidType ignored -> UUID_WIDTH;
         };
     }
 
@@ -77,10 +92,13 @@ final class JdbcTypes {
             case SqlType.VarcharType ignored -> 0;
             case SqlType.CharType ignored -> 0;
             case SqlType.DateType ignored -> 0;
+            case SqlType.VarbinaryType ignored -> 0;
+            case SqlType.BinaryType ignored -> 0;
+            case SqlType.UuidType ignored -> 0;
         };
     }
 
-    /** Characters the value's text form needs at most. */
+    /** Characters the value's text form needs at most: a binary string's is two hexadecimal digits a byte. */
     static int displaySize(SqlType type) {
         return switch (type) {
             case SqlType.BooleanType ignored -> 5;
@@ -92,6 +110,9 @@ final class JdbcTypes {
             case SqlType.CharType character -> character.length();
             case SqlType.DateType ignored -> 10;
             case SqlType.TimestampType ignored -> TIMESTAMP_WIDTH;
+            case SqlType.VarbinaryType varbinary -> (int) Math.min(Integer.MAX_VALUE, 2L * varbinary.maxLength());
+            case SqlType.BinaryType binary -> 2 * binary.length();
+            case SqlType.UuidType ignored -> UUID_WIDTH;
         };
     }
 
@@ -116,6 +137,9 @@ final class JdbcTypes {
             case SqlType.CharType ignored -> String.class;
             case SqlType.DateType ignored -> Date.class;
             case SqlType.TimestampType ignored -> Timestamp.class;
+            case SqlType.VarbinaryType ignored -> byte[].class;
+            case SqlType.BinaryType ignored -> byte[].class;
+            case SqlType.UuidType ignored -> UUID.class;
         };
     }
 }

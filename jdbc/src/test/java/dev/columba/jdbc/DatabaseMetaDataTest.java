@@ -178,8 +178,9 @@ class DatabaseMetaDataTest {
 
     @Test
     void typeInfoListsEveryTypeByJdbcCode() throws SQLException {
-        assertEquals(List.of("BIGINT|-5|19", "CHAR|1|8000", "DECIMAL|3|38", "INT|4|10", "DOUBLE|8|17",
-                        "VARCHAR|12|1073741824", "BOOLEAN|16|1", "DATE|91|10", "TIMESTAMP|93|26"),
+        assertEquals(List.of("BIGINT|-5|19", "VARBINARY|-3|1073741824", "BINARY|-2|8000", "CHAR|1|8000", "DECIMAL|3|38",
+                        "INT|4|10", "DOUBLE|8|17", "VARCHAR|12|1073741824", "BOOLEAN|16|1", "DATE|91|10", "TIMESTAMP|93|26",
+                        "UUID|1111|36"),
                 rows(metaData.getTypeInfo(), "TYPE_NAME", "DATA_TYPE", "PRECISION"));
     }
 

@@ -145,7 +145,6 @@ class PreparedStatementTest {
             prepared.clearParameters();
             assertEquals("22023", assertThrows(SQLException.class, prepared::execute).getSQLState());
             assertEquals("22023", assertThrows(SQLException.class, () -> prepared.execute("SELECT 1")).getSQLState());
-            assertThrows(SQLFeatureNotSupportedException.class, () -> prepared.setBytes(1, new byte[] {1}));
             assertThrows(SQLFeatureNotSupportedException.class, () -> prepared.setTime(1, java.sql.Time.valueOf("10:00:00")));
             assertEquals("42804", assertThrows(SQLException.class, () -> prepared.setObject(1, new Object())).getSQLState());
             assertEquals(2, prepared.getMetaData().getColumnCount(), "the planned result's columns, before it runs");

@@ -232,6 +232,42 @@ class PgJdbcTest {
         }
     }
 
+    /**
+     * VARBINARY and UUID columns go out as bytea (OID 17) and uuid (OID 2950), in text and, past
+     * pgJDBC's prepareThreshold, in binary; bytea parameters bind in both forms too.
+     */
+    @Test
+    void byteaAndUuidColumnsKeepTheirTypes() throws SQLException {
+        java.util.UUID id = java.util.UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        byte[] bytes = {0, 1, (byte) 0xfe, (byte) 0xff};
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE blobs (id UUID NOT NULL PRIMARY KEY, data VARBINARY(16))");
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO blobs VALUES (?, ?)")) {
+                insert.setObject(1, id);
+                insert.setBytes(2, bytes);
+                assertEquals(1, insert.executeUpdate());
+            }
+            try (PreparedStatement select = connection.prepareStatement("SELECT id, data FROM blobs WHERE data = ?")) {
+                for (int round = 0; round < 6; round++) {
+                    select.setBytes(1, bytes);
+                    try (ResultSet rows = select.executeQuery()) {
+                        assertEquals("uuid", rows.getMetaData().getColumnTypeName(1));
+                        assertEquals("bytea", rows.getMetaData().getColumnTypeName(2));
+                        assertTrue(rows.next(), "round " + round);
+                        assertEquals(id, rows.getObject(1, java.util.UUID.class));
+                        org.junit.jupiter.api.Assertions.assertArrayEquals(bytes, rows.getBytes(2));
+                        assertFalse(rows.next());
+                    }
+                }
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT CAST(data AS VARCHAR(32)), id FROM blobs")) {
+                assertTrue(rows.next());
+                assertEquals("0001feff", rows.getString(1));
+                assertEquals(id.toString(), rows.getString(2));
+            }
+        }
+    }
+
     @Test
     void preparedStatementsAreReusedAsNamedServerStatements() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {

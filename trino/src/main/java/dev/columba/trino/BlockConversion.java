@@ -52,6 +52,10 @@ final class BlockConversion {
             case SqlType.DecimalType decimal -> decimal(vector, decimal, rows, valid);
             case SqlType.VarcharType ignored -> strings(vector, rows, valid, false);
             case SqlType.CharType ignored -> strings(vector, rows, valid, true);
+            // Binary strings and UUIDs reach Trino as VARBINARY (TypeMapping): their bytes.
+            case SqlType.VarbinaryType ignored -> strings(vector, rows, valid, false);
+            case SqlType.BinaryType ignored -> strings(vector, rows, valid, false);
+            case SqlType.UuidType ignored -> strings(vector, rows, valid, false);
         };
     }
 

@@ -116,6 +116,9 @@ final class FooterStatistics {
             case SqlType.BooleanType ignored -> false;
             case SqlType.VarcharType ignored -> false;
             case SqlType.CharType ignored -> false;
+            case SqlType.VarbinaryType ignored -> false;
+            case SqlType.BinaryType ignored -> false;
+            case SqlType.UuidType ignored -> false;
         };
     }
 

@@ -1,6 +1,7 @@
 package dev.columba.trino;
 
 import dev.columba.core.type.SqlType;
+import dev.columba.core.type.Values;
 import io.airlift.slice.Slice;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
@@ -12,6 +13,7 @@ import io.trino.spi.type.Int128;
 import io.trino.spi.type.IntegerType;
 import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -39,6 +41,10 @@ final class TypeMapping {
             case SqlType.CharType character -> CharType.createCharType(character.length());
             case SqlType.DateType ignored -> DateType.DATE;
             case SqlType.TimestampType ignored -> TimestampType.TIMESTAMP_MICROS;
+            case SqlType.VarbinaryType ignored -> VarbinaryType.VARBINARY;
+            case SqlType.BinaryType ignored -> VarbinaryType.VARBINARY;
+            // Trino's UUID keeps its halves in another byte order; a UUID reaches Trino as its 16 bytes.
+            case SqlType.UuidType ignored -> VarbinaryType.VARBINARY;
         };
     }
 
@@ -63,6 +69,9 @@ final class TypeMapping {
                 yield LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
                         (int) Math.floorMod(micros, 1_000_000L) * 1_000, ZoneOffset.UTC);
             }
+            case SqlType.VarbinaryType ignored -> ((Slice) trinoValue).getBytes();
+            case SqlType.BinaryType ignored -> ((Slice) trinoValue).getBytes();
+            case SqlType.UuidType ignored -> Values.bytesToUuid(((Slice) trinoValue).getBytes(), 0);
         };
     }
 }

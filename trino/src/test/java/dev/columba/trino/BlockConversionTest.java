@@ -105,6 +105,9 @@ class BlockConversionTest {
             case SqlType.VarcharType ignored -> trinoType.getSlice(block, row).toStringUtf8();
             case SqlType.CharType character -> String.format("%-" + character.length() + "s",
                     trinoType.getSlice(block, row).toStringUtf8());
+            case SqlType.VarbinaryType ignored -> TypeMapping.columbaValue(type, trinoType.getSlice(block, row));
+            case SqlType.BinaryType ignored -> TypeMapping.columbaValue(type, trinoType.getSlice(block, row));
+            case SqlType.UuidType ignored -> TypeMapping.columbaValue(type, trinoType.getSlice(block, row));
         };
     }
 
@@ -129,6 +132,9 @@ class BlockConversionTest {
             }
             case SqlType.VarcharType ignored -> "v" + random.nextInt(1000) + (random.nextBoolean() ? "ü✓" : "");
             case SqlType.CharType character -> String.format("%-" + character.length() + "s", "c" + random.nextInt(10));
+            case SqlType.VarbinaryType ignored -> new byte[] {(byte) random.nextInt(), 0};
+            case SqlType.BinaryType binary -> new byte[binary.length()];
+            case SqlType.UuidType ignored -> new java.util.UUID(random.nextLong(), random.nextLong());
         };
     }
 

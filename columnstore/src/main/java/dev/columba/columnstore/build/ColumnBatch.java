@@ -95,6 +95,10 @@ public final class ColumnBatch implements RowColumns {
             case SqlType.DoubleType ignored -> Layout.DOUBLE;
             case SqlType.VarcharType ignored -> Layout.BYTES;
             case SqlType.CharType ignored -> Layout.BYTES;
+            // Binary strings and UUIDs are rare in bulk loads: their Java values, as wide decimals.
+            case SqlType.VarbinaryType ignored -> Layout.OBJECT;
+            case SqlType.BinaryType ignored -> Layout.OBJECT;
+            case SqlType.UuidType ignored -> Layout.OBJECT;
         };
     }
 

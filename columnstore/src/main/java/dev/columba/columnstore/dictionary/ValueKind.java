@@ -13,6 +13,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.UUID;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -21,7 +24,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
-import org.apache.arrow.vector.VarCharVector;
 
 /**
  * How the columnstore stores the values of each SQL type: the <em>stored form</em> that
@@ -29,7 +31,9 @@ import org.apache.arrow.vector.VarCharVector;
  * Fixed-width kinds are little-endian integers of {@link #width()} bytes: BOOLEAN 0 or 1, INT and
  * DATE (days) 4 bytes, BIGINT, TIMESTAMP (microseconds) and DECIMAL up to 18 digits (unscaled) 8
  * bytes, DOUBLE its IEEE 754 bits, DECIMAL beyond 18 digits 16 bytes (Arrow's Decimal128: low 8
- * bytes, then high 8 bytes). STRING (VARCHAR and CHAR) is the UTF-8 bytes.
+ * bytes, then high 8 bytes). STRING is a byte string: the UTF-8 of a VARCHAR or CHAR, the bytes of
+ * a VARBINARY or BINARY, the 16 bytes of a UUID (most significant first); its vectors are Arrow's
+ * VarChar or VarBinary, whichever the SQL type's Arrow type is.
  *
  * <p>Two orders matter. The <em>storage order</em> is total and sorts dictionaries: signed for the
  * integral kinds, IEEE total order for DOUBLE ({@code -0.0 < 0.0}, NaN last), signed 128-bit for
@@ -45,7 +49,7 @@ public enum ValueKind {
     DOUBLE(4, 8, Float8Vector.class),
     DECIMAL64(5, 8, DecimalVector.class),
     DECIMAL128(6, 16, DecimalVector.class),
-    STRING(7, ValueKind.VARIABLE_WIDTH, VarCharVector.class),
+    STRING(7, ValueKind.VARIABLE_WIDTH, BaseVariableWidthVector.class),
     DATE(8, 4, DateDayVector.class),
     TIMESTAMP(9, 8, TimeStampMicroVector.class);
 
@@ -88,6 +92,9 @@ public enum ValueKind {
             case SqlType.DecimalType decimal -> decimal.precision() <= MAX_LONG_DECIMAL_PRECISION ? DECIMAL64 : DECIMAL128;
             case SqlType.VarcharType ignored -> STRING;
             case SqlType.CharType ignored -> STRING;
+            case SqlType.VarbinaryType ignored -> STRING;
+            case SqlType.BinaryType ignored -> STRING;
+            case SqlType.UuidType ignored -> STRING;
             case SqlType.DateType ignored -> DATE;
             case SqlType.TimestampType ignored -> TIMESTAMP;
         };
@@ -231,7 +238,15 @@ public enum ValueKind {
                     kind.sqlKey(Double.doubleToRawLongBits(cast(type, left, Double.class))),
                     kind.sqlKey(Double.doubleToRawLongBits(cast(type, right, Double.class))));
             case DECIMAL64, DECIMAL128 -> cast(type, left, BigDecimal.class).compareTo(cast(type, right, BigDecimal.class));
-            case STRING -> compareCodePoints(cast(type, left, String.class), cast(type, right, String.class));
+            case STRING -> switch (type) {
+                case SqlType.VarbinaryType ignored -> Arrays.compareUnsigned(cast(type, left, byte[].class),
+                        cast(type, right, byte[].class));
+                case SqlType.BinaryType ignored -> Arrays.compareUnsigned(cast(type, left, byte[].class),
+                        cast(type, right, byte[].class));
+                case SqlType.UuidType ignored -> Arrays.compareUnsigned(Values.uuidToBytes(cast(type, left, UUID.class)),
+                        Values.uuidToBytes(cast(type, right, UUID.class)));
+                default -> compareCodePoints(cast(type, left, String.class), cast(type, right, String.class));
+            };
             case DATE -> cast(type, left, LocalDate.class).compareTo(cast(type, right, LocalDate.class));
             case TIMESTAMP -> cast(type, left, LocalDateTime.class).compareTo(cast(type, right, LocalDateTime.class));
         };
@@ -319,7 +334,12 @@ public enum ValueKind {
                 segment.set(LE_LONG, 8, unscaled.shiftRight(64).longValue());
                 yield bytes;
             }
-            case STRING -> cast(type, value, String.class).getBytes(StandardCharsets.UTF_8);
+            case STRING -> switch (type) {
+                case SqlType.VarbinaryType ignored -> cast(type, value, byte[].class);
+                case SqlType.BinaryType ignored -> cast(type, value, byte[].class);
+                case SqlType.UuidType ignored -> Values.uuidToBytes(cast(type, value, UUID.class));
+                default -> cast(type, value, String.class).getBytes(StandardCharsets.UTF_8);
+            };
         };
     }
 
@@ -329,7 +349,15 @@ public enum ValueKind {
         return switch (kind) {
             case BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL64, DATE, TIMESTAMP -> fromLong(type, kind.readLong(bytes, offset));
             case DECIMAL128 -> wideDecimal(type, bytes.get(LE_LONG, offset + 8), bytes.get(LE_LONG, offset));
-            case STRING -> new String(bytes.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            case STRING -> {
+                byte[] stored = bytes.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE);
+                yield switch (type) {
+                    case SqlType.VarbinaryType ignored -> stored;
+                    case SqlType.BinaryType ignored -> stored;
+                    case SqlType.UuidType ignored -> Values.bytesToUuid(stored, 0);
+                    default -> new String(stored, StandardCharsets.UTF_8);
+                };
+            }
         };
     }
 

@@ -1,6 +1,7 @@
 package dev.columba.columnstore.encoding;
 
 import dev.columba.core.type.SqlType;
+import dev.columba.core.type.Values;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +108,9 @@ public final class TestColumns {
             case SqlType.TimestampType ignored -> micros(random.nextInt(4) == 0
                     ? Math.max(MIN_MICROS, Math.min(Long.MAX_VALUE - 1_000_000, random.nextLong()))
                     : (random.nextLong() >> 12));
+            case SqlType.VarbinaryType varbinary -> randomBytes(random, random.nextInt(Math.min(varbinary.maxLength(), 40) + 1));
+            case SqlType.BinaryType binary -> randomBytes(random, binary.length());
+            case SqlType.UuidType ignored -> new java.util.UUID(random.nextLong(), random.nextLong());
         };
     }
 
@@ -126,6 +130,9 @@ public final class TestColumns {
             case SqlType.CharType character -> padded("c" + (delta % 100), character.length());
             case SqlType.DateType ignored -> ((LocalDate) base).plusDays(delta);
             case SqlType.TimestampType ignored -> ((LocalDateTime) base).plusNanos(delta * 1000L);
+            case SqlType.VarbinaryType ignored -> new byte[] {1, (byte) delta};
+            case SqlType.BinaryType binary -> java.util.Arrays.copyOf(new byte[] {(byte) delta}, binary.length());
+            case SqlType.UuidType ignored -> new java.util.UUID(((java.util.UUID) base).getMostSignificantBits(), delta);
         };
     }
 
@@ -141,6 +148,10 @@ public final class TestColumns {
             case SqlType.CharType character -> padded(Integer.toString(index, 36), character.length());
             case SqlType.DateType ignored -> LocalDate.ofEpochDay(index - 50_000);
             case SqlType.TimestampType ignored -> micros(index * 1_000_000L);
+            case SqlType.VarbinaryType ignored -> java.nio.ByteBuffer.allocate(4).putInt(index).array();
+            case SqlType.BinaryType binary -> java.util.Arrays.copyOf(java.nio.ByteBuffer.allocate(4).putInt(index).array(),
+                    binary.length());
+            case SqlType.UuidType ignored -> new java.util.UUID(index, random.nextLong());
         };
     }
 
@@ -161,7 +172,16 @@ public final class TestColumns {
             case SqlType.CharType character -> padded(pick(random, "", "\ud83d\ude00", "\uffff", "\u0000"), character.length());
             case SqlType.DateType ignored -> LocalDate.ofEpochDay(pick(random, Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1));
             case SqlType.TimestampType ignored -> micros(pick(random, MIN_MICROS, Long.MAX_VALUE, 0L, -1L));
+            case SqlType.VarbinaryType ignored -> pick(random, new byte[0], new byte[] {0}, new byte[] {(byte) 0xff});
+            case SqlType.BinaryType binary -> new byte[binary.length()];
+            case SqlType.UuidType ignored -> pick(random, new java.util.UUID(0, 0), new java.util.UUID(-1, -1));
         };
+    }
+
+    private static byte[] randomBytes(Random random, int length) {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
     }
 
     @SafeVarargs
@@ -275,10 +295,13 @@ public final class TestColumns {
 
     // ---- Reference semantics ----------------------------------------------------------------------
 
-    /** Equal as stored: DOUBLE by bits (so -0.0 differs from 0.0), DECIMAL by value and scale. */
+    /** Equal as stored: DOUBLE by bits (so -0.0 differs from 0.0), DECIMAL by value and scale, binary strings by bytes. */
     public static boolean same(Object left, Object right) {
         if (left instanceof Double leftDouble && right instanceof Double rightDouble) {
             return Double.doubleToRawLongBits(leftDouble) == Double.doubleToRawLongBits(rightDouble);
+        }
+        if (left instanceof byte[] leftBytes && right instanceof byte[] rightBytes) {
+            return Arrays.equals(leftBytes, rightBytes);
         }
         return java.util.Objects.equals(left, right);
     }
@@ -304,6 +327,10 @@ public final class TestColumns {
                     ((String) right).codePoints().toArray());
             case SqlType.DateType ignored -> ((LocalDate) left).compareTo((LocalDate) right);
             case SqlType.TimestampType ignored -> ((LocalDateTime) left).compareTo((LocalDateTime) right);
+            case SqlType.VarbinaryType ignored -> Arrays.compareUnsigned((byte[]) left, (byte[]) right);
+            case SqlType.BinaryType ignored -> Arrays.compareUnsigned((byte[]) left, (byte[]) right);
+            case SqlType.UuidType ignored -> Arrays.compareUnsigned(Values.uuidToBytes((java.util.UUID) left),
+                    Values.uuidToBytes((java.util.UUID) right));
         };
     }
 }

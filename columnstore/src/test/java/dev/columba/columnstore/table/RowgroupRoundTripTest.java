@@ -62,6 +62,9 @@ class RowgroupRoundTripTest {
             case SqlType.CharType ignored -> Values.canonical(type, Integer.toString(row % 1000)).toString();
             case SqlType.DateType ignored -> LocalDate.of(2000, 1, 1).plusDays(row % 9000);
             case SqlType.TimestampType ignored -> LocalDateTime.of(2020, 1, 1, 0, 0).plusNanos(row * 1_000L);
+            case SqlType.VarbinaryType ignored -> new byte[] {(byte) (row % 50), (byte) row};
+            case SqlType.BinaryType binary -> Values.canonical(type, new byte[] {(byte) (row % 1000)});
+            case SqlType.UuidType ignored -> new java.util.UUID(row % 50, shape == 2 ? random.nextLong() : row);
         };
     }
 
@@ -79,6 +82,9 @@ class RowgroupRoundTripTest {
             case SqlType.DateType ignored -> random.nextBoolean() ? LocalDate.of(1, 1, 1) : LocalDate.of(9999, 12, 31);
             case SqlType.TimestampType ignored -> random.nextBoolean() ? LocalDateTime.of(1, 1, 1, 0, 0)
                     : LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000);
+            case SqlType.VarbinaryType ignored -> random.nextBoolean() ? new byte[0] : new byte[] {0, (byte) 0xff};
+            case SqlType.BinaryType binary -> Values.canonical(type, new byte[] {(byte) 0xff});
+            case SqlType.UuidType ignored -> random.nextBoolean() ? new java.util.UUID(0, 0) : new java.util.UUID(-1, -1);
         };
     }
 

@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.UUID;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -17,6 +18,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
@@ -28,7 +30,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * <p>Which vector holds which type: BOOLEAN {@link BitVector}, INT {@link IntVector}, BIGINT
  * {@link BigIntVector}, DOUBLE {@link Float8Vector}, DECIMAL {@link DecimalVector} (128-bit
  * unscaled, little-endian), VARCHAR and CHAR {@link VarCharVector} (UTF-8), DATE
- * {@link DateDayVector} (days since the epoch), TIMESTAMP {@link TimeStampMicroVector}.
+ * {@link DateDayVector} (days since the epoch), TIMESTAMP {@link TimeStampMicroVector}, VARBINARY,
+ * BINARY and UUID {@link VarBinaryVector} (a UUID's 16 bytes big-endian).
  */
 public final class VectorValues {
     private VectorValues() {
@@ -52,6 +55,9 @@ public final class VectorValues {
             case SqlType.DecimalType decimal -> decimalAt((DecimalVector) vector, position, decimal.scale());
             case SqlType.VarcharType ignored -> string((VarCharVector) vector, position);
             case SqlType.CharType ignored -> string((VarCharVector) vector, position);
+            case SqlType.VarbinaryType ignored -> ((VarBinaryVector) vector).get(position);
+            case SqlType.BinaryType ignored -> ((VarBinaryVector) vector).get(position);
+            case SqlType.UuidType ignored -> Values.bytesToUuid(((VarBinaryVector) vector).get(position), 0);
             case SqlType.DateType ignored -> Values.daysToDate(((DateDayVector) vector).get(position));
             case SqlType.TimestampType ignored -> Values.microsToTimestamp(((TimeStampMicroVector) vector).get(position));
         };
@@ -74,6 +80,9 @@ public final class VectorValues {
             case SqlType.DecimalType decimal -> setDecimal((DecimalVector) vector, position, (BigDecimal) value, decimal);
             case SqlType.VarcharType ignored -> ((VarCharVector) vector).setSafe(position, utf8((String) value));
             case SqlType.CharType ignored -> ((VarCharVector) vector).setSafe(position, utf8((String) value));
+            case SqlType.VarbinaryType ignored -> ((VarBinaryVector) vector).setSafe(position, (byte[]) value);
+            case SqlType.BinaryType ignored -> ((VarBinaryVector) vector).setSafe(position, (byte[]) value);
+            case SqlType.UuidType ignored -> ((VarBinaryVector) vector).setSafe(position, Values.uuidToBytes((UUID) value));
             case SqlType.DateType ignored -> ((DateDayVector) vector).setSafe(position, Values.dateToDays((LocalDate) value));
             case SqlType.TimestampType ignored ->
                     ((TimeStampMicroVector) vector).setSafe(position, Values.timestampToMicros((LocalDateTime) value));

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.DecimalVector;
@@ -1092,8 +1093,11 @@ final class Accumulators {
                     case SqlType.DoubleType ignored -> VectorValues.set(out, index, type, doubles[group]);
                     case SqlType.DecimalType decimal -> VectorValues.set(out, index, type,
                             new BigDecimal(ExactSumAccumulator.toBigInteger(highs[group], longs[group]), decimal.scale()));
-                    case SqlType.VarcharType ignored -> ((VarCharVector) out).setSafe(index, strings[group]);
-                    case SqlType.CharType ignored -> ((VarCharVector) out).setSafe(index, strings[group]);
+                    case SqlType.VarcharType ignored -> ((BaseVariableWidthVector) out).setSafe(index, strings[group]);
+                    case SqlType.CharType ignored -> ((BaseVariableWidthVector) out).setSafe(index, strings[group]);
+                    case SqlType.VarbinaryType ignored -> ((BaseVariableWidthVector) out).setSafe(index, strings[group]);
+                    case SqlType.BinaryType ignored -> ((BaseVariableWidthVector) out).setSafe(index, strings[group]);
+                    case SqlType.UuidType ignored -> ((BaseVariableWidthVector) out).setSafe(index, strings[group]);
                     case SqlType.BooleanType ignored -> VectorValues.set(out, index, type, longs[group] != 0);
                     case SqlType.IntegerType ignored -> VectorValues.set(out, index, type, (int) longs[group]);
                     case SqlType.DateType ignored -> VectorValues.set(out, index, type, Values.daysToDate((int) longs[group]));

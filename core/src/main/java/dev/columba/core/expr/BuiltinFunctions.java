@@ -28,6 +28,9 @@ final class BuiltinFunctions {
     static Object call(ScalarFunction function, List<SqlType> types, Object[] arguments, SqlType resultType) {
         return switch (function) {
             case CHAR_LENGTH -> {
+                if (arguments[0] instanceof byte[] bytes) {
+                    yield bytes.length;
+                }
                 String text = (String) arguments[0];
                 yield text.codePointCount(0, text.length());
             }

@@ -60,10 +60,16 @@ final class CastKernel extends Kernel {
         return conversion == null ? null : new CastKernel(operand, type, conversion, allocator);
     }
 
-    /** Whether a cast needs no work at all: same type, or a string into a type at least as long that does not pad. */
+    /**
+     * Whether a cast needs no work at all: same type, or a string (a binary string) into a
+     * VARCHAR (a VARBINARY) at least as long, which does not pad.
+     */
     static boolean isIdentity(SqlType from, SqlType to) {
         if (from.equals(to)) {
             return true;
+        }
+        if (to instanceof SqlType.VarbinaryType varbinary && TypeRules.isBinary(from)) {
+            return TypeRules.maxLength(from) <= varbinary.maxLength();
         }
         return to instanceof SqlType.VarcharType varchar && TypeRules.isString(from)
                 && TypeRules.maxLength(from) <= varchar.maxLength();

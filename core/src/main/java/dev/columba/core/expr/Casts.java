@@ -3,6 +3,7 @@ package dev.columba.core.expr;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.type.SqlType;
+import dev.columba.core.type.Values;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -11,7 +12,9 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,6 +23,11 @@ import java.util.regex.Pattern;
  * lose digits round half away from zero; text that does not parse is {@link ErrorCode#INVALID_CAST}
  * (22018), a value out of the target's range {@link ErrorCode#VALUE_OUT_OF_RANGE} (22003), a date
  * outside years 1 to 9999 {@link ErrorCode#DATETIME_OVERFLOW} (22008); each message names the value.
+ *
+ * <p>A binary string's text is its bytes in lowercase hexadecimal (as H2 and PostgreSQL's
+ * {@code encode(b, 'hex')} write it), and text casts to binary by reading hexadecimal back, so the
+ * two round-trip; a UUID's text is its canonical 8-4-4-4-12 lowercase form. A CAST to a shorter
+ * VARBINARY keeps the first bytes, as a CAST to a shorter VARCHAR keeps the first characters.
  */
 final class Casts {
     private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?\\d+");
@@ -27,6 +35,8 @@ final class Casts {
     private static final Pattern DATE_TEXT = Pattern.compile("(\\d{4})-(\\d{1,2})-(\\d{1,2})");
     private static final Pattern TIMESTAMP_TEXT = Pattern.compile(
             "(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[ T](\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?)?");
+    private static final Pattern UUID_TEXT = Pattern.compile(
+            "\\p{XDigit}{8}(-?)\\p{XDigit}{4}\\1\\p{XDigit}{4}\\1\\p{XDigit}{4}\\1\\p{XDigit}{12}");
     private static final BigDecimal INT_MIN = BigDecimal.valueOf(Integer.MIN_VALUE);
     private static final BigDecimal INT_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
@@ -50,9 +60,67 @@ final class Casts {
             case SqlType.DecimalType decimal -> toDecimal(value, from, decimal);
             case SqlType.VarcharType varchar -> truncate(toText(value, from), varchar.maxLength());
             case SqlType.CharType character -> pad(truncate(toText(value, from), character.length()), character.length());
+            case SqlType.VarbinaryType varbinary -> truncate(toBytes(value, from, to), varbinary.maxLength());
+            case SqlType.BinaryType binary -> Arrays.copyOf(toBytes(value, from, to), binary.length());
+            case SqlType.UuidType ignored -> toUuid(value, from);
             case SqlType.DateType ignored -> toDate(value, from);
             case SqlType.TimestampType ignored -> toTimestamp(value, from);
         };
+    }
+
+    /**
+     * The bytes of a binary string, of a UUID, or that hexadecimal text writes (the inverse of
+     * CAST of bytes to text: {@code 0a1b}, {@code 0x0A1B} or {@code \x0a1b}).
+     */
+    private static byte[] toBytes(Object value, SqlType from, SqlType to) {
+        return switch (value) {
+            case byte[] bytes -> bytes;
+            case UUID uuid -> Values.uuidToBytes(uuid);
+            case String text -> {
+                byte[] bytes = Values.parseHex(text);
+                if (bytes == null) {
+                    throw invalid(text, to);
+                }
+                yield bytes;
+            }
+            default -> throw unsupported(value, from, to);
+        };
+    }
+
+    /** The first {@code length} bytes of {@code bytes}. */
+    private static byte[] truncate(byte[] bytes, int length) {
+        return bytes.length <= length ? bytes : Arrays.copyOf(bytes, length);
+    }
+
+    private static UUID toUuid(Object value, SqlType from) {
+        return switch (value) {
+            case UUID uuid -> uuid;
+            case byte[] bytes -> {
+                if (bytes.length != SqlType.UuidType.BYTES) {
+                    throw new ColumbaException(ErrorCode.INVALID_CAST, "invalid value for CAST to UUID: a binary string of "
+                            + bytes.length + " bytes (a UUID has 16)");
+                }
+                yield Values.bytesToUuid(bytes, 0);
+            }
+            case String text -> parseUuid(text);
+            default -> throw unsupported(value, from, SqlType.UUID);
+        };
+    }
+
+    /**
+     * A UUID's text: 32 hexadecimal digits, either case, in groups of 8-4-4-4-12 separated by
+     * hyphens or without them, optionally in braces (as SQL Server and PostgreSQL read it).
+     */
+    static UUID parseUuid(String text) {
+        String digits = text.strip();
+        if (digits.length() >= 2 && digits.charAt(0) == '{' && digits.charAt(digits.length() - 1) == '}') {
+            digits = digits.substring(1, digits.length() - 1);
+        }
+        if (!UUID_TEXT.matcher(digits).matches()) {
+            throw invalid(text, SqlType.UUID);
+        }
+        String plain = digits.replace("-", "");
+        return new UUID(Long.parseUnsignedLong(plain.substring(0, 16), 16), Long.parseUnsignedLong(plain.substring(16), 16));
     }
 
     private static boolean toBoolean(Object value, SqlType from) {
@@ -208,6 +276,8 @@ final class Casts {
             case String text -> text;
             case LocalDate date -> date.toString();
             case LocalDateTime timestamp -> timestampText(timestamp);
+            case byte[] bytes -> Values.hex(bytes);
+            case UUID uuid -> uuid.toString();
             default -> throw unsupported(value, from, SqlType.varchar(1));
         };
     }

@@ -3,12 +3,14 @@ package dev.columba.core.expr;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.UUID;
 
 /**
  * SQL's order of non-NULL Java values, across the types of one family: exact numbers compare
  * exactly, a DOUBLE on either side makes it a comparison of doubles, strings compare by code
  * point (the order of their UTF-8 bytes), a DATE is its midnight when compared with a TIMESTAMP,
- * FALSE sorts before TRUE. Among doubles, -0.0 equals 0.0 and NaN is greater than everything
+ * FALSE sorts before TRUE, binary strings and UUIDs compare as unsigned bytes. Among doubles, -0.0 equals 0.0 and NaN is greater than everything
  * else and equal to itself.
  */
 public final class Comparisons {
@@ -27,8 +29,16 @@ public final class Comparisons {
                     ? timestamp.compareTo(other.atStartOfDay())
                     : timestamp.compareTo((LocalDateTime) right);
             case Number number -> compareNumbers(number, (Number) right);
+            case byte[] bytes -> Arrays.compareUnsigned(bytes, (byte[]) right);
+            case UUID uuid -> compareUuids(uuid, (UUID) right);
             default -> throw new IllegalArgumentException("not a SQL value: " + left.getClass().getName());
         };
+    }
+
+    /** A UUID's order: its 16 bytes unsigned, most significant first (not {@link UUID#compareTo}, which is signed). */
+    private static int compareUuids(UUID left, UUID right) {
+        int high = Long.compareUnsigned(left.getMostSignificantBits(), right.getMostSignificantBits());
+        return high != 0 ? high : Long.compareUnsigned(left.getLeastSignificantBits(), right.getLeastSignificantBits());
     }
 
     private static int compareNumbers(Number left, Number right) {

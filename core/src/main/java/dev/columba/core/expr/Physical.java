@@ -4,7 +4,9 @@ import dev.columba.core.type.SqlType;
 
 /**
  * How a SQL type lies in an Arrow vector, which is what a kernel's loop depends on: DATE shares
- * INT's 4-byte layout, TIMESTAMP BIGINT's 8 bytes, CHAR VARCHAR's offsets and UTF-8 bytes.
+ * INT's 4-byte layout, TIMESTAMP BIGINT's 8 bytes, CHAR VARCHAR's offsets and UTF-8 bytes; VARBINARY, BINARY and UUID
+ * hold their bytes in that same layout (UTF8 names the layout, not the content: compared and
+ * hashed as unsigned bytes).
  */
 enum Physical {
     BIT,
@@ -25,6 +27,9 @@ enum Physical {
             case SqlType.DecimalType ignored -> DECIMAL128;
             case SqlType.VarcharType ignored -> UTF8;
             case SqlType.CharType ignored -> UTF8;
+            case SqlType.VarbinaryType ignored -> UTF8;
+            case SqlType.BinaryType ignored -> UTF8;
+            case SqlType.UuidType ignored -> UTF8;
         };
     }
 }

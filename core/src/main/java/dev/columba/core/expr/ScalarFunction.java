@@ -11,7 +11,7 @@ import java.util.List;
  * {@link #CONCAT}.
  */
 public enum ScalarFunction {
-    /** CHAR_LENGTH(s), alias LENGTH: characters (code points) in {@code s}, as INT. */
+    /** CHAR_LENGTH(s), alias LENGTH: characters (code points) in {@code s}, bytes in a binary string, as INT. */
     CHAR_LENGTH(1, 1),
     /** UPPER(s) and LOWER(s), by Unicode's rules without locale, as VARCHAR (mapping can lengthen a string). */
     UPPER(1, 1),
@@ -70,7 +70,9 @@ public enum ScalarFunction {
         }
         return switch (this) {
             case CHAR_LENGTH -> {
-                requireString(argumentTypes, 0);
+                if (!TypeRules.isBinary(argumentTypes.getFirst())) {
+                    requireString(argumentTypes, 0);
+                }
                 yield SqlType.INT;
             }
             case UPPER, LOWER -> {

@@ -152,10 +152,13 @@ final class StringKernels {
         }
     }
 
-    /** CHAR_LENGTH: counts the bytes that start a character. */
+    /** CHAR_LENGTH: counts the bytes that start a character; of a binary string, every byte. */
     static final class CharLengthKernel extends Kernel {
+        private final boolean binary;
+
         CharLengthKernel(Kernel value, BufferAllocator allocator) {
             super(SqlType.INT, List.of(value), allocator);
+            this.binary = TypeRules.isBinary(value.type);
         }
 
         @Override
@@ -174,9 +177,13 @@ final class StringKernels {
                     continue;
                 }
                 int characters = 0;
-                for (int position = start(offsets, row), end = end(offsets, row); position < end; position++) {
-                    if (!Utf8.isContinuation(data.getByte(position))) {
-                        characters++;
+                if (binary) {
+                    characters = end(offsets, row) - start(offsets, row);
+                } else {
+                    for (int position = start(offsets, row), end = end(offsets, row); position < end; position++) {
+                        if (!Utf8.isContinuation(data.getByte(position))) {
+                            characters++;
+                        }
                     }
                 }
                 outData.setInt((long) row * 4, characters);

@@ -19,7 +19,7 @@ public final class TypeRules {
     static final int MINIMUM_DIVISION_SCALE = 6;
 
     /** Families of types that convert into each other implicitly. */
-    public enum Family { BOOLEAN, NUMERIC, STRING, DATETIME }
+    public enum Family { BOOLEAN, NUMERIC, STRING, DATETIME, BINARY, UUID }
 
     private TypeRules() {
     }
@@ -33,6 +33,9 @@ public final class TypeRules {
             case SqlType.DecimalType ignored -> Family.NUMERIC;
             case SqlType.VarcharType ignored -> Family.STRING;
             case SqlType.CharType ignored -> Family.STRING;
+            case SqlType.VarbinaryType ignored -> Family.BINARY;
+            case SqlType.BinaryType ignored -> Family.BINARY;
+            case SqlType.UuidType ignored -> Family.UUID;
             case SqlType.DateType ignored -> Family.DATETIME;
             case SqlType.TimestampType ignored -> Family.DATETIME;
         };
@@ -55,11 +58,17 @@ public final class TypeRules {
         return family(type) == Family.DATETIME;
     }
 
-    /** The declared length of a VARCHAR or CHAR. */
+    public static boolean isBinary(SqlType type) {
+        return family(type) == Family.BINARY;
+    }
+
+    /** The declared length of a VARCHAR or CHAR (characters), or of a VARBINARY or BINARY (bytes). */
     public static int maxLength(SqlType type) {
         return switch (type) {
             case SqlType.VarcharType varchar -> varchar.maxLength();
             case SqlType.CharType character -> character.length();
+            case SqlType.VarbinaryType varbinary -> varbinary.maxLength();
+            case SqlType.BinaryType binary -> binary.length();
             default -> throw wrongType("a string", type);
         };
     }
@@ -97,7 +106,9 @@ public final class TypeRules {
             case BOOLEAN -> left;
             case NUMERIC -> commonNumericType(left, right);
             case STRING -> varchar(Math.max(maxLength(left), maxLength(right)));
+            case BINARY -> SqlType.varbinary(Math.max(maxLength(left), maxLength(right)));
             case DATETIME -> SqlType.TIMESTAMP;
+            case UUID -> left;
         };
     }
 
@@ -207,12 +218,16 @@ public final class TypeRules {
 
     /**
      * Whether CAST from {@code from} to {@code to} exists: within a family always; strings to and
-     * from everything; BOOLEAN to and from INT and BIGINT; nothing else across families.
+     * from everything; BOOLEAN to and from INT and BIGINT; UUID to and from binary strings (its 16
+     * bytes); nothing else across families.
      */
     public static boolean castable(SqlType from, SqlType to) {
         Family source = family(from);
         Family target = family(to);
         if (source == target || source == Family.STRING || target == Family.STRING) {
+            return true;
+        }
+        if ((source == Family.UUID && target == Family.BINARY) || (source == Family.BINARY && target == Family.UUID)) {
             return true;
         }
         return (source == Family.BOOLEAN && isInteger(to)) || (target == Family.BOOLEAN && isInteger(from));

@@ -14,7 +14,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * BOOLEAN {@link Boolean}, INT {@link Integer}, BIGINT {@link Long}, DOUBLE {@link Double},
  * DECIMAL {@link java.math.BigDecimal} (at the type's scale), VARCHAR and CHAR {@link String},
  * DATE {@link java.time.LocalDate}, TIMESTAMP {@link java.time.LocalDateTime} (microsecond
- * precision); SQL NULL is {@code null}.
+ * precision), VARBINARY and BINARY {@code byte[]} (never modified once it is a value), UUID
+ * {@link java.util.UUID}; SQL NULL is {@code null}.
+ *
+ * <p>VARBINARY, BINARY and UUID share VARCHAR's Arrow layout (offsets and bytes, Arrow's Binary):
+ * everything that compares, hashes or sorts strings by their bytes, unsigned, handles them as it
+ * is. A UUID is its 16 bytes in the order its text writes them (big-endian), so it sorts as
+ * PostgreSQL and H2 sort UUIDs.
  */
 public sealed interface SqlType {
 
@@ -99,6 +105,45 @@ public sealed interface SqlType {
         public int fixedWidth() { return -1; }
     }
 
+    /** Variable-length binary string of at most {@code maxLength} bytes. */
+    record VarbinaryType(int maxLength) implements SqlType {
+        public static final int MAX_LENGTH = 1 << 30;
+
+        public VarbinaryType {
+            if (maxLength < 1 || maxLength > MAX_LENGTH) {
+                throw new IllegalArgumentException("VARBINARY length must be 1.." + MAX_LENGTH + ", was " + maxLength);
+            }
+        }
+
+        public String sqlName() { return "VARBINARY(" + maxLength + ")"; }
+        public ArrowType arrowType() { return ArrowType.Binary.INSTANCE; }
+        public int fixedWidth() { return -1; }
+    }
+
+    /** Fixed-length binary string, padded with zero bytes to {@code length} bytes (as SQL Server and H2 pad). */
+    record BinaryType(int length) implements SqlType {
+        public static final int MAX_LENGTH = 8000;
+
+        public BinaryType {
+            if (length < 1 || length > MAX_LENGTH) {
+                throw new IllegalArgumentException("BINARY length must be 1.." + MAX_LENGTH + ", was " + length);
+            }
+        }
+
+        public String sqlName() { return "BINARY(" + length + ")"; }
+        public ArrowType arrowType() { return ArrowType.Binary.INSTANCE; }
+        public int fixedWidth() { return -1; }
+    }
+
+    /** A 128-bit universally unique identifier (SQL Server's UNIQUEIDENTIFIER), its 16 bytes big-endian. */
+    record UuidType() implements SqlType {
+        public static final int BYTES = 16;
+
+        public String sqlName() { return "UUID"; }
+        public ArrowType arrowType() { return ArrowType.Binary.INSTANCE; }
+        public int fixedWidth() { return -1; }
+    }
+
     /** Calendar date, stored as days since 1970-01-01. */
     record DateType() implements SqlType {
         public String sqlName() { return "DATE"; }
@@ -119,10 +164,15 @@ public sealed interface SqlType {
     SqlType DOUBLE = new DoubleType();
     SqlType DATE = new DateType();
     SqlType TIMESTAMP = new TimestampType();
+    SqlType UUID = new UuidType();
 
     static SqlType decimal(int precision, int scale) { return new DecimalType(precision, scale); }
 
     static SqlType varchar(int maxLength) { return new VarcharType(maxLength); }
 
     static SqlType character(int length) { return new CharType(length); }
+
+    static SqlType varbinary(int maxLength) { return new VarbinaryType(maxLength); }
+
+    static SqlType binary(int length) { return new BinaryType(length); }
 }

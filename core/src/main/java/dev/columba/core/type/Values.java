@@ -1,19 +1,28 @@
 package dev.columba.core.type;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.UUID;
 
 /**
  * Conversions between the Java representation of values (see {@link SqlType}) and the
  * primitive forms they are stored in: days since the epoch for DATE, microseconds for TIMESTAMP,
- * unscaled integers for DECIMAL. Also the check that a value fits its type.
+ * unscaled integers for DECIMAL, 16 big-endian bytes for UUID, hexadecimal text for binary
+ * strings. Also the check that a value fits its type.
  */
 public final class Values {
     private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final HexFormat HEX = HexFormat.of();
 
     private Values() {
     }
@@ -35,10 +44,49 @@ public final class Values {
         return EPOCH.plus(micros, ChronoUnit.MICROS);
     }
 
+    /** The 16 bytes of a UUID, most significant first: the order its text writes them and the order UUIDs sort in. */
+    public static byte[] uuidToBytes(UUID uuid) {
+        byte[] bytes = new byte[SqlType.UuidType.BYTES];
+        LONGS.set(bytes, 0, uuid.getMostSignificantBits());
+        LONGS.set(bytes, 8, uuid.getLeastSignificantBits());
+        return bytes;
+    }
+
+    /** The UUID of 16 bytes at {@code offset} as {@link #uuidToBytes} writes them. */
+    public static UUID bytesToUuid(byte[] bytes, int offset) {
+        return new UUID((long) LONGS.get(bytes, offset), (long) LONGS.get(bytes, offset + 8));
+    }
+
+    /** Lowercase hexadecimal digits, two a byte, without a prefix: the text of a binary value. */
+    public static String hex(byte[] bytes) {
+        return HEX.formatHex(bytes);
+    }
+
+    /**
+     * The bytes that hexadecimal text writes, two digits a byte, either case, optionally after
+     * {@code 0x} (SQL Server) or {@code \x} (PostgreSQL); null when the text is not that.
+     */
+    public static byte[] parseHex(String text) {
+        String digits = text.strip();
+        if (digits.length() >= 2 && digits.charAt(0) == '0' && (digits.charAt(1) == 'x' || digits.charAt(1) == 'X')
+                || digits.startsWith("\\x")) {
+            digits = digits.substring(2);
+        }
+        if (digits.length() % 2 != 0) {
+            return null;
+        }
+        for (int index = 0; index < digits.length(); index++) {
+            if (Character.digit(digits.charAt(index), 16) < 0) {
+                return null;
+            }
+        }
+        return HEX.parseHex(digits);
+    }
+
     /**
      * Checks that {@code value} is a valid non-null value of {@code type} and returns it in
-     * canonical form (DECIMAL at the type's scale, CHAR blank-padded, TIMESTAMP truncated to
-     * microseconds).
+     * canonical form (DECIMAL at the type's scale, CHAR blank-padded, BINARY zero-padded,
+     * TIMESTAMP truncated to microseconds).
      *
      * @throws IllegalArgumentException naming the type and the value when it does not fit
      */
@@ -77,6 +125,21 @@ public final class Values {
                 }
                 yield length == character.length() ? text : text + " ".repeat(character.length() - length);
             }
+            case SqlType.VarbinaryType varbinary -> {
+                byte[] bytes = cast(type, value, byte[].class);
+                if (bytes.length > varbinary.maxLength()) {
+                    throw new IllegalArgumentException(type.sqlName() + " cannot hold a value of " + bytes.length + " bytes");
+                }
+                yield bytes;
+            }
+            case SqlType.BinaryType binary -> {
+                byte[] bytes = cast(type, value, byte[].class);
+                if (bytes.length > binary.length()) {
+                    throw new IllegalArgumentException(type.sqlName() + " cannot hold a value of " + bytes.length + " bytes");
+                }
+                yield bytes.length == binary.length() ? bytes : Arrays.copyOf(bytes, binary.length());
+            }
+            case SqlType.UuidType ignored -> cast(type, value, UUID.class);
             case SqlType.DateType ignored -> inStoredRange(type, cast(type, value, LocalDate.class));
             case SqlType.TimestampType ignored ->
                     inStoredRange(type, cast(type, value, LocalDateTime.class).truncatedTo(ChronoUnit.MICROS));

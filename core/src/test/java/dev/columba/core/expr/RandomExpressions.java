@@ -68,6 +68,9 @@ final class RandomExpressions {
             case SqlType.CharType ignored -> string(depth);
             case SqlType.DateType ignored -> date(depth);
             case SqlType.TimestampType ignored -> timestamp(depth);
+            case SqlType.VarbinaryType ignored -> leaf(wanted);
+            case SqlType.BinaryType ignored -> leaf(wanted);
+            case SqlType.UuidType ignored -> leaf(wanted);
         };
     }
 

@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Random;
+import java.util.UUID;
 
 /**
  * Random SQL values for randomized tests, with NULLs and the edge values that break code: the
@@ -56,10 +57,25 @@ public final class RandomValues {
             case SqlType.DecimalType decimal -> decimal(decimal, edge);
             case SqlType.VarcharType varchar -> truncate(random.nextInt(4) == 0 ? pick(TEXTS) : text(), varchar.maxLength());
             case SqlType.CharType character -> Values.canonical(type, truncate(text(), character.length()));
+            case SqlType.VarbinaryType varbinary -> bytes(random.nextInt(Math.min(varbinary.maxLength(), 12) + 1), edge);
+            case SqlType.BinaryType binary -> bytes(binary.length(), edge);
+            case SqlType.UuidType ignored -> edge ? pick(new UUID(0, 0), new UUID(-1, -1), new UUID(Long.MIN_VALUE, 0))
+                    : new UUID(random.nextLong(), random.nextLong());
             case SqlType.DateType ignored -> date(edge);
             case SqlType.TimestampType ignored -> date(edge).atStartOfDay()
                     .plusNanos(1000L * (edge ? pick(0L, 86_399_999_999L, 500_000L) : (long) (random.nextDouble() * 86_400_000_000L)));
         };
+    }
+
+    /** {@code length} random bytes; at the edges all 0x00 or all 0xff, the ends of the unsigned byte order. */
+    private byte[] bytes(int length, boolean edge) {
+        byte[] bytes = new byte[length];
+        if (edge) {
+            java.util.Arrays.fill(bytes, random.nextBoolean() ? (byte) 0 : (byte) 0xff);
+        } else {
+            random.nextBytes(bytes);
+        }
+        return bytes;
     }
 
     private BigDecimal decimal(SqlType.DecimalType type, boolean edge) {

@@ -39,6 +39,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -431,7 +432,7 @@ public final class ParquetFileFormat implements CopyFileFormat {
     }
 
     /** How a column's vector is written. */
-    private enum WriteKind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL_LONG, DECIMAL_FIXED, STRING, DATE, TIMESTAMP }
+    private enum WriteKind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL_LONG, DECIMAL_FIXED, STRING, BYTES, DATE, TIMESTAMP }
 
     static MessageType messageType(TableSchema schema) {
         Types.MessageTypeBuilder message = Types.buildMessage();
@@ -457,6 +458,10 @@ public final class ParquetFileFormat implements CopyFileFormat {
                         .as(LogicalTypeAnnotation.dateType()).named(column.name());
                 case SqlType.TimestampType ignored -> Types.primitive(PrimitiveTypeName.INT64, repetition)
                         .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS)).named(column.name());
+                case SqlType.VarbinaryType ignored -> Types.primitive(PrimitiveTypeName.BINARY, repetition).named(column.name());
+                case SqlType.BinaryType ignored -> Types.primitive(PrimitiveTypeName.BINARY, repetition).named(column.name());
+                case SqlType.UuidType ignored -> Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
+                        .length(SqlType.UuidType.BYTES).as(LogicalTypeAnnotation.uuidType()).named(column.name());
             };
             message.addField(field);
         }
@@ -474,6 +479,9 @@ public final class ParquetFileFormat implements CopyFileFormat {
             case SqlType.CharType ignored -> WriteKind.STRING;
             case SqlType.DateType ignored -> WriteKind.DATE;
             case SqlType.TimestampType ignored -> WriteKind.TIMESTAMP;
+            case SqlType.VarbinaryType ignored -> WriteKind.BYTES;
+            case SqlType.BinaryType ignored -> WriteKind.BYTES;
+            case SqlType.UuidType ignored -> WriteKind.BYTES;
         };
     }
 
@@ -539,6 +547,7 @@ public final class ParquetFileFormat implements CopyFileFormat {
                         consumer.addBinary(Binary.fromConstantByteArray(bigEndian));
                     }
                     case STRING -> consumer.addBinary(Binary.fromConstantByteArray(((VarCharVector) vector).get(position)));
+                    case BYTES -> consumer.addBinary(Binary.fromConstantByteArray(((VarBinaryVector) vector).get(position)));
                     case DATE -> consumer.addInteger(((DateDayVector) vector).get(position));
                     case TIMESTAMP -> consumer.addLong(((TimeStampMicroVector) vector).get(position));
                 }

@@ -93,7 +93,7 @@ public record ImportTarget(TableSchema schema, String table, List<String> column
         return family(from) == family(to) || from instanceof SqlType.DateType && to instanceof SqlType.TimestampType;
     }
 
-    private enum Family { BOOLEAN, NUMBER, TEXT, DATE, TIMESTAMP }
+    private enum Family { BOOLEAN, NUMBER, TEXT, DATE, TIMESTAMP, BINARY, UUID }
 
     private static Family family(SqlType type) {
         return switch (type) {
@@ -104,6 +104,9 @@ public record ImportTarget(TableSchema schema, String table, List<String> column
             case SqlType.DecimalType ignored -> Family.NUMBER;
             case SqlType.VarcharType ignored -> Family.TEXT;
             case SqlType.CharType ignored -> Family.TEXT;
+            case SqlType.VarbinaryType ignored -> Family.BINARY;
+            case SqlType.BinaryType ignored -> Family.BINARY;
+            case SqlType.UuidType ignored -> Family.UUID;
             case SqlType.DateType ignored -> Family.DATE;
             case SqlType.TimestampType ignored -> Family.TIMESTAMP;
         };

@@ -3,6 +3,7 @@ package dev.columba.planner.exec;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.TypeRules;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import dev.columba.core.type.SqlType;
@@ -10,7 +11,8 @@ import dev.columba.core.type.SqlType;
 /**
  * Store assignment: how a value becomes a column's value in INSERT and UPDATE, which is stricter
  * than CAST. A character string longer than a CHAR(n) or VARCHAR(n) column fails with 22001
- * (SQL Server's Msg 2628) unless only trailing spaces would be cut, which are dropped, as the SQL
+ * (SQL Server's Msg 2628) unless only trailing spaces would be cut (a binary string longer than
+ * a BINARY(n) or VARBINARY(n) column always fails), which are dropped, as the SQL
  * standard and SQL Server do (H2 drops them for CHAR only and fails for VARCHAR). A NULL for a
  * NOT NULL column fails with 23502 (Msg 515). A number that does not fit a numeric column fails
  * with 22003, naming the column. The planner leaves values bound for character columns uncut for
@@ -28,6 +30,16 @@ public final class StoreAssignment {
 
     /** {@code value} (of type {@code from}, not null) as a value of {@code column} of table {@code table}. */
     public static Object convert(Object value, SqlType from, Column column, String table) {
+        if (TypeRules.isBinary(column.type())) {
+            byte[] bytes = value instanceof byte[] binary ? binary
+                    : (byte[]) Evaluator.cast(value, from, SqlType.varbinary(SqlType.VarbinaryType.MAX_LENGTH));
+            if (bytes.length > TypeRules.maxLength(column.type())) {
+                throw new ColumbaException(ErrorCode.STRING_TOO_LONG, "String or binary data would be truncated in table '"
+                        + table + "', column '" + column.name() + "' " + column.type().sqlName() + ": the value has "
+                        + bytes.length + " bytes");
+            }
+            return Evaluator.cast(bytes, SqlType.varbinary(Math.max(1, bytes.length)), column.type());
+        }
         int length = switch (column.type()) {
             case SqlType.VarcharType varchar -> varchar.maxLength();
             case SqlType.CharType character -> character.length();

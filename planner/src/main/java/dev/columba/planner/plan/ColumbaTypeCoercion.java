@@ -15,7 +15,9 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
  * Calcite's implicit casts, except the one store assignment must not have: a character string
  * written to a CHAR(n) or VARCHAR(n) column keeps its own type, and any other value becomes the
  * longest VARCHAR. Calcite would wrap it in {@code CAST(... AS VARCHAR(n))}, and a cast truncates
- * silently ({@code 12345} into VARCHAR(3) would be {@code '123'}); the insert operator instead
+ * silently ({@code 12345} into VARCHAR(3) would be {@code '123'}); the same for a binary string
+ * written to a BINARY(n) or VARBINARY(n) column (any other value becomes the longest VARBINARY);
+ * the insert operator instead
  * converts each value itself and fails with 22001 when characters other than trailing spaces
  * would be lost (SQL Server's Msg 2628, the SQL standard's store assignment). Casts the statement
  * writes itself still truncate, as CAST does.
@@ -38,7 +40,9 @@ final class ColumbaTypeCoercion extends TypeCoercionImpl {
             RelDataType source = sources.get(column).getType();
             RelDataType target = targets.get(column).getType();
             kept.add(targets.get(column).getName(), SqlTypeUtil.isCharacter(target)
-                    ? factory.createTypeWithNullability(uncut(source, target), target.isNullable()) : target);
+                    ? factory.createTypeWithNullability(uncut(source, target), target.isNullable())
+                    : SqlTypeUtil.isBinary(target) ? factory.createTypeWithNullability(uncutBinary(source), target.isNullable())
+                    : target);
         }
         return super.querySourceCoercion(scope, sourceRowType, kept.build(), query);
     }
@@ -48,6 +52,13 @@ final class ColumbaTypeCoercion extends TypeCoercionImpl {
      * target}: its own if it is a string, else the longest VARCHAR, so that the number or date
      * is written out whole and store assignment judges its length.
      */
+    private RelDataType uncutBinary(RelDataType source) {
+        if (SqlTypeUtil.isBinary(source) || SqlTypeUtil.isNull(source)) {
+            return source;
+        }
+        return factory.createSqlType(SqlTypeName.VARBINARY, factory.getTypeSystem().getMaxPrecision(SqlTypeName.VARBINARY));
+    }
+
     private RelDataType uncut(RelDataType source, RelDataType target) {
         if (SqlTypeUtil.isCharacter(source) || SqlTypeUtil.isNull(source)) {
             return source;

@@ -21,7 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Calcite's conversion to relational algebra, except for the rows of INSERT ... VALUES bound for a
- * character column: they keep the type the validator gave the VALUES column, not the column's.
+ * character (or binary) column: they keep the type the validator gave the VALUES column, not the column's.
  *
  * <p>Calcite converts a VALUES row that is not all literals (one value needs an implicit cast,
  * {@code (1, 'abcdefgh')} into a BIGINT key, or is an expression) by casting every value to the
@@ -66,6 +66,10 @@ final class StoreAssignmentConverter extends SqlToRelConverter {
                                 source.getCharset(), source.getCollation())
                         : source;
                 type = factory.createTypeWithNullability(varying, type.isNullable());
+            } else if (SqlTypeUtil.isBinary(type) && SqlTypeUtil.isBinary(source)) {
+                // A binary string whole, as a string: BINARY(n) becomes VARBINARY(n), which does not pad.
+                type = factory.createTypeWithNullability(source.getSqlTypeName() == SqlTypeName.BINARY
+                        ? factory.createSqlType(SqlTypeName.VARBINARY, source.getPrecision()) : source, type.isNullable());
             }
             stored.add(targets.get(column).getName(), type);
         }

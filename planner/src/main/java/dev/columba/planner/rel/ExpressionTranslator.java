@@ -17,8 +17,11 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -160,6 +163,9 @@ public final class ExpressionTranslator {
                     java.math.RoundingMode.HALF_UP);
             case SqlType.VarcharType ignored -> string(literal);
             case SqlType.CharType ignored -> string(literal);
+            case SqlType.VarbinaryType ignored -> literal.getValueAs(ByteString.class).getBytes();
+            case SqlType.BinaryType binary -> Arrays.copyOf(literal.getValueAs(ByteString.class).getBytes(), binary.length());
+            case SqlType.UuidType ignored -> literal.getValueAs(UUID.class);
             case SqlType.DateType ignored -> LocalDate.parse(literal.getValueAs(DateString.class).toString());
             case SqlType.TimestampType ignored ->
                     LocalDateTime.parse(literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
@@ -385,7 +391,8 @@ public final class ExpressionTranslator {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
         List<RexNode> operands = call.getOperands();
         return switch (name) {
-            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH", "LEN" ->
+            // OCTET_LENGTH is Calcite's length of a binary string, whose CHAR_LENGTH counts bytes.
+            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH", "LEN", "OCTET_LENGTH" ->
                     new Expr.Call(ScalarFunction.CHAR_LENGTH, translateAll(operands));
             case "UPPER" -> new Expr.Call(ScalarFunction.UPPER, translateAll(operands));
             case "LOWER" -> new Expr.Call(ScalarFunction.LOWER, translateAll(operands));

@@ -2,6 +2,8 @@ package dev.columba.planner.rel;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
+import dev.columba.core.expr.Evaluator;
+import dev.columba.core.expr.TypeRules;
 import dev.columba.core.type.SqlType;
 import dev.columba.core.type.Values;
 import java.math.BigDecimal;
@@ -9,10 +11,11 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.UUID;
 
 /**
  * Converts a parameter value as a client hands it over (any boxed number, text, {@code java.sql}
- * or {@code java.time} date-times) to the Java representation of the parameter's type, exactly:
+ * or {@code java.time} date-times, {@code byte[]}, {@link UUID}) to the Java representation of the parameter's type, exactly:
  * a number outside its type's range or precision is refused with 22003, a fraction for an integer
  * (or more decimals than the type has) as a wrong type, rather than rounded.
  */
@@ -25,6 +28,9 @@ final class ParameterValues {
             // Too long for the type the parameter's place gave it: passed whole, so that an INSERT
             // or UPDATE fails naming the column (store assignment), and a comparison finds no match.
             return text;
+        }
+        if (value instanceof byte[] bytes && TypeRules.isBinary(type) && bytes.length > TypeRules.maxLength(type)) {
+            return bytes;
         }
         Object converted = switch (type) {
             case SqlType.BooleanType ignored -> value instanceof Boolean ? value : Boolean.valueOf(parseBoolean(value));
@@ -40,6 +46,13 @@ final class ParameterValues {
             }
             case SqlType.VarcharType ignored -> value.toString();
             case SqlType.CharType ignored -> value.toString();
+            case SqlType.VarbinaryType ignored -> binary(value, type);
+            case SqlType.BinaryType ignored -> binary(value, type);
+            case SqlType.UuidType ignored -> switch (value) {
+                case UUID uuid -> uuid;
+                case byte[] bytes -> Evaluator.cast(bytes, SqlType.varbinary(Math.max(1, bytes.length)), type);
+                default -> Evaluator.cast(value.toString(), SqlType.varchar(SqlType.VarcharType.MAX_LENGTH), type);
+            };
             case SqlType.DateType ignored -> switch (value) {
                 case LocalDate date -> date;
                 case LocalDateTime timestamp -> timestamp.toLocalDate();
@@ -56,8 +69,21 @@ final class ParameterValues {
         return Values.canonical(type, converted);
     }
 
+    /** A binary string parameter: bytes as they are, a UUID's 16 bytes, or hexadecimal text as CAST reads it. */
+    private static byte[] binary(Object value, SqlType type) {
+        return switch (value) {
+            case byte[] bytes -> bytes;
+            case UUID uuid -> Values.uuidToBytes(uuid);
+            default -> (byte[]) Evaluator.cast(value.toString(), SqlType.varchar(SqlType.VarcharType.MAX_LENGTH),
+                    SqlType.varbinary(SqlType.VarbinaryType.MAX_LENGTH));
+        };
+    }
+
     /** {@code type}, or for a string longer than it (see {@link #convert}) the type of that length. */
     static SqlType fitting(SqlType type, Object converted) {
+        if (converted instanceof byte[] bytes && TypeRules.isBinary(type) && bytes.length > TypeRules.maxLength(type)) {
+            return SqlType.varbinary(bytes.length);
+        }
         if (!(converted instanceof String text) || text.length() <= maxLength(type)) {
             return type;
         }

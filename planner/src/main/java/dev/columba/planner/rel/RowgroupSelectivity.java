@@ -107,6 +107,9 @@ final class RowgroupSelectivity {
             case SqlType.DecimalType ignored -> Domain.LINE;
             case SqlType.TimestampType ignored -> Domain.LINE;
             case SqlType.VarcharType ignored -> Domain.TEXT;
+            case SqlType.VarbinaryType ignored -> Domain.NONE;
+            case SqlType.BinaryType ignored -> Domain.NONE;
+            case SqlType.UuidType ignored -> Domain.NONE;
             // CHAR compares as if padded with spaces: values and literals are compared without
             // their trailing spaces (exact for equalities, the TPC-H flags' case; close enough for
             // ranges, which only a value ending in a character below the space would misplace).

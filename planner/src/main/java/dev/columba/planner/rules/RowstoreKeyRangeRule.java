@@ -146,6 +146,9 @@ public final class RowstoreKeyRangeRule extends RelRule<RuleConfig> {
             case SqlType.TimestampType ignored -> true;
             case SqlType.VarcharType ignored -> false;
             case SqlType.CharType ignored -> false;
+            case SqlType.VarbinaryType ignored -> false;
+            case SqlType.BinaryType ignored -> false;
+            case SqlType.UuidType ignored -> false;
             case SqlType.DoubleType ignored -> false;
             case SqlType.BooleanType ignored -> false;
         };

@@ -16,6 +16,9 @@ final class RowWidths {
             bytes += switch (column.type()) {
                 case SqlType.VarcharType varchar -> 2 + Math.min(200, Math.max(1, varchar.maxLength() / 4));
                 case SqlType.CharType character -> 2 + character.length();
+                case SqlType.VarbinaryType varbinary -> 2 + Math.min(200, Math.max(1, varbinary.maxLength() / 4));
+                case SqlType.BinaryType binary -> 2 + binary.length();
+                case SqlType.UuidType ignored -> SqlType.UuidType.BYTES;
                 case SqlType.DecimalType decimal -> decimal.precision() <= 18 ? 8 : 16;
                 case SqlType.BooleanType ignored -> 1;
                 case SqlType.IntegerType ignored -> 4;

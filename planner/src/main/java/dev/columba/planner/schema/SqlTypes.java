@@ -31,6 +31,9 @@ public final class SqlTypes {
             case SqlType.CharType character -> factory.createSqlType(SqlTypeName.CHAR, character.length());
             case SqlType.DateType ignored -> factory.createSqlType(SqlTypeName.DATE);
             case SqlType.TimestampType ignored -> factory.createSqlType(SqlTypeName.TIMESTAMP, TIMESTAMP_PRECISION);
+            case SqlType.VarbinaryType varbinary -> factory.createSqlType(SqlTypeName.VARBINARY, varbinary.maxLength());
+            case SqlType.BinaryType binary -> factory.createSqlType(SqlTypeName.BINARY, binary.length());
+            case SqlType.UuidType ignored -> factory.createSqlType(SqlTypeName.UUID);
         };
         return factory.createTypeWithNullability(relType, nullable);
     }
@@ -73,6 +76,11 @@ public final class SqlTypes {
             case CHAR -> type.getPrecision() <= 0 ? SqlType.varchar(1) : SqlType.character(type.getPrecision());
             case DATE -> SqlType.DATE;
             case TIMESTAMP -> SqlType.TIMESTAMP;
+            case VARBINARY -> SqlType.varbinary(type.getPrecision() <= 0 ? SqlType.VarbinaryType.MAX_LENGTH
+                    : Math.min(type.getPrecision(), SqlType.VarbinaryType.MAX_LENGTH));
+            // BINARY(0) is Calcite's type of the empty literal X'': as for CHAR(0), no zero-length type.
+            case BINARY -> type.getPrecision() <= 0 ? SqlType.varbinary(1) : SqlType.binary(type.getPrecision());
+            case UUID -> SqlType.UUID;
             case NULL -> SqlType.INT;
             default -> throw new ColumbaException(ErrorCode.WRONG_TYPE, "Columba does not store values of type "
                     + type.getFullTypeString());

@@ -587,6 +587,9 @@ final class DdlExecutor {
             case CHAR -> SqlType.character(precision < 0 ? 1 : precision);
             case DATE -> SqlType.DATE;
             case TIMESTAMP -> SqlType.TIMESTAMP;
+            case VARBINARY -> SqlType.varbinary(precision < 0 ? SqlType.VarbinaryType.MAX_LENGTH : precision);
+            case BINARY -> SqlType.binary(precision < 0 ? 1 : precision);
+            case UUID -> SqlType.UUID;
             default -> throw new ColumbaException(ErrorCode.WRONG_TYPE, "type " + typeName + " is not supported by Columba");
         };
     }

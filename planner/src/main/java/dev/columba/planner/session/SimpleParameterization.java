@@ -457,6 +457,9 @@ final class SimpleParameterization {
             case SqlType.CharType character -> literal instanceof String text && !text.endsWith(" ")
                     && text.codePointCount(0, text.length()) == character.length() ? text : null;
             case SqlType.BooleanType ignored -> null;
+            case SqlType.VarbinaryType ignored -> null;
+            case SqlType.BinaryType ignored -> null;
+            case SqlType.UuidType ignored -> null;
             case SqlType.DateType ignored -> null;
             case SqlType.TimestampType ignored -> null;
         };

@@ -122,7 +122,7 @@ public record PgCatalog(String database, String user, List<Namespace> namespaces
         Map<String, List<Attribute>> systemColumns = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         try (ResultSet columns = metadata.getColumns(null, null, "%", "%")) {
             while (columns.next()) {
-                int typeOid = PgTypes.ofJdbcType(columns.getInt("DATA_TYPE"));
+                int typeOid = PgTypes.ofColumn(columns.getInt("DATA_TYPE"), columns.getString("TYPE_NAME"));
                 int size = columns.getInt("COLUMN_SIZE");
                 int scale = columns.getInt("DECIMAL_DIGITS");
                 Map<String, List<Attribute>> owner = "sys".equalsIgnoreCase(columns.getString("TABLE_SCHEM"))
@@ -231,7 +231,7 @@ public record PgCatalog(String database, String user, List<Namespace> namespaces
              ResultSet rows = statement.executeQuery("SELECT * FROM \"" + view.replace("\"", "\"\"") + "\" WHERE 1 = 0")) {
             ResultSetMetaData metadata = rows.getMetaData();
             for (int column = 1; column <= metadata.getColumnCount(); column++) {
-                int typeOid = PgTypes.ofJdbcType(metadata.getColumnType(column));
+                int typeOid = PgTypes.ofColumn(metadata.getColumnType(column), metadata.getColumnTypeName(column));
                 attributes.add(new Attribute(column, metadata.getColumnLabel(column), typeOid,
                         PgTypes.typeModifier(typeOid, metadata.getPrecision(column), metadata.getScale(column)),
                         metadata.isNullable(column) == ResultSetMetaData.columnNoNulls, null, false));

@@ -30,7 +30,7 @@ public final class PgTypes {
     public static final int TIMESTAMP = 1114;
     public static final int TIMESTAMPTZ = 1184;
     public static final int NUMERIC = 1700;
-    /** A parameter type only: Columba has no UUID type, so a uuid binds as its canonical text. */
+    /** uuid; a uuid parameter binds as its canonical text, which a UUID or a VARCHAR place takes. */
     public static final int UUID = 2950;
 
     private PgTypes() {
@@ -43,8 +43,17 @@ public final class PgTypes {
             case INT2 -> 2;
             case INT4, FLOAT4, DATE -> 4;
             case INT8, FLOAT8, TIMESTAMP, TIMESTAMPTZ, TIME -> 8;
+            case UUID -> 16;
             default -> -1;
         };
+    }
+
+    /**
+     * The type OID Columba's values of a column go out as: {@link #ofJdbcType}, but Columba's UUID
+     * (JDBC's OTHER, type name UUID, as pgJDBC reports uuid) as uuid.
+     */
+    public static int ofColumn(int jdbcType, String typeName) {
+        return jdbcType == Types.OTHER && "UUID".equalsIgnoreCase(typeName) ? UUID : ofJdbcType(jdbcType);
     }
 
     /** The type OID Columba's values of a JDBC type go out as. */
@@ -63,6 +72,7 @@ public final class PgTypes {
             case Types.TIMESTAMP -> TIMESTAMP;
             case Types.TIMESTAMP_WITH_TIMEZONE -> TIMESTAMPTZ;
             case Types.TIME -> TIME;
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> BYTEA;
             default -> TEXT;
         };
     }
@@ -98,6 +108,7 @@ public final class PgTypes {
             case TIMESTAMP -> "timestamp";
             case TIMESTAMPTZ -> "timestamptz";
             case NUMERIC -> "numeric";
+            case UUID -> "uuid";
             default -> "unknown";
         };
     }

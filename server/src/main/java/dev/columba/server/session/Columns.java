@@ -17,7 +17,7 @@ final class Columns {
     static List<Field> fields(ResultSetMetaData metadata) throws SQLException {
         List<Field> fields = new ArrayList<>(metadata.getColumnCount());
         for (int column = 1; column <= metadata.getColumnCount(); column++) {
-            int oid = PgTypes.ofJdbcType(metadata.getColumnType(column));
+            int oid = PgTypes.ofColumn(metadata.getColumnType(column), metadata.getColumnTypeName(column));
             fields.add(new Field(metadata.getColumnLabel(column), oid, PgTypes.length(oid),
                     PgTypes.typeModifier(oid, metadata.getPrecision(column), metadata.getScale(column)), Format.TEXT));
         }

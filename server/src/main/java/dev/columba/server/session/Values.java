@@ -84,6 +84,7 @@ final class Values {
                     .withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
             case PgTypes.UNSPECIFIED -> zonedDateTimeOrText(text);
             case PgTypes.UUID -> canonicalUuid(text);
+            case PgTypes.BYTEA -> byteaText(text);
             default -> text;
         };
     }
@@ -115,6 +116,15 @@ final class Values {
         }
         return digits.substring(0, 8) + "-" + digits.substring(8, 12) + "-" + digits.substring(12, 16) + "-"
                 + digits.substring(16, 20) + "-" + digits.substring(20);
+    }
+
+    /** bytea's hex input form, {@code \x} and two hexadecimal digits a byte (PostgreSQL's escape form is not read). */
+    private static byte[] byteaText(String text) {
+        byte[] bytes = text.startsWith("\\x") ? dev.columba.core.type.Values.parseHex(text) : null;
+        if (bytes == null) {
+            throw new NumberFormatException("'" + text + "' is not bytea's hex form (\\x followed by pairs of hexadecimal digits)");
+        }
+        return bytes;
     }
 
     private static boolean parseBoolean(String text) {
@@ -177,6 +187,7 @@ final class Values {
             }
             case PgTypes.TEXT, PgTypes.VARCHAR, PgTypes.BPCHAR, PgTypes.UNSPECIFIED ->
                     new String(bytes, StandardCharsets.UTF_8);
+            case PgTypes.BYTEA -> bytes;
             default -> throw new WireSqlException("0A000", "binary parameters of type OID " + typeOid
                     + " are not supported; send them as text");
         };
@@ -211,6 +222,8 @@ final class Values {
             case LocalDate date -> date.toString();
             case java.sql.Timestamp timestamp -> TIMESTAMP.format(timestamp.toLocalDateTime());
             case java.sql.Date date -> date.toLocalDate().toString();
+            // bytea's hex output form (PostgreSQL's default bytea_output).
+            case byte[] bytes -> "\\x" + dev.columba.core.type.Values.hex(bytes);
             default -> value.toString();
         };
     }
@@ -266,6 +279,8 @@ final class Values {
             case PgTypes.TIMESTAMP -> ByteBuffer.allocate(8)
                     .putLong(ChronoUnit.MICROS.between(POSTGRES_EPOCH_TIME, localDateTime(value))).array();
             case PgTypes.TEXT, PgTypes.VARCHAR, PgTypes.BPCHAR -> text(value).getBytes(StandardCharsets.UTF_8);
+            case PgTypes.BYTEA -> (byte[]) value;
+            case PgTypes.UUID -> dev.columba.core.type.Values.uuidToBytes((java.util.UUID) value);
             default -> throw new WireSqlException("0A000", "binary results of type OID " + typeOid
                     + " are not supported; ask for text");
         };
@@ -276,7 +291,7 @@ final class Values {
         return switch (typeOid) {
             case PgTypes.BOOL, PgTypes.INT2, PgTypes.INT4, PgTypes.INT8, PgTypes.FLOAT4, PgTypes.FLOAT8,
                  PgTypes.NUMERIC, PgTypes.DATE, PgTypes.TIMESTAMP, PgTypes.TEXT, PgTypes.VARCHAR,
-                 PgTypes.BPCHAR -> true;
+                 PgTypes.BPCHAR, PgTypes.BYTEA, PgTypes.UUID -> true;
             default -> false;
         };
     }

@@ -28,9 +28,9 @@ public final class CatalogFormat {
     /**
      * The newest entry version this build reads. Tables and indexes are written as version 1, views
      * as 2, partition functions and schemes as 3, an index with a descending key column as 4, logins as 5,
-     * a login in a server role as 6.
+     * a login in a server role as 6, a table or view with a VARBINARY, BINARY or UUID column as 7.
      */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
     /** The version tables and indexes are written in, unchanged since version 1, so older builds read them. */
     static final int VERSION_TABLES_AND_INDEXES = 1;
     /** The first version with views. */
@@ -52,6 +52,11 @@ public final class CatalogFormat {
     /** The first version with a login's server roles (a byte after its verifier). */
     static final int VERSION_SERVER_ROLES = 6;
     static final int ROLE_SYSADMIN = 1;
+    /** The first version with the types VARBINARY, BINARY and UUID (type codes 10 to 12). */
+    static final int VERSION_BINARY_TYPES = 7;
+    static final int TYPE_VARBINARY = 10;
+    static final int TYPE_BINARY = 11;
+    static final int TYPE_UUID = 12;
 
     /** The catalog B+tree key of an object: its id as four big-endian bytes. */
     public static byte[] key(int objectId) {
@@ -62,10 +67,11 @@ public final class CatalogFormat {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(switch (entry) {
-                case CatalogEntry.View ignored -> VERSION_VIEWS;
+                case CatalogEntry.View view -> hasBinaryTypes(view.schema()) ? VERSION_BINARY_TYPES : VERSION_VIEWS;
                 case CatalogEntry.PartitionObject ignored -> VERSION_PARTITIONS;
                 case CatalogEntry.Login login -> login.sysadmin() ? VERSION_SERVER_ROLES : VERSION_LOGINS;
-                case CatalogEntry.Table ignored -> VERSION_TABLES_AND_INDEXES;
+                case CatalogEntry.Table table -> hasBinaryTypes(table.schema()) ? VERSION_BINARY_TYPES
+                        : VERSION_TABLES_AND_INDEXES;
                 case CatalogEntry.Index index -> index.anyDescending() ? VERSION_DESCENDING_KEYS
                         : VERSION_TABLES_AND_INDEXES;
             });
@@ -168,7 +174,7 @@ public final class CatalogFormat {
                     long firstOamPage = in.readLong();
                     long rowCount = in.readLong();
                     List<Integer> keyColumns = readColumns(in);
-                    TableSchema schema = readSchema(in);
+                    TableSchema schema = readSchema(in, version);
                     int optionCount = in.readUnsignedShort();
                     Map<String, String> options = new TreeMap<>();
                     for (int index = 0; index < optionCount; index++) {
@@ -210,7 +216,7 @@ public final class CatalogFormat {
                                 + " has a definition of " + length + " bytes, with " + in.available() + " left");
                     }
                     String definition = new String(in.readNBytes(length), StandardCharsets.UTF_8);
-                    yield new CatalogEntry.View(objectId, name, definition, readSchema(in));
+                    yield new CatalogEntry.View(objectId, name, definition, readSchema(in, version));
                 }
                 case KIND_PARTITION_FUNCTION, KIND_PARTITION_SCHEME -> {
                     if (version < VERSION_PARTITIONS) {
@@ -263,13 +269,13 @@ public final class CatalogFormat {
         }
     }
 
-    private static TableSchema readSchema(DataInputStream in) throws IOException {
+    private static TableSchema readSchema(DataInputStream in, int version) throws IOException {
         int columnCount = in.readUnsignedShort();
         List<Column> columns = new ArrayList<>(columnCount);
         for (int index = 0; index < columnCount; index++) {
             String columnName = in.readUTF();
             boolean nullable = in.readBoolean();
-            columns.add(new Column(columnName, readType(in), nullable));
+            columns.add(new Column(columnName, readType(in, version), nullable));
         }
         return new TableSchema(columns);
     }
@@ -311,11 +317,39 @@ public final class CatalogFormat {
             }
             case SqlType.DateType ignored -> out.writeByte(8);
             case SqlType.TimestampType ignored -> out.writeByte(9);
+            case SqlType.VarbinaryType varbinary -> {
+                out.writeByte(TYPE_VARBINARY);
+                out.writeInt(varbinary.maxLength());
+            }
+            case SqlType.BinaryType binary -> {
+                out.writeByte(TYPE_BINARY);
+                out.writeInt(binary.length());
+            }
+            case SqlType.UuidType ignored -> out.writeByte(TYPE_UUID);
         }
     }
 
-    private static SqlType readType(DataInputStream in) throws IOException {
+    /**
+     * Whether a schema has a type of version 7: such an entry is written as version 7, which older
+     * builds refuse (FORMAT_TOO_NEW) rather than failing on an unknown type code; every other table
+     * and view is written in its old version, so databases without these types still open there.
+     */
+    private static boolean hasBinaryTypes(TableSchema schema) {
+        for (Column column : schema.columns()) {
+            if (column.type() instanceof SqlType.VarbinaryType || column.type() instanceof SqlType.BinaryType
+                    || column.type() instanceof SqlType.UuidType) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static SqlType readType(DataInputStream in, int version) throws IOException {
         int code = in.readUnsignedByte();
+        if (code >= TYPE_VARBINARY && code <= TYPE_UUID && version < VERSION_BINARY_TYPES) {
+            throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry of version " + version + " has type code "
+                    + code + ", which needs version " + VERSION_BINARY_TYPES);
+        }
         return switch (code) {
             case 1 -> SqlType.BOOLEAN;
             case 2 -> SqlType.INT;
@@ -326,6 +360,9 @@ public final class CatalogFormat {
             case 7 -> SqlType.character(in.readInt());
             case 8 -> SqlType.DATE;
             case 9 -> SqlType.TIMESTAMP;
+            case TYPE_VARBINARY -> SqlType.varbinary(in.readInt());
+            case TYPE_BINARY -> SqlType.binary(in.readInt());
+            case TYPE_UUID -> SqlType.UUID;
             default -> throw new ColumbaException(ErrorCode.INDEX_CORRUPT, "catalog entry has unknown type code " + code);
         };
     }

@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.UUID;
 
 /**
  * The checks both codecs apply to a Java value before storing it (see {@link SqlType} for the
@@ -99,12 +100,16 @@ final class ColumnValues {
 
     /**
      * The most characters a VARCHAR or CHAR column holds (CHAR values are padded to exactly this),
+     * the most bytes a VARBINARY or BINARY column holds (BINARY values are padded to exactly this),
      * or -1 for the other types.
      */
     static int characterLimit(SqlType type) {
         return switch (type) {
             case SqlType.VarcharType varchar -> varchar.maxLength();
             case SqlType.CharType character -> character.length();
+            case SqlType.VarbinaryType varbinary -> varbinary.maxLength();
+            case SqlType.BinaryType binary -> binary.length();
+            case SqlType.UuidType ignored -> -1;
             case SqlType.BooleanType ignored -> -1;
             case SqlType.IntegerType ignored -> -1;
             case SqlType.BigintType ignored -> -1;
@@ -132,6 +137,26 @@ final class ColumnValues {
             }
         }
         return text;
+    }
+
+    /** Checks a VARBINARY or BINARY value's class and length in bytes and returns it unpadded. */
+    static byte[] binary(Object value, int byteLimit, String label) {
+        if (!(value instanceof byte[] bytes)) {
+            throw wrongType(label, byte[].class, value);
+        }
+        if (bytes.length > byteLimit) {
+            throw new ColumbaException(ErrorCode.STRING_TOO_LONG,
+                    label + " cannot hold a binary string of " + bytes.length + " bytes");
+        }
+        return bytes;
+    }
+
+    /** Checks a UUID value's class. */
+    static UUID uuid(Object value, String label) {
+        if (!(value instanceof UUID uuid)) {
+            throw wrongType(label, UUID.class, value);
+        }
+        return uuid;
     }
 
     /**

@@ -112,7 +112,9 @@ public final class CompressedRowCodec {
                 case BIGINT, TIMESTAMP, DECIMAL64 -> wholeNumber(source.get(ROW_LONG, position));
                 case DOUBLE -> doubleBytes(source.get(ROW_LONG, position));
                 case DECIMAL128 -> wholeNumber128(source.get(ROW_LONG, position + Long.BYTES), source.get(ROW_LONG, position));
-                case VARCHAR, CHAR -> {
+                // A UUID's 16 bytes as they are: random bytes have no leading zeros to drop.
+                case UUID -> source.asSlice(position, PhysicalType.UUID.width()).toArray(ValueLayout.JAVA_BYTE);
+                case VARCHAR, CHAR, VARBINARY, BINARY -> {
                     long span = rows.checkedSpan(source, rowOffset, flags, column);
                     int start = (int) (span >>> 32);
                     int end = (int) span;
@@ -244,7 +246,8 @@ public final class CompressedRowCodec {
                 target.set(ROW_LONG, position, low);
                 target.set(ROW_LONG, position + Long.BYTES, high);
             }
-            case VARCHAR, CHAR -> throw new IllegalStateException("column " + column + " is not fixed-width");
+            case UUID -> MemorySegment.copy(value, 0, target, ValueLayout.JAVA_BYTE, position, PhysicalType.UUID.width());
+            case VARCHAR, CHAR, VARBINARY, BINARY -> throw new IllegalStateException("column " + column + " is not fixed-width");
         }
     }
 
@@ -406,9 +409,10 @@ public final class CompressedRowCodec {
             case INT, DATE -> Integer.BYTES;
             case BIGINT, TIMESTAMP, DECIMAL64, DOUBLE -> Long.BYTES;
             case DECIMAL128 -> 2 * Long.BYTES;
-            case VARCHAR, CHAR -> Integer.MAX_VALUE;
+            case UUID -> PhysicalType.UUID.width();
+            case VARCHAR, CHAR, VARBINARY, BINARY -> Integer.MAX_VALUE;
         };
-        if (value.length > limit) {
+        if (value.length > limit || (rows.physicalType(column) == PhysicalType.UUID && value.length != limit)) {
             throw corrupt(offset, "column " + column + " holds " + value.length + " bytes, its type at most " + limit);
         }
         if (rows.physicalType(column) == PhysicalType.BOOLEAN && value.length == 1 && value[0] != 1) {

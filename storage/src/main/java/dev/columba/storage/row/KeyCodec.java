@@ -30,7 +30,8 @@ import java.util.List;
  * <p>Each column is a marker byte (NULL or value) followed, for a value, by an order-preserving
  * form: integers big-endian with the sign bit flipped, doubles by their IEEE bits transformed so
  * that -0.0 equals 0.0 and NaN sorts last, decimals as their unscaled value at the column's scale,
- * strings as UTF-8 (code point order) with 0x00 escaped and a terminator. Every column's encoding
+ * strings as UTF-8 (code point order) with 0x00 escaped and a terminator, binary strings as their
+ * bytes the same way (BINARY zero-padded), UUIDs as their 16 bytes. Every column's encoding
  * is self-delimiting, which gives the prefix property: the encoding of a key's first {@code k}
  * columns is a byte prefix of the key's encoding, and {@link #prefixLowerBound} and
  * {@link #prefixUpperBound} bound exactly the keys that start with given values.
@@ -178,6 +179,11 @@ public final class KeyCodec {
                     long stored = end - start + zeros(bytes, start, end) + 2;
                     yield isChar ? stored + characterLimits[columnIndex] - characters : stored;
                 }
+                case VARBINARY, BINARY -> binaryLength(columnIndex, columns.value(column, row));
+                case UUID -> {
+                    ColumnValues.uuid(columns.value(column, row), label);
+                    yield PhysicalType.UUID.width();
+                }
             };
         }
         byte[] key = new byte[checkedLength(length)];
@@ -230,6 +236,8 @@ public final class KeyCodec {
                     key[position++] = 0;
                     key[position++] = KEY_STRING_END;
                 }
+                case VARBINARY, BINARY, UUID -> position = (int) writeValue(columnIndex, columns.value(column, row),
+                        MemorySegment.ofArray(key), position);
             }
         }
         invertDescending(MemorySegment.ofArray(key), 0, key.length, keyColumns.length);
@@ -400,6 +408,11 @@ public final class KeyCodec {
                     String text = ColumnValues.string(value, characterLimits[columnIndex], label);
                     yield Utf8.length(text, true, label) + ColumnValues.padding(text, characterLimits[columnIndex]) + 2;
                 }
+                case VARBINARY, BINARY -> binaryLength(columnIndex, value);
+                case UUID -> {
+                    ColumnValues.uuid(value, label);
+                    yield PhysicalType.UUID.width();
+                }
             };
         }
         return length;
@@ -476,9 +489,46 @@ public final class KeyCodec {
                     target.set(ValueLayout.JAVA_BYTE, position++, (byte) 0);
                     target.set(ValueLayout.JAVA_BYTE, position++, KEY_STRING_END);
                 }
+                case VARBINARY, BINARY, UUID -> position = writeValue(columnIndex, value, target, position);
             }
         }
         return position;
+    }
+
+    /**
+     * The key bytes of a checked binary string (escaped as a string's bytes are, BINARY padded with
+     * zero bytes, then the terminator) or UUID (its 16 bytes, most significant first: unsigned byte
+     * order is the UUID's order).
+     */
+    private long writeValue(int columnIndex, Object value, MemorySegment target, long start) {
+        long position = start;
+        if (physicalTypes[columnIndex] == PhysicalType.UUID) {
+            java.util.UUID uuid = (java.util.UUID) value;
+            target.set(KEY_LONG, position, uuid.getMostSignificantBits());
+            target.set(KEY_LONG, position + Long.BYTES, uuid.getLeastSignificantBits());
+            return position + PhysicalType.UUID.width();
+        }
+        byte[] bytes = (byte[]) value;
+        int stored = physicalTypes[columnIndex] == PhysicalType.BINARY ? characterLimits[columnIndex] : bytes.length;
+        for (int index = 0; index < stored; index++) {
+            byte next = index < bytes.length ? bytes[index] : 0;
+            target.set(ValueLayout.JAVA_BYTE, position++, next);
+            if (next == 0) {
+                target.set(ValueLayout.JAVA_BYTE, position++, KEY_STRING_ESCAPED_ZERO);
+            }
+        }
+        target.set(ValueLayout.JAVA_BYTE, position++, (byte) 0);
+        target.set(ValueLayout.JAVA_BYTE, position++, KEY_STRING_END);
+        return position;
+    }
+
+    /** Checks a VARBINARY or BINARY key value and returns its key bytes as {@link #writeValue} writes them. */
+    private long binaryLength(int columnIndex, Object value) {
+        byte[] bytes = ColumnValues.binary(value, characterLimits[columnIndex], labels[columnIndex]);
+        int stored = physicalTypes[columnIndex] == PhysicalType.BINARY ? characterLimits[columnIndex] : bytes.length;
+        // Each zero byte, the padding's included, takes an escape byte; the terminator two.
+        int zeros = zeros(bytes, 0, bytes.length) + stored - bytes.length;
+        return (long) stored + zeros + 2;
     }
 
     private BigDecimal decimal(int columnIndex, Object value) {
@@ -556,7 +606,9 @@ public final class KeyCodec {
                         scales[columnIndex]);
                 case DECIMAL128 -> ColumnValues.decimalOf(source.get(KEY_LONG, position) ^ flipLong ^ Long.MIN_VALUE,
                         source.get(KEY_LONG, position + Long.BYTES) ^ flipLong, scales[columnIndex]);
-                case VARCHAR, CHAR -> throw new IllegalStateException(labels[columnIndex] + " is variable-length");
+                case UUID -> new java.util.UUID(source.get(KEY_LONG, position) ^ flipLong,
+                        source.get(KEY_LONG, position + Long.BYTES) ^ flipLong);
+                case VARCHAR, CHAR, VARBINARY, BINARY -> throw new IllegalStateException(labels[columnIndex] + " is variable-length");
             };
         }
         return position + physical.width();
@@ -595,7 +647,9 @@ public final class KeyCodec {
                 }
                 utf8[index] = next;
             }
-            values[columnIndex] = new String(utf8, StandardCharsets.UTF_8);
+            PhysicalType physical = physicalTypes[columnIndex];
+            values[columnIndex] = physical == PhysicalType.VARBINARY || physical == PhysicalType.BINARY
+                    ? utf8 : new String(utf8, StandardCharsets.UTF_8);
         }
         return position;
     }

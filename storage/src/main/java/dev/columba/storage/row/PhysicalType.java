@@ -19,7 +19,13 @@ enum PhysicalType {
     /** DECIMAL of precision 19..38: the unscaled value as a signed 128-bit integer. */
     DECIMAL128(16),
     VARCHAR(-1),
-    CHAR(-1);
+    CHAR(-1),
+    /** VARBINARY: its bytes, in the variable-length section. */
+    VARBINARY(-1),
+    /** BINARY(n): its bytes zero-padded to n, in the variable-length section. */
+    BINARY(-1),
+    /** UUID: its 16 bytes, most significant first, in the fixed-width section. */
+    UUID(16);
 
     /** The largest DECIMAL precision whose unscaled values all fit a {@code long}: 10^18 - 1 < 2^63. */
     static final int MAX_DECIMAL64_PRECISION = 18;
@@ -39,6 +45,9 @@ enum PhysicalType {
             case SqlType.DecimalType decimal -> decimal.precision() <= MAX_DECIMAL64_PRECISION ? DECIMAL64 : DECIMAL128;
             case SqlType.VarcharType ignored -> VARCHAR;
             case SqlType.CharType ignored -> CHAR;
+            case SqlType.VarbinaryType ignored -> VARBINARY;
+            case SqlType.BinaryType ignored -> BINARY;
+            case SqlType.UuidType ignored -> UUID;
             case SqlType.DateType ignored -> DATE;
             case SqlType.TimestampType ignored -> TIMESTAMP;
         };

@@ -23,6 +23,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -32,19 +33,19 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
-import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VarBinaryVector;
 
 /**
  * Encodes and decodes the rows of one table in row format version 1 ({@code docs/format/row.md}).
  *
  * <p>A row is a header (version and flags, column count), a null bitmap, the fixed-width values in
- * column order, an end-offset table for the variable-length values (VARCHAR, CHAR), an optional
+ * column order, an end-offset table for the variable-length values (VARCHAR, CHAR, VARBINARY, BINARY), an optional
  * out-of-row bitmap and the variable-length bytes. Everything before the offset table sits at a
  * position the schema fixes, so reading one fixed-width column costs a header check and one load,
  * and a variable-length column two more loads: a scan decodes only the columns it projects.
  *
- * <p>Values go in and come out as the Java objects {@link SqlType} documents; a VARCHAR or CHAR
- * column may instead hold a {@link LobRef} when the storage layer keeps its bytes on overflow pages.
+ * <p>Values go in and come out as the Java objects {@link SqlType} documents; a VARCHAR, CHAR,
+ * VARBINARY or BINARY column may instead hold a {@link LobRef} when the storage layer keeps its bytes on overflow pages.
  * The primitive decoders ({@link #decodeInt}, {@link #decodeLong}, {@link #decodeDouble}, ...) read
  * fixed-width values without boxing, for vectorized scans.
  *
@@ -58,6 +59,8 @@ import org.apache.arrow.vector.VarCharVector;
  */
 public final class RowCodec {
     /** The row format's little-endian values written into a row's own array ({@link #encode(RowColumns, int, int)}). */
+    /** A UUID's halves, big-endian so that the stored bytes are the UUID's bytes in the order its text writes them. */
+    private static final ValueLayout.OfLong UUID_HALF = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final VarHandle ARRAY_SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -229,6 +232,9 @@ public final class RowCodec {
                 case DECIMAL128 -> ColumnValues.decimal(columns.value(columnIndex, row), decimalType(columnIndex),
                         labels[columnIndex]);
                 case VARCHAR, CHAR -> variableBytes += storedLength(columns, columnIndex, row);
+                case VARBINARY, BINARY -> variableBytes += storedLength(columnIndex,
+                        ColumnValues.binary(columns.value(columnIndex, row), characterLimits[columnIndex], labels[columnIndex]));
+                case UUID -> ColumnValues.uuid(columns.value(columnIndex, row), labels[columnIndex]);
                 case BOOLEAN, INT, DATE, BIGINT, TIMESTAMP, DOUBLE -> {
                 }
             }
@@ -286,14 +292,32 @@ public final class RowCodec {
                             dataPosition += padding;
                         }
                     }
-                    int slot = offsetTableStart + variableIndexes[columnIndex] * offsetBytes;
-                    if (wide) {
-                        ARRAY_INT.set(target, slot, dataPosition);
+                    setEndOffset(target, columnIndex, offsetBytes, wide, dataPosition);
+                }
+                case VARBINARY, BINARY -> {
+                    if (!isNull) {
+                        dataPosition += (int) writeBinary(columnIndex, (byte[]) columns.value(columnIndex, row),
+                                MemorySegment.ofArray(target), dataPosition);
+                    }
+                    setEndOffset(target, columnIndex, offsetBytes, wide, dataPosition);
+                }
+                case UUID -> {
+                    if (isNull) {
+                        Arrays.fill(target, position, position + PhysicalType.UUID.width(), (byte) 0);
                     } else {
-                        ARRAY_SHORT.set(target, slot, (short) dataPosition);
+                        writeUuid((java.util.UUID) columns.value(columnIndex, row), MemorySegment.ofArray(target), position);
                     }
                 }
             }
+        }
+    }
+
+    private void setEndOffset(byte[] target, int columnIndex, int offsetBytes, boolean wide, int dataPosition) {
+        int slot = offsetTableStart + variableIndexes[columnIndex] * offsetBytes;
+        if (wide) {
+            ARRAY_INT.set(target, slot, dataPosition);
+        } else {
+            ARRAY_SHORT.set(target, slot, (short) dataPosition);
         }
     }
 
@@ -330,8 +354,10 @@ public final class RowCodec {
         long[] candidates = new long[variableCount];
         int candidateCount = 0;
         for (int columnIndex = 0; columnIndex < columnCount; columnIndex++) {
-            if (variableIndexes[columnIndex] >= 0 && values[columnIndex] instanceof String text) {
-                long size = storedLength(columnIndex, text);
+            if (variableIndexes[columnIndex] >= 0 && (values[columnIndex] instanceof String
+                    || values[columnIndex] instanceof byte[])) {
+                long size = values[columnIndex] instanceof String text ? storedLength(columnIndex, text)
+                        : storedLength(columnIndex, (byte[]) values[columnIndex]);
                 if (size > LOB_REF_BYTES) {
                     candidates[candidateCount++] = size << 16 | (0xFFFF - variableIndexes[columnIndex]);
                 }
@@ -364,6 +390,12 @@ public final class RowCodec {
         if (value == null) {
             throw new IllegalArgumentException(labels[columnIndex] + ": NULL is never stored out of row");
         }
+        if (isBinary(columnIndex)) {
+            byte[] binary = ColumnValues.binary(value, characterLimits[columnIndex], labels[columnIndex]);
+            byte[] bytes = new byte[(int) storedLength(columnIndex, binary)];
+            writeBinary(columnIndex, binary, MemorySegment.ofArray(bytes), 0);
+            return bytes;
+        }
         String text = ColumnValues.string(value, characterLimits[columnIndex], labels[columnIndex]);
         long length = storedLength(columnIndex, text);
         if (length > RowFormat.MAX_ROW_BYTES) {
@@ -382,7 +414,7 @@ public final class RowCodec {
      */
     public Object valueFromLobBytes(int columnIndex, byte[] bytes) {
         checkVariable(columnIndex, "valueFromLobBytes");
-        return new String(bytes, StandardCharsets.UTF_8);
+        return isBinary(columnIndex) ? bytes : new String(bytes, StandardCharsets.UTF_8);
     }
 
     // ---- Decoding ------------------------------------------------------------------------------
@@ -510,8 +542,10 @@ public final class RowCodec {
                 }
                 case DECIMAL128 -> setDecimal128((DecimalVector) vector, position, source.get(ROW_LONG, at),
                         source.get(ROW_LONG, at + Long.BYTES));
-                case VARCHAR, CHAR -> {
-                    VarCharVector strings = (VarCharVector) vector;
+                case UUID -> ((VarBinaryVector) vector).setSafe(position,
+                        source.asSlice(at, PhysicalType.UUID.width()).asByteBuffer(), 0, PhysicalType.UUID.width());
+                case VARCHAR, CHAR, VARBINARY, BINARY -> {
+                    BaseVariableWidthVector strings = (BaseVariableWidthVector) vector;
                     if (outOfRowBit(source, rowOffset, flags, variableIndexes[columnIndex])) {
                         strings.setSafe(position, lobs.read((LobRef) decodeVariable(source, rowOffset, flags, columnIndex)));
                     } else {
@@ -646,10 +680,13 @@ public final class RowCodec {
                 case TIMESTAMP -> ColumnValues.micros(value, label);
                 case DOUBLE -> ColumnValues.doubleValue(value, label);
                 case DECIMAL64, DECIMAL128 -> ColumnValues.decimal(value, decimalType(columnIndex), label);
-                case VARCHAR, CHAR -> {
+                case UUID -> ColumnValues.uuid(value, label);
+                case VARCHAR, CHAR, VARBINARY, BINARY -> {
                     if (value instanceof LobRef reference) {
                         checkLobRef(columnIndex, reference);
                         variableBytes += LOB_REF_BYTES;
+                    } else if (isBinary(columnIndex)) {
+                        variableBytes += storedLength(columnIndex, ColumnValues.binary(value, characterLimits[columnIndex], label));
                     } else {
                         String text = ColumnValues.string(value, characterLimits[columnIndex], label);
                         variableBytes += storedLength(columnIndex, text);
@@ -661,8 +698,8 @@ public final class RowCodec {
     }
 
     private void checkLobRef(int columnIndex, LobRef reference) {
-        // Four UTF-8 bytes per character at most.
-        long maxBytes = 4L * characterLimits[columnIndex];
+        // Four UTF-8 bytes per character at most; a binary string's limit is in bytes.
+        long maxBytes = (isBinary(columnIndex) ? 1L : 4L) * characterLimits[columnIndex];
         if (reference.byteLength() > maxBytes) {
             throw new ColumbaException(ErrorCode.STRING_TOO_LONG, labels[columnIndex] + " cannot hold an out-of-row value of "
                     + reference.byteLength() + " bytes, more than " + maxBytes + ": " + reference);
@@ -704,6 +741,15 @@ public final class RowCodec {
                 : length;
     }
 
+    /** Bytes of a checked binary string in the row or on overflow pages: BINARY padded with zero bytes. */
+    private long storedLength(int columnIndex, byte[] bytes) {
+        return physicalTypes[columnIndex] == PhysicalType.BINARY ? characterLimits[columnIndex] : bytes.length;
+    }
+
+    private boolean isBinary(int columnIndex) {
+        return physicalTypes[columnIndex] == PhysicalType.VARBINARY || physicalTypes[columnIndex] == PhysicalType.BINARY;
+    }
+
     /** Writes a checked row of {@code size} bytes; {@link #measureVariableBytes} has run. */
     private void write(Object[] values, MemorySegment target, long rowOffset, int size, boolean outOfRow) {
         boolean wide = size > RowFormat.MAX_NARROW_ROW_BYTES;
@@ -738,6 +784,8 @@ public final class RowCodec {
                 target.set(ROW_LONG, dataPosition, reference.firstPageId());
                 target.set(ROW_LONG, dataPosition + Long.BYTES, reference.byteLength());
                 dataPosition += LOB_REF_BYTES;
+            } else if (value instanceof byte[] bytes) {
+                dataPosition += writeBinary(columnIndex, bytes, target, dataPosition);
             } else if (value != null) {
                 dataPosition += writeString(columnIndex, (String) value, target, dataPosition);
             }
@@ -767,8 +815,22 @@ public final class RowCodec {
                 target.set(ROW_LONG, position, ColumnValues.unscaledLow(decimal));
                 target.set(ROW_LONG, position + Long.BYTES, ColumnValues.unscaledHigh(decimal));
             }
-            case VARCHAR, CHAR -> throw new IllegalStateException(label + " is not fixed-width");
+            case UUID -> writeUuid(ColumnValues.uuid(value, label), target, position);
+            case VARCHAR, CHAR, VARBINARY, BINARY -> throw new IllegalStateException(label + " is not fixed-width");
         }
+    }
+
+    private static void writeUuid(java.util.UUID uuid, MemorySegment target, long position) {
+        target.set(UUID_HALF, position, uuid.getMostSignificantBits());
+        target.set(UUID_HALF, position + Long.BYTES, uuid.getLeastSignificantBits());
+    }
+
+    /** Writes a checked binary string as stored (BINARY padded with zero bytes) and returns its length in bytes. */
+    private long writeBinary(int columnIndex, byte[] bytes, MemorySegment target, long position) {
+        MemorySegment.copy(bytes, 0, target, ValueLayout.JAVA_BYTE, position, bytes.length);
+        long stored = storedLength(columnIndex, bytes);
+        fillZero(target, position + bytes.length, (int) (stored - bytes.length));
+        return stored;
     }
 
     /** Writes a checked string as stored (CHAR padded) and returns its length in bytes. */
@@ -888,7 +950,8 @@ public final class RowCodec {
             case DECIMAL64 -> BigDecimal.valueOf(source.get(ROW_LONG, position), scales[columnIndex]);
             case DECIMAL128 -> ColumnValues.decimalOf(
                     source.get(ROW_LONG, position + Long.BYTES), source.get(ROW_LONG, position), scales[columnIndex]);
-            case VARCHAR, CHAR -> decodeVariable(source, rowOffset, flags, columnIndex);
+            case UUID -> new java.util.UUID(source.get(UUID_HALF, position), source.get(UUID_HALF, position + Long.BYTES));
+            case VARCHAR, CHAR, VARBINARY, BINARY -> decodeVariable(source, rowOffset, flags, columnIndex);
         };
     }
 
@@ -897,7 +960,8 @@ public final class RowCodec {
         long start = span >>> 32;
         long length = (span & 0xFFFF_FFFFL) - start;
         if (!outOfRowBit(source, rowOffset, flags, variableIndexes[columnIndex])) {
-            return Utf8.decode(source, rowOffset + start, (int) length);
+            return isBinary(columnIndex) ? source.asSlice(rowOffset + start, length).toArray(ValueLayout.JAVA_BYTE)
+                    : Utf8.decode(source, rowOffset + start, (int) length);
         }
         if (length != LOB_REF_BYTES) {
             throw corrupt(rowOffset, labels[columnIndex] + " is out of row but holds " + length + " bytes instead of a "

@@ -15,7 +15,7 @@ import dev.columba.core.type.SqlType;
  *   <li>{@link #bytes}, {@link #valueStart}, {@link #valueEnd}: VARCHAR and CHAR, valid UTF-8
  *       (a CHAR blank-padded to its length, as store assignment leaves it);</li>
  *   <li>{@link #value}: any column as its Java value (see {@link SqlType}) — the only accessor of a
- *       DECIMAL of precision above 18, and what a codec falls back on for a row it cannot encode
+ *       DECIMAL of precision above 18 and of VARBINARY, BINARY and UUID, and what a codec falls back on for a row it cannot encode
  *       from the primitive forms (one with values to move out of row).</li>
  * </ul>
  * A value is meaningful only when {@link #isNull} is false. The codecs check what the Java-value

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The catalog entries' bytes, pinned (docs/format/catalog.md): version 1's table and index, which
  * versions 2 to 4 still write, version 2's view, version 3's partition function and scheme, and
- * version 4's index with a descending key column, and version 5's login. A failure here means the format changed: bump the
+ * version 4's index with a descending key column, version 5's login, and version 7's table with
+ * binary and UUID columns. A failure here means the format changed: bump the
  * version and add a History entry, or undo the change. The corrupt cases expect their exact error.
  */
 class CatalogFormatGoldenTest {
@@ -58,6 +59,27 @@ class CatalogFormatGoldenTest {
     private static final String SYSADMIN_V6 = "06" + LOGIN_V5.substring(2) + "01";
     private static final CatalogEntry.Login SYSADMIN = new CatalogEntry.Login(106, "alice", VERIFIER, true);
 
+    private static final String BINARY_TABLE_V7 = "07" + "01" + "0000006b" + "0001" + "74" + "01" + "00"
+            + "0000000000000000" + "0000000000000006" + "0000000000000000" + "0000" + "0003"
+            + "0001" + "62" + "01" + "0a" + "00000008"
+            + "0001" + "66" + "01" + "0b" + "00000004"
+            + "0001" + "75" + "00" + "0c" + "0000";
+    private static final CatalogEntry.Table BINARY_TABLE = new CatalogEntry.Table(107, "t",
+            TableSchema.of(Column.nullable("b", SqlType.varbinary(8)), Column.nullable("f", SqlType.binary(4)),
+                    Column.notNull("u", SqlType.UUID)),
+            CatalogEntry.Organization.HEAP, List.of(), false, 0, 6, Map.of(), 0);
+
+    @Test
+    void aTableWithBinaryOrUuidColumnsIsAVersionSevenEntry() {
+        assertEquals(BINARY_TABLE_V7, HEX.formatHex(CatalogFormat.encode(BINARY_TABLE)));
+        assertEquals(BINARY_TABLE, CatalogFormat.decode(HEX.parseHex(BINARY_TABLE_V7)));
+        // Without those types a table keeps version 1's bytes (tablesAndIndexesKeepVersionOnesBytes).
+        ColumbaException corrupt = assertThrows(ColumbaException.class,
+                () -> CatalogFormat.decode(HEX.parseHex("01" + BINARY_TABLE_V7.substring(2))));
+        assertEquals("[INDEX_CORRUPT] catalog entry of version 1 has type code 10, which needs version 7",
+                corrupt.getMessage());
+    }
+
     @Test
     void aLoginIsAVersionFiveEntry() {
         assertEquals(LOGIN_V5, HEX.formatHex(CatalogFormat.encode(LOGIN)));
@@ -81,7 +103,7 @@ class CatalogFormatGoldenTest {
         assertEquals("[INDEX_CORRUPT] catalog entry of login alice has server roles 3, of which only 1 (sysadmin)"
                 + " is defined", unknownRole.getMessage());
         ColumbaException tooNew = assertThrows(ColumbaException.class,
-                () -> CatalogFormat.decode(HEX.parseHex("07" + LOGIN_V5.substring(2) + "01")));
+                () -> CatalogFormat.decode(HEX.parseHex("08" + LOGIN_V5.substring(2) + "01")));
         assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
     }
 
@@ -144,9 +166,9 @@ class CatalogFormatGoldenTest {
     @Test
     void aNewerVersionIsTooNew() {
         ColumbaException tooNew = assertThrows(ColumbaException.class,
-                () -> CatalogFormat.decode(HEX.parseHex("07" + VIEW_V2.substring(2))));
+                () -> CatalogFormat.decode(HEX.parseHex("08" + VIEW_V2.substring(2))));
         assertEquals(ErrorCode.FORMAT_TOO_NEW, tooNew.errorCode());
-        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 7, newer than this build (6)", tooNew.getMessage());
+        assertEquals("[FORMAT_TOO_NEW] catalog entry has format version 8, newer than this build (7)", tooNew.getMessage());
     }
 
     @Test

@@ -39,6 +39,44 @@ class KeyCodecTest {
         });
     }
 
+    /**
+     * Binary strings and UUIDs as key columns, alone and after others: the byte order is their
+     * SQL order (unsigned bytes, BINARY with its zero padding), keys decode to the canonical values
+     * and a prefix bounds exactly the keys that start with it. Zero bytes, each escaped, are common.
+     */
+    @Test
+    void binaryAndUuidKeysOrderDecodeAndBound() throws Exception {
+        Seeds.run("binaryAndUuidKeysOrderDecodeAndBound", random -> {
+            RandomValues values = new RandomValues(random);
+            List<List<SqlType>> shapes = List.of(List.of(SqlType.varbinary(12)), List.of(SqlType.binary(5)),
+                    List.of(SqlType.UUID), List.of(SqlType.varbinary(3), SqlType.INT), List.of(SqlType.UUID, SqlType.binary(2)));
+            for (List<SqlType> types : shapes) {
+                KeyCodec codec = new KeyCodec(types);
+                List<Object[]> keys = randomKeys(codec, values, 200);
+                assertOrderAgrees(codec, keys);
+                for (Object[] key : keys) {
+                    Object[] expected = new Object[key.length];
+                    for (int columnIndex = 0; columnIndex < key.length; columnIndex++) {
+                        expected[columnIndex] = SqlOrder.keyCanonical(types.get(columnIndex), key[columnIndex]);
+                    }
+                    byte[] encoded = codec.encode(key);
+                    assertEquals(encoded.length, codec.encodedLength(key));
+                    assertArrayEquals(expected, codec.decode(encoded));
+                    Object[] prefix = Arrays.copyOf(key, 1);
+                    byte[] lower = codec.prefixLowerBound(prefix);
+                    byte[] upper = codec.prefixUpperBound(prefix);
+                    for (Object[] other : keys) {
+                        byte[] otherEncoded = codec.encode(other);
+                        boolean inRange = Arrays.compareUnsigned(lower, otherEncoded) <= 0
+                                && Arrays.compareUnsigned(otherEncoded, upper) < 0;
+                        assertEquals(SqlOrder.compareKeys(types.subList(0, 1), prefix, Arrays.copyOf(other, 1)) == 0, inRange,
+                                () -> "key " + Arrays.deepToString(other) + " against prefix " + Arrays.deepToString(prefix));
+                    }
+                }
+            }
+        });
+    }
+
     @Test
     void compositeByteOrderIsSqlOrder() throws Exception {
         Seeds.run("compositeByteOrderIsSqlOrder", random -> {

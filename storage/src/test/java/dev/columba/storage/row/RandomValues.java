@@ -126,7 +126,20 @@ final class RandomValues {
                 default -> Values.microsToTimestamp(Math.max(MIN_TIMESTAMP_MICROS, random.nextLong()))
                         .plusNanos(random.nextInt(1000));
             };
+            case SqlType.VarbinaryType varbinary -> bytes(random.nextInt(Math.min(varbinary.maxLength(), 16) + 1), kind);
+            case SqlType.BinaryType binary -> bytes(random.nextInt(binary.length() + 1), kind);
+            case SqlType.UuidType ignored -> kind == 0 ? pick(new java.util.UUID(0, 0), new java.util.UUID(-1, -1))
+                    : new java.util.UUID(random.nextLong(), random.nextLong());
         };
+    }
+
+    /** {@code length} bytes: zeros (each escaped in a key) at the edge, else random. */
+    private byte[] bytes(int length, int kind) {
+        byte[] bytes = new byte[length];
+        if (kind != 0) {
+            random.nextBytes(bytes);
+        }
+        return bytes;
     }
 
     /** A string of at most {@code maxCodePoints} code points. */

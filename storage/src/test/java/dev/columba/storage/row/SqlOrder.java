@@ -44,6 +44,10 @@ final class SqlOrder {
             case SqlType.CharType ignored -> compareCodePoints((String) canonicalLeft, (String) canonicalRight);
             case SqlType.DateType ignored -> ((LocalDate) canonicalLeft).compareTo((LocalDate) canonicalRight);
             case SqlType.TimestampType ignored -> ((LocalDateTime) canonicalLeft).compareTo((LocalDateTime) canonicalRight);
+            case SqlType.VarbinaryType ignored -> java.util.Arrays.compareUnsigned((byte[]) canonicalLeft, (byte[]) canonicalRight);
+            case SqlType.BinaryType ignored -> java.util.Arrays.compareUnsigned((byte[]) canonicalLeft, (byte[]) canonicalRight);
+            case SqlType.UuidType ignored -> java.util.Arrays.compareUnsigned(Values.uuidToBytes((java.util.UUID) canonicalLeft),
+                    Values.uuidToBytes((java.util.UUID) canonicalRight));
         };
     }
 
