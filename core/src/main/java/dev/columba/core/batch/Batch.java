@@ -3,9 +3,11 @@ package dev.columba.core.batch;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -62,7 +64,7 @@ public final class Batch implements AutoCloseable {
                         new FieldType(column.nullable(), column.type().arrowType(), null), null).createVector(allocator);
             }
         } catch (RuntimeException e) {
-            closeAll(vectors, e);
+            AutoCloseables.close(e, vectors); // those made so far (the rest are null)
             throw e;
         }
         return new Batch(vectors, 0, true);
@@ -72,19 +74,6 @@ public final class Batch implements AutoCloseable {
     public static Batch of(List<FieldVector> vectors) {
         return new Batch(vectors.toArray(new FieldVector[0]), vectors.isEmpty() ? 0 : vectors.getFirst().getValueCount(),
                 true);
-    }
-
-    /** Closes the vectors made so far after {@code failure}, adding what closing throws to it. */
-    private static void closeAll(FieldVector[] vectors, RuntimeException failure) {
-        for (FieldVector vector : vectors) {
-            if (vector != null) {
-                try {
-                    vector.close();
-                } catch (RuntimeException closing) {
-                    failure.addSuppressed(closing);
-                }
-            }
-        }
     }
 
     /**
@@ -297,20 +286,12 @@ public final class Batch implements AutoCloseable {
     @Override
     public void close() {
         if (ownsVectors) {
-            RuntimeException failure = null;
-            for (FieldVector vector : vectors) {
-                try {
-                    vector.close();
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
+            try {
+                AutoCloseables.close(Arrays.asList(vectors));
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("closing a batch's vectors failed", e); // vectors throw none
             }
         }
     }
