@@ -3,14 +3,15 @@ package dev.columba.core.batch;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The unit of batch-mode execution: Arrow vectors of equal length, one per column, plus an
@@ -24,9 +25,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class Batch implements AutoCloseable {
     /**
-     * An owned batch's root, made with it; a view's, made only if someone asks ({@link #root}):
-     * a root indexes its vectors in a map keyed by their fields, and hashing the fields of every
-     * view (a projection's, a filter's, per batch) cost 4% of TPC-H Q6.
+     * The batch's root, made only if someone asks ({@link #root}): a root indexes its vectors in a
+     * map keyed by their fields, and hashing the fields of every view (a projection's, a filter's,
+     * per batch) cost 4% of TPC-H Q6. An owned batch does not make one either: every root makes an
+     * Arrow {@code Schema}, whose class initialiser builds a Jackson {@code ObjectMapper}, a fifth
+     * of a JVM's first statement (bench/results/plan11c-20261127.md), which nothing on the
+     * statement path needs.
      */
     private VectorSchemaRoot root;
     private final boolean ownsVectors;
@@ -43,16 +47,8 @@ public final class Batch implements AutoCloseable {
     private int selectedCount;
     private boolean selective;
 
-    private Batch(VectorSchemaRoot root) {
-        this.root = root;
-        this.ownsVectors = true;
-        this.vectors = root.getFieldVectors().toArray(new FieldVector[0]);
-        this.columnCount = vectors.length;
-        this.rowCount = root.getRowCount();
-    }
-
-    private Batch(FieldVector[] vectors, int rowCount) {
-        this.ownsVectors = false;
+    private Batch(FieldVector[] vectors, int rowCount, boolean ownsVectors) {
+        this.ownsVectors = ownsVectors;
         this.vectors = vectors;
         this.columnCount = vectors.length;
         this.rowCount = rowCount;
@@ -60,16 +56,24 @@ public final class Batch implements AutoCloseable {
 
     /** An empty batch with one vector per column of {@code schema}, allocated from {@code allocator}. */
     public static Batch create(TableSchema schema, BufferAllocator allocator) {
-        List<Field> fields = new ArrayList<>(schema.size());
-        for (Column column : schema.columns()) {
-            fields.add(new Field(column.name(), new FieldType(column.nullable(), column.type().arrowType(), null), null));
+        FieldVector[] vectors = new FieldVector[schema.size()];
+        try {
+            for (int columnIndex = 0; columnIndex < vectors.length; columnIndex++) {
+                Column column = schema.column(columnIndex);
+                vectors[columnIndex] = new Field(column.name(),
+                        new FieldType(column.nullable(), column.type().arrowType(), null), null).createVector(allocator);
+            }
+        } catch (RuntimeException e) {
+            AutoCloseables.close(e, vectors); // those made so far (the rest are null)
+            throw e;
         }
-        return new Batch(VectorSchemaRoot.create(new Schema(fields), allocator));
+        return new Batch(vectors, 0, true);
     }
 
-    /** Wraps existing vectors (which the batch then owns). */
+    /** Wraps existing vectors (which the batch then owns); its row count is the first vector's value count. */
     public static Batch of(List<FieldVector> vectors) {
-        return new Batch(new VectorSchemaRoot(vectors));
+        return new Batch(vectors.toArray(new FieldVector[0]), vectors.isEmpty() ? 0 : vectors.getFirst().getValueCount(),
+                true);
     }
 
     /**
@@ -84,7 +88,7 @@ public final class Batch implements AutoCloseable {
                         + " values, fewer than the view's " + rowCount + " rows");
             }
         }
-        Batch batch = new Batch(columns, rowCount);
+        Batch batch = new Batch(columns, rowCount, false);
         batch.selectedCount = rowCount;
         return batch;
     }
@@ -182,7 +186,13 @@ public final class Batch implements AutoCloseable {
         if (!ownsVectors) {
             throw new IllegalStateException("the row count of a view is fixed");
         }
-        root.setRowCount(rows);
+        if (root != null) {
+            root.setRowCount(rows);
+        } else {
+            for (FieldVector vector : vectors) {
+                vector.setValueCount(rows);
+            }
+        }
         rowCount = rows;
         selective = false;
         selectedCount = rows;
@@ -276,7 +286,13 @@ public final class Batch implements AutoCloseable {
     @Override
     public void close() {
         if (ownsVectors) {
-            root.close();
+            try {
+                AutoCloseables.close(Arrays.asList(vectors));
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("closing a batch's vectors failed", e); // vectors throw none
+            }
         }
     }
 }

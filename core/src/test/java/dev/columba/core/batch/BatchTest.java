@@ -44,6 +44,42 @@ class BatchTest {
         }
     }
 
+    /**
+     * An owned batch makes its root only when asked (no Arrow {@code Schema} on the statement
+     * path): the vectors' value counts follow {@code setRowCount} before and after, the root made
+     * late has the batch's fields and row count, and closing releases the vectors either way.
+     */
+    @Test
+    void anOwnedBatchsRootIsMadeOnlyWhenAskedAndFollowsItsRowCount() {
+        try (Memory memory = new Memory(64 << 20)) {
+            BufferAllocator allocator = memory.child("test", 16 << 20);
+            TableSchema schema = TableSchema.of(Column.notNull("id", SqlType.INT), Column.nullable("name", SqlType.varchar(10)));
+            try (Batch batch = Batch.create(schema, allocator)) {
+                IntVector ids = (IntVector) batch.column(0);
+                assertEquals("id", ids.getField().getName());
+                assertFalse(ids.getField().isNullable());
+                assertTrue(batch.column(1).getField().isNullable());
+                ids.allocateNew(4);
+                ((VarCharVector) batch.column(1)).allocateNew(4);
+                batch.setRowCount(3);
+                assertEquals(3, ids.getValueCount());
+                assertEquals(3, batch.column(1).getValueCount());
+                assertEquals(3, batch.root().getRowCount());
+                assertEquals(java.util.List.of("id", "name"), batch.root().getSchema().getFields().stream()
+                        .map(org.apache.arrow.vector.types.pojo.Field::getName).toList());
+                batch.setRowCount(2);
+                assertEquals(2, batch.root().getRowCount());
+                assertEquals(2, ids.getValueCount());
+            }
+            try (Batch unused = Batch.create(schema, allocator)) {
+                ((IntVector) unused.column(0)).allocateNew(8);
+                assertTrue(allocator.getAllocatedMemory() > 0);
+            }
+            assertEquals(0, allocator.getAllocatedMemory(), "closing a batch that never made a root released its vectors");
+            allocator.close();
+        }
+    }
+
     @Test
     void aViewSharesVectorsItDoesNotOwnAndHasItsOwnSelection() {
         try (Memory memory = new Memory(64 << 20)) {

@@ -45,6 +45,19 @@ public final class IdentityFill {
         }
     }
 
+    /**
+     * The fill for the table a plan made against {@code planned} writes, or null if it has no
+     * identity column. Whether it has one is fixed by its DDL, so {@code planned} says so without
+     * reading the catalog (a look-up per INSERT otherwise); the last value handed out is read as
+     * {@code transaction} sees it.
+     */
+    public static IdentityFill of(Database database, Transaction transaction, CatalogEntry.Table planned) {
+        if (GeneratedColumns.of(planned.schema(), planned.options()).identity() < 0) {
+            return null;
+        }
+        return of(database, transaction, planned.objectId());
+    }
+
     /** The fill for table {@code objectId} as {@code transaction} sees it, or null if it has no identity column. */
     public static IdentityFill of(Database database, Transaction transaction, int objectId) {
         CatalogEntry.Table entry = entry(database, transaction, objectId);

@@ -24,6 +24,7 @@ import dev.columba.planner.plan.StatementEnvironment;
 import dev.columba.planner.schema.StatisticsStore;
 import dev.columba.planner.schema.TablePartitions;
 import dev.columba.storage.btree.ReadAheadOptions;
+import dev.columba.storage.catalog.CatalogEntry;
 import dev.columba.storage.table.TableCursor;
 import dev.columba.storage.table.TableScan;
 import dev.columba.storage.table.TableStore;
@@ -94,6 +95,9 @@ public final class TableModifyOperator implements Operator {
         int objectId();
 
         TableSchema schema();
+
+        /** The table's catalog entry as the plan saw it: its columns and options are as now (only DDL changes them). */
+        CatalogEntry.Table definition();
     }
 
     /**
@@ -122,6 +126,11 @@ public final class TableModifyOperator implements Operator {
         public TableSchema schema() {
             return table.schema();
         }
+
+        @Override
+        public CatalogEntry.Table definition() {
+            return table.definition();
+        }
     }
 
     public record ColumnstoreTarget(ColumnstoreTable table) implements Target {
@@ -138,6 +147,11 @@ public final class TableModifyOperator implements Operator {
         @Override
         public TableSchema schema() {
             return table.schema();
+        }
+
+        @Override
+        public CatalogEntry.Table definition() {
+            return table.definition();
         }
     }
 
@@ -573,7 +587,7 @@ public final class TableModifyOperator implements Operator {
     private long insert() {
         Transaction transaction = environment.transaction();
         Iterator<Object[]> rows = materialize ? drainSource().iterator() : sourceRows();
-        IdentityFill identity = IdentityFill.of(environment.database(), transaction, target.objectId());
+        IdentityFill identity = IdentityFill.of(environment.database(), transaction, target.definition());
         if (identity != null) {
             rows = identity.fill(rows);
         }
@@ -779,7 +793,7 @@ public final class TableModifyOperator implements Operator {
         }
         Transaction transaction = environment.transaction();
         IdentityFill identity = inserted.isEmpty() ? null
-                : IdentityFill.of(environment.database(), transaction, target.objectId());
+                : IdentityFill.of(environment.database(), transaction, target.definition());
         Iterator<Object[]> insertedRows = identity == null ? inserted.iterator() : identity.fill(inserted.iterator());
         Iterator<Object[]> insertChange = insertChanges.iterator();
         for (Iterator<Object[]> checked = checkNotNull(computeColumns(insertedRows), "MERGE"); checked.hasNext(); ) {

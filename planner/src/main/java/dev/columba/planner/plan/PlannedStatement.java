@@ -39,6 +39,8 @@ final class PlannedStatement implements PreparedStatementPlan {
     private final Optional<PointLookup> pointLookup;
     /** See {@link #identityColumns()}: found once here from the plan's column origins. */
     private final BitSet identityColumns;
+    /** See {@link #writesColumnstore()}: found once here. */
+    private final boolean writesColumnstore;
 
     PlannedStatement(RelNode root, RexBuilder rexBuilder, TableSchema schema, List<String> columnLabels, boolean modifies,
                      int[] objectIds, List<SqlType> parameterTypes, String explain, boolean reusable) {
@@ -56,6 +58,20 @@ final class PlannedStatement implements PreparedStatementPlan {
         this.reusable = reusable;
         this.pointLookup = pointLookupOf(root, schema, modifies);
         this.identityColumns = modifies ? new BitSet() : identityColumnsOf(root, schema.size());
+        this.writesColumnstore = modifies && writesColumnstore(root);
+    }
+
+    /** Whether {@code node} or a node below it changes a columnstore table. */
+    private static boolean writesColumnstore(RelNode node) {
+        if (node instanceof ColumbaTableModify modify && modify.writesColumnstore()) {
+            return true;
+        }
+        for (RelNode input : node.getInputs()) {
+            if (writesColumnstore(input)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The physical plan (for tests that look at its metadata). */
@@ -159,6 +175,11 @@ final class PlannedStatement implements PreparedStatementPlan {
     @Override
     public List<String> columnLabels() {
         return columnLabels;
+    }
+
+    @Override
+    public boolean writesColumnstore() {
+        return writesColumnstore;
     }
 
     @Override

@@ -42,6 +42,16 @@ public interface PreparedStatementPlan {
         return schema.columns().stream().map(dev.columba.core.schema.Column::name).toList();
     }
 
+    /**
+     * Whether the statement changes a columnstore table, whose rowgroup figures the session then
+     * gathers again (the planner reads no pages). Fixed by the plan: a table's organization changes
+     * only through DDL, after which no plan made before is run. False for a rowstore target, so a
+     * write to one costs no catalog look-up after it; a plan that does not know says it may.
+     */
+    default boolean writesColumnstore() {
+        return modifies();
+    }
+
     /** Whether executing it changes data (and so needs a write transaction). */
     boolean modifies();
 

@@ -131,6 +131,11 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
         return getTable().unwrap(ColumbaTable.class);
     }
 
+    /** Whether the table this statement changes is a columnstore table (as planned; only DDL changes that). */
+    public boolean writesColumnstore() {
+        return target() instanceof ColumnstoreTableAdapter;
+    }
+
     /** Whether INSERT reads only literal rows (a columnstore then takes the delta store, not the bulk path). */
     private boolean literalSource() {
         RelNode input = getInput();

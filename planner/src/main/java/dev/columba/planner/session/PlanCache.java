@@ -115,7 +115,7 @@ final class PlanCache {
     /**
      * A cached plan and how it was used.
      *
-     * @param modifiedTable  the table an INSERT/UPDATE/DELETE/MERGE writes (for the statistics the session gathers after)
+     * @param modifiedTable  the columnstore table an INSERT/UPDATE/DELETE/MERGE writes (for the statistics the session gathers after); empty for a rowstore one
      * @param bindings       for a plan made by simple parameterization, how each literal binds to its parameter; else empty
      * @param planningNanos  how long planning took
      */

@@ -101,8 +101,11 @@ public final class Catalog {
     public void adjustRowCounts(WriteSet writes, Allocator allocator, java.util.Map<Integer, Long> changes,
                                 IoCounters counters) {
         for (java.util.Map.Entry<Integer, Long> change : changes.entrySet()) {
+            if (change.getValue() == 0) {
+                continue; // an UPDATE's delete and insert: nothing to read or write at its commit
+            }
             CatalogEntry entry = byId(writes, change.getKey(), counters).orElse(null);
-            if (entry instanceof CatalogEntry.Table table && change.getValue() != 0) {
+            if (entry instanceof CatalogEntry.Table table) {
                 put(writes, allocator, CatalogEntry.withRowCount(table, Math.max(0, table.rowCount() + change.getValue())),
                         counters);
             }

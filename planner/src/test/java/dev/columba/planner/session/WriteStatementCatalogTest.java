@@ -1,0 +1,135 @@
+package dev.columba.planner.session;
+
+import static dev.columba.planner.session.SessionRows.query;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.columba.core.stats.IoCounters;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a write statement takes from its plan instead of the catalog: whether its table is a
+ * columnstore (whose rowgroup figures are gathered again after it) and whether the table has an
+ * IDENTITY column. Both hold only as long as the plan: each test changes the table under a
+ * statement another session keeps executing (DROP and re-CREATE of the same name, the other way
+ * round, DDL inside a transaction) and checks that the next execution follows the catalog; and
+ * that what does change with every statement, the identity's last value, is still read as the
+ * statement's transaction sees it (other sessions' inserts, a rollback).
+ */
+class WriteStatementCatalogTest {
+    private static final String INSERT = "INSERT INTO t (v) VALUES (?)";
+
+    @TempDir
+    Path directory;
+
+    private Engine engine;
+    private Session writer;
+    private Session other;
+
+    @BeforeEach
+    void open() {
+        engine = SessionRows.open(directory);
+        writer = engine.openSession();
+        other = engine.openSession();
+    }
+
+    @AfterEach
+    void close() {
+        writer.close();
+        other.close();
+        engine.close();
+    }
+
+    private long insert(Session session, int value) {
+        return ((StatementResult.Update) session.execute(INSERT, Arrays.asList(value))).count();
+    }
+
+    private int objectId(String table) {
+        return engine.database().catalog().byName(engine.database().bufferPool(), table, new IoCounters())
+                .orElseThrow().objectId();
+    }
+
+    /** Rows the statistics know in table {@code name}'s rowgroups (delta rows included while few). */
+    private long gatheredRows(String name) {
+        return engine.statistics().columnstore(objectId(name)).orElseThrow().liveRows();
+    }
+
+    @Test
+    void aTableReCreatedAsColumnstoreHasItsFiguresGatheredAfterTheSameInsert() {
+        writer.execute("CREATE TABLE t (id BIGINT, v INT)");
+        for (int value = 1; value <= 3; value++) {
+            assertEquals(1, insert(writer, value));
+        }
+        other.execute("DROP TABLE t");
+        other.execute("CREATE TABLE t (id BIGINT, v INT) WITH (storage = columnstore)");
+        assertEquals(0, gatheredRows("t"), "gathered when created");
+        for (int value = 1; value <= 2; value++) {
+            assertEquals(1, insert(writer, value));
+            assertEquals(value, gatheredRows("t"), "gathered again after insert " + value);
+        }
+    }
+
+    @Test
+    void aColumnstoreReCreatedAsRowstoreIsWrittenWithoutItsOldFigures() {
+        writer.execute("CREATE TABLE t (id BIGINT, v INT) WITH (storage = columnstore)");
+        assertEquals(1, insert(writer, 1));
+        assertEquals(1, gatheredRows("t"));
+        other.execute("DROP TABLE t");
+        other.execute("CREATE TABLE t (id BIGINT, v INT)");
+        assertEquals(1, insert(writer, 2));
+        assertEquals(List.of(List.of(2)), query(writer, "SELECT v FROM t"));
+        assertEquals(java.util.Optional.empty(), engine.statistics().columnstore(objectId("t")));
+    }
+
+    @Test
+    void anIdentityColumnOfATableReCreatedWithTheSameNameIsFilled() {
+        writer.execute("CREATE TABLE t (id BIGINT, v INT)");
+        assertEquals(1, insert(writer, 1));
+        assertEquals(List.of(Arrays.asList(null, 1)), query(writer, "SELECT id, v FROM t"));
+        other.execute("DROP TABLE t");
+        other.execute("CREATE TABLE t (id BIGINT IDENTITY(100, 10) NOT NULL, v INT)");
+        assertEquals(1, insert(writer, 2));
+        assertEquals(1, insert(writer, 3));
+        assertEquals(List.of(List.of(100L, 2), List.of(110L, 3)), query(writer, "SELECT id, v FROM t ORDER BY id"));
+        // And the other way: the identity column gone, the statement inserts NULL ids again.
+        other.execute("DROP TABLE t");
+        other.execute("CREATE TABLE t (id BIGINT, v INT)");
+        assertEquals(1, insert(writer, 4));
+        assertEquals(List.of(Arrays.asList(null, 4)), query(writer, "SELECT id, v FROM t"));
+    }
+
+    @Test
+    void theIdentityValueComesFromTheCatalogAsEachStatementsTransactionSeesIt() {
+        writer.execute("CREATE TABLE t (id BIGINT IDENTITY(1, 1) NOT NULL, v INT) WITH (storage = columnstore)");
+        assertEquals(1, insert(writer, 1));
+        assertEquals(1, insert(other, 2));
+        assertEquals(1, insert(writer, 3));
+        writer.setAutoCommit(false);
+        assertEquals(1, insert(writer, 4));
+        writer.rollback();
+        writer.setAutoCommit(true);
+        assertEquals(1, insert(writer, 5));
+        assertEquals(List.of(List.of(1L, 1), List.of(2L, 2), List.of(3L, 3), List.of(4L, 5)),
+                query(writer, "SELECT id, v FROM t ORDER BY id"));
+    }
+
+    @Test
+    void aTableCreatedInTheStatementsTransactionIsWrittenAsThatTransactionSeesIt() {
+        writer.execute("CREATE TABLE t (id BIGINT, v INT)");
+        assertEquals(1, insert(writer, 1));
+        writer.setAutoCommit(false);
+        writer.execute("DROP TABLE t");
+        writer.execute("CREATE TABLE t (id BIGINT IDENTITY(7, 1) NOT NULL, v INT) WITH (storage = columnstore)");
+        assertEquals(1, insert(writer, 2));
+        assertEquals(1, insert(writer, 3));
+        writer.commit();
+        writer.setAutoCommit(true);
+        assertEquals(List.of(List.of(7L, 2), List.of(8L, 3)), query(writer, "SELECT id, v FROM t ORDER BY id"));
+        assertEquals(2, gatheredRows("t"));
+    }
+}
