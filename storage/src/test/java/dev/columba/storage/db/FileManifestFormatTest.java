@@ -80,21 +80,7 @@ class FileManifestFormatTest {
     void everyOneBitFlipOfAVersion2FileIsRefusedNamingTheFile() throws IOException {
         byte[] golden = golden(V2);
         Path file = dataDirectory().resolve(FileManifest.FILE_NAME);
-        int refused = 0;
-        for (int offset = 0; offset < golden.length; offset++) {
-            for (int bit = 0; bit < 8; bit++) {
-                byte[] damaged = golden.clone();
-                damaged[offset] ^= (byte) (1 << bit);
-                Files.write(file, damaged);
-                String flip = "offset " + offset + " bit " + bit;
-                ColumbaException error = assertThrows(ColumbaException.class, () -> FileManifest.read(dataDirectory()), flip);
-                assertEquals(ErrorCode.Category.CORRUPTION, error.errorCode().category(), () -> flip + ": " + error.getMessage());
-                assertTrue(error.getMessage().contains(file.toString()), () -> flip + ": " + error.getMessage());
-                assertArrayEquals(damaged, Files.readAllBytes(file), flip);
-                refused++;
-            }
-        }
-        assertEquals(golden.length * 8, refused);
+        SealedFileFlips.assertEachRefused(golden, file, () -> FileManifest.read(dataDirectory()));
     }
 
     /** A database with a version-1 manifest opens and closes leaving it as it is; the next ADD FILEGROUP writes version 2. */
