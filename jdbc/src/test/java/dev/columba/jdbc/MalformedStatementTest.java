@@ -286,6 +286,114 @@ class MalformedStatementTest {
         assertSessionGoesOn();
     }
 
+    /**
+     * Found by the 100,000-statement fuzzing run of seed 20261204 (bench/results/rel15e-20261127.md):
+     * AVG of a DECIMAL(38,19) was typed DECIMAL(38,29), nine integer digits, and an average of 10^9 or
+     * more did not fit its own type (XX000). An average keeps the argument's integer digits; a SUM
+     * past 38 digits stays 22003.
+     */
+    @Test
+    void anAverageOfAWideDecimalFitsItsType() throws SQLException {
+        try (ResultSet rows = statement.executeQuery("SELECT AVG(CAST(id AS DECIMAL(38,19)) * 1000000000),"
+                + " AVG(CAST(id AS DECIMAL(38,19))), AVG(dc) FROM t")) {
+            assertTrue(rows.next());
+            java.math.BigDecimal average = rows.getBigDecimal(1);
+            assertEquals(0, new java.math.BigDecimal("1500000000").compareTo(average), () -> "got " + average);
+            assertEquals(19, rows.getMetaData().getScale(1));
+            assertEquals(38, rows.getMetaData().getPrecision(1));
+            assertEquals(0, new java.math.BigDecimal("1.5").compareTo(rows.getBigDecimal(2)));
+            assertEquals(12, rows.getMetaData().getScale(3), "AVG of DECIMAL(10,2) keeps ten more digits of scale");
+        }
+        String sum = "SELECT SUM(CAST(generate_series AS DECIMAL(38,19)) * 1000000000000000000) FROM generate_series(1, 6)";
+        SQLException overflow = assertThrows(SQLException.class, () -> {
+            try (ResultSet rows = statement.executeQuery(sum)) {
+                while (rows.next()) {
+                    rows.getBigDecimal(1);
+                }
+            }
+        }, sum);
+        assertEquals(ErrorCode.VALUE_OUT_OF_RANGE.sqlState(), overflow.getSQLState(), overflow::getMessage);
+        assertTrue(overflow.getMessage().contains("passed 38 digits"), overflow::getMessage);
+        assertSessionGoesOn();
+    }
+
+    /**
+     * Found by the fuzzing run of seed 20261204 (twice): operators bind tighter than IN, so the parser
+     * reads {@code i IN (SELECT ...) * NULL} as IN of a product, and the converter asserted "not a
+     * query" (XX000).
+     */
+    @Test
+    void anOperatorAfterTheSubQueryOfInIsAStatementError() throws SQLException {
+        for (String sql : new String[] {"SELECT id FROM t WHERE i IN (SELECT i FROM t) * NULL",
+                "SELECT id FROM t WHERE i NOT IN (SELECT d FROM t WHERE d < 10) * NULL OR s IS NULL",
+                "SELECT id FROM t WHERE i = ANY (SELECT i FROM t) + 1"}) {
+            SQLException failure = failure(sql);
+            assertEquals(ErrorCode.INVALID_STATEMENT.sqlState(), failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("must be a list of values in parentheses or a sub-query"),
+                    failure.getMessage());
+            assertTrue(failure.getMessage().contains("at line 1, column "), failure.getMessage());
+        }
+        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM t WHERE i IN (SELECT i FROM t)"
+                + " AND i IN ((SELECT MIN(i) FROM t) * 6, 1) AND i = ANY (SELECT i FROM t)")) {
+            assertTrue(rows.next());
+            assertEquals(2, rows.getLong(1), "a list, a scalar sub-query inside a list, and a sub-query still work");
+        }
+        assertSessionGoesOn();
+    }
+
+    /**
+     * Found by the fuzzing run of seed 20261204: a comparison with a LIKE of a NULL pattern in a
+     * correlated sub-query ({@code c.id = r.id LIKE NULL}) left a comparison with a NULL literal that
+     * Calcite's predicate pull-up asserts never to see (XX000). It is NULL on every row.
+     */
+    @Test
+    void aComparisonWithANullValuedOperandInACorrelatedSubQueryIsNull() throws SQLException {
+        for (String sql : new String[] {
+                "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id LIKE NULL)",
+                "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id"
+                        + " AND lineitem.l_quantity = NULL)",
+                "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id"
+                        + " AND lineitem.l_quantity < NULL + 1)"}) {
+            try (ResultSet rows = statement.executeQuery(sql)) {
+                assertTrue(rows.next(), sql);
+                assertEquals(0, rows.getLong(1), sql);
+            }
+            try (ResultSet rows = statement.executeQuery(sql.replace("WHERE EXISTS", "WHERE NOT EXISTS"))) {
+                assertTrue(rows.next(), sql);
+                assertEquals(2, rows.getLong(1), () -> "NOT EXISTS of no rows is true for each row: " + sql);
+            }
+        }
+        try (ResultSet rows = statement.executeQuery("SELECT i = NULL, NULL <> i, i < NULL + 1 FROM t ORDER BY id")) {
+            assertTrue(rows.next());
+            for (int column = 1; column <= 3; column++) {
+                assertEquals(null, rows.getObject(column), "column " + column);
+            }
+        }
+    }
+
+    /**
+     * Found by the fuzzing run of seed 20261204: LIKE on a DATE with a NULL pattern of numeric type
+     * ({@code dt LIKE NULL + 1}) was a NullPointerException (XX000); it is NULL, as it is for a string
+     * operand.
+     */
+    @Test
+    void likeWithAPatternThatIsAlwaysNullIsNullWhateverTheOperand() throws SQLException {
+        statement.execute("CREATE TABLE dates (dt DATE)");
+        statement.execute("INSERT INTO dates VALUES (DATE '2024-01-01'), (NULL)");
+        try (ResultSet rows = statement.executeQuery("SELECT dt LIKE NULL + 1, dt NOT LIKE -NULL, CAST(dt AS VARCHAR(10))"
+                + " LIKE NULL * 2 FROM dates")) {
+            int count = 0;
+            while (rows.next()) {
+                for (int column = 1; column <= 3; column++) {
+                    assertEquals(null, rows.getObject(column), "column " + column);
+                }
+                count++;
+            }
+            assertEquals(2, count);
+        }
+        assertSessionGoesOn();
+    }
+
     /** Found by the SQL fuzzing campaign (./columba bench reliability): each was XX000. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

@@ -57,11 +57,11 @@ final class CrashFlipTargets {
 
     /**
      * The kinds that are whole files a checksum covers byte for byte (control.md; columba.properties
-     * from directory format version 3, database-directory.md), read at every opening before anything
-     * writes them: every flip there must be detected with the file named. Each is also the file's
-     * path relative to the database.
+     * from directory format version 3 and data/files.properties from manifest version 2,
+     * database-directory.md), read at every opening before anything writes them: every flip there
+     * must be detected with the file named. Each is also the file's path relative to the database.
      */
-    static final Set<String> CHECKSUMMED = Set.of(CONTROL, PROPERTIES);
+    static final Set<String> CHECKSUMMED = Set.of(CONTROL, PROPERTIES, FILE_MANIFEST);
 
     /** One byte to flip: the kind it stands for, the file (relative to the database), the offset. */
     record Target(String kind, Path file, long offset) {

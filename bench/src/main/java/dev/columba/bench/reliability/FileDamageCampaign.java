@@ -159,7 +159,11 @@ final class FileDamageCampaign {
     static void build(Path directory) throws SQLException {
         try (Connection connection = DriverManager.getConnection("jdbc:columba:" + directory);
              Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE r (id BIGINT PRIMARY KEY, s VARCHAR(40), d DECIMAL(12, 2))");
+            // The rowstore table on a filegroup of its own, so the database has data/files.properties
+            // and a second data file to damage.
+            statement.execute("ALTER DATABASE CURRENT ADD FILEGROUP fg");
+            statement.execute("ALTER DATABASE CURRENT ADD FILE (NAME = f1, FILENAME = 'data/fg1.data') TO FILEGROUP fg");
+            statement.execute("CREATE TABLE r (id BIGINT PRIMARY KEY, s VARCHAR(40), d DECIMAL(12, 2)) ON fg");
             statement.execute("CREATE TABLE c (id INT, s VARCHAR(40), d DECIMAL(12, 2)) WITH (storage = columnstore)");
             statement.execute("INSERT INTO r SELECT generate_series, 'row ' || CAST(generate_series AS VARCHAR(10))"
                     + " || ' 日本', generate_series * 1.25 FROM generate_series(1, " + ROWSTORE_ROWS + ")");

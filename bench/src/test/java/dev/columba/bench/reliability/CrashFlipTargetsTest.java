@@ -32,7 +32,7 @@ class CrashFlipTargetsTest {
                 CrashFlipTargets.CATALOG, CrashFlipTargets.TABLE_LEAF, CrashFlipTargets.TABLE_INTERNAL,
                 CrashFlipTargets.COLUMNSTORE_METADATA, CrashFlipTargets.ROWGROUP, CrashFlipTargets.DICTIONARY,
                 CrashFlipTargets.OBJECT_ALLOCATION_MAP, CrashFlipTargets.BOOT, CrashFlipTargets.GLOBAL_ALLOCATION_MAP,
-                CrashFlipTargets.FILE_HEADER);
+                CrashFlipTargets.FILE_HEADER, CrashFlipTargets.FILE_MANIFEST);
         for (String kind : expected) {
             assertTrue(places.containsKey(kind), kind + " found among " + places.keySet());
         }
@@ -55,33 +55,36 @@ class CrashFlipTargetsTest {
 
     /**
      * The checksummed kinds, on whose flips the campaigns insist on detection with the file named,
-     * are files of the golden list that every database has; a flip in any byte of them (eight in
-     * columba.properties, the new version-3 file, here) makes the opening through JDBC fail naming it.
+     * are files of the golden list that the campaign's database has; a flip in any byte of the two
+     * text files among them (eight each, at random) makes the opening through JDBC fail naming it.
      */
     @Test
     void aFlipInAChecksummedFileRefusesTheOpeningNamingTheFile() throws Exception {
         Path database = directory.resolve("db");
         FileDamageCampaign.build(database);
         Map<String, List<CrashFlipTargets.Place>> places = CrashFlipTargets.places(database);
-        assertEquals(Set.of(CrashFlipTargets.CONTROL, CrashFlipTargets.PROPERTIES), CrashFlipTargets.CHECKSUMMED);
+        assertEquals(Set.of(CrashFlipTargets.CONTROL, CrashFlipTargets.PROPERTIES, CrashFlipTargets.FILE_MANIFEST),
+                CrashFlipTargets.CHECKSUMMED);
         for (String kind : CrashFlipTargets.CHECKSUMMED) {
             assertTrue(CrashFlipTargets.KINDS.contains(kind), kind);
             assertEquals(List.of(Path.of(kind)), places.get(kind).stream().map(CrashFlipTargets.Place::file).toList());
         }
-        byte[] pristine = Files.readAllBytes(database.resolve(CrashFlipTargets.PROPERTIES));
         SplittableRandom random = new SplittableRandom(11);
-        for (int flip = 0; flip < 8; flip++) {
-            Path copy = directory.resolve("flip-" + flip);
-            FileDamageCampaign.copyRecursively(database, copy);
-            byte[] damaged = pristine.clone();
-            int offset = random.nextInt(damaged.length);
-            damaged[offset] ^= (byte) (1 << random.nextInt(8));
-            Path file = copy.resolve(CrashFlipTargets.PROPERTIES);
-            Files.write(file, damaged);
-            java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
-                    () -> java.sql.DriverManager.getConnection("jdbc:columba:" + copy).close(), "offset " + offset);
-            assertTrue(refused.getMessage().contains(file.toString()), refused::getMessage);
-            assertTrue(java.util.Arrays.equals(damaged, Files.readAllBytes(file)), "the damaged file is left as it was");
+        for (String kind : List.of(CrashFlipTargets.PROPERTIES, CrashFlipTargets.FILE_MANIFEST)) {
+            byte[] pristine = Files.readAllBytes(database.resolve(kind));
+            for (int flip = 0; flip < 8; flip++) {
+                Path copy = directory.resolve("flip-" + kind.replace('/', '-') + "-" + flip);
+                FileDamageCampaign.copyRecursively(database, copy);
+                byte[] damaged = pristine.clone();
+                int offset = random.nextInt(damaged.length);
+                damaged[offset] ^= (byte) (1 << random.nextInt(8));
+                Path file = copy.resolve(kind);
+                Files.write(file, damaged);
+                java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> java.sql.DriverManager.getConnection("jdbc:columba:" + copy).close(), kind + " offset " + offset);
+                assertTrue(refused.getMessage().contains(file.toString()), refused::getMessage);
+                assertTrue(java.util.Arrays.equals(damaged, Files.readAllBytes(file)), "the damaged file is left as it was");
+            }
         }
     }
 

@@ -140,6 +140,11 @@ public final class Inspect {
             PropertiesDump.dump(properties, out, findings);
             out.println();
         }
+        Path manifest = DatabaseLayout.fileManifest(directory);
+        if (Files.exists(manifest)) {
+            PropertiesDump.dump(manifest, out, findings);
+            out.println();
+        }
         Path control = DatabaseLayout.controlFile(directory);
         ControlFileDump.Fields controlFields = null;
         if (present(control, "the control file")) {

@@ -4,6 +4,7 @@ import static dev.columba.cli.inspect.DataFileDump.INDENT;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.storage.db.DatabaseProperties;
+import dev.columba.storage.file.FileManifest;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringReader;
@@ -14,9 +15,10 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Dumps {@code columba.properties}: every key in order, and whether it passes the checks storage's
- * {@code DatabaseProperties} makes at open (checksum from format version 3, format version, page
- * size), reported as a finding when it does not.
+ * Dumps {@code columba.properties} or {@code data/files.properties}: every key in order, and whether
+ * it passes the checks storage makes at open ({@code DatabaseProperties}: checksum from format
+ * version 3, format version, page size; {@code FileManifest}: checksum from manifest version 2,
+ * version, filegroups and files), reported as a finding when it does not.
  */
 final class PropertiesDump {
     /** A properties file is small; anything longer is not one. */
@@ -54,7 +56,11 @@ final class PropertiesDump {
             out.println(INDENT + String.format("%-" + width + "s = %s", entry.getKey(), entry.getValue()));
         }
         try {
-            DatabaseProperties.readFile(path);
+            if (path.getFileName().toString().equals(FileManifest.FILE_NAME)) {
+                FileManifest.read(path.toAbsolutePath().getParent());
+            } else {
+                DatabaseProperties.readFile(path);
+            }
         } catch (ColumbaException refused) {
             findings.report(INDENT, refused.detail());
         }

@@ -7,6 +7,7 @@ import dev.columba.columnstore.file.RowgroupFileFormat;
 import dev.columba.storage.db.ControlFile;
 import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.file.DataFileFormat;
+import dev.columba.storage.file.FileManifest;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.wal.LogFormat;
 import java.io.IOException;
@@ -89,7 +90,7 @@ final class Target {
             return Kind.DICTIONARY_FILE;
         }
         String name = path.getFileName().toString();
-        if (name.equals(DatabaseLayout.PROPERTIES_FILE)
+        if (name.equals(DatabaseLayout.PROPERTIES_FILE) || name.equals(FileManifest.FILE_NAME)
                 || new String(probe, StandardCharsets.ISO_8859_1).contains(DatabaseLayout.FORMAT_VERSION_KEY)) {
             return Kind.PROPERTIES_FILE;
         }
@@ -113,7 +114,8 @@ final class Target {
                 Math.min(16, probe.length)))
                 + "; expected a data file (CLMBDATA at offset " + DataFileFormat.HEADER_MAGIC_OFFSET
                 + "), a log segment (CLMB-WAL), a control file (CLMBCTRL), a rowgroup file (CLMBRGRP), a dictionary"
-                + " file (CLMBDICT), " + DatabaseLayout.PROPERTIES_FILE + " or a database directory");
+                + " file (CLMBDICT), " + DatabaseLayout.PROPERTIES_FILE + ", " + FileManifest.FILE_NAME
+                + " or a database directory");
     }
 
     private static Kind detectDirectory(Path path) throws UsageException {

@@ -7,6 +7,7 @@ import dev.columba.core.settings.WalRecoveryMode;
 import dev.columba.storage.db.Database;
 import dev.columba.storage.db.DatabaseLayout;
 import dev.columba.storage.db.DatabaseProperties;
+import dev.columba.storage.file.FileManifest;
 import dev.columba.storage.io.NativeFilesFacade;
 import dev.columba.storage.wal.LogEnd;
 import dev.columba.storage.wal.LogRepair;
@@ -22,19 +23,19 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code columba repair <dir> [--point-in-time | --reseal-properties]}. Without an option it checks
- * {@code columba.properties} and opens the database as any client would (recovery refuses a damaged
+ * {@code columba.properties} and {@code data/files.properties} and opens the database as any client would (recovery refuses a damaged
  * log, the opening refuses a damaged properties file, and nothing is changed) and says what it
  * found. With {@code --point-in-time}, it opens the database with {@code wal_recovery_mode =
  * point_in_time}: a damaged log is cut at its last consistent point, after its files are copied into
  * {@code damaged/}, and what was discarded is printed. With {@code --reseal-properties}, a
- * {@code columba.properties} whose checksum is wrong but which still parses is copied into
+ * {@code columba.properties} or {@code data/files.properties} whose checksum is wrong but which still parses is copied into
  * {@code damaged/} and written again with a new checksum, and the settings it keeps are printed for
  * a person to check (storage's {@code DatabaseProperties.reseal}). Exit codes: 0 the database opened
  * (or the file was resealed or sound), 1 it did not, 2 bad usage.
  */
 @Command(name = "repair", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {"Opens a database as a client would and says what recovery found; a damaged log or "
-                + "columba.properties is refused and nothing is changed, unless --point-in-time or --reseal-properties "
+                + "columba.properties or data/files.properties is refused and nothing is changed, unless --point-in-time or --reseal-properties "
                 + "is given.",
             "Exit codes: 0 the database opened, 1 it did not, 2 bad usage."})
 public final class RepairCommand implements Callable<Integer> {
@@ -45,7 +46,7 @@ public final class RepairCommand implements Callable<Integer> {
             + "files into damaged/, discarding every transaction after it")
     private boolean pointInTime;
 
-    @Option(names = "--reseal-properties", description = "write a columba.properties whose checksum is wrong, but which "
+    @Option(names = "--reseal-properties", description = "write a columba.properties or data/files.properties whose checksum is wrong, but which "
             + "still parses, again with a new checksum, after copying it into damaged/; prints the settings it keeps")
     private boolean resealProperties;
 
@@ -73,18 +74,20 @@ public final class RepairCommand implements Callable<Integer> {
                 return 0;
             } catch (ColumbaException failure) {
                 err.println("columba repair: " + failure.getMessage());
-                err.println("Nothing was changed: the file does not parse as a columba.properties this build reads; "
-                        + "docs/format/database-directory.md describes its lines");
+                err.println("Nothing was changed: the file does not parse as a columba.properties or files.properties this"
+                        + " build reads; docs/format/database-directory.md describes their lines");
                 return 1;
             }
         }
-        if (Files.exists(DatabaseLayout.propertiesFile(directory))) {
-            try {
+        try {
+            if (Files.exists(DatabaseLayout.propertiesFile(directory))) {
                 DatabaseProperties.readFile(DatabaseLayout.propertiesFile(directory));
-            } catch (ColumbaException failure) {
-                err.println("columba repair: " + failure.getMessage());
-                return 1;
             }
+            FileManifest.read(DatabaseLayout.dataDirectory(directory));
+        } catch (ColumbaException failure) {
+            // --point-in-time cannot help a damaged properties file or manifest: say only what is wrong.
+            err.println("columba repair: " + failure.getMessage());
+            return 1;
         }
         Properties settings = new Properties();
         if (pointInTime) {

@@ -119,6 +119,31 @@ class InspectCorruptionTest {
         assertTrue(run.problems().getFirst().startsWith(properties + " is corrupt: its checksum line"), run::toString);
     }
 
+    /** The same for data/files.properties (manifest version 2): its keys listed, the bad checksum reported, in the file's dump and the directory's. */
+    @Test
+    void damagedFileManifestListsItsKeysAndTheBadChecksum() throws Exception {
+        Path database = copy();
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:columba:" + database);
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ALTER DATABASE CURRENT ADD FILEGROUP fg");
+            statement.execute("ALTER DATABASE CURRENT ADD FILE (NAME = f1, FILENAME = 'fg1.data') TO FILEGROUP fg");
+        }
+        Path manifest = database.resolve("data").resolve("files.properties");
+        Run sound = inspect(manifest);
+        assertEquals(Inspect.OK, sound.exitCode(), sound::toString);
+        assertEquals(1, sound.linesWith("filegroup.1", "= fg").size(), sound::toString);
+        String text = Files.readString(manifest);
+        InspectFixture.flipByte(manifest, text.indexOf("filegroup.1=fg") + "filegroup.1=".length());
+        for (Path target : List.of(manifest, database)) {
+            Run run = inspect(target);
+            assertEquals(Inspect.DAMAGED, run.exitCode(), run::toString);
+            assertEquals(1, run.linesWith("format_version", "= 2").size(), run::toString);
+            assertEquals(1, run.linesWith("file.1.path", "= fg1.data").size(), run::toString);
+            assertEquals(1, run.problems().size(), run::toString);
+            assertTrue(run.problems().getFirst().startsWith(manifest + " is corrupt: its checksum line"), run::toString);
+        }
+    }
+
     @Test
     void randomBytesAreRefusedWithAMessageNamingWhatWasExpected() throws Exception {
         Path file = work.resolve("random.bin");

@@ -142,6 +142,39 @@ class RepairCommandTest {
         assertEquals(2, repair(directory.toString(), "--reseal-properties", "--point-in-time").exitCode());
     }
 
+    /**
+     * A flipped filegroup name in data/files.properties still parses, and before manifest version 2
+     * opened the database with the name changed: repair refuses it untouched, without suggesting
+     * --point-in-time (which cannot help), and --reseal-properties keeps the damaged copy and lists
+     * what it keeps.
+     */
+    @Test
+    void aDamagedFileManifestIsRefusedUntouchedThenResealedOnRequest() throws Exception {
+        try (Database database = Database.open(directory, new Properties(), NativeFilesFacade.INSTANCE)) {
+            database.addFilegroup("fg");
+            database.addFile("f1", "fg1.data", "fg");
+        }
+        Path manifest = DatabaseLayout.fileManifest(directory);
+        byte[] bytes = Files.readAllBytes(manifest);
+        bytes[new String(bytes, StandardCharsets.ISO_8859_1).indexOf("filegroup.1=fg") + "filegroup.1=f".length()] ^= 1;
+        Files.write(manifest, bytes);
+
+        Run refused = repair(directory.toString());
+        assertEquals(1, refused.exitCode(), refused::toString);
+        assertTrue(refused.err().contains(manifest + " is corrupt: its checksum line"), refused::toString);
+        assertTrue(!refused.err().contains("--point-in-time"), refused::toString);
+        assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(manifest)), "the file was left as it was");
+
+        Run resealed = repair(directory.toString(), "--reseal-properties");
+        assertEquals(0, resealed.exitCode(), resealed::toString);
+        assertTrue(resealed.out().contains("filegroup 1 = ff"), resealed::toString);
+        assertTrue(resealed.out().contains("columba.properties is sound"), resealed::toString);
+        assertTrue(resealed.out().contains(DatabaseLayout.damagedDirectory(directory).toString()), resealed::toString);
+
+        Run opened = repair(directory.toString());
+        assertEquals(0, opened.exitCode(), opened::toString);
+    }
+
     @Test
     void badUsageExitsWithTwo() throws Exception {
         assertEquals(2, repair().exitCode());

@@ -36,6 +36,10 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  *   <li>an ORDER BY item is not a parameter ({@code ORDER BY ?}: SQL Server's Msg 1008, a sort
  *       key must name a column or an expression);</li>
  *   <li>EXISTS takes a sub-query ({@code EXISTS EXISTS (SELECT ...)});</li>
+ *   <li>the right side of IN, NOT IN, {@code = ANY} or {@code < ALL} is a list in parentheses or a
+ *       sub-query: the parser reads {@code i IN (SELECT i FROM c) * NULL} as IN of the product
+ *       {@code (SELECT ...) * NULL}, operators binding tighter than IN, and the converter asserted
+ *       "not a query";</li>
  *   <li>COALESCE takes at least one argument;</li>
  *   <li>a WHEN of a searched CASE is one condition ({@code CASE WHEN i, 5 THEN ...}: only a simple
  *       CASE compares its value with a list);</li>
@@ -54,6 +58,8 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  */
 final class ClauseChecks extends SqlBasicVisitor<Void> {
     private static final BigDecimal MAX_ROW_COUNT = BigDecimal.valueOf(Long.MAX_VALUE);
+    /** IN, NOT IN and the quantified comparisons ({@code = ANY}, {@code < ALL}): their right side is a list or a query. */
+    private static final Set<SqlKind> QUANTIFIED = Set.of(SqlKind.IN, SqlKind.NOT_IN, SqlKind.SOME, SqlKind.ALL);
 
     private ClauseChecks() {
     }
@@ -105,6 +111,13 @@ final class ClauseChecks extends SqlBasicVisitor<Void> {
                 if (call.operandCount() == 0 && call.getOperator().getName().equalsIgnoreCase("COALESCE")) {
                     throw error(ErrorCode.INVALID_STATEMENT, "COALESCE needs at least one argument",
                             call.getParserPosition());
+                }
+                if (call.isA(QUANTIFIED) && call.operandCount() == 2 && !(call.operand(1) instanceof SqlNodeList)
+                        && !call.operand(1).isA(SqlKind.QUERY)) {
+                    throw error(ErrorCode.INVALID_STATEMENT, "the right side of " + call.getOperator().getName()
+                            + " must be a list of values in parentheses or a sub-query, found " + call.operand(1)
+                            + "; an operator after the parentheses applies to them, not to the result of "
+                            + call.getOperator().getName(), call.operand(1).getParserPosition());
                 }
                 if (call.getKind() == SqlKind.EXISTS) {
                     SqlNode operand = call.operand(0);

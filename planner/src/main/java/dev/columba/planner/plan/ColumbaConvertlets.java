@@ -20,8 +20,9 @@ import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
 /**
- * Calcite's convertlets, except that a strict operator (arithmetic, LIKE, SIMILAR TO) with the NULL
- * literal as an operand becomes a NULL of the type the validator gave the call: that is its value
+ * Calcite's convertlets, except that a strict operator (arithmetic, LIKE, SIMILAR TO, a comparison)
+ * with the NULL literal as an operand, or a strict operand that has one, becomes a NULL of the type
+ * the validator gave the call: that is its value
  * on every row, and the standard conversion goes wrong on it (issue 15). Calcite's simplifier
  * dereferences a LIKE pattern's value without a null check ({@code (i/2) LIKE NULL} was a
  * NullPointerException), and an untyped NULL in arithmetic is converted with another type than the
@@ -38,11 +39,17 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 final class ColumbaConvertlets implements SqlRexConvertletTable {
     static final ColumbaConvertlets INSTANCE = new ColumbaConvertlets();
 
-    private static final SqlRexConvertlet NULL_OF_ITS_TYPE = (context, call) ->
-            context.getRexBuilder().makeNullLiteral(context.getValidator().getValidatedNodeType(call));
+    private static final SqlRexConvertlet NULL_OF_ITS_TYPE = (context, call) -> {
+        // Types the validator knows (a computed column's expression is converted without this validator's types).
+        RelDataType type = context.getValidator().getValidatedNodeTypeIfKnown(call);
+        return type == null ? StandardConvertletTable.INSTANCE.get(call).convertCall(context, call)
+                : context.getRexBuilder().makeNullLiteral(type);
+    };
 
+    /** Operators whose value is NULL when any operand is: arithmetic, LIKE, SIMILAR TO and the comparisons. */
     private static final Set<SqlKind> STRICT = EnumSet.of(SqlKind.LIKE, SqlKind.SIMILAR, SqlKind.PLUS, SqlKind.MINUS,
-            SqlKind.TIMES, SqlKind.DIVIDE, SqlKind.MOD, SqlKind.MINUS_PREFIX);
+            SqlKind.TIMES, SqlKind.DIVIDE, SqlKind.MOD, SqlKind.MINUS_PREFIX, SqlKind.EQUALS, SqlKind.NOT_EQUALS,
+            SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL);
 
     private ColumbaConvertlets() {
     }
@@ -105,13 +112,43 @@ final class ColumbaConvertlets implements SqlRexConvertletTable {
             return CAST_KEEPING_APPROXIMATE_TO_BOUNDED_TEXT;
         }
         if (STRICT.contains(call.getKind())) {
-            for (int operand = 0; operand < call.operandCount(); operand++) {
-                SqlNode node = call.operand(operand);
-                if (node != null && SqlUtil.isNullLiteral(node, true)) {
+            for (SqlNode operand : call.getOperandList()) {
+                if (alwaysNull(operand)) {
                     return NULL_OF_ITS_TYPE;
                 }
             }
         }
         return StandardConvertletTable.INSTANCE.get(call);
+    }
+
+    /**
+     * Whether {@code node} is NULL on every row: the NULL literal, a CAST of such a value, or a strict
+     * call with such an operand, however deep. Looking through the operands, not only at them, matters
+     * because the operand's own conversion to NULL comes too late for the standard conversion of its
+     * parent: {@code dt LIKE NULL + 1} was a NullPointerException (LIKE on a DATE and an INTEGER
+     * NULL), and {@code c.id = r.id LIKE NULL} in a correlated sub-query left a comparison with a NULL
+     * literal that Calcite's predicate pull-up asserts never to see (both found by the SQL fuzzing
+     * campaign, bench/results/rel15e-20261127.md).
+     */
+    private static boolean alwaysNull(SqlNode node) {
+        if (node == null) {
+            return false;
+        }
+        if (SqlUtil.isNullLiteral(node, true)) {
+            return true;
+        }
+        if (node instanceof SqlCall call && call.getKind() == SqlKind.CAST) {
+            // The validator's implicit coercions wrap operands in CASTs (a DATE compared as text, a
+            // BOOLEAN as a number), and a CAST of NULL is NULL.
+            return alwaysNull(call.operand(0));
+        }
+        if (node instanceof SqlCall call && STRICT.contains(call.getKind())) {
+            for (SqlNode operand : call.getOperandList()) {
+                if (alwaysNull(operand)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

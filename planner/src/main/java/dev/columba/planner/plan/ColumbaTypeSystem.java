@@ -9,7 +9,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Calcite's type system shaped to Columba's types: TIMESTAMP to the microsecond (precision 6, the
  * default and the maximum), DECIMAL up to 38 digits, and the result types of SUM and AVG that
  * core's aggregates compute (H2's: SUM of INT is BIGINT, of BIGINT DECIMAL(38,0); AVG of INT is
- * DOUBLE), so that a sum of many INTs does not overflow INT. Ragged CHAR results of CASE and
+ * DOUBLE; AVG of DECIMAL(p,s) keeps the p-s integer digits and adds up to ten of scale), so that a
+ * sum of many INTs does not overflow INT and an average always fits its type. Ragged CHAR results of CASE and
  * UNION become VARCHAR, as SQL Server users expect ('odd' stays 'odd', not 'odd ').
  */
 final class ColumbaTypeSystem extends RelDataTypeSystemImpl {
@@ -76,9 +77,15 @@ final class ColumbaTypeSystem extends RelDataTypeSystemImpl {
             case TINYINT, SMALLINT, INTEGER, FLOAT, REAL, DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
             case BIGINT -> factory.createSqlType(SqlTypeName.DECIMAL, 29, 10);
             case DECIMAL -> {
-                int scale = Math.min(DECIMAL_MAX, argumentType.getScale() + 10);
+                // An average is never larger than the largest value averaged, so it keeps every integer
+                // digit of the argument's type, and gains up to ten digits of scale in the room left.
+                // Ten more whatever the room (DECIMAL(38,19) averaged as DECIMAL(38,29)) left nine integer
+                // digits, and an average of 10^9 or more failed to fit its own type (issue 15).
+                int integerDigits = argumentType.getPrecision() - argumentType.getScale();
+                int scale = Math.max(argumentType.getScale(),
+                        Math.min(argumentType.getScale() + 10, DECIMAL_MAX - integerDigits));
                 yield factory.createSqlType(SqlTypeName.DECIMAL,
-                        Math.min(DECIMAL_MAX, Math.max(argumentType.getPrecision() + 10, scale + 1)), scale);
+                        Math.min(DECIMAL_MAX, Math.max(argumentType.getPrecision() + 10, integerDigits + scale)), scale);
             }
             default -> argumentType;
         };

@@ -32,6 +32,15 @@ public final class DatabaseLayout {
         return database.resolve(ControlFile.FILE_NAME);
     }
 
+    public static Path dataDirectory(Path database) {
+        return database.resolve(DATA_DIRECTORY);
+    }
+
+    /** {@code data/files.properties}: the filegroups and files beyond the primary ones (when there are any). */
+    public static Path fileManifest(Path database) {
+        return dataDirectory(database).resolve(dev.columba.storage.file.FileManifest.FILE_NAME);
+    }
+
     public static Path dataFile(Path database) {
         return database.resolve(DATA_DIRECTORY).resolve(DATA_FILE);
     }

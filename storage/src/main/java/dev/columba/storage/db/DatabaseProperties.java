@@ -3,25 +3,18 @@ package dev.columba.storage.db;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.settings.SettingValues;
-import dev.columba.storage.io.FileHandle;
+import dev.columba.storage.file.FileManifest;
+import dev.columba.storage.file.SealedPropertiesFile;
 import dev.columba.storage.io.FilesFacade;
 import dev.columba.storage.page.PageFormat;
 import dev.columba.storage.wal.DamagedFiles;
 import java.io.IOException;
-import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
-import java.util.zip.CRC32C;
 
 /**
  * {@code <db>/columba.properties} (docs/format/database-directory.md): the directory's format
@@ -38,9 +31,6 @@ public final class DatabaseProperties {
     private static final int FORMAT_VERSION = DatabaseLayout.FORMAT_VERSION;
     /** The first format version whose file ends with a checksum line. */
     static final int FIRST_SEALED_VERSION = 3;
-    /** The last line: this prefix, eight lowercase hexadecimal digits, a newline. */
-    static final String CHECKSUM_PREFIX = "checksum=";
-    private static final int CHECKSUM_LINE_LENGTH = CHECKSUM_PREFIX.length() + 8 + 1;
     private static final String HEADER = """
             # Columba database directory (docs/format/database-directory.md): its format, and the global
             # settings ALTER SYSTEM SET stores. The last line is a CRC32C of every byte before it, checked
@@ -64,16 +54,11 @@ public final class DatabaseProperties {
      *         cannot be read
      */
     public static Properties readFile(Path path) {
-        byte[] bytes = bytes(path);
-        int checksumLine = checksumLine(bytes);
-        if (checksumLine >= 0) {
-            verify(path, bytes, checksumLine);
-        }
-        Properties properties = parse(path, bytes, checksumLine >= 0 ? checksumLine : bytes.length);
+        SealedPropertiesFile.Contents contents = SealedPropertiesFile.readVerified(path, RESEAL);
+        Properties properties = SealedPropertiesFile.parse(contents, contents.bodyLength());
         int version = version(path, properties);
-        if (checksumLine < 0 && version >= FIRST_SEALED_VERSION) {
-            throw new ColumbaException(ErrorCode.PAGE_CHECKSUM_MISMATCH, path + " is corrupt: it has format version "
-                    + version + " but does not end with its " + CHECKSUM_PREFIX + " line" + RESEAL);
+        if (!contents.sealed() && version >= FIRST_SEALED_VERSION) {
+            throw SealedPropertiesFile.missingChecksum(path, version, RESEAL);
         }
         checkPageSize(path, properties);
         return properties;
@@ -87,60 +72,102 @@ public final class DatabaseProperties {
         }
     }
 
-    private static final String UNCHANGED = "; the file was not changed";
-    private static final String RESEAL = UNCHANGED + ". If the values it holds are right (./columba inspect shows them),"
+    /** What a person can do about a damaged file that still parses. */
+    static final String RESEAL = ". If the values it holds are right (./columba inspect shows them),"
             + " ./columba repair <database directory> --reseal-properties writes it again with a new checksum and keeps"
             + " this copy in damaged/";
 
     /**
-     * {@code ./columba repair <directory> --reseal-properties}: when the file's checksum is wrong or
-     * missing but what it says is still a valid file (a readable format version and page size,
-     * setting values that parse), copies it into {@code damaged/properties-columba-<crc>/} and
-     * writes it again, as the current version, with those settings and a new checksum. The settings
-     * kept are whatever the file says now, so the returned description lists them for a person to
-     * check. A sound file is left alone; a file that does not parse is refused (nothing changed).
-     * Takes the database's lock, so the database must not be open.
+     * {@code ./columba repair <directory> --reseal-properties}: for each of {@code columba.properties}
+     * and {@code data/files.properties} whose checksum is wrong or missing but whose text is still a
+     * valid file (for the first a readable format version and page size and setting values that
+     * parse; for the manifest filegroups and files it can list), copies it into
+     * {@code damaged/properties-<name>-<crc>/} and writes it again, as the current version, with
+     * those values and a new checksum. The values kept are whatever the file says now, so the
+     * returned description lists them for a person to check. A sound file is left alone; a file that
+     * does not parse is refused (nothing changed). Takes the database's lock, so the database must
+     * not be open.
      *
-     * @return what was found and done
-     * @throws ColumbaException as {@link #readFile} when the file cannot be resealed; DATABASE_IN_USE
+     * @return what was found and done, a paragraph per file
+     * @throws ColumbaException as {@link #readFile} or {@link FileManifest#read} when a file cannot
+     *         be resealed; DATABASE_IN_USE
      */
     public static String reseal(Path directory, FilesFacade files) {
-        Path path = directory.resolve(FILE_NAME);
         try (Database.DirectoryLock ignored = Database.DirectoryLock.take(directory)) {
-            String damage;
-            try {
-                readFile(path);
-                return path + " is sound (its checksum matches): nothing was changed";
-            } catch (ColumbaException damaged) {
-                if (damaged.errorCode() != ErrorCode.PAGE_CHECKSUM_MISMATCH) {
-                    throw damaged;
-                }
-                damage = damaged.getMessage();
+            String settings = resealSettings(directory, files);
+            Path dataDirectory = DatabaseLayout.dataDirectory(directory);
+            if (!Files.exists(DatabaseLayout.fileManifest(directory))) {
+                return settings;
             }
-            byte[] bytes = bytes(path);
-            int checksumLine = checksumLine(bytes);
-            Properties settings = parse(path, bytes, checksumLine >= 0 ? checksumLine : bytes.length);
-            int version = version(path, settings);
-            if (checksumLine < 0) {
-                // A version-3 file whose last line is no longer a checksum line: that line was it, not a setting.
-                settings = parse(path, bytes, lastLineStart(bytes));
-                version(path, settings);
-            }
-            checkPageSize(path, settings);
-            settings.remove(FORMAT_VERSION_KEY);
-            settings.remove(PAGE_SIZE_KEY);
-            SettingValues.fromProperties(settings);
-            StringBuilder values = new StringBuilder();
-            new java.util.TreeMap<>(settings).forEach((key, value) -> values.append("\n  ").append(key).append(" = ").append(value));
-            String kept = settings.isEmpty() ? " (none)" : values.toString();
-            Path incident = DamagedFiles.preserve(files, DatabaseLayout.damagedDirectory(directory), "properties",
-                    List.of(new DamagedFiles.Piece(path, 0, bytes.length, FILE_NAME)),
-                    "found: " + damage + "\ndone: ./columba repair --reseal-properties wrote " + path + " again as format"
-                            + " version " + FORMAT_VERSION + " (it said " + version + ") with a new checksum and the settings" + kept);
-            write(files, directory, settings);
-            return path + " was resealed (format version " + FORMAT_VERSION + ", a new checksum); the damaged file is"
-                    + " kept in " + incident + ". Check that these settings are the ones you set:" + kept;
+            return settings + "\n" + resealManifest(directory, dataDirectory, files);
         }
+    }
+
+    private static String resealSettings(Path directory, FilesFacade files) {
+        Path path = directory.resolve(FILE_NAME);
+        String damage = damage(() -> readFile(path));
+        if (damage == null) {
+            return path + " is sound (its checksum matches): nothing was changed";
+        }
+        SealedPropertiesFile.Contents contents = SealedPropertiesFile.read(path);
+        Properties settings = SealedPropertiesFile.parse(contents, contents.bodyLength());
+        int version = version(path, settings);
+        if (!contents.sealed()) {
+            // A version-3 file whose last line is no longer a checksum line: that line was it, not a setting.
+            settings = SealedPropertiesFile.parse(contents, SealedPropertiesFile.lastLineStart(contents.bytes()));
+            version(path, settings);
+        }
+        checkPageSize(path, settings);
+        settings.remove(FORMAT_VERSION_KEY);
+        settings.remove(PAGE_SIZE_KEY);
+        SettingValues.fromProperties(settings);
+        StringBuilder values = new StringBuilder();
+        new java.util.TreeMap<>(settings).forEach((key, value) -> values.append("\n  ").append(key).append(" = ").append(value));
+        String kept = settings.isEmpty() ? " (none)" : values.toString();
+        Path incident = preserve(files, directory, contents, damage, "format version " + FORMAT_VERSION
+                + " (it said " + version + ") with a new checksum and the settings" + kept);
+        write(files, directory, settings);
+        return path + " was resealed (format version " + FORMAT_VERSION + ", a new checksum); the damaged file is"
+                + " kept in " + incident + ". Check that these settings are the ones you set:" + kept;
+    }
+
+    private static String resealManifest(Path directory, Path dataDirectory, FilesFacade files) {
+        Path path = dataDirectory.resolve(FileManifest.FILE_NAME);
+        String damage = damage(() -> FileManifest.read(dataDirectory));
+        if (damage == null) {
+            return path + " is sound (its checksum matches): nothing was changed";
+        }
+        SealedPropertiesFile.Contents contents = SealedPropertiesFile.read(path);
+        FileManifest manifest = FileManifest.readUnchecked(contents);
+        String kept = manifest.describe();
+        Path incident = preserve(files, directory, contents, damage, "format version "
+                + FileManifest.FORMAT_VERSION + " with a new checksum and the filegroups and files" + kept);
+        manifest.write(files, dataDirectory);
+        return path + " was resealed (format version " + FileManifest.FORMAT_VERSION + ", a new checksum); the damaged"
+                + " file is kept in " + incident + ". Check that these filegroups and files are the ones you made:" + kept;
+    }
+
+    /** The message of the checksum error {@code check} throws, null when it throws none; any other error is thrown. */
+    private static String damage(Runnable check) {
+        try {
+            check.run();
+            return null;
+        } catch (ColumbaException damaged) {
+            if (damaged.errorCode() != ErrorCode.PAGE_CHECKSUM_MISMATCH) {
+                throw damaged;
+            }
+            return damaged.getMessage();
+        }
+    }
+
+    /** Copies the damaged file into {@code damaged/properties-<its name>-<crc>/}, with a report of what was found and done. */
+    private static Path preserve(FilesFacade files, Path directory, SealedPropertiesFile.Contents contents, String damage,
+                                 String done) {
+        return DamagedFiles.preserve(files, DatabaseLayout.damagedDirectory(directory), "properties",
+                List.of(new DamagedFiles.Piece(contents.path(), 0, contents.bytes().length,
+                        contents.path().getFileName().toString())),
+                "found: " + damage + "\ndone: ./columba repair --reseal-properties wrote " + contents.path() + " again as "
+                        + done);
     }
 
     /** Writes the file with the given persisted global settings. */
@@ -154,22 +181,7 @@ public final class DatabaseProperties {
         properties.putAll(settings);
         properties.setProperty(FORMAT_VERSION_KEY, String.valueOf(FORMAT_VERSION));
         properties.setProperty(PAGE_SIZE_KEY, String.valueOf(PageFormat.PAGE_SIZE));
-        Path temporary = directory.resolve(FILE_NAME + ".tmp");
-        try {
-            Files.write(temporary, format(properties));
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot write " + temporary + ": " + e.getMessage(), e);
-        }
-        try (FileHandle file = files.open(temporary, FilesFacade.OpenMode.READ_WRITE, false)) {
-            file.force(true);
-        }
-        try {
-            Files.move(temporary, directory.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot replace " + directory.resolve(FILE_NAME) + ": " + e, e);
-        }
-        files.syncDirectory(directory);
+        SealedPropertiesFile.replace(files, directory.resolve(FILE_NAME), format(properties));
     }
 
     /**
@@ -187,92 +199,7 @@ public final class DatabaseProperties {
         StringBuilder text = new StringBuilder(HEADER);
         stored.toString().lines().filter(line -> !line.startsWith("#")).sorted()
                 .forEach(line -> text.append(line).append('\n'));
-        return seal(text.toString());
-    }
-
-    /** {@code body} (whole lines) followed by its checksum line, in UTF-8. */
-    static byte[] seal(String body) {
-        byte[] text = body.getBytes(StandardCharsets.UTF_8);
-        byte[] line = (CHECKSUM_PREFIX + HexFormat.of().toHexDigits(crc(text, text.length)) + "\n")
-                .getBytes(StandardCharsets.US_ASCII);
-        byte[] sealed = new byte[text.length + line.length];
-        System.arraycopy(text, 0, sealed, 0, text.length);
-        System.arraycopy(line, 0, sealed, text.length, line.length);
-        return sealed;
-    }
-
-    private static byte[] bytes(Path path) {
-        try {
-            return Files.readAllBytes(path);
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + path + ": " + e, e);
-        }
-    }
-
-    /**
-     * Where the last line starts if it is a checksum line (it starts with the word {@code checksum},
-     * whatever follows), else -1: a file without one is of an older version, or damaged there.
-     */
-    private static int checksumLine(byte[] bytes) {
-        int start = lastLineStart(bytes);
-        byte[] word = CHECKSUM_PREFIX.substring(0, CHECKSUM_PREFIX.length() - 1).getBytes(StandardCharsets.US_ASCII);
-        if (bytes.length - start < word.length) {
-            return -1;
-        }
-        for (int index = 0; index < word.length; index++) {
-            if (bytes[start + index] != word[index]) {
-                return -1;
-            }
-        }
-        return start;
-    }
-
-    private static int lastLineStart(byte[] bytes) {
-        int start = bytes.length > 0 && bytes[bytes.length - 1] == '\n' ? bytes.length - 1 : bytes.length;
-        while (start > 0 && bytes[start - 1] != '\n') {
-            start--;
-        }
-        return start;
-    }
-
-    private static void verify(Path path, byte[] bytes, int checksumLine) {
-        String line = new String(bytes, checksumLine, bytes.length - checksumLine, StandardCharsets.ISO_8859_1);
-        int computed = crc(bytes, checksumLine);
-        if (bytes.length - checksumLine != CHECKSUM_LINE_LENGTH || !line.startsWith(CHECKSUM_PREFIX)
-                || !line.endsWith("\n") || !lowercaseHex(line.substring(CHECKSUM_PREFIX.length(), line.length() - 1))) {
-            throw new ColumbaException(ErrorCode.PAGE_CHECKSUM_MISMATCH, path + " is corrupt: its last line, at offset "
-                    + checksumLine + ", is '" + line.strip() + "', not " + CHECKSUM_PREFIX + "<8 lowercase hex digits>"
-                    + " (the bytes before it give " + HexFormat.of().toHexDigits(computed) + ")" + RESEAL);
-        }
-        int stored = HexFormat.fromHexDigits(line, CHECKSUM_PREFIX.length(), line.length() - 1);
-        if (stored != computed) {
-            throw new ColumbaException(ErrorCode.PAGE_CHECKSUM_MISMATCH, String.format(
-                    "%s is corrupt: its checksum line at offset %d says %08x, the %d bytes before it give %08x%s",
-                    path, checksumLine, stored, checksumLine, computed, RESEAL));
-        }
-    }
-
-    private static boolean lowercaseHex(String digits) {
-        return digits.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
-    }
-
-    private static Properties parse(Path path, byte[] bytes, int length) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, 0, length)).toString();
-        } catch (CharacterCodingException e) {
-            throw new ColumbaException(ErrorCode.FILE_MAGIC_MISMATCH, path + " is not UTF-8 text (" + e + ")"
-                    + UNCHANGED, e);
-        }
-        Properties properties = new Properties();
-        try {
-            properties.load(new StringReader(text));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new ColumbaException(ErrorCode.FILE_MAGIC_MISMATCH, path + " is not a readable properties file: "
-                    + e.getMessage() + UNCHANGED, e);
-        }
-        return properties;
+        return SealedPropertiesFile.seal(text.toString());
     }
 
     private static int version(Path path, Properties properties) {
@@ -296,11 +223,5 @@ public final class DatabaseProperties {
             throw new ColumbaException(ErrorCode.FORMAT_TOO_OLD, path + ": the database has format version " + number);
         }
         return number;
-    }
-
-    private static int crc(byte[] bytes, int length) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, length);
-        return (int) crc.getValue();
     }
 }

@@ -2,15 +2,9 @@ package dev.columba.storage.file;
 
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
-import dev.columba.storage.io.FileHandle;
 import dev.columba.storage.io.FilesFacade;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,12 +16,23 @@ import java.util.Properties;
  * {@code <db>/data/files.properties}: the database's filegroups and its data files beyond the
  * primary one (docs/format/database-directory.md, "Files and filegroups"). It lives outside the
  * data file because recovery must open every file before it replays the log into them. Plain text,
- * rewritten atomically (temporary file, fsync, rename, directory fsync). Filegroup 0 is PRIMARY
+ * rewritten atomically; since format version 2 it ends with a checksum line ({@link SealedPropertiesFile}),
+ * so a damaged byte that still parses (a filegroup's name, a file's path) cannot change the database
+ * that opens. A version-1 file is read as it is and becomes version 2 when next written. Filegroup 0 is PRIMARY
  * and file 0 is {@code data/columba.data}; neither is written. Immutable: a change makes a new one.
  */
 public record FileManifest(List<Filegroup> filegroups, List<FileEntry> files) {
     public static final String FILE_NAME = "files.properties";
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
+    /** The first format version whose file ends with a checksum line. */
+    static final int FIRST_SEALED_VERSION = 2;
+    private static final String HEADER = """
+            # Columba filegroups and files (docs/format/database-directory.md). The last line is a CRC32C of
+            # every byte before it, checked at every opening: change them with ALTER DATABASE, not by editing this file.
+            """;
+    private static final String RESEAL = ". If the filegroups and files it lists are right (./columba inspect shows"
+            + " them), ./columba repair <database directory> --reseal-properties writes it again with a new checksum"
+            + " and keeps this copy in damaged/";
     public static final String PRIMARY = "PRIMARY";
     public static final int PRIMARY_FILEGROUP = 0;
 
@@ -105,18 +110,44 @@ public record FileManifest(List<Filegroup> filegroups, List<FileEntry> files) {
         return new FileManifest(filegroups, entries);
     }
 
-    /** The manifest in {@code <db>/data}, or the primary-only one when there is none. */
+    /**
+     * The manifest in {@code <db>/data}, or the primary-only one when there is none. From format
+     * version 2 its checksum line is checked before anything is parsed; a version-1 file (no
+     * checksum) is read as it is. The file is never changed.
+     *
+     * @throws ColumbaException a corruption code naming the file (checksum PAGE_CHECKSUM_MISMATCH,
+     *         version FORMAT_TOO_OLD/NEW, a line that does not parse FILE_MAGIC_MISMATCH); IO_ERROR
+     */
     public static FileManifest read(Path dataDirectory) {
         Path path = dataDirectory.resolve(FILE_NAME);
         if (!Files.exists(path)) {
             return primaryOnly();
         }
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot read " + path + ": " + e.getMessage(), e);
+        SealedPropertiesFile.Contents contents = SealedPropertiesFile.readVerified(path, RESEAL);
+        Properties properties = SealedPropertiesFile.parse(contents, contents.bodyLength());
+        int version = version(properties, path);
+        if (!contents.sealed() && version >= FIRST_SEALED_VERSION) {
+            throw SealedPropertiesFile.missingChecksum(path, version, RESEAL);
         }
+        return fromProperties(properties, path);
+    }
+
+    /**
+     * What a damaged file lists, its checksum not checked ({@code ./columba repair --reseal-properties}):
+     * the lines before its checksum line, or before its last line when that is no longer one.
+     *
+     * @throws ColumbaException as {@link #read} when the text does not parse as a manifest
+     */
+    public static FileManifest readUnchecked(SealedPropertiesFile.Contents contents) {
+        Properties properties = SealedPropertiesFile.parse(contents, contents.bodyLength());
+        if (!contents.sealed() && version(properties, contents.path()) >= FIRST_SEALED_VERSION) {
+            properties = SealedPropertiesFile.parse(contents, SealedPropertiesFile.lastLineStart(contents.bytes()));
+        }
+        version(properties, contents.path());
+        return fromProperties(properties, contents.path());
+    }
+
+    private static int version(Properties properties, Path path) {
         int version = integer(properties, "format_version", path);
         if (version > FORMAT_VERSION) {
             throw new ColumbaException(ErrorCode.FORMAT_TOO_NEW, path + " has format version " + version
@@ -125,13 +156,17 @@ public record FileManifest(List<Filegroup> filegroups, List<FileEntry> files) {
         if (version < 1) {
             throw new ColumbaException(ErrorCode.FORMAT_TOO_OLD, path + " has format version " + version);
         }
+        return version;
+    }
+
+    private static FileManifest fromProperties(Properties properties, Path path) {
         List<Filegroup> groups = new ArrayList<>();
         groups.add(new Filegroup(PRIMARY_FILEGROUP, PRIMARY));
         List<FileEntry> entries = new ArrayList<>();
         for (String key : properties.stringPropertyNames()) {
             if (key.startsWith("filegroup.")) {
                 int id = number(key.substring("filegroup.".length()), key, path);
-                groups.add(new Filegroup(id, properties.getProperty(key)));
+                groups.add(filegroup(id, properties.getProperty(key), path));
             } else if (key.startsWith("file.") && key.endsWith(".name")) {
                 String idText = key.substring("file.".length(), key.length() - ".name".length());
                 int id = number(idText, key, path);
@@ -140,7 +175,7 @@ public record FileManifest(List<Filegroup> filegroups, List<FileEntry> files) {
                 if (file == null) {
                     throw corrupt(path, "file " + id + " has no path");
                 }
-                entries.add(new FileEntry(id, properties.getProperty(key), group, file));
+                entries.add(fileEntry(id, properties.getProperty(key), group, file, path));
             }
         }
         groups.sort(Comparator.comparingInt(Filegroup::id));
@@ -153,9 +188,45 @@ public record FileManifest(List<Filegroup> filegroups, List<FileEntry> files) {
         return new FileManifest(groups, entries);
     }
 
-    /** Replaces the manifest in {@code <db>/data} atomically. */
+    private static Filegroup filegroup(int id, String name, Path path) {
+        try {
+            return new Filegroup(id, name);
+        } catch (IllegalArgumentException e) {
+            throw corrupt(path, e.getMessage());
+        }
+    }
+
+    private static FileEntry fileEntry(int id, String name, int filegroupId, String file, Path path) {
+        try {
+            return new FileEntry(id, name, filegroupId, file);
+        } catch (IllegalArgumentException e) {
+            throw corrupt(path, e.getMessage());
+        }
+    }
+
+    /** The filegroups and files beyond the primary ones, a line each, for a person to check. */
+    public String describe() {
+        StringBuilder text = new StringBuilder();
+        for (Filegroup group : filegroups) {
+            if (group.id() != PRIMARY_FILEGROUP) {
+                text.append("\n  filegroup ").append(group.id()).append(" = ").append(group.name());
+            }
+        }
+        for (FileEntry file : files) {
+            text.append("\n  file ").append(file.id()).append(" = ").append(file.name()).append(" in filegroup ")
+                    .append(file.filegroupId()).append(" at ").append(file.path());
+        }
+        return text.isEmpty() ? " (none)" : text.toString();
+    }
+
+    /** Replaces the manifest in {@code <db>/data} atomically, as the current format version. */
     public void write(FilesFacade facade, Path dataDirectory) {
-        StringBuilder text = new StringBuilder("# Columba filegroups and files (docs/format/database-directory.md)\n");
+        SealedPropertiesFile.replace(facade, dataDirectory.resolve(FILE_NAME), format());
+    }
+
+    /** The file's bytes: the header comment, the lines in id order, and the checksum line. */
+    byte[] format() {
+        StringBuilder text = new StringBuilder(HEADER);
         text.append("format_version=").append(FORMAT_VERSION).append('\n');
         for (Filegroup group : filegroups) {
             if (group.id() != PRIMARY_FILEGROUP) {
@@ -167,22 +238,7 @@ public record FileManifest(List<Filegroup> filegroups, List<FileEntry> files) {
             text.append(line("file." + file.id() + ".filegroup", String.valueOf(file.filegroupId())));
             text.append(line("file." + file.id() + ".path", file.path()));
         }
-        Path temporary = dataDirectory.resolve(FILE_NAME + ".tmp");
-        try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-            writer.write(text.toString());
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot write " + temporary + ": " + e.getMessage(), e);
-        }
-        try (FileHandle handle = facade.open(temporary, FilesFacade.OpenMode.READ_WRITE, false)) {
-            handle.force(true);
-        }
-        try {
-            Files.move(temporary, dataDirectory.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new ColumbaException(ErrorCode.IO_ERROR, "cannot replace " + dataDirectory.resolve(FILE_NAME) + ": " + e, e);
-        }
-        facade.syncDirectory(dataDirectory);
+        return SealedPropertiesFile.seal(text.toString());
     }
 
     /** One {@code key=value} line, escaped as {@link Properties#load} reads it. */

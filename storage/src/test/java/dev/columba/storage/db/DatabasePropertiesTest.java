@@ -90,21 +90,7 @@ class DatabasePropertiesTest {
     void everyOneBitFlipOfAVersion3FileIsRefusedNamingTheFile() throws IOException {
         byte[] golden = golden(V3);
         Path file = directory.resolve(DatabaseLayout.PROPERTIES_FILE);
-        int refused = 0;
-        for (int offset = 0; offset < golden.length; offset++) {
-            for (int bit = 0; bit < 8; bit++) {
-                byte[] damaged = golden.clone();
-                damaged[offset] ^= (byte) (1 << bit);
-                Files.write(file, damaged);
-                String flip = "offset " + offset + " bit " + bit;
-                ColumbaException error = assertThrows(ColumbaException.class, () -> DatabaseProperties.readFile(file), flip);
-                assertEquals(ErrorCode.Category.CORRUPTION, error.errorCode().category(), () -> flip + ": " + error.getMessage());
-                assertTrue(error.getMessage().contains(file.toString()), () -> flip + ": " + error.getMessage());
-                assertArrayEquals(damaged, Files.readAllBytes(file), flip);
-                refused++;
-            }
-        }
-        assertEquals(golden.length * 8, refused);
+        SealedFileFlips.assertEachRefused(golden, file, () -> DatabaseProperties.readFile(file));
     }
 
     /** A version-2 database opens; closing it does not rewrite its file; storing a setting writes version 3. */

@@ -113,8 +113,8 @@ class DatabaseTest {
         Path properties = DatabaseLayout.propertiesFile(directory);
         String text = java.nio.file.Files.readString(properties, StandardCharsets.UTF_8);
         assertTrue(text.contains(line + "\n") || text.contains(line + "\r\n"), text);
-        String body = text.substring(0, text.lastIndexOf(DatabaseProperties.CHECKSUM_PREFIX));
-        java.nio.file.Files.write(properties, DatabaseProperties.seal(body.replace(line, damaged)));
+        String body = text.substring(0, text.lastIndexOf(dev.columba.storage.file.SealedPropertiesFile.CHECKSUM_PREFIX));
+        java.nio.file.Files.write(properties, dev.columba.storage.file.SealedPropertiesFile.seal(body.replace(line, damaged)));
 
         ColumbaException refused = assertThrows(ColumbaException.class,
                 () -> Database.open(directory, small(), dev.columba.storage.io.NativeFilesFacade.INSTANCE));

@@ -107,17 +107,19 @@ class DataFileGoldenTest {
                 .withFile("f2", 1, "/abs=path/f2.data");
         manifest.write(NativeFilesFacade.INSTANCE, directory);
         assertEquals(List.of(
-                "# Columba filegroups and files (docs/format/database-directory.md)",
-                "format_version=1",
+                "# Columba filegroups and files (docs/format/database-directory.md). The last line is a CRC32C of",
+                "# every byte before it, checked at every opening: change them with ALTER DATABASE, not by editing this file.",
+                "format_version=2",
                 "filegroup.1=fg",
                 "file.1.name=f1",
                 "file.1.filegroup=1",
                 "file.1.path=fg/f1.data",
                 "file.2.name=f2",
                 "file.2.filegroup=1",
-                "file.2.path=/abs\\=path/f2.data"), Files.readAllLines(directory.resolve(FileManifest.FILE_NAME)));
+                "file.2.path=/abs\\=path/f2.data",
+                "checksum=6c618cc3"), Files.readAllLines(directory.resolve(FileManifest.FILE_NAME)));
         assertEquals(manifest, FileManifest.read(directory));
-        Files.writeString(directory.resolve(FileManifest.FILE_NAME), "format_version=2\n");
+        Files.writeString(directory.resolve(FileManifest.FILE_NAME), "format_version=3\n");
         assertEquals(ErrorCode.FORMAT_TOO_NEW, assertThrows(ColumbaException.class, () -> FileManifest.read(directory))
                 .errorCode());
         Files.writeString(directory.resolve(FileManifest.FILE_NAME), "format_version=1\nfile.1.name=f\nfile.1.filegroup=7\n");
