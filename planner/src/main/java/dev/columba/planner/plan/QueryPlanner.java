@@ -1234,7 +1234,9 @@ public final class QueryPlanner {
             code = ErrorCode.UNDEFINED_COLUMN;
         } else if ((message.startsWith("Object '") || message.startsWith("Table '")) && message.contains("not found")) {
             code = ErrorCode.OBJECT_NOT_FOUND;
-        } else if (message.startsWith("Cannot apply") || message.contains("Cannot assign") || message.contains("type")
+        } else if (message.startsWith("Cannot apply") || message.contains("Cannot assign")
+                || message.startsWith("Illegal mixing of types") // CASE or COALESCE results without a common type
+                || message.contains("type")
                 && (message.contains("cannot") || message.contains("Cannot") || message.contains("incompatible"))) {
             code = ErrorCode.WRONG_TYPE;
         } else {
