@@ -127,15 +127,8 @@ class DatabasePropertiesTest {
         Path file = createAndClose();
         byte[] damaged = flipInValue(file);
 
-        ColumbaException refused = assertThrows(ColumbaException.class,
+        SealedFileFlips.assertOpeningRefused(directory, file, damaged,
                 () -> Database.open(directory, new Properties(), NativeFilesFacade.INSTANCE));
-
-        assertEquals(ErrorCode.PAGE_CHECKSUM_MISMATCH, refused.errorCode(), refused::getMessage);
-        assertTrue(refused.detail().startsWith(file + " is corrupt: its checksum line"), refused.getMessage());
-        assertTrue(refused.getMessage().contains("--reseal-properties"), refused.getMessage());
-        assertArrayEquals(damaged, Files.readAllBytes(file));
-        assertFalse(Files.exists(directory.resolve(DatabaseLayout.PROPERTIES_FILE + ".tmp")));
-        assertFalse(Files.exists(DatabaseLayout.damagedDirectory(directory)));
     }
 
     /** {@code ./columba repair --reseal-properties}: the damaged file kept in damaged/, its settings listed and sealed. */

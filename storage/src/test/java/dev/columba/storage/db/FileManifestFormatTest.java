@@ -117,15 +117,8 @@ class FileManifestFormatTest {
         Path file = withFilegroup();
         byte[] damaged = flipInFilegroupName(file);
 
-        ColumbaException refused = assertThrows(ColumbaException.class,
+        SealedFileFlips.assertOpeningRefused(directory, file, damaged,
                 () -> Database.open(directory, small(), NativeFilesFacade.INSTANCE));
-
-        assertEquals(ErrorCode.PAGE_CHECKSUM_MISMATCH, refused.errorCode(), refused::getMessage);
-        assertTrue(refused.detail().startsWith(file + " is corrupt: its checksum line"), refused.getMessage());
-        assertTrue(refused.getMessage().contains("--reseal-properties"), refused.getMessage());
-        assertArrayEquals(damaged, Files.readAllBytes(file));
-        assertFalse(Files.exists(file.resolveSibling(FileManifest.FILE_NAME + ".tmp")));
-        assertFalse(Files.exists(DatabaseLayout.damagedDirectory(directory)));
     }
 
     /** {@code ./columba repair --reseal-properties}: the damaged manifest kept in damaged/, what it lists printed and sealed. */

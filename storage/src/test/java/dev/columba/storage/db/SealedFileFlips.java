@@ -2,6 +2,7 @@ package dev.columba.storage.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,5 +39,21 @@ final class SealedFileFlips {
             }
         }
         assertEquals(golden.length * 8, refused);
+    }
+
+    /**
+     * A damaged {@code file} of database {@code directory} (its bytes now {@code damaged}) makes
+     * {@code open} refuse the opening with a checksum error that names it and points to {@code
+     * --reseal-properties}; the file is left as it was, and nothing is written beside it or moved to
+     * {@code damaged/}.
+     */
+    static void assertOpeningRefused(Path directory, Path file, byte[] damaged, Executable open) throws IOException {
+        ColumbaException refused = assertThrows(ColumbaException.class, open);
+        assertEquals(ErrorCode.PAGE_CHECKSUM_MISMATCH, refused.errorCode(), refused::getMessage);
+        assertTrue(refused.detail().startsWith(file + " is corrupt: its checksum line"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("--reseal-properties"), refused.getMessage());
+        assertArrayEquals(damaged, Files.readAllBytes(file));
+        assertFalse(Files.exists(file.resolveSibling(file.getFileName() + ".tmp")));
+        assertFalse(Files.exists(DatabaseLayout.damagedDirectory(directory)));
     }
 }
