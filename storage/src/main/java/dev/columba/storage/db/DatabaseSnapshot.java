@@ -92,25 +92,33 @@ public final class DatabaseSnapshot implements AutoCloseable {
         if (!ControlFile.exists(source)) {
             throw new ColumbaException(ErrorCode.OBJECT_NOT_FOUND, source + " is not a Columba database");
         }
-        ColumbaException last = null;
+        ColumbaException lastFailure = null;
+        String lastMove = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
                 return copyAndOpen(source, copy, overrides, attempt);
-            } catch (CheckpointMoved | PageReused | ColumbaException retry) {
+            } catch (CheckpointMoved | PageReused moved) {
                 deleteCopy(copy);
-                last = retry instanceof ColumbaException failure ? failure
-                        : new ColumbaException(ErrorCode.IO_ERROR, retry.getMessage());
-                if (retry instanceof ColumbaException failure && !worthRetrying(failure)) {
+                lastMove = moved.getMessage();
+                lastFailure = null;
+            } catch (ColumbaException failure) {
+                deleteCopy(copy);
+                if (!worthRetrying(failure)) {
                     throw failure;
                 }
+                lastFailure = failure;
             } catch (RuntimeException failure) {
                 deleteCopy(copy);
                 throw failure;
             }
         }
+        if (lastFailure != null) {
+            // Damage that persisted through every copy is the database's, not the writer's moving: its own code.
+            throw new ColumbaException(lastFailure.errorCode(), "no snapshot of " + source + " in " + ATTEMPTS
+                    + " attempts: " + lastFailure.getMessage(), lastFailure);
+        }
         throw new ColumbaException(ErrorCode.IO_ERROR, "no consistent snapshot of " + source + " in " + ATTEMPTS
-                + " attempts (the writer checkpointed or removed log segments during each copy); last: "
-                + last.getMessage(), last);
+                + " attempts: the writer moved on during each copy (last: " + lastMove + ")");
     }
 
     /** The opened copy: read it, begin no transaction in it. */
