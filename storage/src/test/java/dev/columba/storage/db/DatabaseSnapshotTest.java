@@ -95,6 +95,34 @@ class DatabaseSnapshotTest {
         }
     }
 
+    /**
+     * The writer retires (deletes) a rowgroup file and replaces a dictionary after a snapshot was
+     * taken: the snapshot still reads the bytes it linked, and closing it removes its own names only.
+     */
+    @Test
+    void filesTheWriterRetiresStayReadableInTheSnapshot(@TempDir Path directory) throws Exception {
+        Path database = directory.resolve("db");
+        Database.open(database).close();
+        Path table = Files.createDirectories(database.resolve(Database.COLUMNSTORE_DIRECTORY).resolve("100"));
+        Files.writeString(table.resolve("1.crg"), "rowgroup one");
+        Files.writeString(table.resolve("dict-2.cdict"), "dictionary as of the snapshot");
+        Files.writeString(table.resolve("3.crg.tmp"), "an unfinished write");
+        Path copy = directory.resolve("copy");
+        try (DatabaseSnapshot snapshot = DatabaseSnapshot.take(database, copy, new Properties())) {
+            Path linked = snapshot.database().directory().resolve(Database.COLUMNSTORE_DIRECTORY).resolve("100");
+            assertFalse(Files.exists(linked.resolve("3.crg.tmp")), "an unfinished write is not part of any state");
+            Files.delete(table.resolve("1.crg"));
+            Path replacement = table.resolve("dict-2.cdict.tmp");
+            Files.writeString(replacement, "a later dictionary");
+            Files.move(replacement, table.resolve("dict-2.cdict"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            assertEquals("rowgroup one", Files.readString(linked.resolve("1.crg")));
+            assertEquals("dictionary as of the snapshot", Files.readString(linked.resolve("dict-2.cdict")));
+        }
+        assertFalse(Files.exists(copy));
+        assertEquals("a later dictionary", Files.readString(table.resolve("dict-2.cdict")), "the writer's files are its own");
+        assertTrue(Files.exists(table.resolve("3.crg.tmp")));
+    }
+
     @Test
     void refusesWhatItCannotCopy(@TempDir Path directory) throws Exception {
         ColumbaException notADatabase = assertThrows(ColumbaException.class,
