@@ -15,6 +15,6 @@ final class ColumbaConnectorFactory implements ConnectorFactory {
     @Override
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context) {
         ColumbaConfig parsed = ColumbaConfig.parse(config);
-        return new ColumbaConnector(parsed, OpenDatabases.acquire(parsed.databaseDirectory()));
+        return new ColumbaConnector(parsed);
     }
 }

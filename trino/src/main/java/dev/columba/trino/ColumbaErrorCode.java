@@ -13,7 +13,12 @@ enum ColumbaErrorCode implements ErrorCodeSupplier {
     /** A rowgroup the query planned to read was compressed, merged or dropped by the engine before its split opened. */
     COLUMBA_TABLE_CHANGED(0, ErrorType.EXTERNAL),
     /** The engine whose opening the catalog read through closed the database. */
-    COLUMBA_DATABASE_CLOSED(1, ErrorType.EXTERNAL);
+    COLUMBA_DATABASE_CLOSED(1, ErrorType.EXTERNAL),
+    /**
+     * No snapshot of the database could be taken (the writer checkpointed through every attempt, a data
+     * file outside the directory), or a split's transaction has none in this JVM.
+     */
+    COLUMBA_SNAPSHOT_FAILED(2, ErrorType.EXTERNAL);
 
     private final ErrorCode errorCode;
 

@@ -46,6 +46,11 @@ final class ColumbaMetadata implements ConnectorMetadata {
         this.schemaName = schemaName;
     }
 
+    /** The database (or snapshot) this catalog reads. */
+    Database database() {
+        return database;
+    }
+
     @Override
     public List<String> listSchemaNames(ConnectorSession session) {
         return List.of(schemaName);

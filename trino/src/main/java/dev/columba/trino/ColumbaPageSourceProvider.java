@@ -24,6 +24,7 @@ import io.trino.spi.predicate.TupleDomain;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -36,13 +37,12 @@ import org.apache.arrow.memory.BufferAllocator;
  * the dynamic filter of the joins above.
  */
 final class ColumbaPageSourceProvider implements ConnectorPageSourceProvider {
-    private final Database database;
-    private final ColumbaMetadata metadata;
+    /** The catalog (and through it the database or snapshot) a transaction reads. */
+    private final Function<ConnectorTransactionHandle, ColumbaMetadata> catalogs;
     private final BufferAllocator allocator;
 
-    ColumbaPageSourceProvider(Database database, ColumbaMetadata metadata, BufferAllocator allocator) {
-        this.database = database;
-        this.metadata = metadata;
+    ColumbaPageSourceProvider(Function<ConnectorTransactionHandle, ColumbaMetadata> catalogs, BufferAllocator allocator) {
+        this.catalogs = catalogs;
         this.allocator = allocator;
     }
 
@@ -53,6 +53,8 @@ final class ColumbaPageSourceProvider implements ConnectorPageSourceProvider {
                                                 List<ColumnHandle> columns, DynamicFilter dynamicFilter,
                                                 MemoryContext memoryContext) {
         ColumbaTableHandle handle = (ColumbaTableHandle) table;
+        ColumbaMetadata metadata = catalogs.apply(transaction);
+        Database database = metadata.database();
         List<ColumbaColumnHandle> projected = new ArrayList<>(columns.size());
         for (ColumnHandle column : columns) {
             projected.add((ColumbaColumnHandle) column);

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A rowstore table's splits are ranges of its allocated pages ({@link RowstorePages#splits}), about
@@ -37,14 +38,14 @@ import java.util.Set;
  * above the scan eliminate more as the splits are handed out ({@link ColumbaSplitSource}).
  */
 final class ColumbaSplitManager implements ConnectorSplitManager {
-    private final Database database;
-    private final ColumbaMetadata metadata;
+    /** The catalog (and through it the database or snapshot) a transaction reads. */
+    private final Function<ConnectorTransactionHandle, ColumbaMetadata> catalogs;
     private final Duration dynamicFilterWait;
     private final int rowstorePagesPerSplit;
 
-    ColumbaSplitManager(Database database, ColumbaMetadata metadata, Duration dynamicFilterWait, int rowstorePagesPerSplit) {
-        this.database = database;
-        this.metadata = metadata;
+    ColumbaSplitManager(Function<ConnectorTransactionHandle, ColumbaMetadata> catalogs, Duration dynamicFilterWait,
+                        int rowstorePagesPerSplit) {
+        this.catalogs = catalogs;
         this.dynamicFilterWait = dynamicFilterWait;
         this.rowstorePagesPerSplit = rowstorePagesPerSplit;
     }
@@ -56,6 +57,8 @@ final class ColumbaSplitManager implements ConnectorSplitManager {
         if (handle.constraint().isNone()) {
             return new FixedSplitSource(List.of());
         }
+        ColumbaMetadata metadata = catalogs.apply(transaction);
+        Database database = metadata.database();
         if (handle.rowstore()) {
             TableStore rowstore = new TableStore(metadata.definition(handle), List.of());
             try (ObjectLocks.Lease ignored = database.locks().shared(handle.objectId())) {

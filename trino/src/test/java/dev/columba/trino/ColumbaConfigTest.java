@@ -29,6 +29,13 @@ class ColumbaConfigTest {
         assertEquals(4096, config.rowstorePagesPerSplit());
         assertEquals(16, ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data",
                 ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT, "16")).rowstorePagesPerSplit());
+        assertEquals("columba.access-mode", ColumbaConfig.ACCESS_MODE);
+        assertEquals(ColumbaConfig.AccessMode.OPEN, config.accessMode());
+        assertEquals(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize(), config.snapshotDirectory());
+        ColumbaConfig snapshots = ColumbaConfig.parse(Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data",
+                ColumbaConfig.ACCESS_MODE, "Snapshot", ColumbaConfig.SNAPSHOT_DIRECTORY, "/scratch/columba"));
+        assertEquals(ColumbaConfig.AccessMode.SNAPSHOT, snapshots.accessMode());
+        assertEquals(Path.of("/scratch/columba"), snapshots.snapshotDirectory());
     }
 
     @Test
@@ -44,6 +51,9 @@ class ColumbaConfigTest {
         IllegalArgumentException wait = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
                 Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "soon")));
         assertTrue(wait.getMessage().contains("'soon'"), wait.getMessage());
+        IllegalArgumentException mode = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
+                Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.ACCESS_MODE, "read-only")));
+        assertTrue(mode.getMessage().contains("open or snapshot, not 'read-only'"), mode.getMessage());
         for (String pages : new String[] {"0", "-3", "many"}) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ColumbaConfig.parse(
                     Map.of(ColumbaConfig.DATABASE_DIRECTORY, "/data", ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT, pages)));

@@ -93,12 +93,12 @@ class ColumbaPageSourceTest {
         List<List<Object>> actual = new ArrayList<>();
         int splits = 0;
         try {
-            ConnectorTableHandle table = connector.getMetadata(null, ColumbaTransactionHandle.INSTANCE)
+            ConnectorTableHandle table = connector.getMetadata(null, ColumbaTransactionHandle.SHARED)
                     .getTableHandle(null, new SchemaTableName("types", "t"), Optional.empty(), Optional.empty());
-            List<ColumnHandle> columns = List.copyOf(connector.getMetadata(null, ColumbaTransactionHandle.INSTANCE)
+            List<ColumnHandle> columns = List.copyOf(connector.getMetadata(null, ColumbaTransactionHandle.SHARED)
                     .getColumnHandles(null, table).values());
             List<ConnectorSplit> all = new ArrayList<>();
-            try (ConnectorSplitSource source = connector.getSplitManager().getSplits(ColumbaTransactionHandle.INSTANCE,
+            try (ConnectorSplitSource source = connector.getSplitManager().getSplits(ColumbaTransactionHandle.SHARED,
                     null, table, java.util.Set.copyOf(columns), Constraint.alwaysTrue())) {
                 while (!source.isFinished()) {
                     all.addAll(source.getNextBatch(1000, io.trino.spi.connector.DynamicFilterSnapshot.EMPTY).get());
@@ -107,7 +107,7 @@ class ColumbaPageSourceTest {
             for (ConnectorSplit split : all) {
                 splits++;
                 try (ConnectorPageSource pages = connector.getPageSourceProvider().createPageSource(
-                        ColumbaTransactionHandle.INSTANCE, null, split, table, Optional.empty(), columns,
+                        ColumbaTransactionHandle.SHARED, null, split, table, Optional.empty(), columns,
                         DynamicFilter.EMPTY, MemoryContext.NO_LIMIT)) {
                     SourcePage page;
                     while ((page = pages.getNextSourcePage()) != null || !pages.isFinished()) {

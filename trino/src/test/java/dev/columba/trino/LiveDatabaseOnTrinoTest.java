@@ -15,6 +15,10 @@ import io.trino.operator.OperatorStats;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,10 +28,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,6 +55,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Trino queries it: every answer is made of whole rows, each once, as many as were committed between
  * the query's start and end; a query whose planned rowgroup the tuple mover compressed before its split
  * opened fails with COLUMBA_TABLE_CHANGED and is run again.
+ *
+ * <p>The same cluster has a second catalog, {@code written}, in {@code columba.access-mode = snapshot}
+ * over a database that a child JVM (the engine through the driver, {@link SnapshotWriter}) has open and
+ * writes: each query reads one committed state of it ({@link #snapshotsBesideAWriterProcess}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LiveDatabaseOnTrinoTest {
@@ -82,12 +93,31 @@ class LiveDatabaseOnTrinoTest {
     private static final String LIVE_QUERY = "SELECT count(*), count(DISTINCT id), "
             + "count_if(v <> id * 7 OR note <> 'row ' || CAST(id AS varchar)) FROM live";
 
+    /** Snapshot queries while the writer process writes, each checked against the states it committed. */
+    private static final int SNAPSHOT_QUERIES = 8;
+    private static final String SNAPSHOT_QUERY = "SELECT t, count(*), count(DISTINCT id), sum(id),"
+            + " count_if(v <> id * 7 OR note <> 'row ' || CAST(id AS varchar)) FROM ("
+            + " SELECT 'live' AS t, * FROM written.written.live UNION ALL SELECT 'heap_live', * FROM written.written.heap_live"
+            + " UNION ALL SELECT 'clustered_live', * FROM written.written.clustered_live) GROUP BY t";
+
     private Path database;
+    /** The database the writer process writes, read by the catalog {@code written} in snapshot mode. */
+    private Path written;
+    /** Where that catalog copies its snapshots. */
+    private Path snapshots;
     private Connection engine;
     private DistributedQueryRunner trino;
 
     @BeforeAll
     void openAndStart(@TempDir Path directory) throws Exception {
+        written = directory.resolve("written");
+        snapshots = Files.createDirectories(directory.resolve("snapshots"));
+        try (Connection creator = DriverManager.getConnection("jdbc:columba:" + written);
+             Statement statement = creator.createStatement()) {
+            for (String table : SnapshotWriter.TABLES.split(";")) {
+                statement.execute(table);
+            }
+        }
         database = directory.resolve("live");
         engine = DriverManager.getConnection("jdbc:columba:" + database);
         try (Statement statement = engine.createStatement()) {
@@ -105,6 +135,9 @@ class LiveDatabaseOnTrinoTest {
         trino = cluster(WORKERS, "live", Map.of(ColumbaConfig.DATABASE_DIRECTORY, database.toString(),
                 ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT, Integer.toString(PAGES_PER_SPLIT),
                 ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "0s"));
+        trino.createCatalog("written", "columba", Map.of(ColumbaConfig.DATABASE_DIRECTORY, written.toString(),
+                ColumbaConfig.ACCESS_MODE, "snapshot", ColumbaConfig.SNAPSHOT_DIRECTORY, snapshots.toString(),
+                ColumbaConfig.ROWSTORE_PAGES_PER_SPLIT, "4", ColumbaConfig.DYNAMIC_FILTER_WAIT_TIMEOUT, "0s"));
     }
 
     @AfterAll
@@ -262,6 +295,107 @@ class LiveDatabaseOnTrinoTest {
             actual = runUnlessTableChanged(total);
         }
         assertNull(ResultComparison.difference(expected, rows(actual.orElseThrow().getMaterializedRows()), new int[] {}));
+    }
+
+    /**
+     * {@code columba.access-mode = snapshot}: another process (a child JVM, the embedded engine through
+     * the driver) writes a columnstore table, a heap and a clustered table, the same rows in each
+     * transaction (inserts, deletes, its tuple mover compressing, REORGANIZE merging), while Trino
+     * queries all three in one statement. Each query reads one committed state: whole rows, each
+     * once, the three tables holding the same rows (across tables and splits), as many as one of the
+     * states the writer committed between the query's start and end. No query fails or is retried.
+     * The writer commits throughout, is never refused or slowed into failure, and exits cleanly; its
+     * database then opens with every row it committed, and no snapshot copy is left.
+     */
+    @Test
+    void snapshotsBesideAWriterProcess() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process writer = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "-Darrow.enable_unsafe_memory_access=false", "-Xmx512m",
+                "-cp", System.getProperty("java.class.path"), SnapshotWriter.class.getName(), written.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<Long> states = new CopyOnWriteArrayList<>();
+        AtomicLong reorganized = new AtomicLong();
+        AtomicReference<String> closed = new AtomicReference<>();
+        List<String> other = new CopyOnWriteArrayList<>();
+        Thread reader = Thread.ofPlatform().name("writer-output").start(() -> {
+            try (BufferedReader lines = writer.inputReader(StandardCharsets.UTF_8)) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    String[] words = line.split(" ");
+                    switch (words[0]) {
+                        case "state" -> states.add(Long.parseLong(words[2]));
+                        case "reorganized" -> reorganized.incrementAndGet();
+                        case "closed" -> closed.set(words[1]);
+                        default -> other.add(line);
+                    }
+                }
+            } catch (IOException e) {
+                other.add(e.toString());
+            }
+        });
+        int statesWhileQuerying;
+        long reorganizedWhileQuerying;
+        try {
+            // A few rowgroups before the first query, one of them compressed (2,048 rows close a delta).
+            waitFor(() -> states.size() >= 50 || !writer.isAlive(), "the writer's first 50 commits");
+            assertTrue(writer.isAlive(), () -> "the writer stopped: " + other);
+            int statesBefore = states.size();
+            long reorganizedBefore = reorganized.get();
+            for (int query = 0; query < SNAPSHOT_QUERIES; query++) {
+                // The state the query's snapshot holds is at least the last one printed before it starts
+                // (printed after its commit) and at most the first one printed after it ends.
+                int first = states.size() - 1;
+                MaterializedResult result = trino.execute(SNAPSHOT_QUERY);
+                int ended = states.size();
+                waitFor(() -> states.size() > ended || !writer.isAlive(), "a commit after the query");
+                List<Long> possible = states.subList(first, states.size());
+                Map<Object, List<Object>> byTable = new java.util.HashMap<>();
+                for (List<Object> row : rows(result.getMaterializedRows())) {
+                    byTable.put(row.getFirst(), row.subList(1, row.size()));
+                }
+                assertEquals(Set.copyOf(SnapshotWriter.WRITTEN), byTable.keySet(), "every table in " + byTable);
+                List<Object> live = byTable.get("live");
+                long count = (Long) live.getFirst();
+                assertEquals(count, live.get(1), "each row once: " + byTable);
+                assertEquals(0L, live.get(3), "whole rows only: " + byTable);
+                assertEquals(live, byTable.get("heap_live"), "one committed state across tables: " + byTable);
+                assertEquals(live, byTable.get("clustered_live"), "one committed state across tables: " + byTable);
+                assertTrue(possible.contains(count), count + " rows, not a state committed during the query: " + possible);
+            }
+            statesWhileQuerying = states.size() - statesBefore;
+            reorganizedWhileQuerying = reorganized.get() - reorganizedBefore;
+        } finally {
+            writer.getOutputStream().close();
+            assertTrue(writer.waitFor(5, TimeUnit.MINUTES), "the writer ends when told");
+            reader.join();
+        }
+        assertEquals(0, writer.exitValue(), () -> "the writer failed: " + other);
+        assertTrue(statesWhileQuerying > SNAPSHOT_QUERIES, "the writer committed " + statesWhileQuerying
+                + " times while Trino ran " + SNAPSHOT_QUERIES + " queries");
+        System.out.printf("snapshots: %d writer commits and %d REORGANIZEs while Trino ran %d queries%n", statesWhileQuerying,
+                reorganizedWhileQuerying, SNAPSHOT_QUERIES);
+        try (Stream<Path> left = Files.list(snapshots)) {
+            assertEquals(List.of(), left.toList(), "every snapshot copy is deleted when its transaction ends");
+        }
+        try (Connection reopened = DriverManager.getConnection("jdbc:columba:" + written);
+             Statement statement = reopened.createStatement()) {
+            for (String table : SnapshotWriter.WRITTEN) {
+                assertEquals(Long.parseLong(closed.get()), ((Number) rows(statement, "SELECT count(*) FROM " + table)
+                        .getFirst().getFirst()).longValue(), table + " holds every row the writer committed");
+            }
+            assertTrue(((Number) rows(statement, "SELECT count(*) FROM sys.column_store_row_groups"
+                    + " WHERE UPPER(table_name) = 'LIVE' AND state = 'COMPRESSED'").getFirst().getFirst()).longValue() > 0,
+                    "the writer's tuple mover compressed rowgroups");
+        }
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "waited 5 minutes for " + what);
+            Thread.sleep(20);
+        }
     }
 
     /** The query's result, or empty when it failed because a rowgroup it planned to read was compressed first; any other failure fails the test. */

@@ -307,7 +307,7 @@ class LogCorruptionTest {
     }
 
     /** The acknowledged batches the database holds, checking that it holds whole batches only. */
-    private static long batches(Database database) {
+    static long batches(Database database) {
         IoCounters counters = new IoCounters();
         TableStore table = new Tables(database).find(database.bufferPool(), CrashWorkload.TABLE, counters).orElseThrow();
         long batch = (Long) table.get(database.bufferPool(), new Object[] {0}, counters)[1];
