@@ -47,6 +47,7 @@ import dev.columba.planner.rules.ColumnstoreFilterRule;
 import dev.columba.planner.rules.CorrelatedExistsRule;
 import dev.columba.planner.rules.JoinSideExpressionsRule;
 import dev.columba.planner.rules.NotInAntiJoinRule;
+import dev.columba.planner.rules.ExtremeOverOuterRowsRule;
 import dev.columba.planner.rules.TotalFromGroupsRule;
 import dev.columba.planner.rules.ValuesReduceRules;
 import dev.columba.planner.rules.GroupingSetsRule;
@@ -859,11 +860,13 @@ public final class QueryPlanner {
             .build();
     /**
      * EXISTS and NOT EXISTS correlated through one filter as SEMI and ANTI joins, and NOT IN over
-     * NOT NULL values as ANTI joins, before the general path.
+     * NOT NULL values as ANTI joins, and a MIN or MAX of the outer query's own rows as a window
+     * over them, before the general path.
      */
     private static final HepProgram CORRELATED_EXISTS = new HepProgramBuilder()
             .addRuleInstance(CorrelatedExistsRule.create())
             .addRuleInstance(NotInAntiJoinRule.create())
+            .addRuleInstance(ExtremeOverOuterRowsRule.create())
             .build();
 
     /**
