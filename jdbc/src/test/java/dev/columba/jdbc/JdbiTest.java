@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The driver through JDBI, a generic JDBC library, as an application or a tool uses it: a {@link ColumbaDataSource},
  * named parameters of the common Java types, generated keys of an IDENTITY column, rows mapped by their column
- * labels and types, and the tables and system views listed through {@link java.sql.DatabaseMetaData}.
+ * labels and types, JDBC escapes, and the tables and system views listed through {@link java.sql.DatabaseMetaData}.
  */
 class JdbiTest {
     @TempDir
@@ -57,6 +57,10 @@ class JdbiTest {
             Map<String, Object> first = handle.createQuery("SELECT id, name FROM person WHERE id = :id")
                     .bind("id", 1L).mapToMap().one();
             assertEquals(Map.of("id", 1L, "name", "Ada"), first);
+
+            // JDBC escapes, which tools generate: a function, a date and a timestamp literal.
+            assertEquals("ADA", handle.createQuery("SELECT {fn UCASE(name)} FROM person WHERE born = {d '1815-12-10'}"
+                    + " AND seen < {ts '2024-05-02 00:00:00'}").mapTo(String.class).one());
 
             List<String> tables = handle.queryMetadata(meta -> meta.getTables(null, null, "person", new String[] {"TABLE"}))
                     .map((rows, context) -> rows.getString("TABLE_NAME") + "|" + rows.getString("TABLE_TYPE")).list();

@@ -134,9 +134,24 @@ class ClientIsolationTest {
 
     @Test
     void anOversizedMessageEndsOnlyItsOwnConnection() throws Exception {
+        // Announces 2 GB and sends nothing of it.
+        assertAProtocolViolationEndsOnlyItsOwnConnection(bad -> bad.send('Q', new byte[0], Integer.MAX_VALUE - 4));
+    }
+
+    @Test
+    void aMalformedMessageEndsOnlyItsOwnConnection() throws Exception {
+        // A Bind cut short in its parameter formats.
+        assertAProtocolViolationEndsOnlyItsOwnConnection(bad -> bad.send('B', new byte[] {'p', 0, 's', 0, 0, 7}, -1));
+    }
+
+    private interface RawAction {
+        void run(RawClient client) throws IOException;
+    }
+
+    private static void assertAProtocolViolationEndsOnlyItsOwnConnection(RawAction violation) throws Exception {
         try (Connection other = connect(); Statement statement = other.createStatement();
              RawClient bad = RawClient.connect(server.port())) {
-            bad.send('Q', new byte[0], Integer.MAX_VALUE - 4); // announces 2 GB, sends nothing of it
+            violation.run(bad);
             RawClient.Message error = bad.readUntil('E');
             assertTrue(error.text().contains("08P01"), error.text());
             assertTrue(bad.closedByServer(), "the server closes the connection after a protocol violation");
@@ -148,17 +163,36 @@ class ClientIsolationTest {
     }
 
     @Test
-    void aMalformedMessageEndsOnlyItsOwnConnection() throws Exception {
-        try (Connection other = connect(); Statement statement = other.createStatement();
-             RawClient bad = RawClient.connect(server.port())) {
-            bad.send('B', new byte[] {'p', 0, 's', 0, 0, 7}, -1); // a Bind cut short in its parameter formats
-            RawClient.Message error = bad.readUntil('E');
-            assertTrue(error.text().contains("08P01"), error.text());
-            assertTrue(bad.closedByServer(), "the server closes the connection after a protocol violation");
-            try (ResultSet rows = statement.executeQuery("SELECT 43")) {
-                rows.next();
-                assertEquals(43, rows.getInt(1));
+    void aConnectionPastTheLimitIsRefusedWith53300AndTheOthersGoOn() throws Exception {
+        try (PgServer small = PgServer.start(ServerConfig.of(directory.resolve("small")).withPort(0).withMaxConnections(2));
+             Connection first = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + small.port() + "/c", "a", "");
+             Connection second = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + small.port() + "/c", "b", "")) {
+            SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + small.port() + "/c", "c", "").close());
+            assertEquals("53300", refused.getSQLState(), refused.getMessage());
+            for (Connection connection : List.of(first, second)) {
+                try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery("SELECT 7")) {
+                    rows.next();
+                    assertEquals(7, rows.getInt(1));
+                }
             }
+        }
+    }
+
+    @Test
+    void statisticsMessagesArriveAsNoticesBeforeTheResultEnds() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE noticed (id INT NOT NULL PRIMARY KEY)");
+            statement.execute("INSERT INTO noticed VALUES (1), (2)");
+            statement.execute("SET STATISTICS IO ON");
+            try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM noticed")) {
+                rows.next();
+                assertEquals(2, rows.getInt(1));
+            }
+            java.sql.SQLWarning warning = statement.getWarnings();
+            assertTrue(warning != null && warning.getMessage().startsWith("Table 'noticed'. Scan count 1, logical reads "),
+                    String.valueOf(warning));
+            assertEquals("01000", warning.getSQLState());
         }
     }
 
