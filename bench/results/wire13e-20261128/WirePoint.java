@@ -6,20 +6,26 @@ import java.sql.*;
 /**
  * WirePoint <dir> <seconds>: one pgJDBC client, prepared point selects over a 100,000-row table, against a server in
  * the same JVM. The first half of the time warms up; prints, for the second half, selects/s, the p50 latency and the
- * process CPU per select, and the context switches of all the process's threads per select (voluntary ones: a thread
- * that blocks to wait for another), which count the hand-offs between threads whatever the machine's load.
+ * process CPU per select, and the voluntary context switches per select (a thread that blocks to wait for another)
+ * of the server's threads ("columba-pg-*"), of the client's ("main") and of all the process's, which count the
+ * hand-offs between threads whatever the machine's load.
  * (The lead's WirePoint, bench/results/lead-20261128/, with the warm-up, the CPU and the switches added.)
  */
 public class WirePoint {
-    /** Voluntary and involuntary context switches summed over the process's threads alive now (/proc). */
+    /** Voluntary context switches of the server's threads, of the client's thread, and of all threads alive now (/proc). */
     static long[] switches() throws java.io.IOException {
-        long[] sum = new long[2];
+        long[] sum = new long[3];
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 try {
+                    String name = Files.readString(task.resolve("comm")).strip();
                     for (String line : Files.readAllLines(task.resolve("status"))) {
-                        if (line.startsWith("voluntary_ctxt_switches:")) sum[0] += Long.parseLong(line.substring(24).strip());
-                        if (line.startsWith("nonvoluntary_ctxt_switches:")) sum[1] += Long.parseLong(line.substring(27).strip());
+                        if (line.startsWith("voluntary_ctxt_switches:")) {
+                            long count = Long.parseLong(line.substring(24).strip());
+                            if (name.startsWith("columba-pg")) sum[0] += count;
+                            if (name.equals("main")) sum[1] += count;
+                            sum[2] += count;
+                        }
                     }
                 } catch (java.io.IOException ended) { /* the thread ended meanwhile */ }
             }
@@ -60,9 +66,10 @@ public class WirePoint {
             int measured = n - measuredFrom;
             double cpuPerSelect = (os.getProcessCpuTime() - cpu0) / 1000.0 / measured;
             java.util.Arrays.sort(lat, measuredFrom, n);
-            System.out.printf("%d selects measured, %.0f /s, p50 %.1f us, p90 %.1f us, process CPU %.1f us/select, %.2f voluntary + %.2f involuntary context switches/select%n", measured,
+            System.out.printf("%d selects measured, %.0f /s, p50 %.1f us, p90 %.1f us, process CPU %.1f us/select, voluntary context switches/select: server threads %.2f, client %.2f, all %.2f%n", measured,
                     measured / secs, lat[measuredFrom + measured / 2] / 1000.0, lat[measuredFrom + measured * 9 / 10] / 1000.0, cpuPerSelect,
-                    (switches1[0] - switches0[0]) / (double) measured, (switches1[1] - switches0[1]) / (double) measured);
+                    (switches1[0] - switches0[0]) / (double) measured, (switches1[1] - switches0[1]) / (double) measured,
+                    (switches1[2] - switches0[2]) / (double) measured);
         }
     }
 }
