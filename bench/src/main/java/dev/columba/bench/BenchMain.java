@@ -55,6 +55,10 @@ public final class BenchMain {
             (arguments.length == 0 ? err : out).print(BenchOptions.usage());
             return arguments.length == 0 ? 2 : 0;
         }
+        if (List.of(arguments).contains("--version") || List.of(arguments).contains("-V")) {
+            out.println("columba bench " + dev.columba.jdbc.ColumbaDriver.version() + " (Java " + Runtime.version() + ")");
+            return 0;
+        }
         if (arguments[0].equals(REPORT_COMMAND)) {
             return report(arguments, out, err);
         }

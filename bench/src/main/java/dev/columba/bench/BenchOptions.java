@@ -70,6 +70,8 @@ record BenchOptions(Suite suite, boolean shortMode, int sizeMb, Path dataDirecto
                                       -p engine=COLUMBA,H2, -p workload=POINT_PREPARED,...
                                       tpch: -p scaleFactor=N as peers, -p query=Q1,Q7 (default: every
                                       text the check before timing found measurable)
+                  -h, --help          this text
+                  -V, --version       the version of Columba and of Java
                 suites:
                 """.formatted(SHORT_SIZE_MB, CommentsTables.SHORT_ROWS, FULL_SIZE_MB, SHORT_SIZE_MB,
                 CommentsTables.FULL_ROWS));

@@ -128,6 +128,10 @@ class BenchOptionsTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("rowstore-scan"), err.toString(StandardCharsets.UTF_8));
         assertEquals(0, BenchMain.run(new String[] {"--help"}, print(out), print(err)));
         assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: columba bench <suite>"));
+        out.reset();
+        assertEquals(0, BenchMain.run(new String[] {"--version"}, print(out), print(err)));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("columba bench " + dev.columba.jdbc.ColumbaDriver.version()
+                + " (Java "), out.toString(StandardCharsets.UTF_8));
         err.reset();
         assertEquals(2, BenchMain.run(new String[] {"rowstore-scan", "--forks", "x"}, print(out), print(err)));
         assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(

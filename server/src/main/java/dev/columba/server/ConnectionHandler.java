@@ -17,13 +17,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The bridge between one client's channel and its {@link ClientSession}: decoded messages go to the session in
- * order on the session's own thread; when the client sends faster than the session works, reading pauses.
+ * order, handled at once on the channel's event loop, which is the connection's own thread (see
+ * {@link SessionLoops}); while the session works the loop reads nothing more from the socket, so a client that
+ * sends faster than its statements run waits in its socket's buffers, not in the server's memory.
  * Connections past the server's limit are refused with SQLSTATE 53300, as PostgreSQL does.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
-    /** Messages queued for the session above which the channel stops reading from the socket. */
-    private static final int MAX_QUEUED_MESSAGES = 1024;
-
     private final SessionConfig config;
     private final AtomicInteger connections;
     private final int maxConnections;
@@ -32,7 +31,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean tlsStarted;
     private ChannelOutbound outbound;
     private ClientSession session;
-    private SessionThread serial;
 
     ConnectionHandler(SessionConfig config, AtomicInteger connections, int maxConnections, SslContext tls) {
         this.config = config;
@@ -53,7 +51,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         boolean loopback = context.channel().remoteAddress() instanceof InetSocketAddress remote
                 && remote.getAddress() != null && remote.getAddress().isLoopbackAddress();
         session = new ClientSession(config, outbound, loopback);
-        serial = new SessionThread("columba-pg-session-" + context.channel().remoteAddress());
         super.channelActive(context);
     }
 
@@ -67,29 +64,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             startTls(context);
             return;
         }
-        serial.execute(() -> {
-            try {
-                session.handle(frontend);
-            } catch (Outbound.ClientGoneException gone) {
-                session.close();
-            } catch (RuntimeException bug) {
-                // A failure outside any statement (a bug): the conversation cannot be trusted any more.
-                context.writeAndFlush(new BackendMessage.ErrorResponse(BackendMessage.Severity.FATAL, "XX000",
-                        "internal error: " + bug)).addListener(ChannelFutureListener.CLOSE);
-                session.close();
-            } finally {
-                if (!context.channel().config().isAutoRead() && serial.pending() < MAX_QUEUED_MESSAGES / 2) {
-                    context.channel().config().setAutoRead(true);
-                }
-            }
-        });
-        if (serial.pending() > MAX_QUEUED_MESSAGES) {
-            context.channel().config().setAutoRead(false);
+        try {
+            session.handle(frontend);
+        } catch (Outbound.ClientGoneException gone) {
+            session.close();
+        } catch (RuntimeException bug) {
+            // A failure outside any statement (a bug): the conversation cannot be trusted any more.
+            context.writeAndFlush(new BackendMessage.ErrorResponse(BackendMessage.Severity.FATAL, "XX000",
+                    "internal error: " + bug)).addListener(ChannelFutureListener.CLOSE);
+            session.close();
         }
     }
 
     /**
-     * Answers SSLRequest with {@code S} and puts TLS in front of the decoder, here on the network thread:
+     * Answers SSLRequest with {@code S} and puts TLS in front of the decoder, before the channel reads on:
      * the client sends its handshake as soon as it reads the {@code S}, so TLS must be in place before
      * the next read. The handler starts in "StartTLS" mode, which lets the first write (the {@code S})
      * pass in the clear. The decoder is still in its startup phase, so the StartupMessage that follows,
@@ -116,28 +104,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelWritabilityChanged(ChannelHandlerContext context) throws Exception {
-        if (outbound != null) {
-            outbound.wakeWriters();
-        }
-        super.channelWritabilityChanged(context);
-    }
-
-    @Override
     public void channelInactive(ChannelHandlerContext context) throws Exception {
-        if (session != null) {
-            outbound.wakeWriters();
-            // A statement still running for a client that left is cancelled; the session closes after it,
-            // and only then stops counting: the server's close waits for the count to reach zero.
-            session.cancelRunning();
-            serial.finish(() -> {
-                try {
-                    session.close();
-                } finally {
-                    connections.decrementAndGet();
-                }
-            });
-        } else {
+        try {
+            if (session != null) {
+                session.close(); // an open transaction rolls back
+            }
+        } finally {
+            // Only now does the session stop counting: the server's close waits for the count to reach zero.
             connections.decrementAndGet();
         }
         super.channelInactive(context);

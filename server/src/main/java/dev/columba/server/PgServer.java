@@ -29,10 +29,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A PostgreSQL wire-protocol server for one Columba database. Netty's event loops frame and decode the bytes;
- * each client connection gets a {@link dev.columba.server.session.ClientSession} over its own embedded JDBC
- * connection ({@code jdbc:columba:<dir>}), whose statements run on the session's own thread (see
- * {@link SessionThread}), so a long query holds that thread, never the network threads; the number of
+ * A PostgreSQL wire-protocol server for one Columba database. One Netty event loop accepts connections; each
+ * client connection gets an event loop of its own (see {@link SessionLoops}), which frames and decodes its bytes
+ * and runs its {@link dev.columba.server.session.ClientSession} over its own embedded JDBC connection
+ * ({@code jdbc:columba:<dir>}), so a long query holds that connection's thread and nobody else's; the number of
  * connections is bounded. The server keeps one connection of its own open for its lifetime, so
  * the engine stays open between clients. See docs/design/server.md.
  */
@@ -44,7 +44,7 @@ public final class PgServer implements AutoCloseable {
     private final Connection keeper;
     private final CancelKeys cancelKeys = new CancelKeys();
     private final EventLoopGroup acceptors;
-    private final EventLoopGroup network;
+    private final SessionLoops network;
     private final AtomicInteger connections = new AtomicInteger();
     private final Channel listener;
     private final MetricsEndpoint metrics;
@@ -64,7 +64,7 @@ public final class PgServer implements AutoCloseable {
             throw e;
         }
         this.acceptors = new MultiThreadIoEventLoopGroup(1, namedDaemons("columba-pg-accept-"), NioIoHandler.newFactory());
-        this.network = new MultiThreadIoEventLoopGroup(0, namedDaemons("columba-pg-io-"), NioIoHandler.newFactory());
+        this.network = new SessionLoops(namedDaemons("columba-pg-session-"));
         try {
             this.listener = new ServerBootstrap()
                     .group(acceptors, network)
@@ -202,10 +202,21 @@ public final class PgServer implements AutoCloseable {
     /** How long {@link #close} waits for the sessions of the clients it disconnected to close theirs (a statement being cancelled). */
     private static final long SESSIONS_CLOSE_WAIT_MS = 30_000;
 
+    /**
+     * Stops accepting, then stops every connection's thread, which closes its channel once the statement it runs
+     * returns: running statements are cancelled until every thread has ended (a client may start one more
+     * between a cancel and its thread's stop).
+     */
     private void shutDownThreads() {
         acceptors.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        network.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        io.netty.util.concurrent.Future<?> stopped = network.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        while (!stopped.awaitUninterruptibly(CANCEL_EVERY_MS)) {
+            cancelKeys.cancelAll();
+        }
     }
+
+    /** How often {@link #shutDownThreads} cancels the statements still running while it waits. */
+    private static final long CANCEL_EVERY_MS = 20;
 
     private static ThreadFactory namedDaemons(String prefix) {
         AtomicInteger count = new AtomicInteger();

@@ -16,9 +16,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real psycopg 3 against the server: named cursors (DECLARE through the extended protocol, Describe of the
+ * The real psycopg 3 against the server. {@code psycopg_basics.py}: connect, create, insert and select with
+ * parameters of every common type in text and binary, errors and recovery, transactions rolled back and failed,
+ * a long query cancelled from another thread, COPY in and out. {@code psycopg_cursors.py}: named cursors (DECLARE through the extended protocol, Describe of the
  * cursor's portal, FETCH FORWARD per {@code itersize}, WITH HOLD, binary, scroll) and {@code information_schema}
- * queries with parameters. The script is {@code psycopg_cursors.py} beside this class.
+ * queries with parameters. The scripts are beside this class.
  *
  * <p>Python with psycopg is taken from the environment variable {@code COLUMBA_TEST_PYTHON} (a venv's python, say),
  * else {@code python3} on the PATH; without one that imports psycopg the test is skipped with a message, as the psql
@@ -30,15 +32,24 @@ class PsycopgTest {
     Path directory;
 
     @Test
+    void anApplicationsFirstStepsWorkFromPsycopg() throws Exception {
+        runScript("psycopg_basics.py", "basics");
+    }
+
+    @Test
     void namedCursorsAndInformationSchemaWorkFromPsycopg() throws Exception {
+        runScript("psycopg_cursors.py", "shop");
+    }
+
+    private void runScript(String name, String database) throws Exception {
         String python = System.getenv().getOrDefault("COLUMBA_TEST_PYTHON", "python3");
         Assumptions.assumeTrue(importsPsycopg(python), "no Python with psycopg (" + python
                 + "): set COLUMBA_TEST_PYTHON to one to run this test");
-        Path script = directory.resolve("psycopg_cursors.py");
-        try (InputStream resource = PsycopgTest.class.getResourceAsStream("psycopg_cursors.py")) {
+        Path script = directory.resolve(name);
+        try (InputStream resource = PsycopgTest.class.getResourceAsStream(name)) {
             Files.copy(resource, script);
         }
-        try (PgServer server = PgServer.start(ServerConfig.of(directory.resolve("shop")).withPort(0))) {
+        try (PgServer server = PgServer.start(ServerConfig.of(directory.resolve(database)).withPort(0))) {
             Process process = new ProcessBuilder(python, script.toString(), Integer.toString(server.port()))
                     .redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -9,22 +9,42 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints a result set as an aligned table followed by its row count. Column widths come from the
+ * Prints a result set as an aligned table followed by its row count, or as CSV or JSON
+ * ({@code \pset format}). Column widths come from the
  * first {@value #SAMPLE} rows; later rows are streamed with the same widths, so a large result is
  * never held in memory. A value wider than {@value #MAX_WIDTH} characters is cut with an ellipsis,
  * except in the last column, which nothing follows (an EXPLAIN's plan lines are whole). In expanded
  * mode ({@code \x}) each row is a block of {@code column | value} lines and no value is cut. NULL
- * prints as {@code NULL}.
+ * prints as {@code NULL}. CSV is RFC 4180's (a header line, a NULL an empty field, no row count, as psql's
+ * {@code --csv}); JSON is an array with one object a row on a line of its own, numbers and booleans as
+ * such, NULL as {@code null}.
  */
 final class ResultPrinter {
     static final int SAMPLE = 1000;
     static final int MAX_WIDTH = 80;
 
-    private final PrintStream out;
+    /** How results are printed. */
+    enum Format { ALIGNED, CSV, JSON }
+
+    private PrintStream out;
     private boolean expanded;
+    private Format format = Format.ALIGNED;
 
     ResultPrinter(PrintStream out) {
         this.out = out;
+    }
+
+    /** Where results go from now on ({@code \o}). */
+    void output(PrintStream out) {
+        this.out = out;
+    }
+
+    PrintStream output() {
+        return out;
+    }
+
+    void format(Format format) {
+        this.format = format;
     }
 
     /** Switches expanded mode; returns whether it is now on. */
@@ -47,6 +67,14 @@ final class ResultPrinter {
             }
         }
         int count = shown.size();
+        if (format == Format.CSV) {
+            printCsv(resultSet, metadata, shown);
+            return;
+        }
+        if (format == Format.JSON) {
+            printJson(resultSet, metadata, shown);
+            return;
+        }
         if (expanded) {
             printExpanded(resultSet, metadata, shown);
             return;
@@ -105,6 +133,91 @@ final class ResultPrinter {
             }
         }
         out.println("(" + rows + (rows == 1 ? " row)" : " rows)"));
+    }
+
+    private void printCsv(ResultSet resultSet, ResultSetMetaData metadata, List<Integer> shown) throws SQLException {
+        StringBuilder line = new StringBuilder();
+        for (int index = 0; index < shown.size(); index++) {
+            line.append(index == 0 ? "" : ",").append(csv(metadata.getColumnLabel(shown.get(index))));
+        }
+        out.println(line);
+        while (resultSet.next()) {
+            line.setLength(0);
+            for (int index = 0; index < shown.size(); index++) {
+                Object value = resultSet.getObject(shown.get(index));
+                line.append(index == 0 ? "" : ",").append(value == null ? "" : csv(text(value)));
+            }
+            out.println(line);
+        }
+    }
+
+    /** A CSV field, quoted when it holds a comma, a quote, a line break or nothing (an empty string is not NULL). */
+    private static String csv(String value) {
+        if (value.isEmpty() || value.indexOf(',') >= 0 || value.indexOf('"') >= 0 || value.indexOf('\n') >= 0
+                || value.indexOf('\r') >= 0) {
+            return '"' + value.replace("\"", "\"\"") + '"';
+        }
+        return value;
+    }
+
+    private void printJson(ResultSet resultSet, ResultSetMetaData metadata, List<Integer> shown) throws SQLException {
+        String[] names = new String[shown.size()];
+        for (int index = 0; index < names.length; index++) {
+            names[index] = json(metadata.getColumnLabel(shown.get(index)));
+        }
+        out.println("[");
+        boolean first = true;
+        StringBuilder line = new StringBuilder();
+        while (resultSet.next()) {
+            line.setLength(0);
+            line.append(first ? "" : ",\n").append('{');
+            for (int index = 0; index < names.length; index++) {
+                Object value = resultSet.getObject(shown.get(index));
+                line.append(index == 0 ? "" : ",").append(names[index]).append(':');
+                if (value == null) {
+                    line.append("null");
+                } else if (value instanceof Boolean || (value instanceof Number number && finite(number))) {
+                    line.append(text(value));
+                } else {
+                    line.append(json(text(value)));
+                }
+            }
+            out.print(line.append('}'));
+            first = false;
+        }
+        out.println(first ? "]" : "\n]");
+    }
+
+    /** Whether a number can be written as a JSON number (NaN and the infinities cannot). */
+    private static boolean finite(Number number) {
+        return !(number instanceof Double d && !Double.isFinite(d)) && !(number instanceof Float f && !Float.isFinite(f));
+    }
+
+    private static String json(String value) {
+        StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
+        for (int index = 0; index < value.length(); index++) {
+            char c = value.charAt(index);
+            switch (c) {
+                case '"' -> quoted.append("\\\"");
+                case '\\' -> quoted.append("\\\\");
+                case '\n' -> quoted.append("\\n");
+                case '\r' -> quoted.append("\\r");
+                case '\t' -> quoted.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        quoted.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        quoted.append(c);
+                    }
+                }
+            }
+        }
+        return quoted.append('"').toString();
+    }
+
+    /** A value's text: a BigDecimal without an exponent, anything else by its toString. */
+    private static String text(Object value) {
+        return value instanceof java.math.BigDecimal decimal ? decimal.toPlainString() : value.toString();
     }
 
     private static String[] row(ResultSet resultSet, List<Integer> shown) throws SQLException {

@@ -28,7 +28,7 @@ final class SqlCompleter implements Completer {
             "SET STATISTICS IO ON", "SET STATISTICS TIME ON", "DBCC DROPCLEANBUFFERS", "COUNT", "SUM", "AVG", "MIN", "MAX",
             "CAST", "COALESCE", "NULLIF", "EXTRACT", "SUBSTRING", "DATE", "TIMESTAMP", "INTERVAL", "INT", "BIGINT",
             "DECIMAL", "DOUBLE", "VARCHAR", "BOOLEAN");
-    static final List<String> COMMANDS = List.of("\\d", "\\dt", "\\timing", "\\x", "\\q", "\\?");
+    static final List<String> COMMANDS = List.of("\\d", "\\dt", "\\timing", "\\x", "\\pset", "\\o", "\\i", "\\q", "\\?");
 
     private final Connection connection;
 

@@ -218,20 +218,29 @@ public final class SqlShell {
                         err.println("usage: \\d <table>");
                         break;
                     }
-                    DatabaseMetaData metadata = connection.getMetaData();
-                    // A user table has no schema (""); sys.<view> names a system view.
-                    int dot = words[1].indexOf('.');
-                    String schema = dot < 0 ? "" : words[1].substring(0, dot);
-                    String table = dot < 0 ? words[1] : words[1].substring(dot + 1);
-                    try (ResultSet columns = metadata.getColumns(null, schema, table, "%")) {
-                        printer.print(columns, List.of("COLUMN_NAME", "TYPE_NAME", "COLUMN_SIZE", "IS_NULLABLE"));
+                    describeTable(connection.getMetaData(), words[1].strip());
+                }
+                case "\\pset" -> setFormat(words.length < 2 ? "" : words[1].strip());
+                case "\\o" -> redirect(words.length < 2 ? "" : words[1].strip());
+                case "\\i" -> {
+                    if (words.length < 2) {
+                        err.println("usage: \\i <file>");
+                        break;
+                    }
+                    try (BufferedReader reader = Files.newBufferedReader(Path.of(words[1].strip()), StandardCharsets.UTF_8)) {
+                        runScript(connection, reader, false);
+                    } catch (IOException e) {
+                        err.println("cannot read " + words[1].strip() + ": " + e);
                     }
                 }
                 case "\\?" -> out.println("""
                         \\dt            list tables and views
-                        \\d <table>     describe a table's columns (sys.<view> for a system view)
+                        \\d <table>     describe a table's columns and indexes (sys.<view> for a system view)
                         \\timing        show each statement's elapsed time (client side)
                         \\x             expanded display: one block per row, values whole
+                        \\pset format aligned|csv|json   how results are printed
+                        \\o [file]      send results to a file (appended), or back to the screen
+                        \\i <file>      run the statements of a file
                         \\q             quit
                         SET STATISTICS IO ON / SET STATISTICS TIME ON print the engine's own counters after each statement.""");
                 default -> err.println("unknown command " + words[0] + " (\\? for help)");
@@ -240,6 +249,71 @@ public final class SqlShell {
             err.println(describe(e));
         }
         return true;
+    }
+
+    /** {@code \\d}: a table's columns, then its indexes (name, UNIQUE, columns in key order). */
+    private void describeTable(DatabaseMetaData metadata, String name) throws SQLException {
+        // A user table has no schema (""); sys.<view> names a system view.
+        int dot = name.indexOf('.');
+        String schema = dot < 0 ? "" : name.substring(0, dot);
+        String table = dot < 0 ? name : name.substring(dot + 1);
+        try (ResultSet columns = metadata.getColumns(null, schema, table, "%")) {
+            printer.print(columns, List.of("COLUMN_NAME", "TYPE_NAME", "COLUMN_SIZE", "IS_NULLABLE"));
+        }
+        java.util.Map<String, List<String>> indexes = new java.util.LinkedHashMap<>();
+        java.util.Set<String> unique = new java.util.HashSet<>();
+        try (ResultSet index = metadata.getIndexInfo(null, schema, table, false, false)) {
+            while (index.next()) {
+                String indexName = index.getString("INDEX_NAME");
+                if (indexName == null) {
+                    continue; // a statistics row, not an index
+                }
+                indexes.computeIfAbsent(indexName, key -> new java.util.ArrayList<>()).add(index.getString("COLUMN_NAME"));
+                if (!index.getBoolean("NON_UNIQUE")) {
+                    unique.add(indexName);
+                }
+            }
+        }
+        if (!indexes.isEmpty()) {
+            PrintStream results = printer.output();
+            results.println("Indexes:");
+            indexes.forEach((indexName, keys) -> results.println("    " + indexName + (unique.contains(indexName) ? " UNIQUE" : "")
+                    + " (" + String.join(", ", keys) + ")"));
+        }
+    }
+
+    /** {@code \\pset format aligned|csv|json}. */
+    private void setFormat(String argument) {
+        String[] words = argument.split("\\s+");
+        if (words.length != 2 || !words[0].equals("format")) {
+            err.println("usage: \\pset format aligned|csv|json");
+            return;
+        }
+        try {
+            ResultPrinter.Format format = ResultPrinter.Format.valueOf(words[1].toUpperCase(java.util.Locale.ROOT));
+            printer.format(format);
+            out.println("Output format is " + format.name().toLowerCase(java.util.Locale.ROOT) + ".");
+        } catch (IllegalArgumentException unknown) {
+            err.println("\\pset: unknown format " + words[1] + " (aligned, csv or json)");
+        }
+    }
+
+    /** {@code \\o [file]}: results to the end of {@code file}, or to the screen again without one. */
+    private void redirect(String file) {
+        if (printer.output() != out) {
+            printer.output().close();
+        }
+        if (file.isEmpty()) {
+            printer.output(out);
+            return;
+        }
+        try {
+            printer.output(new PrintStream(Files.newOutputStream(Path.of(file), java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND), true, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            printer.output(out);
+            err.println("cannot write " + file + ": " + e);
+        }
     }
 
     /**
@@ -291,12 +365,13 @@ public final class SqlShell {
                         break;
                     }
                     if (changesRows(sql)) {
-                        out.println("(" + count + (count == 1 ? " row" : " rows") + " affected)");
+                        printer.output().println("(" + count + (count == 1 ? " row" : " rows") + " affected)");
                     }
                 }
                 rows = statement.getMoreResults();
             }
             printWarnings(statement.getWarnings());
+            printer.output().flush();
             if (timing) {
                 out.printf("Time: %.3f ms%n", (System.nanoTime() - started) / 1e6);
             }

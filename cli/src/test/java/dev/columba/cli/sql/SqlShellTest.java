@@ -130,6 +130,43 @@ class SqlShellTest {
     }
 
     @Test
+    void describeShowsIndexesAndResultsGoAsCsvOrJsonToAFile() throws Exception {
+        Path script = directory.resolve("setup.sql");
+        Files.writeString(script, """
+                CREATE TABLE t (id INT NOT NULL PRIMARY KEY, name VARCHAR(20), amount DECIMAL(10, 2));
+                CREATE INDEX t_name ON t (name, amount);
+                INSERT INTO t VALUES (1, 'a, "quoted"', 2.50), (2, NULL, NULL), (3, '', 1e2);
+                """);
+        Path results = directory.resolve("results.txt");
+        Run run = run("\\i " + script + "\n\\d t\n\\pset format csv\nSELECT * FROM t ORDER BY id;\n"
+                + "\\o " + results + "\n\\pset format json\nSELECT id, name, amount FROM t ORDER BY id;\n\\o\n"
+                + "\\pset format aligned\nSELECT COUNT(*) AS n FROM t;\n\\pset format yaml\n", directory.resolve("db").toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("(3 rows affected)"), "\\i ran the file: " + run.out());
+        assertTrue(run.out().contains("""
+                Indexes:
+                    t UNIQUE (id)
+                    t_name (name, amount)
+                """), run.out());
+        assertTrue(run.out().contains("""
+                id,name,amount
+                1,"a, ""quoted""\",2.50
+                2,,
+                3,"",100.00
+                """), "CSV: " + run.out());
+        assertEquals("""
+                [
+                {"id":1,"name":"a, \\"quoted\\"","amount":2.50},
+                {"id":2,"name":null,"amount":null},
+                {"id":3,"name":"","amount":100.00}
+                ]
+                """, Files.readString(results), "JSON went to the file, not the screen");
+        assertTrue(!run.out().contains("\"id\":1"), run.out());
+        assertTrue(run.out().contains("n\n-\n3\n(1 row)"), "back to the screen, aligned: " + run.out());
+        assertTrue(run.err().contains("\\pset: unknown format yaml"), run.err());
+    }
+
+    @Test
     void badArgumentsAreUsageErrors() {
         assertEquals(2, run("", "-x").exit());
         assertEquals(2, run("", "-c").exit());

@@ -38,6 +38,11 @@ public final class CancelKeys {
         }
     }
 
+    /** Cancels what every session runs now (the server is closing). */
+    public void cancelAll() {
+        sessions.values().forEach(ClientSession::cancelRunning);
+    }
+
     /** Sessions open now. */
     public int size() {
         return sessions.size();

@@ -43,8 +43,9 @@ import java.util.Map;
 /**
  * One client connection's conversation, on top of one embedded Columba JDBC connection.
  *
- * <p>Threading: {@link #handle} is called with one message at a time, in arrival order, off the network
- * threads (statements may run long); {@link #cancelRunning} is called from any thread.
+ * <p>Threading: {@link #handle} is called with one message at a time, in arrival order, on the connection's
+ * own thread (statements may run long: they hold no other connection's thread); {@link #cancelRunning} is
+ * called from any thread.
  *
  * <p>Transactions: outside a transaction block the connection is in autocommit mode. {@code BEGIN} turns
  * autocommit off and opens a block (status {@code T}); an error inside it marks it failed (status {@code E},
@@ -92,7 +93,7 @@ public final class ClientSession {
     private Phase phase = Phase.AWAITING_STARTUP;
     /** Whether the client's address is a loopback one (set once, before the first message). */
     private final boolean loopbackClient;
-    /** Whether TLS was started on this connection; set by the network thread before the StartupMessage is handled. */
+    /** Whether TLS was started on this connection; set when the SSLRequest is answered, before the StartupMessage is handled. */
     private volatile boolean encrypted;
     /** Over TLS, the {@code tls-server-end-point} data of the certificate the server showed, once the handshake is done. */
     private volatile java.util.function.Supplier<byte[]> tlsServerEndPoint;
@@ -180,7 +181,7 @@ public final class ClientSession {
     }
 
     /**
-     * TLS was started on the connection (the network thread answered an SSLRequest with {@code S});
+     * TLS was started on the connection (an SSLRequest was answered with {@code S});
      * {@code serverEndPoint} gives the hash of the certificate the server showed (RFC 5929), for SCRAM's
      * channel binding, when asked after the handshake.
      */
