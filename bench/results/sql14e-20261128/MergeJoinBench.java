@@ -1,11 +1,12 @@
 // Merge join against hash join on two rowstore tables clustered on the join key: TPC-H orders and
-// lineitem (SF 0.1: the SF 1 tables' orders with o_orderkey < 600000 and their lineitems), copied
+// lineitem (the SF 1 tables' orders with o_orderkey below a limit, and their lineitems: 600000 is
+// SF 0.1, 120000 SF 0.02), copied
 // from the lead's SF 1 columnstore database into rowstore tables with clustered primary keys.
 // One JVM, one connection, MAXDOP 1; each query text is run with OPTION (MERGE JOIN) and with
 // OPTION (HASH JOIN) alternately, after warm-ups, and the calling thread's CPU time is measured
 // (the serial plan runs on it). Prints every run's milliseconds, the medians and their ratio.
 //
-//   java -cp "cli/target/columba-cli-*.jar:cli/target/lib/*" MergeJoinBench.java <database dir> [rounds]
+//   java -cp "cli/target/columba-cli-*.jar:cli/target/lib/*" MergeJoinBench.java <database dir> [rounds] [key limit]
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
@@ -26,6 +27,7 @@ public class MergeJoinBench {
     public static void main(String[] args) throws Exception {
         String directory = args[0];
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
+        long keyLimit = args.length > 2 ? Long.parseLong(args[2]) : 600_000;
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (Connection connection = DriverManager.getConnection("jdbc:columba:" + directory);
              Statement statement = connection.createStatement()) {
@@ -34,12 +36,12 @@ public class MergeJoinBench {
                 statement.execute("CREATE TABLE r_orders (o_orderkey BIGINT NOT NULL PRIMARY KEY, o_custkey BIGINT NOT NULL,"
                         + " o_totalprice DECIMAL(15,2) NOT NULL, o_orderdate DATE NOT NULL)");
                 statement.execute("INSERT INTO r_orders SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate FROM orders"
-                        + " WHERE o_orderkey < 600000");
+                        + " WHERE o_orderkey < " + keyLimit);
                 statement.execute("CREATE TABLE r_lineitem (l_orderkey BIGINT NOT NULL, l_linenumber INT NOT NULL,"
                         + " l_quantity DECIMAL(15,2) NOT NULL, l_extendedprice DECIMAL(15,2) NOT NULL,"
                         + " PRIMARY KEY (l_orderkey, l_linenumber))");
                 statement.execute("INSERT INTO r_lineitem SELECT l_orderkey, l_linenumber, l_quantity, l_extendedprice FROM lineitem"
-                        + " WHERE l_orderkey < 600000");
+                        + " WHERE l_orderkey < " + keyLimit);
                 System.out.printf("loaded in %.1f s%n", (System.nanoTime() - start) / 1e9);
             }
             for (String[] query : QUERIES) {

@@ -194,8 +194,9 @@ class DifferentialTest {
                 String sql = switch (random.nextInt(5)) {
                     case 0 -> "SELECT t1.id, t1.c, t2.k, t2.v FROM t1 " + (random.nextBoolean() ? "JOIN" : "LEFT JOIN") + " t2 ON "
                             + (random.nextBoolean() ? "t1.a = t2.k" : "t1.a = t2.w AND t2.k < t1.id") + " WHERE " + predicate(random, "t1");
-                    case 1 -> "SELECT x.id, x.a, y.id, y.b FROM t1 x " + (random.nextBoolean() ? "JOIN" : "LEFT JOIN") + " t1 y ON "
-                            + (random.nextBoolean() ? "x.id = y.id" : "x.a = y.a AND x.id <> y.id") + " WHERE " + predicate(random, "t1");
+                    case 1 -> "SELECT x.id, x.a, y.id, y.b FROM (SELECT * FROM t1 WHERE " + predicate(random, "t1") + ") x "
+                            + (random.nextBoolean() ? "JOIN" : "LEFT JOIN") + " t1 y ON "
+                            + (random.nextBoolean() ? "x.id = y.id" : "x.a = y.a AND x.id <> y.id");
                     case 2 -> "SELECT id, a FROM t1 WHERE " + (random.nextBoolean() ? "" : "NOT ") + "EXISTS (SELECT 1 FROM t2"
                             + " WHERE t2.k = t1.a" + (random.nextBoolean() ? " AND t2.w > 10" : "") + ")";
                     case 3 -> "SELECT id, c FROM t1 WHERE a IN (SELECT w FROM t2 WHERE " + predicate(random, "t2") + ") AND "
