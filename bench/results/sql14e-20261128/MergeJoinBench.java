@@ -31,8 +31,11 @@ public class MergeJoinBench {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (Connection connection = DriverManager.getConnection("jdbc:columba:" + directory);
              Statement statement = connection.createStatement()) {
-            if (!exists(statement, "r_orders")) {
+            if (!exists(statement, "r_lineitem")) {
                 long start = System.nanoTime();
+                if (exists(statement, "r_orders")) {
+                    statement.execute("DROP TABLE r_orders"); // left by a load that failed
+                }
                 statement.execute("CREATE TABLE r_orders (o_orderkey BIGINT NOT NULL PRIMARY KEY, o_custkey BIGINT NOT NULL,"
                         + " o_totalprice DECIMAL(15,2) NOT NULL, o_orderdate DATE NOT NULL)");
                 statement.execute("INSERT INTO r_orders SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate FROM orders"
@@ -82,10 +85,11 @@ public class MergeJoinBench {
         }
     }
 
-    private static boolean exists(Statement statement, String table) throws Exception {
-        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM sys.tables WHERE name = '" + table + "'")) {
-            rows.next();
-            return rows.getLong(1) > 0;
+    private static boolean exists(Statement statement, String table) {
+        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            return rows.next();
+        } catch (java.sql.SQLException e) {
+            return false;
         }
     }
 
