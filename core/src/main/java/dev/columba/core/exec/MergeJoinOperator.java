@@ -51,6 +51,15 @@ public final class MergeJoinOperator extends JoinOperator {
     private int[] runStart = new int[0];
     private int[] runEnd = new int[0];
     private boolean atMostOne;
+    /**
+     * Positions in {@link #rightBatch} of run rows not yet copied: they are appended to
+     * {@link #buildRows} together, before the right batch is replaced and once the left batch is
+     * walked, so that a run of one or two rows (a unique key) costs no copy call of its own.
+     */
+    private int[] pending = new int[0];
+    private int pendingCount;
+    /** The current run's first row's position in {@link #rightBatch} while the run is pending, else -1. */
+    private int runRightPosition = -1;
 
     /**
      * @param leftKeys   left key columns, the order the left input is sorted in
@@ -129,7 +138,8 @@ public final class MergeJoinOperator extends JoinOperator {
                 throw unsorted("left");
             }
             previous = row;
-            int sameRun = runLast > runFirst ? leftOrder.compare(row, runOrder, runFirst) : 1;
+            int sameRun = runLast == runFirst ? 1 : runRightPosition >= 0
+                    ? leftOrder.compare(row, rightOrder, runRightPosition) : leftOrder.compare(row, runOrder, runFirst);
             if (sameRun < 0) {
                 throw unsorted("left");
             }
@@ -140,7 +150,18 @@ public final class MergeJoinOperator extends JoinOperator {
             runEnd[index] = runLast;
             single &= runLast - runFirst <= 1;
         }
+        flushPending();
         atMostOne = single;
+    }
+
+    /** Copies the pending run rows of {@link #rightBatch} to the end of {@link #buildRows}. */
+    private void flushPending() {
+        if (pendingCount > 0) {
+            buildRows.append(rightBatch, pending, 0, pendingCount);
+            pendingCount = 0;
+            runOrder.bind(buildRows);
+        }
+        runRightPosition = -1;
     }
 
     /**
@@ -169,7 +190,7 @@ public final class MergeJoinOperator extends JoinOperator {
      * {@link #buildRows}; an empty run when the next right key is larger or the right input ends.
      */
     private void findRun(int leftRow) {
-        runFirst = buildRows.size();
+        runFirst = buildRows.size() + pendingCount;
         runLast = runFirst;
         while (true) {
             if (!rightRowAvailable()) {
@@ -189,8 +210,11 @@ public final class MergeJoinOperator extends JoinOperator {
                 break;
             }
         }
-        // rightIndex is one past the run's first row, which is still in rightBatch.
-        int first = rightIndex - 1;
+        // rightIndex is one past the run's first row, which is still in rightBatch (pending flushed
+        // before any batch change, so runFirst still counts the rows ahead of it).
+        runFirst = buildRows.size() + pendingCount;
+        runRightPosition = rightPositions[rightIndex - 1];
+        pending[pendingCount++] = runRightPosition;
         while (true) {
             while (rightIndex < rightCount) {
                 int rightRow = rightPositions[rightIndex];
@@ -205,16 +229,14 @@ public final class MergeJoinOperator extends JoinOperator {
                     break;
                 }
                 consumeRight(rightRow);
+                pending[pendingCount++] = rightRow;
             }
-            buildRows.append(rightBatch, rightPositions, first, rightIndex - first);
             if (rightIndex < rightCount || !rightRowAvailable()) {
                 break;
             }
-            // The run goes on in the next right batch (or ends at its first row).
-            first = rightIndex;
+            // The run goes on in the next right batch (or ends at its first row); its rows so far were copied.
         }
-        runLast = buildRows.size();
-        runOrder.bind(buildRows);
+        runLast = buildRows.size() + pendingCount;
     }
 
     /** Steps past right row {@code rightRow} (a non-NULL key), checking that the right input is in order. */
@@ -232,6 +254,7 @@ public final class MergeJoinOperator extends JoinOperator {
             if (rightExhausted) {
                 return false;
             }
+            flushPending();
             Batch next = right.next();
             if (next == null) {
                 rightExhausted = true;
@@ -243,6 +266,9 @@ public final class MergeJoinOperator extends JoinOperator {
             rightBatch = next;
             rightCount = next.selectedCount();
             rightPositions = Vectors.livePositions(next, rightPositions);
+            if (pending.length < rightCount) {
+                pending = new int[Math.max(rightCount, pending.length * 2)];
+            }
             rightIndex = 0;
             lastRight = -1;
             rightOrder.bind(next);
