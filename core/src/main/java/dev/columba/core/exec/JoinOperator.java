@@ -182,6 +182,14 @@ abstract class JoinOperator extends BaseOperator {
      */
     abstract boolean markBuildMatchesWithoutCandidates(boolean[] buildMatched);
 
+    /**
+     * Whether no left row still to come can have a candidate, so that a join returning only pairs
+     * or matched rows is done: a hash join's build is empty (a merge join's right input is exhausted).
+     */
+    boolean noMoreMatches() {
+        return buildRows.size() == 0;
+    }
+
     /** Whether no left row can have more than one candidate (a hash join's build without duplicate keys). */
     boolean atMostOneCandidate() {
         return false;
@@ -232,7 +240,7 @@ abstract class JoinOperator extends BaseOperator {
     }
 
     private boolean nextProbeBatch() {
-        if (buildRows.size() == 0 && !joinType.keepsUnmatchedLeft() && joinType != JoinType.ANTI) {
+        if (noMoreMatches() && !joinType.keepsUnmatchedLeft() && joinType != JoinType.ANTI) {
             return false;
         }
         Batch batch = left.next();

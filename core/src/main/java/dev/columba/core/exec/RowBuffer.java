@@ -74,6 +74,20 @@ final class RowBuffer implements AutoCloseable {
         size += count;
     }
 
+    /** Appends the rows at {@code positions[offset, offset + count)} of {@code source}, which has this buffer's columns. */
+    void append(Batch source, int[] positions, int offset, int count) {
+        for (int columnIndex = 0; columnIndex < rows.columnCount(); columnIndex++) {
+            VectorCopy.gather(source.column(columnIndex), positions, offset, count, rows.column(columnIndex), size);
+        }
+        size += count;
+    }
+
+    /** Forgets every row, keeping the vectors' memory for the rows appended next. */
+    void clear() {
+        size = 0;
+        Vectors.rewind(rows);
+    }
+
     /** Appends the rows {@code [first, first + count)} of {@code source}, which has this buffer's columns, each column in bulk. */
     void appendRange(Batch source, int first, int count) {
         for (int columnIndex = 0; columnIndex < rows.columnCount(); columnIndex++) {

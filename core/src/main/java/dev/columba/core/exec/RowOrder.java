@@ -1,5 +1,6 @@
 package dev.columba.core.exec;
 
+import dev.columba.core.batch.Batch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.Comparisons;
@@ -41,11 +42,31 @@ final class RowOrder {
     /** Reads the current buffers of {@code buffer}'s key columns. */
     void bind(RowBuffer buffer) {
         for (int key = 0; key < keys.size(); key++) {
-            FieldVector vector = buffer.column(keys.get(key).column());
-            validity[key] = vector.getValidityBuffer();
-            data[key] = vector.getDataBuffer();
-            offsets[key] = layouts[key] == Layout.UTF8 ? vector.getOffsetBuffer() : null;
+            bindKey(key, buffer.column(keys.get(key).column()));
         }
+    }
+
+    /** Reads the buffers of {@code batch}'s key columns (rows are then vector positions); valid while the batch is. */
+    void bind(Batch batch) {
+        for (int key = 0; key < keys.size(); key++) {
+            bindKey(key, batch.column(keys.get(key).column()));
+        }
+    }
+
+    private void bindKey(int key, FieldVector vector) {
+        validity[key] = vector.getValidityBuffer();
+        data[key] = vector.getDataBuffer();
+        offsets[key] = layouts[key] == Layout.UTF8 ? vector.getOffsetBuffer() : null;
+    }
+
+    /** Whether row {@code row} is NULL in some key column. */
+    boolean anyNull(int row) {
+        for (ArrowBuf bits : validity) {
+            if (BitVectorHelper.get(bits, row) == 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Negative, zero or positive as row {@code left} sorts before, with or after row {@code right}. */

@@ -11,6 +11,7 @@ import dev.columba.planner.rel.ColumbaGather;
 import dev.columba.planner.rel.ColumbaHashJoin;
 import dev.columba.planner.rel.ColumbaIndexNestedLoopJoin;
 import dev.columba.planner.rel.ColumbaIndexSeek;
+import dev.columba.planner.rel.ColumbaMergeJoin;
 import dev.columba.planner.rel.ColumbaNestedLoopJoin;
 import dev.columba.planner.rel.ColumbaProject;
 import dev.columba.planner.rel.ColumbaRepartition;
@@ -116,6 +117,7 @@ final class ExplainPlan {
             case ColumbaRepartition ignored -> "Parallelism";
             case ColumbaBitmapFilter ignored -> "BitmapFilter";
             case ColumbaHashJoin ignored -> "HashJoin";
+            case ColumbaMergeJoin ignored -> "MergeJoin";
             case ColumbaNestedLoopJoin ignored -> "NestedLoopJoin";
             case ColumbaIndexNestedLoopJoin ignored -> "IndexNestedLoopJoin";
             case ColumbaSort sort -> sort.operatorName();

@@ -33,6 +33,7 @@ import dev.columba.planner.rules.ColumbaAggregateRule;
 import dev.columba.planner.rules.CountIntoScanRule;
 import dev.columba.planner.rules.ColumbaFilterRule;
 import dev.columba.planner.rules.ColumbaHashJoinRule;
+import dev.columba.planner.rules.ColumbaMergeJoinRule;
 import dev.columba.planner.rules.ColumbaIndexNestedLoopJoinRule;
 import dev.columba.planner.rules.ColumbaNestedLoopJoinRule;
 import dev.columba.planner.rules.ColumbaProjectRule;
@@ -479,13 +480,12 @@ public final class QueryPlanner {
         PlanHints.JoinHint join = PlanHints.JoinHint.NONE;
         boolean forceOrder = false;
         if (node instanceof SqlQueryOption option) {
-            if (option.has(SqlQueryHint.Kind.MERGE_JOIN)) {
-                throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED,
-                        "OPTION (MERGE JOIN): Columba has no merge join; use LOOP JOIN or HASH JOIN");
-            }
             boolean loop = option.has(SqlQueryHint.Kind.LOOP_JOIN);
             boolean hash = option.has(SqlQueryHint.Kind.HASH_JOIN);
-            join = loop && !hash ? PlanHints.JoinHint.LOOP : hash && !loop ? PlanHints.JoinHint.HASH : PlanHints.JoinHint.NONE;
+            boolean merge = option.has(SqlQueryHint.Kind.MERGE_JOIN);
+            // One algorithm named forces it; several leave the choice to the cost model.
+            join = loop && !hash && !merge ? PlanHints.JoinHint.LOOP : hash && !loop && !merge ? PlanHints.JoinHint.HASH
+                    : merge && !loop && !hash ? PlanHints.JoinHint.MERGE : PlanHints.JoinHint.NONE;
             forceOrder = option.has(SqlQueryHint.Kind.FORCE_ORDER);
         }
         return new PlanHints(join, forceOrder, settings.get(StandardSettings.PREFETCH),
@@ -1048,7 +1048,7 @@ public final class QueryPlanner {
                 ColumbaAggregateRule.CONFIG.toRule(), ColumbaSortRule.CONFIG.toRule(), ColumbaUnionRule.CONFIG.toRule(),
                 ColumbaValuesRule.CONFIG.toRule(), ColumbaTableModifyRule.CONFIG.toRule(),
                 ColumbaTableFunctionScanRule.CONFIG.toRule(), ColumbaWindowRule.CONFIG.toRule(),
-                ColumbaHashJoinRule.create(hints), ColumbaNestedLoopJoinRule.create(hints),
+                ColumbaHashJoinRule.create(hints), ColumbaMergeJoinRule.create(hints), ColumbaNestedLoopJoinRule.create(hints),
                 ColumbaIndexNestedLoopJoinRule.create(hints),
                 RowstoreKeyRangeRule.create(), IndexSeekRule.create(), ColumnstoreFilterRule.create(),
                 ProjectIntoScanRule.create(), ProjectFilterIntoScanRule.create(), CountIntoScanRule.create()));

@@ -75,6 +75,29 @@ public final class ColumbaIndexSeek extends org.apache.calcite.rel.core.TableSca
                 .item("projection", Arrays.toString(projection));
     }
 
+    /**
+     * The order the seek returns rows in: the index's key columns after the ones it seeks by
+     * equality, each in its direction (a {@code DESC} column descending), as output positions, up
+     * to the first one not projected.
+     */
+    public List<org.apache.calcite.rel.RelFieldCollation> order() {
+        IndexStore index = index();
+        List<Integer> keyColumns = index.definition().keyColumns();
+        List<org.apache.calcite.rel.RelFieldCollation> order = new ArrayList<>();
+        for (int key = values.size(); key < keyColumns.size(); key++) {
+            int position = KeyOrder.indexOf(projection, keyColumns.get(key));
+            if (position < 0) {
+                break;
+            }
+            boolean descending = index.definition().descending().get(key);
+            order.add(new org.apache.calcite.rel.RelFieldCollation(position, descending
+                    ? org.apache.calcite.rel.RelFieldCollation.Direction.DESCENDING
+                    : org.apache.calcite.rel.RelFieldCollation.Direction.ASCENDING,
+                    org.apache.calcite.rel.RelFieldCollation.NullDirection.FIRST));
+        }
+        return order;
+    }
+
     private boolean uniqueLookup() {
         IndexStore index = index();
         return index.definition().unique() && values.size() == index.definition().keyColumns().size();

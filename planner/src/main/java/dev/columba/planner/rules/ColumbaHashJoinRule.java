@@ -27,7 +27,8 @@ import org.apache.calcite.rel.logical.LogicalJoin;
  * </pre>
  * Does not fire for joins without an equality between the sides, RIGHT joins (the logical phase
  * turns them into LEFT joins), or under LOOP JOIN. A FULL join builds its right input and returns
- * the build rows no left row matched once probing is done.
+ * the build rows no left row matched once probing is done. Under MERGE JOIN only FULL joins are
+ * hash joins (a merge join cannot do them).
  */
 public final class ColumbaHashJoinRule extends RelRule<RuleConfig> {
     private final PlanHints hints;
@@ -45,7 +46,7 @@ public final class ColumbaHashJoinRule extends RelRule<RuleConfig> {
     @Override
     public void onMatch(RelOptRuleCall call) {
         LogicalJoin join = call.rel(0);
-        if (!hints.allowsHashJoin() || !supported(join.getJoinType())) {
+        if (!hints.allowsHashJoin(join.getJoinType()) || !supported(join.getJoinType())) {
             return;
         }
         JoinInfo info = join.analyzeCondition();

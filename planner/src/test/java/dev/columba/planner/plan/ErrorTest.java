@@ -69,8 +69,6 @@ class ErrorTest {
     void unsupportedConstructsSaySo() {
         ColumbaException distinctWindow = error("SELECT COUNT(DISTINCT d) OVER (ORDER BY id) FROM t");
         assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, distinctWindow.errorCode());
-        ColumbaException merge = error("SELECT * FROM t OPTION (MERGE JOIN)");
-        assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED, merge.errorCode());
     }
 
     @Test
