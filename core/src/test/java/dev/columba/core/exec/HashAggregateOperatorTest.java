@@ -996,6 +996,78 @@ class HashAggregateOperatorTest extends OperatorTestBase {
     }
 
     /**
+     * MIN and MAX of strings compared by their first eight bytes first ({@code
+     * ExtremeAccumulator.prefix}) are those of unsigned byte-wise comparison: strings shorter than
+     * eight bytes, strings that differ only past the eighth byte, a zero byte against the end of a
+     * shorter string ("a" and "a\0"), bytes above 0x7F, the empty string and NULLs; the prefixes
+     * read from a vector's bytes equal those of the byte arrays, and wherever two prefixes differ
+     * they order the strings as the bytes do.
+     */
+    @Test
+    void minAndMaxOfStringsByPrefixAreThoseOfTheBytes() {
+        String[] pool = {"", "a", "a\0", "a\0\0\0\0\0\0\0x", "a\0\0\0\0\0\0\0", "abcdefgh", "abcdefgh\0", "abcdefghi",
+            "abcdefgg\u00ff", "abcdefg", "\u00e9", "\u00e9t\u00e9", "zzzzzzzz", "zzzzzzzz\u0001", "zzzzzzzy\u007f",
+            "\uD83D\uDE00", "\uFF61", "\u007f\u007f\u007f\u007f\u007f\u007f\u007f\u007f\u007f"};
+        byte[][] utf8 = new byte[pool.length][];
+        for (int index = 0; index < pool.length; index++) {
+            utf8[index] = pool[index].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        try (org.apache.arrow.vector.VarCharVector vector = new org.apache.arrow.vector.VarCharVector("s", queryAllocator)) {
+            vector.allocateNew();
+            for (int index = 0; index < pool.length; index++) {
+                vector.setSafe(index, utf8[index]);
+            }
+            vector.setValueCount(pool.length);
+            for (int left = 0; left < pool.length; left++) {
+                long prefix = Accumulators.ExtremeAccumulator.prefix(utf8[left]);
+                assertEquals(prefix, Accumulators.ExtremeAccumulator.prefix(vector.getDataBuffer(),
+                        vector.getStartOffset(left), vector.getEndOffset(left)), pool[left]);
+                for (int right = 0; right < pool.length; right++) {
+                    int byPrefix = Long.compareUnsigned(prefix, Accumulators.ExtremeAccumulator.prefix(utf8[right]));
+                    if (byPrefix != 0) {
+                        assertEquals(Integer.signum(Arrays.compareUnsigned(utf8[left], utf8[right])), Integer.signum(byPrefix),
+                                pool[left] + " against " + pool[right]);
+                    }
+                }
+            }
+        }
+        long seed = Long.getLong("columba.test.seed", 20261128L);
+        System.out.println("minAndMaxOfStringsByPrefixAreThoseOfTheBytes seed " + seed);
+        java.util.Random random = new java.util.Random(seed);
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("s", SqlType.varchar(20)));
+        List<Object[]> rows = new ArrayList<>();
+        Map<Integer, byte[][]> extremes = new TreeMap<>();
+        for (int row = 0; row < 3000; row++) {
+            int key = random.nextInt(5);
+            String value = key == 4 || random.nextInt(8) == 0 ? null : pool[random.nextInt(pool.length)];
+            rows.add(new Object[] {key, value});
+            byte[][] best = extremes.computeIfAbsent(key, ignored -> new byte[2][]);
+            if (value != null) {
+                byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                if (best[0] == null || Arrays.compareUnsigned(bytes, best[0]) < 0) {
+                    best[0] = bytes;
+                }
+                if (best[1] == null || Arrays.compareUnsigned(bytes, best[1]) > 0) {
+                    best[1] = bytes;
+                }
+            }
+        }
+        List<List<Object>> expected = new ArrayList<>();
+        for (Map.Entry<Integer, byte[][]> entry : extremes.entrySet()) {
+            byte[][] best = entry.getValue();
+            expected.add(Arrays.asList(entry.getKey(),
+                    best[0] == null ? null : new String(best[0], java.nio.charset.StandardCharsets.UTF_8),
+                    best[1] == null ? null : new String(best[1], java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        SqlType text = SqlType.varchar(20);
+        List<AggregateCall> calls = List.of(new AggregateCall(MIN, 1, false, AggregateCall.NO_FILTER, text, "min_s"),
+                new AggregateCall(MAX, 1, false, AggregateCall.NO_FILTER, text, "max_s"));
+        for (int workers : new int[] {1, 2}) {
+            assertEquals(expected, sorted(run(aggregated(schema, rows, null, calls, workers), context(256))), workers + " workers");
+        }
+    }
+
+    /**
      * MIN and MAX of strings taken from dictionary codes ({@code CodedStrings}, as a columnstore scan
      * hands on the strings it defers) give the answers the strings give: code point order (U+1F600
      * after U+FF61, though UTF-16 orders them the other way), prefixes, the empty string, NULLs, a
