@@ -64,6 +64,22 @@ public final class NativeLongs {
         deferred = null;
     }
 
+    /**
+     * Makes these longs {@code source}'s values as they are, for another column whose every value
+     * equals the source column's (a widening of it): the same values array and bounds, and the
+     * column's vector not written until {@code writeVector} writes it ({@link #materialize}).
+     */
+    public void mirror(NativeLongs source, Runnable writeVector) {
+        if (!source.defined) {
+            throw new IllegalStateException("the source's longs are not defined");
+        }
+        values = source.values;
+        defined = true;
+        lowest = source.lowest;
+        highest = source.highest;
+        deferred = writeVector;
+    }
+
     /** Records that the vector is not written yet; {@code writeVector} writes it (and leaves these values as they are). */
     public void defer(Runnable writeVector) {
         deferred = writeVector;

@@ -12,11 +12,13 @@ import dev.columba.core.expr.ExpressionCompiler;
 import dev.columba.core.expr.Nullability;
 import dev.columba.core.schema.Column;
 import dev.columba.core.schema.TableSchema;
+import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -50,6 +52,11 @@ public final class ProjectOperator extends BaseOperator {
      * its columns' vectors, which a producer that handed on {@link NativeLongs} may not have written.
      */
     private boolean computes;
+    /**
+     * Per output column that widens an INT column to BIGINT ({@link #widenedColumn}), what it hands
+     * on as {@link NativeLongs} while its input column's longs are deferred; null for the others.
+     */
+    private WidenedLongs[] widened;
 
     /**
      * @param expressions one per output column, over the input's columns
@@ -134,6 +141,8 @@ public final class ProjectOperator extends BaseOperator {
             columns.add(new Column(name, expression.type(), Nullability.nullable(expression, inputSchema)));
         }
         TableSchema extendedSchema = shared.isEmpty() ? inputSchema : new TableSchema(columns);
+        computes = !shared.isEmpty();
+        widened = new WidenedLongs[expressions.size()];
         for (int index = 0; index < expressions.size(); index++) {
             Expr expression = expressions.get(index);
             if (handedOver[index]) {
@@ -141,7 +150,11 @@ public final class ProjectOperator extends BaseOperator {
                 placeholders.add(VectorValues.newVector("$handedOver" + index, expression.type(), allocator));
                 continue;
             }
-            computes |= !(expression instanceof Expr.ColumnReference);
+            int widenedColumn = widenedColumn(expression);
+            if (widenedColumn >= 0) {
+                widened[index] = new WidenedLongs(widenedColumn, new BigIntVector("$widened" + index, allocator));
+            }
+            computes |= !(expression instanceof Expr.ColumnReference) && widenedColumn < 0;
             Expr reading = shared.isEmpty() ? expression : readShared(expression, shared, inputSchema.size());
             compiled.add(ExpressionCompiler.compile(reading, extendedSchema, context.evaluation(), allocator));
         }
@@ -176,7 +189,15 @@ public final class ProjectOperator extends BaseOperator {
         }
         vectors.clear();
         int placeholder = 0;
-        for (CompiledExpression expression : compiled) {
+        boolean handsOnLongs = false;
+        for (int index = 0; index < compiled.size(); index++) {
+            CompiledExpression expression = compiled.get(index);
+            WidenedLongs widening = widened[index];
+            if (widening != null && widening.handOn(batch)) {
+                vectors.add(widening.vector);
+                handsOnLongs = true;
+                continue;
+            }
             if (expression == null) {
                 FieldVector undefined = placeholders.get(placeholder++);
                 // Sized for the view's check, never written: its consumer computes the column itself.
@@ -189,7 +210,75 @@ public final class ProjectOperator extends BaseOperator {
         Batch output = Batch.view(vectors, batch.rowCount());
         output.copySelection(batch);
         output.inheritCodes(batch);
+        if (handsOnLongs) {
+            for (int index = 0; index < widened.length; index++) {
+                if (widened[index] != null && widened[index].handedOn) {
+                    output.attachLongs(index, widened[index].longs);
+                }
+            }
+        }
         return output;
+    }
+
+    /**
+     * The input column {@code expression} widens without changing any value, a cast of an INT
+     * column to BIGINT (the peers suite's {@code SUM(CAST(l_partkey AS BIGINT))}), or -1: the
+     * column's stored longs ({@link NativeLongs}) are then the output's as they are.
+     */
+    static int widenedColumn(Expr expression) {
+        return expression instanceof Expr.Cast cast && cast.type() instanceof SqlType.BigintType
+                && cast.operand() instanceof Expr.ColumnReference reference && reference.type() instanceof SqlType.IntegerType
+                ? reference.index() : -1;
+    }
+
+    /**
+     * An output column widening an INT column to BIGINT, handed on as its input's stored longs
+     * while the input defers writing its vector: the planner defers an input column only when
+     * every output that reads it is only added up ({@code ColumbaAggregate.deferSummedLongs}), so
+     * this output's vector is written (from the longs) only when a consumer asks for it.
+     */
+    private static final class WidenedLongs {
+        private final int column;
+        private final BigIntVector vector;
+        private final NativeLongs longs = new NativeLongs();
+        private final Runnable writeVector = this::writeVector;
+        /** The input batch whose longs were handed on last, while {@link #handedOn}. */
+        private Batch source;
+        private boolean handedOn;
+
+        WidenedLongs(int column, BigIntVector vector) {
+            this.column = column;
+            this.vector = vector;
+        }
+
+        /**
+         * Hands on the input column's longs for {@code batch} when they are defined and its vector is
+         * deferred (the vector then sized but not written); false, handing on nothing, otherwise.
+         */
+        boolean handOn(Batch batch) {
+            NativeLongs input = batch.longs(column);
+            handedOn = input != null && input.defined() && input.deferred();
+            if (!handedOn) {
+                longs.forget();
+                source = null;
+                return false;
+            }
+            source = batch;
+            longs.mirror(input, writeVector);
+            vector.setValueCount(batch.rowCount()); // sized for the view's check, written when asked
+            return true;
+        }
+
+        /** Writes the live rows' values, none of them NULL (defined longs hold none). */
+        private void writeVector() {
+            long[] values = longs.values();
+            Batch batch = source;
+            int live = batch.selectedCount();
+            for (int index = 0; index < live; index++) {
+                int row = batch.selectedRow(index);
+                vector.set(row, values[row]);
+            }
+        }
     }
 
     @Override
@@ -201,6 +290,13 @@ public final class ProjectOperator extends BaseOperator {
         }
         for (FieldVector placeholder : placeholders) {
             placeholder.close();
+        }
+        if (widened != null) {
+            for (WidenedLongs widening : widened) {
+                if (widening != null) {
+                    widening.vector.close();
+                }
+            }
         }
         current = null;
         for (CompiledExpression expression : sharedCompiled) {

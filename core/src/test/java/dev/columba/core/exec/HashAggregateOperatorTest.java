@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.columba.core.batch.Batch;
 import dev.columba.core.error.ColumbaException;
 import dev.columba.core.error.ErrorCode;
 import dev.columba.core.expr.ArithmeticOperator;
@@ -904,6 +905,165 @@ class HashAggregateOperatorTest extends OperatorTestBase {
         for (int workers : new int[] {1, 2}) {
             assertEquals(sorted(run(aggregated(schema, wide, expressions, products, workers), context(256))),
                     sorted(run(aggregated(schema, wide, expressions, products, workers, handed), context(256))), "wide products");
+        }
+    }
+
+    /**
+     * A projection widening an INT column to BIGINT ({@code CAST(i AS BIGINT)}, the peers suite's
+     * four sums) hands the column's stored longs on while its source defers the vector: the
+     * projection's batches carry them, defined and deferred, without the source's vector or the
+     * cast's being written; the sums and averages from them equal those of the vectors, and a MIN of
+     * the widened column (which reads the vector) asks for it. Batches with a NULL carry no longs and
+     * are cast as before; a cast that two outputs share is computed (and asks for the vector).
+     */
+    @Test
+    void widenedIntColumnsHandOnTheirStoredLongs() {
+        long seed = Long.getLong("columba.test.seed", 20261128L);
+        System.out.println("widenedIntColumnsHandOnTheirStoredLongs seed " + seed);
+        java.util.Random random = new java.util.Random(seed);
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("i", SqlType.INT),
+                Column.nullable("j", SqlType.INT));
+        List<Object[]> rows = new ArrayList<>();
+        List<Object[]> complete = new ArrayList<>();
+        for (int row = 0; row < 3000; row++) {
+            boolean nullRegion = row >= 1280 && row < 1536;
+            int value = random.nextInt();
+            int key = random.nextInt(4);
+            Object extreme = row % 2 == 0 ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+            rows.add(new Object[] {key, nullRegion && row % 3 == 0 ? null : value, extreme});
+            complete.add(new Object[] {key, value, extreme});
+        }
+        long sumJ = 0;
+        for (Object[] row : rows) {
+            sumJ += (Integer) row[2];
+        }
+        assertEquals(-1500L, sumJ);
+        Expr k = new Expr.ColumnReference(0, SqlType.INT);
+        Expr widenedI = new Expr.Cast(new Expr.ColumnReference(1, SqlType.INT), SqlType.BIGINT);
+        Expr widenedJ = new Expr.Cast(new Expr.ColumnReference(2, SqlType.INT), SqlType.BIGINT);
+        // MIN of the widened column itself (its vector written from the longs when asked), then of a
+        // second output with the same cast, which the projection computes once for both.
+        for (int minimum : new int[] {1, 3}) {
+            List<AggregateCall> calls = List.of(
+                    new AggregateCall(SUM, 1, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "sum_i"),
+                    new AggregateCall(AVG, 1, false, AggregateCall.NO_FILTER, SqlType.decimal(38, 6), "avg_i"),
+                    new AggregateCall(SUM, 2, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "sum_j"),
+                    new AggregateCall(MIN, minimum, false, AggregateCall.NO_FILTER, SqlType.BIGINT, "min"),
+                    AggregateCall.countStar("n"));
+            List<Expr> projected = minimum == 1 ? List.of(k, widenedI, widenedJ) : List.of(k, widenedI, widenedJ, widenedJ);
+            for (List<Object[]> input : List.of(rows, complete)) {
+                for (int workers : new int[] {1, 2}) {
+                    List<List<Object>> expected = sorted(run(aggregated(schema, input, projected, calls, workers), context(256)));
+                    assertEquals(expected, sorted(run(aggregated(schema, input, projected, calls, workers, 1, 2), context(256))),
+                            projected + ", " + workers + " workers");
+                    assertEquals(sumJ, expected.stream().mapToLong(row -> (Long) row.get(3)).sum());
+                }
+            }
+        }
+        // The projection's own batches: the widened column's longs handed on, nothing written until
+        // asked; over rows with NULLs and no selection, then over rows without and with selections.
+        for (List<Object[]> input : List.of(rows, complete)) {
+            java.util.Random selections = input == rows ? null : new java.util.Random(7);
+            ProjectOperator projection = new ProjectOperator(new ListSource(schema, input, 256, selections, -1).handOnLongs(1),
+                    List.of(k, widenedI), List.of("k", "wide_i"));
+            projection.open(context(256));
+            try {
+                int handedOn = 0;
+                int rowIndex = 0;
+                for (Batch batch = projection.next(); batch != null; batch = projection.next()) {
+                    dev.columba.core.batch.NativeLongs longs = batch.longs(1);
+                    List<Object[]> live = input.subList(rowIndex, rowIndex + batch.selectedCount());
+                    List<Object> widened = live.stream().map(row -> row[1] == null ? null : (Object) ((Integer) row[1]).longValue()).toList();
+                    if (live.stream().anyMatch(row -> row[1] == null)) {
+                        assertTrue(longs == null || !longs.defined(), "a batch with a NULL hands on no longs");
+                    } else {
+                        handedOn++;
+                        assertTrue(longs != null && longs.defined() && longs.deferred(), "handed on, vector deferred");
+                        assertEquals(widened.getFirst(), longs.values()[batch.selectedRow(0)]);
+                        longs.materialize();
+                        assertTrue(!longs.deferred());
+                    }
+                    assertEquals(widened, TestBatches.rows(batch, projection.schema()).stream().map(row -> row[1]).toList(),
+                            "rows from " + rowIndex);
+                    rowIndex += batch.selectedCount();
+                }
+                assertEquals(input.size(), rowIndex);
+                assertTrue(input == rows ? handedOn >= 8 : handedOn == (input.size() + 255) / 256, handedOn + " batches handed on");
+            } finally {
+                projection.close();
+            }
+        }
+    }
+
+    /**
+     * MIN and MAX of strings compared by their first eight bytes first ({@code
+     * ExtremeAccumulator.prefix}) are those of unsigned byte-wise comparison: strings shorter than
+     * eight bytes, strings that differ only past the eighth byte, a zero byte against the end of a
+     * shorter string ("a" and "a\0"), bytes above 0x7F, the empty string and NULLs; the prefixes
+     * read from a vector's bytes equal those of the byte arrays, and wherever two prefixes differ
+     * they order the strings as the bytes do.
+     */
+    @Test
+    void minAndMaxOfStringsByPrefixAreThoseOfTheBytes() {
+        String[] pool = {"", "a", "a\0", "a\0\0\0\0\0\0\0x", "a\0\0\0\0\0\0\0", "abcdefgh", "abcdefgh\0", "abcdefghi",
+            "abcdefgg\u00ff", "abcdefg", "\u00e9", "\u00e9t\u00e9", "zzzzzzzz", "zzzzzzzz\u0001", "zzzzzzzy\u007f",
+            "\uD83D\uDE00", "\uFF61", "\u007f\u007f\u007f\u007f\u007f\u007f\u007f\u007f\u007f"};
+        byte[][] utf8 = new byte[pool.length][];
+        for (int index = 0; index < pool.length; index++) {
+            utf8[index] = pool[index].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        try (org.apache.arrow.vector.VarCharVector vector = new org.apache.arrow.vector.VarCharVector("s", queryAllocator)) {
+            vector.allocateNew();
+            for (int index = 0; index < pool.length; index++) {
+                vector.setSafe(index, utf8[index]);
+            }
+            vector.setValueCount(pool.length);
+            for (int left = 0; left < pool.length; left++) {
+                long prefix = Accumulators.ExtremeAccumulator.prefix(utf8[left]);
+                assertEquals(prefix, Accumulators.ExtremeAccumulator.prefix(vector.getDataBuffer(),
+                        vector.getStartOffset(left), vector.getEndOffset(left)), pool[left]);
+                for (int right = 0; right < pool.length; right++) {
+                    int byPrefix = Long.compareUnsigned(prefix, Accumulators.ExtremeAccumulator.prefix(utf8[right]));
+                    if (byPrefix != 0) {
+                        assertEquals(Integer.signum(Arrays.compareUnsigned(utf8[left], utf8[right])), Integer.signum(byPrefix),
+                                pool[left] + " against " + pool[right]);
+                    }
+                }
+            }
+        }
+        long seed = Long.getLong("columba.test.seed", 20261128L);
+        System.out.println("minAndMaxOfStringsByPrefixAreThoseOfTheBytes seed " + seed);
+        java.util.Random random = new java.util.Random(seed);
+        TableSchema schema = TableSchema.of(Column.nullable("k", SqlType.INT), Column.nullable("s", SqlType.varchar(20)));
+        List<Object[]> rows = new ArrayList<>();
+        Map<Integer, byte[][]> extremes = new TreeMap<>();
+        for (int row = 0; row < 3000; row++) {
+            int key = random.nextInt(5);
+            String value = key == 4 || random.nextInt(8) == 0 ? null : pool[random.nextInt(pool.length)];
+            rows.add(new Object[] {key, value});
+            byte[][] best = extremes.computeIfAbsent(key, ignored -> new byte[2][]);
+            if (value != null) {
+                byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                if (best[0] == null || Arrays.compareUnsigned(bytes, best[0]) < 0) {
+                    best[0] = bytes;
+                }
+                if (best[1] == null || Arrays.compareUnsigned(bytes, best[1]) > 0) {
+                    best[1] = bytes;
+                }
+            }
+        }
+        List<List<Object>> expected = new ArrayList<>();
+        for (Map.Entry<Integer, byte[][]> entry : extremes.entrySet()) {
+            byte[][] best = entry.getValue();
+            expected.add(Arrays.asList(entry.getKey(),
+                    best[0] == null ? null : new String(best[0], java.nio.charset.StandardCharsets.UTF_8),
+                    best[1] == null ? null : new String(best[1], java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        SqlType text = SqlType.varchar(20);
+        List<AggregateCall> calls = List.of(new AggregateCall(MIN, 1, false, AggregateCall.NO_FILTER, text, "min_s"),
+                new AggregateCall(MAX, 1, false, AggregateCall.NO_FILTER, text, "max_s"));
+        for (int workers : new int[] {1, 2}) {
+            assertEquals(expected, sorted(run(aggregated(schema, rows, null, calls, workers), context(256))), workers + " workers");
         }
     }
 

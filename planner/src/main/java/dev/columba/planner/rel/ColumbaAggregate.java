@@ -225,9 +225,10 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
      * Lets the columnstore scan under {@code input} hand on as stored longs, without writing their
      * vectors, the whole-number and narrow DECIMAL columns that this aggregate only sums: columns
      * read by no call but SUM and AVG (without DISTINCT or FILTER) and by no group key, reaching the
-     * scan through projections that pass them on or multiply them into a DECIMAL product that such
-     * a call sums (which the aggregation computes from the longs, {@code DecimalProducts}); a
-     * projection that computes anything else is not passed. TPC-H Q1's quantity, price, discount
+     * scan through projections that pass them on, widen them to BIGINT ({@link #passedOn}: the
+     * projection hands the longs on, {@code ProjectOperator}) or multiply them into a DECIMAL
+     * product that such a call sums (which the aggregation computes from the longs, {@code
+     * DecimalProducts}); a projection that computes anything else is not passed. TPC-H Q1's quantity, price, discount
      * and tax then go from the packed segments into the sums as longs. Returns the scan told, or null.
      */
     private ColumbaColumnstoreScan deferSummedLongs(Execution execution, RelNode input) {
@@ -255,7 +256,8 @@ public final class ColumbaAggregate extends Aggregate implements ColumbaRel {
             for (int output = 0; output < projects.size(); output++) {
                 RexNode expression = projects.get(output);
                 boolean summed = columns.contains(output);
-                if (!(expression instanceof RexInputRef) && !(summed && expression.getKind() == SqlKind.TIMES
+                if (!(expression instanceof RexInputRef) && !(summed && passedOn(expression) != null)
+                        && !(summed && expression.getKind() == SqlKind.TIMES
                         && SqlTypes.fromRelType(expression.getType()) instanceof SqlType.DecimalType)) {
                     return null;
                 }

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * narrow DECIMAL columns, grouped by dictionary-coded strings, under a date filter): every answer
  * equals the same query's over a rowstore copy, which never does. The table has several
  * rowgroups, a delta store, deleted rows, NULLs in some rowgroups only, negative values, BIGINT
- * and INT columns; serially and on two workers. Queries where a summed column is also read
- * otherwise (a MIN, an expression that is no product) check that the vector is still written for
- * those readers.
+ * and INT columns (also summed widened to BIGINT, which the projection hands on as the INT's
+ * longs); serially and on two workers. Queries where a summed column is also read otherwise (a
+ * MIN, an expression that is no product) check that the vector is still written for those readers.
  */
 class SummedColumnsAsLongsTest {
     @TempDir
@@ -80,7 +80,13 @@ class SummedColumnsAsLongsTest {
             "SELECT SUM(p * (1 - d)), SUM(q), AVG(t) FROM %s WHERE id > 100",
             "SELECT f, SUM(q + 1), SUM(p) FROM %s GROUP BY f ORDER BY f",
             "SELECT f, s, SUM(r) FROM %s WHERE r < 0 GROUP BY f, s ORDER BY f, s",
-            "SELECT f, SUM(b), AVG(b) FROM %s GROUP BY f ORDER BY f");
+            "SELECT f, SUM(b), AVG(b) FROM %s GROUP BY f ORDER BY f",
+            // INT columns widened to BIGINT (the peers suite's sums): the projection hands the longs on.
+            "SELECT COUNT(*), SUM(CAST(r AS BIGINT)), SUM(CAST(id AS BIGINT)), SUM(q), MAX(f) FROM %s WHERE q >= 0",
+            "SELECT f, SUM(CAST(r AS BIGINT)), AVG(CAST(id AS BIGINT)), SUM(p) FROM %s GROUP BY f ORDER BY f",
+            // Read otherwise too: a MIN of the widened column, the column itself, and an expression over it.
+            "SELECT SUM(CAST(r AS BIGINT)), MIN(CAST(r AS BIGINT)), SUM(CAST(id AS BIGINT)) FROM %s WHERE q >= 0",
+            "SELECT SUM(CAST(r AS BIGINT)), MAX(r), SUM(CAST(id AS BIGINT) + 1) FROM %s WHERE q >= 0");
 
     @Test
     void answersAsTheRowstoreDoesSeriallyAndOnTwoWorkers() {
