@@ -1,9 +1,11 @@
 package dev.columba.trino;
 
+import dev.columba.jdbc.ColumbaDriver;
 import dev.columba.storage.db.ControlFile;
 import io.airlift.log.Level;
 import io.airlift.log.Logging;
 import io.trino.Session;
+import io.trino.spi.Plugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
@@ -36,7 +38,7 @@ import java.util.stream.Collectors;
  * CLI: {@code ./columba trino-cli --server <url>}). With {@code -c} it runs the statements, prints their
  * rows tab-separated and stops.
  */
-@Command(name = "columba trino", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "columba trino", mixinStandardHelpOptions = true, versionProvider = LocalTrino.Version.class, sortOptions = false,
         description = "Starts a Trino cluster in this JVM with the Columba connector over a database directory.")
 public final class LocalTrino implements Callable<Integer> {
     static final String CATALOG = "columba";
@@ -68,6 +70,15 @@ public final class LocalTrino implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new LocalTrino()).execute(args));
+    }
+
+    /** {@code --version}: Columba's and the Trino version the connector is built against. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"columba " + ColumbaDriver.version() + " with Trino " + Plugin.class.getPackage().getImplementationVersion()
+                    + " (Java " + Runtime.version() + ")"};
+        }
     }
 
     @Override

@@ -69,6 +69,14 @@ class LocalTrinoTest {
     }
 
     @Test
+    void versionNamesColumbaAndTheTrinoItRunsWithoutStartingACluster() {
+        Run run = run("--version");
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().matches("columba \\S+ with Trino 483 \\(Java \\S+\\)\\R"), run.out());
+    }
+
+    @Test
     void refusesADirectoryWithoutADatabaseBeforeStartingACluster(@TempDir Path directory) throws Exception {
         Path empty = Files.createDirectory(directory.resolve("empty"));
 
