@@ -80,7 +80,7 @@ class UnicodeTest {
     /**
      * Every storage kind: a rowstore heap, a rowstore with a clustered key, one with a nonclustered
      * index on the text (its keys are the text), a columnstore's delta store, and its compressed
-     * rowgroups (dictionary-encoded text) after REORGANIZE.
+     * rowgroups after REORGANIZE.
      */
     @ParameterizedTest
     @ValueSource(strings = {"rowstore", "clustered", "indexed", "columnstore", "compressed"})
