@@ -15,6 +15,8 @@ import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -258,16 +260,93 @@ class MalformedStatementTest {
         assertSessionGoesOn();
     }
 
-    /** Found by the 100,000-statement fuzzing run: Calcite's field trimmer rejected the window ("Expected identity mapping"). */
+    /**
+     * Found by the 100,000-statement fuzzing runs: a window ordered or partitioned only by a literal
+     * failed Calcite's field trimmer over a table ("Expected identity mapping", 0A000 since rel15b) and
+     * ended as XX000 without FROM (seeds 20261228 and 20261230: ArrayIndexOutOfBoundsException, and
+     * ValuesReduceRule's assertion with assertions on, as here). Such a key orders nothing: the
+     * window runs as if it had none, every row a peer of the others.
+     */
     @Test
-    void aWindowOverNoColumnOrderedByAConstantIsNotSupported() throws SQLException {
-        SQLException failure = failure("SELECT ROW_NUMBER() OVER (ORDER BY 'x') FROM t");
-        assertEquals("0A000", failure.getSQLState(), failure::getMessage);
-        assertTrue(failure.getMessage().contains("ROW_NUMBER() OVER (ORDER BY <constant>)"), failure.getMessage());
-        try (ResultSet rows = statement.executeQuery("SELECT ROW_NUMBER() OVER (ORDER BY 'x'), id FROM t")) {
-            assertTrue(rows.next(), "with a column of its input it runs");
+    void aWindowOrderedOrPartitionedOnlyByAConstantRunsUnordered() throws SQLException {
+        assertRows("SELECT CAST('2024-01-01' AS DATE), CAST(ROW_NUMBER() OVER (ORDER BY '12.5') AS DECIMAL(5,1)),"
+                + " CAST(1 AS DOUBLE)", "2024-01-01|1.0|1.0");
+        assertRows("SELECT ROW_NUMBER() OVER (ORDER BY 1)", "1");
+        assertRows("SELECT ROW_NUMBER() OVER (PARTITION BY 'p' ORDER BY 1 DESC)", "1");
+        assertRows("SELECT RANK() OVER (ORDER BY 'a'), DENSE_RANK() OVER (ORDER BY 1), COUNT(*) OVER (ORDER BY 1)", "1|1|1");
+        // Over a table: every row is a peer, so RANK is 1 and a RANGE frame to CURRENT ROW is the whole table.
+        assertRows("SELECT ROW_NUMBER() OVER (ORDER BY 'x') FROM t ORDER BY 1", "1", "2");
+        assertRows("SELECT id, RANK() OVER (ORDER BY 1), SUM(i) OVER (ORDER BY 'a'),"
+                + " COUNT(*) OVER (PARTITION BY 1 ORDER BY 2) FROM t ORDER BY id", "1|1|7|2", "2|1|7|2");
+        // A ROWS frame keeps counting rows; a literal after a column key changes nothing.
+        assertRows("SELECT id, SUM(i) OVER (ORDER BY 1 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),"
+                + " SUM(i) OVER (ORDER BY id, 1) FROM t ORDER BY id", "1|7|1", "2|7|7");
+        // A RANGE offset over a constant alone would be the whole table or no row: refused, not guessed.
+        for (String sql : new String[] {"SELECT SUM(1) OVER (ORDER BY 1 RANGE 1 PRECEDING)",
+                "SELECT SUM(i) OVER (ORDER BY 1 RANGE BETWEEN 1 FOLLOWING AND 2 FOLLOWING) FROM t"}) {
+            SQLException failure = failure(sql);
+            assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED.sqlState(), failure.getSQLState(), failure::getMessage);
+            assertTrue(failure.getMessage().contains("not only constants"), failure.getMessage());
         }
         assertSessionGoesOn();
+    }
+
+    /**
+     * Found while reducing the window above: a window that uses no input column next to another
+     * expression of a SELECT without FROM was put over a projection of no column (ValuesReduceRule's
+     * assertion, XX000). It reads the row it is given.
+     */
+    @Test
+    void aWindowThatUsesNoColumnBesideOtherExpressionsRuns() throws SQLException {
+        assertRows("SELECT 2, ROW_NUMBER() OVER ()", "2|1");
+        assertRows("SELECT 'a', COUNT(*) OVER (), 3.5", "a|1|3.5");
+        assertRows("SELECT id, ROW_NUMBER() OVER (ORDER BY id DESC), 'c' FROM t ORDER BY id", "1|2|c", "2|1|c");
+        // A window aggregate of a constant argument is not supported yet, over a table or without one.
+        for (String sql : new String[] {"SELECT SUM(1) OVER ()", "SELECT 2, SUM(1) OVER ()", "SELECT SUM(1) OVER () FROM t"}) {
+            assertEquals(ErrorCode.FEATURE_NOT_SUPPORTED.sqlState(), failure(sql).getSQLState(), sql);
+        }
+        assertSessionGoesOn();
+    }
+
+    /**
+     * A number and a BOOLEAN do not compare, with {@code =} and {@code <>} as with {@code <} and
+     * {@code >=} (Calcite cast the BOOLEAN to the number for the first two only: {@code i = (i > 1)}
+     * ran while {@code i >= (i > 1)} was 42804), as PostgreSQL's "operator does not exist: integer =
+     * boolean". Two BOOLEANs still compare.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT 1 = TRUE",
+        "SELECT id FROM t WHERE i = (i > 1)",
+        "SELECT id FROM t WHERE (i > 1) <> dc",
+        "SELECT id FROM t WHERE i >= (i > 1)",
+        "SELECT id FROM t WHERE 0 < (d = 1)",
+        "SELECT CASE i WHEN TRUE THEN 1 END FROM t",
+        "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id LIKE NULL)",
+    })
+    void aNumberAndABooleanDoNotCompare(String sql) throws SQLException {
+        SQLException failure = failure(sql);
+        assertEquals(ErrorCode.WRONG_TYPE.sqlState(), failure.getSQLState(), failure::getMessage);
+        assertTrue(failure.getMessage().contains("<BOOLEAN>"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("at line 1, column "), failure.getMessage());
+        assertRows("SELECT id, (i > 1) = (d = 1), (i > 1) <> TRUE FROM t ORDER BY id", "1|FALSE|TRUE", "2|FALSE|FALSE");
+        assertSessionGoesOn();
+    }
+
+    /** The rows of {@code sql}, each its columns' text joined by {@code |}, in order. */
+    private void assertRows(String sql, String... expected) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery(sql)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                List<String> values = new ArrayList<>();
+                for (int column = 1; column <= columns; column++) {
+                    values.add(result.getString(column));
+                }
+                rows.add(String.join("|", values));
+            }
+        }
+        assertEquals(List.of(expected), rows, sql);
     }
 
     /**
@@ -348,12 +427,15 @@ class MalformedStatementTest {
     /**
      * Found by the fuzzing run of seed 20261204: a comparison with a LIKE of a NULL pattern in a
      * correlated sub-query ({@code c.id = r.id LIKE NULL}) left a comparison with a NULL literal that
-     * Calcite's predicate pull-up asserts never to see (XX000). It is NULL on every row.
+     * Calcite's predicate pull-up asserts never to see (XX000). It is NULL on every row. (That
+     * statement itself compares an INT with a BOOLEAN, 42804 since rel15g; the NULL under a CAST in
+     * a strict call is the same path.)
      */
     @Test
     void aComparisonWithANullValuedOperandInACorrelatedSubQueryIsNull() throws SQLException {
         for (String sql : new String[] {
-                "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id LIKE NULL)",
+                "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id"
+                        + " AND lineitem.l_quantity = CAST(NULL AS INT) + 1)",
                 "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id"
                         + " AND lineitem.l_quantity = NULL)",
                 "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM lineitem WHERE lineitem.l_orderkey = t.id"

@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * string longer than its column fails with 22001, a number outside its column's precision or
  * range with 22003, and the failed statement leaves the table as it was. Each path runs against
  * the four kinds of table: rowstore with a clustered key, rowstore heap, columnstore, and a
- * clustered rowstore with a nonclustered index on the string column. The statements of issue 15 are here as
+ * clustered rowstore with a nonclustered index on the string column (MERGE, JDBC batches and the
+ * appender too). The statements of issue 15 are here as
  * they were reported: a BIGINT key beside the string made Calcite cast the whole VALUES row to
  * the column types, and COPY cast each field as CAST does.
  */
@@ -223,6 +224,49 @@ class StoreAssignmentPathsTest {
         }
         assertEquals(List.of(List.of(300L)), rows("SELECT COUNT(*) FROM t"));
         assertEquals(List.of(List.of("r123"), List.of("abcde")), rows("SELECT name FROM t WHERE id IN (123, 250) ORDER BY id"));
+    }
+
+    /**
+     * The write paths beside INSERT, UPDATE and COPY, on the four kinds: MERGE's insert and update
+     * branches, a JDBC batch (one statement, many parameter sets) and the appender.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"clustered", "heap", "columnstore", "indexed"})
+    void mergeBatchAndAppenderRejectWhatDoesNotFit(String kind) throws SQLException {
+        createTarget(kind);
+        assertRejected("22001", "MERGE t USING (VALUES (2, 'abcdefgh')) AS s (id, name) ON t.id = s.id"
+                + " WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id, s.name)", "column 'name'", "'abcdefgh'");
+        assertRejected("22001", "MERGE t USING (VALUES (1, 'abcdefgh')) AS s (id, name) ON t.id = s.id"
+                + " WHEN MATCHED THEN UPDATE SET name = s.name", "column 'name'", "'abcdefgh'");
+        assertRejected("22003", "MERGE t USING (VALUES (1, 12345.6)) AS s (id, amount) ON t.id = s.id"
+                + " WHEN MATCHED THEN UPDATE SET amount = s.amount", "DECIMAL(5,2)");
+        assertRejected("22001", "a batch whose second set is too long", () -> {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t (id, name) VALUES (?, ?)")) {
+                insert.setLong(1, 2);
+                insert.setString(2, "abcde");
+                insert.addBatch();
+                insert.setLong(1, 3);
+                insert.setString(2, "abcdefgh");
+                insert.addBatch();
+                insert.executeBatch();
+            }
+        }, "parameter set 2 of 2", "name");
+        assertRejected("22001", "an appender flush with a value too long", () -> {
+            try (ColumbaAppender appender = connection.unwrap(ColumbaConnection.class).appender("t")) {
+                appender.appendRow(2L, "abcde", null, null, null);
+                appender.appendRow(3L, "abcdefgh", null, null, null);
+                appender.flush();
+            }
+        }, "parameter set 2 of 2", "name");
+        assertRejected("22003", "an appender flush with a number too large", () -> {
+            try (ColumbaAppender appender = connection.unwrap(ColumbaConnection.class).appender("t")) {
+                appender.appendRow(2L, "ab", null, null, 3_000_000_000L);
+                appender.flush();
+            }
+        });
+        assertEquals(1, statement.executeUpdate("MERGE t USING (VALUES (2, 'abcde')) AS s (id, name) ON t.id = s.id"
+                + " WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id, s.name)"));
+        assertEquals(List.of(List.of("abc"), List.of("abcde")), rows("SELECT name FROM t ORDER BY id"));
     }
 
     private Path csv(String name, String content) throws Exception {

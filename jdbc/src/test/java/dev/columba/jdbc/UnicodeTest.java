@@ -77,11 +77,24 @@ class UnicodeTest {
         assertEquals(List.of("abc|"), strings("SELECT 'abc' || '' || '|'"));
     }
 
+    /**
+     * Every storage kind: a rowstore heap, a rowstore with a clustered key, one with a nonclustered
+     * index on the text (its keys are the text), a columnstore's delta store, and its compressed
+     * rowgroups after REORGANIZE.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"rowstore", "columnstore"})
+    @ValueSource(strings = {"rowstore", "clustered", "indexed", "columnstore", "compressed"})
     void textRoundTripsThroughLiteralsParametersAndCopy(String storage) throws Exception {
-        String options = storage.equals("columnstore") ? " WITH (storage = columnstore)" : "";
-        statement.execute("CREATE TABLE \"テキスト\" (id BIGINT NOT NULL, \"名前\" VARCHAR(8), code CHAR(3))" + options);
+        String columns = "id BIGINT NOT NULL, \"名前\" VARCHAR(8), code CHAR(3)";
+        statement.execute(switch (storage) {
+            case "rowstore" -> "CREATE TABLE \"テキスト\" (" + columns + ")";
+            case "clustered", "indexed" -> "CREATE TABLE \"テキスト\" (" + columns + ", PRIMARY KEY (id))";
+            case "columnstore", "compressed" -> "CREATE TABLE \"テキスト\" (" + columns + ") WITH (storage = columnstore)";
+            default -> throw new IllegalArgumentException(storage);
+        });
+        if (storage.equals("indexed")) {
+            statement.execute("CREATE INDEX \"索引\" ON \"テキスト\" (\"名前\")");
+        }
         for (int index = 0; index < TEXTS.size(); index++) {
             statement.execute("INSERT INTO \"テキスト\" VALUES (" + index + ", '" + TEXTS.get(index) + "', 'é😀')");
         }
@@ -100,6 +113,11 @@ class UnicodeTest {
         }
         Files.writeString(file, csv, StandardCharsets.UTF_8);
         statement.execute("COPY \"テキスト\" FROM '" + file + "' WITH (HEADER)");
+        if (storage.equals("compressed")) {
+            statement.execute("ALTER INDEX ALL ON \"テキスト\" REORGANIZE WITH (COMPRESS_ALL_ROW_GROUPS = ON)");
+            assertEquals(List.of("COMPRESSED"), strings("SELECT DISTINCT state FROM sys.column_store_row_groups"
+                    + " WHERE table_name = 'テキスト'"), "every row in a compressed rowgroup");
+        }
 
         for (int offset : new int[] {0, 100, 200}) {
             assertEquals(TEXTS, strings("SELECT \"名前\" FROM \"テキスト\" WHERE id BETWEEN " + offset + " AND "

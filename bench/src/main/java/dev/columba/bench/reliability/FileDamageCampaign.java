@@ -1,6 +1,7 @@
 package dev.columba.bench.reliability;
 
 import dev.columba.bench.harness.BenchDirectories;
+import dev.columba.storage.page.PageFormat;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -31,7 +32,9 @@ import java.util.stream.Stream;
  * every answer is as before ("same answers": the byte was unused, or redundant), or an answer
  * differs without an error ("silently wrong", a failure). An internal error (XX000), an exception
  * other than a SQLException or a hang is a failure too, and so is a flip in a file a checksum covers
- * byte for byte ({@link CrashFlipTargets#CHECKSUMMED}) that is not detected with the file named. Flip {@code n} of a run is a function of
+ * byte for byte ({@link CrashFlipTargets#CHECKSUMMED}) that is not detected with the file named, and
+ * a detected flip whose damaged bytes are gone afterwards (neither in the file, nor, for a data file,
+ * in its flipped page, nor in {@code damaged/}). Flip {@code n} of a run is a function of
  * the run's seed and {@code n}.
  */
 final class FileDamageCampaign {
@@ -57,7 +60,12 @@ final class FileDamageCampaign {
         }
     }
 
-    record Result(long seed, Map<String, Map<Outcome, Long>> byFileKind, List<Flip> failures, long flips) {
+    /**
+     * {@code detected} flips were detected, of which {@code preserved} left their damaged bytes in
+     * place or in {@code damaged/} (one that did not is a failure).
+     */
+    record Result(long seed, Map<String, Map<Outcome, Long>> byFileKind, List<Flip> failures, long flips,
+                  long detected, long preserved) {
     }
 
     private final long seed;
@@ -84,6 +92,8 @@ final class FileDamageCampaign {
                 .toList());
         Map<String, Map<Outcome, Long>> byFileKind = new TreeMap<>();
         List<Flip> failures = new ArrayList<>();
+        long detected = 0;
+        long preserved = 0;
         ExecutorService worker = newWorker();
         for (long index = 0; index < flips; index++) {
             SplittableRandom random = new SplittableRandom(seed ^ (index * 0x9E3779B97F4A7C15L));
@@ -95,6 +105,7 @@ final class FileDamageCampaign {
             BenchDirectories.deleteRecursively(copy);
             copyRecursively(pristine, copy);
             flip(copy.resolve(relative), offset, mask);
+            byte[] damaged = Files.readAllBytes(copy.resolve(relative));
             long flip = index;
             Future<Flip> outcome = worker.submit(() -> judge(flip, relative, offset, mask, copy, answers));
             Flip judged;
@@ -112,9 +123,19 @@ final class FileDamageCampaign {
                 throw new SQLException("interrupted", e);
             }
             byFileKind.computeIfAbsent(kind(relative), key -> new TreeMap<>()).merge(judged.outcome(), 1L, Long::sum);
+            boolean wasDetected = judged.outcome() == Outcome.DETECTED_NAMED || judged.outcome() == Outcome.DETECTED;
+            // The evidence of a detected flip stays: the opening that refused it rewrote, cut and moved nothing.
+            boolean kept = !wasDetected || KillCampaign.stillThere(copy, copy.resolve(relative), damaged,
+                    relative.endsWith(".data") ? offset - offset % PageFormat.PAGE_SIZE : -1);
+            detected += wasDetected ? 1 : 0;
+            preserved += wasDetected && kept ? 1 : 0;
+            if (!kept) {
+                judged = new Flip(judged.index(), relative, offset, mask, judged.outcome(),
+                        "the damaged bytes are gone; " + judged.detail());
+            }
             // A flip in a file a checksum covers byte for byte must be caught, the file named.
             if (judged.outcome() == Outcome.SILENTLY_WRONG || judged.outcome() == Outcome.INTERNAL_ERROR
-                    || judged.outcome() == Outcome.HANG
+                    || judged.outcome() == Outcome.HANG || !kept
                     || CrashFlipTargets.CHECKSUMMED.contains(relative) && judged.outcome() != Outcome.DETECTED_NAMED) {
                 failures.add(judged);
                 progress.println("  FAILURE seed " + seed + " " + judged.line());
@@ -124,7 +145,7 @@ final class FileDamageCampaign {
             }
         }
         worker.shutdownNow();
-        return new Result(seed, byFileKind, failures, flips);
+        return new Result(seed, byFileKind, failures, flips, detected, preserved);
     }
 
     private static Flip judge(long index, String file, long offset, int mask, Path database, List<String> expected) {

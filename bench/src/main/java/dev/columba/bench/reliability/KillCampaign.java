@@ -291,7 +291,7 @@ final class KillCampaign {
      * in the {@code damaged/} folder, or as what the file still holds up to some offset k followed by
      * the piece {@code <name>.tail-<k>} recovery cut from there and kept.
      */
-    private static boolean stillThere(Path database, Path file, byte[] damaged, long pageStart) throws IOException {
+    static boolean stillThere(Path database, Path file, byte[] damaged, long pageStart) throws IOException {
         byte[] now = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
         if (Arrays.equals(now, damaged)) {
             return true;

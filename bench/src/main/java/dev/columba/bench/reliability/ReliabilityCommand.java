@@ -182,6 +182,8 @@ public final class ReliabilityCommand {
                 .append(" flips (one bit each, in a fresh copy of the database); failures: ")
                 .append(result.failures().size()).append(".\n\n| file kind |");
         outcomesByKind(text, FileDamageCampaign.Outcome.values(), result.byFileKind());
+        text.append("Detected flips whose damaged bytes were still there afterwards (the file untouched, or kept in"
+                + " `damaged/`): ").append(result.preserved()).append(" of ").append(result.detected()).append(".\n\n");
         if (!result.failures().isEmpty()) {
             text.append("Failures:\n\n");
             for (FileDamageCampaign.Flip flip : result.failures()) {

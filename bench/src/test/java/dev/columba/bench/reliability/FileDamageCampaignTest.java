@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The short mode of the byte-flip campaign inside {@code ./columba test}: two flips in each file of
  * a cleanly closed database, none of which gives a silently wrong answer, an internal error or a
- * hang.
+ * hang, and whose damaged bytes stay where they were (or in {@code damaged/}) when detected.
  */
 class FileDamageCampaignTest {
     @TempDir
@@ -41,6 +41,10 @@ class FileDamageCampaignTest {
                         || entry.getKey() == FileDamageCampaign.Outcome.DETECTED)
                 .mapToLong(Map.Entry::getValue).sum();
         assertTrue(detected > 0, "some flips are detected: " + report);
+        assertEquals(detected, result.detected(), report);
+        assertEquals(detected, result.preserved(), "every detected flip's damaged bytes are kept: " + report);
+        assertTrue(report.contains("still there afterwards (the file untouched, or kept in `damaged/`): " + detected
+                + " of " + detected), report);
     }
 
     @Test

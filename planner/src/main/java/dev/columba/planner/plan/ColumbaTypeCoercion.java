@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -21,6 +22,12 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
  * converts each value itself and fails with 22001 when characters other than trailing spaces
  * would be lost (SQL Server's Msg 2628, the SQL standard's store assignment). Casts the statement
  * writes itself still truncate, as CAST does.
+ *
+ * <p>Nor does a number meet a BOOLEAN in {@code =} or {@code <>}: Calcite casts the BOOLEAN to the
+ * number there (and a literal 1 or 0 to TRUE or FALSE), while {@code <}, {@code >=} and the others
+ * refuse the same types, so {@code i = (i > 1)} ran and {@code i >= (i > 1)} was 42804. Both are
+ * 42804 now, as PostgreSQL's "operator does not exist: integer = boolean"; SQL Server has no
+ * BOOLEAN values to compare.
  */
 final class ColumbaTypeCoercion extends TypeCoercionImpl {
     ColumbaTypeCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -45,6 +52,11 @@ final class ColumbaTypeCoercion extends TypeCoercionImpl {
                     : target);
         }
         return super.querySourceCoercion(scope, sourceRowType, kept.build(), query);
+    }
+
+    @Override
+    protected boolean booleanEquality(SqlCallBinding binding, RelDataType left, RelDataType right) {
+        return false;
     }
 
     /**

@@ -30,6 +30,7 @@ import dev.columba.planner.rel.PlanTables;
 import dev.columba.planner.rel.ColumbaRowCount;
 import dev.columba.planner.rules.AntiJoinRule;
 import dev.columba.planner.rules.ColumbaAggregateRule;
+import dev.columba.planner.rules.ConstantWindowKeysRule;
 import dev.columba.planner.rules.CountIntoScanRule;
 import dev.columba.planner.rules.ColumbaFilterRule;
 import dev.columba.planner.rules.ColumbaHashJoinRule;
@@ -51,6 +52,7 @@ import dev.columba.planner.rules.NotInAntiJoinRule;
 import dev.columba.planner.rules.ExtremeOverOuterRowsRule;
 import dev.columba.planner.rules.TotalFromGroupsRule;
 import dev.columba.planner.rules.ValuesReduceRules;
+import dev.columba.planner.rules.WindowOverNoColumnRule;
 import dev.columba.planner.rules.GroupingSetsRule;
 import dev.columba.planner.rules.IndexSeekRule;
 import dev.columba.planner.rules.JoinOrdering;
@@ -841,9 +843,15 @@ public final class QueryPlanner {
             .addRuleCollection(List.of(CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL))
             .build();
 
-    /** OVER calls moved out of projections into window nodes (a projection, a window, a projection). */
+    /**
+     * OVER calls' literal partition and order keys dropped (they partition and order nothing), then
+     * the calls moved out of projections into window nodes (a projection, a window, a projection),
+     * and a window over a projection of no column made to read that projection's input.
+     */
     private static final HepProgram WINDOWS = new HepProgramBuilder()
+            .addRuleInstance(ConstantWindowKeysRule.create())
             .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+            .addRuleInstance(WindowOverNoColumnRule.create())
             .build();
 
     /** Aggregates over several grouping sets expanded into a union of plain aggregates. */
@@ -964,10 +972,11 @@ public final class QueryPlanner {
 
     /**
      * Drops the columns no operator above uses. Calcite's trimmer rejects a window over an input of
-     * which no column is used ({@code SELECT ROW_NUMBER() OVER (ORDER BY 'x') FROM r}, found by the
-     * SQL fuzzing campaign: "Expected identity mapping", an AssertionError where Calcite runs with
+     * which no column is used ("Expected identity mapping", an AssertionError where Calcite runs with
      * assertions enabled); the untrimmed plan of that shape has a relation of no column, which
-     * Columba cannot run either. A statement error (0A000) rather than an internal one.
+     * Columba cannot run either. A statement error (0A000) rather than an internal one. The shape the
+     * SQL fuzzing campaign found, {@code SELECT ROW_NUMBER() OVER (ORDER BY 'x') FROM r}, no longer
+     * comes here: {@link ConstantWindowKeysRule} drops the literal key first.
      */
     private static RelNode trim(SqlToRelConverter converter, RelNode rel) {
         try {
@@ -975,7 +984,7 @@ public final class QueryPlanner {
         } catch (IllegalArgumentException | AssertionError e) {
             throw new ColumbaException(ErrorCode.FEATURE_NOT_SUPPORTED, "Columba cannot plan this statement yet:"
                     + " removing the columns it does not use failed (a window function that uses no column of its"
-                    + " input, such as ROW_NUMBER() OVER (ORDER BY <constant>) alone, is such a statement): "
+                    + " input is such a statement): "
                     + e.getMessage(), e);
         }
     }
