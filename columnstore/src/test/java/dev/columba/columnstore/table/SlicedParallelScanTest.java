@@ -118,8 +118,12 @@ class SlicedParallelScanTest {
 
     /** The ids (or row locators) that {@code workers} scans on threads of their own return together, sorted. */
     private Read parallel(ScanOptions options, int workers) throws Exception {
+        return parallel(options, workers, RowgroupMorsels.shared(workers, SLICE));
+    }
+
+    /** The ids that {@code workers} scans on threads of their own return together from {@code morsels}, sorted. */
+    private Read parallel(ScanOptions options, int workers, RowgroupMorsels morsels) throws Exception {
         IoCounters counters = new IoCounters();
-        RowgroupMorsels morsels = RowgroupMorsels.shared(workers, SLICE);
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         List<Long> values = new ArrayList<>();
         try {
@@ -181,6 +185,25 @@ class SlicedParallelScanTest {
                     workers + " workers: each rowgroup's segments read once for all its slices");
             assertEquals(serial.stats().lobLogicalReads(), parallel.stats().lobLogicalReads(), workers + " workers");
         }
+        assertEquals(List.of(), mappedAfterClose(), "nothing stays mapped");
+    }
+
+    /**
+     * Rowgroups whose last 20,500 rows are cut into slices of 1,000 (the tail starts on a multiple of
+     * 1,000: 79,000 of the first two rowgroups, 29,000 of the third), the rest into slices of 7,000:
+     * still every live row once, each rowgroup's segments read once.
+     */
+    @Test
+    void finerSlicesAtEachRowgroupsTailReadEveryLiveRowExactlyOnce() throws Exception {
+        ScanOptions options = ScanOptions.all(6).withProjection(ID, 3);
+        Read serial = serial(options);
+        for (int workers = 1; workers <= 4; workers++) {
+            Read parallel = parallel(options, workers, RowgroupMorsels.shared(workers, SLICE, 1_000, 20_500));
+            assertEquals(serial.values(), parallel.values(), workers + " workers");
+            assertEquals(serial.stats().segmentReads(), parallel.stats().segmentReads(), workers + " workers");
+        }
+        assertThrows(IllegalArgumentException.class, () -> RowgroupMorsels.shared(2, SLICE, 3_000, 20_000),
+                "tail slices that do not divide the slices");
         assertEquals(List.of(), mappedAfterClose(), "nothing stays mapped");
     }
 
