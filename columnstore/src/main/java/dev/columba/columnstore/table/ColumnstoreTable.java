@@ -240,6 +240,7 @@ public final class ColumnstoreTable {
         RowgroupEntry updated = open.withRows(position + 1L);
         if (updated.totalRows() >= options.rowgroupMaxRows()) {
             updated = updated.withState(RowgroupState.CLOSED);
+            transaction.noteClosedDeltaRowgroup();
         }
         putRowgroup(writes, updated, counters);
         transaction.adjustRowCount(objectId(), 1);

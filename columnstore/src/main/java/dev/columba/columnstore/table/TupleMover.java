@@ -29,6 +29,7 @@ public final class TupleMover implements AutoCloseable {
     private volatile RuntimeException lastFailure;
     private Thread thread;
     private long compressed;
+    private long backgroundRounds;
 
     public TupleMover(Database database, long interval, TimeUnit unit) {
         this.database = database;
@@ -75,6 +76,9 @@ public final class TupleMover implements AutoCloseable {
             try {
                 runOnce();
                 lastFailure = null;
+                synchronized (this) {
+                    backgroundRounds++;
+                }
             } catch (RuntimeException e) {
                 // Nobody waits on this thread: the failure is logged and shown in sys.event_log; the next round tries again.
                 lastFailure = e;
@@ -87,6 +91,11 @@ public final class TupleMover implements AutoCloseable {
     /** The error of the last background round, or null if it succeeded. */
     public RuntimeException lastFailure() {
         return lastFailure;
+    }
+
+    /** Rounds the background thread has finished (woken, or at its interval). */
+    public synchronized long backgroundRounds() {
+        return backgroundRounds;
     }
 
     /** Rowgroups compressed by this mover so far. */

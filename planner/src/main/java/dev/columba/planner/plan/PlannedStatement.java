@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import dev.columba.planner.schema.ColumbaTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
@@ -39,8 +40,8 @@ final class PlannedStatement implements PreparedStatementPlan {
     private final Optional<PointLookup> pointLookup;
     /** See {@link #identityColumns()}: found once here from the plan's column origins. */
     private final BitSet identityColumns;
-    /** See {@link #writesColumnstore()}: found once here. */
-    private final boolean writesColumnstore;
+    /** See {@link #columnstoreWritten()}: found once here. */
+    private final OptionalInt columnstoreWritten;
 
     PlannedStatement(RelNode root, RexBuilder rexBuilder, TableSchema schema, List<String> columnLabels, boolean modifies,
                      int[] objectIds, List<SqlType> parameterTypes, String explain, boolean reusable) {
@@ -58,20 +59,21 @@ final class PlannedStatement implements PreparedStatementPlan {
         this.reusable = reusable;
         this.pointLookup = pointLookupOf(root, schema, modifies);
         this.identityColumns = modifies ? new BitSet() : identityColumnsOf(root, schema.size());
-        this.writesColumnstore = modifies && writesColumnstore(root);
+        this.columnstoreWritten = modifies ? columnstoreWritten(root) : OptionalInt.empty();
     }
 
-    /** Whether {@code node} or a node below it changes a columnstore table. */
-    private static boolean writesColumnstore(RelNode node) {
-        if (node instanceof ColumbaTableModify modify && modify.writesColumnstore()) {
-            return true;
+    /** The columnstore table {@code node} or a node below it changes, if any. */
+    private static OptionalInt columnstoreWritten(RelNode node) {
+        if (node instanceof ColumbaTableModify modify && modify.columnstoreWritten().isPresent()) {
+            return modify.columnstoreWritten();
         }
         for (RelNode input : node.getInputs()) {
-            if (writesColumnstore(input)) {
-                return true;
+            OptionalInt written = columnstoreWritten(input);
+            if (written.isPresent()) {
+                return written;
             }
         }
-        return false;
+        return OptionalInt.empty();
     }
 
     /** The physical plan (for tests that look at its metadata). */
@@ -178,8 +180,8 @@ final class PlannedStatement implements PreparedStatementPlan {
     }
 
     @Override
-    public boolean writesColumnstore() {
-        return writesColumnstore;
+    public OptionalInt columnstoreWritten() {
+        return columnstoreWritten;
     }
 
     @Override

@@ -43,13 +43,14 @@ public interface PreparedStatementPlan {
     }
 
     /**
-     * Whether the statement changes a columnstore table, whose rowgroup figures the session then
-     * gathers again (the planner reads no pages). Fixed by the plan: a table's organization changes
-     * only through DDL, after which no plan made before is run. False for a rowstore target, so a
-     * write to one costs no catalog look-up after it; a plan that does not know says it may.
+     * The object id of the columnstore table the statement changes, whose rowgroup figures the
+     * session then gathers again (the planner reads no pages); empty for a rowstore target or no
+     * change, so a write to a rowstore costs no catalog look-up after it. Fixed by the plan: a
+     * table's organization and id change only through DDL, after which no plan made before is run.
+     * A plan that writes a columnstore table must say so.
      */
-    default boolean writesColumnstore() {
-        return modifies();
+    default java.util.OptionalInt columnstoreWritten() {
+        return java.util.OptionalInt.empty();
     }
 
     /** Whether executing it changes data (and so needs a write transaction). */

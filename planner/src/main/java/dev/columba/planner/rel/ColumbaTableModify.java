@@ -131,9 +131,13 @@ public final class ColumbaTableModify extends TableModify implements ColumbaRel 
         return getTable().unwrap(ColumbaTable.class);
     }
 
-    /** Whether the table this statement changes is a columnstore table (as planned; only DDL changes that). */
-    public boolean writesColumnstore() {
-        return target() instanceof ColumnstoreTableAdapter;
+    /**
+     * The object id of the columnstore table this statement changes, or empty for a rowstore one
+     * (as planned; only DDL changes a table's organization or its id).
+     */
+    public java.util.OptionalInt columnstoreWritten() {
+        return target() instanceof ColumnstoreTableAdapter columnstore
+                ? java.util.OptionalInt.of(columnstore.table().objectId()) : java.util.OptionalInt.empty();
     }
 
     /** Whether INSERT reads only literal rows (a columnstore then takes the delta store, not the bulk path). */

@@ -64,7 +64,9 @@ import java.util.OptionalDouble;
  * move it at every statement (a plan cache would then keep nothing across a stream of inserts with
  * ascending keys), only once a numeric leading key's span has grown by more than
  * {@value #SPAN_GROWTH_THRESHOLD} of its value at the last move, plus {@value #SPAN_GROWTH_MINIMUM}
- * — SQL Server's rule for recompiling after modifications, in the terms of these bounds.
+ * — SQL Server's rule for recompiling after modifications, in the terms of these bounds. A
+ * columnstore table's figures move it by the same rule on its live rows, or when its set of
+ * rowgroups changes ({@link #changesPlans}).
  */
 public final class StatisticsStore {
     private final ConcurrentMap<Integer, KeyBounds> bounds = new ConcurrentHashMap<>();
@@ -75,6 +77,8 @@ public final class StatisticsStore {
     /** The span of each table's numeric leading key when the version last moved for it. */
     private final ConcurrentMap<Integer, Double> spanAtVersion = new ConcurrentHashMap<>();
     private final AtomicLong version = new AtomicLong();
+    /** Each columnstore table's figures when the version last moved for it (see {@link #changesPlans}). */
+    private final ConcurrentMap<Integer, ColumnstoreStatistics> columnstoreAtVersion = new ConcurrentHashMap<>();
 
     /** Moves on whenever the figures change in a way that may change plans (see the class comment). */
     public long version() {
@@ -119,6 +123,7 @@ public final class StatisticsStore {
         boolean known = bounds.remove(objectId) != null;
         known |= columnstores.remove(objectId) != null;
         spanAtVersion.remove(objectId);
+        columnstoreAtVersion.remove(objectId);
         if (known) {
             version.incrementAndGet();
         }
@@ -248,10 +253,39 @@ public final class StatisticsStore {
             averages.add(fromDeltas ? deltaStringBytes[column] / (double) deltaStrings[column] : valueBytes[column]);
         }
         ColumnstoreStatistics gathered = new ColumnstoreStatistics(rowgroups, averages);
-        if (!gathered.equals(columnstores.put(table.objectId(), gathered))) {
+        if (!gathered.equals(columnstores.put(table.objectId(), gathered)) && changesPlans(table.objectId(), gathered)) {
+            columnstoreAtVersion.put(table.objectId(), gathered);
             version.incrementAndGet();
         }
         return gathered;
+    }
+
+    /**
+     * Whether a columnstore table's new figures move the version: the first figures, the first
+     * rows in a table that had none, another set of rowgroups (one compressed, merged, truncated),
+     * or live rows more than {@value #SPAN_GROWTH_THRESHOLD} of those at the last move away from
+     * them, plus {@value #SPAN_GROWTH_MINIMUM} — the rule of key bounds above. Not every write:
+     * each one-row insert into a delta rowgroup changes the figures, and moving the version then
+     * made every cached plan of the engine, of any table, stale at every such insert.
+     */
+    private boolean changesPlans(int objectId, ColumnstoreStatistics now) {
+        ColumnstoreStatistics atVersion = columnstoreAtVersion.get(objectId);
+        if (atVersion == null || !rowgroupIdentities(atVersion).equals(rowgroupIdentities(now))) {
+            return true;
+        }
+        long before = atVersion.liveRows();
+        long rows = now.liveRows();
+        return (before == 0) != (rows == 0)
+                || Math.abs(rows - before) > SPAN_GROWTH_THRESHOLD * before + SPAN_GROWTH_MINIMUM;
+    }
+
+    /** Each rowgroup's id and creation time, in order. */
+    private static List<List<Long>> rowgroupIdentities(ColumnstoreStatistics statistics) {
+        List<List<Long>> identities = new ArrayList<>(statistics.rowgroups().size());
+        for (ColumnstoreStatistics.RowgroupStatistics rowgroup : statistics.rowgroups()) {
+            identities.add(List.of((long) rowgroup.rowgroupId(), rowgroup.createdMicros()));
+        }
+        return identities;
     }
 
     /**

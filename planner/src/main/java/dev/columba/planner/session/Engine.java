@@ -132,11 +132,25 @@ public final class Engine implements AutoCloseable {
         gatherStatistics(reader, name, true);
     }
 
+    /**
+     * Gathers the rowgroup figures of the table with object id {@code objectId} if it is a
+     * columnstore table (after a statement whose plan names it wrote it): one catalog key, where
+     * a look-up by name decodes every entry.
+     */
+    void gatherColumnstoreStatistics(PageReader reader, int objectId) {
+        gatherStatistics(reader, catalog -> catalog.byId(reader, objectId, database.systemCounters()), true);
+    }
+
     private void gatherStatistics(PageReader reader, String name, boolean columnstoreOnly) {
+        gatherStatistics(reader, catalog -> catalog.byName(reader, name, database.systemCounters()), columnstoreOnly);
+    }
+
+    private void gatherStatistics(PageReader reader, java.util.function.Function<Catalog, Optional<CatalogEntry>> find,
+                                  boolean columnstoreOnly) {
         IoCounters counters = database.systemCounters();
         boolean shared = reader == database.bufferPool();
         try (ObjectLocks.Lease ignored = shared ? database.locks().shared(Catalog.CATALOG_OBJECT_ID) : null) {
-            Optional<CatalogEntry> entry = database.catalog().byName(reader, name, counters);
+            Optional<CatalogEntry> entry = find.apply(database.catalog());
             if (entry.isEmpty() || !(entry.get() instanceof CatalogEntry.Table table)) {
                 return;
             }
@@ -144,7 +158,7 @@ public final class Engine implements AutoCloseable {
                 if (table.organization() == CatalogEntry.Organization.COLUMNSTORE) {
                     statistics.gather(ColumnstoreTable.open(database, table), reader, counters);
                 } else if (!columnstoreOnly) {
-                    new Tables(database).find(reader, name, counters)
+                    new Tables(database).find(reader, table.name(), counters)
                             .ifPresent(store -> statistics.gather(store, reader, counters));
                 }
             }

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -115,14 +114,12 @@ final class PlanCache {
     /**
      * A cached plan and how it was used.
      *
-     * @param modifiedTable  the columnstore table an INSERT/UPDATE/DELETE/MERGE writes (for the statistics the session gathers after); empty for a rowstore one
      * @param bindings       for a plan made by simple parameterization, how each literal binds to its parameter; else empty
      * @param planningNanos  how long planning took
      */
     static final class Entry {
         private final Key key;
         private final PreparedStatementPlan plan;
-        private final Optional<String> modifiedTable;
         private final List<SimpleParameterization.Binding> bindings;
         private final long planningNanos;
         private final Instant created;
@@ -137,14 +134,13 @@ final class PlanCache {
         private final LongAdder uses = new LongAdder();
         private volatile long lastUseMillis;
 
-        Entry(Key key, PreparedStatementPlan plan, Optional<String> modifiedTable,
-              List<SimpleParameterization.Binding> bindings, long planningNanos, Instant created) {
+        Entry(Key key, PreparedStatementPlan plan, List<SimpleParameterization.Binding> bindings, long planningNanos,
+              Instant created) {
             if (key.parameterized() == bindings.isEmpty()) {
                 throw new IllegalArgumentException("a parameterized plan has bindings, and only it: " + key);
             }
             this.key = key;
             this.plan = plan;
-            this.modifiedTable = modifiedTable;
             this.bindings = List.copyOf(bindings);
             this.planningNanos = planningNanos;
             // In milliseconds, as the last use is: a last use never shows before the creation.
@@ -158,10 +154,6 @@ final class PlanCache {
 
         PreparedStatementPlan plan() {
             return plan;
-        }
-
-        Optional<String> modifiedTable() {
-            return modifiedTable;
         }
 
         List<SimpleParameterization.Binding> bindings() {

@@ -225,6 +225,7 @@ public final class Session implements AutoCloseable {
             transaction = null;
             try {
                 ending.commit(transactionHasDdl ? CommitDurability.FULL : commitDurability());
+                wakeTupleMoverFor(ending);
             } finally {
                 transactionEnded();
             }
@@ -320,11 +321,21 @@ public final class Session implements AutoCloseable {
         if (succeeded) {
             used.commit(durability);
             database().checkpointIfDue();
-            if (engine.tupleMover() != null) {
-                engine.tupleMover().wake();
-            }
+            wakeTupleMoverFor(used);
         } else {
             used.rollback();
+        }
+    }
+
+    /**
+     * Wakes the tuple mover after a commit that closed a delta rowgroup, and only then: a round
+     * reads the whole catalog and every columnstore table's rowgroup directory, work a commit
+     * that closed none (every other insert, update or delete, rowstore ones included) made for it
+     * in another thread. Rowgroups closed otherwise wait for its periodic round.
+     */
+    private void wakeTupleMoverFor(Transaction committed) {
+        if (committed.closedDeltaRowgroup() && engine.tupleMover() != null) {
+            engine.tupleMover().wake();
         }
     }
 
@@ -379,7 +390,7 @@ public final class Session implements AutoCloseable {
         if (planCacheUsable()) {
             PlanCache.Entry cached = engine.planCache().find(key);
             if (cached != null) {
-                return run(cached.plan(), cached.modifiedTable(), parameters, CompileTime.CACHED);
+                return run(cached.plan(), parameters, CompileTime.CACHED);
             }
         }
         long cpuStart = THREADS.getCurrentThreadCpuTime();
@@ -499,7 +510,7 @@ public final class Session implements AutoCloseable {
                 return null;
             }
             cached.used(System.currentTimeMillis());
-            return run(cached.plan(), cached.modifiedTable(), values.get(), CompileTime.CACHED);
+            return run(cached.plan(), values.get(), CompileTime.CACHED);
         }
         if (planCache.isNotParameterizable(key)) {
             return null;
@@ -529,12 +540,11 @@ public final class Session implements AutoCloseable {
         }
         long planningNanos = System.nanoTime() - start;
         CompileTime compile = new CompileTime(THREADS.getCurrentThreadCpuTime() - cpuStart, planningNanos);
-        Optional<String> modified = columnstoreWritten(plan, statement);
-        PlanCache.Entry entry = new PlanCache.Entry(key, plan, modified, bindings.get(), planningNanos, Instant.now());
+        PlanCache.Entry entry = new PlanCache.Entry(key, plan, bindings.get(), planningNanos, Instant.now());
         planCache.put(entry);
         Optional<List<Object>> values = SimpleParameterization.bind(parameterized.literals(), plan.parameterTypes(),
                 bindings.get());
-        return values.isEmpty() ? null : run(plan, modified, values.get(), compile);
+        return values.isEmpty() ? null : run(plan, values.get(), compile);
     }
 
     /** Plans are kept and reused unless this session's open transaction changed the schema. */
@@ -576,7 +586,7 @@ public final class Session implements AutoCloseable {
         PlanCache.Entry cached = planCacheUsable() ? engine.planCache().find(key) : null;
         Planned planned;
         if (cached != null) {
-            planned = new Planned(cached.plan(), cached.modifiedTable(), CompileTime.CACHED);
+            planned = new Planned(cached.plan(), CompileTime.CACHED);
         } else {
             long cpuStart = THREADS.getCurrentThreadCpuTime();
             SqlNode statement = ColumbaSqlParser.parse(sql, compiling);
@@ -625,7 +635,7 @@ public final class Session implements AutoCloseable {
         } finally {
             finishWrite(used, succeeded);
         }
-        planned.modifiedTable().ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
+        gatherWrittenColumnstore(planned.plan());
         Finished finished = finished(query, planned.compile(), cpuStart, runStart);
         return new BatchResult(counts, finished.messages(), finished.statistics(), query.generatedKeys());
     }
@@ -889,42 +899,26 @@ public final class Session implements AutoCloseable {
     // ---- queries and modifications --------------------------------------------------------------
 
     /**
-     * The columnstore table {@code statement} writes, whose rowgroup figures are gathered again after
-     * it runs, as the planner reads no pages (see StatisticsStore); empty when its plan writes a
-     * rowstore table or nothing. The plan says which (only DDL changes a table's organization, and
-     * no plan made before DDL runs after it), so a write to a rowstore table looks nothing up in the
-     * catalog after it: that look-up was about 6% of a one-row insert.
+     * Gathers again the rowgroup figures of the columnstore table {@code plan} wrote, if it wrote
+     * one, as the planner reads no pages (see StatisticsStore). The plan says which table by its
+     * object id (only DDL changes a table's organization or id, and no plan made before DDL runs
+     * after it), so a write to a rowstore table looks nothing up in the catalog after it, and a
+     * write to a columnstore one finds its table by one key, not by decoding every entry.
      */
-    private static Optional<String> columnstoreWritten(PreparedStatementPlan plan, SqlNode statement) {
-        return plan.writesColumnstore() ? modifiedTable(statement) : Optional.empty();
-    }
-
-    /** The table an INSERT, UPDATE, DELETE or MERGE writes. */
-    private static Optional<String> modifiedTable(SqlNode statement) {
-        SqlNode target = switch (statement) {
-            case org.apache.calcite.sql.SqlInsert insert -> insert.getTargetTable();
-            case org.apache.calcite.sql.SqlUpdate update -> update.getTargetTable();
-            case org.apache.calcite.sql.SqlDelete delete -> delete.getTargetTable();
-            case org.apache.calcite.sql.SqlMerge merge -> merge.getTargetTable();
-            case dev.columba.planner.parser.SqlMergeStatement merge -> merge.target();
-            case dev.columba.planner.parser.SqlDataChangeOutput output -> {
-                Optional<String> changed = modifiedTable(output.statement());
-                yield changed.isPresent() ? new org.apache.calcite.sql.SqlIdentifier(changed.get(),
-                        org.apache.calcite.sql.parser.SqlParserPos.ZERO) : null;
-            }
-            default -> null;
-        };
-        return target instanceof org.apache.calcite.sql.SqlIdentifier identifier
-                ? Optional.of(identifier.names.getLast()) : Optional.empty();
+    private void gatherWrittenColumnstore(PreparedStatementPlan plan) {
+        java.util.OptionalInt written = plan.columnstoreWritten();
+        if (written.isPresent()) {
+            engine.gatherColumnstoreStatistics(reader(), written.getAsInt());
+        }
     }
 
     private StatementResult executePlanned(SqlNode statement, List<Object> parameters, Compilation compilation) {
         Planned planned = plan(statement, compilation);
-        return run(planned.plan(), planned.modifiedTable(), parameters, planned.compile());
+        return run(planned.plan(), parameters, planned.compile());
     }
 
-    /** A statement's plan, the table it modifies (if any) and what compiling it cost. */
-    private record Planned(PreparedStatementPlan plan, Optional<String> modifiedTable, CompileTime compile) {
+    /** A statement's plan and what compiling it cost. */
+    private record Planned(PreparedStatementPlan plan, CompileTime compile) {
     }
 
     /** Plans a statement, keeping the plan in the cache when it may be reused. */
@@ -934,11 +928,10 @@ public final class Session implements AutoCloseable {
         PreparedStatementPlan plan = engine.planner().plan(new SessionCatalog(this), settings(), statement, compiling);
         long planningNanos = System.nanoTime() - start;
         CompileTime compile = new CompileTime(THREADS.getCurrentThreadCpuTime() - cpuStart, planningNanos);
-        Optional<String> modified = columnstoreWritten(plan, statement);
         if (compilation != null && plan.reusable() && planCacheUsable() && !recompiles(statement)) {
-            engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, modified, List.of(), planningNanos, Instant.now()));
+            engine.planCache().put(new PlanCache.Entry(compilation.key(), plan, List.of(), planningNanos, Instant.now()));
         }
-        return new Planned(plan, modified, compile);
+        return new Planned(plan, compile);
     }
 
     /** Counts a run of a cached plan, or a plan made for this run and what making it took. */
@@ -951,8 +944,7 @@ public final class Session implements AutoCloseable {
     }
 
     /** Executes a plan, new or cached, with {@code parameters} bound. */
-    private StatementResult run(PreparedStatementPlan plan, Optional<String> modifiedTable, List<Object> parameters,
-                                CompileTime compile) {
+    private StatementResult run(PreparedStatementPlan plan, List<Object> parameters, CompileTime compile) {
         countCompile(compile);
         SettingValues settings = settings();
         if (plan.parameterTypes().size() != parameters.size()) {
@@ -963,7 +955,7 @@ public final class Session implements AutoCloseable {
         long cpuStart = statementCpuStart();
         long start = System.nanoTime();
         if (plan.modifies() && plan.returnsRows()) {
-            return runReturningRows(plan, modifiedTable, parameters, query, compile, cpuStart, start);
+            return runReturningRows(plan, parameters, query, compile, cpuStart, start);
         }
         if (plan.modifies()) {
             Transaction used = writeTransaction();
@@ -978,7 +970,7 @@ public final class Session implements AutoCloseable {
             } finally {
                 finishWrite(used, succeeded);
             }
-            modifiedTable.ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
+            gatherWrittenColumnstore(plan);
             Finished finished = finished(query, compile, cpuStart, start);
             return new StatementResult.Update(count, finished.messages(), finished.statistics(), query.generatedKeys());
         }
@@ -1011,9 +1003,8 @@ public final class Session implements AutoCloseable {
      * heap and handed out as a point lookup's are; a failure anywhere rolls the statement back.
      * The statement finishes, as a query, when its result is closed.
      */
-    private StatementResult runReturningRows(PreparedStatementPlan plan, Optional<String> modifiedTable,
-                                             List<Object> parameters, QueryContext query, CompileTime compile,
-                                             long cpuStart, long start) {
+    private StatementResult runReturningRows(PreparedStatementPlan plan, List<Object> parameters, QueryContext query,
+                                             CompileTime compile, long cpuStart, long start) {
         Transaction used = writeTransaction();
         boolean succeeded = false;
         List<Object[]> rows = new ArrayList<>();
@@ -1034,7 +1025,7 @@ public final class Session implements AutoCloseable {
         } finally {
             finishWrite(used, succeeded);
         }
-        modifiedTable.ifPresent(name -> engine.gatherColumnstoreStatistics(reader(), name));
+        gatherWrittenColumnstore(plan);
         return new LookupResult(this, schema, plan.identityColumns(), plan.columnLabels(), rows,
                 new QueryFinish(this, query, compile, cpuStart, start));
     }

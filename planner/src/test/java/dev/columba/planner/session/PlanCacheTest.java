@@ -195,6 +195,35 @@ class PlanCacheTest {
         assertEquals(0, plannedSince("< ?"));
     }
 
+    /**
+     * One-row inserts into a columnstore table change its gathered figures every time (its delta
+     * rows), but move the statistics version only by the rule of key bounds (the first rows, then
+     * growth by 20% + 500 rows): the insert and every other cached plan stay cached across them.
+     */
+    @Test
+    void aStreamOfInsertsIntoAColumnstoreTableKeepsThePlansCached() {
+        session.execute("CREATE TABLE cs (id BIGINT, v INT) WITH (storage = columnstore)");
+        String insert = "INSERT INTO cs VALUES (?, ?)";
+        session.execute(insert, List.of(0L, 0));
+        session.execute(insert, List.of(0L, 0)); // planned again: the first row moved the version
+        SessionRows.queryWith(session, POINT, 1L);
+        plannedSince("");
+        long before = engine.statistics().version();
+        for (long id = 1; id <= 30; id++) {
+            session.execute(insert, List.of(id, (int) id));
+            assertEquals(List.of(List.of((int) (id % 10), "row " + id)), SessionRows.queryWith(session, POINT, id));
+        }
+        assertEquals(0, plannedSince(""), "the insert and the point select ran their cached plans");
+        assertEquals(before, engine.statistics().version());
+        assertEquals(List.of(List.of(32L, 30L)), SessionRows.queryWith(session, "SELECT COUNT(*), MAX(id) FROM cs"));
+        // Growth past the threshold moves it, and the insert is planned again.
+        session.execute("INSERT INTO cs SELECT generate_series, 1 FROM generate_series(100, 700)");
+        assertNotEquals(before, engine.statistics().version());
+        plannedSince("");
+        session.execute(insert, List.of(1000L, 1));
+        assertEquals(1, plannedSince("`cs`"));
+    }
+
     @Test
     void aSettingThatChangesPlansSelectsAnotherPlan() {
         String join = "SELECT COUNT(*) FROM t a JOIN t b ON a.id = b.id WHERE a.id < ?";

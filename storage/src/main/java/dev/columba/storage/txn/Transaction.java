@@ -28,6 +28,8 @@ public final class Transaction implements AutoCloseable {
     private long pendingDelta;
     private boolean pending;
     private State state = State.ACTIVE;
+    /** See {@link #closedDeltaRowgroup()}. */
+    private boolean closedDeltaRowgroup;
 
     Transaction(TransactionManager manager, long id, WriteSet writes) {
         this.manager = manager;
@@ -88,6 +90,22 @@ public final class Transaction implements AutoCloseable {
     java.util.Map<Integer, Long> rowCountChanges() {
         foldPending();
         return rowCountChanges;
+    }
+
+    /**
+     * Records that the transaction closed a columnstore delta rowgroup (it filled up), which the
+     * tuple mover compresses once the transaction has committed.
+     */
+    public void noteClosedDeltaRowgroup() {
+        closedDeltaRowgroup = true;
+    }
+
+    /**
+     * Whether the transaction closed a delta rowgroup: only then has its commit work for the tuple
+     * mover, whose round reads the whole catalog and every columnstore table's rowgroup directory.
+     */
+    public boolean closedDeltaRowgroup() {
+        return closedDeltaRowgroup;
     }
 
     /** Counters for reads the transaction makes on its own behalf (allocation maps, catalog). */
