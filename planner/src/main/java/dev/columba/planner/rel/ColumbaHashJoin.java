@@ -6,7 +6,6 @@ import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.ProjectOperator;
 import dev.columba.core.exec.SharedHashBuild;
 import dev.columba.core.expr.Expr;
-import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
@@ -159,22 +158,13 @@ public final class ColumbaHashJoin extends Join implements ColumbaRel {
 
     @Override
     public Operator instantiate(Execution execution) {
-        Operator left = execution.instantiate(getLeft());
-        Operator right = execution.instantiate(getRight());
+        Joins.Inputs inputs = new Joins.Inputs(execution.instantiate(getLeft()), execution.instantiate(getRight()));
         JoinInfo info = analyzeCondition();
         for (int key = 0; key < info.leftKeys.size(); key++) {
-            int leftColumn = info.leftKeys.get(key);
-            int rightColumn = info.rightKeys.get(key);
-            SqlType common = Joins.keyType(left.schema().column(leftColumn).type(), right.schema().column(rightColumn).type());
-            if (common != null) {
-                if (!left.schema().column(leftColumn).type().equals(common)) {
-                    left = Joins.castColumn(left, leftColumn, common);
-                }
-                if (!right.schema().column(rightColumn).type().equals(common)) {
-                    right = Joins.castColumn(right, rightColumn, common);
-                }
-            }
+            inputs = inputs.withCommonKeyType(info.leftKeys.get(key), info.rightKeys.get(key));
         }
+        Operator left = inputs.left();
+        Operator right = inputs.right();
         RexNode remaining = org.apache.calcite.rex.RexUtil.composeConjunction(getCluster().getRexBuilder(), info.nonEquiConditions);
         // The workers of a parallel fragment probe one table: built from every worker's share of the
         // build input when they divide its scan, else by the first of them to need it.

@@ -3,7 +3,6 @@ package dev.columba.planner.rel;
 import dev.columba.core.exec.MergeJoinOperator;
 import dev.columba.core.exec.Operator;
 import dev.columba.core.exec.SortKey;
-import dev.columba.core.type.SqlType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
@@ -93,8 +92,7 @@ public final class ColumbaMergeJoin extends Join implements ColumbaRel {
 
     @Override
     public Operator instantiate(Execution execution) {
-        Operator left = execution.instantiate(getLeft());
-        Operator right = execution.instantiate(getRight());
+        Joins.Inputs inputs = new Joins.Inputs(execution.instantiate(getLeft()), execution.instantiate(getRight()));
         JoinInfo info = analyzeCondition();
         KeyOrder.Merge merge = merge();
         List<Integer> leftKeys = new ArrayList<>();
@@ -102,19 +100,12 @@ public final class ColumbaMergeJoin extends Join implements ColumbaRel {
         for (int pair : merge.pairs()) {
             int leftColumn = info.leftKeys.get(pair);
             int rightColumn = info.rightKeys.get(pair);
-            SqlType common = Joins.keyType(left.schema().column(leftColumn).type(), right.schema().column(rightColumn).type());
-            if (common != null) {
-                // A widening cast to the common type keeps the order.
-                if (!left.schema().column(leftColumn).type().equals(common)) {
-                    left = Joins.castColumn(left, leftColumn, common);
-                }
-                if (!right.schema().column(rightColumn).type().equals(common)) {
-                    right = Joins.castColumn(right, rightColumn, common);
-                }
-            }
+            inputs = inputs.withCommonKeyType(leftColumn, rightColumn);
             leftKeys.add(leftColumn);
             rightKeys.add(rightColumn);
         }
+        Operator left = inputs.left();
+        Operator right = inputs.right();
         if (!KeyOrder.delivers(KeyOrder.of(getLeft()), merge, info.leftKeys)) {
             left = new dev.columba.core.exec.SortOperator(left, sortKeys(leftKeys, merge.descending()));
         }

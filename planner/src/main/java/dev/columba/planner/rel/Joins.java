@@ -54,6 +54,24 @@ final class Joins {
         return left.arrowType().equals(right.arrowType()) ? null : TypeRules.commonType(left, right);
     }
 
+    /** An equi-join's two inputs, as its keys are compared: each key pair in one type ({@link #keyType}). */
+    record Inputs(Operator left, Operator right) {
+        /**
+         * These inputs with the key pair {@code leftColumn}, {@code rightColumn} cast to their common
+         * type where their vectors differ (a widening cast, so it keeps an order by the key too).
+         */
+        Inputs withCommonKeyType(int leftColumn, int rightColumn) {
+            SqlType leftType = left.schema().column(leftColumn).type();
+            SqlType rightType = right.schema().column(rightColumn).type();
+            SqlType common = keyType(leftType, rightType);
+            if (common == null) {
+                return this;
+            }
+            return new Inputs(leftType.equals(common) ? left : castColumn(left, leftColumn, common),
+                    rightType.equals(common) ? right : castColumn(right, rightColumn, common));
+        }
+    }
+
     /** A condition over the left columns then the right ones, or null when it is always true. */
     static Expr condition(Execution execution, RexNode condition, TableSchema left, TableSchema right) {
         if (condition == null || condition.isAlwaysTrue()) {
